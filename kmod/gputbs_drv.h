@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gputbs_drv.h - private header of the gputbs module glue.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#ifndef _GPUTBS_DRV_H
+#define _GPUTBS_DRV_H
+
+#include <linux/kref.h>
+#include <linux/miscdevice.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
+
+#include "../sm-emu/gtbs.h"
+
+struct task_struct;
+
+/**
+ * struct gputbs_sm_thread - the kthread that runs one emulated SM
+ * @gdev: the device.
+ * @sm: the SM's core state (protected by &gputbs_device.lock).
+ * @task: the kthread.
+ * @kicked: set by gputbs_sm_kick() to make the thread re-evaluate its SM;
+ *	accessed with READ_ONCE()/WRITE_ONCE() and ordered by the wake-up.
+ */
+struct gputbs_sm_thread {
+	struct gputbs_device *gdev;
+	struct gtbs_sm *sm;
+	struct task_struct *task;
+	bool kicked;
+};
+
+/**
+ * struct gputbs_device - the emulated GPU behind /dev/gputbs
+ * @lock: serialises every call into the portable core and the grids'
+ *	done lists; taken by SM kthreads and ioctls, never from irq context.
+ * @core: the device model and scheduler state (protected by @lock).
+ * @sms: the SMs' core state, @core.cfg.nr_sms entries (constant pointers).
+ * @threads: one kthread per SM, @core.cfg.nr_sms entries.
+ * @misc: the misc device /dev/gputbs.
+ * @epoch_ns: CLOCK_MONOTONIC time of emulated cycle 0, ns (constant).
+ * @time_scale_ps: wall-clock picoseconds per emulated cycle (constant).
+ * @max_grids_per_fd: limit of unreaped grids per open file (constant).
+ */
+struct gputbs_device {
+	spinlock_t lock;
+	struct gtbs_dev core;
+	struct gtbs_sm **sms;
+	struct gputbs_sm_thread *threads;
+	struct miscdevice misc;
+	u64 epoch_ns;
+	u32 time_scale_ps;
+	u32 max_grids_per_fd;
+};
+
+/**
+ * struct gputbs_client - one open file of /dev/gputbs
+ * @gdev: the device.
+ * @grids: handle -> &struct gputbs_grid; each entry holds one reference.
+ *	The xarray has its own lock.
+ * @nr_grids: entries in @grids, for &gputbs_device.max_grids_per_fd.
+ * @done: completed, unreaped grids in completion order (&gputbs_device.lock).
+ * @wq: waiters for completions and poll() (wakes under &gputbs_device.lock).
+ */
+struct gputbs_client {
+	struct gputbs_device *gdev;
+	struct xarray grids;
+	atomic_t nr_grids;
+	struct list_head done;
+	wait_queue_head_t wq;
+};
+
+/**
+ * struct gputbs_grid - a grid submitted through an open file
+ * @ref: references: one for the handle in &gputbs_client.grids, one per
+ *	sleeping waiter.  The core's use of @core ends before the handle's
+ *	reference can be dropped (the grid is DONE or cancelled first).
+ * @client: the file that submitted it.
+ * @handle: its handle in @client.
+ * @durations: explicit block durations (kvmalloc), or NULL.
+ * @done_node: link in &gputbs_client.done (&gputbs_device.lock).
+ * @done: set under &gputbs_device.lock when the last block ended.
+ * @core: the core's grid; must be last (per-SM counters follow it).
+ */
+struct gputbs_grid {
+	struct kref ref;
+	struct gputbs_client *client;
+	u32 handle;
+	u64 *durations;
+	struct list_head done_node;
+	bool done;
+	struct gtbs_grid core;
+};
+
+/* gputbs_sm.c */
+u64 gputbs_now_cycles(const struct gputbs_device *gdev);
+u64 gputbs_cycles_to_ns(const struct gputbs_device *gdev, u64 cycles);
+int gputbs_sm_threads_start(struct gputbs_device *gdev);
+void gputbs_sm_threads_stop(struct gputbs_device *gdev);
+void gputbs_sm_kick(struct gputbs_device *gdev, struct gtbs_sm *sm);
+
+/* gputbs_file.c */
+extern const struct file_operations gputbs_fops;
+void gputbs_grid_done(struct gputbs_device *gdev, struct gputbs_grid *grid);
+
+#endif /* _GPUTBS_DRV_H */

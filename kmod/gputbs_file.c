@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gputbs_file.c - /dev/gputbs file operations: the ioctl ABI and poll().
+ *
+ * DOC: Grid handles
+ *
+ * Grids belong to the open file that submitted them; handles are per file
+ * (an xarray) and mean nothing on another file.  A grid lives until it is
+ * reaped by %GPUTBS_IOCTL_WAIT after completing, or until its file is
+ * released, which cancels it and returns its SM resources.  Waits are
+ * interruptible and restartable: the deadline is absolute.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/poll.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "../uapi/linux/gputbs.h"
+
+#include "gputbs_drv.h"
+
+static int gputbs_open(struct inode *inode, struct file *file)
+{
+	struct gputbs_device *gdev = container_of(file->private_data,
+						  struct gputbs_device, misc);
+	struct gputbs_client *client;
+
+	client = kzalloc(sizeof(*client), GFP_KERNEL_ACCOUNT);
+	if (!client)
+		return -ENOMEM;
+	client->gdev = gdev;
+	xa_init_flags(&client->grids, XA_FLAGS_ALLOC1);
+	atomic_set(&client->nr_grids, 0);
+	INIT_LIST_HEAD(&client->done);
+	init_waitqueue_head(&client->wq);
+	file->private_data = client;
+	return nonseekable_open(inode, file);
+}
+
+static void gputbs_grid_free(struct kref *ref)
+{
+	struct gputbs_grid *grid = container_of(ref, struct gputbs_grid, ref);
+
+	kvfree(grid->durations);
+	kfree(grid);
+}
+
+static void gputbs_grid_put(struct gputbs_grid *grid)
+{
+	kref_put(&grid->ref, gputbs_grid_free);
+}
+
+static int gputbs_release(struct inode *inode, struct file *file)
+{
+	struct gputbs_client *client = file->private_data;
+	struct gputbs_device *gdev = client->gdev;
+	struct gputbs_grid *grid;
+	unsigned long handle;
+
+	/* No ioctl runs any more: nobody else holds a grid reference. */
+	spin_lock(&gdev->lock);
+	xa_for_each(&client->grids, handle, grid) {
+		gtbs_grid_cancel(&gdev->core, &grid->core,
+				 gputbs_now_cycles(gdev));
+		list_del_init(&grid->done_node);
+	}
+	spin_unlock(&gdev->lock);
+	xa_for_each(&client->grids, handle, grid) {
+		xa_erase(&client->grids, handle);
+		gputbs_grid_put(grid);
+	}
+	xa_destroy(&client->grids);
+	kfree(client);
+	return 0;
+}
+
+/**
+ * gputbs_grid_done() - a grid's last block ended
+ * @gdev: the device.
+ * @grid: the grid.
+ *
+ * Queues the grid on its file's done list and wakes waiters and poll().
+ * The core's &gtbs_backend_ops.grid_done.
+ *
+ * Context: &gputbs_device.lock held, from an SM kthread.
+ */
+void gputbs_grid_done(struct gputbs_device *gdev, struct gputbs_grid *grid)
+{
+	WRITE_ONCE(grid->done, true);
+	list_add_tail(&grid->done_node, &grid->client->done);
+	wake_up_all(&grid->client->wq);
+}
+
+static long gputbs_ioctl_info(struct gputbs_client *client, void *data)
+{
+	const struct gputbs_device *gdev = client->gdev;
+	struct gputbs_info *info = data;
+	const struct gtbs_dev_config *cfg = &gdev->core.cfg;
+
+	memset(info, 0, sizeof(*info));
+	info->features = GPUTBS_FEATURE_WORK_DIST | GPUTBS_FEATURE_WORK_ARRAY |
+			 GPUTBS_FEATURE_WAIT_ANY | GPUTBS_FEATURE_POLL;
+	info->nr_sms = cfg->nr_sms;
+	info->warp_size = cfg->warp_size;
+	info->max_threads_per_sm = cfg->max_threads_per_sm;
+	info->max_regs_per_sm = cfg->max_regs_per_sm;
+	info->max_shmem_per_sm = cfg->max_shmem_per_sm;
+	info->max_blocks_per_sm = cfg->max_blocks_per_sm;
+	info->max_warps_per_sm = cfg->max_warps_per_sm;
+	info->max_threads_per_block = cfg->max_threads_per_block;
+	info->max_regs_per_thread = cfg->max_regs_per_thread;
+	info->reg_alloc_unit = cfg->reg_alloc_unit;
+	info->shmem_alloc_unit = cfg->shmem_alloc_unit;
+	info->max_blocks_per_grid = cfg->max_blocks_per_grid;
+	info->clock_khz = cfg->clock_khz;
+	info->time_scale_ps = gdev->time_scale_ps;
+	info->max_grids_per_fd = gdev->max_grids_per_fd;
+	info->load_knee_warps = cfg->load_knee_warps;
+	info->epoch_ns = gdev->epoch_ns;
+	return 0;
+}
+
+/* Work-model fields must match the chosen model; everything else zero. */
+static int gputbs_submit_check(const struct gputbs_submit *args)
+{
+	if (args->flags || args->pad)
+		return -EINVAL;
+	switch (args->work_model) {
+	case GPUTBS_WORK_DIST:
+		if (args->nr_durations || args->durations_ptr)
+			return -EINVAL;
+		return 0;
+	case GPUTBS_WORK_ARRAY:
+		if (args->block_cycles || args->block_rsd_ppm || args->seed ||
+		    args->nr_durations != args->nr_blocks)
+			return -EINVAL;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static u64 *gputbs_copy_durations(const struct gputbs_submit *args)
+{
+	u64 *durations;
+
+	durations = kvmalloc_array(args->nr_durations, sizeof(u64),
+				   GFP_KERNEL_ACCOUNT);
+	if (!durations)
+		return ERR_PTR(-ENOMEM);
+	if (copy_from_user(durations, u64_to_user_ptr(args->durations_ptr),
+			   array_size(args->nr_durations, sizeof(u64)))) {
+		kvfree(durations);
+		return ERR_PTR(-EFAULT);
+	}
+	return durations;
+}
+
+static struct gputbs_grid *gputbs_grid_create(struct gputbs_client *client,
+					      const struct gputbs_submit *args)
+{
+	struct gtbs_dev *core = &client->gdev->core;
+	struct gtbs_grid_desc desc = {
+		.nr_blocks = args->nr_blocks,
+		.threads_per_block = args->threads_per_block,
+		.regs_per_thread = args->regs_per_thread,
+		.shmem_per_block = args->shmem_per_block,
+		.block_cycles = args->block_cycles,
+		.block_rsd_ppm = args->block_rsd_ppm,
+		.seed = args->seed,
+	};
+	struct gputbs_grid *grid;
+	const char *why;
+	int ret;
+
+	BUILD_BUG_ON(sizeof(desc.label) != sizeof(args->label));
+	memcpy(desc.label, args->label, sizeof(desc.label));
+	if (args->nr_blocks > core->cfg.max_blocks_per_grid)
+		return ERR_PTR(-E2BIG);
+	grid = kzalloc(sizeof(*grid) - sizeof(grid->core) +
+		       gtbs_grid_size(&core->cfg), GFP_KERNEL_ACCOUNT);
+	if (!grid)
+		return ERR_PTR(-ENOMEM);
+	if (args->work_model == GPUTBS_WORK_ARRAY) {
+		grid->durations = gputbs_copy_durations(args);
+		if (IS_ERR(grid->durations)) {
+			ret = PTR_ERR(grid->durations);
+			grid->durations = NULL;
+			goto err_free;
+		}
+		desc.durations = grid->durations;
+	}
+	ret = gtbs_grid_init(core, &grid->core, &desc, &why);
+	if (ret) {
+		pr_debug("gputbs: %s[%d]: submit rejected: %s\n",
+			 current->comm, task_pid_nr(current), why);
+		goto err_free;
+	}
+	kref_init(&grid->ref);
+	grid->client = client;
+	grid->core.priv = grid;
+	INIT_LIST_HEAD(&grid->done_node);
+	return grid;
+
+err_free:
+	kvfree(grid->durations);
+	kfree(grid);
+	return ERR_PTR(ret);
+}
+
+static long gputbs_ioctl_submit(struct gputbs_client *client, void *data)
+{
+	struct gputbs_submit *args = data;
+	struct gputbs_device *gdev = client->gdev;
+	struct gputbs_grid *grid;
+	u32 handle;
+	int ret;
+
+	ret = gputbs_submit_check(args);
+	if (ret)
+		return ret;
+	grid = gputbs_grid_create(client, args);
+	if (IS_ERR(grid))
+		return PTR_ERR(grid);
+	if (atomic_inc_return(&client->nr_grids) > gdev->max_grids_per_fd) {
+		ret = -EAGAIN;
+		goto err_count;
+	}
+	ret = xa_alloc(&client->grids, &handle, grid, xa_limit_32b,
+		       GFP_KERNEL_ACCOUNT);
+	if (ret)
+		goto err_count;
+	grid->handle = handle;
+	args->handle = handle;
+
+	spin_lock(&gdev->lock);
+	gtbs_grid_submit(&gdev->core, &grid->core, gputbs_now_cycles(gdev));
+	spin_unlock(&gdev->lock);
+	return 0;
+
+err_count:
+	atomic_dec(&client->nr_grids);
+	gputbs_grid_put(grid);
+	return ret;
+}
+
+/* Take a reference to the grid of @handle, or NULL.  */
+static struct gputbs_grid *gputbs_grid_get(struct gputbs_client *client,
+					   u32 handle)
+{
+	struct gputbs_grid *grid;
+
+	xa_lock(&client->grids);
+	grid = xa_load(&client->grids, handle);
+	if (grid)
+		kref_get(&grid->ref);
+	xa_unlock(&client->grids);
+	return grid;
+}
+
+/* The first completed grid of @client with a reference held, or NULL. */
+static struct gputbs_grid *gputbs_grid_get_done(struct gputbs_client *client)
+{
+	struct gputbs_device *gdev = client->gdev;
+	struct gputbs_grid *grid;
+
+	spin_lock(&gdev->lock);
+	grid = list_first_entry_or_null(&client->done, struct gputbs_grid,
+					done_node);
+	if (grid)
+		kref_get(&grid->ref);
+	spin_unlock(&gdev->lock);
+	return grid;
+}
+
+/* Fill @args from the DONE @grid and drop its handle.  Returns 0/-ENOENT. */
+static int gputbs_grid_reap(struct gputbs_client *client,
+			    struct gputbs_grid *grid, struct gputbs_wait *args)
+{
+	struct gputbs_device *gdev = client->gdev;
+	const struct gtbs_grid *g = &grid->core;
+
+	/* Exactly one of several concurrent waiters erases the handle. */
+	if (xa_cmpxchg(&client->grids, grid->handle, grid, NULL, 0) != grid)
+		return -ENOENT;
+	spin_lock(&gdev->lock);
+	list_del_init(&grid->done_node);
+	spin_unlock(&gdev->lock);
+	atomic_dec(&client->nr_grids);
+
+	args->handle = grid->handle;
+	args->submit_cycle = g->submit_cycle;
+	args->start_cycle = g->start_cycle;
+	args->end_cycle = g->end_cycle;
+	args->submit_ns = gputbs_cycles_to_ns(gdev, g->submit_cycle);
+	args->start_ns = gputbs_cycles_to_ns(gdev, g->start_cycle);
+	args->end_ns = gputbs_cycles_to_ns(gdev, g->end_cycle);
+	args->blocks_done = g->blocks_done;
+	args->residency = g->occ.residency;
+	gputbs_grid_put(grid);
+	return 0;
+}
+
+/* Sleep until @cond or the absolute deadline.  0, -ETIME or -ERESTARTSYS. */
+static int gputbs_wait_until(struct gputbs_client *client, bool *cond,
+			     s64 deadline_ns)
+{
+	s64 left = deadline_ns - (s64)ktime_get_ns();
+	long ret;
+
+	if (READ_ONCE(*cond))
+		return 0;
+	if (left <= 0)
+		return -ETIME;
+	ret = wait_event_interruptible_hrtimeout(client->wq, READ_ONCE(*cond),
+						 ns_to_ktime(left));
+	return ret;
+}
+
+static bool gputbs_client_has_done(struct gputbs_client *client)
+{
+	return !list_empty_careful(&client->done);
+}
+
+static long gputbs_ioctl_wait(struct gputbs_client *client, void *data)
+{
+	struct gputbs_wait *args = data;
+	struct gputbs_grid *grid;
+	s64 left;
+	int ret;
+
+	if (args->flags & ~GPUTBS_WAIT_ANY)
+		return -EINVAL;
+	if (args->flags & GPUTBS_WAIT_ANY) {
+		for (;;) {
+			grid = gputbs_grid_get_done(client);
+			if (grid) {
+				ret = gputbs_grid_reap(client, grid, args);
+				gputbs_grid_put(grid);
+				if (ret != -ENOENT)
+					return ret;
+				continue;
+			}
+			if (!atomic_read(&client->nr_grids))
+				return -ENOENT;
+			left = args->timeout_ns - (s64)ktime_get_ns();
+			if (left <= 0)
+				return -ETIME;
+			ret = wait_event_interruptible_hrtimeout(client->wq,
+					gputbs_client_has_done(client),
+					ns_to_ktime(left));
+			if (ret)
+				return ret;
+		}
+	}
+	grid = gputbs_grid_get(client, args->handle);
+	if (!grid)
+		return -ENOENT;
+	ret = gputbs_wait_until(client, &grid->done, args->timeout_ns);
+	if (!ret)
+		ret = gputbs_grid_reap(client, grid, args);
+	gputbs_grid_put(grid);
+	return ret;
+}
+
+static __poll_t gputbs_poll(struct file *file, poll_table *wait)
+{
+	struct gputbs_client *client = file->private_data;
+
+	poll_wait(file, &client->wq, wait);
+	return gputbs_client_has_done(client) ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+/**
+ * struct gputbs_ioctl_desc - one ioctl of the ABI
+ * @cmd: the command with the kernel's struct size.
+ * @func: handler; gets a zero-extended kernel copy of the argument.
+ */
+struct gputbs_ioctl_desc {
+	unsigned int cmd;
+	long (*func)(struct gputbs_client *client, void *data);
+};
+
+#define GPUTBS_IOCTL_DEF(_cmd, _func) \
+	[_IOC_NR(_cmd)] = { .cmd = _cmd, .func = _func }
+
+static const struct gputbs_ioctl_desc gputbs_ioctls[] = {
+	GPUTBS_IOCTL_DEF(GPUTBS_IOCTL_INFO, gputbs_ioctl_info),
+	GPUTBS_IOCTL_DEF(GPUTBS_IOCTL_SUBMIT, gputbs_ioctl_submit),
+	GPUTBS_IOCTL_DEF(GPUTBS_IOCTL_WAIT, gputbs_ioctl_wait),
+};
+
+/* Largest argument struct: the on-stack buffer every handler gets. */
+union gputbs_ioctl_arg {
+	struct gputbs_info info;
+	struct gputbs_submit submit;
+	struct gputbs_wait wait;
+};
+
+/*
+ * Table-driven dispatch in the style of drm_ioctl(): the handler works on a
+ * zeroed kernel copy, so nothing of the kernel stack reaches userspace.
+ * A command whose type, number, direction or size the module does not know
+ * is -ENOTTY; when a struct grows, the older sizes will be accepted here
+ * and zero-extended.
+ */
+static long gputbs_ioctl(struct file *file, unsigned int cmd,
+			 unsigned long arg)
+{
+	struct gputbs_client *client = file->private_data;
+	const struct gputbs_ioctl_desc *desc;
+	void __user *uarg = (void __user *)arg;
+	union gputbs_ioctl_arg data;
+	unsigned int nr = _IOC_NR(cmd), usize = _IOC_SIZE(cmd), ksize;
+
+	long ret;
+
+	if (_IOC_TYPE(cmd) != GPUTBS_IOCTL_BASE || nr >= ARRAY_SIZE(gputbs_ioctls))
+		return -ENOTTY;
+	desc = &gputbs_ioctls[nr];
+	if (!desc->func || _IOC_DIR(cmd) != _IOC_DIR(desc->cmd))
+		return -ENOTTY;
+	ksize = _IOC_SIZE(desc->cmd);
+	if (usize != ksize)
+		return -ENOTTY;
+
+	memset(&data, 0, sizeof(data));
+	if ((_IOC_DIR(cmd) & _IOC_WRITE) && copy_from_user(&data, uarg, usize))
+		return -EFAULT;
+	ret = desc->func(client, &data);
+	if (ret == -ERESTARTSYS && nr != _IOC_NR(GPUTBS_IOCTL_WAIT))
+		ret = -EINTR;
+	if ((_IOC_DIR(cmd) & _IOC_READ) && !ret &&
+	    copy_to_user(uarg, &data, usize))
+		return -EFAULT;
+	return ret;
+}
+
+/* File operations of /dev/gputbs. */
+const struct file_operations gputbs_fops = {
+	.owner = THIS_MODULE,
+	.open = gputbs_open,
+	.release = gputbs_release,
+	.unlocked_ioctl = gputbs_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.poll = gputbs_poll,
+};

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gputbs_main.c - module glue: parameters, the device, /dev/gputbs.
+ *
+ * DOC: Overview
+ *
+ * gputbs emulates a GPU of streaming multiprocessors (SMs) and schedules
+ * the thread blocks of grids that processes submit through /dev/gputbs, as
+ * in Pai, Govindarajan and Thazhuthaveetil, "Preemptive Thread Block
+ * Scheduling with Online Structural Runtime Prediction for Concurrent GPGPU
+ * Kernels".  The device model, the occupancy calculation, the SM timing
+ * model, the dispatch engine and the policies are the portable core in
+ * sm-emu/; this module adds one kthread per SM that runs the core in
+ * wall-clock emulated time (gputbs_sm.c) and the file interface
+ * (gputbs_file.c).  The device comes from module parameters, by default
+ * the paper's Table "Simulator Configuration".
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <linux/ktime.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "../uapi/linux/gputbs.h"
+
+#include "gputbs_drv.h"
+
+static unsigned int nr_sms = 15;
+module_param(nr_sms, uint, 0444);
+MODULE_PARM_DESC(nr_sms, "Streaming multiprocessors, 1..1024 (default 15)");
+
+static unsigned int threads_per_sm = 1536;
+module_param(threads_per_sm, uint, 0444);
+MODULE_PARM_DESC(threads_per_sm, "Thread contexts per SM (default 1536)");
+
+static unsigned int regs_per_sm = 32768;
+module_param(regs_per_sm, uint, 0444);
+MODULE_PARM_DESC(regs_per_sm, "Registers per SM (default 32768)");
+
+static unsigned int shmem_per_sm = 48 * 1024;
+module_param(shmem_per_sm, uint, 0444);
+MODULE_PARM_DESC(shmem_per_sm, "Shared memory per SM, bytes (default 49152)");
+
+static unsigned int blocks_per_sm = 8;
+module_param(blocks_per_sm, uint, 0444);
+MODULE_PARM_DESC(blocks_per_sm, "Thread block slots per SM, 1..64 (default 8)");
+
+static unsigned int warps_per_sm = 48;
+module_param(warps_per_sm, uint, 0444);
+MODULE_PARM_DESC(warps_per_sm, "Warp contexts per SM (default 48)");
+
+static unsigned int warp_size = 32;
+module_param(warp_size, uint, 0444);
+MODULE_PARM_DESC(warp_size, "Threads per warp (default 32)");
+
+static unsigned int load_knee_warps = 8;
+module_param(load_knee_warps, uint, 0444);
+MODULE_PARM_DESC(load_knee_warps,
+		 "Timing model constant K, warps (default 8; see timing-model.rst)");
+
+static unsigned int time_scale_ps = 1000000;
+module_param(time_scale_ps, uint, 0444);
+MODULE_PARM_DESC(time_scale_ps,
+		 "Wall-clock picoseconds per emulated cycle, 1000..1000000000 (default 1000000 = 1 us)");
+
+static unsigned int max_grids_per_fd = 256;
+module_param(max_grids_per_fd, uint, 0444);
+MODULE_PARM_DESC(max_grids_per_fd,
+		 "Unreaped grids one open file may hold, 1..65536 (default 256)");
+
+static char *policy = "fifo";
+module_param(policy, charp, 0444);
+MODULE_PARM_DESC(policy, "Thread block scheduling policy (default fifo)");
+
+static struct gputbs_device *gputbs_dev;
+
+static void gputbs_backend_grid_done(struct gtbs_dev *core,
+				     struct gtbs_grid *grid)
+{
+	gputbs_grid_done(core->priv, grid->priv);
+}
+
+static void gputbs_backend_kick(struct gtbs_dev *core, struct gtbs_sm *sm)
+{
+	gputbs_sm_kick(core->priv, sm);
+}
+
+static const struct gtbs_backend_ops gputbs_backend = {
+	.grid_done = gputbs_backend_grid_done,
+	.kick = gputbs_backend_kick,
+};
+
+static int gputbs_config_from_params(struct gtbs_dev_config *cfg)
+{
+	const char *why;
+
+	gtbs_config_default(cfg);
+	cfg->nr_sms = nr_sms;
+	cfg->max_threads_per_sm = threads_per_sm;
+	cfg->max_regs_per_sm = regs_per_sm;
+	cfg->max_shmem_per_sm = shmem_per_sm;
+	cfg->max_blocks_per_sm = blocks_per_sm;
+	cfg->max_warps_per_sm = warps_per_sm;
+	cfg->warp_size = warp_size;
+	cfg->load_knee_warps = load_knee_warps;
+	cfg->max_threads_per_block = min(cfg->max_threads_per_block,
+					 threads_per_sm);
+	if (gtbs_config_check(cfg, &why)) {
+		pr_err("gputbs: invalid device parameters: %s\n", why);
+		return -EINVAL;
+	}
+	if (time_scale_ps < 1000 || time_scale_ps > 1000000000) {
+		pr_err("gputbs: time_scale_ps must be 1000..1000000000\n");
+		return -EINVAL;
+	}
+	if (!max_grids_per_fd || max_grids_per_fd > 65536) {
+		pr_err("gputbs: max_grids_per_fd must be 1..65536\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void gputbs_device_free(struct gputbs_device *gdev)
+{
+	u32 i;
+
+	if (gdev->sms)
+		for (i = 0; i < gdev->core.cfg.nr_sms; i++)
+			kfree(gdev->sms[i]);
+	kfree(gdev->sms);
+	kfree(gdev->threads);
+	kfree(gdev);
+}
+
+static struct gputbs_device *gputbs_device_alloc(void)
+{
+	const struct gtbs_policy_ops *ops;
+	struct gtbs_dev_config cfg;
+	struct gputbs_device *gdev;
+	int ret;
+	u32 i;
+
+	ret = gputbs_config_from_params(&cfg);
+	if (ret)
+		return ERR_PTR(ret);
+	ops = gtbs_policy_find(policy);
+	if (!ops) {
+		pr_err("gputbs: unknown policy '%s'\n", policy);
+		return ERR_PTR(-EINVAL);
+	}
+	gdev = kzalloc(sizeof(*gdev), GFP_KERNEL);
+	if (!gdev)
+		return ERR_PTR(-ENOMEM);
+	gdev->core.cfg = cfg;
+	gdev->sms = kcalloc(cfg.nr_sms, sizeof(*gdev->sms), GFP_KERNEL);
+	gdev->threads = kcalloc(cfg.nr_sms, sizeof(*gdev->threads), GFP_KERNEL);
+	if (!gdev->sms || !gdev->threads)
+		goto err_nomem;
+	for (i = 0; i < cfg.nr_sms; i++) {
+		gdev->sms[i] = kzalloc(gtbs_sm_size(&cfg), GFP_KERNEL);
+		if (!gdev->sms[i])
+			goto err_nomem;
+		gtbs_sm_init(&cfg, gdev->sms[i], i);
+	}
+	spin_lock_init(&gdev->lock);
+	gtbs_dev_init(&gdev->core, &cfg, ops, gdev->sms);
+	gdev->core.backend = &gputbs_backend;
+	gdev->core.priv = gdev;
+	gdev->epoch_ns = ktime_get_ns();
+	gdev->time_scale_ps = time_scale_ps;
+	gdev->max_grids_per_fd = max_grids_per_fd;
+	return gdev;
+
+err_nomem:
+	gputbs_device_free(gdev);
+	return ERR_PTR(-ENOMEM);
+}
+
+static int __init gputbs_init(void)
+{
+	struct gputbs_device *gdev;
+	int ret;
+
+	gdev = gputbs_device_alloc();
+	if (IS_ERR(gdev))
+		return PTR_ERR(gdev);
+	ret = gputbs_sm_threads_start(gdev);
+	if (ret)
+		goto err_free;
+	gdev->misc.minor = MISC_DYNAMIC_MINOR;
+	gdev->misc.name = GPUTBS_DEVICE_NAME;
+	gdev->misc.fops = &gputbs_fops;
+	gdev->misc.mode = 0666;
+	ret = misc_register(&gdev->misc);
+	if (ret)
+		goto err_threads;
+	gputbs_dev = gdev;
+	pr_info("gputbs: %u SMs, policy %s, %u ps per cycle\n",
+		gdev->core.cfg.nr_sms, gdev->core.policy->name,
+		gdev->time_scale_ps);
+	return 0;
+
+err_threads:
+	gputbs_sm_threads_stop(gdev);
+err_free:
+	gputbs_device_free(gdev);
+	return ret;
+}
+
+static void __exit gputbs_exit(void)
+{
+	struct gputbs_device *gdev = gputbs_dev;
+
+	misc_deregister(&gdev->misc);
+	gputbs_sm_threads_stop(gdev);
+	gputbs_device_free(gdev);
+}
+
+module_init(gputbs_init);
+module_exit(gputbs_exit);
+
+MODULE_DESCRIPTION("OS-level GPU thread block scheduling on an emulated multi-SM device");
+MODULE_AUTHOR("The gputbs developers");
+MODULE_LICENSE("GPL");

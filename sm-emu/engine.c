@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * engine.c - thread block dispatch on the emulated SMs.
+ *
+ * DOC: Dispatch engine
+ *
+ * The engine is a discrete-event model in emulated cycles.  Its events are
+ * block completions; each SM's next completion is computed from the SM's
+ * progress clock (timing.c).  gtbs_sm_advance() brings one SM up to a given
+ * cycle: it retires every block that ended by then, each at its own cycle,
+ * and after each retirement lets the SM issue blocks, choosing the grid
+ * with the device's &struct gtbs_policy_ops.  An SM issues a block only if
+ * the block's whole footprint (block slot, warps, threads, registers,
+ * shared memory) is free; the block holds it until it ends.  Running
+ * blocks are never interrupted: every policy acts at block boundaries.
+ *
+ * Who calls gtbs_sm_advance() decides how emulated time relates to wall
+ * time: the module's SM kthreads call it at hrtimer deadlines
+ * (kmod/gputbs_sm.c); gtbs_dev_run_until() calls it in pure virtual time
+ * for the KUnit suite, the unit tests and the simulator.  Completions are
+ * always processed at the cycle they were due, never at the cycle a late
+ * timer fired, so timer lateness never accumulates.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include "gtbs.h"
+
+/**
+ * gtbs_sm_size() - bytes to allocate for one SM
+ * @cfg: device configuration.
+ *
+ * Context: any.
+ * Return: size of &struct gtbs_sm with its block slots.
+ */
+size_t gtbs_sm_size(const struct gtbs_dev_config *cfg)
+{
+	return sizeof(struct gtbs_sm) +
+	       cfg->max_blocks_per_sm * sizeof(struct gtbs_slot);
+}
+GTBS_EXPORT(gtbs_sm_size);
+
+/**
+ * gtbs_grid_size() - bytes to allocate for one grid
+ * @cfg: device configuration.
+ *
+ * Context: any.
+ * Return: size of &struct gtbs_grid with its per-SM counters.
+ */
+size_t gtbs_grid_size(const struct gtbs_dev_config *cfg)
+{
+	return sizeof(struct gtbs_grid) + cfg->nr_sms * sizeof(u32);
+}
+GTBS_EXPORT(gtbs_grid_size);
+
+/**
+ * gtbs_sm_init() - initialise an SM
+ * @cfg: device configuration.
+ * @sm: gtbs_sm_size() bytes.
+ * @id: SM index.
+ *
+ * Context: any; before gtbs_dev_init() publishes the SM.
+ */
+void gtbs_sm_init(const struct gtbs_dev_config *cfg, struct gtbs_sm *sm,
+		  u32 id)
+{
+	memset(sm, 0, gtbs_sm_size(cfg));
+	sm->id = id;
+}
+GTBS_EXPORT(gtbs_sm_init);
+
+/**
+ * gtbs_dev_init() - initialise a device
+ * @dev: the device.
+ * @cfg: configuration, checked with gtbs_config_check() by the caller.
+ * @policy: scheduling policy; must have @pick_grid.
+ * @sms: @cfg->nr_sms SMs initialised with gtbs_sm_init().
+ *
+ * The caller sets &gtbs_dev.backend and &gtbs_dev.priv afterwards if it
+ * wants callbacks.
+ *
+ * Context: any; before the device is shared.
+ */
+void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
+		   const struct gtbs_policy_ops *policy, struct gtbs_sm **sms)
+{
+	memset(dev, 0, sizeof(*dev));
+	dev->cfg = *cfg;
+	dev->policy = policy;
+	dev->sms = sms;
+	INIT_LIST_HEAD(&dev->grids);
+	INIT_LIST_HEAD(&dev->pending);
+}
+GTBS_EXPORT(gtbs_dev_init);
+
+static bool gtbs_label_ok(const char *label)
+{
+	unsigned int i;
+
+	for (i = 0; i < GTBS_LABEL_LEN; i++) {
+		if (!label[i])
+			return true;
+		if (label[i] < 0x20 || label[i] > 0x7e)
+			return false;
+	}
+	return false;
+}
+
+/**
+ * gtbs_grid_desc_check() - validate a grid description
+ * @cfg: device configuration.
+ * @desc: the grid.
+ * @why: out: reason for a rejection, a static string for a person to read.
+ *
+ * Checks each field's range (uapi/linux/gputbs.h), every explicit
+ * duration, the label, and that at least one block fits on an SM.
+ *
+ * Context: any.
+ * Return: 0; -E2BIG if @desc->nr_blocks exceeds max_blocks_per_grid;
+ * -EINVAL for any other invalid field.
+ */
+int gtbs_grid_desc_check(const struct gtbs_dev_config *cfg,
+			 const struct gtbs_grid_desc *desc, const char **why)
+{
+	struct gtbs_occupancy occ;
+	u32 i;
+
+	*why = NULL;
+	if (desc->nr_blocks > cfg->max_blocks_per_grid) {
+		*why = "nr_blocks exceeds max_blocks_per_grid";
+		return -E2BIG;
+	}
+	if (!desc->nr_blocks)
+		*why = "nr_blocks must be at least 1";
+	else if (!desc->threads_per_block ||
+		 desc->threads_per_block > cfg->max_threads_per_block)
+		*why = "threads_per_block out of range";
+	else if (desc->regs_per_thread > cfg->max_regs_per_thread)
+		*why = "regs_per_thread exceeds max_regs_per_thread";
+	else if (desc->shmem_per_block > cfg->max_shmem_per_sm)
+		*why = "shmem_per_block exceeds the SM's shared memory";
+	else if (desc->block_rsd_ppm > GTBS_PPM)
+		*why = "block_rsd_ppm exceeds 1000000";
+	else if (!desc->durations && (!desc->block_cycles ||
+				      desc->block_cycles > GTBS_MAX_BLOCK_CYCLES))
+		*why = "block_cycles must be 1..2^40";
+	else if (!gtbs_label_ok(desc->label))
+		*why = "label must be NUL-terminated printable ASCII";
+	else if (gtbs_occupancy_calc(cfg, desc, &occ))
+		*why = "a thread block does not fit on an SM";
+	if (*why)
+		return -EINVAL;
+	for (i = 0; desc->durations && i < desc->nr_blocks; i++) {
+		if (!desc->durations[i] ||
+		    desc->durations[i] > GTBS_MAX_BLOCK_CYCLES) {
+			*why = "each block duration must be 1..2^40 cycles";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+GTBS_EXPORT(gtbs_grid_desc_check);
+
+/**
+ * gtbs_grid_init() - initialise a grid before submission
+ * @dev: the device (its configuration is read).
+ * @grid: gtbs_grid_size() bytes.
+ * @desc: the grid's description; copied.  @desc->durations is borrowed.
+ * @why: out: reason for a rejection.
+ *
+ * Context: any; takes no lock (reads only &gtbs_dev.cfg, which is constant
+ * while grids exist).
+ * Return: 0, or the error of gtbs_grid_desc_check().
+ */
+int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
+		   const struct gtbs_grid_desc *desc, const char **why)
+{
+	int ret = gtbs_grid_desc_check(&dev->cfg, desc, why);
+
+	if (ret)
+		return ret;
+	memset(grid, 0, gtbs_grid_size(&dev->cfg));
+	grid->desc = *desc;
+	gtbs_occupancy_calc(&dev->cfg, desc, &grid->occ);
+	grid->state = GTBS_GRID_NEW;
+	INIT_LIST_HEAD(&grid->node);
+	INIT_LIST_HEAD(&grid->pending_node);
+	return 0;
+}
+GTBS_EXPORT(gtbs_grid_init);
+
+static void gtbs_kick_all(struct gtbs_dev *dev)
+{
+	u32 i;
+
+	for (i = 0; i < dev->cfg.nr_sms; i++) {
+		dev->sms[i]->kicked = true;
+		if (dev->backend && dev->backend->kick)
+			dev->backend->kick(dev, dev->sms[i]);
+	}
+}
+
+/**
+ * gtbs_grid_submit() - queue a grid
+ * @dev: the device.
+ * @grid: initialised by gtbs_grid_init(), state NEW.
+ * @now: emulated cycle of submission.
+ *
+ * Appends the grid in arrival order, tells the policy, and kicks every SM.
+ *
+ * Context: device lock held.
+ */
+void gtbs_grid_submit(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
+{
+	grid->id = dev->next_id++;
+	grid->submit_cycle = now;
+	grid->state = GTBS_GRID_QUEUED;
+	list_add_tail(&grid->node, &dev->grids);
+	list_add_tail(&grid->pending_node, &dev->pending);
+	dev->nr_grids++;
+	dev->grids_submitted++;
+	if (dev->policy->grid_arrive)
+		dev->policy->grid_arrive(dev, grid);
+	gtbs_kick_all(dev);
+}
+GTBS_EXPORT(gtbs_grid_submit);
+
+/* Bring the SM's progress clock to @now.  Device lock held. */
+static void gtbs_sm_sync(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now)
+{
+	if (now <= sm->now)
+		return;
+	if (sm->nr_resident) {
+		sm->progress += gtbs_progress_advance(now - sm->now,
+						      dev->cfg.load_knee_warps,
+						      sm->used_warps);
+		sm->busy_cycles += now - sm->now;
+	}
+	sm->now = now;
+}
+
+static bool gtbs_block_fits(const struct gtbs_dev *dev,
+			    const struct gtbs_sm *sm,
+			    const struct gtbs_grid *grid)
+{
+	const struct gtbs_dev_config *cfg = &dev->cfg;
+	const struct gtbs_occupancy *occ = &grid->occ;
+
+	return sm->nr_resident < cfg->max_blocks_per_sm &&
+	       sm->used_warps + occ->warps <= cfg->max_warps_per_sm &&
+	       sm->used_threads + occ->threads <= cfg->max_threads_per_sm &&
+	       sm->used_regs + occ->regs <= cfg->max_regs_per_sm &&
+	       sm->used_shmem + occ->shmem <= cfg->max_shmem_per_sm;
+}
+
+static void gtbs_sm_hold(struct gtbs_sm *sm, const struct gtbs_occupancy *occ)
+{
+	sm->nr_resident++;
+	sm->used_warps += occ->warps;
+	sm->used_threads += occ->threads;
+	sm->used_regs += occ->regs;
+	sm->used_shmem += occ->shmem;
+}
+
+static void gtbs_sm_release(struct gtbs_sm *sm, struct gtbs_slot *slot)
+{
+	const struct gtbs_occupancy *occ = &slot->grid->occ;
+
+	sm->nr_resident--;
+	sm->used_warps -= occ->warps;
+	sm->used_threads -= occ->threads;
+	sm->used_regs -= occ->regs;
+	sm->used_shmem -= occ->shmem;
+	slot->grid->resident--;
+	slot->grid->sm_resident[sm->id]--;
+	slot->grid = NULL;
+}
+
+/* Issue the next block of @grid on @sm at sm->now.  Device lock held. */
+static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
+		       struct gtbs_grid *grid)
+{
+	struct gtbs_slot *slot = sm->slots;
+	u32 full_warps = grid->occ.residency * grid->occ.warps;
+	u64 work;
+
+	while (slot->grid)
+		slot++;
+	slot->grid = grid;
+	slot->block = grid->next_block++;
+	slot->start_cycle = sm->now;
+	work = gtbs_block_work(&grid->desc, slot->block);
+	slot->progress_end = sm->progress +
+		gtbs_block_progress(work, dev->cfg.load_knee_warps, full_warps);
+	gtbs_sm_hold(sm, &grid->occ);
+	grid->resident++;
+	grid->sm_resident[sm->id]++;
+	dev->blocks_dispatched++;
+	if (grid->next_block == grid->desc.nr_blocks)
+		list_del_init(&grid->pending_node);
+	if (grid->state == GTBS_GRID_QUEUED) {
+		grid->state = GTBS_GRID_RUNNING;
+		grid->start_cycle = sm->now;
+		if (dev->backend && dev->backend->grid_start)
+			dev->backend->grid_start(dev, grid);
+	}
+	if (dev->backend && dev->backend->block_start)
+		dev->backend->block_start(dev, sm, grid, slot->block, sm->now);
+}
+
+/* Let the policy fill @sm at sm->now.  Device lock held. */
+static void gtbs_sm_dispatch(struct gtbs_dev *dev, struct gtbs_sm *sm)
+{
+	struct gtbs_grid *grid;
+
+	sm->kicked = false;
+	while (sm->nr_resident < dev->cfg.max_blocks_per_sm) {
+		grid = dev->policy->pick_grid(dev, sm);
+		if (!grid || grid->next_block >= grid->desc.nr_blocks ||
+		    !gtbs_block_fits(dev, sm, grid))
+			break;
+		gtbs_issue(dev, sm, grid);
+	}
+}
+
+static void gtbs_grid_leave(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	list_del_init(&grid->node);
+	list_del_init(&grid->pending_node);
+	dev->nr_grids--;
+	if (dev->policy->grid_end)
+		dev->policy->grid_end(dev, grid);
+	gtbs_kick_all(dev);
+}
+
+static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			struct gtbs_slot *slot)
+{
+	struct gtbs_grid *grid = slot->grid;
+	u32 block = slot->block;
+	u64 start = slot->start_cycle;
+
+	gtbs_sm_release(sm, slot);
+	grid->blocks_done++;
+	sm->blocks_run++;
+	if (dev->backend && dev->backend->block_end)
+		dev->backend->block_end(dev, sm, grid, block, start, sm->now);
+	if (grid->blocks_done < grid->desc.nr_blocks)
+		return;
+	grid->state = GTBS_GRID_DONE;
+	grid->end_cycle = sm->now;
+	dev->grids_completed++;
+	gtbs_grid_leave(dev, grid);
+	if (dev->backend && dev->backend->grid_done)
+		dev->backend->grid_done(dev, grid);
+}
+
+/**
+ * gtbs_grid_cancel() - remove a grid before it completes
+ * @dev: the device.
+ * @grid: a QUEUED or RUNNING grid; other states are left alone.
+ * @now: emulated cycle of the cancellation.
+ *
+ * Its unissued blocks are dropped and its resident blocks release their SM
+ * resources at once.  No callback is made for the grid.
+ *
+ * Context: device lock held.
+ */
+void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
+{
+	u32 i, j;
+
+	if (grid->state != GTBS_GRID_QUEUED && grid->state != GTBS_GRID_RUNNING)
+		return;
+	for (i = 0; i < dev->cfg.nr_sms && grid->resident; i++) {
+		struct gtbs_sm *sm = dev->sms[i];
+
+		if (!grid->sm_resident[i])
+			continue;
+		gtbs_sm_sync(dev, sm, now);
+		for (j = 0; j < dev->cfg.max_blocks_per_sm; j++)
+			if (sm->slots[j].grid == grid)
+				gtbs_sm_release(sm, &sm->slots[j]);
+	}
+	grid->state = GTBS_GRID_CANCELLED;
+	grid->end_cycle = max(now, grid->submit_cycle);
+	gtbs_grid_leave(dev, grid);
+}
+GTBS_EXPORT(gtbs_grid_cancel);
+
+/**
+ * gtbs_sm_next_event() - cycle of an SM's next block completion
+ * @dev: the device.
+ * @sm: the SM.
+ *
+ * Context: device lock held.
+ * Return: emulated cycle, or U64_MAX if no block is resident.
+ */
+u64 gtbs_sm_next_event(const struct gtbs_dev *dev, const struct gtbs_sm *sm)
+{
+	u64 end = U64_MAX;
+	u32 i;
+
+	if (!sm->nr_resident)
+		return U64_MAX;
+	for (i = 0; i < dev->cfg.max_blocks_per_sm; i++)
+		if (sm->slots[i].grid)
+			end = min(end, sm->slots[i].progress_end);
+	if (end <= sm->progress)
+		return sm->now;
+	return sm->now + gtbs_progress_cycles(end - sm->progress,
+					      dev->cfg.load_knee_warps,
+					      sm->used_warps);
+}
+GTBS_EXPORT(gtbs_sm_next_event);
+
+/* Retire the blocks of @sm whose end has been reached.  Lock held. */
+static void gtbs_sm_retire_due(struct gtbs_dev *dev, struct gtbs_sm *sm)
+{
+	u32 i;
+
+	for (i = 0; i < dev->cfg.max_blocks_per_sm; i++)
+		if (sm->slots[i].grid &&
+		    sm->slots[i].progress_end <= sm->progress)
+			gtbs_retire(dev, sm, &sm->slots[i]);
+}
+
+/**
+ * gtbs_sm_advance() - run one SM up to an emulated cycle
+ * @dev: the device.
+ * @sm: the SM.
+ * @now: emulated cycle to advance to; earlier than the SM's clock means
+ *	the SM's clock.
+ *
+ * Processes every completion due by @now in cycle order, each at its own
+ * cycle, letting the SM issue blocks after each, and finally lets it issue
+ * blocks at @now.
+ *
+ * Context: device lock held; does not sleep.
+ * Return: the cycle of the SM's next completion, or U64_MAX.
+ */
+u64 gtbs_sm_advance(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now)
+{
+	u64 next;
+
+	now = max(now, sm->now);
+	for (;;) {
+		next = gtbs_sm_next_event(dev, sm);
+		if (next > now)
+			break;
+		gtbs_sm_sync(dev, sm, next);
+		gtbs_sm_retire_due(dev, sm);
+		gtbs_sm_dispatch(dev, sm);
+	}
+	gtbs_sm_sync(dev, sm, now);
+	gtbs_sm_dispatch(dev, sm);
+	return gtbs_sm_next_event(dev, sm);
+}
+GTBS_EXPORT(gtbs_sm_advance);
+
+/**
+ * gtbs_dev_next_event() - the device's next block completion
+ * @dev: the device.
+ *
+ * Context: device lock held.
+ * Return: emulated cycle, or U64_MAX when no block is resident.
+ */
+u64 gtbs_dev_next_event(const struct gtbs_dev *dev)
+{
+	u64 next = U64_MAX;
+	u32 i;
+
+	for (i = 0; i < dev->cfg.nr_sms; i++)
+		next = min(next, gtbs_sm_next_event(dev, dev->sms[i]));
+	return next;
+}
+GTBS_EXPORT(gtbs_dev_next_event);
+
+static void gtbs_dev_advance_kicked(struct gtbs_dev *dev, u64 now)
+{
+	u32 i;
+
+	for (i = 0; i < dev->cfg.nr_sms; i++)
+		if (dev->sms[i]->kicked)
+			gtbs_sm_advance(dev, dev->sms[i], now);
+}
+
+/**
+ * gtbs_dev_run_until() - run the whole device in virtual time
+ * @dev: the device.
+ * @until: emulated cycle to stop at.
+ *
+ * Processes the device's completions in global cycle order (lowest SM
+ * index first on ties) up to and including @until, re-evaluating kicked
+ * SMs at the cycle of the event that kicked them, then lets every SM issue
+ * blocks at @until.  This is the event loop of the KUnit suite, the unit
+ * tests and the simulator; the module uses per-SM kthreads instead.
+ *
+ * Context: device lock held (or a device private to the caller).
+ */
+void gtbs_dev_run_until(struct gtbs_dev *dev, u64 until)
+{
+	u32 i;
+
+	for (;;) {
+		struct gtbs_sm *first = NULL;
+		u64 next = U64_MAX;
+
+		for (i = 0; i < dev->cfg.nr_sms; i++) {
+			u64 t = gtbs_sm_next_event(dev, dev->sms[i]);
+
+			if (t < next) {
+				next = t;
+				first = dev->sms[i];
+			}
+		}
+		if (!first || next > until)
+			break;
+		gtbs_sm_advance(dev, first, next);
+		gtbs_dev_advance_kicked(dev, next);
+	}
+	for (i = 0; i < dev->cfg.nr_sms; i++)
+		gtbs_sm_advance(dev, dev->sms[i], until);
+}
+GTBS_EXPORT(gtbs_dev_run_until);
+
+/**
+ * gtbs_dev_idle() - whether the device has nothing queued or running
+ * @dev: the device.
+ *
+ * Context: device lock held.
+ * Return: true when no grid is QUEUED or RUNNING.
+ */
+bool gtbs_dev_idle(const struct gtbs_dev *dev)
+{
+	return list_empty(&dev->grids);
+}
+GTBS_EXPORT(gtbs_dev_idle);

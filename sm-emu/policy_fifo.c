@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * policy_fifo.c - FIFO thread block scheduling, what the hardware does.
+ *
+ * DOC: FIFO policy
+ *
+ * The paper's Section "FIFO (Baseline)": the Fermi thread block scheduler
+ * "schedules thread blocks from running kernels in the order of their
+ * arrival.  Only when all the thread blocks of a kernel have been
+ * dispatched to the streaming multiprocessors for execution are blocks
+ * from the next kernel scheduled."  So every SM issues from the oldest grid
+ * with unissued blocks; if that grid's next block does not fit on the SM,
+ * the SM issues nothing (the next grid waits, even if its blocks would
+ * fit).  A later grid runs concurrently only on resources the older grid
+ * cannot use once all of its blocks are out.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include "gtbs.h"
+
+static struct gtbs_grid *gtbs_fifo_pick_grid(struct gtbs_dev *dev,
+					     struct gtbs_sm *sm)
+{
+	return list_first_entry_or_null(&dev->pending, struct gtbs_grid,
+					pending_node);
+}
+
+/* FIFO policy ops (paper Section "FIFO (Baseline)"). */
+const struct gtbs_policy_ops gtbs_policy_fifo = {
+	.name = "fifo",
+	.pick_grid = gtbs_fifo_pick_grid,
+};
+GTBS_EXPORT(gtbs_policy_fifo);

@@ -1,0 +1,800 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * workload.c - parser of gputbs workload files.
+ *
+ * The format is described in Documentation/workloads.rst.  Every error is
+ * reported as "FILE:LINE: reason" in the caller's buffer; the parser never
+ * prints.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "workload.h"
+
+#define WL_MAX_TOKENS		32
+#define WL_MAX_BLOCKS		(1U << 20)
+#define WL_MAX_THREADS		1024
+#define WL_MAX_REGS		63
+#define WL_MAX_SHMEM		49152
+#define WL_MAX_FILES		256
+
+/* Identity of a file, to detect include loops and repeated includes. */
+struct wl_file_id {
+	dev_t dev;
+	ino_t ino;
+};
+
+struct wl_parser {
+	struct wl_set *set;
+	char *err;
+	size_t errlen;
+	struct wl_file_id stack[WL_MAX_DEPTH + 1];
+	unsigned int depth;
+	struct wl_file_id seen[WL_MAX_FILES];
+	unsigned int nr_seen;
+	struct wl_program *prog;	/* program that grid lines extend */
+	struct wl_workload *wl;		/* workload that run lines extend */
+	unsigned int last_line;		/* lines of the top-level file */
+};
+
+static int __attribute__((format(printf, 4, 5)))
+wl_error(struct wl_parser *p, const struct wl_loc *loc, int ret,
+	 const char *fmt, ...)
+{
+	size_t n = 0;
+	va_list ap;
+
+	if (!p->errlen)
+		return ret;
+	if (loc)
+		snprintf(p->err, p->errlen, "%s:%u: ", loc->file, loc->line);
+	else
+		p->err[0] = '\0';
+	n = strlen(p->err);
+	va_start(ap, fmt);
+	vsnprintf(p->err + n, p->errlen - n, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+#define wl_fail(p, loc, ...)	wl_error(p, loc, -EINVAL, __VA_ARGS__)
+
+/* Decimal unsigned integer, digits only. */
+static int wl_parse_u64(const char *s, __u64 *out)
+{
+	__u64 v = 0;
+
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		if (v > (~0ULL - 9) / 10)
+			return -ERANGE;
+		v = v * 10 + (__u64)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/*
+ * Decimal number with up to four decimals, returned times 10^4: a percent
+ * given this way is directly parts per million.
+ */
+static int wl_parse_fixed4(const char *s, size_t len, __u64 *out)
+{
+	__u64 ipart = 0, frac = 0;
+	unsigned int decimals = 0;
+	bool dot = false, digit = false;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (c == '.' && !dot) {
+			dot = true;
+			continue;
+		}
+		if (c < '0' || c > '9')
+			return -EINVAL;
+		digit = true;
+		if (dot) {
+			if (++decimals > 4)
+				return -EINVAL;
+			frac = frac * 10 + (__u64)(c - '0');
+		} else {
+			if (ipart > 1000000000ULL)
+				return -ERANGE;
+			ipart = ipart * 10 + (__u64)(c - '0');
+		}
+	}
+	if (!digit)
+		return -EINVAL;
+	while (decimals++ < 4)
+		frac *= 10;
+	*out = ipart * 10000 + frac;
+	return 0;
+}
+
+static bool wl_valid_name(const char *s)
+{
+	for (; *s; s++)
+		if (*s <= ' ' || *s > '~')
+			return false;
+	return true;
+}
+
+/* Path of @rel relative to the directory of @base; malloc()ed. */
+static char *wl_join(const char *base, const char *rel)
+{
+	const char *slash = strrchr(base, '/');
+	char *path;
+
+	if (rel[0] == '/' || !slash)
+		return strdup(rel);
+	if (asprintf(&path, "%.*s/%s", (int)(slash - base), base, rel) < 0)
+		return NULL;
+	return path;
+}
+
+static const char *wl_file_add(struct wl_set *set, const char *path)
+{
+	char **files, *copy;
+
+	copy = strdup(path);
+	if (!copy)
+		return NULL;
+	files = realloc(set->files, (set->nr_files + 1) * sizeof(*files));
+	if (!files) {
+		free(copy);
+		return NULL;
+	}
+	set->files = files;
+	files[set->nr_files++] = copy;
+	return copy;
+}
+
+/* A number key within [lo, hi]. */
+static int wl_key_u64(struct wl_parser *p, const struct wl_loc *loc,
+		      const char *key, const char *val, __u64 lo, __u64 hi,
+		      __u64 *out)
+{
+	int ret = wl_parse_u64(val, out);
+
+	if (ret == -EINVAL)
+		return wl_fail(p, loc, "%s: bad number '%s'", key, val);
+	if (ret || *out < lo || *out > hi)
+		return wl_fail(p, loc, "%s=%s out of range %llu..%llu", key,
+			       val, (unsigned long long)lo,
+			       (unsigned long long)hi);
+	return 0;
+}
+
+/* Read the durations file of a grid: one cycle count per line. */
+static int wl_read_durations(struct wl_parser *p, const struct wl_loc *from,
+			     const char *rel, struct wl_grid *g,
+			     __u32 *count)
+{
+	struct wl_loc loc = { .line = 0 };
+	size_t cap = 0, n = 0, len = 0;
+	__u64 *d = NULL, *nd;
+	char *path, *line = NULL, *tok, *save;
+	FILE *f;
+	int ret = 0;
+
+	path = wl_join(from->file, rel);
+	if (!path)
+		return wl_error(p, from, -ENOMEM, "out of memory");
+	f = fopen(path, "re");
+	if (!f) {
+		ret = wl_fail(p, from, "cannot open '%s': %s", path,
+			      strerror(errno));
+		free(path);
+		return ret;
+	}
+	loc.file = wl_file_add(p->set, path);
+	free(path);
+	if (!loc.file) {
+		fclose(f);
+		return wl_error(p, from, -ENOMEM, "out of memory");
+	}
+	while (getline(&line, &len, f) > 0) {
+		__u64 v;
+
+		loc.line++;
+		line[strcspn(line, "#")] = '\0';
+		tok = strtok_r(line, " \t\r\n", &save);
+		if (!tok)
+			continue;
+		if (strtok_r(NULL, " \t\r\n", &save)) {
+			ret = wl_fail(p, &loc, "one duration per line");
+			goto out;
+		}
+		ret = wl_key_u64(p, &loc, "duration", tok, 1, WL_MAX_CYCLES,
+				 &v);
+		if (ret)
+			goto out;
+		if (n == WL_MAX_BLOCKS) {
+			ret = wl_fail(p, &loc, "more than %u durations",
+				      WL_MAX_BLOCKS);
+			goto out;
+		}
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			nd = realloc(d, cap * sizeof(*d));
+			if (!nd) {
+				ret = wl_error(p, &loc, -ENOMEM,
+					       "out of memory");
+				goto out;
+			}
+			d = nd;
+		}
+		d[n++] = v;
+	}
+	if (!n) {
+		ret = wl_fail(p, from, "durations file '%s' is empty",
+			      loc.file);
+		goto out;
+	}
+	g->durations = d;
+	*count = n;
+	d = NULL;
+out:
+	free(d);
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+enum wl_key {
+	KEY_BLOCKS, KEY_THREADS, KEY_REGS, KEY_SHMEM, KEY_CYCLES, KEY_RSD,
+	KEY_SEED, KEY_DURATIONS, NR_KEYS
+};
+
+static const char * const wl_key_names[NR_KEYS] = {
+	[KEY_BLOCKS] = "blocks", [KEY_THREADS] = "threads",
+	[KEY_REGS] = "regs", [KEY_SHMEM] = "shmem", [KEY_CYCLES] = "cycles",
+	[KEY_RSD] = "rsd", [KEY_SEED] = "seed", [KEY_DURATIONS] = "durations",
+};
+
+/* Split "key=value" into @vals by key name. */
+static int wl_split_keys(struct wl_parser *p, const struct wl_loc *loc,
+			 char **tok, int ntok, const char * const *names,
+			 int nr_names, const char **vals)
+{
+	int i, k;
+
+	for (i = 0; i < ntok; i++) {
+		char *eq = strchr(tok[i], '=');
+
+		if (!eq || eq == tok[i])
+			return wl_fail(p, loc, "expected key=value, got '%s'",
+				       tok[i]);
+		*eq = '\0';
+		for (k = 0; k < nr_names; k++)
+			if (!strcmp(tok[i], names[k]))
+				break;
+		if (k == nr_names)
+			return wl_fail(p, loc, "unknown key '%s'", tok[i]);
+		if (vals[k])
+			return wl_fail(p, loc, "duplicate key '%s'", tok[i]);
+		if (!eq[1])
+			return wl_fail(p, loc, "%s: empty value", tok[i]);
+		vals[k] = eq + 1;
+	}
+	return 0;
+}
+
+static int wl_do_grid(struct wl_parser *p, const struct wl_loc *loc,
+		      char **tok, int ntok)
+{
+	const char *v[NR_KEYS] = { NULL };
+	struct wl_grid *g;
+	__u64 n;
+	__u32 count = 0;
+	int ret;
+
+	if (!p->prog)
+		return wl_fail(p, loc, "grid outside a program");
+	if (ntok < 2)
+		return wl_fail(p, loc, "grid: missing label");
+	if (strlen(tok[1]) >= GPUTBS_LABEL_LEN)
+		return wl_fail(p, loc, "grid label '%s' longer than %d",
+			       tok[1], GPUTBS_LABEL_LEN - 1);
+	if (!wl_valid_name(tok[1]))
+		return wl_fail(p, loc, "grid label: not printable ASCII");
+	if (p->prog->nr_grids == WL_MAX_GRIDS)
+		return wl_fail(p, loc, "program '%s': more than %d grids",
+			       p->prog->name, WL_MAX_GRIDS);
+	ret = wl_split_keys(p, loc, tok + 2, ntok - 2, wl_key_names, NR_KEYS,
+			    v);
+	if (ret)
+		return ret;
+	if (!v[KEY_THREADS])
+		return wl_fail(p, loc, "missing required key 'threads'");
+	if (!v[KEY_CYCLES] == !v[KEY_DURATIONS])
+		return wl_fail(p, loc,
+			       "exactly one of 'cycles' and 'durations' required");
+	if (v[KEY_DURATIONS] && (v[KEY_RSD] || v[KEY_SEED]))
+		return wl_fail(p, loc,
+			       "'rsd' and 'seed' do not apply to 'durations'");
+	if (!v[KEY_BLOCKS] && !v[KEY_DURATIONS])
+		return wl_fail(p, loc, "missing required key 'blocks'");
+
+	g = &p->prog->grids[p->prog->nr_grids];
+	memset(g, 0, sizeof(*g));
+	snprintf(g->label, sizeof(g->label), "%s", tok[1]);
+	g->loc = *loc;
+	if (v[KEY_BLOCKS]) {
+		ret = wl_key_u64(p, loc, "blocks", v[KEY_BLOCKS], 1,
+				 WL_MAX_BLOCKS, &n);
+		if (ret)
+			return ret;
+		g->nr_blocks = n;
+	}
+	ret = wl_key_u64(p, loc, "threads", v[KEY_THREADS], 1,
+			 WL_MAX_THREADS, &n);
+	if (ret)
+		return ret;
+	g->threads = n;
+	if (v[KEY_REGS]) {
+		ret = wl_key_u64(p, loc, "regs", v[KEY_REGS], 0, WL_MAX_REGS,
+				 &n);
+		if (ret)
+			return ret;
+		g->regs = n;
+	}
+	if (v[KEY_SHMEM]) {
+		ret = wl_key_u64(p, loc, "shmem", v[KEY_SHMEM], 0,
+				 WL_MAX_SHMEM, &n);
+		if (ret)
+			return ret;
+		g->shmem = n;
+	}
+	if (v[KEY_SEED]) {
+		ret = wl_key_u64(p, loc, "seed", v[KEY_SEED], 0, ~0ULL,
+				 &g->seed);
+		if (ret)
+			return ret;
+	}
+	if (v[KEY_RSD]) {
+		ret = wl_parse_fixed4(v[KEY_RSD], strlen(v[KEY_RSD]), &n);
+		if (ret == -EINVAL)
+			return wl_fail(p, loc,
+				       "rsd: bad percentage '%s' (at most 4 decimals)",
+				       v[KEY_RSD]);
+		if (ret || n > 1000000)
+			return wl_fail(p, loc, "rsd=%s out of range 0..100",
+				       v[KEY_RSD]);
+		g->rsd_ppm = n;
+	}
+	if (v[KEY_CYCLES]) {
+		ret = wl_key_u64(p, loc, "cycles", v[KEY_CYCLES], 1,
+				 WL_MAX_CYCLES, &g->cycles);
+		if (ret)
+			return ret;
+	} else {
+		ret = wl_read_durations(p, loc, v[KEY_DURATIONS], g, &count);
+		if (ret)
+			return ret;
+		if (g->nr_blocks && g->nr_blocks != count) {
+			free(g->durations);
+			g->durations = NULL;
+			return wl_fail(p, loc,
+				       "blocks=%u but the durations file has %u",
+				       g->nr_blocks, count);
+		}
+		g->nr_blocks = count;
+	}
+	p->prog->nr_grids++;
+	return 0;
+}
+
+static int wl_do_program(struct wl_parser *p, const struct wl_loc *loc,
+			 char **tok, int ntok)
+{
+	struct wl_set *set = p->set;
+	struct wl_program *prog;
+	int i;
+
+	if (ntok != 2)
+		return wl_fail(p, loc, "usage: program NAME");
+	if (strlen(tok[1]) >= WL_NAME_LEN)
+		return wl_fail(p, loc, "program name longer than %d",
+			       WL_NAME_LEN - 1);
+	if (!wl_valid_name(tok[1]))
+		return wl_fail(p, loc, "program name: not printable ASCII");
+	i = wl_find_program(set, tok[1]);
+	if (i >= 0)
+		return wl_fail(p, loc,
+			       "duplicate program '%s' (first defined at %s:%u)",
+			       tok[1], set->programs[i]->loc.file,
+			       set->programs[i]->loc.line);
+	if (set->nr_programs == WL_MAX_PROGRAMS)
+		return wl_fail(p, loc, "more than %d programs",
+			       WL_MAX_PROGRAMS);
+	prog = calloc(1, sizeof(*prog));
+	if (!prog)
+		return wl_error(p, loc, -ENOMEM, "out of memory");
+	snprintf(prog->name, sizeof(prog->name), "%s", tok[1]);
+	prog->loc = *loc;
+	set->programs[set->nr_programs++] = prog;
+	p->prog = prog;
+	p->wl = NULL;
+	return 0;
+}
+
+static int wl_do_workload(struct wl_parser *p, const struct wl_loc *loc,
+			  char **tok, int ntok)
+{
+	struct wl_set *set = p->set;
+	struct wl_workload *wl;
+	unsigned int i;
+
+	if (ntok != 2)
+		return wl_fail(p, loc, "usage: workload NAME");
+	if (strlen(tok[1]) >= WL_NAME_LEN)
+		return wl_fail(p, loc, "workload name longer than %d",
+			       WL_NAME_LEN - 1);
+	if (!wl_valid_name(tok[1]))
+		return wl_fail(p, loc, "workload name: not printable ASCII");
+	for (i = 0; i < set->nr_workloads; i++)
+		if (!strcmp(set->workloads[i]->name, tok[1]))
+			return wl_fail(p, loc,
+				       "duplicate workload '%s' (first defined at %s:%u)",
+				       tok[1], set->workloads[i]->loc.file,
+				       set->workloads[i]->loc.line);
+	if (set->nr_workloads == WL_MAX_WORKLOADS)
+		return wl_fail(p, loc, "more than %d workloads",
+			       WL_MAX_WORKLOADS);
+	wl = calloc(1, sizeof(*wl));
+	if (!wl)
+		return wl_error(p, loc, -ENOMEM, "out of memory");
+	snprintf(wl->name, sizeof(wl->name), "%s", tok[1]);
+	wl->loc = *loc;
+	set->workloads[set->nr_workloads++] = wl;
+	p->wl = wl;
+	p->prog = NULL;
+	return 0;
+}
+
+static int wl_do_run(struct wl_parser *p, const struct wl_loc *loc,
+		     char **tok, int ntok)
+{
+	static const char * const names[] = { "at" };
+	const char *at = NULL;
+	struct wl_run *run;
+	size_t len;
+	int ret;
+
+	if (!p->wl)
+		return wl_fail(p, loc, "run outside a workload");
+	if (ntok < 2)
+		return wl_fail(p, loc, "usage: run PROGRAM [at=CYCLES|at=PCT%%]");
+	if (strlen(tok[1]) >= WL_NAME_LEN)
+		return wl_fail(p, loc, "unknown program '%s'", tok[1]);
+	if (p->wl->nr_runs == WL_MAX_RUNS)
+		return wl_fail(p, loc, "workload '%s': more than %d runs",
+			       p->wl->name, WL_MAX_RUNS);
+	ret = wl_split_keys(p, loc, tok + 2, ntok - 2, names, 1, &at);
+	if (ret)
+		return ret;
+	run = &p->wl->runs[p->wl->nr_runs];
+	memset(run, 0, sizeof(*run));
+	snprintf(run->program_name, sizeof(run->program_name), "%s", tok[1]);
+	run->loc = *loc;
+	len = at ? strlen(at) : 0;
+	if (len && at[len - 1] == '%') {
+		ret = wl_parse_fixed4(at, len - 1, &run->at);
+		if (ret == -EINVAL)
+			return wl_fail(p, loc,
+				       "at: bad percentage '%s' (at most 4 decimals)",
+				       at);
+		if (ret || run->at > WL_MAX_AT_PCT_PPM)
+			return wl_fail(p, loc, "at=%s out of range 0..1000%%",
+				       at);
+		run->at_pct = 1;
+	} else if (at) {
+		ret = wl_key_u64(p, loc, "at", at, 0, WL_MAX_CYCLES, &run->at);
+		if (ret)
+			return ret;
+	}
+	p->wl->nr_runs++;
+	return 0;
+}
+
+static int wl_parse_path(struct wl_parser *p, const char *path,
+			 const struct wl_loc *from);
+
+static int wl_do_include(struct wl_parser *p, const struct wl_loc *loc,
+			 char **tok, int ntok)
+{
+	char *path;
+	int ret;
+
+	if (ntok != 2)
+		return wl_fail(p, loc, "usage: include FILE");
+	path = wl_join(loc->file, tok[1]);
+	if (!path)
+		return wl_error(p, loc, -ENOMEM, "out of memory");
+	ret = wl_parse_path(p, path, loc);
+	free(path);
+	/* Grid and run lines do not continue across an include. */
+	p->prog = NULL;
+	p->wl = NULL;
+	return ret;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(struct wl_parser *p, const struct wl_loc *loc, char **tok,
+		  int ntok);
+} wl_keywords[] = {
+	{ "program", wl_do_program },
+	{ "grid", wl_do_grid },
+	{ "workload", wl_do_workload },
+	{ "run", wl_do_run },
+	{ "include", wl_do_include },
+};
+
+static int wl_parse_line(struct wl_parser *p, const struct wl_loc *loc,
+			 char *line)
+{
+	char *tok[WL_MAX_TOKENS], *save;
+	unsigned int i;
+	int ntok = 0;
+
+	line[strcspn(line, "#")] = '\0';
+	for (tok[0] = strtok_r(line, " \t\r\n", &save); tok[ntok];
+	     tok[ntok] = strtok_r(NULL, " \t\r\n", &save)) {
+		if (++ntok == WL_MAX_TOKENS)
+			return wl_fail(p, loc, "more than %d words",
+				       WL_MAX_TOKENS - 1);
+	}
+	if (!ntok)
+		return 0;
+	for (i = 0; i < sizeof(wl_keywords) / sizeof(wl_keywords[0]); i++)
+		if (!strcmp(tok[0], wl_keywords[i].name))
+			return wl_keywords[i].fn(p, loc, tok, ntok);
+	return wl_fail(p, loc, "unknown keyword '%s'", tok[0]);
+}
+
+static bool wl_same_file(const struct wl_file_id *a,
+			 const struct wl_file_id *b)
+{
+	return a->dev == b->dev && a->ino == b->ino;
+}
+
+/*
+ * Parse one file.  @from is the include line, NULL for the top-level
+ * file.  A file included a second time (not recursively) is skipped, so a
+ * shared definitions file may be included from several places.
+ */
+static int wl_parse_path(struct wl_parser *p, const char *path,
+			 const struct wl_loc *from)
+{
+	struct wl_file_id id;
+	struct wl_loc loc = { .line = 0 };
+	char *line = NULL;
+	size_t len = 0;
+	struct stat st;
+	unsigned int i;
+	FILE *f;
+	int ret = 0;
+
+	f = fopen(path, "re");
+	if (!f)
+		return wl_error(p, from, from ? -EINVAL : -errno, "%s%s: %s",
+				from ? "cannot include " : "", path,
+				strerror(errno));
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		fclose(f);
+		return wl_fail(p, from, "%s: not a regular file", path);
+	}
+	id.dev = st.st_dev;
+	id.ino = st.st_ino;
+	for (i = 0; i < p->depth; i++) {
+		if (wl_same_file(&p->stack[i], &id)) {
+			fclose(f);
+			return wl_fail(p, from, "include loop: %s", path);
+		}
+	}
+	if (p->depth > WL_MAX_DEPTH) {
+		fclose(f);
+		return wl_fail(p, from, "includes nested deeper than %d",
+			       WL_MAX_DEPTH);
+	}
+	for (i = 0; i < p->nr_seen; i++) {
+		if (wl_same_file(&p->seen[i], &id)) {
+			fclose(f);
+			return 0;
+		}
+	}
+	if (p->nr_seen == WL_MAX_FILES) {
+		fclose(f);
+		return wl_fail(p, from, "more than %d files", WL_MAX_FILES);
+	}
+	loc.file = wl_file_add(p->set, path);
+	if (!loc.file) {
+		fclose(f);
+		return wl_error(p, from, -ENOMEM, "out of memory");
+	}
+	p->seen[p->nr_seen++] = id;
+	p->stack[p->depth++] = id;
+	p->prog = NULL;
+	p->wl = NULL;
+	while (!ret && getline(&line, &len, f) > 0) {
+		loc.line++;
+		ret = wl_parse_line(p, &loc, line);
+	}
+	if (!ret && ferror(f))
+		ret = wl_error(p, &loc, -EIO, "read error");
+	p->depth--;
+	if (!p->depth)
+		p->last_line = loc.line;
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+/* Resolve run lines and check what single lines cannot. */
+static int wl_check(struct wl_parser *p)
+{
+	struct wl_set *set = p->set;
+	struct wl_loc end = { set->files[0], p->last_line };
+	unsigned int i, j;
+
+	for (i = 0; i < set->nr_programs; i++)
+		if (!set->programs[i]->nr_grids)
+			return wl_fail(p, &set->programs[i]->loc,
+				       "program '%s' has no grids",
+				       set->programs[i]->name);
+	if (!set->nr_workloads)
+		return wl_fail(p, &end, "no workload defined");
+	for (i = 0; i < set->nr_workloads; i++) {
+		struct wl_workload *wl = set->workloads[i];
+
+		if (!wl->nr_runs)
+			return wl_fail(p, &wl->loc,
+				       "workload '%s' has no runs", wl->name);
+		for (j = 0; j < wl->nr_runs; j++) {
+			struct wl_run *run = &wl->runs[j];
+			int k = wl_find_program(set, run->program_name);
+
+			if (k < 0)
+				return wl_fail(p, &run->loc,
+					       "run of unknown program '%s'",
+					       run->program_name);
+			run->program = k;
+		}
+	}
+	return 0;
+}
+
+/**
+ * wl_parse_file() - parse a workload file and its includes
+ * @path: the file.
+ * @out: out: what it defines, to be freed with wl_free().
+ * @err: out: "FILE:LINE: reason" on error.
+ * @errlen: size of @err.
+ *
+ * Return: 0; -EINVAL for a malformed file (including a missing included
+ * file), -errno if @path itself cannot be read, -ENOMEM.
+ */
+int wl_parse_file(const char *path, struct wl_set **out, char *err,
+		  size_t errlen)
+{
+	struct wl_parser *p;
+	int ret;
+
+	*out = NULL;
+	if (errlen)
+		err[0] = '\0';
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->err = err;
+	p->errlen = errlen;
+	p->set = calloc(1, sizeof(*p->set));
+	if (!p->set || !(p->set->path = strdup(path))) {
+		ret = wl_error(p, NULL, -ENOMEM, "out of memory");
+		goto out;
+	}
+	ret = wl_parse_path(p, path, NULL);
+	if (!ret)
+		ret = wl_check(p);
+out:
+	if (ret)
+		wl_free(p->set);
+	else
+		*out = p->set;
+	free(p);
+	return ret;
+}
+
+/**
+ * wl_free() - free what wl_parse_file() returned
+ * @set: the set, or NULL.
+ */
+void wl_free(struct wl_set *set)
+{
+	unsigned int i, j;
+
+	if (!set)
+		return;
+	for (i = 0; i < set->nr_programs; i++) {
+		for (j = 0; j < set->programs[i]->nr_grids; j++)
+			free(set->programs[i]->grids[j].durations);
+		free(set->programs[i]);
+	}
+	for (i = 0; i < set->nr_workloads; i++)
+		free(set->workloads[i]);
+	for (i = 0; i < set->nr_files; i++)
+		free(set->files[i]);
+	free(set->files);
+	free(set->path);
+	free(set);
+}
+
+/**
+ * wl_find_program() - look a program up by name
+ * @set: the set.
+ * @name: program name.
+ *
+ * Return: its index in &wl_set.programs, or -1.
+ */
+int wl_find_program(const struct wl_set *set, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < set->nr_programs; i++)
+		if (!strcmp(set->programs[i]->name, name))
+			return i;
+	return -1;
+}
+
+/**
+ * wl_grid_equal() - do two grids describe the same work?
+ * @a: a grid.
+ * @b: another grid.
+ *
+ * Return: 1 if they are equal apart from where they were defined, else 0.
+ */
+int wl_grid_equal(const struct wl_grid *a, const struct wl_grid *b)
+{
+	if (strcmp(a->label, b->label) || a->nr_blocks != b->nr_blocks ||
+	    a->threads != b->threads || a->regs != b->regs ||
+	    a->shmem != b->shmem || a->cycles != b->cycles ||
+	    a->rsd_ppm != b->rsd_ppm || a->seed != b->seed ||
+	    !a->durations != !b->durations)
+		return 0;
+	return !a->durations || !memcmp(a->durations, b->durations,
+					a->nr_blocks * sizeof(__u64));
+}
+
+/**
+ * wl_program_equal() - do two programs describe the same work?
+ * @a: a program.
+ * @b: another program.
+ *
+ * Return: 1 if they have the same name and equal grids, else 0.
+ */
+int wl_program_equal(const struct wl_program *a, const struct wl_program *b)
+{
+	unsigned int i;
+
+	if (strcmp(a->name, b->name) || a->nr_grids != b->nr_grids)
+		return 0;
+	for (i = 0; i < a->nr_grids; i++)
+		if (!wl_grid_equal(&a->grids[i], &b->grids[i]))
+			return 0;
+	return 1;
+}

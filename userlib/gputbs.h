@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * gputbs.h - libgputbs, the userspace library of /dev/gputbs.
+ *
+ * A thin, thread-safe wrapper around the ioctls of <linux/gputbs.h>: it
+ * opens the device, retries calls interrupted by signals and returns
+ * errors as negative errno values.  Every function that can fail returns
+ * 0 or a negative errno; none of them sets errno as its way to report.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#ifndef _GPUTBS_H
+#define _GPUTBS_H
+
+#include <linux/gputbs.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef GPUTBS_API
+#define GPUTBS_API __attribute__((visibility("default")))
+#endif
+
+/** GPUTBS_DEFAULT_PATH - device node opened when no path is given */
+#define GPUTBS_DEFAULT_PATH	"/dev/" GPUTBS_DEVICE_NAME
+
+/** GPUTBS_TIMEOUT_INFINITE - deadline of a wait that never times out */
+#define GPUTBS_TIMEOUT_INFINITE	((__s64)0x7fffffffffffffffLL)
+
+/** struct gputbs - an open /dev/gputbs file; opaque */
+struct gputbs;
+
+/**
+ * gputbs_open() - open the device
+ * @path: device node, or NULL for %GPUTBS_DEFAULT_PATH.
+ * @flags: must be 0.
+ * @out: out: the handle, to be released with gputbs_close().
+ *
+ * The file is opened O_RDWR | O_CLOEXEC.  Grids submitted through the
+ * handle belong to its file: closing it cancels those still running.
+ *
+ * Return: 0, -EINVAL for unknown @flags, -ENOMEM, or the error of open(2).
+ */
+GPUTBS_API int gputbs_open(const char *path, int flags, struct gputbs **out);
+
+/**
+ * gputbs_close() - close the device and free the handle
+ * @g: handle from gputbs_open(), or NULL.
+ */
+GPUTBS_API void gputbs_close(struct gputbs *g);
+
+/**
+ * gputbs_fd() - file descriptor of a handle
+ * @g: handle.
+ *
+ * For poll(2): the descriptor is readable (POLLIN) while a grid submitted
+ * through it has completed and not been reaped.  Do not close it.
+ *
+ * Return: the file descriptor.
+ */
+GPUTBS_API int gputbs_fd(const struct gputbs *g);
+
+/**
+ * gputbs_info() - describe the emulated device (%GPUTBS_IOCTL_INFO)
+ * @g: handle.
+ * @info: out: device description.
+ *
+ * Return: 0 or a negative errno.
+ */
+GPUTBS_API int gputbs_info(struct gputbs *g, struct gputbs_info *info);
+
+/**
+ * gputbs_submit() - submit a grid (%GPUTBS_IOCTL_SUBMIT)
+ * @g: handle.
+ * @sub: in: the grid; out: @sub->handle.
+ *
+ * Not retried on -EAGAIN: that means the file holds
+ * &gputbs_info.max_grids_per_fd unreaped grids; reap one and try again.
+ *
+ * Return: 0, or -EINVAL, -EFAULT, -E2BIG, -EAGAIN, -ENOMEM (see the uapi).
+ */
+GPUTBS_API int gputbs_submit(struct gputbs *g, struct gputbs_submit *sub);
+
+/**
+ * gputbs_wait() - wait for a grid and reap it (%GPUTBS_IOCTL_WAIT)
+ * @g: handle.
+ * @w: in: handle, flags and absolute CLOCK_MONOTONIC deadline; out: times.
+ *
+ * A wait interrupted by a signal is restarted with the same deadline.
+ *
+ * Return: 0, -ETIME when the deadline passed (the grid stays queued),
+ * -ENOENT for an unknown handle, -EINVAL for unknown flags.
+ */
+GPUTBS_API int gputbs_wait(struct gputbs *g, struct gputbs_wait *w);
+
+/**
+ * gputbs_wait_handle() - wait for one grid and reap it
+ * @g: handle.
+ * @handle: the grid, from gputbs_submit().
+ * @abs_timeout_ns: CLOCK_MONOTONIC deadline, ns; %GPUTBS_TIMEOUT_INFINITE
+ *	to wait as long as it takes, 0 to poll.
+ * @out: out: the grid's times; may be NULL.
+ *
+ * Return: as gputbs_wait().
+ */
+GPUTBS_API int gputbs_wait_handle(struct gputbs *g, __u32 handle,
+				  __s64 abs_timeout_ns,
+				  struct gputbs_wait *out);
+
+/**
+ * gputbs_now_ns() - current CLOCK_MONOTONIC time
+ *
+ * Return: nanoseconds, the clock of every *_ns member of the uapi.
+ */
+GPUTBS_API __u64 gputbs_now_ns(void);
+
+/**
+ * gputbs_strerror() - describe an error returned by this library
+ * @err: a negative errno (a positive one is accepted too).
+ *
+ * Return: a static string, never NULL.
+ */
+GPUTBS_API const char *gputbs_strerror(int err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _GPUTBS_H */
