@@ -45,6 +45,7 @@ struct gputbs_sm_thread {
  * @max_grids_per_fd: limit of unreaped grids per open file (constant).
  */
 struct gputbs_device {
+	/* serialises the core: see @lock above */
 	spinlock_t lock;
 	struct gtbs_dev core;
 	struct gtbs_sm **sms;

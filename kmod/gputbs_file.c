@@ -326,37 +326,46 @@ static bool gputbs_client_has_done(struct gputbs_client *client)
 	return !list_empty_careful(&client->done);
 }
 
+/* %GPUTBS_WAIT_ANY: reap the first completed grid of the file. */
+static long gputbs_wait_any(struct gputbs_client *client,
+			    struct gputbs_wait *args)
+{
+	struct gputbs_grid *grid;
+	ktime_t left;
+	int ret;
+
+	for (;;) {
+		grid = gputbs_grid_get_done(client);
+		if (grid) {
+			ret = gputbs_grid_reap(client, grid, args);
+			gputbs_grid_put(grid);
+			if (ret != -ENOENT)
+				return ret;
+			continue;	/* a concurrent waiter reaped it */
+		}
+		if (!atomic_read(&client->nr_grids))
+			return -ENOENT;
+		left = ns_to_ktime(args->timeout_ns - (s64)ktime_get_ns());
+		if (ktime_to_ns(left) <= 0)
+			return -ETIME;
+		ret = wait_event_interruptible_hrtimeout(client->wq,
+							 gputbs_client_has_done(client),
+							 left);
+		if (ret)
+			return ret;
+	}
+}
+
 static long gputbs_ioctl_wait(struct gputbs_client *client, void *data)
 {
 	struct gputbs_wait *args = data;
 	struct gputbs_grid *grid;
-	s64 left;
 	int ret;
 
 	if (args->flags & ~GPUTBS_WAIT_ANY)
 		return -EINVAL;
-	if (args->flags & GPUTBS_WAIT_ANY) {
-		for (;;) {
-			grid = gputbs_grid_get_done(client);
-			if (grid) {
-				ret = gputbs_grid_reap(client, grid, args);
-				gputbs_grid_put(grid);
-				if (ret != -ENOENT)
-					return ret;
-				continue;
-			}
-			if (!atomic_read(&client->nr_grids))
-				return -ENOENT;
-			left = args->timeout_ns - (s64)ktime_get_ns();
-			if (left <= 0)
-				return -ETIME;
-			ret = wait_event_interruptible_hrtimeout(client->wq,
-					gputbs_client_has_done(client),
-					ns_to_ktime(left));
-			if (ret)
-				return ret;
-		}
-	}
+	if (args->flags & GPUTBS_WAIT_ANY)
+		return gputbs_wait_any(client, args);
 	grid = gputbs_grid_get(client, args->handle);
 	if (!grid)
 		return -ENOENT;
@@ -385,13 +394,10 @@ struct gputbs_ioctl_desc {
 	long (*func)(struct gputbs_client *client, void *data);
 };
 
-#define GPUTBS_IOCTL_DEF(_cmd, _func) \
-	[_IOC_NR(_cmd)] = { .cmd = _cmd, .func = _func }
-
 static const struct gputbs_ioctl_desc gputbs_ioctls[] = {
-	GPUTBS_IOCTL_DEF(GPUTBS_IOCTL_INFO, gputbs_ioctl_info),
-	GPUTBS_IOCTL_DEF(GPUTBS_IOCTL_SUBMIT, gputbs_ioctl_submit),
-	GPUTBS_IOCTL_DEF(GPUTBS_IOCTL_WAIT, gputbs_ioctl_wait),
+	[0x00] = { GPUTBS_IOCTL_INFO, gputbs_ioctl_info },
+	[0x01] = { GPUTBS_IOCTL_SUBMIT, gputbs_ioctl_submit },
+	[0x02] = { GPUTBS_IOCTL_WAIT, gputbs_ioctl_wait },
 };
 
 /* Largest argument struct: the on-stack buffer every handler gets. */

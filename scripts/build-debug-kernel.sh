@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
 # scripts/build-debug-kernel.sh - build (once) the gputbs debug kernel.
 #
 # Usage: scripts/build-debug-kernel.sh [--force]
@@ -20,7 +21,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=scripts/kernel-paths.sh
+# shellcheck source=kernel-paths.sh disable=SC1091
 . "$here/kernel-paths.sh"
 
 say() { printf 'debug-kernel: %s\n' "$*" >&2; }

@@ -40,7 +40,7 @@ void gtbs_config_default(struct gtbs_dev_config *cfg)
 		.clock_khz = 1401000,
 	};
 }
-GTBS_EXPORT(gtbs_config_default);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_config_default);
 
 /**
  * gtbs_config_check() - validate a device configuration
@@ -79,4 +79,4 @@ int gtbs_config_check(const struct gtbs_dev_config *cfg, const char **why)
 		*why = "max_regs_per_thread must be 0..255";
 	return *why ? -EINVAL : 0;
 }
-GTBS_EXPORT(gtbs_config_check);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_config_check);

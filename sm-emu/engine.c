@@ -37,7 +37,7 @@ size_t gtbs_sm_size(const struct gtbs_dev_config *cfg)
 	return sizeof(struct gtbs_sm) +
 	       cfg->max_blocks_per_sm * sizeof(struct gtbs_slot);
 }
-GTBS_EXPORT(gtbs_sm_size);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_size);
 
 /**
  * gtbs_grid_size() - bytes to allocate for one grid
@@ -50,7 +50,7 @@ size_t gtbs_grid_size(const struct gtbs_dev_config *cfg)
 {
 	return sizeof(struct gtbs_grid) + cfg->nr_sms * sizeof(u32);
 }
-GTBS_EXPORT(gtbs_grid_size);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_size);
 
 /**
  * gtbs_sm_init() - initialise an SM
@@ -66,7 +66,7 @@ void gtbs_sm_init(const struct gtbs_dev_config *cfg, struct gtbs_sm *sm,
 	memset(sm, 0, gtbs_sm_size(cfg));
 	sm->id = id;
 }
-GTBS_EXPORT(gtbs_sm_init);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_init);
 
 /**
  * gtbs_dev_init() - initialise a device
@@ -90,7 +90,7 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 	INIT_LIST_HEAD(&dev->grids);
 	INIT_LIST_HEAD(&dev->pending);
 }
-GTBS_EXPORT(gtbs_dev_init);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_init);
 
 static bool gtbs_label_ok(const char *label)
 {
@@ -158,7 +158,7 @@ int gtbs_grid_desc_check(const struct gtbs_dev_config *cfg,
 	}
 	return 0;
 }
-GTBS_EXPORT(gtbs_grid_desc_check);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_desc_check);
 
 /**
  * gtbs_grid_init() - initialise a grid before submission
@@ -186,7 +186,7 @@ int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	INIT_LIST_HEAD(&grid->pending_node);
 	return 0;
 }
-GTBS_EXPORT(gtbs_grid_init);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_init);
 
 static void gtbs_kick_all(struct gtbs_dev *dev)
 {
@@ -222,7 +222,7 @@ void gtbs_grid_submit(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 		dev->policy->grid_arrive(dev, grid);
 	gtbs_kick_all(dev);
 }
-GTBS_EXPORT(gtbs_grid_submit);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_submit);
 
 /* Bring the SM's progress clock to @now.  Device lock held. */
 static void gtbs_sm_sync(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now)
@@ -385,7 +385,7 @@ void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 	grid->end_cycle = max(now, grid->submit_cycle);
 	gtbs_grid_leave(dev, grid);
 }
-GTBS_EXPORT(gtbs_grid_cancel);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_cancel);
 
 /**
  * gtbs_sm_next_event() - cycle of an SM's next block completion
@@ -411,7 +411,7 @@ u64 gtbs_sm_next_event(const struct gtbs_dev *dev, const struct gtbs_sm *sm)
 					      dev->cfg.load_knee_warps,
 					      sm->used_warps);
 }
-GTBS_EXPORT(gtbs_sm_next_event);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_next_event);
 
 /* Retire the blocks of @sm whose end has been reached.  Lock held. */
 static void gtbs_sm_retire_due(struct gtbs_dev *dev, struct gtbs_sm *sm)
@@ -455,7 +455,7 @@ u64 gtbs_sm_advance(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now)
 	gtbs_sm_dispatch(dev, sm);
 	return gtbs_sm_next_event(dev, sm);
 }
-GTBS_EXPORT(gtbs_sm_advance);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_advance);
 
 /**
  * gtbs_dev_next_event() - the device's next block completion
@@ -473,7 +473,7 @@ u64 gtbs_dev_next_event(const struct gtbs_dev *dev)
 		next = min(next, gtbs_sm_next_event(dev, dev->sms[i]));
 	return next;
 }
-GTBS_EXPORT(gtbs_dev_next_event);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_event);
 
 static void gtbs_dev_advance_kicked(struct gtbs_dev *dev, u64 now)
 {
@@ -521,7 +521,7 @@ void gtbs_dev_run_until(struct gtbs_dev *dev, u64 until)
 	for (i = 0; i < dev->cfg.nr_sms; i++)
 		gtbs_sm_advance(dev, dev->sms[i], until);
 }
-GTBS_EXPORT(gtbs_dev_run_until);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_run_until);
 
 /**
  * gtbs_dev_idle() - whether the device has nothing queued or running
@@ -534,4 +534,4 @@ bool gtbs_dev_idle(const struct gtbs_dev *dev)
 {
 	return list_empty(&dev->grids);
 }
-GTBS_EXPORT(gtbs_dev_idle);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_idle);

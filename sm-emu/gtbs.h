@@ -15,22 +15,14 @@
 
 #include "gtbs_shim.h"
 
-#ifdef __KERNEL__
-#include <kunit/visibility.h>
-/* Core symbols are visible to the KUnit module only, never exported. */
-#define GTBS_EXPORT(sym)	EXPORT_SYMBOL_IF_KUNIT(sym)
-#else
-#define GTBS_EXPORT(sym)
-#endif
-
 /** GTBS_FP_ONE - 1.0 in the core's fixed-point metrics (micro-units) */
 #define GTBS_FP_ONE		1000000ULL
 /** GTBS_PPM - parts per million, unit of relative standard deviations */
 #define GTBS_PPM		1000000U
 /** GTBS_MAX_BLOCK_CYCLES - longest block duration accepted, cycles */
-#define GTBS_MAX_BLOCK_CYCLES	(1ULL << 40)
+#define GTBS_MAX_BLOCK_CYCLES	BIT_ULL(40)
 /** GTBS_PROGRESS_SCALE - fixed-point scale of an SM's progress clock */
-#define GTBS_PROGRESS_SCALE	(1ULL << 16)
+#define GTBS_PROGRESS_SCALE	BIT_ULL(16)
 /** GTBS_LABEL_LEN - bytes in a grid label, NUL included */
 #define GTBS_LABEL_LEN		32
 

@@ -3,10 +3,11 @@
  * gtbs_shim.h - the only header the portable core includes.
  *
  * The portable core (sm-emu/) builds into the kernel module and into
- * userland (simulator, unit tests, fuzzers).  This shim maps the few kernel
- * facilities it needs (fixed-width types, 64-bit division, list_head,
- * errno values) onto libc when built outside the kernel.  No floating point
- * anywhere in the core.
+ * userland (simulator, unit tests, fuzzers).  In the kernel this shim
+ * includes the kernel headers the core uses; in userland it includes
+ * tools/include/gtbs_shim_user.h, which provides the same names (fixed-width
+ * types, 64-bit division, list_head, errno values) on top of libc, as the
+ * kernel's own tools/include does.  No floating point anywhere in the core.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -15,6 +16,8 @@
 
 #ifdef __KERNEL__
 
+#include <kunit/visibility.h>
+#include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
@@ -25,109 +28,8 @@
 
 #else /* !__KERNEL__ */
 
-#include <errno.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
-
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int32_t s32;
-typedef int64_t s64;
-
-#ifndef U64_MAX
-#define U64_MAX		UINT64_MAX
-#endif
-#ifndef U32_MAX
-#define U32_MAX		UINT32_MAX
-#endif
-
-#define min(a, b)	((a) < (b) ? (a) : (b))
-#define max(a, b)	((a) > (b) ? (a) : (b))
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
-#define round_up(x, y)	((((x) + (y) - 1) / (y)) * (y))
-#define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
-#define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
-
-#define container_of(ptr, type, member) \
-	((type *)((char *)(ptr) - offsetof(type, member)))
-
-static inline u64 div_u64(u64 dividend, u32 divisor)
-{
-	return dividend / divisor;
-}
-
-static inline u64 div64_u64(u64 dividend, u64 divisor)
-{
-	return dividend / divisor;
-}
-
-static inline s64 div_s64(s64 dividend, s32 divisor)
-{
-	return dividend / divisor;
-}
-
-/* The subset of <linux/list.h> the core uses, with the kernel's semantics. */
-struct list_head {
-	struct list_head *next, *prev;
-};
-
-static inline void INIT_LIST_HEAD(struct list_head *list)
-{
-	list->next = list;
-	list->prev = list;
-}
-
-static inline void __list_add(struct list_head *entry, struct list_head *prev,
-			      struct list_head *next)
-{
-	next->prev = entry;
-	entry->next = next;
-	entry->prev = prev;
-	prev->next = entry;
-}
-
-static inline void list_add(struct list_head *entry, struct list_head *head)
-{
-	__list_add(entry, head, head->next);
-}
-
-static inline void list_add_tail(struct list_head *entry,
-				 struct list_head *head)
-{
-	__list_add(entry, head->prev, head);
-}
-
-static inline void list_del_init(struct list_head *entry)
-{
-	entry->next->prev = entry->prev;
-	entry->prev->next = entry->next;
-	INIT_LIST_HEAD(entry);
-}
-
-static inline int list_empty(const struct list_head *head)
-{
-	return head->next == head;
-}
-
-#define list_entry(ptr, type, member)	container_of(ptr, type, member)
-#define list_first_entry_or_null(head, type, member) \
-	(list_empty(head) ? NULL : list_entry((head)->next, type, member))
-#define list_next_entry(pos, member) \
-	list_entry((pos)->member.next, __typeof__(*(pos)), member)
-#define list_for_each_entry(pos, head, member) \
-	for (pos = list_entry((head)->next, __typeof__(*pos), member); \
-	     &pos->member != (head); \
-	     pos = list_next_entry(pos, member))
-#define list_for_each_entry_safe(pos, n, head, member) \
-	for (pos = list_entry((head)->next, __typeof__(*pos), member), \
-	     n = list_next_entry(pos, member); \
-	     &pos->member != (head); \
-	     pos = n, n = list_next_entry(n, member))
+/* Userland: the same names from libc (tools/include/gtbs_shim_user.h). */
+#include "../tools/include/gtbs_shim_user.h"
 
 #endif /* __KERNEL__ */
 

@@ -28,7 +28,7 @@ u64 gtbs_slowdown(u64 shared, u64 alone)
 	shared = min(shared, 1ULL << 44);
 	return div64_u64(shared * GTBS_FP_ONE + alone / 2, alone);
 }
-GTBS_EXPORT(gtbs_slowdown);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_slowdown);
 
 /**
  * gtbs_metrics_calc() - STP, ANTT and StrictF of one workload
@@ -75,4 +75,4 @@ int gtbs_metrics_calc(const u64 *alone, const u64 *shared, u32 n,
 				       div64_u64(m->max_slowdown, GTBS_FP_ONE));
 	return 0;
 }
-GTBS_EXPORT(gtbs_metrics_calc);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_metrics_calc);

@@ -32,7 +32,7 @@ const char *gtbs_limiter_name(enum gtbs_limiter limiter)
 		return "?";
 	return gtbs_limiter_names[limiter];
 }
-GTBS_EXPORT(gtbs_limiter_name);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_limiter_name);
 
 static void gtbs_limit(struct gtbs_occupancy *occ, u32 blocks,
 		       enum gtbs_limiter limiter)
@@ -92,4 +92,4 @@ int gtbs_occupancy_calc(const struct gtbs_dev_config *cfg,
 			   GTBS_LIMIT_SHMEM);
 	return occ->residency ? 0 : -EINVAL;
 }
-GTBS_EXPORT(gtbs_occupancy_calc);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_occupancy_calc);

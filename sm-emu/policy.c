@@ -28,7 +28,7 @@ const struct gtbs_policy_ops *gtbs_policy_at(unsigned int index)
 {
 	return index < ARRAY_SIZE(gtbs_policies) ? gtbs_policies[index] : NULL;
 }
-GTBS_EXPORT(gtbs_policy_at);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_at);
 
 /**
  * gtbs_policy_find() - look a policy up by name
@@ -53,4 +53,4 @@ const struct gtbs_policy_ops *gtbs_policy_find(const char *name)
 	}
 	return NULL;
 }
-GTBS_EXPORT(gtbs_policy_find);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_find);

@@ -30,4 +30,4 @@ const struct gtbs_policy_ops gtbs_policy_fifo = {
 	.name = "fifo",
 	.pick_grid = gtbs_fifo_pick_grid,
 };
-GTBS_EXPORT(gtbs_policy_fifo);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_fifo);

@@ -88,7 +88,7 @@ u64 gtbs_block_work(const struct gtbs_grid_desc *desc, u32 block)
 		return floor;
 	return t + dev;
 }
-GTBS_EXPORT(gtbs_block_work);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_block_work);
 
 /**
  * gtbs_block_progress() - progress a block needs on its SM
@@ -104,7 +104,7 @@ u64 gtbs_block_progress(u64 work, u32 knee_warps, u32 full_warps)
 	return max(div_u64(work * GTBS_PROGRESS_SCALE, knee_warps + full_warps),
 		   1ULL);
 }
-GTBS_EXPORT(gtbs_block_progress);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_block_progress);
 
 /**
  * gtbs_progress_advance() - progress an SM makes in some cycles
@@ -123,7 +123,7 @@ u64 gtbs_progress_advance(u64 cycles, u32 knee_warps, u32 load_warps)
 
 	return q * GTBS_PROGRESS_SCALE + div_u64(r * GTBS_PROGRESS_SCALE, div);
 }
-GTBS_EXPORT(gtbs_progress_advance);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_progress_advance);
 
 /**
  * gtbs_progress_cycles() - cycles an SM needs to make some progress
@@ -145,4 +145,4 @@ u64 gtbs_progress_cycles(u64 progress, u32 knee_warps, u32 load_warps)
 
 	return hi * mul + DIV_ROUND_UP(lo * mul, GTBS_PROGRESS_SCALE);
 }
-GTBS_EXPORT(gtbs_progress_cycles);
+EXPORT_SYMBOL_IF_KUNIT(gtbs_progress_cycles);

@@ -92,8 +92,8 @@ void json_s64(struct json *j, const char *key, int64_t val)
 void json_fp(struct json *j, const char *key, uint64_t fp)
 {
 	json_key(j, key);
-	fprintf(j->f, "%" PRIu64 ".%06" PRIu64, fp / GTBS_FP_ONE,
-		fp % GTBS_FP_ONE);
+	fprintf(j->f, "%" PRIu64 ".%06" PRIu64, (uint64_t)(fp / GTBS_FP_ONE),
+		(uint64_t)(fp % GTBS_FP_ONE));
 }
 
 void json_double(struct json *j, const char *key, double val)

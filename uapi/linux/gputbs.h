@@ -18,6 +18,7 @@
 #ifndef _UAPI_LINUX_GPUTBS_H
 #define _UAPI_LINUX_GPUTBS_H
 
+#include <linux/const.h>
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
@@ -26,13 +27,13 @@
 
 /* Feature bits reported in &struct gputbs_info.features. */
 /** GPUTBS_FEATURE_WORK_DIST - block durations drawn from mean + RSD + seed */
-#define GPUTBS_FEATURE_WORK_DIST	(1ULL << 0)
+#define GPUTBS_FEATURE_WORK_DIST	_BITULL(0)
 /** GPUTBS_FEATURE_WORK_ARRAY - block durations given as an explicit array */
-#define GPUTBS_FEATURE_WORK_ARRAY	(1ULL << 1)
+#define GPUTBS_FEATURE_WORK_ARRAY	_BITULL(1)
 /** GPUTBS_FEATURE_WAIT_ANY - &struct gputbs_wait may select any done grid */
-#define GPUTBS_FEATURE_WAIT_ANY		(1ULL << 2)
+#define GPUTBS_FEATURE_WAIT_ANY		_BITULL(2)
 /** GPUTBS_FEATURE_POLL - poll() reports EPOLLIN when a grid of the fd is done */
-#define GPUTBS_FEATURE_POLL		(1ULL << 3)
+#define GPUTBS_FEATURE_POLL		_BITULL(3)
 
 /** GPUTBS_LABEL_LEN - size of a grid label in bytes, NUL included */
 #define GPUTBS_LABEL_LEN	32
@@ -144,7 +145,7 @@ struct gputbs_submit {
 
 /* Flags of &struct gputbs_wait. */
 /** GPUTBS_WAIT_ANY - ignore @handle, reap any completed grid of this fd */
-#define GPUTBS_WAIT_ANY		(1U << 0)
+#define GPUTBS_WAIT_ANY		_BITUL(0)
 
 /**
  * struct gputbs_wait - wait for a grid to complete and reap it
@@ -183,7 +184,7 @@ struct gputbs_wait {
 };
 
 /** GPUTBS_IOCTL_BASE - ioctl type byte of /dev/gputbs */
-#define GPUTBS_IOCTL_BASE	0xB6
+#define GPUTBS_IOCTL_BASE	0xB9
 
 /** GPUTBS_IOCTL_INFO - fill &struct gputbs_info */
 #define GPUTBS_IOCTL_INFO	_IOR(GPUTBS_IOCTL_BASE, 0x00, struct gputbs_info)

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# gputbs top-level Makefile.
+#
+#   make          build the module (against the stock 6.12 headers) and all
+#                 userland into build/
+#   make demo     install what is needed, boot the stock 6.12 kernel in
+#                 QEMU, run ERCBench pairs under FIFO and print the tables
+#   make check    install what is needed, build the debug kernel (cached),
+#                 run every test; ends with "N passed, N failed"
+#
+# Kbuild (the module's object list) is read by the kernel's build system;
+# this file only drives it.
+
+BUILD ?= build
+SHELL := /bin/bash
+export BUILD
+
+# Kernel locations, resolved only when a target needs them.
+kpath = $(shell bash -c '. scripts/kernel-paths.sh && echo $$$(1)')
+STOCK_KDIR = $(call kpath,STOCK_KDIR)
+KDIR_61 = $(call kpath,KDIR_61)
+DEBUG_KERNEL_DIR = $(call kpath,DEBUG_KERNEL_DIR)
+
+KMOD_SRCS := Kbuild $(wildcard kmod/*.[ch] sm-emu/*.[ch] uapi/linux/*.h \
+			       tests/kunit/*.c)
+
+.PHONY: all module module-6.1 module-debug userland demo check deps-demo \
+	deps-check debug-kernel clean help
+
+all: module userland
+
+help:
+	@sed -n '3,12p' Makefile
+
+-include userlib/userland.mk
+-include tests/unit/unit.mk
+
+module: $(BUILD)/kmod/gputbs.ko
+
+$(BUILD)/kmod/gputbs.ko: $(KMOD_SRCS)
+	scripts/build-module.sh "$(STOCK_KDIR)" $(BUILD)/kmod
+
+module-6.1: $(KMOD_SRCS)
+	scripts/build-module.sh "$(KDIR_61)" $(BUILD)/kmod-6.1
+
+debug-kernel:
+	scripts/build-debug-kernel.sh
+
+module-debug: debug-kernel $(KMOD_SRCS)
+	scripts/build-module.sh "$(DEBUG_KERNEL_DIR)" $(BUILD)/kmod-debug
+
+deps-demo:
+	scripts/deps.sh demo
+
+deps-check:
+	scripts/deps.sh check
+
+demo: deps-demo
+	$(MAKE) all
+	scripts/demo.sh
+
+check: deps-check
+	$(MAKE) all
+	scripts/check.sh
+
+clean:
+	rm -rf $(BUILD)

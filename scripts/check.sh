@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/check.sh - every test of gputbs, run by `make check`.
+#
+# Each step is either one named check (counted as one test) or a suite
+# whose own test counts are added up.  A failing step does not stop the
+# others.  The last line is "N passed, N failed"; the exit status is
+# non-zero if anything failed.
+#
+# Steps: W=1 module builds against Debian's 6.12 and 6.1 headers; the host
+# unit tests of the portable core under ASan/UBSan; the debug kernel
+# (cached); the KUnit suites loaded as a module in the debug kernel and
+# parsed by the kernel's own kunit.py; the userland suite in the debug
+# kernel guest; and the calibration of every ERCBench kernel alone.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 1
+BUILD=${BUILD:-build}
+logs=$BUILD/check
+mkdir -p "$logs"
+# shellcheck source=scripts/kernel-paths.sh
+. scripts/kernel-paths.sh
+
+passed=0
+failed=0
+failures=()
+
+note() { printf 'check: %s\n' "$*"; }
+
+count() {	# count NAME PASSED FAILED
+	passed=$((passed + $2))
+	failed=$((failed + $3))
+	if [ "$3" -ne 0 ]; then
+		failures+=("$1")
+	fi
+	note "$1: $2 passed, $3 failed"
+}
+
+# step NAME COMMAND... : one named check
+step() {
+	local name=$1 log
+	shift
+	log=$logs/$(echo "$name" | tr -c 'A-Za-z0-9._-' '_').log
+	note "$name ..."
+	if "$@" >"$log" 2>&1; then
+		count "$name" 1 0
+	else
+		tail -n 40 "$log"
+		count "$name" 0 1
+	fi
+}
+
+# suite NAME PARSER COMMAND... : a suite whose log PARSER turns into counts
+suite() {
+	local name=$1 parser=$2 log rc p f
+	shift 2
+	log=$logs/$(echo "$name" | tr -c 'A-Za-z0-9._-' '_').log
+	note "$name ..."
+	"$@" >"$log" 2>&1
+	rc=$?
+	read -r p f < <("$parser" "$log")
+	p=${p:-0}
+	f=${f:-0}
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		# the suite failed without a failing test: count the run itself
+		f=1
+	fi
+	if [ "$f" -ne 0 ] || [ "$rc" -ne 0 ]; then
+		tail -n 60 "$log"
+	fi
+	count "$name" "$p" "$f"
+}
+
+parse_unit() {	# "unit: N passed, M failed"
+	sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
+parse_guest() {	# Check's "100%: Checks: N, Failures: F, Errors: E"
+	awk -F'[:,] *' '/Checks: [0-9]+, Failures: [0-9]+, Errors: [0-9]+/ {
+		for (i = 1; i <= NF; i++) {
+			if ($i == "Checks") n = $(i + 1)
+			if ($i == "Failures") f = $(i + 1)
+			if ($i == "Errors") e = $(i + 1)
+		}
+		tn += n; tf += f + e
+	} END { if (tn) print tn - tf, tf }' "$1"
+}
+
+parse_kunit() {	# kunit.py parse's "Testing complete. Ran N tests: passed: P, failed: F"
+	local ktap=${1%.log}.ktap
+	scripts/ktap-extract.sh "$1" >"$ktap" 2>/dev/null
+	python3 "$SRC_TREE/tools/testing/kunit/kunit.py" parse "$(realpath "$ktap")" \
+		>"${1%.log}.parsed" 2>&1
+	sed 's/\x1b\[[0-9;]*m//g' "${1%.log}.parsed" | awk '
+		/Testing complete\./ {
+			p = 0; f = 0
+			if (match($0, /passed: [0-9]+/)) p = substr($0, RSTART + 8, RLENGTH - 8)
+			if (match($0, /failed: [0-9]+/)) f = substr($0, RSTART + 8, RLENGTH - 8)
+			if (match($0, /crashed: [0-9]+/)) f += substr($0, RSTART + 9, RLENGTH - 9)
+			print p, f
+		}'
+}
+
+parse_calibration() {	# "calibration: N within 5%, M outside"
+	sed -n 's/^calibration: \([0-9]*\) within.*, \([0-9]*\) outside.*/\1 \2/p' "$1" | tail -n 1
+}
+
+vm() { tools/gputbs-vm --quiet-boot "$@"; }
+
+step "module W=1 build, Linux 6.12 headers" make -s module
+step "module W=1 build, Linux 6.1 headers" make -s module-6.1
+suite "unit tests (host, ASan/UBSan)" parse_unit make -s unit-test
+step "debug kernel (cached in $DEBUG_KERNEL_DIR)" scripts/build-debug-kernel.sh
+step "module W=1 build, debug kernel" make -s module-debug
+suite "KUnit suites (debug kernel)" parse_kunit \
+	vm --debug-kernel --module "$BUILD/kmod-debug/gputbs_kunit.ko" -- true
+suite "userland suite (debug kernel)" parse_guest \
+	vm --debug-kernel -- gputbs-test
+suite "ERCBench calibration (stock kernel)" parse_calibration \
+	vm -- gputbs calibrate /workloads/ercbench/kernels.gtbs
+
+if [ ${#failures[@]} -ne 0 ]; then
+	note "failed: ${failures[*]}"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gtbs_shim_user.h - kernel names for the portable core built in userland.
+ *
+ * Included only by sm-emu/gtbs_shim.h outside the kernel.  Like the kernel
+ * tree's tools/include/, it re-states the few kernel interfaces the core
+ * uses (types, min/max, 64-bit division, the list_head subset) on libc,
+ * with the kernel's semantics.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#ifndef _GTBS_SHIM_USER_H
+#define _GTBS_SHIM_USER_H
+
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+typedef int s32;
+typedef long long s64;
+
+#define U32_MAX		((u32)~0U)
+#define U64_MAX		((u64)~0ULL)
+#define BIT_ULL(n)	(1ULL << (n))
+
+/* Core symbols are exported to the KUnit module only; nothing here. */
+#define EXPORT_SYMBOL_IF_KUNIT(sym)
+
+#define min(a, b) ({ __auto_type _a = (a); __auto_type _b = (b); \
+		     _a < _b ? _a : _b; })
+#define max(a, b) ({ __auto_type _a = (a); __auto_type _b = (b); \
+		     _a > _b ? _a : _b; })
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
+#define round_up(x, y)	((((x) + (y) - 1) / (y)) * (y))
+#define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+static inline u64 div_u64(u64 dividend, u32 divisor)
+{
+	return dividend / divisor;
+}
+
+static inline u64 div64_u64(u64 dividend, u64 divisor)
+{
+	return dividend / divisor;
+}
+
+static inline s64 div_s64(s64 dividend, s32 divisor)
+{
+	return dividend / divisor;
+}
+
+/* The subset of <linux/list.h> the core uses, with the kernel's semantics. */
+struct list_head {
+	struct list_head *next, *prev;
+};
+
+static inline void INIT_LIST_HEAD(struct list_head *list)
+{
+	list->next = list;
+	list->prev = list;
+}
+
+static inline void __list_add(struct list_head *entry, struct list_head *prev,
+			      struct list_head *next)
+{
+	next->prev = entry;
+	entry->next = next;
+	entry->prev = prev;
+	prev->next = entry;
+}
+
+static inline void list_add(struct list_head *entry, struct list_head *head)
+{
+	__list_add(entry, head, head->next);
+}
+
+static inline void list_add_tail(struct list_head *entry,
+				 struct list_head *head)
+{
+	__list_add(entry, head->prev, head);
+}
+
+static inline void list_del_init(struct list_head *entry)
+{
+	entry->next->prev = entry->prev;
+	entry->prev->next = entry->next;
+	INIT_LIST_HEAD(entry);
+}
+
+static inline int list_empty(const struct list_head *head)
+{
+	return head->next == head;
+}
+
+#define list_entry(ptr, type, member)	container_of(ptr, type, member)
+#define list_first_entry_or_null(head, type, member) \
+	(list_empty(head) ? NULL : list_entry((head)->next, type, member))
+#define list_next_entry(pos, member) \
+	list_entry((pos)->member.next, __typeof__(*(pos)), member)
+#define list_for_each_entry(pos, head, member) \
+	for (pos = list_entry((head)->next, __typeof__(*pos), member); \
+	     &pos->member != (head); \
+	     pos = list_next_entry(pos, member))
+#define list_for_each_entry_safe(pos, n, head, member) \
+	for (pos = list_entry((head)->next, __typeof__(*pos), member), \
+	     n = list_next_entry(pos, member); \
+	     &pos->member != (head); \
+	     pos = n, n = list_next_entry(n, member))
+
+#endif /* _GTBS_SHIM_USER_H */

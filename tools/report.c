@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report.c - text and JSON output of the gputbs CLI.
+ *
+ * Cycles are printed as integers; slowdowns, STP, ANTT and StrictF come
+ * from the portable core's fixed-point metrics (sm-emu/metrics.c) and are
+ * printed with three decimals in text, six in JSON.  Only the geometric
+ * mean over workloads uses floating point.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "json.h"
+#include "report.h"
+
+static const struct {
+	__u64 bit;
+	const char *name;
+} report_features[] = {
+	{ GPUTBS_FEATURE_WORK_DIST, "work-dist" },
+	{ GPUTBS_FEATURE_WORK_ARRAY, "work-array" },
+	{ GPUTBS_FEATURE_WAIT_ANY, "wait-any" },
+	{ GPUTBS_FEATURE_POLL, "poll" },
+};
+
+#define NR_FEATURES	(sizeof(report_features) / sizeof(report_features[0]))
+
+/* Members of struct gputbs_info other than features, with units. */
+#define INFO_FIELDS(X)							\
+	X(nr_sms, "SMs")						\
+	X(warp_size, "threads")						\
+	X(max_threads_per_sm, "threads")				\
+	X(max_regs_per_sm, "registers")					\
+	X(max_shmem_per_sm, "bytes")					\
+	X(max_blocks_per_sm, "blocks")					\
+	X(max_warps_per_sm, "warps")					\
+	X(max_threads_per_block, "threads")				\
+	X(max_regs_per_thread, "registers")				\
+	X(reg_alloc_unit, "registers per warp")				\
+	X(shmem_alloc_unit, "bytes")					\
+	X(max_blocks_per_grid, "blocks")				\
+	X(clock_khz, "kHz")						\
+	X(time_scale_ps, "ps per cycle")				\
+	X(max_grids_per_fd, "grids")					\
+	X(load_knee_warps, "warps")					\
+	X(epoch_ns, "ns, CLOCK_MONOTONIC")
+
+static double report_dbl(__u64 fp)
+{
+	return (double)fp / GTBS_FP_ONE;
+}
+
+/**
+ * report_info() - print a device description
+ * @f: output.
+ * @format: text or JSON.
+ * @device: device node.
+ * @policy: scheduling policy name.
+ * @info: the description.
+ */
+void report_info(FILE *f, enum report_format format, const char *device,
+		 const char *policy, const struct gputbs_info *info)
+{
+	__u64 unknown = info->features;
+	struct json j;
+	unsigned int i;
+
+	for (i = 0; i < NR_FEATURES; i++)
+		unknown &= ~report_features[i].bit;
+	if (format == REPORT_JSON) {
+		json_init(&j, f);
+		json_obj(&j, NULL);
+		json_str(&j, "device", device);
+		json_str(&j, "policy", policy);
+		json_u64(&j, "features", info->features);
+		json_arr(&j, "feature_names");
+		for (i = 0; i < NR_FEATURES; i++)
+			if (info->features & report_features[i].bit)
+				json_str(&j, NULL, report_features[i].name);
+		json_arr_end(&j);
+#define X(m, unit) json_u64(&j, #m, info->m);
+		INFO_FIELDS(X)
+#undef X
+		json_obj_end(&j);
+		json_end(&j);
+		return;
+	}
+	fprintf(f, "%-22s %s\n", "device", device);
+	fprintf(f, "%-22s %s\n", "policy", policy);
+	fprintf(f, "%-22s %#" PRIx64, "features",
+		(uint64_t)info->features);
+	for (i = 0; i < NR_FEATURES; i++)
+		if (info->features & report_features[i].bit)
+			fprintf(f, " %s", report_features[i].name);
+	if (unknown)
+		fprintf(f, " %#" PRIx64, (uint64_t)unknown);
+	fputc('\n', f);
+#define X(m, unit) fprintf(f, "%-22s %-12" PRIu64 " %s\n", #m, \
+			   (uint64_t)info->m, unit);
+	INFO_FIELDS(X)
+#undef X
+}
+
+/* Mean block duration of a grid, cycles. */
+static __u64 report_mean_t(const struct wl_grid *g)
+{
+	__u64 sum = 0;
+	__u32 i;
+
+	if (!g->durations)
+		return g->cycles;
+	for (i = 0; i < g->nr_blocks; i++)
+		sum += g->durations[i];
+	return (sum + g->nr_blocks / 2) / g->nr_blocks;
+}
+
+/* Staircase model, paper Equation 1: ceil(N / (SMs * R)) * t. */
+static __u64 report_model(const struct gputbs_info *info,
+			  const struct wl_grid *g, __u32 residency)
+{
+	__u64 per_wave = (__u64)info->nr_sms * residency;
+
+	if (!per_wave)
+		return 0;
+	return (g->nr_blocks + per_wave - 1) / per_wave * report_mean_t(g);
+}
+
+static __u64 report_cycles(const struct gputbs_wait *w)
+{
+	return w->end_cycle > w->submit_cycle ?
+	       w->end_cycle - w->submit_cycle : 0;
+}
+
+static __s64 report_arrival(const struct workload_result *res,
+			    unsigned int run)
+{
+	return (__s64)(res->runs[run].grids[0].submit_cycle - res->t0_cycle);
+}
+
+/* Widths of the program and grid columns. */
+static void report_widths(const struct report *r, int *pw, int *gw)
+{
+	unsigned int i, k;
+
+	*pw = strlen("program");
+	*gw = strlen("(program)");
+	for (i = 0; i < r->nr_alone; i++) {
+		const struct wl_program *p = r->alone[i].prog;
+
+		if ((int)strlen(p->name) > *pw)
+			*pw = strlen(p->name);
+		for (k = 0; k < p->nr_grids; k++)
+			if ((int)strlen(p->grids[k].label) > *gw)
+				*gw = strlen(p->grids[k].label);
+	}
+}
+
+static void report_alone_text(FILE *f, const struct report *r, int pw,
+			      int gw)
+{
+	unsigned int i, k;
+
+	fprintf(f, "alone (policy %s, %u SMs, %" PRIu64 " ps/cycle)\n",
+		r->policy, r->info->nr_sms, (uint64_t)r->info->time_scale_ps);
+	fprintf(f, "  %-*s  %-*s  %2s  %7s  %8s  %11s  %11s  %8s\n", pw,
+		"program", gw, "grid", "R", "blocks", "t(cyc)", "model(cyc)",
+		"alone(cyc)", "vs model");
+	for (i = 0; i < r->nr_alone; i++) {
+		const struct prog_result *a = &r->alone[i];
+
+		for (k = 0; k < a->prog->nr_grids; k++) {
+			const struct wl_grid *g = &a->prog->grids[k];
+			__u64 model = report_model(r->info, g,
+						   a->grids[k].residency);
+			__u64 cyc = report_cycles(&a->grids[k]);
+
+			fprintf(f, "  %-*s  %-*s  %2u  %7u  %8" PRIu64
+				"  %11" PRIu64 "  %11" PRIu64, pw,
+				a->prog->name, gw, g->label,
+				a->grids[k].residency, g->nr_blocks,
+				(uint64_t)report_mean_t(g), (uint64_t)model,
+				(uint64_t)cyc);
+			if (model)
+				fprintf(f, "  %+7.1f%%\n",
+					100.0 * ((double)cyc - model) / model);
+			else
+				fprintf(f, "  %8s\n", "-");
+		}
+		if (a->prog->nr_grids > 1)
+			fprintf(f, "  %-*s  %-*s  %2s  %7s  %8s  %11s  %11"
+				PRIu64 "\n", pw, a->prog->name, gw,
+				"(program)", "", "", "", "",
+				(uint64_t)a->runtime);
+	}
+}
+
+static void report_workload_text(FILE *f, const struct report *r,
+				 const struct workload_result *res, int pw,
+				 int gw)
+{
+	const struct gtbs_metrics *m = &res->metrics;
+	unsigned int i, k;
+
+	fprintf(f, "\nworkload %s (policy %s, %u SMs, %s)\n", res->wl->name,
+		r->policy, r->info->nr_sms, res->set->path);
+	fprintf(f, "  %-*s  %-*s  %2s  %7s  %11s  %11s  %11s  %8s\n", pw,
+		"program", gw, "grid", "R", "blocks", "arrive(cyc)",
+		"alone(cyc)", "shared(cyc)", "slowdown");
+	for (i = 0; i < res->wl->nr_runs; i++) {
+		const struct prog_result *s = &res->runs[i];
+		const struct prog_result *a = &r->alone[res->alone[i]];
+
+		for (k = 0; k < s->prog->nr_grids; k++) {
+			__u64 ac = report_cycles(&a->grids[k]);
+			__u64 sc = report_cycles(&s->grids[k]);
+			__s64 arr = (__s64)(s->grids[k].submit_cycle -
+					    res->t0_cycle);
+
+			fprintf(f, "  %-*s  %-*s  %2u  %7u  %11" PRId64
+				"  %11" PRIu64 "  %11" PRIu64 "  %8.3f\n",
+				pw, s->prog->name, gw, s->prog->grids[k].label,
+				s->grids[k].residency,
+				s->prog->grids[k].nr_blocks, (int64_t)arr,
+				(uint64_t)ac, (uint64_t)sc,
+				report_dbl(gtbs_slowdown(sc, ac)));
+		}
+		if (s->prog->nr_grids > 1)
+			fprintf(f, "  %-*s  %-*s  %2s  %7s  %11" PRId64
+				"  %11" PRIu64 "  %11" PRIu64 "  %8.3f\n",
+				pw, s->prog->name, gw, "(program)", "", "",
+				(int64_t)report_arrival(res, i),
+				(uint64_t)res->alone_cycles[i],
+				(uint64_t)res->shared_cycles[i],
+				report_dbl(gtbs_slowdown(res->shared_cycles[i],
+							 res->alone_cycles[i])));
+	}
+	fprintf(f, "  STP %.3f  ANTT %.3f  StrictF %.3f\n", report_dbl(m->stp),
+		report_dbl(m->antt), report_dbl(m->strictf));
+}
+
+/* Geometric means of STP, ANTT and StrictF over the workloads. */
+static void report_geomean(const struct report *r, double gm[3])
+{
+	unsigned int i;
+
+	gm[0] = gm[1] = gm[2] = 0;
+	for (i = 0; i < r->nr_wls; i++) {
+		gm[0] += log(report_dbl(r->wls[i].metrics.stp));
+		gm[1] += log(report_dbl(r->wls[i].metrics.antt));
+		gm[2] += log(report_dbl(r->wls[i].metrics.strictf));
+	}
+	for (i = 0; i < 3; i++)
+		gm[i] = exp(gm[i] / r->nr_wls);
+}
+
+static void report_run_text(FILE *f, const struct report *r)
+{
+	unsigned int i;
+	double gm[3];
+	int pw, gw;
+
+	report_widths(r, &pw, &gw);
+	report_alone_text(f, r, pw, gw);
+	for (i = 0; i < r->nr_wls; i++)
+		report_workload_text(f, r, &r->wls[i], pw, gw);
+	if (r->nr_wls > 1) {
+		report_geomean(r, gm);
+		fprintf(f, "\ngeomean over %u workloads: STP %.3f  ANTT %.3f"
+			"  StrictF %.3f\n", r->nr_wls, gm[0], gm[1], gm[2]);
+	}
+}
+
+static void report_wait_json(struct json *j, const struct gputbs_wait *w)
+{
+	json_u64(j, "residency", w->residency);
+	json_u64(j, "blocks_done", w->blocks_done);
+	json_u64(j, "submit_cycle", w->submit_cycle);
+	json_u64(j, "start_cycle", w->start_cycle);
+	json_u64(j, "end_cycle", w->end_cycle);
+	json_u64(j, "submit_ns", w->submit_ns);
+	json_u64(j, "start_ns", w->start_ns);
+	json_u64(j, "end_ns", w->end_ns);
+}
+
+static void report_alone_json(struct json *j, const struct report *r)
+{
+	unsigned int i, k;
+
+	json_arr(j, "alone");
+	for (i = 0; i < r->nr_alone; i++) {
+		const struct prog_result *a = &r->alone[i];
+
+		json_obj(j, NULL);
+		json_str(j, "program", a->prog->name);
+		json_u64(j, "runtime_cycles", a->runtime);
+		json_arr(j, "grids");
+		for (k = 0; k < a->prog->nr_grids; k++) {
+			const struct wl_grid *g = &a->prog->grids[k];
+
+			json_obj(j, NULL);
+			json_str(j, "label", g->label);
+			json_u64(j, "blocks", g->nr_blocks);
+			json_u64(j, "threads", g->threads);
+			json_u64(j, "regs", g->regs);
+			json_u64(j, "shmem", g->shmem);
+			json_u64(j, "mean_block_cycles", report_mean_t(g));
+			json_u64(j, "model_cycles",
+				 report_model(r->info, g,
+					      a->grids[k].residency));
+			json_u64(j, "cycles", report_cycles(&a->grids[k]));
+			report_wait_json(j, &a->grids[k]);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void report_run_json(struct json *j, const struct report *r,
+			    const struct workload_result *res,
+			    unsigned int i)
+{
+	const struct prog_result *s = &res->runs[i];
+	const struct prog_result *a = &r->alone[res->alone[i]];
+	unsigned int k;
+
+	json_obj(j, NULL);
+	json_str(j, "program", s->prog->name);
+	json_u64(j, "at_cycles", res->at_cycles[i]);
+	json_s64(j, "arrive_cycles", report_arrival(res, i));
+	json_u64(j, "alone_cycles", res->alone_cycles[i]);
+	json_u64(j, "shared_cycles", res->shared_cycles[i]);
+	json_fp(j, "slowdown", gtbs_slowdown(res->shared_cycles[i],
+					     res->alone_cycles[i]));
+	json_arr(j, "grids");
+	for (k = 0; k < s->prog->nr_grids; k++) {
+		__u64 ac = report_cycles(&a->grids[k]);
+		__u64 sc = report_cycles(&s->grids[k]);
+
+		json_obj(j, NULL);
+		json_str(j, "label", s->prog->grids[k].label);
+		json_u64(j, "blocks", s->prog->grids[k].nr_blocks);
+		json_u64(j, "alone_cycles", ac);
+		json_u64(j, "shared_cycles", sc);
+		json_fp(j, "slowdown", gtbs_slowdown(sc, ac));
+		report_wait_json(j, &s->grids[k]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+static void report_workload_json(struct json *j, const struct report *r,
+				 const struct workload_result *res)
+{
+	const struct gtbs_metrics *m = &res->metrics;
+	unsigned int i;
+
+	json_obj(j, NULL);
+	json_str(j, "name", res->wl->name);
+	json_str(j, "file", res->set->path);
+	json_u64(j, "t0_ns", res->t0_ns);
+	json_u64(j, "t0_cycle", res->t0_cycle);
+	json_arr(j, "runs");
+	for (i = 0; i < res->wl->nr_runs; i++)
+		report_run_json(j, r, res, i);
+	json_arr_end(j);
+	json_fp(j, "stp", m->stp);
+	json_fp(j, "antt", m->antt);
+	json_fp(j, "strictf", m->strictf);
+	json_fp(j, "min_slowdown", m->min_slowdown);
+	json_fp(j, "max_slowdown", m->max_slowdown);
+	json_obj_end(j);
+}
+
+/**
+ * report_run() - print the results of a run command
+ * @f: output.
+ * @r: the results.
+ */
+void report_run(FILE *f, const struct report *r)
+{
+	struct json j;
+	unsigned int i;
+	double gm[3];
+
+	if (r->format == REPORT_TEXT) {
+		report_run_text(f, r);
+		return;
+	}
+	json_init(&j, f);
+	json_obj(&j, NULL);
+	json_obj(&j, "device");
+	json_str(&j, "path", r->device);
+	json_str(&j, "policy", r->policy);
+	json_u64(&j, "nr_sms", r->info->nr_sms);
+	json_u64(&j, "time_scale_ps", r->info->time_scale_ps);
+	json_u64(&j, "clock_khz", r->info->clock_khz);
+	json_obj_end(&j);
+	report_alone_json(&j, r);
+	json_arr(&j, "workloads");
+	for (i = 0; i < r->nr_wls; i++)
+		report_workload_json(&j, r, &r->wls[i]);
+	json_arr_end(&j);
+	if (r->nr_wls > 1) {
+		report_geomean(r, gm);
+		json_obj(&j, "geomean");
+		json_u64(&j, "workloads", r->nr_wls);
+		json_double(&j, "stp", gm[0]);
+		json_double(&j, "antt", gm[1]);
+		json_double(&j, "strictf", gm[2]);
+		json_obj_end(&j);
+	}
+	json_obj_end(&j);
+	json_end(&j);
+}

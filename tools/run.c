@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run.c - run programs alone, and workloads as concurrent processes.
+ *
+ * A program is a sequence of grids: its process submits a grid, waits for
+ * it, then submits the next.  In a workload every run is a child process
+ * with its own file descriptor, as separate applications sharing the GPU
+ * would be.  The parent picks a common start time T0; each child sleeps
+ * until T0 plus its arrival offset (converted from cycles with the
+ * device's time scale), runs its program and sends one fixed-size record
+ * per grid back through a pipe.
+ *
+ * Arrival order matters more than the exact offsets (under FIFO it decides
+ * the schedule), and offsets of a few cycles are far below the wake-up
+ * jitter of a process.  So the runs are chained in order of their offsets
+ * (file order for equal ones): a run submits its first grid only after its
+ * predecessor's first SUBMIT has returned, signalled by a byte on a pipe.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run.h"
+
+/* Margin between choosing T0 and T0, for forking the children. */
+#define RUN_T0_MARGIN_NS	20000000ULL
+#define RUN_T0_PER_RUN_NS	1000000ULL
+/* How long a run spins for its turn before it blocks. */
+#define RUN_TURN_SPIN_NS	200000ULL
+
+/* What a child reports for one grid, or for its failure. */
+struct run_record {
+	__u32 run;
+	__u32 grid;
+	__s32 err;
+	__u32 what;
+	struct gputbs_wait w;
+};
+
+enum { WHAT_OPEN, WHAT_SUBMIT, WHAT_WAIT };
+static const char * const run_what[] = { "open", "submit", "wait" };
+
+/**
+ * run_submit_args() - SUBMIT arguments of a grid
+ * @grid: the grid; its durations must outlive the submission.
+ * @sub: out: the arguments.
+ */
+void run_submit_args(const struct wl_grid *grid, struct gputbs_submit *sub)
+{
+	memset(sub, 0, sizeof(*sub));
+	sub->nr_blocks = grid->nr_blocks;
+	sub->threads_per_block = grid->threads;
+	sub->regs_per_thread = grid->regs;
+	sub->shmem_per_block = grid->shmem;
+	if (grid->durations) {
+		sub->work_model = GPUTBS_WORK_ARRAY;
+		sub->nr_durations = grid->nr_blocks;
+		sub->durations_ptr = (__u64)(uintptr_t)grid->durations;
+	} else {
+		sub->work_model = GPUTBS_WORK_DIST;
+		sub->block_cycles = grid->cycles;
+		sub->block_rsd_ppm = grid->rsd_ppm;
+		sub->seed = grid->seed;
+	}
+	memcpy(sub->label, grid->label, sizeof(sub->label));
+}
+
+/**
+ * run_program_runtime() - runtime of a program execution
+ * @res: the execution; @res->prog and @res->grids filled.
+ *
+ * Return: end cycle of its last grid minus submit cycle of its first.
+ */
+__u64 run_program_runtime(const struct prog_result *res)
+{
+	const struct gputbs_wait *first = &res->grids[0];
+	const struct gputbs_wait *last = &res->grids[res->prog->nr_grids - 1];
+
+	return last->end_cycle > first->submit_cycle ?
+	       last->end_cycle - first->submit_cycle : 0;
+}
+
+static __s64 run_deadline(const struct run_opts *opts)
+{
+	if (!opts->timeout_ns)
+		return GPUTBS_TIMEOUT_INFINITE;
+	return (__s64)(gputbs_now_ns() + opts->timeout_ns);
+}
+
+/*
+ * Run the grids of @prog one after another; stop at the first error.  If
+ * @notify_fd >= 0, write a byte to it and close it once the first grid is
+ * submitted.
+ */
+static int run_grids(const struct run_opts *opts, struct gputbs *g,
+		     const struct wl_program *prog, struct gputbs_wait *out,
+		     struct run_error *err, int notify_fd)
+{
+	struct gputbs_submit sub;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < prog->nr_grids; i++) {
+		run_submit_args(&prog->grids[i], &sub);
+		err->grid = i;
+		ret = gputbs_submit(g, &sub);
+		if (ret) {
+			err->what = run_what[WHAT_SUBMIT];
+			return err->err = ret;
+		}
+		if (notify_fd >= 0) {
+			while (write(notify_fd, "", 1) < 0 && errno == EINTR)
+				;
+			close(notify_fd);
+			notify_fd = -1;
+		}
+		ret = gputbs_wait_handle(g, sub.handle, run_deadline(opts),
+					 &out[i]);
+		if (ret) {
+			err->what = run_what[WHAT_WAIT];
+			return err->err = ret;
+		}
+	}
+	return 0;
+}
+
+/**
+ * run_alone() - run a program alone
+ * @opts: device and timeout.
+ * @prog: the program.
+ * @res: out: its execution.
+ * @err: out: where it failed.
+ *
+ * The caller makes sure nothing else uses the device.
+ *
+ * Return: 0 or a negative errno (described by @err).
+ */
+int run_alone(const struct run_opts *opts, const struct wl_program *prog,
+	      struct prog_result *res, struct run_error *err)
+{
+	struct gputbs *g;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	memset(err, 0, sizeof(*err));
+	res->prog = prog;
+	ret = gputbs_open(opts->device, 0, &g);
+	if (ret) {
+		err->what = run_what[WHAT_OPEN];
+		return err->err = ret;
+	}
+	ret = run_grids(opts, g, prog, res->grids, err, -1);
+	gputbs_close(g);
+	if (!ret)
+		res->runtime = run_program_runtime(res);
+	return ret;
+}
+
+static void run_sleep_until(__u64 ns)
+{
+	struct timespec ts = {
+		.tv_sec = ns / 1000000000ULL,
+		.tv_nsec = ns % 1000000000ULL,
+	};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+}
+
+static void run_send(int fd, const struct run_record *rec)
+{
+	/* Records are smaller than PIPE_BUF: writes are atomic. */
+	while (write(fd, rec, sizeof(*rec)) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * Wait until the predecessor submitted (a byte) or exited (end of file).
+ * Spin briefly first, yielding the CPU: waking up from a blocking read
+ * takes tens of microseconds, a long time in emulated cycles.
+ */
+static void run_wait_turn(int fd)
+{
+	__u64 spin_end = gputbs_now_ns() + RUN_TURN_SPIN_NS;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	ssize_t n;
+	char c;
+
+	if (fd < 0)
+		return;
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	for (;;) {
+		n = read(fd, &c, 1);
+		if (n >= 0 || (errno != EAGAIN && errno != EINTR))
+			break;
+		if (gputbs_now_ns() < spin_end)
+			sched_yield();
+		else
+			poll(&pfd, 1, -1);
+	}
+	close(fd);
+}
+
+/*
+ * Body of the child process of run @idx; never returns.  @fd is the result
+ * pipe, @turn_fd (or -1) says when the predecessor submitted, @next_fd (or
+ * -1) tells the successor.
+ */
+static void __attribute__((noreturn))
+run_child(const struct run_opts *opts, const struct workload_result *res,
+	  unsigned int idx, __u64 start_ns, int fd, int turn_fd, int next_fd)
+{
+	const struct wl_program *prog = res->set->programs[
+		res->wl->runs[idx].program];
+	struct gputbs_wait w[WL_MAX_GRIDS];
+	struct run_record rec;
+	struct run_error err = { 0, NULL, 0 };
+	struct gputbs *g;
+	unsigned int i;
+	int ret;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.run = idx;
+	ret = gputbs_open(opts->device, 0, &g);
+	if (ret) {
+		rec.err = ret;
+		rec.what = WHAT_OPEN;
+		run_send(fd, &rec);
+		_exit(1);
+	}
+	/* Default slack (50 us) would dominate the arrival jitter. */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	run_sleep_until(start_ns);
+	run_wait_turn(turn_fd);
+	ret = run_grids(opts, g, prog, w, &err, next_fd);
+	for (i = 0; i < prog->nr_grids && (!ret || i < err.grid); i++) {
+		rec.grid = i;
+		rec.w = w[i];
+		run_send(fd, &rec);
+	}
+	if (ret) {
+		rec.grid = err.grid;
+		rec.err = ret;
+		rec.what = err.what == run_what[WHAT_SUBMIT] ? WHAT_SUBMIT :
+							      WHAT_WAIT;
+		run_send(fd, &rec);
+	}
+	gputbs_close(g);
+	_exit(ret ? 1 : 0);
+}
+
+static __u64 run_cycles_to_ns(const struct gputbs_info *info, __u64 cycles)
+{
+	return (__u64)((unsigned __int128)cycles * info->time_scale_ps / 1000);
+}
+
+static __u64 run_ns_to_cycle(const struct gputbs_info *info, __u64 ns)
+{
+	if (ns < info->epoch_ns || !info->time_scale_ps)
+		return 0;
+	return (__u64)((unsigned __int128)(ns - info->epoch_ns) * 1000 /
+		       info->time_scale_ps);
+}
+
+/* Collect records until every child has closed the pipe. */
+static int run_collect(int fd, struct workload_result *res,
+		       unsigned int *failed_run, struct run_error *err)
+{
+	unsigned int got[WL_MAX_RUNS] = { 0 };
+	struct run_record rec;
+	unsigned int i;
+	ssize_t n;
+	int ret = 0;
+
+	for (;;) {
+		n = read(fd, &rec, sizeof(rec));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (n != sizeof(rec) || rec.run >= res->wl->nr_runs ||
+		    rec.grid >= WL_MAX_GRIDS)
+			continue;
+		if (rec.err) {
+			if (!ret) {
+				*failed_run = rec.run;
+				err->err = ret = rec.err;
+				err->what = run_what[rec.what];
+				err->grid = rec.grid;
+			}
+			continue;
+		}
+		res->runs[rec.run].grids[rec.grid] = rec.w;
+		got[rec.run]++;
+	}
+	for (i = 0; !ret && i < res->wl->nr_runs; i++) {
+		if (got[i] != res->runs[i].prog->nr_grids) {
+			/* The child died without saying why. */
+			*failed_run = i;
+			err->err = ret = -ECHILD;
+			err->what = "child";
+			err->grid = got[i];
+		}
+	}
+	return ret;
+}
+
+/* Runs in order of arrival, and the pipes that chain them. */
+struct run_chain {
+	unsigned int n;
+	unsigned int order[WL_MAX_RUNS];	/* run at each position */
+	unsigned int pos[WL_MAX_RUNS];		/* position of each run */
+	int turn[WL_MAX_RUNS][2];		/* order[p - 1] -> order[p] */
+};
+
+static int run_chain_init(struct run_chain *c,
+			  const struct workload_result *res)
+{
+	unsigned int i, j, p;
+
+	c->n = res->wl->nr_runs;
+	for (i = 0; i < c->n; i++) {
+		/* Insertion sort: stable, so file order breaks ties. */
+		for (j = i; j > 0 && res->at_cycles[c->order[j - 1]] >
+				     res->at_cycles[i]; j--)
+			c->order[j] = c->order[j - 1];
+		c->order[j] = i;
+	}
+	for (p = 0; p < c->n; p++) {
+		c->pos[c->order[p]] = p;
+		c->turn[p][0] = c->turn[p][1] = -1;
+	}
+	for (p = 1; p < c->n; p++)
+		if (pipe2(c->turn[p], O_CLOEXEC))
+			return -errno;
+	return 0;
+}
+
+/* Close every chain pipe except the two ends run @keep (or none) uses. */
+static void run_chain_close(struct run_chain *c, int keep)
+{
+	unsigned int p;
+	int in = -1, out = -1;
+
+	if (keep >= 0) {
+		in = c->turn[c->pos[keep]][0];
+		if (c->pos[keep] + 1 < c->n)
+			out = c->turn[c->pos[keep] + 1][1];
+	}
+	for (p = 1; p < c->n; p++) {
+		if (c->turn[p][0] >= 0 && c->turn[p][0] != in)
+			close(c->turn[p][0]);
+		if (c->turn[p][1] >= 0 && c->turn[p][1] != out)
+			close(c->turn[p][1]);
+	}
+}
+
+/**
+ * run_workload() - run the programs of a workload concurrently
+ * @opts: device and timeout.
+ * @info: the device, for its time scale and epoch.
+ * @res: in: @set, @wl and @at_cycles; out: @t0_ns, @t0_cycle, @runs and
+ *	@shared_cycles.
+ * @failed_run: out: on error, the run that failed.
+ * @err: out: on error, how it failed.
+ *
+ * One child process per run.  Returns after every child exited.
+ *
+ * Return: 0 or a negative errno (described by @failed_run and @err).
+ */
+int run_workload(const struct run_opts *opts, const struct gputbs_info *info,
+		 struct workload_result *res, unsigned int *failed_run,
+		 struct run_error *err)
+{
+	const struct wl_workload *wl = res->wl;
+	struct run_chain chain;
+	pid_t pids[WL_MAX_RUNS];
+	unsigned int i, p, nr = 0;
+	int pipefd[2], ret, status;
+
+	memset(err, 0, sizeof(*err));
+	*failed_run = 0;
+	for (i = 0; i < wl->nr_runs; i++) {
+		memset(&res->runs[i], 0, sizeof(res->runs[i]));
+		res->runs[i].prog = res->set->programs[wl->runs[i].program];
+	}
+	if (pipe2(pipefd, O_CLOEXEC))
+		return err->err = -errno;
+	ret = run_chain_init(&chain, res);
+	if (ret) {
+		err->err = ret;
+		err->what = "pipe";
+		goto out_close;
+	}
+	res->t0_ns = gputbs_now_ns() + RUN_T0_MARGIN_NS +
+		     wl->nr_runs * RUN_T0_PER_RUN_NS;
+	res->t0_cycle = run_ns_to_cycle(info, res->t0_ns);
+	fflush(NULL);
+	for (i = 0; i < wl->nr_runs; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			ret = -errno;
+			*failed_run = i;
+			err->err = ret;
+			err->what = "fork";
+			break;
+		}
+		if (!pid) {
+			close(pipefd[0]);
+			run_chain_close(&chain, i);
+			p = chain.pos[i];
+			run_child(opts, res, i, res->t0_ns +
+				  run_cycles_to_ns(info, res->at_cycles[i]),
+				  pipefd[1], chain.turn[p][0],
+				  p + 1 < chain.n ? chain.turn[p + 1][1] : -1);
+		}
+		pids[nr++] = pid;
+	}
+out_close:
+	run_chain_close(&chain, -1);
+	close(pipefd[1]);
+	if (ret) {
+		for (i = 0; i < nr; i++)
+			kill(pids[i], SIGKILL);
+	} else {
+		ret = run_collect(pipefd[0], res, failed_run, err);
+	}
+	close(pipefd[0]);
+	for (i = 0; i < nr; i++)
+		while (waitpid(pids[i], &status, 0) < 0 && errno == EINTR)
+			;
+	if (ret)
+		return ret;
+	for (i = 0; i < wl->nr_runs; i++) {
+		res->runs[i].runtime = run_program_runtime(&res->runs[i]);
+		res->shared_cycles[i] = res->runs[i].runtime;
+	}
+	return 0;
+}

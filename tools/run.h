@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * run.h - running programs alone and workloads concurrently.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#ifndef _GPUTBS_RUN_H
+#define _GPUTBS_RUN_H
+
+#include <gputbs.h>
+
+#include "gtbs.h"
+#include "workload.h"
+
+#define RUN_MAX_PROGRAMS	256	/* distinct programs over all files */
+
+/**
+ * struct run_opts - how to run
+ * @device: device node.
+ * @timeout_ns: longest wait for one grid, ns; 0: no limit.
+ */
+struct run_opts {
+	const char *device;
+	__u64 timeout_ns;
+};
+
+/**
+ * struct run_error - where a run failed
+ * @err: negative errno.
+ * @what: "open", "submit" or "wait".
+ * @grid: index of the grid concerned.
+ */
+struct run_error {
+	int err;
+	const char *what;
+	unsigned int grid;
+};
+
+/**
+ * struct prog_result - one execution of a program
+ * @prog: the program.
+ * @grids: WAIT results of its grids, in order.
+ * @runtime: last grid end - first grid submit, cycles.
+ */
+struct prog_result {
+	const struct wl_program *prog;
+	struct gputbs_wait grids[WL_MAX_GRIDS];
+	__u64 runtime;
+};
+
+/**
+ * struct workload_result - one execution of a workload
+ * @set: the file that defines it.
+ * @wl: the workload.
+ * @t0_ns: CLOCK_MONOTONIC start of the workload, ns.
+ * @t0_cycle: emulated cycle at @t0_ns.
+ * @alone: per run, the index of its program in the alone results.
+ * @at_cycles: per run, the arrival offset, resolved to cycles.
+ * @runs: per run, the shared execution.
+ * @alone_cycles: per run, its program's alone runtime.
+ * @shared_cycles: per run, its turnaround in the workload.
+ * @metrics: STP, ANTT, StrictF over the runs.
+ */
+struct workload_result {
+	const struct wl_set *set;
+	const struct wl_workload *wl;
+	__u64 t0_ns;
+	__u64 t0_cycle;
+	unsigned int alone[WL_MAX_RUNS];
+	__u64 at_cycles[WL_MAX_RUNS];
+	struct prog_result runs[WL_MAX_RUNS];
+	u64 alone_cycles[WL_MAX_RUNS];
+	u64 shared_cycles[WL_MAX_RUNS];
+	struct gtbs_metrics metrics;
+};
+
+void run_submit_args(const struct wl_grid *grid, struct gputbs_submit *sub);
+__u64 run_program_runtime(const struct prog_result *res);
+int run_alone(const struct run_opts *opts, const struct wl_program *prog,
+	      struct prog_result *res, struct run_error *err);
+int run_workload(const struct run_opts *opts, const struct gputbs_info *info,
+		 struct workload_result *res, unsigned int *failed_run,
+		 struct run_error *err);
+
+#endif /* _GPUTBS_RUN_H */
