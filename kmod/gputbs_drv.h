@@ -22,14 +22,18 @@ struct task_struct;
  * @gdev: the device.
  * @sm: the SM's core state (protected by &gputbs_device.lock).
  * @task: the kthread.
- * @kicked: set by gputbs_sm_kick() to make the thread re-evaluate its SM;
+ * @kicked: set by gputbs_sm_kick() to make the thread run the device;
  *	accessed with READ_ONCE()/WRITE_ONCE() and ordered by the wake-up.
+ * @deadline: emulated cycle of the SM's next completion, when the thread's
+ *	timer fires (U64_MAX: none).  Written under &gputbs_device.lock, read
+ *	locklessly by the thread before it sleeps.
  */
 struct gputbs_sm_thread {
 	struct gputbs_device *gdev;
 	struct gtbs_sm *sm;
 	struct task_struct *task;
 	bool kicked;
+	u64 deadline;
 };
 
 /**

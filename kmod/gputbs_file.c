@@ -2,6 +2,10 @@
 /*
  * gputbs_file.c - /dev/gputbs file operations: the ioctl ABI and poll().
  *
+ * Copyright (C) 2026 The gputbs developers
+ */
+
+/**
  * DOC: Grid handles
  *
  * Grids belong to the open file that submitted them; handles are per file
@@ -9,8 +13,6 @@
  * reaped by %GPUTBS_IOCTL_WAIT after completing, or until its file is
  * released, which cancels it and returns its SM resources.  Waits are
  * interruptible and restartable: the deadline is absolute.
- *
- * Copyright (C) 2026 The gputbs developers
  */
 #include <linux/fs.h>
 #include <linux/kernel.h>

@@ -2,6 +2,10 @@
 /*
  * gputbs_main.c - module glue: parameters, the device, /dev/gputbs.
  *
+ * Copyright (C) 2026 The gputbs developers
+ */
+
+/**
  * DOC: Overview
  *
  * gputbs emulates a GPU of streaming multiprocessors (SMs) and schedules
@@ -14,8 +18,6 @@
  * wall-clock emulated time (gputbs_sm.c) and the file interface
  * (gputbs_file.c).  The device comes from module parameters, by default
  * the paper's Table "Simulator Configuration".
- *
- * Copyright (C) 2026 The gputbs developers
  */
 #include <linux/ktime.h>
 #include <linux/miscdevice.h>

@@ -2,25 +2,32 @@
 /*
  * gputbs_sm.c - one kthread per emulated SM, and the emulated clock.
  *
+ * Copyright (C) 2026 The gputbs developers
+ */
+
+/**
  * DOC: SM kthreads
  *
  * Emulated cycle c happens at CLOCK_MONOTONIC time epoch_ns + c *
- * time_scale_ps / 1000.  Each SM kthread loops::
+ * time_scale_ps / 1000.  Each SM's kthread owns the SM's timer: it sleeps
+ * until the absolute time of the SM's next block completion, or until
+ * kicked (a grid arrived or ended), then runs the whole device up to the
+ * current cycle::
  *
- *            +----------------------------------------------+
- *            v                                              |
- *   sleep until the SM's next completion (absolute hrtimer) |
- *   or a kick (grid arrived or ended)                       |
- *            |                                              |
- *   lock; gtbs_sm_advance(sm, now); unlock -----------------+
+ *            +-----------------------------------------------------+
+ *            v                                                     |
+ *   sleep until the SM's next completion (absolute hrtimer)        |
+ *   or a kick                                                      |
+ *            |                                                     |
+ *   lock; gtbs_dev_run_until(now); re-arm SMs whose next           |
+ *   completion moved earlier; unlock ------------------------------+
  *
- * The deadline is absolute and completions are processed at the cycle they
- * were due, not the cycle the thread woke (engine.c), so timer lateness
- * delays when a result becomes visible but never changes emulated times,
- * and never accumulates.  The thread sleeps in TASK_IDLE so it neither
- * counts in the load average nor trips the hung task detector.
- *
- * Copyright (C) 2026 The gputbs developers
+ * gtbs_dev_run_until() takes every SM's events in global cycle order, each
+ * at the cycle it was due, whichever thread runs it and however late it
+ * woke: timer and wake-up lateness delay when a result becomes visible but
+ * never change the schedule or emulated times, and never accumulate.  The
+ * thread sleeps in TASK_IDLE, so it neither counts in the load average nor
+ * trips the hung task detector.
  */
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
@@ -79,8 +86,9 @@ void gputbs_sm_kick(struct gputbs_device *gdev, struct gtbs_sm *sm)
 		wake_up_process(t->task);
 }
 
-static void gputbs_sm_sleep(struct gputbs_sm_thread *t, u64 next)
+static void gputbs_sm_sleep(struct gputbs_sm_thread *t)
 {
+	u64 deadline;
 	ktime_t expires;
 
 	set_current_state(TASK_IDLE);
@@ -88,27 +96,51 @@ static void gputbs_sm_sleep(struct gputbs_sm_thread *t, u64 next)
 		__set_current_state(TASK_RUNNING);
 		return;
 	}
-	if (next == U64_MAX) {
+	deadline = READ_ONCE(t->deadline);
+	if (deadline == U64_MAX) {
 		schedule();
 	} else {
-		expires = ns_to_ktime(gputbs_cycles_to_ns(t->gdev, next));
+		expires = ns_to_ktime(gputbs_cycles_to_ns(t->gdev, deadline));
 		schedule_hrtimeout_range(&expires, 0, HRTIMER_MODE_ABS);
 	}
 	__set_current_state(TASK_RUNNING);
+}
+
+/*
+ * After the device ran, an SM may have a completion earlier than the
+ * deadline its thread sleeps until (it was given a block by another SM's
+ * thread): move the deadline and wake the thread to re-arm its timer.
+ * Called with the device lock held.
+ */
+static void gputbs_sm_rearm(struct gputbs_device *gdev)
+{
+	u32 i;
+
+	for (i = 0; i < gdev->core.cfg.nr_sms; i++) {
+		struct gputbs_sm_thread *t = &gdev->threads[i];
+		u64 next = gtbs_sm_next_event(&gdev->core, t->sm);
+
+		if (next < t->deadline && t->task != current) {
+			WRITE_ONCE(t->deadline, next);
+			WRITE_ONCE(t->kicked, true);
+			if (t->task)
+				wake_up_process(t->task);
+		}
+	}
 }
 
 static int gputbs_sm_thread_fn(void *arg)
 {
 	struct gputbs_sm_thread *t = arg;
 	struct gputbs_device *gdev = t->gdev;
-	u64 next = U64_MAX;
 
 	while (!kthread_should_stop()) {
-		gputbs_sm_sleep(t, next);
+		gputbs_sm_sleep(t);
 		WRITE_ONCE(t->kicked, false);
 		spin_lock(&gdev->lock);
-		next = gtbs_sm_advance(&gdev->core, t->sm,
-				       gputbs_now_cycles(gdev));
+		gtbs_dev_run_until(&gdev->core, gputbs_now_cycles(gdev));
+		gputbs_sm_rearm(gdev);
+		WRITE_ONCE(t->deadline, gtbs_sm_next_event(&gdev->core, t->sm));
 		spin_unlock(&gdev->lock);
 	}
 	return 0;
@@ -131,6 +163,7 @@ int gputbs_sm_threads_start(struct gputbs_device *gdev)
 		struct task_struct *task;
 
 		t->gdev = gdev;
+		t->deadline = U64_MAX;
 		t->sm = gdev->sms[i];
 		task = kthread_run(gputbs_sm_thread_fn, t, "gputbs/sm%u", i);
 		if (IS_ERR(task)) {

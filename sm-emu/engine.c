@@ -2,6 +2,10 @@
 /*
  * engine.c - thread block dispatch on the emulated SMs.
  *
+ * Copyright (C) 2026 The gputbs developers
+ */
+
+/**
  * DOC: Dispatch engine
  *
  * The engine is a discrete-event model in emulated cycles.  Its events are
@@ -14,14 +18,14 @@
  * shared memory) is free; the block holds it until it ends.  Running
  * blocks are never interrupted: every policy acts at block boundaries.
  *
- * Who calls gtbs_sm_advance() decides how emulated time relates to wall
- * time: the module's SM kthreads call it at hrtimer deadlines
- * (kmod/gputbs_sm.c); gtbs_dev_run_until() calls it in pure virtual time
- * for the KUnit suite, the unit tests and the simulator.  Completions are
- * always processed at the cycle they were due, never at the cycle a late
- * timer fired, so timer lateness never accumulates.
- *
- * Copyright (C) 2026 The gputbs developers
+ * gtbs_dev_run_until() takes the events of all SMs (completions, and kicks
+ * when a grid arrives or ends) in global cycle order.  Who calls it decides
+ * how emulated time relates to wall time: the KUnit suite, the unit tests
+ * and the simulator call it in pure virtual time; the module's SM kthreads
+ * call it with the wall-clock cycle when an hrtimer or a kick wakes them
+ * (kmod/gputbs_sm.c).  Every event is processed at the cycle it was due,
+ * never at the cycle a late timer fired, so timer lateness never changes
+ * the schedule and never accumulates.
  */
 #include "gtbs.h"
 
@@ -188,12 +192,17 @@ int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_init);
 
-static void gtbs_kick_all(struct gtbs_dev *dev)
+/* The scheduling state changed at @cycle: every SM should re-evaluate. */
+static void gtbs_kick_all(struct gtbs_dev *dev, u64 cycle)
 {
 	u32 i;
 
 	for (i = 0; i < dev->cfg.nr_sms; i++) {
-		dev->sms[i]->kicked = true;
+		struct gtbs_sm *sm = dev->sms[i];
+
+		if (!sm->kicked || cycle < sm->kick_cycle)
+			sm->kick_cycle = cycle;
+		sm->kicked = true;
 		if (dev->backend && dev->backend->kick)
 			dev->backend->kick(dev, dev->sms[i]);
 	}
@@ -220,7 +229,7 @@ void gtbs_grid_submit(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 	dev->grids_submitted++;
 	if (dev->policy->grid_arrive)
 		dev->policy->grid_arrive(dev, grid);
-	gtbs_kick_all(dev);
+	gtbs_kick_all(dev, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_submit);
 
@@ -322,14 +331,15 @@ static void gtbs_sm_dispatch(struct gtbs_dev *dev, struct gtbs_sm *sm)
 	}
 }
 
-static void gtbs_grid_leave(struct gtbs_dev *dev, struct gtbs_grid *grid)
+static void gtbs_grid_leave(struct gtbs_dev *dev, struct gtbs_grid *grid,
+			    u64 cycle)
 {
 	list_del_init(&grid->node);
 	list_del_init(&grid->pending_node);
 	dev->nr_grids--;
 	if (dev->policy->grid_end)
 		dev->policy->grid_end(dev, grid);
-	gtbs_kick_all(dev);
+	gtbs_kick_all(dev, cycle);
 }
 
 static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
@@ -349,7 +359,7 @@ static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	grid->state = GTBS_GRID_DONE;
 	grid->end_cycle = sm->now;
 	dev->grids_completed++;
-	gtbs_grid_leave(dev, grid);
+	gtbs_grid_leave(dev, grid, sm->now);
 	if (dev->backend && dev->backend->grid_done)
 		dev->backend->grid_done(dev, grid);
 }
@@ -383,7 +393,7 @@ void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 	}
 	grid->state = GTBS_GRID_CANCELLED;
 	grid->end_cycle = max(now, grid->submit_cycle);
-	gtbs_grid_leave(dev, grid);
+	gtbs_grid_leave(dev, grid, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_cancel);
 
@@ -475,38 +485,40 @@ u64 gtbs_dev_next_event(const struct gtbs_dev *dev)
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_event);
 
-static void gtbs_dev_advance_kicked(struct gtbs_dev *dev, u64 now)
+/* An SM's next event: its next completion, or the cycle it was kicked. */
+static u64 gtbs_sm_next_due(const struct gtbs_dev *dev, const struct gtbs_sm *sm)
 {
-	u32 i;
+	u64 next = gtbs_sm_next_event(dev, sm);
 
-	for (i = 0; i < dev->cfg.nr_sms; i++)
-		if (dev->sms[i]->kicked)
-			gtbs_sm_advance(dev, dev->sms[i], now);
+	return sm->kicked ? min(next, sm->kick_cycle) : next;
 }
 
 /**
- * gtbs_dev_run_until() - run the whole device in virtual time
+ * gtbs_dev_run_until() - run the whole device in emulated-cycle order
  * @dev: the device.
  * @until: emulated cycle to stop at.
  *
- * Processes the device's completions in global cycle order (lowest SM
- * index first on ties) up to and including @until, re-evaluating kicked
- * SMs at the cycle of the event that kicked them, then lets every SM issue
- * blocks at @until.  This is the event loop of the KUnit suite, the unit
- * tests and the simulator; the module uses per-SM kthreads instead.
+ * Processes the device's events in global cycle order (lowest SM index
+ * first on ties) up to and including @until.  An event is a block
+ * completion, or a kick: an SM whose scheduling state changed (a grid
+ * arrived or ended at &gtbs_sm.kick_cycle) issues blocks at that cycle.
+ * Because every SM's events are taken in global order, the schedule does
+ * not depend on who calls this or how late: the KUnit suite, the unit
+ * tests and the simulator call it in pure virtual time, and the module's
+ * SM kthreads call it with the wall-clock cycle when a timer or kick wakes
+ * them, so the module and the simulator agree cycle for cycle.
  *
  * Context: device lock held (or a device private to the caller).
  */
 void gtbs_dev_run_until(struct gtbs_dev *dev, u64 until)
 {
-	u32 i;
-
 	for (;;) {
 		struct gtbs_sm *first = NULL;
 		u64 next = U64_MAX;
+		u32 i;
 
 		for (i = 0; i < dev->cfg.nr_sms; i++) {
-			u64 t = gtbs_sm_next_event(dev, dev->sms[i]);
+			u64 t = gtbs_sm_next_due(dev, dev->sms[i]);
 
 			if (t < next) {
 				next = t;
@@ -516,10 +528,7 @@ void gtbs_dev_run_until(struct gtbs_dev *dev, u64 until)
 		if (!first || next > until)
 			break;
 		gtbs_sm_advance(dev, first, next);
-		gtbs_dev_advance_kicked(dev, next);
 	}
-	for (i = 0; i < dev->cfg.nr_sms; i++)
-		gtbs_sm_advance(dev, dev->sms[i], until);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_run_until);
 

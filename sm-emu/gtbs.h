@@ -217,6 +217,9 @@ struct gtbs_slot {
  * @busy_cycles: cycles with at least one resident block.
  * @kicked: the scheduling state changed since the SM last issued blocks;
  *	gtbs_dev_run_until() re-evaluates kicked SMs at once.
+ * @kick_cycle: while @kicked, the cycle of the earliest event that kicked
+ *	the SM: the cycle at which an idle SM should issue blocks, however
+ *	late its thread wakes.
  * @slots: &gtbs_dev_config.max_blocks_per_sm slots.
  *
  * Protected by the device lock.  Allocate gtbs_sm_size() bytes.
@@ -233,6 +236,7 @@ struct gtbs_sm {
 	u64 blocks_run;
 	u64 busy_cycles;
 	bool kicked;
+	u64 kick_cycle;
 	struct gtbs_slot slots[];
 };
 
@@ -264,7 +268,8 @@ struct gtbs_policy_ops {
  * @block_start: optional.  A block started on @sm at @cycle.
  * @block_end: optional.  A block ended on @sm; @start and @end in cycles.
  * @kick: optional.  @sm should call gtbs_sm_advance() soon because the
- *	scheduling state changed (a grid arrived or ended).
+ *	scheduling state changed (a grid arrived or ended); first at
+ *	&gtbs_sm.kick_cycle if its owner runs it late.
  *
  * All ops are called with the device lock held and must not sleep.
  */

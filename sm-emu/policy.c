@@ -2,14 +2,16 @@
 /*
  * policy.c - the registry of thread block scheduling policies.
  *
+ * Copyright (C) 2026 The gputbs developers
+ */
+
+/**
  * DOC: Policy registry
  *
  * Policies are data: a const table of &struct gtbs_policy_ops, in the
  * order the sysfs selector lists them (vimc keeps its topology the same
  * way).  Adding a policy is adding its ops and one line here; the unit
  * tests check that every entry has the required ops and a unique name.
- *
- * Copyright (C) 2026 The gputbs developers
  */
 #include "gtbs.h"
 

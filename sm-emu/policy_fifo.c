@@ -2,6 +2,10 @@
 /*
  * policy_fifo.c - FIFO thread block scheduling, what the hardware does.
  *
+ * Copyright (C) 2026 The gputbs developers
+ */
+
+/**
  * DOC: FIFO policy
  *
  * The paper's Section "FIFO (Baseline)": the Fermi thread block scheduler
@@ -13,8 +17,6 @@
  * the SM issues nothing (the next grid waits, even if its blocks would
  * fit).  A later grid runs concurrently only on resources the older grid
  * cannot use once all of its blocks are out.
- *
- * Copyright (C) 2026 The gputbs developers
  */
 #include "gtbs.h"
 

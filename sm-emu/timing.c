@@ -2,6 +2,10 @@
 /*
  * timing.c - the SM timing model (Documentation/timing-model.rst).
  *
+ * Copyright (C) 2026 The gputbs developers
+ */
+
+/**
  * DOC: SM timing model
  *
  * Each thread block carries work w: its duration, in cycles, when its grid
@@ -23,8 +27,6 @@
  * progress clock P (fixed point, GTBS_PROGRESS_SCALE per unit) and each
  * resident block the value of P at which it ends: a load change costs
  * O(1) and the next completion is the smallest end value.
- *
- * Copyright (C) 2026 The gputbs developers
  */
 #include "gtbs.h"
 

@@ -11,6 +11,8 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "json.h"
@@ -26,27 +28,54 @@ static const struct {
 	{ GPUTBS_FEATURE_POLL, "poll" },
 };
 
-#define NR_FEATURES	(sizeof(report_features) / sizeof(report_features[0]))
+#define NR_FEATURES	ARRAY_SIZE(report_features)
 
 /* Members of struct gputbs_info other than features, with units. */
-#define INFO_FIELDS(X)							\
-	X(nr_sms, "SMs")						\
-	X(warp_size, "threads")						\
-	X(max_threads_per_sm, "threads")				\
-	X(max_regs_per_sm, "registers")					\
-	X(max_shmem_per_sm, "bytes")					\
-	X(max_blocks_per_sm, "blocks")					\
-	X(max_warps_per_sm, "warps")					\
-	X(max_threads_per_block, "threads")				\
-	X(max_regs_per_thread, "registers")				\
-	X(reg_alloc_unit, "registers per warp")				\
-	X(shmem_alloc_unit, "bytes")					\
-	X(max_blocks_per_grid, "blocks")				\
-	X(clock_khz, "kHz")						\
-	X(time_scale_ps, "ps per cycle")				\
-	X(max_grids_per_fd, "grids")					\
-	X(load_knee_warps, "warps")					\
-	X(epoch_ns, "ns, CLOCK_MONOTONIC")
+#define INFO_FIELD(m, u) {						\
+	.name = #m, .unit = u,						\
+	.offset = offsetof(struct gputbs_info, m),			\
+	.size = sizeof(((struct gputbs_info *)NULL)->m),		\
+}
+
+static const struct {
+	const char *name;
+	const char *unit;
+	size_t offset;
+	size_t size;
+} report_info_fields[] = {
+	INFO_FIELD(nr_sms, "SMs"),
+	INFO_FIELD(warp_size, "threads"),
+	INFO_FIELD(max_threads_per_sm, "threads"),
+	INFO_FIELD(max_regs_per_sm, "registers"),
+	INFO_FIELD(max_shmem_per_sm, "bytes"),
+	INFO_FIELD(max_blocks_per_sm, "blocks"),
+	INFO_FIELD(max_warps_per_sm, "warps"),
+	INFO_FIELD(max_threads_per_block, "threads"),
+	INFO_FIELD(max_regs_per_thread, "registers"),
+	INFO_FIELD(reg_alloc_unit, "registers per warp"),
+	INFO_FIELD(shmem_alloc_unit, "bytes"),
+	INFO_FIELD(max_blocks_per_grid, "blocks"),
+	INFO_FIELD(clock_khz, "kHz"),
+	INFO_FIELD(time_scale_ps, "ps per cycle"),
+	INFO_FIELD(max_grids_per_fd, "grids"),
+	INFO_FIELD(load_knee_warps, "warps"),
+	INFO_FIELD(epoch_ns, "ns, CLOCK_MONOTONIC"),
+};
+
+static uint64_t report_info_field(const struct gputbs_info *info,
+				  unsigned int i)
+{
+	const char *p = (const char *)info + report_info_fields[i].offset;
+	__u32 v32;
+	__u64 v64;
+
+	if (report_info_fields[i].size == sizeof(v32)) {
+		memcpy(&v32, p, sizeof(v32));
+		return v32;
+	}
+	memcpy(&v64, p, sizeof(v64));
+	return v64;
+}
 
 static double report_dbl(__u64 fp)
 {
@@ -81,9 +110,9 @@ void report_info(FILE *f, enum report_format format, const char *device,
 			if (info->features & report_features[i].bit)
 				json_str(&j, NULL, report_features[i].name);
 		json_arr_end(&j);
-#define X(m, unit) json_u64(&j, #m, info->m);
-		INFO_FIELDS(X)
-#undef X
+		for (i = 0; i < ARRAY_SIZE(report_info_fields); i++)
+			json_u64(&j, report_info_fields[i].name,
+				 report_info_field(info, i));
 		json_obj_end(&j);
 		json_end(&j);
 		return;
@@ -98,10 +127,10 @@ void report_info(FILE *f, enum report_format format, const char *device,
 	if (unknown)
 		fprintf(f, " %#" PRIx64, (uint64_t)unknown);
 	fputc('\n', f);
-#define X(m, unit) fprintf(f, "%-22s %-12" PRIu64 " %s\n", #m, \
-			   (uint64_t)info->m, unit);
-	INFO_FIELDS(X)
-#undef X
+	for (i = 0; i < ARRAY_SIZE(report_info_fields); i++)
+		fprintf(f, "%-22s %-12" PRIu64 " %s\n",
+			report_info_fields[i].name, report_info_field(info, i),
+			report_info_fields[i].unit);
 }
 
 /* Mean block duration of a grid, cycles. */
@@ -246,7 +275,7 @@ static void report_geomean(const struct report *r, double gm[3])
 {
 	unsigned int i;
 
-	gm[0] = gm[1] = gm[2] = 0;
+	memset(gm, 0, 3 * sizeof(*gm));
 	for (i = 0; i < r->nr_wls; i++) {
 		gm[0] += log(report_dbl(r->wls[i].metrics.stp));
 		gm[1] += log(report_dbl(r->wls[i].metrics.antt));
@@ -417,4 +446,152 @@ void report_run(FILE *f, const struct report *r)
 	}
 	json_obj_end(&j);
 	json_end(&j);
+}
+
+/* Reference runtime of a grid: its expect= value, else the model. */
+static __u64 report_reference(const struct report *r, const struct wl_grid *g,
+			      const struct gputbs_wait *w)
+{
+	return g->expect ? g->expect : report_model(r->info, g, w->residency);
+}
+
+/* Relative error of @cycles against @ref, ppm (signed). */
+static __s64 report_error_ppm(__u64 cycles, __u64 ref)
+{
+	__s64 diff = (__s64)cycles - (__s64)ref;
+
+	if (!ref)
+		return INT64_MAX;
+	return (__s64)((__int128)diff * 1000000 / (__s64)ref);
+}
+
+static bool report_within(const struct report *r, __s64 err_ppm)
+{
+	return err_ppm != INT64_MAX &&
+	       (err_ppm < 0 ? -err_ppm : err_ppm) <= (__s64)r->tolerance_ppm;
+}
+
+static void report_calibration_text(FILE *f, const struct report *r,
+				    unsigned int within, unsigned int outside)
+{
+	unsigned int i, k;
+	int pw, gw;
+
+	report_widths(r, &pw, &gw);
+	fprintf(f, "calibration (policy %s, %u SMs, %" PRIu64
+		" ps/cycle, tolerance %.2f%%)\n", r->policy, r->info->nr_sms,
+		(uint64_t)r->info->time_scale_ps, r->tolerance_ppm / 1e4);
+	fprintf(f, "  %-*s  %-*s  %2s  %7s  %8s  %11s  %11s  %11s  %8s\n",
+		pw, "program", gw, "grid", "R", "blocks", "t(cyc)",
+		"model(cyc)", "expect(cyc)", "alone(cyc)", "error");
+	for (i = 0; i < r->nr_alone; i++) {
+		const struct prog_result *a = &r->alone[i];
+
+		for (k = 0; k < a->prog->nr_grids; k++) {
+			const struct wl_grid *g = &a->prog->grids[k];
+			const struct gputbs_wait *w = &a->grids[k];
+			__u64 cyc = report_cycles(w);
+			__s64 e = report_error_ppm(cyc,
+						   report_reference(r, g, w));
+
+			fprintf(f, "  %-*s  %-*s  %2u  %7u  %8" PRIu64
+				"  %11" PRIu64, pw, a->prog->name, gw,
+				g->label, w->residency, g->nr_blocks,
+				(uint64_t)report_mean_t(g),
+				(uint64_t)report_model(r->info, g,
+						       w->residency));
+			if (g->expect)
+				fprintf(f, "  %11" PRIu64, (uint64_t)g->expect);
+			else
+				fprintf(f, "  %11s", "-");
+			fprintf(f, "  %11" PRIu64 "  %+7.2f%%  %s\n",
+				(uint64_t)cyc, e / 1e4,
+				report_within(r, e) ? "ok" : "OUTSIDE");
+		}
+	}
+	fprintf(f, "calibration: %u within %.2f%%, %u outside\n", within,
+		r->tolerance_ppm / 1e4, outside);
+}
+
+static void report_calibration_json(FILE *f, const struct report *r,
+				    unsigned int within, unsigned int outside)
+{
+	struct json j;
+	unsigned int i, k;
+
+	json_init(&j, f);
+	json_obj(&j, NULL);
+	json_obj(&j, "device");
+	json_str(&j, "path", r->device);
+	json_str(&j, "policy", r->policy);
+	json_u64(&j, "nr_sms", r->info->nr_sms);
+	json_u64(&j, "time_scale_ps", r->info->time_scale_ps);
+	json_obj_end(&j);
+	json_u64(&j, "tolerance_ppm", r->tolerance_ppm);
+	json_arr(&j, "grids");
+	for (i = 0; i < r->nr_alone; i++) {
+		const struct prog_result *a = &r->alone[i];
+
+		for (k = 0; k < a->prog->nr_grids; k++) {
+			const struct wl_grid *g = &a->prog->grids[k];
+			const struct gputbs_wait *w = &a->grids[k];
+			__u64 ref = report_reference(r, g, w);
+			__s64 e = report_error_ppm(report_cycles(w), ref);
+
+			json_obj(&j, NULL);
+			json_str(&j, "program", a->prog->name);
+			json_str(&j, "label", g->label);
+			json_u64(&j, "blocks", g->nr_blocks);
+			json_u64(&j, "mean_block_cycles", report_mean_t(g));
+			json_u64(&j, "model_cycles",
+				 report_model(r->info, g, w->residency));
+			json_u64(&j, "expect_cycles", g->expect);
+			json_u64(&j, "cycles", report_cycles(w));
+			json_s64(&j, "error_ppm", e);
+			json_bool(&j, "within", report_within(r, e));
+			report_wait_json(&j, w);
+			json_obj_end(&j);
+		}
+	}
+	json_arr_end(&j);
+	json_u64(&j, "within", within);
+	json_u64(&j, "outside", outside);
+	json_obj_end(&j);
+	json_end(&j);
+}
+
+/**
+ * report_calibration() - compare alone runtimes with expected ones
+ * @f: output.
+ * @r: the results; @alone and @tolerance_ppm are used.
+ *
+ * Each grid's alone runtime is compared with its expect= value, or with
+ * the staircase model when it has none.
+ *
+ * Return: the number of grids outside the tolerance.
+ */
+unsigned int report_calibration(FILE *f, const struct report *r)
+{
+	unsigned int i, k, within = 0, outside = 0;
+
+	for (i = 0; i < r->nr_alone; i++) {
+		const struct prog_result *a = &r->alone[i];
+
+		for (k = 0; k < a->prog->nr_grids; k++) {
+			const struct wl_grid *g = &a->prog->grids[k];
+			const struct gputbs_wait *w = &a->grids[k];
+			__s64 e = report_error_ppm(report_cycles(w),
+						   report_reference(r, g, w));
+
+			if (report_within(r, e))
+				within++;
+			else
+				outside++;
+		}
+	}
+	if (r->format == REPORT_JSON)
+		report_calibration_json(f, r, within, outside);
+	else
+		report_calibration_text(f, r, within, outside);
+	return outside;
 }

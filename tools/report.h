@@ -23,6 +23,7 @@ enum report_format { REPORT_TEXT, REPORT_JSON };
  * @nr_alone: entries of @alone.
  * @wls: workload executions.
  * @nr_wls: entries of @wls.
+ * @tolerance_ppm: calibration: largest accepted relative error, ppm.
  */
 struct report {
 	enum report_format format;
@@ -33,10 +34,12 @@ struct report {
 	unsigned int nr_alone;
 	const struct workload_result *wls;
 	unsigned int nr_wls;
+	__u32 tolerance_ppm;
 };
 
 void report_info(FILE *f, enum report_format format, const char *device,
 		 const char *policy, const struct gputbs_info *info);
 void report_run(FILE *f, const struct report *r);
+unsigned int report_calibration(FILE *f, const struct report *r);
 
 #endif /* _GPUTBS_REPORT_H */

@@ -36,8 +36,8 @@
 /* Margin between choosing T0 and T0, for forking the children. */
 #define RUN_T0_MARGIN_NS	20000000ULL
 #define RUN_T0_PER_RUN_NS	1000000ULL
-/* How long a run spins for its turn before it blocks. */
-#define RUN_TURN_SPIN_NS	200000ULL
+/* How long a run spins before its arrival or for its turn. */
+#define RUN_SPIN_NS		2000000ULL
 
 /* What a child reports for one grid, or for its failure. */
 struct run_record {
@@ -167,33 +167,34 @@ int run_alone(const struct run_opts *opts, const struct wl_program *prog,
 	return ret;
 }
 
+/*
+ * Wake up at @ns: sleep until RUN_SPIN_NS before it, then spin, yielding
+ * the CPU, so that the wake-up latency of a sleep (tens of microseconds on
+ * hardware, milliseconds in an emulated guest) is not added to the
+ * arrival time.
+ */
 static void run_sleep_until(__u64 ns)
 {
+	__u64 early = ns > RUN_SPIN_NS ? ns - RUN_SPIN_NS : 0;
 	struct timespec ts = {
-		.tv_sec = ns / 1000000000ULL,
-		.tv_nsec = ns % 1000000000ULL,
+		.tv_sec = early / 1000000000ULL,
+		.tv_nsec = early % 1000000000ULL,
 	};
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
 	       EINTR)
 		;
-}
-
-static void run_send(int fd, const struct run_record *rec)
-{
-	/* Records are smaller than PIPE_BUF: writes are atomic. */
-	while (write(fd, rec, sizeof(*rec)) < 0 && errno == EINTR)
-		;
+	while (gputbs_now_ns() < ns)
+		sched_yield();
 }
 
 /*
  * Wait until the predecessor submitted (a byte) or exited (end of file).
- * Spin briefly first, yielding the CPU: waking up from a blocking read
- * takes tens of microseconds, a long time in emulated cycles.
+ * Spin first, yielding the CPU, for the same reason as run_sleep_until().
  */
 static void run_wait_turn(int fd)
 {
-	__u64 spin_end = gputbs_now_ns() + RUN_TURN_SPIN_NS;
+	__u64 spin_end = gputbs_now_ns() + RUN_SPIN_NS;
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	ssize_t n;
 	char c;
@@ -213,6 +214,13 @@ static void run_wait_turn(int fd)
 	close(fd);
 }
 
+static void run_send(int fd, const struct run_record *rec)
+{
+	/* Records are smaller than PIPE_BUF: writes are atomic. */
+	while (write(fd, rec, sizeof(*rec)) < 0 && errno == EINTR)
+		;
+}
+
 /*
  * Body of the child process of run @idx; never returns.  @fd is the result
  * pipe, @turn_fd (or -1) says when the predecessor submitted, @next_fd (or
@@ -222,8 +230,8 @@ static void __attribute__((noreturn))
 run_child(const struct run_opts *opts, const struct workload_result *res,
 	  unsigned int idx, __u64 start_ns, int fd, int turn_fd, int next_fd)
 {
-	const struct wl_program *prog = res->set->programs[
-		res->wl->runs[idx].program];
+	unsigned int pidx = res->wl->runs[idx].program;
+	const struct wl_program *prog = res->set->programs[pidx];
 	struct gputbs_wait w[WL_MAX_GRIDS];
 	struct run_record rec;
 	struct run_error err = { 0, NULL, 0 };
@@ -240,7 +248,6 @@ run_child(const struct run_opts *opts, const struct workload_result *res,
 		run_send(fd, &rec);
 		_exit(1);
 	}
-	/* Default slack (50 us) would dominate the arrival jitter. */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	run_sleep_until(start_ns);
 	run_wait_turn(turn_fd);
@@ -263,14 +270,14 @@ run_child(const struct run_opts *opts, const struct workload_result *res,
 
 static __u64 run_cycles_to_ns(const struct gputbs_info *info, __u64 cycles)
 {
-	return (__u64)((unsigned __int128)cycles * info->time_scale_ps / 1000);
+	return (__u64)((__uint128_t)cycles * info->time_scale_ps / 1000);
 }
 
 static __u64 run_ns_to_cycle(const struct gputbs_info *info, __u64 ns)
 {
 	if (ns < info->epoch_ns || !info->time_scale_ps)
 		return 0;
-	return (__u64)((unsigned __int128)(ns - info->epoch_ns) * 1000 /
+	return (__u64)((__uint128_t)(ns - info->epoch_ns) * 1000 /
 		       info->time_scale_ps);
 }
 
@@ -296,7 +303,8 @@ static int run_collect(int fd, struct workload_result *res,
 		if (rec.err) {
 			if (!ret) {
 				*failed_run = rec.run;
-				err->err = ret = rec.err;
+				ret = rec.err;
+				err->err = ret;
 				err->what = run_what[rec.what];
 				err->grid = rec.grid;
 			}
@@ -309,7 +317,8 @@ static int run_collect(int fd, struct workload_result *res,
 		if (got[i] != res->runs[i].prog->nr_grids) {
 			/* The child died without saying why. */
 			*failed_run = i;
-			err->err = ret = -ECHILD;
+			ret = -ECHILD;
+			err->err = ret;
 			err->what = "child";
 			err->grid = got[i];
 		}
@@ -340,7 +349,8 @@ static int run_chain_init(struct run_chain *c,
 	}
 	for (p = 0; p < c->n; p++) {
 		c->pos[c->order[p]] = p;
-		c->turn[p][0] = c->turn[p][1] = -1;
+		c->turn[p][0] = -1;
+		c->turn[p][1] = -1;
 	}
 	for (p = 1; p < c->n; p++)
 		if (pipe2(c->turn[p], O_CLOEXEC))

@@ -43,6 +43,7 @@ struct wl_parser {
 	struct wl_program *prog;	/* program that grid lines extend */
 	struct wl_workload *wl;		/* workload that run lines extend */
 	unsigned int last_line;		/* lines of the top-level file */
+	unsigned int flags;		/* WL_PARSE_* */
 };
 
 static int __attribute__((format(printf, 4, 5)))
@@ -256,13 +257,14 @@ out:
 
 enum wl_key {
 	KEY_BLOCKS, KEY_THREADS, KEY_REGS, KEY_SHMEM, KEY_CYCLES, KEY_RSD,
-	KEY_SEED, KEY_DURATIONS, NR_KEYS
+	KEY_SEED, KEY_DURATIONS, KEY_EXPECT, NR_KEYS
 };
 
 static const char * const wl_key_names[NR_KEYS] = {
 	[KEY_BLOCKS] = "blocks", [KEY_THREADS] = "threads",
 	[KEY_REGS] = "regs", [KEY_SHMEM] = "shmem", [KEY_CYCLES] = "cycles",
 	[KEY_RSD] = "rsd", [KEY_SEED] = "seed", [KEY_DURATIONS] = "durations",
+	[KEY_EXPECT] = "expect",
 };
 
 /* Split "key=value" into @vals by key name. */
@@ -362,6 +364,12 @@ static int wl_do_grid(struct wl_parser *p, const struct wl_loc *loc,
 	if (v[KEY_SEED]) {
 		ret = wl_key_u64(p, loc, "seed", v[KEY_SEED], 0, ~0ULL,
 				 &g->seed);
+		if (ret)
+			return ret;
+	}
+	if (v[KEY_EXPECT]) {
+		ret = wl_key_u64(p, loc, "expect", v[KEY_EXPECT], 1,
+				 WL_MAX_CYCLES * WL_MAX_BLOCKS, &g->expect);
 		if (ret)
 			return ret;
 	}
@@ -657,8 +665,10 @@ static int wl_check(struct wl_parser *p)
 			return wl_fail(p, &set->programs[i]->loc,
 				       "program '%s' has no grids",
 				       set->programs[i]->name);
-	if (!set->nr_workloads)
+	if (!set->nr_workloads && !(p->flags & WL_PARSE_PROGRAMS))
 		return wl_fail(p, &end, "no workload defined");
+	if (!set->nr_programs)
+		return wl_fail(p, &end, "no program defined");
 	for (i = 0; i < set->nr_workloads; i++) {
 		struct wl_workload *wl = set->workloads[i];
 
@@ -682,6 +692,7 @@ static int wl_check(struct wl_parser *p)
 /**
  * wl_parse_file() - parse a workload file and its includes
  * @path: the file.
+ * @flags: %WL_PARSE_PROGRAMS: a file without workloads is fine.
  * @out: out: what it defines, to be freed with wl_free().
  * @err: out: "FILE:LINE: reason" on error.
  * @errlen: size of @err.
@@ -689,8 +700,8 @@ static int wl_check(struct wl_parser *p)
  * Return: 0; -EINVAL for a malformed file (including a missing included
  * file), -errno if @path itself cannot be read, -ENOMEM.
  */
-int wl_parse_file(const char *path, struct wl_set **out, char *err,
-		  size_t errlen)
+int wl_parse_file(const char *path, unsigned int flags, struct wl_set **out,
+		  char *err, size_t errlen)
 {
 	struct wl_parser *p;
 	int ret;
@@ -703,8 +714,11 @@ int wl_parse_file(const char *path, struct wl_set **out, char *err,
 		return -ENOMEM;
 	p->err = err;
 	p->errlen = errlen;
+	p->flags = flags;
 	p->set = calloc(1, sizeof(*p->set));
-	if (!p->set || !(p->set->path = strdup(path))) {
+	if (p->set)
+		p->set->path = strdup(path);
+	if (!p->set || !p->set->path) {
 		ret = wl_error(p, NULL, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -766,7 +780,8 @@ int wl_find_program(const struct wl_set *set, const char *name)
  * @a: a grid.
  * @b: another grid.
  *
- * Return: 1 if they are equal apart from where they were defined, else 0.
+ * Return: 1 if they describe the same work (where they were defined and
+ * what runtime is expected do not matter), else 0.
  */
 int wl_grid_equal(const struct wl_grid *a, const struct wl_grid *b)
 {

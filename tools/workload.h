@@ -20,7 +20,7 @@
 #define WL_MAX_DEPTH		8	/* include nesting */
 #define WL_NAME_LEN		64	/* program and workload names, NUL incl. */
 #define WL_MAX_CYCLES		(1ULL << 40)
-#define WL_MAX_AT_PCT_PPM	(1000ULL * 1000000ULL)	/* at=1000% */
+#define WL_MAX_AT_PCT_PPM	10000000ULL	/* at=1000%: 10 runtimes */
 
 /**
  * struct wl_loc - where something was defined, for error messages
@@ -43,6 +43,7 @@ struct wl_loc {
  * @rsd_ppm: relative standard deviation of block durations, ppm.
  * @seed: seed of the duration sequence.
  * @durations: NULL, or @nr_blocks durations (%GPUTBS_WORK_ARRAY).
+ * @expect: expected runtime alone, cycles, 0 if not given (calibration).
  * @loc: the grid line.
  */
 struct wl_grid {
@@ -55,6 +56,7 @@ struct wl_grid {
 	__u32 rsd_ppm;
 	__u64 seed;
 	__u64 *durations;
+	__u64 expect;
 	struct wl_loc loc;
 };
 
@@ -108,7 +110,7 @@ struct wl_workload {
  * @path: the file given to wl_parse_file().
  * @nr_programs: programs.
  * @programs: programs, in definition order.
- * @nr_workloads: workloads, >= 1.
+ * @nr_workloads: workloads, >= 1 unless parsed with %WL_PARSE_PROGRAMS.
  * @workloads: workloads, in definition order.
  * @files: paths of every file read, for &struct wl_loc.
  * @nr_files: entries of @files.
@@ -123,8 +125,11 @@ struct wl_set {
 	unsigned int nr_files;
 };
 
-int wl_parse_file(const char *path, struct wl_set **out, char *err,
-		  size_t errlen);
+/* Flags of wl_parse_file(). */
+#define WL_PARSE_PROGRAMS	(1U << 0)	/* no workload needed */
+
+int wl_parse_file(const char *path, unsigned int flags, struct wl_set **out,
+		  char *err, size_t errlen);
 void wl_free(struct wl_set *set);
 int wl_find_program(const struct wl_set *set, const char *name);
 int wl_grid_equal(const struct wl_grid *a, const struct wl_grid *b);

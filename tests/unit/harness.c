@@ -311,6 +311,19 @@ u64 h_drain(struct h_dev *h)
 	return last;
 }
 
+u64 h_alone_runtime(u32 nr_sms, const struct gtbs_grid_desc *desc)
+{
+	struct h_dev *h = h_new_sms(nr_sms);
+	struct gtbs_grid *g = h_submit(h, desc, 0);
+	u64 runtime;
+
+	h_drain(h);
+	ck_assert_int_eq(g->state, GTBS_GRID_DONE);
+	runtime = g->end_cycle - g->submit_cycle;
+	h_free(h);
+	return runtime;
+}
+
 size_t h_count(const struct h_dev *h, u32 kind, u64 grid_id)
 {
 	size_t i, n = 0;

@@ -97,6 +97,14 @@ size_t h_count(const struct h_dev *h, u32 kind, u64 grid_id);
 /* Index of the first event of @kind for (@grid_id, @block), or -1. */
 long h_find(const struct h_dev *h, u32 kind, u64 grid_id, u32 block);
 
+/* Run @desc alone on a fresh default device of @nr_sms SMs; runtime. */
+u64 h_alone_runtime(u32 nr_sms, const struct gtbs_grid_desc *desc);
+
+static inline u64 h_ceil_div(u64 n, u64 d)
+{
+	return (n + d - 1) / d;
+}
+
 /* Deterministic PRNG (splitmix64) for property tests. */
 u64 h_rand(u64 *state);
 /* Uniform in [lo, hi]. */
@@ -126,6 +134,7 @@ Suite *engine_suite(void);
 Suite *metrics_suite(void);
 /* Tests that fail because of known core bugs (see the report). */
 Suite *known_bugs_suite(void);
+void known_bugs_timing(Suite *s);
 void known_bugs_engine(Suite *s);
 void known_bugs_metrics(Suite *s);
 

@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# unit.mk - host unit tests of the portable core (sm-emu/) under ASan and
+# UBSan, with the Check framework.  Included from the top-level Makefile:
+#
+#   make unit-test                      build and run every suite
+#   make unit-test UNIT_KNOWN_BUGS=1    also run the tests of known core bugs
+#   make $(BUILD)/unit/gputbs-unit      build only
+#
+# Check's environment works as usual on the binary: CK_RUN_SUITE,
+# CK_RUN_CASE, CK_FORK=no (one process, faster; no timeouts), CK_VERBOSITY.
+
+BUILD ?= build
+
+UNIT_DIR := tests/unit
+UNIT_CC ?= $(CC)
+UNIT_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all -Wall -Wextra -Werror -Wno-unused-parameter \
+	-std=gnu11 -Ism-emu $(shell pkg-config --cflags check)
+UNIT_LDLIBS := $(shell pkg-config --libs check)
+UNIT_SRCS := $(addprefix $(UNIT_DIR)/,test_main.c harness.c \
+	test_occupancy.c test_timing.c test_engine.c test_metrics.c) \
+	$(wildcard sm-emu/*.c)
+UNIT_HDRS := $(UNIT_DIR)/harness.h $(wildcard sm-emu/*.h)
+# LeakSanitizer works here (no ptrace needed); any leak fails the run.
+UNIT_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	$(if $(UNIT_KNOWN_BUGS),GTBS_UNIT_KNOWN_BUGS=1)
+
+$(BUILD)/unit/gputbs-unit: $(UNIT_SRCS) $(UNIT_HDRS) $(UNIT_DIR)/unit.mk
+	@mkdir -p $(dir $@)
+	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(UNIT_LDLIBS)
+
+.PHONY: unit-test
+unit-test: $(BUILD)/unit/gputbs-unit
+	$(UNIT_ENV) $(BUILD)/unit/gputbs-unit

@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# cli-test.sh - host tests of the gputbs CLI that need no device: usage
+# errors, and every workload file error of Documentation/workloads.rst.
+#
+# Usage: cli-test.sh PATH-TO-gputbs
+#
+# Each tests/userland/bad/*.gtbs starts with "# expect: WHERE: MESSAGE";
+# WHERE is a line of that file, or FILE:LINE of a file next to it.  The
+# CLI must exit with status 2 and print "gputbs: FILE:LINE: MESSAGE...".
+# The files in good/ must parse: the CLI then fails to open the (missing)
+# device with status 1.  The last line is "cli: N passed, M failed".
+set -u
+
+gputbs=${1:?usage: cli-test.sh PATH-TO-gputbs}
+here=$(dirname "$0")
+nodev=/nonexistent/gputbs
+out=${TMPDIR:-/tmp}/gputbs-cli-test.$$
+passed=0
+failed=0
+
+trap 'rm -f "$out"' EXIT
+
+ok() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# expect STATUS PATTERN CMD...: exit status and a line of stderr+stdout
+expect() {
+	status=$1 pattern=$2
+	shift 2
+	"$@" >"$out" 2>&1
+	rc=$?
+	if [ "$rc" -ne "$status" ]; then
+		fail "$* exited $rc, not $status"
+		sed 's/^/  | /' "$out"
+	elif ! grep -qF -- "$pattern" "$out"; then
+		fail "$*: no line with '$pattern'"
+		sed 's/^/  | /' "$out"
+	else
+		ok
+	fi
+}
+
+expect 2 "missing command" "$gputbs"
+expect 2 "unknown command 'frob'" "$gputbs" frob
+expect 0 "Usage: gputbs [--help]" "$gputbs" --help
+expect 0 "Usage: gputbs info" "$gputbs" info --help
+expect 0 "Usage: gputbs run" "$gputbs" run --help
+expect 0 "Usage: gputbs calibrate" "$gputbs" calibrate --help
+expect 2 "no workload file given" "$gputbs" run
+expect 2 "unrecognized option '--frob'" "$gputbs" run --frob x.gtbs
+expect 2 "unknown format 'xml'" "$gputbs" info --format xml
+expect 2 "bad timeout 'soon'" "$gputbs" run --timeout soon x.gtbs
+expect 2 "bad tolerance '0'" "$gputbs" calibrate --tolerance 0 x.gtbs
+expect 2 "unexpected argument 'extra'" "$gputbs" info extra
+expect 2 "missing.gtbs: No such file or directory" \
+	"$gputbs" run --device $nodev "$here/missing.gtbs"
+expect 1 "gputbs: $nodev: No such file or directory (is the module loaded?)" \
+	"$gputbs" info --device $nodev
+
+for f in "$here"/bad/*.gtbs; do
+	where=$(sed -n '1s/^# expect: //p' "$f")
+	case $where in
+	[0-9]*) want="gputbs: $f:$where" ;;
+	*) want="gputbs: $(dirname "$f")/$where" ;;
+	esac
+	expect 2 "$want" "$gputbs" run --device $nodev "$f"
+done
+
+for f in "$here"/good/*.gtbs; do
+	expect 1 "(is the module loaded?)" "$gputbs" run --device $nodev "$f"
+done
+expect 1 "(is the module loaded?)" "$gputbs" run --device $nodev \
+	"$here"/../../workloads/ercbench/pairs/*.gtbs
+expect 1 "(is the module loaded?)" "$gputbs" run --device $nodev \
+	--list "$here/../../workloads/ercbench/demo.list"
+expect 1 "(is the module loaded?)" "$gputbs" calibrate --device $nodev \
+	"$here/../../workloads/ercbench/kernels.gtbs"
+kernels=$here/../../workloads/ercbench/kernels.gtbs
+expect 2 "kernels.gtbs:$(wc -l < "$kernels"): no workload defined" \
+	"$gputbs" run --device $nodev "$kernels"
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
