@@ -46,8 +46,8 @@ LIBGPUTBS_SO_LINKS := $(UL_LIB)/libgputbs.so.$(LIBGPUTBS_SOVERSION) \
 LIBGPUTBS_PC := $(UL_LIB)/pkgconfig/libgputbs.pc
 
 GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/, tools/gputbs.o tools/cmd_run.o \
-	tools/run.o \
-	tools/report.o tools/json.o tools/workload.o sm-emu/metrics.o)
+	tools/run.o tools/report.o tools/json.o tools/workload.o \
+	sm-emu/metrics.o)
 GPUTBS_TEST_OBJS := $(UL_OBJ)/tests/guest/gputbs-test.o
 
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
