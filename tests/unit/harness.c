@@ -4,9 +4,73 @@
  *
  * Copyright (C) 2026 The gputbs developers
  */
+#include <signal.h>
 #include <stdarg.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "harness.h"
+
+/* Devices not yet freed, for h_teardown(). */
+static struct h_dev *h_live;
+
+static void h_live_add(struct h_dev *h)
+{
+	h->live_next = h_live;
+	h->live_prev = NULL;
+	if (h_live)
+		h_live->live_prev = h;
+	h_live = h;
+}
+
+static void h_live_del(struct h_dev *h)
+{
+	if (h->live_prev)
+		h->live_prev->live_next = h->live_next;
+	else
+		h_live = h->live_next;
+	if (h->live_next)
+		h->live_next->live_prev = h->live_prev;
+}
+
+static void h_teardown(void)
+{
+	while (h_live)
+		h_free(h_live);
+}
+
+TCase *h_tcase(const char *name)
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_add_checked_fixture(tc, NULL, h_teardown);
+	return tc;
+}
+
+bool h_returns_within(void (*fn)(void *arg), void *arg, unsigned int timeout_ms)
+{
+	struct timespec tick = { .tv_nsec = 5 * 1000 * 1000 };
+	unsigned int waited;
+	int status = 0;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		fn(arg);
+		_exit(0);
+	}
+	for (waited = 0; waited <= timeout_ms; waited += 5) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+		nanosleep(&tick, NULL);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return false;
+}
 
 const struct h_erc_kernel h_erc_kernels[H_NR_ERC] = {
 	{ "AES-d", 1429, 256, 20, 4096, 14529, 125200, 234154, 6,
@@ -215,6 +279,7 @@ struct h_dev *h_new(const struct gtbs_dev_config *cfg,
 		      h->sms);
 	h->dev.backend = &h_backend;
 	h->dev.priv = h;
+	h_live_add(h);
 	return h;
 }
 
@@ -233,6 +298,7 @@ void h_free(struct h_dev *h)
 
 	if (!h)
 		return;
+	h_live_del(h);
 	for (i = 0; i < h->dev.cfg.nr_sms; i++)
 		free(h->sms[i]);
 	for (i = 0; i < h->nr_grids; i++)

@@ -62,11 +62,26 @@ struct h_dev {
 	/* event cycles must never decrease (block/grid events) */
 	u64 last_cycle;
 	unsigned int nonmonotonic;
+	/* devices still allocated, freed by the teardown after a failure */
+	struct h_dev *live_next, *live_prev;
 };
 
 /* A device with @cfg (checked) and @policy (NULL: FIFO). */
 struct h_dev *h_new(const struct gtbs_dev_config *cfg,
 		    const struct gtbs_policy_ops *policy);
+/*
+ * A test case whose checked teardown frees every device a failed test left
+ * behind (CK_FORK=no: a failed assertion skips the test's own h_free()),
+ * so LeakSanitizer reports only real leaks.
+ */
+TCase *h_tcase(const char *name);
+
+/*
+ * Run @fn(@arg) in a child process; true if it returned within
+ * @timeout_ms.  For calls that might never return.
+ */
+bool h_returns_within(void (*fn)(void *arg), void *arg, unsigned int timeout_ms);
+
 /* The default (paper) device with @nr_sms SMs, FIFO. */
 struct h_dev *h_new_sms(u32 nr_sms);
 void h_free(struct h_dev *h);

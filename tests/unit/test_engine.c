@@ -1425,7 +1425,7 @@ END_TEST
 
 void known_bugs_engine(Suite *s)
 {
-	TCase *tc = tcase_create("engine");
+	TCase *tc = h_tcase("engine");
 
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, kb_run_until_u64_max_returns);
@@ -1441,44 +1441,44 @@ Suite *engine_suite(void)
 	Suite *s = suite_create("engine");
 	TCase *tc;
 
-	tc = tcase_create("fifo");
+	tc = h_tcase("fifo");
 	tcase_add_test(tc, fifo_arrival_order);
 	tcase_add_test(tc, fifo_head_of_line);
 	tcase_add_test(tc, fifo_concurrent_on_leftover);
 	tcase_add_test(tc, explicit_durations);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("cancel");
+	tc = h_tcase("cancel");
 	tcase_add_test(tc, cancel_queued);
 	tcase_add_test(tc, cancel_running_returns_resources);
 	tcase_add_test(tc, cancel_other_states_noop);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("resources");
+	tc = h_tcase("resources");
 	tcase_add_test(tc, resources_bounded_at_every_event);
 	tcase_add_test(tc, resources_all_slots);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("lifecycle");
+	tc = h_tcase("lifecycle");
 	tcase_add_test(tc, lifecycle_and_counters);
 	tcase_add_test(tc, kicks_on_submit_and_end);
 	tcase_add_test(tc, kicked_sm_reevaluated_at_event);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("run_until");
+	tc = h_tcase("run_until");
 	tcase_add_test(tc, run_until_inclusive_bound);
 	tcase_add_test(tc, run_until_never_goes_back);
 	tcase_add_test(tc, run_until_global_order);
 	tcase_add_loop_test(tc, run_until_granularity_single_grid, 0, H_NR_ERC);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("desc");
+	tc = h_tcase("desc");
 	tcase_add_loop_test(tc, desc_rejects, 0, ARRAY_SIZE(bad_descs));
 	tcase_add_loop_test(tc, desc_accepts_limits, 0, ARRAY_SIZE(ok_descs));
 	tcase_add_test(tc, desc_limits_follow_config);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("policy");
+	tc = h_tcase("policy");
 	tcase_add_test(tc, policy_find_by_name);
 	tcase_add_test(tc, policy_registry_well_formed);
 	tcase_add_test(tc, policy_each_runs_workload);
@@ -1487,7 +1487,7 @@ Suite *engine_suite(void)
 	tcase_add_test(tc, policy_pick_that_does_not_fit);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("properties");
+	tc = h_tcase("properties");
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, prop_random_workloads, 0, 40);
 	tcase_add_loop_test(tc, prop_random_cancels, 0, 30);

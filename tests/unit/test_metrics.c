@@ -309,7 +309,7 @@ END_TEST
 
 void known_bugs_metrics(Suite *s)
 {
-	TCase *tc = tcase_create("metrics");
+	TCase *tc = h_tcase("metrics");
 
 	tcase_add_test(tc, kb_single_program_above_2_44);
 	tcase_add_test(tc, kb_antt_sum_does_not_wrap);
@@ -320,7 +320,7 @@ void known_bugs_metrics(Suite *s)
 Suite *metrics_suite(void)
 {
 	Suite *s = suite_create("metrics");
-	TCase *tc = tcase_create("metrics");
+	TCase *tc = h_tcase("metrics");
 
 	tcase_add_test(tc, hand_computed_two);
 	tcase_add_test(tc, hand_computed_three);

@@ -409,13 +409,13 @@ Suite *occupancy_suite(void)
 	Suite *s = suite_create("occupancy");
 	TCase *tc;
 
-	tc = tcase_create("config");
+	tc = h_tcase("config");
 	tcase_add_test(tc, config_default_is_paper_device);
 	tcase_add_loop_test(tc, config_rejects, 0, ARRAY_SIZE(bad_cfgs));
 	tcase_add_test(tc, config_accepts_limits);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("residency");
+	tc = h_tcase("residency");
 	tcase_add_loop_test(tc, occ_ercbench, 0, H_NR_ERC);
 	tcase_add_test(tc, occ_render_one_reg_fewer);
 	tcase_add_test(tc, occ_allocation_units);

@@ -486,7 +486,7 @@ END_TEST
 
 void known_bugs_timing(Suite *s)
 {
-	TCase *tc = tcase_create("timing");
+	TCase *tc = h_tcase("timing");
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, kb_work_mean_is_t_at_high_rsd);
@@ -499,7 +499,7 @@ Suite *timing_suite(void)
 	Suite *s = suite_create("timing");
 	TCase *tc;
 
-	tc = tcase_create("work");
+	tc = h_tcase("work");
 	tcase_add_test(tc, work_uniform_without_rsd);
 	tcase_add_test(tc, work_explicit_durations);
 	tcase_add_test(tc, work_deterministic);
@@ -507,13 +507,13 @@ Suite *timing_suite(void)
 	tcase_add_test(tc, work_floor);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("progress");
+	tc = h_tcase("progress");
 	tcase_add_test(tc, progress_exact_values);
 	tcase_add_loop_test(tc, progress_random_inverse, 0, 3);
 	tcase_add_test(tc, runtime_saturates_with_residency);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("engine");
+	tc = h_tcase("engine");
 	tcase_add_loop_test(tc, alone_at_r_lasts_t, 0, 4);
 	tcase_add_test(tc, staircase_fifteen_sms);
 	tcase_add_loop_test(tc, staircase_ercbench_uniform, 0, H_NR_ERC);
@@ -523,7 +523,7 @@ Suite *timing_suite(void)
 	tcase_add_test(tc, busy_cycles_exclude_idle);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("calibration");
+	tc = h_tcase("calibration");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, calibration_ercbench, 0, H_NR_ERC);
 	suite_add_tcase(s, tc);
