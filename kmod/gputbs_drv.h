@@ -105,6 +105,7 @@ u64 gputbs_cycles_to_ns(const struct gputbs_device *gdev, u64 cycles);
 int gputbs_sm_threads_start(struct gputbs_device *gdev);
 void gputbs_sm_threads_stop(struct gputbs_device *gdev);
 void gputbs_sm_kick(struct gputbs_device *gdev, struct gtbs_sm *sm);
+u64 gputbs_dev_sync(struct gputbs_device *gdev);
 
 /* gputbs_file.c */
 extern const struct file_operations gputbs_fops;

@@ -62,12 +62,13 @@ static int gputbs_release(struct inode *inode, struct file *file)
 	struct gputbs_device *gdev = client->gdev;
 	struct gputbs_grid *grid;
 	unsigned long handle;
+	u64 now;
 
 	/* No ioctl runs any more: nobody else holds a grid reference. */
 	spin_lock(&gdev->lock);
+	now = gputbs_dev_sync(gdev);
 	xa_for_each(&client->grids, handle, grid) {
-		gtbs_grid_cancel(&gdev->core, &grid->core,
-				 gputbs_now_cycles(gdev));
+		gtbs_grid_cancel(&gdev->core, &grid->core, now);
 		list_del_init(&grid->done_node);
 	}
 	spin_unlock(&gdev->lock);
@@ -240,7 +241,7 @@ static long gputbs_ioctl_submit(struct gputbs_client *client, void *data)
 	args->handle = handle;
 
 	spin_lock(&gdev->lock);
-	gtbs_grid_submit(&gdev->core, &grid->core, gputbs_now_cycles(gdev));
+	gtbs_grid_submit(&gdev->core, &grid->core, gputbs_dev_sync(gdev));
 	spin_unlock(&gdev->lock);
 	return 0;
 

@@ -129,6 +129,28 @@ static void gputbs_sm_rearm(struct gputbs_device *gdev)
 	}
 }
 
+/**
+ * gputbs_dev_sync() - run the device up to the current emulated cycle
+ * @gdev: the device.
+ *
+ * Processes every event due by now, in cycle order, and re-arms the SM
+ * threads whose next completion moved earlier.  Called before a grid is
+ * submitted or cancelled, so that the change happens after every event
+ * that precedes it (no block of a new grid can start before its arrival,
+ * however late the SM threads run).
+ *
+ * Context: &gputbs_device.lock held.
+ * Return: the current emulated cycle.
+ */
+u64 gputbs_dev_sync(struct gputbs_device *gdev)
+{
+	u64 now = gputbs_now_cycles(gdev);
+
+	gtbs_dev_run_until(&gdev->core, now);
+	gputbs_sm_rearm(gdev);
+	return now;
+}
+
 static int gputbs_sm_thread_fn(void *arg)
 {
 	struct gputbs_sm_thread *t = arg;
@@ -138,8 +160,7 @@ static int gputbs_sm_thread_fn(void *arg)
 		gputbs_sm_sleep(t);
 		WRITE_ONCE(t->kicked, false);
 		spin_lock(&gdev->lock);
-		gtbs_dev_run_until(&gdev->core, gputbs_now_cycles(gdev));
-		gputbs_sm_rearm(gdev);
+		gputbs_dev_sync(gdev);
 		WRITE_ONCE(t->deadline, gtbs_sm_next_event(&gdev->core, t->sm));
 		spin_unlock(&gdev->lock);
 	}
