@@ -7,6 +7,7 @@
 #ifndef _GPUTBS_DRV_H
 #define _GPUTBS_DRV_H
 
+#include <linux/hrtimer.h>
 #include <linux/kref.h>
 #include <linux/miscdevice.h>
 #include <linux/spinlock.h>
@@ -22,17 +23,18 @@ struct task_struct;
  * @gdev: the device.
  * @sm: the SM's core state (protected by &gputbs_device.lock).
  * @task: the kthread.
- * @kicked: set by gputbs_sm_kick() to make the thread run the device;
- *	accessed with READ_ONCE()/WRITE_ONCE() and ordered by the wake-up.
- * @deadline: emulated cycle of the SM's next completion, when the thread's
- *	timer fires (U64_MAX: none).  Written under &gputbs_device.lock, read
- *	locklessly by the thread before it sleeps.
+ * @timer: fires at the SM's next block completion and wakes @task.
+ * @woken: set by @timer's callback before it wakes @task; accessed with
+ *	READ_ONCE()/WRITE_ONCE(), ordered by the wake-up.
+ * @deadline: emulated cycle @timer is armed for, U64_MAX when disarmed
+ *	(&gputbs_device.lock).
  */
 struct gputbs_sm_thread {
 	struct gputbs_device *gdev;
 	struct gtbs_sm *sm;
 	struct task_struct *task;
-	bool kicked;
+	struct hrtimer timer;
+	bool woken;
 	u64 deadline;
 };
 
@@ -104,7 +106,6 @@ u64 gputbs_now_cycles(const struct gputbs_device *gdev);
 u64 gputbs_cycles_to_ns(const struct gputbs_device *gdev, u64 cycles);
 int gputbs_sm_threads_start(struct gputbs_device *gdev);
 void gputbs_sm_threads_stop(struct gputbs_device *gdev);
-void gputbs_sm_kick(struct gputbs_device *gdev, struct gtbs_sm *sm);
 u64 gputbs_dev_sync(struct gputbs_device *gdev);
 
 /* gputbs_file.c */

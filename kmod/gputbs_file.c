@@ -71,6 +71,7 @@ static int gputbs_release(struct inode *inode, struct file *file)
 		gtbs_grid_cancel(&gdev->core, &grid->core, now);
 		list_del_init(&grid->done_node);
 	}
+	gputbs_dev_sync(gdev);	/* others' blocks take the freed resources */
 	spin_unlock(&gdev->lock);
 	xa_for_each(&client->grids, handle, grid) {
 		xa_erase(&client->grids, handle);
@@ -242,6 +243,7 @@ static long gputbs_ioctl_submit(struct gputbs_client *client, void *data)
 
 	spin_lock(&gdev->lock);
 	gtbs_grid_submit(&gdev->core, &grid->core, gputbs_dev_sync(gdev));
+	gputbs_dev_sync(gdev);	/* issue its blocks now, at its arrival */
 	spin_unlock(&gdev->lock);
 	return 0;
 

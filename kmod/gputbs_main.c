@@ -83,14 +83,8 @@ static void gputbs_backend_grid_done(struct gtbs_dev *core,
 	gputbs_grid_done(core->priv, grid->priv);
 }
 
-static void gputbs_backend_kick(struct gtbs_dev *core, struct gtbs_sm *sm)
-{
-	gputbs_sm_kick(core->priv, sm);
-}
-
 static const struct gtbs_backend_ops gputbs_backend = {
 	.grid_done = gputbs_backend_grid_done,
-	.kick = gputbs_backend_kick,
 };
 
 static int gputbs_config_from_params(struct gtbs_dev_config *cfg)

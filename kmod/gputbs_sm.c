@@ -9,18 +9,20 @@
  * DOC: SM kthreads
  *
  * Emulated cycle c happens at CLOCK_MONOTONIC time epoch_ns + c *
- * time_scale_ps / 1000.  Each SM's kthread owns the SM's timer: it sleeps
- * until the absolute time of the SM's next block completion, or until
- * kicked (a grid arrived or ended), then runs the whole device up to the
- * current cycle::
+ * time_scale_ps / 1000.  Each SM has a kthread and an hrtimer armed for
+ * the absolute time of the SM's next block completion.  When the timer
+ * fires it wakes the thread, which runs the whole device up to the current
+ * cycle and re-arms every SM's timer whose next completion moved::
  *
- *            +-----------------------------------------------------+
- *            v                                                     |
- *   sleep until the SM's next completion (absolute hrtimer)        |
- *   or a kick                                                      |
- *            |                                                     |
- *   lock; gtbs_dev_run_until(now); re-arm SMs whose next           |
- *   completion moved earlier; unlock ------------------------------+
+ *          +---------------------------------------------------+
+ *          v                                                   |
+ *   sleep (TASK_IDLE) until the SM's hrtimer fires             |
+ *          |                                                   |
+ *   lock; gtbs_dev_run_until(now); re-arm moved timers; unlock -+
+ *
+ * Submissions and cancellations run the device the same way in the ioctl
+ * (gputbs_dev_sync()), so a new grid's blocks issue at its arrival without
+ * waking any thread, and only the SMs with an event due ever wake.
  *
  * gtbs_dev_run_until() takes every SM's events in global cycle order, each
  * at the cycle it was due, whichever thread runs it and however late it
@@ -68,48 +70,21 @@ u64 gputbs_cycles_to_ns(const struct gputbs_device *gdev, u64 cycles)
 						1000);
 }
 
-/**
- * gputbs_sm_kick() - make an SM's kthread re-evaluate its SM
- * @gdev: the device.
- * @sm: the SM.
- *
- * The core's &gtbs_backend_ops.kick.
- *
- * Context: &gputbs_device.lock held (any context that may wake a task).
- */
-void gputbs_sm_kick(struct gputbs_device *gdev, struct gtbs_sm *sm)
+/* The SM's timer fired: its next completion is due.  Hard irq context. */
+static enum hrtimer_restart gputbs_sm_timer_fn(struct hrtimer *timer)
 {
-	struct gputbs_sm_thread *t = &gdev->threads[sm->id];
+	struct gputbs_sm_thread *t = container_of(timer, struct gputbs_sm_thread,
+						  timer);
 
-	WRITE_ONCE(t->kicked, true);
-	if (t->task)
-		wake_up_process(t->task);
-}
-
-static void gputbs_sm_sleep(struct gputbs_sm_thread *t)
-{
-	u64 deadline;
-	ktime_t expires;
-
-	set_current_state(TASK_IDLE);
-	if (READ_ONCE(t->kicked) || kthread_should_stop()) {
-		__set_current_state(TASK_RUNNING);
-		return;
-	}
-	deadline = READ_ONCE(t->deadline);
-	if (deadline == U64_MAX) {
-		schedule();
-	} else {
-		expires = ns_to_ktime(gputbs_cycles_to_ns(t->gdev, deadline));
-		schedule_hrtimeout_range(&expires, 0, HRTIMER_MODE_ABS);
-	}
-	__set_current_state(TASK_RUNNING);
+	WRITE_ONCE(t->woken, true);
+	wake_up_process(t->task);
+	return HRTIMER_NORESTART;
 }
 
 /*
- * After the device ran, an SM may have a completion earlier than the
- * deadline its thread sleeps until (it was given a block by another SM's
- * thread): move the deadline and wake the thread to re-arm its timer.
+ * Arm each SM's timer for the SM's next completion, wherever it moved (a
+ * block was issued on it or retired by another thread), so that exactly
+ * the SM that has an event due wakes.  No thread is woken from here.
  * Called with the device lock held.
  */
 static void gputbs_sm_rearm(struct gputbs_device *gdev)
@@ -120,12 +95,15 @@ static void gputbs_sm_rearm(struct gputbs_device *gdev)
 		struct gputbs_sm_thread *t = &gdev->threads[i];
 		u64 next = gtbs_sm_next_event(&gdev->core, t->sm);
 
-		if (next < t->deadline && t->task != current) {
-			WRITE_ONCE(t->deadline, next);
-			WRITE_ONCE(t->kicked, true);
-			if (t->task)
-				wake_up_process(t->task);
-		}
+		if (next == t->deadline)
+			continue;
+		t->deadline = next;
+		if (next == U64_MAX)
+			hrtimer_try_to_cancel(&t->timer);
+		else
+			hrtimer_start(&t->timer,
+				      ns_to_ktime(gputbs_cycles_to_ns(gdev, next)),
+				      HRTIMER_MODE_ABS);
 	}
 }
 
@@ -133,11 +111,12 @@ static void gputbs_sm_rearm(struct gputbs_device *gdev)
  * gputbs_dev_sync() - run the device up to the current emulated cycle
  * @gdev: the device.
  *
- * Processes every event due by now, in cycle order, and re-arms the SM
- * threads whose next completion moved earlier.  Called before a grid is
- * submitted or cancelled, so that the change happens after every event
- * that precedes it (no block of a new grid can start before its arrival,
- * however late the SM threads run).
+ * Processes every event due by now in cycle order (including the kicks
+ * of a grid that just arrived or ended, so its blocks issue at once) and
+ * re-arms the SM timers.  Called by the SM threads when their timer fires,
+ * and around every submission and cancellation, so that a change happens
+ * after every event that precedes it: no block of a new grid can start
+ * before its arrival, however late the SM threads run.
  *
  * Context: &gputbs_device.lock held.
  * Return: the current emulated cycle.
@@ -156,14 +135,19 @@ static int gputbs_sm_thread_fn(void *arg)
 	struct gputbs_sm_thread *t = arg;
 	struct gputbs_device *gdev = t->gdev;
 
-	while (!kthread_should_stop()) {
-		gputbs_sm_sleep(t);
-		WRITE_ONCE(t->kicked, false);
+	for (;;) {
+		set_current_state(TASK_IDLE);
+		if (kthread_should_stop())
+			break;
+		if (!READ_ONCE(t->woken))
+			schedule();
+		__set_current_state(TASK_RUNNING);
+		WRITE_ONCE(t->woken, false);
 		spin_lock(&gdev->lock);
 		gputbs_dev_sync(gdev);
-		WRITE_ONCE(t->deadline, gtbs_sm_next_event(&gdev->core, t->sm));
 		spin_unlock(&gdev->lock);
 	}
+	__set_current_state(TASK_RUNNING);
 	return 0;
 }
 
@@ -186,6 +170,8 @@ int gputbs_sm_threads_start(struct gputbs_device *gdev)
 		t->gdev = gdev;
 		t->deadline = U64_MAX;
 		t->sm = gdev->sms[i];
+		hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+		t->timer.function = gputbs_sm_timer_fn;
 		task = kthread_run(gputbs_sm_thread_fn, t, "gputbs/sm%u", i);
 		if (IS_ERR(task)) {
 			gputbs_sm_threads_stop(gdev);
@@ -202,20 +188,20 @@ int gputbs_sm_threads_start(struct gputbs_device *gdev)
  * gputbs_sm_threads_stop() - stop every SM kthread that was started
  * @gdev: the device.
  *
- * Context: process context, module exit; no grid is queued.
+ * Context: process context, module init or exit; no grid is queued and
+ * /dev/gputbs is not registered, so nothing re-arms the timers.
  */
 void gputbs_sm_threads_stop(struct gputbs_device *gdev)
 {
 	u32 i;
 
 	for (i = 0; i < gdev->core.cfg.nr_sms; i++) {
-		struct task_struct *task;
+		struct gputbs_sm_thread *t = &gdev->threads[i];
 
-		spin_lock(&gdev->lock);
-		task = gdev->threads[i].task;
-		gdev->threads[i].task = NULL;
-		spin_unlock(&gdev->lock);
-		if (task)
-			kthread_stop(task);
+		if (!t->task)	/* never started: its timer is not set up */
+			continue;
+		hrtimer_cancel(&t->timer);
+		kthread_stop(t->task);
+		t->task = NULL;
 	}
 }

@@ -9,7 +9,8 @@
 # non-zero if anything failed.
 #
 # Steps: W=1 module builds against Debian's 6.12 and 6.1 headers; the host
-# unit tests of the portable core under ASan/UBSan; the debug kernel
+# unit tests of the portable core under ASan/UBSan; the CLI's usage and
+# workload-file errors; libgputbs' exported symbols; the debug kernel
 # (cached); the KUnit suites loaded as a module in the debug kernel and
 # parsed by the kernel's own kunit.py; the userland suite in the debug
 # kernel guest; and the calibration of every ERCBench kernel alone.
@@ -77,6 +78,10 @@ parse_unit() {	# "unit: N passed, M failed"
 	sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
 
+parse_cli() {	# "cli: N passed, M failed"
+	sed -n 's/^cli: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
 parse_guest() {	# Check's "100%: Checks: N, Failures: F, Errors: E"
 	awk -F'[:,] *' '/Checks: [0-9]+, Failures: [0-9]+, Errors: [0-9]+/ {
 		for (i = 1; i <= NF; i++) {
@@ -112,6 +117,9 @@ vm() { tools/gputbs-vm --quiet-boot "$@"; }
 step "module W=1 build, Linux 6.12 headers" make -s module
 step "module W=1 build, Linux 6.1 headers" make -s module-6.1
 suite "unit tests (host, ASan/UBSan)" parse_unit make -s unit-test
+suite "CLI and workload files (host)" parse_cli \
+	tests/userland/cli-test.sh "$BUILD/bin/gputbs"
+step "libgputbs exports only its API" make -s check-abi-lib
 step "debug kernel (cached in $DEBUG_KERNEL_DIR)" scripts/build-debug-kernel.sh
 step "module W=1 build, debug kernel" make -s module-debug
 suite "KUnit suites (debug kernel)" parse_kunit \

@@ -34,7 +34,7 @@
 #include "run.h"
 
 /* Margin between choosing T0 and T0, for forking the children. */
-#define RUN_T0_MARGIN_NS	20000000ULL
+#define RUN_T0_MARGIN_NS	200000000ULL
 #define RUN_T0_PER_RUN_NS	1000000ULL
 /* How long a run spins before its arrival or for its turn. */
 #define RUN_SPIN_NS		2000000ULL

@@ -32,6 +32,8 @@ int main(void)
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	printf("unit: %d passed, %d failed\n", run - failed, failed);
+	/* LeakSanitizer ends the process with _exit() after main() */
+	fflush(stdout);
 	return failed || !run ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 

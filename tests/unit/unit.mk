@@ -5,25 +5,29 @@
 #
 #   make unit-test                      build and run every suite
 #   make unit-test UNIT_KNOWN_BUGS=1    also run the tests of known core bugs
+#   make unit-test UNIT_FORK=yes        one process per test (isolation and
+#                                       Check timeouts; ~5x slower)
 #   make $(BUILD)/unit/gputbs-unit      build only
 #
 # Check's environment works as usual on the binary: CK_RUN_SUITE,
-# CK_RUN_CASE, CK_FORK=no (one process, faster; no timeouts), CK_VERBOSITY.
+# CK_RUN_CASE, CK_FORK, CK_VERBOSITY.  LeakSanitizer is on: it needs no
+# ptrace here, and any leak makes the run exit non-zero.
 
 BUILD ?= build
+UNIT_FORK ?= no
 
 UNIT_DIR := tests/unit
 UNIT_CC ?= $(CC)
 UNIT_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all -Wall -Wextra -Werror -Wno-unused-parameter \
 	-std=gnu11 -Ism-emu $(shell pkg-config --cflags check)
-UNIT_LDLIBS := $(shell pkg-config --libs check)
+UNIT_LDLIBS := $(shell pkg-config --libs check) -lm
 UNIT_SRCS := $(addprefix $(UNIT_DIR)/,test_main.c harness.c \
 	test_occupancy.c test_timing.c test_engine.c test_metrics.c) \
 	$(wildcard sm-emu/*.c)
 UNIT_HDRS := $(UNIT_DIR)/harness.h $(wildcard sm-emu/*.h)
-# LeakSanitizer works here (no ptrace needed); any leak fails the run.
-UNIT_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1 \
+UNIT_ENV := CK_FORK=$(UNIT_FORK) \
+	ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(if $(UNIT_KNOWN_BUGS),GTBS_UNIT_KNOWN_BUGS=1)
 
