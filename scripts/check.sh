@@ -64,8 +64,9 @@ suite() {
 	read -r p f < <("$parser" "$log")
 	p=${p:-0}
 	f=${f:-0}
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		# the suite failed without a failing test: count the run itself
+	if { [ "$rc" -ne 0 ] || [ "$p" -eq 0 ]; } && [ "$f" -eq 0 ]; then
+		# the suite failed, or ran nothing, without a failing test:
+		# count the run itself as one failure
 		f=1
 	fi
 	if [ "$f" -ne 0 ] || [ "$rc" -ne 0 ]; then
@@ -95,7 +96,8 @@ parse_guest() {	# Check's "100%: Checks: N, Failures: F, Errors: E"
 
 parse_kunit() {	# kunit.py parse's "Testing complete. Ran N tests: passed: P, failed: F"
 	local ktap=${1%.log}.ktap
-	scripts/ktap-extract.sh "$1" >"$ktap" 2>/dev/null
+	# the guest's full log, with the module's KTAP, from `gputbs-vm --log`
+	scripts/ktap-extract.sh "$kunit_guest" >"$ktap" 2>/dev/null
 	python3 "$SRC_TREE/tools/testing/kunit/kunit.py" parse "$(realpath "$ktap")" \
 		>"${1%.log}.parsed" 2>&1
 	sed 's/\x1b\[[0-9;]*m//g' "${1%.log}.parsed" | awk '
@@ -113,6 +115,8 @@ parse_calibration() {	# "calibration: N within 5%, M outside"
 }
 
 vm() { tools/gputbs-vm --quiet-boot "$@"; }
+kunit_guest=$logs/kunit-guest.log
+rm -f "$kunit_guest"
 
 step "module W=1 build, Linux 6.12 headers" make -s module
 step "module W=1 build, Linux 6.1 headers" make -s module-6.1
@@ -123,7 +127,8 @@ step "libgputbs exports only its API" make -s check-abi-lib
 step "debug kernel (cached in $DEBUG_KERNEL_DIR)" scripts/build-debug-kernel.sh
 step "module W=1 build, debug kernel" make -s module-debug
 suite "KUnit suites (debug kernel)" parse_kunit \
-	vm --debug-kernel --module "$BUILD/kmod-debug/gputbs_kunit.ko" -- true
+	vm --debug-kernel --log "$kunit_guest" \
+	--module "$BUILD/kmod-debug/gputbs_kunit.ko" -- true
 suite "userland suite (debug kernel)" parse_guest \
 	vm --debug-kernel -- gputbs-test
 suite "ERCBench calibration (stock kernel)" parse_calibration \

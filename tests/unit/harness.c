@@ -106,7 +106,7 @@ static void *h_xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size);
 
-	ck_assert_msg(p != NULL, "out of memory");
+	ck_assert_msg(p, "out of memory");
 	return p;
 }
 
@@ -120,7 +120,7 @@ static void *h_grow(void *p, size_t *cap, size_t need, size_t size)
 	while (ncap < need)
 		ncap *= 2;
 	p = realloc(p, ncap * size);
-	ck_assert_msg(p != NULL, "out of memory");
+	ck_assert_msg(p, "out of memory");
 	memset((char *)p + *cap * size, 0, (ncap - *cap) * size);
 	*cap = ncap;
 	return p;
@@ -173,7 +173,8 @@ int h_check_sm(struct h_dev *h, const struct gtbs_sm *sm)
 	if (n != sm->nr_resident || warps != sm->used_warps ||
 	    threads != sm->used_threads || regs != sm->used_regs ||
 	    shmem != sm->used_shmem)
-		h_violation(h, "SM %u counters disagree with its slots: %u/%u blocks %u/%u warps %u/%u regs %u/%u shmem",
+		h_violation(h, "SM %u counters disagree with its slots: "
+			    "%u/%u blocks %u/%u warps %u/%u regs %u/%u shmem",
 			    sm->id, sm->nr_resident, n, sm->used_warps, warps,
 			    sm->used_regs, regs, sm->used_shmem, shmem);
 	if (sm->busy_cycles > sm->now)
@@ -321,7 +322,7 @@ struct gtbs_grid_desc h_desc(u32 blocks, u32 threads, u32 regs, u32 shmem,
 	d.regs_per_thread = regs;
 	d.shmem_per_block = shmem;
 	d.block_cycles = cycles;
-	strcpy(d.label, "test");
+	snprintf(d.label, sizeof(d.label), "test");
 	return d;
 }
 
@@ -355,7 +356,7 @@ struct gtbs_grid *h_submit(struct h_dev *h, const struct gtbs_grid_desc *desc,
 	int err = 0;
 
 	g = h_grid_new(h, desc, &err, &why);
-	ck_assert_msg(g != NULL, "grid rejected (%d): %s", err, why);
+	ck_assert_msg(g, "grid rejected (%d): %s", err, why);
 	gtbs_dev_run_until(&h->dev, now);
 	gtbs_grid_submit(&h->dev, g, now);
 	gtbs_dev_run_until(&h->dev, now);

@@ -125,8 +125,10 @@ u64 h_rand(u64 *state);
 /* Uniform in [lo, hi]. */
 u64 h_rand_range(u64 *state, u64 lo, u64 hi);
 
-/* The eight ERCBench kernels (paper Tables "Grid Characteristics" and
- * "Runtimes"); registers and shared memory of workloads/ercbench. */
+/*
+ * The eight ERCBench kernels (paper Tables "Grid Characteristics" and
+ * "Runtimes"); registers and shared memory of workloads/ercbench.
+ */
 struct h_erc_kernel {
 	const char *name;
 	u32 blocks, threads, regs, shmem;

@@ -9,11 +9,6 @@
  *
  * Copyright (C) 2026 The gputbs developers
  */
-#include <signal.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-
 #include "harness.h"
 
 static long first_start(const struct h_dev *h, u64 grid_id)
@@ -347,8 +342,10 @@ START_TEST(resources_all_slots)
 	ck_assert_uint_eq(g->sm_resident[0] + g->sm_resident[1], g->resident);
 	h_drain(h);
 	ck_assert_msg(h->violations == 0, "%s", h->violation);
-	/* 128 blocks at L = Lf = 64 take 100 cycles; the last two both go
-	 * to SM 0 (lowest first) and run at L = 2: 100 * 10 / 72 */
+	/*
+	 * 128 blocks at L = Lf = 64 take 100 cycles; the last two both go
+	 * to SM 0 (lowest first) and run at L = 2: 100 * 10 / 72.
+	 */
 	ck_assert_uint_eq(g->end_cycle, 100 + h_ceil_div(100 * 10, 8 + 64));
 	ck_assert_uint_eq(h->sms[0]->blocks_run, 66);
 	assert_sms_empty(h);
@@ -538,8 +535,10 @@ START_TEST(arrival_dispatches_at_own_cycle)
 	gtbs_dev_run_until(&h->dev, 1000000);
 	ck_assert_uint_eq(ga->start_cycle, 500);
 	ck_assert_uint_eq(gb->start_cycle, 700);
-	/* a alone for 200 cycles at L = 2: 200 / 10 of 1000 / 24 units;
-	 * then L = 8 with b's three blocks: (1000 / 24 - 20) * 16 = 346.7 */
+	/*
+	 * a alone for 200 cycles at L = 2: 200 / 10 of 1000 / 24 units;
+	 * then L = 8 with b's three blocks: (1000 / 24 - 20) * 16 = 346.7.
+	 */
 	ck_assert_uint_eq(ga->end_cycle, 700 + 347);
 	ck_assert_uint_eq(h->nonmonotonic, 0);
 	h_free(h);
@@ -728,9 +727,9 @@ BAD_DESC(much_shmem, d->shmem_per_block = 48 * 1024 + 1)
 BAD_DESC(big_rsd, d->block_rsd_ppm = GTBS_PPM + 1)
 BAD_DESC(zero_cycles, d->block_cycles = 0)
 BAD_DESC(many_cycles, d->block_cycles = GTBS_MAX_BLOCK_CYCLES + 1)
-BAD_DESC(label_tab, strcpy(d->label, "a\tb"))
-BAD_DESC(label_del, strcpy(d->label, "a\x7f"))
-BAD_DESC(label_8bit, strcpy(d->label, "caf\xc3\xa9"))
+BAD_DESC(label_tab, snprintf(d->label, sizeof(d->label), "a\tb"))
+BAD_DESC(label_del, snprintf(d->label, sizeof(d->label), "a\x7f"))
+BAD_DESC(label_8bit, snprintf(d->label, sizeof(d->label), "caf\xc3\xa9"))
 BAD_DESC(label_unterminated, memset(d->label, 'x', GTBS_LABEL_LEN))
 BAD_DESC(no_fit, d->threads_per_block = 1024; d->regs_per_thread = 63)
 BAD_DESC(zero_duration, d->nr_blocks = 3; d->block_cycles = 0;
@@ -798,7 +797,7 @@ OK_DESC(max_rsd, d->block_rsd_ppm = GTBS_PPM)
 OK_DESC(one_cycle, d->block_cycles = 1)
 OK_DESC(max_cycles, d->block_cycles = GTBS_MAX_BLOCK_CYCLES)
 OK_DESC(empty_label, d->label[0] = '\0')
-OK_DESC(printable_label, strcpy(d->label, " ~!AZaz09{}"))
+OK_DESC(printable_label, snprintf(d->label, sizeof(d->label), " ~!AZaz09{}"))
 OK_DESC(full_label, memset(d->label, 'x', GTBS_LABEL_LEN - 1);
 	d->label[GTBS_LABEL_LEN - 1] = '\0')
 OK_DESC(durations, d->nr_blocks = 2; d->block_cycles = 0;
@@ -885,7 +884,7 @@ START_TEST(policy_registry_well_formed)
 		ck_assert_msg(*p->name, "policy %u has an empty name", i);
 		ck_assert_msg(!strchr(p->name, '\n') && !strchr(p->name, ' '),
 			      "policy name '%s' has whitespace", p->name);
-		ck_assert_msg(p->pick_grid != NULL, "%s has no pick_grid",
+		ck_assert_msg(p->pick_grid, "%s has no pick_grid",
 			      p->name);
 		ck_assert_ptr_eq(gtbs_policy_find(p->name), p);
 		for (j = 0; j < i; j++) {
@@ -981,7 +980,8 @@ START_TEST(policy_hooks_called_once)
 	struct gtbs_grid *g[4];
 	unsigned int i;
 
-	hook_arrive = hook_end = 0;
+	hook_arrive = 0;
+	hook_end = 0;
 	hook_end_ids = 0;
 	gtbs_config_default(&cfg);
 	cfg.nr_sms = 2;
@@ -1421,12 +1421,12 @@ START_TEST(kb_sm_advance_u64_max_returns)
 END_TEST
 
 /*
- * Known bug (precision): gtbs_sm_advance() to a cycle inside a block's
- * life floors the SM's progress clock there, so the block ends a cycle
- * later than if the SM had not been looked at: a 14529-cycle AES-d wave
- * ends at 14530 after gtbs_sm_advance(dev, sm, 10).  The same holds for
- * every sync point (gtbs_grid_cancel() on a co-resident grid, kicks), so
- * emulated times depend slightly on how often an SM is synced.
+ * Known bug (precision, direct callers of gtbs_sm_advance() only):
+ * advancing an SM to a cycle inside a block's life floors the SM's
+ * progress clock there, so the block ends a cycle later than if the SM had
+ * not been looked at: a 14529-cycle AES-d wave ends at 14530 after
+ * gtbs_sm_advance(dev, sm, 10).  gtbs_dev_run_until() syncs only at
+ * events and kicks, so its schedule is unaffected (prop_slicing_invariant).
  */
 START_TEST(kb_sm_advance_split_keeps_end)
 {
@@ -1486,12 +1486,14 @@ START_TEST(kb_fifo_next_grid_issues_when_head_fully_issued)
 END_TEST
 
 /*
- * Known bug: a grid submitted at cycle 100 starts a block at cycle 50.
- * The module calls gtbs_grid_submit(now) from the ioctl while the SM
- * kthreads may not yet have run the device to now (timer lateness); the
- * next gtbs_dev_run_until() processes the completion due at 50 at its own
+ * Known bug (core API contract): a grid submitted at cycle 100 starts a
+ * block at cycle 50 if the device was not run to 100 first: the next
+ * gtbs_dev_run_until() processes the completion due at 50 at its own
  * cycle and lets the SM issue from the new grid there, before it existed.
- * Driven the way kmod/gputbs_file.c and kmod/gputbs_sm.c drive it.
+ * kmod complies since 4a439c2 (gputbs_dev_sync() before the submit), but
+ * gtbs_grid_submit()'s kernel-doc states no such rule and the core does
+ * not guard it (e.g. by not issuing from a grid whose submit_cycle is
+ * after the SM's clock).
  */
 START_TEST(kb_no_block_before_submit)
 {
@@ -1514,10 +1516,9 @@ START_TEST(kb_no_block_before_submit)
 END_TEST
 
 /*
- * Known bug, same cause: back-to-back submissions at 500 and 700 before
- * the SM kthread has run the first kick (two programs starting together):
- * the kick at 500 lets the SM issue from both grids, so the grid submitted
- * at 700 starts at 500.
+ * Known bug, same contract: back-to-back submissions at 500 and 700
+ * without running the device in between: the kick at 500 lets the SM
+ * issue from both grids, so the grid submitted at 700 starts at 500.
  */
 START_TEST(kb_back_to_back_submit)
 {
@@ -1539,11 +1540,12 @@ START_TEST(kb_back_to_back_submit)
 END_TEST
 
 /*
- * Known bug: gtbs_grid_cancel() syncs the SM's clock to @now without
- * retiring the completions due before @now, so a co-resident block of
- * another grid that is due at cycle 25 is reported (and holds its
- * resources) until the cancel's cycle 1000.  Driven the way the module's
- * release path drives it: cancel at the wall-clock cycle, then run.
+ * Known bug (core API contract): gtbs_grid_cancel() syncs the SM's clock
+ * to @now without retiring the completions due before @now, so a
+ * co-resident block of another grid that is due at cycle 25 is reported
+ * (and holds its resources) until the cancel's cycle 1000 if the device
+ * was not run to 1000 first.  kmod's release path complies since 4a439c2;
+ * the kernel-doc does not say it must.
  */
 START_TEST(kb_cancel_keeps_due_completions_on_time)
 {

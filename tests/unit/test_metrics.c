@@ -12,7 +12,7 @@
 
 #define ONE	GTBS_FP_ONE
 
-typedef unsigned __int128 u128;
+#define u128	unsigned __int128
 
 /* round(a * ONE / b), half up, without overflow */
 static u64 ref_ratio(u64 a, u64 b)
@@ -218,8 +218,10 @@ START_TEST(random_matches_reference)
 		ck_assert_uint_eq(m.max_slowdown, mx);
 		ck_assert_uint_eq(m.min_slowdown, mn);
 		ref = (u64)(((u128)mn * ONE + mx / 2) / mx);
-		/* exact when min * ONE fits in 64 bits; otherwise the core
-		 * divides by max / ONE and truncates: within 1 */
+		/*
+		 * exact when min * ONE fits in 64 bits; otherwise the core
+		 * divides by max / ONE and truncates: within 1
+		 */
 		if (mn <= U64_MAX / ONE)
 			ck_assert_uint_eq(m.strictf, ref);
 		else

@@ -368,8 +368,10 @@ START_TEST(occ_random_matches_brute_force)
 			    r * shmem > cfg.max_shmem_per_sm)
 				break;
 		}
-		/* rounded-up allocations count: a raw request that fits but
-		 * whose allocation does not gives R = 0 */
+		/*
+		 * rounded-up allocations count: a raw request that fits but
+		 * whose allocation does not gives R = 0
+		 */
 		ck_assert_msg(occ.residency == fit,
 			      "case %u: R %u, brute force %llu (tpb %u regs %u shmem %u)",
 			      n, occ.residency, (unsigned long long)fit,

@@ -65,7 +65,7 @@ START_TEST(work_deterministic)
 	b = a;
 	b.nr_blocks = 5;		/* fields that must not matter */
 	b.threads_per_block = 512;
-	strcpy(b.label, "other");
+	snprintf(b.label, sizeof(b.label), "other");
 	for (i = 0; i < 1000; i++) {
 		u64 w = gtbs_block_work(&a, i);
 
@@ -186,9 +186,9 @@ START_TEST(progress_exact_values)
 	/* at least one unit */
 	ck_assert_uint_eq(gtbs_block_progress(0, 8, 16), 1);
 	ck_assert_uint_eq(gtbs_block_progress(1, 1 << 15, 1 << 15), 1);
-	/* the largest work does not overflow: 2^40 * 2^16 / 2^6 */
+	/* the largest work does not overflow: 2^40 * 2^16 / 2^6 = 2^50 */
 	ck_assert_uint_eq(gtbs_block_progress(GTBS_MAX_BLOCK_CYCLES, 8, 56),
-			  (u64)(((unsigned __int128)GTBS_MAX_BLOCK_CYCLES * S) / 64));
+			  1ULL << 50);
 	/* 100 cycles at K + L = 10 */
 	ck_assert_uint_eq(gtbs_progress_advance(100, 8, 2), 100 * S / 10);
 	ck_assert_uint_eq(gtbs_progress_advance(0, 8, 2), 0);
@@ -433,20 +433,23 @@ static double calib_error(const struct h_erc_kernel *k, u64 seed,
 	return ((double)*runtime - (double)k->runtime) / (double)k->runtime;
 }
 
-/* Worst relative error over seeds 1..5; prints one line per kernel. */
+/*
+ * Worst relative error over seeds 1..5; prints one line per kernel with
+ * each seed's runtime and error.
+ */
 static double calib_worst(const struct h_erc_kernel *k, u64 *worst_seed)
 {
 	double worst = 0, e;
 	u64 seed, rt;
-	char line[256];
+	char line[512];
 	int len;
 
 	len = snprintf(line, sizeof(line), "calibration %-10s paper %8llu:",
 		       k->name, (unsigned long long)k->runtime);
 	for (seed = 1; seed <= 5; seed++) {
 		e = calib_error(k, seed, &rt);
-		len += snprintf(line + len, sizeof(line) - len, " %+.2f%%",
-				100 * e);
+		len += snprintf(line + len, sizeof(line) - len, " %llu (%+.2f%%)",
+				(unsigned long long)rt, 100 * e);
 		if (fabs(e) > fabs(worst)) {
 			worst = e;
 			*worst_seed = seed;

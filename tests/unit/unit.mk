@@ -21,11 +21,11 @@ UNIT_CC ?= $(CC)
 UNIT_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all -Wall -Wextra -Werror -Wno-unused-parameter \
 	-std=gnu11 -Ism-emu $(shell pkg-config --cflags check)
-UNIT_LDLIBS := $(shell pkg-config --libs check) -lm
+UNIT_LDLIBS := $(shell pkg-config --libs check)
 UNIT_SRCS := $(addprefix $(UNIT_DIR)/,test_main.c harness.c \
 	test_occupancy.c test_timing.c test_engine.c test_metrics.c) \
 	$(wildcard sm-emu/*.c)
-UNIT_HDRS := $(UNIT_DIR)/harness.h $(wildcard sm-emu/*.h)
+UNIT_HDRS := $(UNIT_DIR)/harness.h $(wildcard sm-emu/*.h tools/include/*.h)
 UNIT_ENV := CK_FORK=$(UNIT_FORK) \
 	ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
