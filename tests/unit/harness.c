@@ -44,6 +44,8 @@ TCase *h_tcase(const char *name)
 {
 	TCase *tc = tcase_create(name);
 
+	/* Check's default 4 s is too short for ASan on a loaded machine */
+	tcase_set_timeout(tc, 60);
 	tcase_add_checked_fixture(tc, NULL, h_teardown);
 	return tc;
 }

@@ -72,7 +72,7 @@ struct h_dev *h_new(const struct gtbs_dev_config *cfg,
 /*
  * A test case whose checked teardown frees every device a failed test left
  * behind (CK_FORK=no: a failed assertion skips the test's own h_free()),
- * so LeakSanitizer reports only real leaks.
+ * so LeakSanitizer reports only real leaks; timeout 60 s (CK_FORK=yes).
  */
 TCase *h_tcase(const char *name);
 
