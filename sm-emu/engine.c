@@ -214,12 +214,16 @@ static void gtbs_kick_all(struct gtbs_dev *dev, u64 cycle)
  * @grid: initialised by gtbs_grid_init(), state NEW.
  * @now: emulated cycle of submission.
  *
- * Appends the grid in arrival order, tells the policy, and kicks every SM.
+ * First runs the device up to @now (every earlier event happens before the
+ * arrival), then appends the grid in arrival order, tells the policy, and
+ * kicks every SM so that the next gtbs_dev_run_until() issues its blocks
+ * at @now.
  *
  * Context: device lock held.
  */
 void gtbs_grid_submit(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 {
+	gtbs_dev_run_until(dev, now);
 	grid->id = dev->next_id++;
 	grid->submit_cycle = now;
 	grid->state = GTBS_GRID_QUEUED;
@@ -239,9 +243,16 @@ static void gtbs_sm_sync(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now)
 	if (now <= sm->now)
 		return;
 	if (sm->nr_resident) {
+		u32 div = dev->cfg.load_knee_warps + sm->used_warps;
+		u64 carry = sm->progress_carry;
+
+		/* exact: the remainder of this division carries to the next */
 		sm->progress += gtbs_progress_advance(now - sm->now,
 						      dev->cfg.load_knee_warps,
 						      sm->used_warps);
+		carry += gtbs_progress_remainder(now - sm->now, div);
+		sm->progress += carry / div;
+		sm->progress_carry = carry % div;
 		sm->busy_cycles += now - sm->now;
 	}
 	sm->now = now;
@@ -263,6 +274,7 @@ static bool gtbs_block_fits(const struct gtbs_dev *dev,
 
 static void gtbs_sm_hold(struct gtbs_sm *sm, const struct gtbs_occupancy *occ)
 {
+	sm->progress_carry = 0;	/* in units of the old load */
 	sm->nr_resident++;
 	sm->used_warps += occ->warps;
 	sm->used_threads += occ->threads;
@@ -274,6 +286,7 @@ static void gtbs_sm_release(struct gtbs_sm *sm, struct gtbs_slot *slot)
 {
 	const struct gtbs_occupancy *occ = &slot->grid->occ;
 
+	sm->progress_carry = 0;	/* in units of the old load */
 	sm->nr_resident--;
 	sm->used_warps -= occ->warps;
 	sm->used_threads -= occ->threads;
@@ -304,8 +317,11 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	grid->resident++;
 	grid->sm_resident[sm->id]++;
 	dev->blocks_dispatched++;
-	if (grid->next_block == grid->desc.nr_blocks)
+	if (grid->next_block == grid->desc.nr_blocks) {
+		/* the grids behind it may now issue, on any SM */
 		list_del_init(&grid->pending_node);
+		gtbs_kick_all(dev, sm->now);
+	}
 	if (grid->state == GTBS_GRID_QUEUED) {
 		grid->state = GTBS_GRID_RUNNING;
 		grid->start_cycle = sm->now;
@@ -370,8 +386,10 @@ static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
  * @grid: a QUEUED or RUNNING grid; other states are left alone.
  * @now: emulated cycle of the cancellation.
  *
- * Its unissued blocks are dropped and its resident blocks release their SM
- * resources at once.  No callback is made for the grid.
+ * First runs the device up to @now; if the grid completed by then it stays
+ * DONE (and its &gtbs_backend_ops.grid_done was called).  Otherwise its
+ * unissued blocks are dropped and its resident blocks release their SM
+ * resources at once; no callback is made for the grid.
  *
  * Context: device lock held.
  */
@@ -380,6 +398,9 @@ void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 	u32 i, j;
 
 	if (grid->state != GTBS_GRID_QUEUED && grid->state != GTBS_GRID_RUNNING)
+		return;
+	gtbs_dev_run_until(dev, now);
+	if (grid->state == GTBS_GRID_DONE)
 		return;
 	for (i = 0; i < dev->cfg.nr_sms && grid->resident; i++) {
 		struct gtbs_sm *sm = dev->sms[i];
@@ -396,6 +417,23 @@ void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 	gtbs_grid_leave(dev, grid, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_cancel);
+
+/* Cycles until @sm's progress clock, with its carry, gains @left units. */
+static u64 gtbs_sm_cycles_to(const struct gtbs_dev *dev,
+			     const struct gtbs_sm *sm, u64 left)
+{
+	u32 knee = dev->cfg.load_knee_warps, div = knee + sm->used_warps;
+	u64 cycles = gtbs_progress_cycles(left, knee, sm->used_warps);
+	u64 earlier;
+
+	/* the carry is less than one unit: it saves at most one cycle */
+	if (!sm->progress_carry || !cycles)
+		return cycles;
+	earlier = gtbs_progress_advance(cycles - 1, knee, sm->used_warps) +
+		  (gtbs_progress_remainder(cycles - 1, div) +
+		   sm->progress_carry) / div;
+	return earlier >= left ? cycles - 1 : cycles;
+}
 
 /**
  * gtbs_sm_next_event() - cycle of an SM's next block completion
@@ -417,9 +455,7 @@ u64 gtbs_sm_next_event(const struct gtbs_dev *dev, const struct gtbs_sm *sm)
 			end = min(end, sm->slots[i].progress_end);
 	if (end <= sm->progress)
 		return sm->now;
-	return sm->now + gtbs_progress_cycles(end - sm->progress,
-					      dev->cfg.load_knee_warps,
-					      sm->used_warps);
+	return sm->now + gtbs_sm_cycles_to(dev, sm, end - sm->progress);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_next_event);
 
@@ -455,7 +491,7 @@ u64 gtbs_sm_advance(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now)
 	now = max(now, sm->now);
 	for (;;) {
 		next = gtbs_sm_next_event(dev, sm);
-		if (next > now)
+		if (next > now || next == U64_MAX)
 			break;
 		gtbs_sm_sync(dev, sm, next);
 		gtbs_sm_retire_due(dev, sm);

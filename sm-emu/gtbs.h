@@ -213,6 +213,9 @@ struct gtbs_slot {
  * @nr_resident: resident blocks, 0..max_blocks_per_sm.
  * @now: emulated cycle up to which @progress is current.
  * @progress: the SM's progress clock at @now (timing-model.rst).
+ * @progress_carry: the fraction of a progress unit @progress is short of
+ *	the exact value, in units of 1 / (K + @used_warps); reset when the
+ *	load changes.
  * @blocks_run: blocks that ended on this SM.
  * @busy_cycles: cycles with at least one resident block.
  * @kicked: the scheduling state changed since the SM last issued blocks;
@@ -233,6 +236,7 @@ struct gtbs_sm {
 	u32 nr_resident;
 	u64 now;
 	u64 progress;
+	u32 progress_carry;
 	u64 blocks_run;
 	u64 busy_cycles;
 	bool kicked;
@@ -331,6 +335,7 @@ u64 gtbs_block_work(const struct gtbs_grid_desc *desc, u32 block);
 u64 gtbs_block_progress(u64 work, u32 knee_warps, u32 full_warps);
 u64 gtbs_progress_advance(u64 cycles, u32 knee_warps, u32 load_warps);
 u64 gtbs_progress_cycles(u64 progress, u32 knee_warps, u32 load_warps);
+u32 gtbs_progress_remainder(u64 cycles, u32 div);
 
 /* engine.c */
 size_t gtbs_sm_size(const struct gtbs_dev_config *cfg);

@@ -11,22 +11,41 @@
  */
 #include "gtbs.h"
 
+/* @a / @b in GTBS_FP_ONE units, rounded to nearest, saturated.  @b > 0. */
+static u64 gtbs_ratio_fp(u64 a, u64 b)
+{
+	u64 q = div64_u64(a, b), r = a - q * b;
+	u64 frac;
+
+	if (q > (U64_MAX - GTBS_FP_ONE) / GTBS_FP_ONE)
+		return U64_MAX;
+	/* r < b: r * 10^6 / b without overflowing r * 10^6 */
+	frac = mul_u64_u64_div_u64(r, GTBS_FP_ONE, b);
+	if (mul_u64_u64_div_u64(r, 2 * GTBS_FP_ONE, b) - 2 * frac >= 1)
+		frac++;	/* round half up */
+	return q * GTBS_FP_ONE + frac;
+}
+
+static u64 gtbs_add_sat(u64 a, u64 b)
+{
+	return a > U64_MAX - b ? U64_MAX : a + b;
+}
+
 /**
  * gtbs_slowdown() - slowdown of one program
  * @shared: turnaround time when sharing the device, any unit.
  * @alone: runtime alone, same unit, > 0.
  *
  * Context: any.
- * Return: @shared / @alone in GTBS_FP_ONE units (normalised turnaround
- * time, paper Section "Evaluation"); 0 if @alone is 0.  @shared is bounded
- * by 2^44 so the product cannot overflow.
+ * Return: @shared / @alone in GTBS_FP_ONE units, rounded to nearest
+ * (normalised turnaround time, paper Section "Evaluation"); 0 if @alone is
+ * 0; U64_MAX if the ratio does not fit.
  */
 u64 gtbs_slowdown(u64 shared, u64 alone)
 {
 	if (!alone)
 		return 0;
-	shared = min(shared, 1ULL << 44);
-	return div64_u64(shared * GTBS_FP_ONE + alone / 2, alone);
+	return gtbs_ratio_fp(shared, alone);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_slowdown);
 
@@ -47,7 +66,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_slowdown);
 int gtbs_metrics_calc(const u64 *alone, const u64 *shared, u32 n,
 		      struct gtbs_metrics *m)
 {
-	u64 sum_sd = 0, stp = 0;
+	u64 mean_q = 0, mean_r = 0, stp = 0;
 	u32 i;
 
 	if (!n || n > 1024)
@@ -59,20 +78,18 @@ int gtbs_metrics_calc(const u64 *alone, const u64 *shared, u32 n,
 
 		if (!alone[i] || !shared[i])
 			return -EINVAL;
-		sd = gtbs_slowdown(shared[i], alone[i]);
-		stp += gtbs_slowdown(alone[i], shared[i]);
-		sum_sd += sd;
+		sd = gtbs_ratio_fp(shared[i], alone[i]);
+		stp = gtbs_add_sat(stp, gtbs_ratio_fp(alone[i], shared[i]));
+		/* ANTT = sum(sd / n) + sum(sd % n) / n: no intermediate wraps */
+		mean_q = gtbs_add_sat(mean_q, div_u64(sd, n));
+		mean_r += sd % n;
 		m->min_slowdown = min(m->min_slowdown, sd);
 		m->max_slowdown = max(m->max_slowdown, sd);
 	}
 	m->stp = stp;
-	m->antt = div_u64(sum_sd + n / 2, n);
-	if (m->min_slowdown <= U64_MAX / GTBS_FP_ONE)
-		m->strictf = div64_u64(m->min_slowdown * GTBS_FP_ONE +
-				       m->max_slowdown / 2, m->max_slowdown);
-	else
-		m->strictf = div64_u64(m->min_slowdown,
-				       div64_u64(m->max_slowdown, GTBS_FP_ONE));
+	m->antt = gtbs_add_sat(mean_q, div_u64(mean_r + n / 2, n));
+	m->strictf = m->max_slowdown ?
+		gtbs_ratio_fp(m->min_slowdown, m->max_slowdown) : GTBS_FP_ONE;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_metrics_calc);

@@ -67,27 +67,28 @@ static s64 gtbs_normal_q16(u64 seed, u32 block)
  * With explicit durations, the block's entry.  Otherwise a deterministic
  * draw, from (@desc->seed, @block) alone, of a normal distribution with
  * mean @desc->block_cycles and relative standard deviation
- * @desc->block_rsd_ppm, clamped below at block_cycles / 16 (and 1): the
- * paper's per-kernel mean t and %RSD (Table "Runtimes for ERCBench
- * Kernels").  No state and no allocation per block.
+ * @desc->block_rsd_ppm: the paper's per-kernel mean t and %RSD (Table
+ * "Runtimes for ERCBench Kernels").  The deviation is clamped
+ * symmetrically to +-(t - max(t / 16, 1)), so that no block is shorter than
+ * t / 16 (or 1 cycle) and the mean stays t whatever the RSD.  No state and no allocation
+ * per block.
  *
  * Context: any.
  * Return: the block's duration alone at maximum residency, cycles, >= 1.
  */
 u64 gtbs_block_work(const struct gtbs_grid_desc *desc, u32 block)
 {
-	u64 t = desc->block_cycles, floor;
-	s64 dev;
+	u64 t = desc->block_cycles;
+	s64 dev, bound;
 
 	if (desc->durations)
 		return max(desc->durations[block], 1ULL);
-	if (!desc->block_rsd_ppm)
+	if (!desc->block_rsd_ppm || t < 2)
 		return max(t, 1ULL);
 	dev = (s64)div_u64(t * desc->block_rsd_ppm, GTBS_PPM);
 	dev = (dev * gtbs_normal_q16(desc->seed, block)) / 65536;
-	floor = max(t / 16, 1ULL);
-	if (dev < 0 && (u64)-dev >= t - floor)
-		return floor;
+	bound = (s64)(t - max(t / 16, 1ULL));
+	dev = clamp(dev, -bound, bound);
 	return t + dev;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_block_work);
@@ -148,3 +149,23 @@ u64 gtbs_progress_cycles(u64 progress, u32 knee_warps, u32 load_warps)
 	return hi * mul + DIV_ROUND_UP(lo * mul, GTBS_PROGRESS_SCALE);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_progress_cycles);
+
+/**
+ * gtbs_progress_remainder() - what gtbs_progress_advance() rounded away
+ * @cycles: elapsed emulated cycles.
+ * @div: K + L, warps.
+ *
+ * gtbs_progress_advance() returns floor(@cycles * S / @div); this returns
+ * the remainder of that division, in units of 1 / @div progress unit, so a
+ * caller that advances in several steps can carry it and stay exact.
+ *
+ * Context: any.
+ * Return: (@cycles * S) mod @div, 0..@div-1.
+ */
+u32 gtbs_progress_remainder(u64 cycles, u32 div)
+{
+	u64 r = cycles - div_u64(cycles, div) * div;
+
+	return (r * GTBS_PROGRESS_SCALE) - div_u64(r * GTBS_PROGRESS_SCALE, div) * div;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_progress_remainder);

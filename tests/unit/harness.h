@@ -149,10 +149,10 @@ Suite *occupancy_suite(void);
 Suite *timing_suite(void);
 Suite *engine_suite(void);
 Suite *metrics_suite(void);
-/* Tests that fail because of known core bugs (see the report). */
-Suite *known_bugs_suite(void);
-void known_bugs_timing(Suite *s);
-void known_bugs_engine(Suite *s);
-void known_bugs_metrics(Suite *s);
+/* Regression cases, one per core bug found by these tests. */
+Suite *regressions_suite(void);
+void regressions_timing(Suite *s);
+void regressions_engine(Suite *s);
+void regressions_metrics(Suite *s);
 
 #endif /* GTBS_UNIT_HARNESS_H */

@@ -3,9 +3,10 @@
  * test_main.c - one Check runner for every host unit test suite.
  *
  * Runs the suites of test_occupancy.c, test_timing.c, test_engine.c and
- * test_metrics.c.  The suite "known_bugs" holds tests that fail today
- * because of bugs in the core; it runs only with GTBS_UNIT_KNOWN_BUGS=1 in
- * the environment (make unit-test UNIT_KNOWN_BUGS=1).  Exit status is 0
+ * test_metrics.c, and the suite "regressions": one case per core bug these
+ * tests found (missed FIFO wake-up, advance to U64_MAX, progress rounding
+ * across syncs, submit/cancel before earlier events, metric overflows),
+ * each failing before its fix.  Exit status is 0
  * only if every test passed; the last line is always
  * "unit: N passed, M failed".
  *
@@ -17,7 +18,6 @@
 
 int main(void)
 {
-	const char *known = getenv("GTBS_UNIT_KNOWN_BUGS");
 	SRunner *sr;
 	int run, failed;
 
@@ -25,8 +25,7 @@ int main(void)
 	srunner_add_suite(sr, timing_suite());
 	srunner_add_suite(sr, engine_suite());
 	srunner_add_suite(sr, metrics_suite());
-	if (known && *known && strcmp(known, "0"))
-		srunner_add_suite(sr, known_bugs_suite());
+	srunner_add_suite(sr, regressions_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	run = srunner_ntests_run(sr);
 	failed = srunner_ntests_failed(sr);
@@ -37,13 +36,13 @@ int main(void)
 	return failed || !run ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
-/* The known-bug suite gathers cases from the files that own them. */
-Suite *known_bugs_suite(void)
+/* The regression suite gathers cases from the files that own them. */
+Suite *regressions_suite(void)
 {
-	Suite *s = suite_create("known_bugs");
+	Suite *s = suite_create("regressions");
 
-	known_bugs_timing(s);
-	known_bugs_engine(s);
-	known_bugs_metrics(s);
+	regressions_timing(s);
+	regressions_engine(s);
+	regressions_metrics(s);
 	return s;
 }

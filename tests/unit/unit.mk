@@ -4,7 +4,6 @@
 # UBSan, with the Check framework.  Included from the top-level Makefile:
 #
 #   make unit-test                      build and run every suite
-#   make unit-test UNIT_KNOWN_BUGS=1    also run the tests of known core bugs
 #   make unit-test UNIT_FORK=yes        one process per test (isolation and
 #                                       Check timeouts; ~5x slower)
 #   make $(BUILD)/unit/gputbs-unit      build only
@@ -28,8 +27,7 @@ UNIT_SRCS := $(addprefix $(UNIT_DIR)/,test_main.c harness.c \
 UNIT_HDRS := $(UNIT_DIR)/harness.h $(wildcard sm-emu/*.h tools/include/*.h)
 UNIT_ENV := CK_FORK=$(UNIT_FORK) \
 	ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 \
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	$(if $(UNIT_KNOWN_BUGS),GTBS_UNIT_KNOWN_BUGS=1)
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 $(BUILD)/unit/gputbs-unit: $(UNIT_SRCS) $(UNIT_HDRS) $(UNIT_DIR)/unit.mk
 	@mkdir -p $(dir $@)

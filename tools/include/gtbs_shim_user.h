@@ -36,6 +36,7 @@ typedef long long s64;
 		     _a < _b ? _a : _b; })
 #define max(a, b) ({ __auto_type _a = (a); __auto_type _b = (b); \
 		     _a > _b ? _a : _b; })
+#define clamp(v, lo, hi)	min(max(v, lo), hi)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define round_up(x, y)	((((x) + (y) - 1) / (y)) * (y))
@@ -53,6 +54,11 @@ static inline u64 div_u64(u64 dividend, u32 divisor)
 static inline u64 div64_u64(u64 dividend, u64 divisor)
 {
 	return dividend / divisor;
+}
+
+static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
+{
+	return (u64)((unsigned __int128)a * b / c);
 }
 
 static inline s64 div_s64(s64 dividend, s32 divisor)
