@@ -383,6 +383,21 @@ static void report_run_json(struct json *j, const struct report *r,
 	json_obj_end(j);
 }
 
+
+/* Open the top-level JSON object with the device description. */
+static void report_json_open(struct json *j, FILE *f, const struct report *r)
+{
+	json_init(j, f);
+	json_obj(j, NULL);
+	json_obj(j, "device");
+	json_str(j, "path", r->device);
+	json_str(j, "policy", r->policy);
+	json_u64(j, "nr_sms", r->info->nr_sms);
+	json_u64(j, "time_scale_ps", r->info->time_scale_ps);
+	json_u64(j, "clock_khz", r->info->clock_khz);
+	json_obj_end(j);
+}
+
 static void report_workload_json(struct json *j, const struct report *r,
 				 const struct workload_result *res)
 {
@@ -421,15 +436,7 @@ void report_run(FILE *f, const struct report *r)
 		report_run_text(f, r);
 		return;
 	}
-	json_init(&j, f);
-	json_obj(&j, NULL);
-	json_obj(&j, "device");
-	json_str(&j, "path", r->device);
-	json_str(&j, "policy", r->policy);
-	json_u64(&j, "nr_sms", r->info->nr_sms);
-	json_u64(&j, "time_scale_ps", r->info->time_scale_ps);
-	json_u64(&j, "clock_khz", r->info->clock_khz);
-	json_obj_end(&j);
+	report_json_open(&j, f, r);
 	report_alone_json(&j, r);
 	json_arr(&j, "workloads");
 	for (i = 0; i < r->nr_wls; i++)
@@ -519,14 +526,7 @@ static void report_calibration_json(FILE *f, const struct report *r,
 	struct json j;
 	unsigned int i, k;
 
-	json_init(&j, f);
-	json_obj(&j, NULL);
-	json_obj(&j, "device");
-	json_str(&j, "path", r->device);
-	json_str(&j, "policy", r->policy);
-	json_u64(&j, "nr_sms", r->info->nr_sms);
-	json_u64(&j, "time_scale_ps", r->info->time_scale_ps);
-	json_obj_end(&j);
+	report_json_open(&j, f, r);
 	json_u64(&j, "tolerance_ppm", r->tolerance_ppm);
 	json_arr(&j, "grids");
 	for (i = 0; i < r->nr_alone; i++) {
