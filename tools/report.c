@@ -383,7 +383,6 @@ static void report_run_json(struct json *j, const struct report *r,
 	json_obj_end(j);
 }
 
-
 /* Open the top-level JSON object with the device description. */
 static void report_json_open(struct json *j, FILE *f, const struct report *r)
 {
