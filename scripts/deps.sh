@@ -22,12 +22,12 @@ demo_pkgs=(
 	gcc make libc6-dev
 	qemu-system-x86 busybox-static
 	linux-headers-6.12-amd64 linux-image-6.12-amd64
-	kmod cpio gzip python3 rsync
+	kmod cpio gzip python3 rsync perl
 	check libsubunit-dev gnuplot-nox pkg-config libnl-3-dev libnl-genl-3-dev
 )
 check_pkgs=(
 	linux-source-6.12 linux-headers-amd64
-	flex bison libelf-dev libssl-dev bc perl
+	flex bison libelf-dev libssl-dev bc
 	sparse xz-utils dwarves
 )
 
