@@ -25,7 +25,7 @@ DEBUG_KERNEL_DIR = $(call kpath,DEBUG_KERNEL_DIR)
 KMOD_SRCS := Kbuild $(wildcard kmod/*.[ch] sm-emu/*.[ch] uapi/linux/*.h \
 			       tests/kunit/*.c)
 
-.PHONY: all module module-6.1 module-debug userland demo check deps-demo \
+.PHONY: all module module-6.1 module-sparse module-debug userland demo check deps-demo \
 	deps-check debug-kernel clean help
 
 all: module userland
@@ -43,6 +43,10 @@ $(BUILD)/kmod/gputbs.ko: $(KMOD_SRCS)
 
 module-6.1: $(KMOD_SRCS)
 	scripts/build-module.sh "$(KDIR_61)" $(BUILD)/kmod-6.1
+
+# sparse (C=1) on every file of the module, 6.12 headers
+module-sparse: $(KMOD_SRCS)
+	scripts/build-module.sh "$(STOCK_KDIR)" $(BUILD)/kmod-sparse C=1
 
 debug-kernel:
 	scripts/build-debug-kernel.sh

@@ -32,7 +32,7 @@ case "${1:-}" in
 "") ;;
 --force) force=1 ;;
 -h | --help)
-	sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+	sed -n '3,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
 	exit 0
 	;;
 *) die "unknown argument '$1' (usage: $0 [--force])" ;;
@@ -92,9 +92,31 @@ cleanup() {
 	fi
 	exit "$rc"
 }
+# Long steps run in the background so that a signal (kill, CI cancellation)
+# is handled at once: the trap stops the step, cleanup removes the tree.
+child=""
+bg() {
+	local rc=0
+	"$@" &
+	child=$!
+	wait "$child" || rc=$?
+	child=""
+	return "$rc"
+}
+# shellcheck disable=SC2317 # invoked via trap
+on_signal() {
+	trap - INT TERM HUP
+	if [ -n "$child" ]; then
+		kill -TERM "$child" 2>/dev/null || true
+		wait "$child" 2>/dev/null || true
+	fi
+	say "interrupted"
+	exit "$1"
+}
 trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+trap 'on_signal 130' INT
+trap 'on_signal 143' TERM
+trap 'on_signal 129' HUP
 
 jobs=$(($(nproc) + 1))
 t0=$(date +%s)
@@ -107,17 +129,18 @@ unset KBUILD_OUTPUT KBUILD_EXTMOD ARCH CROSS_COMPILE LOCALVERSION O M W C \
 export KBUILD_BUILD_USER=gputbs KBUILD_BUILD_HOST=gputbs
 
 say "unpacking $LINUX_SOURCE_TARBALL"
-tar -xJf "$LINUX_SOURCE_TARBALL" -C "$tmp" >>"$log" 2>&1 || fail "unpacking"
+bg tar -xJf "$LINUX_SOURCE_TARBALL" -C "$tmp" >>"$log" 2>&1 || fail "unpacking"
 [ -f "$tree/Makefile" ] || fail "unexpected tarball layout (no linux-source-6.12/Makefile)"
 
 say "configuring (x86_64_defconfig + tests/debug-kernel.config)"
 frag=$GPUTBS_ROOT/tests/debug-kernel.config
 cp "$frag" "$tree/gputbs-debug.config"
-{
+configure() {
 	make -C "$tree" x86_64_defconfig &&
 		(cd "$tree" && scripts/kconfig/merge_config.sh -m .config gputbs-debug.config) &&
 		make -C "$tree" olddefconfig
-} >>"$log" 2>&1 || fail "configuring"
+}
+bg configure >>"$log" 2>&1 || fail "configuring"
 
 # Every symbol the fragment sets must have survived olddefconfig.
 bad=()
@@ -142,7 +165,7 @@ if [ ${#bad[@]} -ne 0 ]; then
 fi
 
 say "compiling bzImage + modules (this takes a while; tail -f $log)"
-make -C "$tree" -j"$jobs" bzImage modules >>"$log" 2>&1 || fail "make bzImage modules"
+bg make -C "$tree" -j"$jobs" bzImage modules >>"$log" 2>&1 || fail "make bzImage modules"
 [ -f "$tree/arch/x86/boot/bzImage" ] || fail "no arch/x86/boot/bzImage after the build"
 [ -f "$tree/Module.symvers" ] || fail "no Module.symvers after the build"
 rm -f "$tree/gputbs-debug.config"

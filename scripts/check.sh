@@ -8,7 +8,8 @@
 # others.  The last line is "N passed, N failed"; the exit status is
 # non-zero if anything failed.
 #
-# Steps: W=1 module builds against Debian's 6.12 and 6.1 headers; the host
+# Steps: W=1 module builds against Debian's 6.12 and 6.1 headers; sparse;
+# the host
 # unit tests of the portable core under ASan/UBSan; the CLI's usage and
 # workload-file errors; libgputbs' exported symbols; the debug kernel
 # (cached); the KUnit suites loaded as a module in the debug kernel and
@@ -120,6 +121,7 @@ rm -f "$kunit_guest"
 
 step "module W=1 build, Linux 6.12 headers" make -s module
 step "module W=1 build, Linux 6.1 headers" make -s module-6.1
+step "module sparse (C=1), Linux 6.12 headers" make -s module-sparse
 suite "unit tests (host, ASan/UBSan)" parse_unit make -s unit-test
 suite "CLI and workload files (host)" parse_cli \
 	tests/userland/cli-test.sh "$BUILD/bin/gputbs"
