@@ -128,6 +128,16 @@ suite "CLI and workload files (host)" parse_cli \
 step "libgputbs exports only its API" make -s check-abi-lib
 step "debug kernel (cached in $DEBUG_KERNEL_DIR)" scripts/build-debug-kernel.sh
 step "module W=1 build, debug kernel" make -s module-debug
+kfiles=(kmod/*.[ch] sm-emu/*.[ch] uapi/linux/gputbs.h tests/kunit/*.c)
+step "checkpatch --strict (kmod, sm-emu, uapi, KUnit)" \
+	perl "$SRC_TREE/scripts/checkpatch.pl" --no-tree --strict --quiet \
+	--show-types -f "${kfiles[@]}"
+step "kernel-doc -Werror (kmod, sm-emu, uapi)" \
+	perl "$SRC_TREE/scripts/kernel-doc" -none -Werror \
+	kmod/*.[ch] sm-emu/*.[ch] uapi/linux/gputbs.h
+step "uapi header alone, -std=c90 -pedantic" \
+	gcc -std=c90 -pedantic -Wall -Wextra -Werror -fsyntax-only -Iuapi \
+	-x c uapi/linux/gputbs.h
 suite "KUnit suites (debug kernel)" parse_kunit \
 	vm --debug-kernel --log "$kunit_guest" \
 	--module "$BUILD/kmod-debug/gputbs_kunit.ko" -- true
