@@ -23,5 +23,6 @@ int open_info(const char *device, struct gputbs_info *info);
 
 int cmd_run(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
 
 #endif /* _GPUTBS_CLI_H */

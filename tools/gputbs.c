@@ -7,9 +7,11 @@
  *              [--list FILE] WORKLOAD...
  *   gputbs calibrate [--device PATH] [--format text|json]
  *              [--tolerance PCT] [--timeout SEC] FILE...
+ *   gputbs predict --trace FILE [--slice-unaware] [--sms N]
+ *              [--format csv|json]
  *
  * Exit status: 0 success, 1 device or system error, 2 usage error or bad
- * workload file.
+ * workload or trace file.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -35,6 +37,7 @@ static const char usage_main[] =
 	"  info       describe the emulated GPU of /dev/gputbs\n"
 	"  run        run workloads and report STP, ANTT and StrictF\n"
 	"  calibrate  run programs alone and compare with expected runtimes\n"
+	"  predict    replay a block trace through the runtime predictor\n"
 	"\n"
 	"'gputbs COMMAND --help' describes a command.\n";
 
@@ -181,6 +184,7 @@ int main(int argc, char **argv)
 		{ "info", cmd_info },
 		{ "run", cmd_run },
 		{ "calibrate", cmd_calibrate },
+		{ "predict", cmd_predict },
 	};
 	static char name[32];
 	unsigned int i;

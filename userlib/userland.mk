@@ -47,7 +47,7 @@ LIBGPUTBS_PC := $(UL_LIB)/pkgconfig/libgputbs.pc
 
 GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/, tools/gputbs.o tools/cmd_run.o \
 	tools/run.o tools/report.o tools/json.o tools/workload.o \
-	sm-emu/metrics.o)
+	tools/predict.o sm-emu/metrics.o sm-emu/predictor.o)
 GPUTBS_TEST_OBJS := $(UL_OBJ)/tests/guest/gputbs-test.o
 
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
@@ -121,6 +121,7 @@ check-abi-lib: $(LIBGPUTBS_SO)
 
 check-userland: $(UL_BIN)/gputbs
 	tests/userland/cli-test.sh $(UL_BIN)/gputbs
+	tests/userland/predict-test.sh $(UL_BIN)/gputbs
 
 install-userland: userland
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \

@@ -149,6 +149,7 @@ Suite *occupancy_suite(void);
 Suite *timing_suite(void);
 Suite *engine_suite(void);
 Suite *metrics_suite(void);
+Suite *predictor_suite(void);
 /* Regression cases, one per core bug found by these tests. */
 Suite *regressions_suite(void);
 void regressions_timing(Suite *s);

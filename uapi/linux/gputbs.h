@@ -124,7 +124,9 @@ struct gputbs_info {
  * field or a grid that cannot fit on an SM (R = 0), -EFAULT for a bad
  * pointer, -E2BIG for too many blocks, -EAGAIN when the fd holds
  * &gputbs_info.max_grids_per_fd unreaped grids, -ENOMEM.  On error nothing
- * is queued.
+ * is queued, except for -EFAULT when the struct cannot be written back: the
+ * grid then runs without a known handle and is cancelled when the file is
+ * closed.
  */
 struct gputbs_submit {
 	__u32 flags;
