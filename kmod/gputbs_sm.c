@@ -60,14 +60,23 @@ u64 gputbs_now_cycles(const struct gputbs_device *gdev)
  * @cycles: emulated cycle.
  *
  * Context: any.
- * Return: ns, saturated at U64_MAX for U64_MAX.
+ * Return: ns, the first nanosecond at which gputbs_now_cycles() reaches
+ * @cycles; U64_MAX for U64_MAX.
  */
 u64 gputbs_cycles_to_ns(const struct gputbs_device *gdev, u64 cycles)
 {
+	u64 ns;
+
 	if (cycles == U64_MAX)
 		return U64_MAX;
-	return gdev->epoch_ns + mul_u64_u32_div(cycles, gdev->time_scale_ps,
-						1000);
+	/*
+	 * Round up, so that gputbs_now_cycles() at this time is at least
+	 * @cycles: a timer armed for a cycle must find the cycle due.
+	 */
+	ns = mul_u64_u32_div(cycles, gdev->time_scale_ps, 1000);
+	if (mul_u64_u32_div(ns, 1000, gdev->time_scale_ps) < cycles)
+		ns++;
+	return gdev->epoch_ns + ns;
 }
 
 /* The SM's timer fired: its next completion is due.  Hard irq context. */
