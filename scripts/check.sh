@@ -84,6 +84,10 @@ parse_cli() {	# "cli: N passed, M failed"
 	sed -n 's/^cli: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
 
+parse_predict() {	# "predict: N passed, M failed"
+	sed -n 's/^predict: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
 parse_guest() {	# Check's "100%: Checks: N, Failures: F, Errors: E"
 	awk -F'[:,] *' '/Checks: [0-9]+, Failures: [0-9]+, Errors: [0-9]+/ {
 		for (i = 1; i <= NF; i++) {
@@ -125,6 +129,8 @@ step "module sparse (C=1), Linux 6.12 headers" make -s module-sparse
 suite "unit tests (host, ASan/UBSan)" parse_unit make -s unit-test
 suite "CLI and workload files (host)" parse_cli \
 	tests/userland/cli-test.sh "$BUILD/bin/gputbs"
+suite "predictor replay, gputbs predict (host)" parse_predict \
+	tests/userland/predict-test.sh "$BUILD/bin/gputbs"
 step "libgputbs exports only its API" make -s check-abi-lib
 step "debug kernel (cached in $DEBUG_KERNEL_DIR)" scripts/build-debug-kernel.sh
 step "module W=1 build, debug kernel" make -s module-debug

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * predictor.c - the Simple Slicing runtime predictor.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+
+/**
+ * DOC: Simple Slicing predictor
+ *
+ * The paper's Section "The Simple Slicing Predictor" predicts, per kernel
+ * and per SM, the kernel's total runtime on that SM from the duration t of
+ * one of its thread blocks.  &struct gtbs_pred_sm is the state of the
+ * paper's Table "State maintained per-kernel in each SM"; the handlers are
+ * its Algorithm 1:
+ *
+ * - OnLaunch, gtbs_pred_on_launch(): every counter zero,
+ *   Resident_Blocks = R, Total_Blocks = ceil(Kernel.Blocks / N_SM),
+ *   Reslice = true.
+ * - OnKernelEnd of another kernel, the launch of another kernel, or a
+ *   change of this kernel's residency on the SM: gtbs_pred_reslice() (and,
+ *   for a residency change, gtbs_pred_set_residency() first).  The caller
+ *   decides which events start a slice; the predictor only records it.
+ * - OnBlockStart, gtbs_pred_on_block_start(): Block_Start[blkindex] =
+ *   clock().
+ * - OnBlockEnd, gtbs_pred_on_block_end(): Done_Blocks++; if Reslice,
+ *   t = clock() - Block_Start[blkindex]; then, "at the end of the handler
+ *   of OnBlockEnd" (Section "Predictor State"), the prediction of
+ *   Equation 2::
+ *
+ *     Pred_Cycles = Active_Kernel_Cycles
+ *                   + (Total_Blocks - Done_Blocks) * t / Resident_Blocks
+ *
+ *   and Reslice = false "after every prediction".  So every block end
+ *   predicts, and t is the duration of the first block to end in the
+ *   current slice.
+ *
+ * Active_Kernel_Cycles is "incremented on every cycle that it has a warp
+ * running on an SM": here, the cycles during which at least one block of
+ * the kernel is resident on the SM, kept as closed intervals plus the open
+ * one (&gtbs_pred_sm.active_since).  Equation 2 is evaluated in integers:
+ * the quotient is rounded down; Total_Blocks - Done_Blocks is taken as 0
+ * when more blocks than expected ran on the SM (Total_Blocks is only an
+ * estimate with a dynamic block scheduler, as the paper notes); results
+ * saturate at U64_MAX instead of wrapping.
+ *
+ * Slice-unaware mode (Section "Predictor Accuracy": "the prediction is only
+ * made once, at the beginning of the kernel"): the earliest moment
+ * Equation 2 can be evaluated on an SM is the kernel's first block end
+ * there, so that end sets t and Pred_Cycles; later block ends update
+ * Done_Blocks and the book-keeping but neither t nor Pred_Cycles, and
+ * reslices have no effect.  One prediction per kernel per SM.
+ */
+#include "predictor.h"
+
+static u64 gtbs_pred_add_sat(u64 a, u64 b)
+{
+	return a > U64_MAX - b ? U64_MAX : a + b;
+}
+
+/**
+ * gtbs_pred_equation2() - the Simple Slicing prediction, Equation 2
+ * @active_cycles: Active_Kernel_Cycles, cycles.
+ * @total_blocks: Total_Blocks, blocks expected on the SM.
+ * @done_blocks: Done_Blocks, blocks ended on the SM.
+ * @t: duration per thread block, cycles.
+ * @resident_blocks: Resident_Blocks, blocks, >= 1 (0 is taken as 1).
+ *
+ * Computes Active_Kernel_Cycles + (Total_Blocks - Done_Blocks) * t /
+ * Resident_Blocks (paper Section "Predictor State", Equation 2) exactly,
+ * without a 128-bit product: with t = q * Resident_Blocks + r, the
+ * quotient is remaining * q + remaining * r / Resident_Blocks.  Exact for
+ * every result below 2^64, so for all cycles up to 2^40 and blocks up to
+ * 2^24.
+ *
+ * Context: any.
+ * Return: the predicted total active cycles of the kernel on the SM,
+ * cycles, with the quotient rounded down and the remaining block count
+ * Total_Blocks - Done_Blocks clamped at 0 when Done_Blocks exceeds
+ * Total_Blocks; U64_MAX if the result does not fit in 64 bits.
+ */
+u64 gtbs_pred_equation2(u64 active_cycles, u32 total_blocks, u32 done_blocks,
+			u64 t, u32 resident_blocks)
+{
+	u64 remaining = done_blocks < total_blocks ?
+			total_blocks - done_blocks : 0;
+	u32 r_blocks = max(resident_blocks, 1U);
+	u64 q = div_u64(t, r_blocks);
+	u64 r = t - q * r_blocks;
+
+	if (remaining && q > div64_u64(U64_MAX, remaining))
+		return U64_MAX;
+	/* remaining < 2^32 and r < 2^32: the product fits */
+	return gtbs_pred_add_sat(active_cycles,
+				 gtbs_pred_add_sat(remaining * q,
+						   div_u64(remaining * r,
+							   r_blocks)));
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_equation2);
+
+/**
+ * gtbs_pred_on_launch() - OnLaunch: a kernel was launched onto the SM
+ * @s: the kernel's state on this SM.
+ * @nr_blocks: Kernel.Blocks, thread blocks in the grid, >= 1.
+ * @residency: Kernel.Residency, maximum residency R alone, blocks,
+ *	1..%GTBS_MAX_BLOCKS_PER_SM.
+ * @nr_sms: N_SM, SMs of the device, >= 1.
+ *
+ * Algorithm 1, OnLaunch: every counter zero, Resident_Blocks = R,
+ * Total_Blocks = ceil(@nr_blocks / @nr_sms) (uniform distribution of the
+ * blocks over the SMs, as the paper assumes), Reslice = true, no
+ * prediction, no resident block.  The mode is reset to slice-aware; call
+ * gtbs_pred_set_slice_unaware() after this for the slice-unaware mode.
+ *
+ * Context: any; the caller serialises calls on @s.
+ * Return: 0, or -EINVAL (and @s unchanged) if an argument is out of range.
+ */
+int gtbs_pred_on_launch(struct gtbs_pred_sm *s, u32 nr_blocks, u32 residency,
+			u32 nr_sms)
+{
+	if (!nr_blocks || !nr_sms || !residency ||
+	    residency > GTBS_MAX_BLOCKS_PER_SM)
+		return -EINVAL;
+	memset(s, 0, sizeof(*s));
+	/* ceil without overflowing nr_blocks + nr_sms - 1 */
+	s->total_blocks = (nr_blocks - 1) / nr_sms + 1;
+	s->resident_blocks = residency;
+	s->reslice = true;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_on_launch);
+
+/**
+ * gtbs_pred_set_slice_unaware() - choose the prediction mode
+ * @s: the kernel's state on this SM, after gtbs_pred_on_launch().
+ * @on: true: slice-unaware (one prediction, at the first block end);
+ *	false: slice-aware, the paper's "/SS" (a prediction at every block
+ *	end, t re-measured at the first block end of every slice).
+ *
+ * Meant to be called before the first block end; switching later applies
+ * to the following block ends.
+ *
+ * Context: any; the caller serialises calls on @s.
+ */
+void gtbs_pred_set_slice_unaware(struct gtbs_pred_sm *s, bool on)
+{
+	s->slice_unaware = on;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_set_slice_unaware);
+
+/**
+ * gtbs_pred_reslice() - a new slice starts for the kernel on this SM
+ * @s: the kernel's state on this SM.
+ *
+ * Algorithm 1, OnKernelEnd (of any other kernel), and equally the launch
+ * of another kernel or a change of this kernel's residency on the SM: the
+ * slice boundaries of Section "The Simple Slicing Predictor".  Sets
+ * Reslice, so that the next block end takes its duration as t.  No effect
+ * on predictions in slice-unaware mode.
+ *
+ * Context: any; the caller serialises calls on @s.
+ */
+void gtbs_pred_reslice(struct gtbs_pred_sm *s)
+{
+	s->reslice = true;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_reslice);
+
+/**
+ * gtbs_pred_set_residency() - the kernel's residency on the SM changed
+ * @s: the kernel's state on this SM.
+ * @residency: new Resident_Blocks, blocks, 1..%GTBS_MAX_BLOCKS_PER_SM.
+ *
+ * Sets Resident_Blocks for the following predictions.  A residency change
+ * starts a slice: the caller also calls gtbs_pred_reslice().
+ *
+ * Context: any; the caller serialises calls on @s.
+ * Return: 0, or -EINVAL (and @s unchanged) if @residency is out of range.
+ */
+int gtbs_pred_set_residency(struct gtbs_pred_sm *s, u32 residency)
+{
+	if (!residency || residency > GTBS_MAX_BLOCKS_PER_SM)
+		return -EINVAL;
+	s->resident_blocks = residency;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_set_residency);
+
+/**
+ * gtbs_pred_on_block_start() - OnBlockStart: a block of the kernel started
+ * @s: the kernel's state on this SM.
+ * @blkindex: SM slot of the block, 0..%GTBS_MAX_BLOCKS_PER_SM-1.
+ * @cycle: clock(), cycles; not before the previous event on @s.
+ *
+ * Algorithm 1, OnBlockStart: Block_Start[@blkindex] = @cycle.  Also opens
+ * an Active_Kernel_Cycles interval if no block of the kernel was resident.
+ *
+ * Context: any; the caller serialises calls on @s.
+ * Return: 0; -EINVAL if @blkindex is out of range or @cycle is before the
+ * previous event; -EBUSY if slot @blkindex already holds a block.  On
+ * error @s is unchanged.
+ */
+int gtbs_pred_on_block_start(struct gtbs_pred_sm *s, u32 blkindex, u64 cycle)
+{
+	if (blkindex >= GTBS_MAX_BLOCKS_PER_SM || cycle < s->last_cycle)
+		return -EINVAL;
+	if (s->slot_busy & BIT_ULL(blkindex))
+		return -EBUSY;
+	s->slot_busy |= BIT_ULL(blkindex);
+	s->block_start[blkindex] = cycle;
+	s->last_cycle = cycle;
+	if (!s->nr_resident++)
+		s->active_since = cycle;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_on_block_start);
+
+/**
+ * gtbs_pred_active_cycles() - Active_Kernel_Cycles at a given cycle
+ * @s: the kernel's state on this SM.
+ * @now: current cycle, not before the latest event on @s.
+ *
+ * Context: any; the caller serialises calls on @s.
+ * Return: cycles up to @now during which at least one block of the kernel
+ * was resident on the SM.
+ */
+u64 gtbs_pred_active_cycles(const struct gtbs_pred_sm *s, u64 now)
+{
+	u64 open = 0;
+
+	if (s->nr_resident && now > s->active_since)
+		open = now - s->active_since;
+	return gtbs_pred_add_sat(s->active_kernel_cycles, open);
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_active_cycles);
+
+/**
+ * gtbs_pred_on_block_end() - OnBlockEnd: a block of the kernel ended
+ * @s: the kernel's state on this SM.
+ * @blkindex: SM slot of the block, 0..%GTBS_MAX_BLOCKS_PER_SM-1.
+ * @cycle: clock(), cycles; not before the previous event on @s.
+ *
+ * Algorithm 1, OnBlockEnd: Done_Blocks++; if Reslice, t = @cycle -
+ * Block_Start[@blkindex].  Then the prediction (Equation 2, see
+ * gtbs_pred_equation2()) with Active_Kernel_Cycles at @cycle, and Reslice
+ * = false.  In slice-unaware mode only the first block end on the SM sets
+ * t and predicts.  Frees slot @blkindex and closes the Active_Kernel_Cycles
+ * interval if it was the kernel's last resident block.  Done_Blocks
+ * saturates at U32_MAX.
+ *
+ * Context: any; the caller serialises calls on @s.
+ * Return: 1 if a new prediction was made (&gtbs_pred_sm.pred_cycles and
+ * &gtbs_pred_sm.t are current), 0 if not (slice-unaware mode after the
+ * first prediction); -EINVAL if @blkindex is out of range or @cycle is
+ * before the previous event; -ENOENT if slot @blkindex holds no block.  On
+ * error @s is unchanged.
+ */
+int gtbs_pred_on_block_end(struct gtbs_pred_sm *s, u32 blkindex, u64 cycle)
+{
+	int predicted = 0;
+
+	if (blkindex >= GTBS_MAX_BLOCKS_PER_SM || cycle < s->last_cycle)
+		return -EINVAL;
+	if (!(s->slot_busy & BIT_ULL(blkindex)))
+		return -ENOENT;
+	s->last_cycle = cycle;
+	if (s->done_blocks < U32_MAX)
+		s->done_blocks++;
+	if (!s->slice_unaware || !s->predicted) {
+		/* slice-unaware: the first block end, whatever Reslice says */
+		if (s->reslice || s->slice_unaware)
+			s->t = cycle - s->block_start[blkindex];
+		s->pred_cycles =
+			gtbs_pred_equation2(gtbs_pred_active_cycles(s, cycle),
+					    s->total_blocks, s->done_blocks,
+					    s->t, s->resident_blocks);
+		s->reslice = false;
+		s->predicted = true;
+		predicted = 1;
+	}
+	s->slot_busy &= ~BIT_ULL(blkindex);
+	if (s->nr_resident == 1)
+		s->active_kernel_cycles = gtbs_pred_active_cycles(s, cycle);
+	s->nr_resident--;
+	return predicted;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_on_block_end);
+
+/**
+ * gtbs_pred_remaining() - predicted remaining runtime of the kernel on the SM
+ * @s: the kernel's state on this SM.
+ * @now: current cycle, not before the latest event on @s.
+ *
+ * Context: any; the caller serialises calls on @s.
+ * Return: max(Pred_Cycles - Active_Kernel_Cycles(@now), 0), cycles; or
+ * U64_MAX ("unknown") while no prediction exists (before the kernel's
+ * first block end on the SM).
+ */
+u64 gtbs_pred_remaining(const struct gtbs_pred_sm *s, u64 now)
+{
+	u64 active;
+
+	if (!s->predicted)
+		return U64_MAX;
+	active = gtbs_pred_active_cycles(s, now);
+	return s->pred_cycles > active ? s->pred_cycles - active : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_remaining);

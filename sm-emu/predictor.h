@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * predictor.h - the Simple Slicing runtime predictor (paper Section "The
+ * Simple Slicing Predictor"): per-kernel, per-SM state and its event
+ * handlers (Algorithm 1) and Equation 2.
+ *
+ * Like the rest of the portable core it never allocates, sleeps or locks:
+ * the caller owns the state and serialises every call on one state.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#ifndef _GTBS_PREDICTOR_H
+#define _GTBS_PREDICTOR_H
+
+#include "gtbs.h"
+
+/**
+ * struct gtbs_pred_sm - Simple Slicing predictor state of one kernel on one SM
+ * @active_kernel_cycles: Active_Kernel_Cycles up to @active_since: cycles
+ *	in which the kernel had at least one block resident on the SM,
+ *	summed over the intervals that have closed.  The current value is
+ *	gtbs_pred_active_cycles().
+ * @active_since: while @nr_resident > 0, the cycle at which @nr_resident
+ *	became non-zero (start of the open interval).
+ * @last_cycle: cycle of the latest block event; events must not go back.
+ * @nr_resident: blocks of the kernel resident on the SM now (started and
+ *	not ended), 0..%GTBS_MAX_BLOCKS_PER_SM.
+ * @done_blocks: Done_Blocks: blocks of the kernel that ended on the SM.
+ * @total_blocks: Total_Blocks: blocks expected on the SM,
+ *	ceil(Kernel.Blocks / N_SM).
+ * @resident_blocks: Resident_Blocks: residency used by Equation 2, blocks,
+ *	1..%GTBS_MAX_BLOCKS_PER_SM; R at launch, then gtbs_pred_set_residency().
+ * @slot_busy: bit i set while @block_start[i] holds a resident block.
+ * @block_start: Block_Start[]: cycle at which the block resident in SM
+ *	slot i (the paper's blkindex) started.
+ * @t: t: duration of the first block to end in the current slice, cycles.
+ * @pred_cycles: Pred_Cycles: latest prediction of the kernel's total
+ *	active cycles on this SM (Equation 2), cycles.
+ * @reslice: Reslice: a new slice started; the next block end sets @t.
+ * @slice_unaware: predict only once, at the first block end on the SM
+ *	(the paper's slice-unaware mode); see gtbs_pred_set_slice_unaware().
+ * @predicted: @pred_cycles and @t hold a prediction.
+ *
+ * The paper's Table "State maintained per-kernel in each SM" also lists
+ * Total_Blocks_Done (blocks completed over all SMs); Equation 2 does not
+ * use it, so it is not kept here.  Protected by the caller's lock (in the
+ * module, the device lock).
+ */
+struct gtbs_pred_sm {
+	u64 active_kernel_cycles;
+	u64 active_since;
+	u64 last_cycle;
+	u32 nr_resident;
+	u32 done_blocks;
+	u32 total_blocks;
+	u32 resident_blocks;
+	u64 slot_busy;
+	u64 block_start[GTBS_MAX_BLOCKS_PER_SM];
+	u64 t;
+	u64 pred_cycles;
+	bool reslice;
+	bool slice_unaware;
+	bool predicted;
+};
+
+u64 gtbs_pred_equation2(u64 active_cycles, u32 total_blocks, u32 done_blocks,
+			u64 t, u32 resident_blocks);
+int gtbs_pred_on_launch(struct gtbs_pred_sm *s, u32 nr_blocks, u32 residency,
+			u32 nr_sms);
+void gtbs_pred_set_slice_unaware(struct gtbs_pred_sm *s, bool on);
+void gtbs_pred_reslice(struct gtbs_pred_sm *s);
+int gtbs_pred_set_residency(struct gtbs_pred_sm *s, u32 residency);
+int gtbs_pred_on_block_start(struct gtbs_pred_sm *s, u32 blkindex, u64 cycle);
+int gtbs_pred_on_block_end(struct gtbs_pred_sm *s, u32 blkindex, u64 cycle);
+u64 gtbs_pred_active_cycles(const struct gtbs_pred_sm *s, u64 now);
+u64 gtbs_pred_remaining(const struct gtbs_pred_sm *s, u64 now);
+
+#endif /* _GTBS_PREDICTOR_H */

@@ -1,0 +1,134 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# predict-test.sh - host tests of "gputbs predict" (the Simple Slicing
+# predictor replayed over block traces, Documentation/trace-format.rst).
+#
+# Usage: predict-test.sh PATH-TO-gputbs
+#
+# Every tests/userland/predict/*.trace may carry, in comments:
+#   "# args: OPTIONS"   extra options for gputbs predict
+#   "# csv: LINE"       good trace: the CSV output must be exactly these
+#                       lines, in order (values worked out by hand in the
+#                       trace's comments)
+#   "# error: WHERE"    bad trace (bad-*.trace): the command must exit with
+#                       status 2 and print "gputbs: FILE:WHERE"
+# plus command line errors and the JSON output.  The last line is
+# "predict: N passed, M failed".
+set -u
+
+gputbs=${1:?usage: predict-test.sh PATH-TO-gputbs}
+here=$(dirname "$0")/predict
+tmp=${TMPDIR:-/tmp}/gputbs-predict-test.$$
+passed=0
+failed=0
+
+trap 'rm -f "$tmp" "$tmp.want"' EXIT
+
+ok() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# expect STATUS PATTERN CMD...: exit status and a line of stderr+stdout
+expect() {
+	status=$1 pattern=$2
+	shift 2
+	"$@" >"$tmp" 2>&1
+	rc=$?
+	if [ "$rc" -ne "$status" ]; then
+		fail "$* exited $rc, not $status"
+		sed 's/^/  | /' "$tmp"
+	elif ! grep -qF -- "$pattern" "$tmp"; then
+		fail "$*: no line with '$pattern'"
+		sed 's/^/  | /' "$tmp"
+	else
+		ok
+	fi
+}
+
+ntraces=0
+for trace in "$here"/*.trace; do
+	[ -e "$trace" ] || continue
+	ntraces=$((ntraces + 1))
+	args=$(sed -n 's/^# args: //p' "$trace")
+	where=$(sed -n 's/^# error: //p' "$trace")
+	# shellcheck disable=SC2086	# OPTIONS are words
+	if [ -n "$where" ]; then
+		expect 2 "gputbs: $trace:$where" \
+			"$gputbs" predict --trace "$trace" $args
+		continue
+	fi
+	sed -n 's/^# csv: //p' "$trace" >"$tmp.want"
+	if [ ! -s "$tmp.want" ]; then
+		fail "$trace: no '# csv:' or '# error:' lines"
+		continue
+	fi
+	"$gputbs" predict --trace "$trace" $args >"$tmp" 2>&1
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail "$trace: exited $rc"
+		sed 's/^/  | /' "$tmp"
+	elif ! diff -u "$tmp.want" "$tmp" >/dev/null; then
+		fail "$trace: output differs from its '# csv:' lines"
+		diff -u "$tmp.want" "$tmp" | sed 's/^/  | /'
+	else
+		ok
+	fi
+done
+[ "$ntraces" -gt 0 ] || fail "no traces in $here"
+
+# command line
+expect 0 "Usage: gputbs predict" "$gputbs" predict --help
+expect 0 "predict    replay a block trace" "$gputbs" --help
+expect 2 "no trace given (--trace)" "$gputbs" predict
+expect 2 "unknown format 'text'" \
+	"$gputbs" predict --format text --trace "$here/staircase.trace"
+expect 2 "bad SM count '0' (1..1024)" \
+	"$gputbs" predict --sms 0 --trace "$here/staircase.trace"
+expect 2 "bad SM count '1025' (1..1024)" \
+	"$gputbs" predict --sms 1025 --trace "$here/staircase.trace"
+expect 2 "bad SM count '-1' (1..1024)" \
+	"$gputbs" predict --sms -1 --trace "$here/staircase.trace"
+expect 2 "unexpected argument 'extra'" \
+	"$gputbs" predict --trace "$here/staircase.trace" extra
+expect 2 "gputbs: $here/missing.trace: No such file or directory" \
+	"$gputbs" predict --trace "$here/missing.trace"
+# N_SM changes Total_Blocks: 8 blocks on 4 SMs is 2 per SM, so the first
+# prediction is 100 + (2 - 1) * 100 / 2 = 150
+expect 0 "pred,0,stair,0,100,150,100,1,2,200,0.750000" \
+	"$gputbs" predict --sms 4 --trace "$here/staircase.trace"
+
+# JSON: the same numbers, and well-formed if python3 is there
+expect 0 '"mode": "slice-unaware"' \
+	"$gputbs" predict --format json --slice-unaware \
+	--trace "$here/corunner.trace"
+"$gputbs" predict --format json --trace "$here/corunner.trace" >"$tmp" 2>&1
+if [ $? -ne 0 ]; then
+	fail "json: exited non-zero"
+elif command -v python3 >/dev/null 2>&1; then
+	if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+a, b = d["grids"]
+assert d["mode"] == "slice-aware" and d["sms"] == 1, d
+assert (a["grid"], a["label"], a["actual_cycles"]) == (1, "A", 350), a
+assert a["first"]["pred_cycles"] == 350 and a["first"]["t"] == 100, a
+assert a["final"]["pred_cycles"] == 350 and a["final"]["t"] == 130, a
+assert (b["start"], b["end"], b["predictions"]) == (150, 420, 2), b
+assert len(d["predictions"]) == 8, d
+p = d["predictions"][2]
+assert (p["grid"], p["cycle"], p["pred_cycles"], p["t"]) == (1, 210, 375, 110), p
+assert abs(p["ratio"] - 1.071429) < 1e-9, p
+' "$tmp"; then
+		ok
+	else
+		fail "json: unexpected document"
+		sed 's/^/  | /' "$tmp"
+	fi
+elif grep -q '"pred_cycles": 375' "$tmp"; then
+	ok
+else
+	fail "json: no prediction 375"
+fi
+
+echo "predict: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
