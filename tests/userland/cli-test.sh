@@ -17,30 +17,11 @@ gputbs=${1:?usage: cli-test.sh PATH-TO-gputbs}
 here=$(dirname "$0")
 nodev=/nonexistent/gputbs
 out=${TMPDIR:-/tmp}/gputbs-cli-test.$$
-passed=0
-failed=0
 
 trap 'rm -f "$out"' EXIT
 
-ok() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-
-# expect STATUS PATTERN CMD...: exit status and a line of stderr+stdout
-expect() {
-	status=$1 pattern=$2
-	shift 2
-	"$@" >"$out" 2>&1
-	rc=$?
-	if [ "$rc" -ne "$status" ]; then
-		fail "$* exited $rc, not $status"
-		sed 's/^/  | /' "$out"
-	elif ! grep -qF -- "$pattern" "$out"; then
-		fail "$*: no line with '$pattern'"
-		sed 's/^/  | /' "$out"
-	else
-		ok
-	fi
-}
+# shellcheck source=tests/userland/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 expect 2 "missing command" "$gputbs"
 expect 2 "unknown command 'frob'" "$gputbs" frob
@@ -81,5 +62,4 @@ kernels=$here/../../workloads/ercbench/kernels.gtbs
 expect 2 "kernels.gtbs:$(wc -l < "$kernels"): no workload defined" \
 	"$gputbs" run --device $nodev "$kernels"
 
-echo "cli: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary cli

@@ -20,30 +20,12 @@ set -u
 gputbs=${1:?usage: predict-test.sh PATH-TO-gputbs}
 here=$(dirname "$0")/predict
 tmp=${TMPDIR:-/tmp}/gputbs-predict-test.$$
-passed=0
-failed=0
 
 trap 'rm -f "$tmp" "$tmp.want"' EXIT
 
-ok() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-
-# expect STATUS PATTERN CMD...: exit status and a line of stderr+stdout
-expect() {
-	status=$1 pattern=$2
-	shift 2
-	"$@" >"$tmp" 2>&1
-	rc=$?
-	if [ "$rc" -ne "$status" ]; then
-		fail "$* exited $rc, not $status"
-		sed 's/^/  | /' "$tmp"
-	elif ! grep -qF -- "$pattern" "$tmp"; then
-		fail "$*: no line with '$pattern'"
-		sed 's/^/  | /' "$tmp"
-	else
-		ok
-	fi
-}
+out=$tmp
+# shellcheck source=tests/userland/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 ntraces=0
 for trace in "$here"/*.trace; do
@@ -130,5 +112,4 @@ else
 	fail "json: no prediction 375"
 fi
 
-echo "predict: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary predict

@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# tests/userland/lib.sh - the small harness the host CLI tests share.
+#
+# Source it after setting $out (a scratch file).  It defines ok, fail,
+# expect STATUS PATTERN CMD... (exit status and a line of stdout+stderr),
+# and summary NAME, which prints "NAME: N passed, M failed" and returns
+# non-zero if anything failed.
+
+: "${out:?set out to a scratch file before sourcing lib.sh}"
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+expect() {
+	status=$1 pattern=$2
+	shift 2
+	"$@" >"$out" 2>&1
+	rc=$?
+	if [ "$rc" -ne "$status" ]; then
+		fail "$* exited $rc, not $status"
+		sed 's/^/  | /' "$out"
+	elif ! grep -qF -- "$pattern" "$out"; then
+		fail "$*: no line with '$pattern'"
+		sed 's/^/  | /' "$out"
+	else
+		ok
+	fi
+}
+
+summary() {
+	echo "$1: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}
