@@ -48,11 +48,12 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_size);
  * @cfg: device configuration.
  *
  * Context: any.
- * Return: size of &struct gtbs_grid with its per-SM counters.
+ * Return: size of &struct gtbs_grid with its per-SM state.
  */
 size_t gtbs_grid_size(const struct gtbs_dev_config *cfg)
 {
-	return sizeof(struct gtbs_grid) + cfg->nr_sms * sizeof(u32);
+	return sizeof(struct gtbs_grid) +
+	       cfg->nr_sms * sizeof(struct gtbs_grid_sm);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_size);
 
@@ -80,7 +81,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_init);
  * @sms: @cfg->nr_sms SMs initialised with gtbs_sm_init().
  *
  * The caller sets &gtbs_dev.backend and &gtbs_dev.priv afterwards if it
- * wants callbacks.
+ * wants callbacks.  Calls the policy's &gtbs_policy_ops.attach.
  *
  * Context: any; before the device is shared.
  */
@@ -93,6 +94,8 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 	dev->sms = sms;
 	INIT_LIST_HEAD(&dev->grids);
 	INIT_LIST_HEAD(&dev->pending);
+	if (policy->attach)
+		policy->attach(dev);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_init);
 
@@ -147,6 +150,8 @@ int gtbs_grid_desc_check(const struct gtbs_dev_config *cfg,
 	else if (!desc->durations && (!desc->block_cycles ||
 				      desc->block_cycles > GTBS_MAX_BLOCK_CYCLES))
 		*why = "block_cycles must be 1..2^40";
+	else if (desc->prio_class >= GTBS_NR_PRIO_CLASSES)
+		*why = "prio_class out of range";
 	else if (!gtbs_label_ok(desc->label))
 		*why = "label must be NUL-terminated printable ASCII";
 	else if (gtbs_occupancy_calc(cfg, desc, &occ))
@@ -185,6 +190,7 @@ int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	memset(grid, 0, gtbs_grid_size(&dev->cfg));
 	grid->desc = *desc;
 	gtbs_occupancy_calc(&dev->cfg, desc, &grid->occ);
+	grid->alone_cycles = gtbs_grid_alone_cycles(&dev->cfg, desc, &grid->occ);
 	grid->state = GTBS_GRID_NEW;
 	INIT_LIST_HEAD(&grid->node);
 	INIT_LIST_HEAD(&grid->pending_node);
@@ -192,8 +198,17 @@ int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_init);
 
-/* The scheduling state changed at @cycle: every SM should re-evaluate. */
-static void gtbs_kick_all(struct gtbs_dev *dev, u64 cycle)
+/**
+ * gtbs_dev_kick() - make every SM re-evaluate its scheduling
+ * @dev: the device.
+ * @cycle: emulated cycle of the change; idle SMs issue blocks at it.
+ *
+ * For the engine and for policies whose decision changed outside an SM's
+ * own events (SRTF's sample prediction, a policy switch).
+ *
+ * Context: device lock held.
+ */
+void gtbs_dev_kick(struct gtbs_dev *dev, u64 cycle)
 {
 	u32 i;
 
@@ -207,6 +222,7 @@ static void gtbs_kick_all(struct gtbs_dev *dev, u64 cycle)
 			dev->backend->kick(dev, dev->sms[i]);
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_kick);
 
 /**
  * gtbs_grid_submit() - queue a grid
@@ -226,14 +242,17 @@ void gtbs_grid_submit(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 	gtbs_dev_run_until(dev, now);
 	grid->id = dev->next_id++;
 	grid->submit_cycle = now;
+	grid->last_issue_cycle = now;
 	grid->state = GTBS_GRID_QUEUED;
+	grid->sample = GTBS_SAMPLE_NONE;
 	list_add_tail(&grid->node, &dev->grids);
 	list_add_tail(&grid->pending_node, &dev->pending);
+	dev->nr_pending[grid->desc.prio_class]++;
 	dev->nr_grids++;
 	dev->grids_submitted++;
 	if (dev->policy->grid_arrive)
 		dev->policy->grid_arrive(dev, grid);
-	gtbs_kick_all(dev, now);
+	gtbs_dev_kick(dev, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_submit);
 
@@ -258,9 +277,18 @@ static void gtbs_sm_sync(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now)
 	sm->now = now;
 }
 
-static bool gtbs_block_fits(const struct gtbs_dev *dev,
-			    const struct gtbs_sm *sm,
-			    const struct gtbs_grid *grid)
+/**
+ * gtbs_block_fits() - whether a block of a grid fits on an SM now
+ * @dev: the device.
+ * @sm: the SM.
+ * @grid: the grid.
+ *
+ * Context: device lock held.
+ * Return: true if the SM's free block slots, warps, threads, registers
+ * and shared memory all hold one more block of @grid.
+ */
+bool gtbs_block_fits(const struct gtbs_dev *dev, const struct gtbs_sm *sm,
+		     const struct gtbs_grid *grid)
 {
 	const struct gtbs_dev_config *cfg = &dev->cfg;
 	const struct gtbs_occupancy *occ = &grid->occ;
@@ -271,6 +299,7 @@ static bool gtbs_block_fits(const struct gtbs_dev *dev,
 	       sm->used_regs + occ->regs <= cfg->max_regs_per_sm &&
 	       sm->used_shmem + occ->shmem <= cfg->max_shmem_per_sm;
 }
+EXPORT_SYMBOL_IF_KUNIT(gtbs_block_fits);
 
 static void gtbs_sm_hold(struct gtbs_sm *sm, const struct gtbs_occupancy *occ)
 {
@@ -293,8 +322,43 @@ static void gtbs_sm_release(struct gtbs_sm *sm, struct gtbs_slot *slot)
 	sm->used_regs -= occ->regs;
 	sm->used_shmem -= occ->shmem;
 	slot->grid->resident--;
-	slot->grid->sm_resident[sm->id]--;
+	slot->grid->sm[sm->id].resident--;
 	slot->grid = NULL;
+}
+
+/*
+ * Slices (paper Section "The Simple Slicing Predictor"): the launch or the
+ * end of @except starts a new slice for every other running grid on every
+ * SM.  Device lock held.
+ */
+static void gtbs_reslice_others(struct gtbs_dev *dev,
+				const struct gtbs_grid *except)
+{
+	struct gtbs_grid *grid;
+	u32 i;
+
+	list_for_each_entry(grid, &dev->grids, node) {
+		if (grid == except || grid->state != GTBS_GRID_RUNNING)
+			continue;
+		for (i = 0; i < dev->cfg.nr_sms; i++)
+			gtbs_pred_reslice(&grid->sm[i].pred);
+	}
+}
+
+/* OnLaunch on every SM: the grid's first block starts.  Lock held. */
+static void gtbs_grid_launch(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	u32 i;
+
+	for (i = 0; i < dev->cfg.nr_sms; i++) {
+		struct gtbs_pred_sm *pred = &grid->sm[i].pred;
+
+		/* arguments checked at submit: R is 1..max_blocks_per_sm */
+		gtbs_pred_on_launch(pred, grid->desc.nr_blocks,
+				    grid->occ.residency, dev->cfg.nr_sms);
+		gtbs_pred_set_slice_unaware(pred, dev->slice_unaware);
+	}
+	gtbs_reslice_others(dev, grid);
 }
 
 /* Issue the next block of @grid on @sm at sm->now.  Device lock held. */
@@ -303,10 +367,14 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 {
 	struct gtbs_slot *slot = sm->slots;
 	u32 full_warps = grid->occ.residency * grid->occ.warps;
+	u32 index;
 	u64 work;
 
 	while (slot->grid)
 		slot++;
+	index = slot - sm->slots;
+	if (dev->top_class > grid->desc.prio_class)
+		dev->promotions++;
 	slot->grid = grid;
 	slot->block = grid->next_block++;
 	slot->start_cycle = sm->now;
@@ -315,21 +383,115 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		gtbs_block_progress(work, dev->cfg.load_knee_warps, full_warps);
 	gtbs_sm_hold(sm, &grid->occ);
 	grid->resident++;
-	grid->sm_resident[sm->id]++;
+	grid->sm[sm->id].resident++;
+	grid->last_issue_cycle = sm->now;
 	dev->blocks_dispatched++;
 	if (grid->next_block == grid->desc.nr_blocks) {
 		/* the grids behind it may now issue, on any SM */
 		list_del_init(&grid->pending_node);
-		gtbs_kick_all(dev, sm->now);
+		dev->nr_pending[grid->desc.prio_class]--;
+		gtbs_dev_kick(dev, sm->now);
 	}
 	if (grid->state == GTBS_GRID_QUEUED) {
 		grid->state = GTBS_GRID_RUNNING;
 		grid->start_cycle = sm->now;
+		gtbs_grid_launch(dev, grid);
 		if (dev->backend && dev->backend->grid_start)
 			dev->backend->grid_start(dev, grid);
 	}
+	/* OnBlockStart; the slot is free, so this cannot fail */
+	gtbs_pred_on_block_start(&grid->sm[sm->id].pred, index, sm->now);
 	if (dev->backend && dev->backend->block_start)
-		dev->backend->block_start(dev, sm, grid, slot->block, sm->now);
+		dev->backend->block_start(dev, sm, grid, index, slot->block,
+					  sm->now);
+}
+
+/**
+ * gtbs_grid_class() - a grid's effective priority class
+ * @dev: the device.
+ * @grid: a QUEUED or RUNNING grid.
+ * @now: the current emulated cycle.
+ *
+ * The class the grid was submitted with, one higher (at most
+ * %GTBS_PRIO_REALTIME) while the starvation guard promotes it: it has
+ * unissued blocks and none was issued for more than
+ * &gtbs_dev.starve_cycles.
+ *
+ * Context: device lock held.
+ * Return: an &enum gtbs_prio_class.
+ */
+u32 gtbs_grid_class(const struct gtbs_dev *dev, const struct gtbs_grid *grid,
+		    u64 now)
+{
+	u32 class = grid->desc.prio_class;
+
+	if (dev->starve_cycles && class < GTBS_PRIO_REALTIME &&
+	    grid->next_block < grid->desc.nr_blocks &&
+	    now > grid->last_issue_cycle &&
+	    now - grid->last_issue_cycle > dev->starve_cycles)
+		class++;
+	return class;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_class);
+
+/* The highest effective class with a block to issue at @now.  Lock held. */
+static u32 gtbs_dev_top_class(const struct gtbs_dev *dev, u64 now)
+{
+	const struct gtbs_grid *grid;
+	u32 top = 0, class;
+
+	for (class = 0; class < GTBS_NR_PRIO_CLASSES; class++)
+		if (dev->nr_pending[class])
+			top = class;
+	if (!dev->starve_cycles)
+		return top;
+	list_for_each_entry(grid, &dev->pending, pending_node)
+		top = max(top, gtbs_grid_class(dev, grid, now));
+	return top;
+}
+
+/**
+ * gtbs_grid_eligible() - whether a policy may pick a grid now
+ * @dev: the device, inside &gtbs_policy_ops.pick_grid.
+ * @grid: a grid on &gtbs_dev.grids.
+ *
+ * Priority classes are strict: only grids of the highest effective class
+ * with unissued blocks (gtbs_grid_class()) may issue blocks.
+ *
+ * Context: device lock held, from &gtbs_policy_ops.pick_grid.
+ * Return: true if @grid has unissued blocks and is of &gtbs_dev.top_class.
+ */
+bool gtbs_grid_eligible(const struct gtbs_dev *dev,
+			const struct gtbs_grid *grid)
+{
+	return grid->next_block < grid->desc.nr_blocks &&
+	       gtbs_grid_class(dev, grid, dev->pick_cycle) == dev->top_class;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_eligible);
+
+/*
+ * A grid's residency on the SM changed: a new slice (paper Section "The
+ * Simple Slicing Predictor") with Resident_Blocks the new count.  Compared
+ * after the SM issued blocks at this cycle, so a block replaced at the
+ * cycle it ended is no change; a count of 0 is compared again when a block
+ * arrives.  The same rule as the trace replay (trace-format.rst).
+ */
+static void gtbs_sm_check_residency(struct gtbs_dev *dev, struct gtbs_sm *sm)
+{
+	u32 i;
+
+	for (i = 0; i < dev->cfg.max_blocks_per_sm; i++) {
+		struct gtbs_grid *grid = sm->slots[i].grid;
+		struct gtbs_grid_sm *gs;
+
+		if (!grid)
+			continue;
+		gs = &grid->sm[sm->id];
+		if (gs->resident == gs->pred.resident_blocks)
+			continue;
+		gtbs_pred_set_residency(&gs->pred, gs->resident);
+		gtbs_pred_reslice(&gs->pred);
+	}
 }
 
 /* Let the policy fill @sm at sm->now.  Device lock held. */
@@ -338,30 +500,57 @@ static void gtbs_sm_dispatch(struct gtbs_dev *dev, struct gtbs_sm *sm)
 	struct gtbs_grid *grid;
 
 	sm->kicked = false;
-	while (sm->nr_resident < dev->cfg.max_blocks_per_sm) {
+	while (sm->nr_resident < dev->cfg.max_blocks_per_sm &&
+	       !list_empty(&dev->pending)) {
+		dev->pick_cycle = sm->now;
+		dev->top_class = gtbs_dev_top_class(dev, sm->now);
 		grid = dev->policy->pick_grid(dev, sm);
 		if (!grid || grid->next_block >= grid->desc.nr_blocks ||
 		    !gtbs_block_fits(dev, sm, grid))
 			break;
 		gtbs_issue(dev, sm, grid);
 	}
+	gtbs_sm_check_residency(dev, sm);
 }
 
 static void gtbs_grid_leave(struct gtbs_dev *dev, struct gtbs_grid *grid,
 			    u64 cycle)
 {
 	list_del_init(&grid->node);
-	list_del_init(&grid->pending_node);
+	if (!list_empty(&grid->pending_node)) {
+		list_del_init(&grid->pending_node);
+		dev->nr_pending[grid->desc.prio_class]--;
+	}
 	dev->nr_grids--;
+	/* OnKernelEnd: every other running grid starts a new slice */
+	gtbs_reslice_others(dev, grid);
 	if (dev->policy->grid_end)
 		dev->policy->grid_end(dev, grid);
-	gtbs_kick_all(dev, cycle);
+	gtbs_dev_kick(dev, cycle);
+}
+
+/* A new prediction for @grid on @sm (end of OnBlockEnd).  Lock held. */
+static void gtbs_grid_predicted(struct gtbs_dev *dev, struct gtbs_sm *sm,
+				struct gtbs_grid *grid)
+{
+	const struct gtbs_pred_sm *pred = &grid->sm[sm->id].pred;
+
+	if (!grid->nr_predictions++)
+		grid->first_pred = pred->pred_cycles;
+	grid->pred_remaining = gtbs_pred_remaining(pred, sm->now);
+	grid->pred_cycle = sm->now;
+	dev->predictions++;
+	if (dev->policy->predict)
+		dev->policy->predict(dev, sm, grid);
+	if (dev->backend && dev->backend->predict)
+		dev->backend->predict(dev, sm, grid);
 }
 
 static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
 			struct gtbs_slot *slot)
 {
 	struct gtbs_grid *grid = slot->grid;
+	u32 index = slot - sm->slots;
 	u32 block = slot->block;
 	u64 start = slot->start_cycle;
 
@@ -369,7 +558,11 @@ static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	grid->blocks_done++;
 	sm->blocks_run++;
 	if (dev->backend && dev->backend->block_end)
-		dev->backend->block_end(dev, sm, grid, block, start, sm->now);
+		dev->backend->block_end(dev, sm, grid, index, block, start,
+					sm->now);
+	/* OnBlockEnd; the slot held this block, so this cannot fail */
+	if (gtbs_pred_on_block_end(&grid->sm[sm->id].pred, index, sm->now) > 0)
+		gtbs_grid_predicted(dev, sm, grid);
 	if (grid->blocks_done < grid->desc.nr_blocks)
 		return;
 	grid->state = GTBS_GRID_DONE;
@@ -405,7 +598,7 @@ void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 	for (i = 0; i < dev->cfg.nr_sms && grid->resident; i++) {
 		struct gtbs_sm *sm = dev->sms[i];
 
-		if (!grid->sm_resident[i])
+		if (!grid->sm[i].resident)
 			continue;
 		gtbs_sm_sync(dev, sm, now);
 		for (j = 0; j < dev->cfg.max_blocks_per_sm; j++)
@@ -580,3 +773,85 @@ bool gtbs_dev_idle(const struct gtbs_dev *dev)
 	return list_empty(&dev->grids);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_idle);
+
+/**
+ * gtbs_dev_set_policy() - switch the scheduling policy
+ * @dev: the device.
+ * @policy: the new policy (from gtbs_policy_find()).
+ * @now: emulated cycle of the switch.
+ *
+ * Safe while grids run: runs the device up to @now under the old policy,
+ * lets the new one rebuild its state (&gtbs_policy_ops.attach) and kicks
+ * every SM.  Resident blocks finish where they are; no block is lost or
+ * run twice, because the engine, not the policy, owns the grids and their
+ * blocks.  Selecting the current policy does nothing.
+ *
+ * Context: device lock held.
+ */
+void gtbs_dev_set_policy(struct gtbs_dev *dev,
+			 const struct gtbs_policy_ops *policy, u64 now)
+{
+	gtbs_dev_run_until(dev, now);
+	if (policy == dev->policy)
+		return;
+	dev->policy = policy;
+	dev->policy_switches++;
+	if (policy->attach)
+		policy->attach(dev);
+	gtbs_dev_kick(dev, now);
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_set_policy);
+
+/**
+ * gtbs_grid_alone_cycles() - a grid's alone runtime from its work model
+ * @cfg: device configuration.
+ * @desc: the grid, checked with gtbs_grid_desc_check().
+ * @occ: its occupancy, residency R >= 1.
+ *
+ * The staircase model, paper Equation 1: T = ceil(N / R) * t with N =
+ * ceil(Blocks / N_SM) blocks per SM and t the mean block duration alone
+ * at R (&gtbs_grid_desc.block_cycles, or the mean of the explicit
+ * durations, rounded up).  The SJF oracle's key: an evaluation baseline
+ * that knows what no online scheduler can.
+ *
+ * Context: any.
+ * Return: cycles, saturating at U64_MAX.
+ */
+u64 gtbs_grid_alone_cycles(const struct gtbs_dev_config *cfg,
+			   const struct gtbs_grid_desc *desc,
+			   const struct gtbs_occupancy *occ)
+{
+	u32 per_sm = (desc->nr_blocks - 1) / cfg->nr_sms + 1;
+	u32 waves = (per_sm - 1) / max(occ->residency, 1U) + 1;
+	u64 t = desc->block_cycles, sum = 0;
+	u32 i;
+
+	if (desc->durations) {
+		/* each duration is at most 2^40, the count below 2^24 */
+		for (i = 0; i < desc->nr_blocks; i++)
+			sum += desc->durations[i];
+		t = div64_u64(sum + desc->nr_blocks - 1, desc->nr_blocks);
+	}
+	return t > div64_u64(U64_MAX, waves) ? U64_MAX : t * waves;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_alone_cycles);
+
+/**
+ * gtbs_prio_class_name() - name of a priority class
+ * @prio_class: &enum gtbs_prio_class.
+ *
+ * Context: any.
+ * Return: "low", "normal", "high", "realtime", or "?" out of range.
+ */
+const char *gtbs_prio_class_name(u32 prio_class)
+{
+	static const char * const names[GTBS_NR_PRIO_CLASSES] = {
+		[GTBS_PRIO_LOW] = "low",
+		[GTBS_PRIO_NORMAL] = "normal",
+		[GTBS_PRIO_HIGH] = "high",
+		[GTBS_PRIO_REALTIME] = "realtime",
+	};
+
+	return prio_class < GTBS_NR_PRIO_CLASSES ? names[prio_class] : "?";
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_prio_class_name);

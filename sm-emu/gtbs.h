@@ -14,6 +14,7 @@
 #define _GTBS_H
 
 #include "gtbs_shim.h"
+#include "predictor.h"
 
 /** GTBS_FP_ONE - 1.0 in the core's fixed-point metrics (micro-units) */
 #define GTBS_FP_ONE		1000000ULL
@@ -68,10 +69,26 @@ struct gtbs_dev_config {
 	u32 clock_khz;
 };
 
-/** GTBS_MAX_SMS - largest SM count of a device */
-#define GTBS_MAX_SMS		1024
-/** GTBS_MAX_BLOCKS_PER_SM - largest thread block slot count per SM */
-#define GTBS_MAX_BLOCKS_PER_SM	64
+/**
+ * enum gtbs_prio_class - priority class of a grid
+ * @GTBS_PRIO_LOW: below the default.
+ * @GTBS_PRIO_NORMAL: the default class.
+ * @GTBS_PRIO_HIGH: above normal; the module requires CAP_SYS_NICE.
+ * @GTBS_PRIO_REALTIME: the highest class; CAP_SYS_NICE in the module.
+ * @GTBS_NR_PRIO_CLASSES: number of classes.
+ *
+ * Across classes the order is strict and preemptive at block boundaries:
+ * no SM issues a block of a lower class while a higher class has a block
+ * to issue (Documentation/scheduling.rst).  Within a class the device's
+ * policy decides.
+ */
+enum gtbs_prio_class {
+	GTBS_PRIO_LOW,
+	GTBS_PRIO_NORMAL,
+	GTBS_PRIO_HIGH,
+	GTBS_PRIO_REALTIME,
+	GTBS_NR_PRIO_CLASSES,
+};
 
 /**
  * struct gtbs_grid_desc - what a grid asks for (the uapi's submit fields)
@@ -86,6 +103,7 @@ struct gtbs_dev_config {
  * @durations: NULL, or @nr_blocks explicit durations in cycles (the
  *	caller owns the array for the grid's lifetime).
  * @label: NUL-terminated name.
+ * @prio_class: &enum gtbs_prio_class, below %GTBS_NR_PRIO_CLASSES.
  */
 struct gtbs_grid_desc {
 	u32 nr_blocks;
@@ -97,6 +115,7 @@ struct gtbs_grid_desc {
 	u64 seed;
 	const u64 *durations;
 	char label[GTBS_LABEL_LEN];
+	u32 prio_class;
 };
 
 /**
@@ -154,6 +173,44 @@ enum gtbs_grid_state {
 };
 
 /**
+ * enum gtbs_sample_state - where a grid stands in SRTF's sampling
+ * @GTBS_SAMPLE_NONE: needs a sample prediction before it may run beside
+ *	others (the state of every grid that arrives while grids run).
+ * @GTBS_SAMPLE_RUNNING: being sampled on &gtbs_dev.sample_sm.
+ * @GTBS_SAMPLE_KNOWN: has a prediction, or ran without needing one.
+ *
+ * Owned by policy_srtf.c (paper Section "Shortest Remaining Time First")::
+ *
+ *   NONE --first SM with room--> RUNNING --first block end there--> KNOWN
+ *     |                                                               ^
+ *     +------- no KNOWN grid has blocks to issue (runs at once) ------+
+ */
+enum gtbs_sample_state {
+	GTBS_SAMPLE_NONE,
+	GTBS_SAMPLE_RUNNING,
+	GTBS_SAMPLE_KNOWN,
+};
+
+/**
+ * struct gtbs_grid_sm - a grid's state on one SM
+ * @resident: blocks of the grid resident on the SM now.
+ * @has_init: @init_remaining holds an initial prediction.
+ * @init_remaining: SRTF: the sample prediction of the grid's remaining
+ *	runtime copied to this SM as its initial prediction, cycles; used
+ *	until the SM makes its own (@pred.predicted).
+ * @pred: the Simple Slicing predictor's state of the grid on the SM (paper
+ *	Table "State maintained per-kernel in each SM").
+ *
+ * Protected by the device lock.
+ */
+struct gtbs_grid_sm {
+	u32 resident;
+	bool has_init;
+	u64 init_remaining;
+	struct gtbs_pred_sm pred;
+};
+
+/**
  * struct gtbs_grid - a submitted grid
  * @node: link in &gtbs_dev.grids (arrival order) while QUEUED or RUNNING.
  * @pending_node: link in &gtbs_dev.pending while blocks remain unissued.
@@ -167,8 +224,20 @@ enum gtbs_grid_state {
  * @submit_cycle: emulated cycle of submission.
  * @start_cycle: emulated cycle its first block started.
  * @end_cycle: emulated cycle its last block ended.
+ * @last_issue_cycle: cycle of the latest block issue, or @submit_cycle
+ *	before the first: the starvation guard measures waits from here.
+ * @alone_cycles: the SJF oracle's key: the grid's alone runtime from its
+ *	work model by Equation 1, cycles (gtbs_grid_alone_cycles()).  An
+ *	owner that measured the true alone runtime may overwrite it before
+ *	gtbs_grid_submit().
+ * @sample: SRTF sampling state, &enum gtbs_sample_state.
+ * @nr_predictions: predictions made on any SM.
+ * @first_pred: Pred_Cycles of the grid's first prediction, cycles.
+ * @pred_remaining: predicted remaining runtime at @pred_cycle by the
+ *	latest prediction on any SM, cycles (valid once @nr_predictions).
+ * @pred_cycle: cycle of that prediction.
  * @priv: owner's pointer (the module's grid, the simulator's job).
- * @sm_resident: blocks resident on each SM, &gtbs_dev_config.nr_sms entries.
+ * @sm: per-SM state, &gtbs_dev_config.nr_sms entries.
  *
  * All members are protected by the lock that serialises the device.
  */
@@ -185,8 +254,15 @@ struct gtbs_grid {
 	u64 submit_cycle;
 	u64 start_cycle;
 	u64 end_cycle;
+	u64 last_issue_cycle;
+	u64 alone_cycles;
+	enum gtbs_sample_state sample;
+	u64 nr_predictions;
+	u64 first_pred;
+	u64 pred_remaining;
+	u64 pred_cycle;
 	void *priv;
-	u32 sm_resident[];
+	struct gtbs_grid_sm sm[];
 };
 
 /**
@@ -247,21 +323,34 @@ struct gtbs_sm {
 /**
  * struct gtbs_policy_ops - a thread block scheduling policy
  * @name: short name shown in sysfs and used on command lines.
- * @pick_grid: required.  Called with the device lock held, from
- *	gtbs_sm_advance(), whenever @sm may issue a block.  Returns the grid
- *	the SM should issue its next block from, or NULL to issue nothing.
- *	If the returned grid's block does not fit on @sm the SM issues
- *	nothing until its next event.  Must not sleep.
- * @grid_arrive: optional.  A grid was submitted (device lock held).
- * @grid_end: optional.  A grid completed or was cancelled (lock held).
+ * @pick_grid: required.  @sm may issue a block at @sm->now: return the
+ *	grid it should issue its next block from, or NULL to issue nothing.
+ *	Must return a grid for which gtbs_grid_eligible() is true (the
+ *	priority classes are the engine's business: it sets the class that
+ *	may issue before each call).  If the grid's next block does not fit
+ *	on @sm, the SM issues nothing until its next event: that is how a
+ *	policy makes an SM wait for resident blocks to drain.
+ * @attach: optional.  The policy was selected for a device that may hold
+ *	grids (gtbs_dev_init() or gtbs_dev_set_policy()): rebuild the
+ *	policy's state from &gtbs_dev.grids.
+ * @grid_arrive: optional.  @grid was submitted; it is on &gtbs_dev.grids.
+ * @grid_end: optional.  @grid completed or was cancelled; it has left
+ *	&gtbs_dev.grids.
+ * @predict: optional.  The Simple Slicing predictor made a new prediction
+ *	for @grid on @sm (&gtbs_grid_sm.pred), at the end of OnBlockEnd.
  *
- * Modelled on the pluggable ops of sched_ext and tcp_congestion_ops.
+ * Every op is called with the device lock held, at a block boundary, in
+ * emulated time; none may sleep, allocate or fail.  Modelled on the
+ * pluggable ops of sched_ext and tcp_congestion_ops.
  */
 struct gtbs_policy_ops {
 	const char *name;
 	struct gtbs_grid *(*pick_grid)(struct gtbs_dev *dev, struct gtbs_sm *sm);
+	void (*attach)(struct gtbs_dev *dev);
 	void (*grid_arrive)(struct gtbs_dev *dev, struct gtbs_grid *grid);
 	void (*grid_end)(struct gtbs_dev *dev, struct gtbs_grid *grid);
+	void (*predict)(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			struct gtbs_grid *grid);
 };
 
 /**
@@ -269,8 +358,12 @@ struct gtbs_policy_ops {
  * @grid_start: optional.  First block of @grid started.
  * @grid_done: optional.  Last block of @grid ended; the grid has left
  *	&gtbs_dev.grids and the core no longer touches it.
- * @block_start: optional.  A block started on @sm at @cycle.
- * @block_end: optional.  A block ended on @sm; @start and @end in cycles.
+ * @block_start: optional.  Block @block of @grid started in slot @slot of
+ *	@sm (the paper's blkindex) at @cycle.
+ * @block_end: optional.  Block @block of @grid that ran in slot @slot of
+ *	@sm ended; @start and @end in cycles.
+ * @predict: optional.  A new prediction for @grid on @sm, at @sm->now
+ *	(&gtbs_grid_sm.pred holds Pred_Cycles, t and Done_Blocks).
  * @kick: optional.  @sm should call gtbs_sm_advance() soon because the
  *	scheduling state changed (a grid arrived or ended); first at
  *	&gtbs_sm.kick_cycle if its owner runs it late.
@@ -281,27 +374,44 @@ struct gtbs_backend_ops {
 	void (*grid_start)(struct gtbs_dev *dev, struct gtbs_grid *grid);
 	void (*grid_done)(struct gtbs_dev *dev, struct gtbs_grid *grid);
 	void (*block_start)(struct gtbs_dev *dev, struct gtbs_sm *sm,
-			    struct gtbs_grid *grid, u32 block, u64 cycle);
+			    struct gtbs_grid *grid, u32 slot, u32 block,
+			    u64 cycle);
 	void (*block_end)(struct gtbs_dev *dev, struct gtbs_sm *sm,
-			  struct gtbs_grid *grid, u32 block, u64 start,
-			  u64 end);
+			  struct gtbs_grid *grid, u32 slot, u32 block,
+			  u64 start, u64 end);
+	void (*predict)(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			struct gtbs_grid *grid);
 	void (*kick)(struct gtbs_dev *dev, struct gtbs_sm *sm);
 };
 
 /**
  * struct gtbs_dev - the emulated device and its scheduler state
  * @cfg: resources; constant while grids exist.
- * @policy: thread block scheduling policy.
+ * @policy: thread block scheduling policy; see gtbs_dev_set_policy().
  * @backend: owner callbacks, may be NULL.
  * @priv: owner's pointer.
  * @sms: @cfg.nr_sms SMs, allocated by the owner.
  * @grids: QUEUED and RUNNING grids in arrival order.
  * @pending: grids with unissued blocks, in arrival order.
  * @nr_grids: grids on @grids.
+ * @nr_pending: grids on @pending per &enum gtbs_prio_class.
  * @next_id: id of the next grid submitted.
+ * @starve_cycles: starvation guard: a grid with unissued blocks that has
+ *	had none issued for more than this many cycles is promoted one
+ *	class until one is; 0 (the default) disables the guard.
+ * @slice_unaware: the predictor runs in the paper's slice-unaware mode for
+ *	grids launched from now on (default false: slice-aware, "/SS").
+ * @top_class: the class that may issue blocks, set by the engine before
+ *	each &gtbs_policy_ops.pick_grid call.
+ * @pick_cycle: the cycle of that call.
+ * @sampling: SRTF: the grid being sampled, or NULL.
+ * @sample_sm: SRTF: the SM sampling it.
  * @grids_submitted: counter.
  * @grids_completed: counter.
  * @blocks_dispatched: counter.
+ * @predictions: counter of predictions made.
+ * @promotions: counter of starvation-guard promotions.
+ * @policy_switches: counter of gtbs_dev_set_policy() changes.
  *
  * Every member is protected by the owner's device lock.
  */
@@ -314,10 +424,20 @@ struct gtbs_dev {
 	struct list_head grids;
 	struct list_head pending;
 	u32 nr_grids;
+	u32 nr_pending[GTBS_NR_PRIO_CLASSES];
 	u64 next_id;
+	u64 starve_cycles;
+	bool slice_unaware;
+	u32 top_class;
+	u64 pick_cycle;
+	struct gtbs_grid *sampling;
+	u32 sample_sm;
 	u64 grids_submitted;
 	u64 grids_completed;
 	u64 blocks_dispatched;
+	u64 predictions;
+	u64 promotions;
+	u64 policy_switches;
 };
 
 /* config.c */
@@ -354,11 +474,26 @@ u64 gtbs_sm_next_event(const struct gtbs_dev *dev, const struct gtbs_sm *sm);
 u64 gtbs_dev_next_event(const struct gtbs_dev *dev);
 void gtbs_dev_run_until(struct gtbs_dev *dev, u64 until);
 bool gtbs_dev_idle(const struct gtbs_dev *dev);
+void gtbs_dev_kick(struct gtbs_dev *dev, u64 cycle);
+void gtbs_dev_set_policy(struct gtbs_dev *dev,
+			 const struct gtbs_policy_ops *policy, u64 now);
+bool gtbs_block_fits(const struct gtbs_dev *dev, const struct gtbs_sm *sm,
+		     const struct gtbs_grid *grid);
+u32 gtbs_grid_class(const struct gtbs_dev *dev, const struct gtbs_grid *grid,
+		    u64 now);
+bool gtbs_grid_eligible(const struct gtbs_dev *dev,
+			const struct gtbs_grid *grid);
+u64 gtbs_grid_alone_cycles(const struct gtbs_dev_config *cfg,
+			   const struct gtbs_grid_desc *desc,
+			   const struct gtbs_occupancy *occ);
+const char *gtbs_prio_class_name(u32 prio_class);
 
 /* policy.c */
 const struct gtbs_policy_ops *gtbs_policy_find(const char *name);
 const struct gtbs_policy_ops *gtbs_policy_at(unsigned int index);
 extern const struct gtbs_policy_ops gtbs_policy_fifo;
+extern const struct gtbs_policy_ops gtbs_policy_srtf;
+extern const struct gtbs_policy_ops gtbs_policy_sjf;
 
 /* metrics.c */
 

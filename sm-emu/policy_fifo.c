@@ -16,15 +16,20 @@
  * with unissued blocks; if that grid's next block does not fit on the SM,
  * the SM issues nothing (the next grid waits, even if its blocks would
  * fit).  A later grid runs concurrently only on resources the older grid
- * cannot use once all of its blocks are out.
+ * cannot use once all of its blocks are out.  With priority classes the
+ * order is arrival order within the class that may issue.
  */
 #include "gtbs.h"
 
 static struct gtbs_grid *gtbs_fifo_pick_grid(struct gtbs_dev *dev,
 					     struct gtbs_sm *sm)
 {
-	return list_first_entry_or_null(&dev->pending, struct gtbs_grid,
-					pending_node);
+	struct gtbs_grid *grid;
+
+	list_for_each_entry(grid, &dev->pending, pending_node)
+		if (gtbs_grid_eligible(dev, grid))
+			return grid;
+	return NULL;
 }
 
 /* FIFO policy ops (paper Section "FIFO (Baseline)"). */

@@ -12,7 +12,12 @@
 #ifndef _GTBS_PREDICTOR_H
 #define _GTBS_PREDICTOR_H
 
-#include "gtbs.h"
+#include "gtbs_shim.h"
+
+/** GTBS_MAX_SMS - largest SM count of a device */
+#define GTBS_MAX_SMS		1024
+/** GTBS_MAX_BLOCKS_PER_SM - largest thread block slot count per SM */
+#define GTBS_MAX_BLOCKS_PER_SM	64
 
 /**
  * struct gtbs_pred_sm - Simple Slicing predictor state of one kernel on one SM

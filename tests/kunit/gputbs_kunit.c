@@ -37,7 +37,8 @@ struct gtbs_test_dev {
 };
 
 static void gtbs_test_block_start(struct gtbs_dev *dev, struct gtbs_sm *sm,
-				  struct gtbs_grid *grid, u32 block, u64 cycle)
+				  struct gtbs_grid *grid, u32 slot, u32 block,
+				  u64 cycle)
 {
 	struct gtbs_test_dev *td = dev->priv;
 
@@ -49,8 +50,8 @@ static void gtbs_test_block_start(struct gtbs_dev *dev, struct gtbs_sm *sm,
 }
 
 static void gtbs_test_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
-				struct gtbs_grid *grid, u32 block, u64 start,
-				u64 end)
+				struct gtbs_grid *grid, u32 slot, u32 block,
+				u64 start, u64 end)
 {
 	struct gtbs_test_dev *td = dev->priv;
 
@@ -133,6 +134,7 @@ static struct gtbs_grid_desc gtbs_test_desc(u32 blocks, u32 threads,
 		.nr_blocks = blocks, .threads_per_block = threads,
 		.regs_per_thread = regs, .shmem_per_block = shmem,
 		.block_cycles = cycles, .label = "test",
+		.prio_class = GTBS_PRIO_NORMAL,
 	};
 }
 

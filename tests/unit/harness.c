@@ -164,9 +164,9 @@ int h_check_sm(struct h_dev *h, const struct gtbs_sm *sm)
 		threads += g->occ.threads;
 		regs += g->occ.regs;
 		shmem += g->occ.shmem;
-		if (g->sm_resident[sm->id] > g->occ.residency)
+		if (g->sm[sm->id].resident > g->occ.residency)
 			h_violation(h, "SM %u holds %u blocks of grid %llu, R = %u",
-				    sm->id, g->sm_resident[sm->id],
+				    sm->id, g->sm[sm->id].resident,
 				    (unsigned long long)g->id, g->occ.residency);
 		if (g->state != GTBS_GRID_RUNNING)
 			h_violation(h, "SM %u holds a block of grid %llu in state %d",
@@ -224,13 +224,15 @@ static struct h_dev *h_of(struct gtbs_dev *dev)
 }
 
 static void h_block_start(struct gtbs_dev *dev, struct gtbs_sm *sm,
-			  struct gtbs_grid *grid, u32 block, u64 cycle)
+			  struct gtbs_grid *grid, u32 slot, u32 block,
+			  u64 cycle)
 {
 	h_log(h_of(dev), H_EV_BLOCK_START, sm, grid, block, cycle, 0);
 }
 
 static void h_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
-			struct gtbs_grid *grid, u32 block, u64 start, u64 end)
+			struct gtbs_grid *grid, u32 slot, u32 block, u64 start,
+			u64 end)
 {
 	h_log(h_of(dev), H_EV_BLOCK_END, sm, grid, block, start, end);
 }
@@ -324,6 +326,7 @@ struct gtbs_grid_desc h_desc(u32 blocks, u32 threads, u32 regs, u32 shmem,
 	d.regs_per_thread = regs;
 	d.shmem_per_block = shmem;
 	d.block_cycles = cycles;
+	d.prio_class = GTBS_PRIO_NORMAL;
 	snprintf(d.label, sizeof(d.label), "test");
 	return d;
 }

@@ -233,7 +233,7 @@ START_TEST(cancel_running_returns_resources)
 	ck_assert_uint_eq(ga->resident, 0);
 	ck_assert_uint_eq(ga->end_cycle, 100);
 	for (i = 0; i < 2; i++) {
-		ck_assert_uint_eq(ga->sm_resident[i], 0);
+		ck_assert_uint_eq(ga->sm[i].resident, 0);
 		ck_assert_uint_eq(h->sms[i]->nr_resident, 0);
 		ck_assert(h->sms[i]->kicked);
 	}
@@ -342,7 +342,7 @@ START_TEST(resources_all_slots)
 	ck_assert_uint_eq(g->occ.residency, 64);
 	ck_assert_uint_eq(h->sms[0]->nr_resident, 64);
 	ck_assert_uint_eq(h->sms[1]->nr_resident, 64);
-	ck_assert_uint_eq(g->sm_resident[0] + g->sm_resident[1], g->resident);
+	ck_assert_uint_eq(g->sm[0].resident + g->sm[1].resident, g->resident);
 	h_drain(h);
 	ck_assert_msg(h->violations == 0, "%s", h->violation);
 	/*
@@ -391,8 +391,8 @@ START_TEST(lifecycle_and_counters)
 	ck_assert_uint_eq(g->start_cycle, 50);
 	ck_assert_uint_eq(g->resident, 16);
 	ck_assert_uint_eq(g->next_block, 16);
-	ck_assert_uint_eq(g->sm_resident[0], 8);
-	ck_assert_uint_eq(g->sm_resident[1], 8);
+	ck_assert_uint_eq(g->sm[0].resident, 8);
+	ck_assert_uint_eq(g->sm[1].resident, 8);
 	ck_assert_uint_eq(h->dev.blocks_dispatched, 16);
 	ck_assert_uint_eq(h_count(h, H_EV_GRID_START, g->id), 1);
 

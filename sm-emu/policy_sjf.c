@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * policy_sjf.c - Shortest Job First with an oracle: an evaluation baseline.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+
+/**
+ * DOC: SJF oracle policy
+ *
+ * The paper's SJF (Section "Overall Results", Table "Geomean STP, ANTT and
+ * Fairness"): "SJF shows the best STP, ANTT and fairness values, but is
+ * unrealizable", because it "schedules kernels even before they run".  It
+ * is the yardstick for SRTF, not a policy to deploy: it reads each grid's
+ * alone runtime from the work model the grid was submitted with
+ * (&gtbs_grid.alone_cycles, Equation 1 of the staircase model, or the
+ * measured alone runtime when the owner knows it), which no real GPU
+ * driver could know.
+ *
+ * Every SM issues from the grid with the shortest alone runtime among the
+ * grids that may issue (gtbs_grid_eligible()); ties go to the earlier
+ * arrival.  If that grid's next block does not fit, the SM waits for
+ * resident blocks to end (as SRTF's hand-off does); running blocks are
+ * never interrupted.  The key does not change as a grid runs: a grid that
+ * started first keeps its place only if it is shorter in total.
+ */
+#include "gtbs.h"
+
+static struct gtbs_grid *gtbs_sjf_pick_grid(struct gtbs_dev *dev,
+					    struct gtbs_sm *sm)
+{
+	struct gtbs_grid *grid, *best = NULL;
+
+	list_for_each_entry(grid, &dev->pending, pending_node) {
+		if (!gtbs_grid_eligible(dev, grid))
+			continue;
+		if (!best || grid->alone_cycles < best->alone_cycles)
+			best = grid;
+	}
+	return best;
+}
+
+/* SJF oracle policy ops (an evaluation baseline, see DOC above). */
+const struct gtbs_policy_ops gtbs_policy_sjf = {
+	.name = "sjf",
+	.pick_grid = gtbs_sjf_pick_grid,
+};
+EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_sjf);

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * policy_srtf.c - Shortest Remaining Time First with sampling and hand-off.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+
+/**
+ * DOC: SRTF policy
+ *
+ * The paper's Section "Shortest Remaining Time First (SRTF)", driven by
+ * the Simple Slicing predictor that the engine runs for every grid on
+ * every SM (&gtbs_grid_sm.pred).
+ *
+ * - **Sampling.**  A grid that arrives while others run has no
+ *   prediction (%GTBS_SAMPLE_NONE).  The first SM with room for one of its
+ *   blocks becomes its sample SM: from then on that SM issues only the
+ *   sampled grid, waiting for the other grids' resident blocks to end if
+ *   the block does not fit yet (the *sampling delay*), while the other SMs
+ *   go on with the running grid.  If no SM has room at the arrival cycle,
+ *   the first SM to reach a block boundary after it samples.  One grid is
+ *   sampled at a time; waiting grids are sampled in arrival order.
+ * - **Switch.**  When the sampled grid's first block ends on the sample
+ *   SM, the predictor's prediction there is the *sample prediction*.  It
+ *   is copied to every other SM as the grid's initial prediction
+ *   (&gtbs_grid_sm.init_remaining), the grid becomes %GTBS_SAMPLE_KNOWN
+ *   and every SM is kicked.
+ * - **Choice.**  At every block boundary, an SM issues from the grid with
+ *   the shortest predicted remaining time *on that SM* among the known
+ *   grids that may issue: its own prediction (Pred_Cycles minus
+ *   Active_Kernel_Cycles) once it has one, else the initial prediction,
+ *   else the grid's latest prediction on any SM less the cycles since;
+ *   a grid never predicted is taken as infinitely long.  Ties go to the
+ *   earlier arrival.  If that grid's block does not fit, the SM waits for
+ *   resident blocks of other grids to end: the *hand-off delay*.  No
+ *   running block is ever interrupted.  Because every SM keeps refining
+ *   its predictions, an SM switches back when the order flips.
+ * - A grid that arrives when no known grid has blocks to issue (an idle
+ *   device, or only grids whose blocks are all out) runs at once without
+ *   sampling: there is nothing to compare it with.
+ *
+ * When no grid is being sampled, only one grid issues blocks on an SM at a
+ * time, as in the paper ("when not sampling, only a single kernel executes
+ * on the GPU"), except that an SM issues from the next grid once the
+ * shortest has no block left to issue.
+ */
+#include "gtbs.h"
+
+/* Predicted remaining cycles of @grid on SM @sm at @now (see DOC). */
+static u64 gtbs_srtf_remaining(const struct gtbs_grid *grid, u32 sm, u64 now)
+{
+	const struct gtbs_grid_sm *gs = &grid->sm[sm];
+	u64 since;
+
+	if (grid->state == GTBS_GRID_RUNNING && gs->pred.predicted)
+		return gtbs_pred_remaining(&gs->pred, now);
+	if (gs->has_init)
+		return gs->init_remaining;
+	if (!grid->nr_predictions)
+		return U64_MAX;
+	since = now - min(now, grid->pred_cycle);
+	return grid->pred_remaining > since ? grid->pred_remaining - since : 0;
+}
+
+static void gtbs_srtf_start_sample(struct gtbs_dev *dev, struct gtbs_sm *sm,
+				   struct gtbs_grid *grid)
+{
+	grid->sample = GTBS_SAMPLE_RUNNING;
+	dev->sampling = grid;
+	dev->sample_sm = sm->id;
+}
+
+static struct gtbs_grid *gtbs_srtf_pick_grid(struct gtbs_dev *dev,
+					     struct gtbs_sm *sm)
+{
+	struct gtbs_grid *grid, *best = NULL, *unsampled = NULL;
+	struct gtbs_grid *sampling = dev->sampling;
+	u64 key, best_key = U64_MAX;
+
+	if (sampling && dev->sample_sm == sm->id &&
+	    gtbs_grid_eligible(dev, sampling))
+		return sampling;
+	list_for_each_entry(grid, &dev->pending, pending_node) {
+		if (!gtbs_grid_eligible(dev, grid))
+			continue;
+		if (grid->sample == GTBS_SAMPLE_NONE) {
+			if (!unsampled)
+				unsampled = grid;
+			continue;
+		}
+		if (grid->sample != GTBS_SAMPLE_KNOWN)
+			continue;
+		key = gtbs_srtf_remaining(grid, sm->id, sm->now);
+		if (!best || key < best_key) {
+			best = grid;
+			best_key = key;
+		}
+	}
+	if (!unsampled)
+		return best;
+	if (!best) {
+		/* nothing known may issue: no comparison to make */
+		unsampled->sample = GTBS_SAMPLE_KNOWN;
+		return unsampled;
+	}
+	if (!sampling && (gtbs_block_fits(dev, sm, unsampled) ||
+			  sm->now > unsampled->submit_cycle)) {
+		gtbs_srtf_start_sample(dev, sm, unsampled);
+		return unsampled;
+	}
+	return best;
+}
+
+/* The sample prediction: copy it to the other SMs and let them decide. */
+static void gtbs_srtf_predict(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			      struct gtbs_grid *grid)
+{
+	u64 remaining;
+	u32 i;
+
+	if (grid != dev->sampling || sm->id != dev->sample_sm)
+		return;
+	remaining = gtbs_pred_remaining(&grid->sm[sm->id].pred, sm->now);
+	for (i = 0; i < dev->cfg.nr_sms; i++) {
+		if (i == sm->id || grid->sm[i].pred.predicted)
+			continue;
+		grid->sm[i].has_init = true;
+		grid->sm[i].init_remaining = remaining;
+	}
+	grid->sample = GTBS_SAMPLE_KNOWN;
+	dev->sampling = NULL;
+	gtbs_dev_kick(dev, sm->now);
+}
+
+static void gtbs_srtf_grid_end(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	if (dev->sampling == grid)
+		dev->sampling = NULL;
+}
+
+/* Selected while grids run: those that ran or predicted need no sample. */
+static void gtbs_srtf_attach(struct gtbs_dev *dev)
+{
+	struct gtbs_grid *grid;
+
+	dev->sampling = NULL;
+	list_for_each_entry(grid, &dev->grids, node)
+		grid->sample = grid->state == GTBS_GRID_RUNNING ?
+			       GTBS_SAMPLE_KNOWN : GTBS_SAMPLE_NONE;
+}
+
+/* SRTF policy ops (paper Section "Shortest Remaining Time First"). */
+const struct gtbs_policy_ops gtbs_policy_srtf = {
+	.name = "srtf",
+	.pick_grid = gtbs_srtf_pick_grid,
+	.attach = gtbs_srtf_attach,
+	.grid_end = gtbs_srtf_grid_end,
+	.predict = gtbs_srtf_predict,
+};
+EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_srtf);
