@@ -837,6 +837,30 @@ u64 gtbs_grid_alone_cycles(const struct gtbs_dev_config *cfg,
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_alone_cycles);
 
 /**
+ * gtbs_prio_class_check() - may a submitter use a priority class
+ * @prio_class: the requested &enum gtbs_prio_class.
+ * @may_raise: the submitter may raise priority (in the module:
+ *	capable(CAP_SYS_NICE), as for nice(2) below 0).
+ *
+ * Classes above %GTBS_PRIO_NORMAL preempt other users' grids, so only a
+ * privileged submitter may use them; %GTBS_PRIO_LOW and the default are
+ * open to everyone.
+ *
+ * Context: any.
+ * Return: 0; -EINVAL for an unknown class; -EPERM for a class above normal
+ * without @may_raise.
+ */
+int gtbs_prio_class_check(u32 prio_class, bool may_raise)
+{
+	if (prio_class >= GTBS_NR_PRIO_CLASSES)
+		return -EINVAL;
+	if (prio_class > GTBS_PRIO_NORMAL && !may_raise)
+		return -EPERM;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_prio_class_check);
+
+/**
  * gtbs_prio_class_name() - name of a priority class
  * @prio_class: &enum gtbs_prio_class.
  *

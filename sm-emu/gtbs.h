@@ -487,6 +487,7 @@ u64 gtbs_grid_alone_cycles(const struct gtbs_dev_config *cfg,
 			   const struct gtbs_grid_desc *desc,
 			   const struct gtbs_occupancy *occ);
 const char *gtbs_prio_class_name(u32 prio_class);
+int gtbs_prio_class_check(u32 prio_class, bool may_raise);
 
 /* policy.c */
 const struct gtbs_policy_ops *gtbs_policy_find(const char *name);

@@ -36,8 +36,9 @@
  *   running block is ever interrupted.  Because every SM keeps refining
  *   its predictions, an SM switches back when the order flips.
  * - A grid that arrives when no known grid has blocks to issue (an idle
- *   device, or only grids whose blocks are all out) runs at once without
- *   sampling: there is nothing to compare it with.
+ *   device, or only grids whose blocks are all out) runs without sampling:
+ *   there is nothing to compare it with.  It becomes known when its first
+ *   block issues.
  *
  * When no grid is being sampled, only one grid issues blocks on an SM at a
  * time, as in the paper ("when not sampling, only a single kernel executes
@@ -100,7 +101,8 @@ static struct gtbs_grid *gtbs_srtf_pick_grid(struct gtbs_dev *dev,
 		return best;
 	if (!best) {
 		/* nothing known may issue: no comparison to make */
-		unsampled->sample = GTBS_SAMPLE_KNOWN;
+		if (gtbs_block_fits(dev, sm, unsampled))
+			unsampled->sample = GTBS_SAMPLE_KNOWN;
 		return unsampled;
 	}
 	if (!sampling && (gtbs_block_fits(dev, sm, unsampled) ||

@@ -13,28 +13,9 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
-#include "../../sm-emu/gtbs.h"
+#include "gputbs_kunit.h"
 
 /* --- a device in virtual time, recording block events ------------------ */
-
-#define GTBS_TEST_MAX_EVENTS	4096
-
-struct gtbs_test_event {
-	u64 grid_id;
-	u32 sm;
-	u32 block;
-	u64 start;
-	u64 end;
-};
-
-struct gtbs_test_dev {
-	struct gtbs_dev dev;
-	struct gtbs_sm **sms;
-	unsigned int nr_starts;
-	unsigned int nr_ends;
-	struct gtbs_test_event starts[GTBS_TEST_MAX_EVENTS];
-	struct gtbs_test_event ends[GTBS_TEST_MAX_EVENTS];
-};
 
 static void gtbs_test_block_start(struct gtbs_dev *dev, struct gtbs_sm *sm,
 				  struct gtbs_grid *grid, u32 slot, u32 block,
@@ -44,8 +25,8 @@ static void gtbs_test_block_start(struct gtbs_dev *dev, struct gtbs_sm *sm,
 
 	if (td->nr_starts < GTBS_TEST_MAX_EVENTS)
 		td->starts[td->nr_starts++] = (struct gtbs_test_event) {
-			.grid_id = grid->id, .sm = sm->id, .block = block,
-			.start = cycle,
+			.grid_id = grid->id, .sm = sm->id, .slot = slot,
+			.block = block, .start = cycle,
 		};
 }
 
@@ -57,8 +38,8 @@ static void gtbs_test_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
 
 	if (td->nr_ends < GTBS_TEST_MAX_EVENTS)
 		td->ends[td->nr_ends++] = (struct gtbs_test_event) {
-			.grid_id = grid->id, .sm = sm->id, .block = block,
-			.start = start, .end = end,
+			.grid_id = grid->id, .sm = sm->id, .slot = slot,
+			.block = block, .start = start, .end = end,
 		};
 }
 
@@ -67,8 +48,16 @@ static const struct gtbs_backend_ops gtbs_test_backend = {
 	.block_end = gtbs_test_block_end,
 };
 
-static struct gtbs_test_dev *gtbs_test_dev_new(struct kunit *test,
-					       const struct gtbs_dev_config *cfg)
+/**
+ * gtbs_test_dev_new() - a device in virtual time that records block events
+ * @test: the running test; owns every allocation.
+ * @cfg: configuration; must pass gtbs_config_check().
+ *
+ * Context: process context, may sleep.
+ * Return: the device with the FIFO policy; aborts the test on failure.
+ */
+struct gtbs_test_dev *gtbs_test_dev_new(struct kunit *test,
+					const struct gtbs_dev_config *cfg)
 {
 	struct gtbs_test_dev *td;
 	const char *why;
@@ -91,7 +80,15 @@ static struct gtbs_test_dev *gtbs_test_dev_new(struct kunit *test,
 	return td;
 }
 
-static struct gtbs_test_dev *gtbs_test_dev_sms(struct kunit *test, u32 nr_sms)
+/**
+ * gtbs_test_dev_sms() - the paper's device with @nr_sms SMs, FIFO policy
+ * @test: the running test.
+ * @nr_sms: SMs, 1..%GTBS_MAX_SMS.
+ *
+ * Context: process context, may sleep.
+ * Return: the device; aborts the test on failure.
+ */
+struct gtbs_test_dev *gtbs_test_dev_sms(struct kunit *test, u32 nr_sms)
 {
 	struct gtbs_dev_config cfg;
 
@@ -100,10 +97,18 @@ static struct gtbs_test_dev *gtbs_test_dev_sms(struct kunit *test, u32 nr_sms)
 	return gtbs_test_dev_new(test, &cfg);
 }
 
-static struct gtbs_grid *gtbs_test_submit(struct kunit *test,
-					  struct gtbs_test_dev *td,
-					  const struct gtbs_grid_desc *desc,
-					  u64 now)
+/**
+ * gtbs_test_grid_new() - allocate and initialise a grid, not submitted
+ * @test: the running test.
+ * @td: the device.
+ * @desc: the grid; must be valid.
+ *
+ * Context: process context, may sleep.
+ * Return: the grid; aborts the test if @desc is rejected.
+ */
+struct gtbs_grid *gtbs_test_grid_new(struct kunit *test,
+				     struct gtbs_test_dev *td,
+				     const struct gtbs_grid_desc *desc)
 {
 	struct gtbs_grid *grid;
 	const char *why = NULL;
@@ -112,14 +117,38 @@ static struct gtbs_grid *gtbs_test_submit(struct kunit *test,
 	KUNIT_ASSERT_NOT_NULL(test, grid);
 	KUNIT_ASSERT_EQ_MSG(test, gtbs_grid_init(&td->dev, grid, desc, &why),
 			    0, "%s", why);
+	return grid;
+}
+
+/**
+ * gtbs_test_submit() - run to @now, submit a grid at @now, run to @now
+ * @test: the running test.
+ * @td: the device.
+ * @desc: the grid; must be valid.
+ * @now: emulated cycle of the arrival.
+ *
+ * Context: process context, may sleep.
+ * Return: the submitted grid; aborts the test if @desc is rejected.
+ */
+struct gtbs_grid *gtbs_test_submit(struct kunit *test,
+				   struct gtbs_test_dev *td,
+				   const struct gtbs_grid_desc *desc, u64 now)
+{
+	struct gtbs_grid *grid = gtbs_test_grid_new(test, td, desc);
+
 	gtbs_dev_run_until(&td->dev, now);
 	gtbs_grid_submit(&td->dev, grid, now);
 	gtbs_dev_run_until(&td->dev, now);
 	return grid;
 }
 
-/* Run until every grid has completed. */
-static void gtbs_test_drain(struct gtbs_test_dev *td)
+/**
+ * gtbs_test_drain() - run until no block is resident
+ * @td: the device.
+ *
+ * Context: any.
+ */
+void gtbs_test_drain(struct gtbs_test_dev *td)
 {
 	u64 next;
 
@@ -127,8 +156,19 @@ static void gtbs_test_drain(struct gtbs_test_dev *td)
 		gtbs_dev_run_until(&td->dev, next);
 }
 
-static struct gtbs_grid_desc gtbs_test_desc(u32 blocks, u32 threads,
-					    u32 regs, u32 shmem, u64 cycles)
+/**
+ * gtbs_test_desc() - a grid description of the normal class, label "test"
+ * @blocks: thread blocks.
+ * @threads: threads per block.
+ * @regs: registers per thread.
+ * @shmem: shared memory per block, bytes.
+ * @cycles: mean block duration alone at R, cycles.
+ *
+ * Context: any.
+ * Return: the description.
+ */
+struct gtbs_grid_desc gtbs_test_desc(u32 blocks, u32 threads, u32 regs,
+				     u32 shmem, u64 cycles)
 {
 	return (struct gtbs_grid_desc) {
 		.nr_blocks = blocks, .threads_per_block = threads,
@@ -734,7 +774,8 @@ static struct kunit_suite gtbs_metrics_suite = {
 };
 
 kunit_test_suites(&gtbs_occupancy_suite, &gtbs_timing_suite, &gtbs_fifo_suite,
-		  &gtbs_grid_suite, &gtbs_metrics_suite);
+		  &gtbs_grid_suite, &gtbs_metrics_suite, &gtbs_predictor_suite,
+		  &gtbs_srtf_suite, &gtbs_prio_suite, &gtbs_switch_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the gputbs portable core");
 MODULE_LICENSE("GPL");

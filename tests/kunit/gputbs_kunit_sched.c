@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gputbs_kunit_sched.c - KUnit suites for the Simple Slicing predictor,
+ * SRTF, priority classes and run-time policy switches.
+ *
+ * Everything runs in pure virtual time, and every expected number is
+ * worked out by hand in the comment above its case.  Most cases use
+ * "whole-SM" grids: 256 threads and 48 KiB of shared memory per block, so
+ * R = 1 and an SM holds one block of any of them at a time.  The SM's load
+ * is then always the block's own 8 warps, and every block lasts exactly
+ * its work in cycles (Documentation/timing-model.rst), which makes
+ * timelines easy to compute.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <linux/bitmap.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "gputbs_kunit.h"
+
+/* A whole-SM grid (R = 1) of @blocks blocks of exactly @cycles each. */
+static struct gtbs_grid_desc gtbs_whole_sm(u32 blocks, u64 cycles, u32 class)
+{
+	struct gtbs_grid_desc desc = gtbs_test_desc(blocks, 256, 0, 48 * 1024,
+						    cycles);
+
+	desc.prio_class = class;
+	return desc;
+}
+
+static struct gtbs_test_dev *gtbs_policy_dev(struct kunit *test, u32 nr_sms,
+					     const char *policy)
+{
+	struct gtbs_test_dev *td = gtbs_test_dev_sms(test, nr_sms);
+	const struct gtbs_policy_ops *ops = gtbs_policy_find(policy);
+
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	gtbs_dev_set_policy(&td->dev, ops, 0);
+	return td;
+}
+
+/* The recorded start of block @block of @grid, or NULL. */
+static const struct gtbs_test_event *
+gtbs_start_of(const struct gtbs_test_dev *td, const struct gtbs_grid *grid,
+	      u32 block)
+{
+	unsigned int i;
+
+	for (i = 0; i < td->nr_starts; i++)
+		if (td->starts[i].grid_id == grid->id &&
+		    td->starts[i].block == block)
+			return &td->starts[i];
+	return NULL;
+}
+
+static void gtbs_expect_start(struct kunit *test,
+			      const struct gtbs_test_dev *td,
+			      const struct gtbs_grid *grid, u32 block, u32 sm,
+			      u64 cycle)
+{
+	const struct gtbs_test_event *ev = gtbs_start_of(td, grid, block);
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, ev, "%s block %u never started",
+				  grid->desc.label, block);
+	KUNIT_EXPECT_EQ_MSG(test, ev->sm, sm, "%s block %u",
+			    grid->desc.label, block);
+	KUNIT_EXPECT_EQ_MSG(test, ev->start, cycle, "%s block %u",
+			    grid->desc.label, block);
+}
+
+/* --- gputbs_predictor: Algorithm 1 and Equation 2 on hand traces -------- */
+
+static void gtbs_pred_end(struct kunit *test, struct gtbs_pred_sm *s,
+			  u32 slot, u64 cycle, u64 pred)
+{
+	KUNIT_ASSERT_EQ(test, gtbs_pred_on_block_end(s, slot, cycle), 1);
+	KUNIT_EXPECT_EQ_MSG(test, s->pred_cycles, pred, "end at %llu", cycle);
+}
+
+/*
+ * The paper's Figure "Staircase Model Execution": N = 3R blocks on one SM,
+ * R = 4, t = 1000, so T = ceil(N / R) t = 3000.  Equation 2 at each block
+ * end, with Done_Blocks counting the ends so far and Active_Kernel_Cycles
+ * the cycle itself: at 1000, 1000 + (12 - d) * 1000 / 4 for d = 1..4 is
+ * 3750, 3500, 3250, 3000; at 2000, 2000 + (12 - d) * 250 for d = 5..8 is
+ * again 3750 .. 3000; at 3000 likewise.  The last prediction is exact.
+ */
+static void gtbs_predictor_staircase(struct kunit *test)
+{
+	static const u64 pred[4] = { 3750, 3500, 3250, 3000 };
+	struct gtbs_pred_sm s;
+	u32 step, slot;
+
+	KUNIT_ASSERT_EQ(test, gtbs_pred_on_launch(&s, 12, 4, 1), 0);
+	for (step = 0; step < 3; step++) {
+		for (slot = 0; slot < 4; slot++)
+			KUNIT_ASSERT_EQ(test, gtbs_pred_on_block_start(&s, slot,
+								       step * 1000), 0);
+		for (slot = 0; slot < 4; slot++)
+			gtbs_pred_end(test, &s, slot, (step + 1) * 1000,
+				      pred[slot]);
+	}
+	KUNIT_EXPECT_EQ(test, s.t, 1000);
+	KUNIT_EXPECT_EQ(test, gtbs_pred_remaining(&s, 3000), 0);
+}
+
+/*
+ * Staggered start (the paper's Figure "SGEMM execution as recorded on a
+ * different SM"): R = 2, 6 blocks of 100 cycles on one SM, slot 1 starting
+ * 30 cycles after slot 0.  Slot 0 runs 0-100-200-300, slot 1 30-130-230-
+ * 330; the runtime is 330.  t = 100 from the first end; Equation 2 with
+ * t / R = 50: at 100, 100 + 5 * 50 = 350; at 130, 130 + 4 * 50 = 330;
+ * 200 + 150 = 350; 230 + 100 = 330; 300 + 50 = 350; 330 + 0 = 330.
+ */
+static void gtbs_predictor_staggered(struct kunit *test)
+{
+	static const u64 pred[6] = { 350, 330, 350, 330, 350, 330 };
+	struct gtbs_pred_sm s;
+	u32 i;
+
+	KUNIT_ASSERT_EQ(test, gtbs_pred_on_launch(&s, 6, 2, 1), 0);
+	KUNIT_ASSERT_EQ(test, gtbs_pred_on_block_start(&s, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, gtbs_pred_on_block_start(&s, 1, 30), 0);
+	for (i = 0; i < 6; i++) {
+		u32 slot = i % 2;
+		u64 end = (i / 2 + 1) * 100 + slot * 30;
+
+		gtbs_pred_end(test, &s, slot, end, pred[i]);
+		if (i < 4)
+			KUNIT_ASSERT_EQ(test, gtbs_pred_on_block_start(&s, slot,
+								       end), 0);
+	}
+	KUNIT_EXPECT_EQ(test, s.t, 100);
+}
+
+/*
+ * Two slices: R = 2, 8 blocks on one SM.  Blocks take 100 cycles until a
+ * co-runner launches at 200 (a new slice), then 150.  Both slots run
+ * 0-100-200-350-500.  First slice, t = 100, t / R = 50: at 100, 100 +
+ * 7 * 50 = 450 and 100 + 6 * 50 = 400; at 200, 450 and 400.  Second
+ * slice: the first end, at 350, sets t = 150, t / R = 75: 350 + 3 * 75 =
+ * 575, then 350 + 2 * 75 = 500; at 500, 575 and 500, the true runtime.
+ * Slice-unaware, the only prediction is the first, 450.
+ */
+static void gtbs_predictor_two_slices_run(struct kunit *test, bool unaware)
+{
+	static const u64 ends[4] = { 100, 200, 350, 500 };
+	static const u64 pred[8] = { 450, 400, 450, 400, 575, 500, 575, 500 };
+	struct gtbs_pred_sm s;
+	u32 step, slot;
+
+	KUNIT_ASSERT_EQ(test, gtbs_pred_on_launch(&s, 8, 2, 1), 0);
+	gtbs_pred_set_slice_unaware(&s, unaware);
+	for (slot = 0; slot < 2; slot++)
+		KUNIT_ASSERT_EQ(test, gtbs_pred_on_block_start(&s, slot, 0), 0);
+	for (step = 0; step < 4; step++) {
+		if (step == 2)
+			gtbs_pred_reslice(&s);	/* co-runner launched at 200 */
+		for (slot = 0; slot < 2; slot++) {
+			int ret = gtbs_pred_on_block_end(&s, slot, ends[step]);
+
+			KUNIT_EXPECT_EQ(test, ret, unaware && (step || slot) ?
+					0 : 1);
+			KUNIT_EXPECT_EQ(test, s.pred_cycles,
+					unaware ? 450 : pred[step * 2 + slot]);
+			if (step < 3)
+				KUNIT_ASSERT_EQ(test,
+						gtbs_pred_on_block_start(&s, slot,
+									 ends[step]),
+						0);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, s.t, unaware ? 100 : 150);
+	KUNIT_EXPECT_EQ(test, s.done_blocks, 8);
+}
+
+static void gtbs_predictor_two_slices(struct kunit *test)
+{
+	gtbs_predictor_two_slices_run(test, false);
+}
+
+static void gtbs_predictor_two_slices_unaware(struct kunit *test)
+{
+	gtbs_predictor_two_slices_run(test, true);
+}
+
+/*
+ * The engine runs the predictor for every grid on every SM.  A whole-SM
+ * grid of 8 blocks of 300 cycles on 2 SMs: Total_Blocks = 4, R = 1.  The
+ * first end on SM 0 at 300 predicts 300 + 3 * 300 = 1200, exactly the
+ * runtime; every later end predicts 1200 again.
+ */
+static void gtbs_predictor_in_engine(struct kunit *test)
+{
+	struct gtbs_test_dev *td = gtbs_test_dev_sms(test, 2);
+	struct gtbs_grid_desc desc = gtbs_whole_sm(8, 300, GTBS_PRIO_NORMAL);
+	struct gtbs_grid *grid = gtbs_test_submit(test, td, &desc, 0);
+	u32 i;
+
+	gtbs_dev_run_until(&td->dev, 300);
+	KUNIT_EXPECT_EQ(test, grid->nr_predictions, 2);
+	KUNIT_EXPECT_EQ(test, grid->first_pred, 1200);
+	KUNIT_EXPECT_EQ(test, grid->pred_remaining, 900);
+	gtbs_test_drain(td);
+	KUNIT_EXPECT_EQ(test, grid->end_cycle, 1200);
+	KUNIT_EXPECT_EQ(test, grid->nr_predictions, 8);
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_EQ(test, grid->sm[i].pred.pred_cycles, 1200);
+		KUNIT_EXPECT_EQ(test, grid->sm[i].pred.done_blocks, 4);
+		KUNIT_EXPECT_EQ(test, grid->sm[i].pred.t, 300);
+	}
+}
+
+static struct kunit_case gtbs_predictor_cases[] = {
+	KUNIT_CASE(gtbs_predictor_staircase),
+	KUNIT_CASE(gtbs_predictor_staggered),
+	KUNIT_CASE(gtbs_predictor_two_slices),
+	KUNIT_CASE(gtbs_predictor_two_slices_unaware),
+	KUNIT_CASE(gtbs_predictor_in_engine),
+	{}
+};
+
+struct kunit_suite gtbs_predictor_suite = {
+	.name = "gputbs_predictor",
+	.test_cases = gtbs_predictor_cases,
+};
+
+/* --- gputbs_srtf: sampling, switch and hand-off ------------------------- */
+
+/*
+ * Two SMs.  A: 16 whole-SM blocks of 300 cycles at cycle 0 (alone 2400).
+ * B: 8 blocks of 100 cycles arriving at 150 (alone 400).
+ *
+ *   0    A0 on SM0, A1 on SM1.
+ *   150  B arrives; no SM has room.
+ *   300  A0 ends: A predicts 300 + 7 * 300 = 2400 on SM0 (remaining
+ *        2100).  SM0 now has room: it samples B (sampling delay 150):
+ *        B0 on SM0.  A1 ends: A2 on SM1.
+ *   400  B0 ends: sample prediction 100 + 3 * 100 = 400, remaining 300,
+ *        copied to SM1.  SM0: B (300) < A (2100): B1.  SM1: B (300) <
+ *        A (2400 - 400 = 2000): switch, but A2 holds the SM: hand-off.
+ *   500  B2 on SM0.
+ *   600  B3 on SM0; A2 ends, SM1 switches: B4 (hand-off delay 200).
+ *   700  B5 on SM0, B6 on SM1.
+ *   800  B7 on SM0 (the last); SM1 goes back to A: A3.
+ *   900  B ends.  A4 on SM0.
+ *   then A5..A15 alternate: SM1 at 1100, SM0 at 1200, ... A ends at 2900.
+ */
+static void gtbs_srtf_two_grids(struct kunit *test)
+{
+	static const struct { u32 block, sm; u64 cycle; } b_starts[] = {
+		{ 0, 0, 300 }, { 1, 0, 400 }, { 2, 0, 500 }, { 3, 0, 600 },
+		{ 4, 1, 600 }, { 5, 0, 700 }, { 6, 1, 700 }, { 7, 0, 800 },
+	};
+	struct gtbs_test_dev *td = gtbs_policy_dev(test, 2, "srtf");
+	struct gtbs_grid_desc da = gtbs_whole_sm(16, 300, GTBS_PRIO_NORMAL);
+	struct gtbs_grid_desc db = gtbs_whole_sm(8, 100, GTBS_PRIO_NORMAL);
+	struct gtbs_grid *a, *b;
+	u32 i;
+
+	strscpy(da.label, "A", sizeof(da.label));
+	strscpy(db.label, "B", sizeof(db.label));
+	a = gtbs_test_submit(test, td, &da, 0);
+	b = gtbs_test_submit(test, td, &db, 150);
+	KUNIT_EXPECT_EQ(test, b->sample, GTBS_SAMPLE_NONE);
+	KUNIT_EXPECT_NULL(test, td->dev.sampling);
+
+	gtbs_dev_run_until(&td->dev, 399);
+	KUNIT_EXPECT_PTR_EQ(test, td->dev.sampling, b);
+	KUNIT_EXPECT_EQ(test, td->dev.sample_sm, 0);
+	KUNIT_EXPECT_EQ(test, b->sample, GTBS_SAMPLE_RUNNING);
+	KUNIT_EXPECT_EQ(test, a->first_pred, 2400);
+
+	gtbs_dev_run_until(&td->dev, 400);
+	KUNIT_EXPECT_NULL(test, td->dev.sampling);
+	KUNIT_EXPECT_EQ(test, b->sample, GTBS_SAMPLE_KNOWN);
+	KUNIT_EXPECT_EQ(test, b->first_pred, 400);
+	KUNIT_EXPECT_TRUE(test, b->sm[1].has_init);
+	KUNIT_EXPECT_EQ(test, b->sm[1].init_remaining, 300);
+
+	gtbs_test_drain(td);
+	for (i = 0; i < ARRAY_SIZE(b_starts); i++)
+		gtbs_expect_start(test, td, b, b_starts[i].block,
+				  b_starts[i].sm, b_starts[i].cycle);
+	gtbs_expect_start(test, td, a, 2, 1, 300);
+	gtbs_expect_start(test, td, a, 3, 1, 800);
+	gtbs_expect_start(test, td, a, 4, 0, 900);
+	gtbs_expect_start(test, td, a, 15, 1, 2600);
+	KUNIT_EXPECT_EQ(test, b->end_cycle, 900);
+	KUNIT_EXPECT_EQ(test, a->end_cycle, 2900);
+}
+
+/*
+ * The same pair under FIFO, for contrast: B waits for all of A's blocks to
+ * be issued.  A's last two blocks start at 2100 and end at 2400; B runs
+ * 2400-2800.
+ */
+static void gtbs_srtf_fifo_contrast(struct kunit *test)
+{
+	struct gtbs_test_dev *td = gtbs_policy_dev(test, 2, "fifo");
+	struct gtbs_grid_desc da = gtbs_whole_sm(16, 300, GTBS_PRIO_NORMAL);
+	struct gtbs_grid_desc db = gtbs_whole_sm(8, 100, GTBS_PRIO_NORMAL);
+	struct gtbs_grid *a, *b;
+
+	a = gtbs_test_submit(test, td, &da, 0);
+	b = gtbs_test_submit(test, td, &db, 150);
+	gtbs_test_drain(td);
+	KUNIT_EXPECT_EQ(test, a->end_cycle, 2400);
+	KUNIT_EXPECT_EQ(test, b->start_cycle, 2400);
+	KUNIT_EXPECT_EQ(test, b->end_cycle, 2800);
+}
+
+/*
+ * A short grid that arrives on an idle device is not sampled, and a longer
+ * arrival does not displace a shorter incumbent: one SM, A: 4 blocks of
+ * 100 (alone 400) at 0; B: 4 blocks of 1000 at 50.  At 100 A predicts
+ * 400 (remaining 300) and the SM samples B: B0 runs 100-1100 and predicts
+ * 1000 + 3 * 1000 = 4000, remaining 3000 > A's 300: the SM goes back to A,
+ * whose blocks run 1100-1400, then B's 1400-4400.
+ */
+static void gtbs_srtf_longer_arrival_keeps_incumbent(struct kunit *test)
+{
+	struct gtbs_test_dev *td = gtbs_policy_dev(test, 1, "srtf");
+	struct gtbs_grid_desc da = gtbs_whole_sm(4, 100, GTBS_PRIO_NORMAL);
+	struct gtbs_grid_desc db = gtbs_whole_sm(4, 1000, GTBS_PRIO_NORMAL);
+	struct gtbs_grid *a, *b;
+
+	a = gtbs_test_submit(test, td, &da, 0);
+	KUNIT_EXPECT_EQ(test, a->sample, GTBS_SAMPLE_KNOWN);
+	b = gtbs_test_submit(test, td, &db, 50);
+	gtbs_test_drain(td);
+	KUNIT_EXPECT_EQ(test, b->first_pred, 4000);
+	gtbs_expect_start(test, td, b, 0, 0, 100);
+	gtbs_expect_start(test, td, a, 1, 0, 1100);
+	gtbs_expect_start(test, td, b, 1, 0, 1400);
+	KUNIT_EXPECT_EQ(test, a->end_cycle, 1400);
+	KUNIT_EXPECT_EQ(test, b->end_cycle, 4400);
+}
+
+static struct kunit_case gtbs_srtf_cases[] = {
+	KUNIT_CASE(gtbs_srtf_two_grids),
+	KUNIT_CASE(gtbs_srtf_fifo_contrast),
+	KUNIT_CASE(gtbs_srtf_longer_arrival_keeps_incumbent),
+	{}
+};
+
+struct kunit_suite gtbs_srtf_suite = {
+	.name = "gputbs_srtf",
+	.test_cases = gtbs_srtf_cases,
+};
+
+/* --- gputbs_prio: strict classes, block-granular preemption, guard ------ */
+
+/*
+ * Two SMs, FIFO.  L (low): 8 blocks of 300 at 0.  H (high): 4 blocks of
+ * 100 at 150.  L0 and L1 run 0-300 and are not interrupted; from 300 the
+ * SMs issue only H (300-400-500); L resumes at 500 and ends at 1400.
+ */
+static void gtbs_prio_preempts_at_block_boundary(struct kunit *test)
+{
+	struct gtbs_test_dev *td = gtbs_policy_dev(test, 2, "fifo");
+	struct gtbs_grid_desc dl = gtbs_whole_sm(8, 300, GTBS_PRIO_LOW);
+	struct gtbs_grid_desc dh = gtbs_whole_sm(4, 100, GTBS_PRIO_HIGH);
+	struct gtbs_grid *l, *h;
+	unsigned int i;
+
+	l = gtbs_test_submit(test, td, &dl, 0);
+	h = gtbs_test_submit(test, td, &dh, 150);
+	gtbs_test_drain(td);
+	for (i = 0; i < td->nr_ends; i++)
+		if (td->ends[i].grid_id == l->id && td->ends[i].block < 2)
+			KUNIT_EXPECT_EQ(test, td->ends[i].end, 300);
+	for (i = 0; i < td->nr_starts; i++)
+		if (td->starts[i].grid_id == l->id)
+			KUNIT_EXPECT_TRUE_MSG(test, td->starts[i].start < 150 ||
+					      td->starts[i].start >= 500,
+					      "low block %u at %llu",
+					      td->starts[i].block,
+					      td->starts[i].start);
+	gtbs_expect_start(test, td, h, 0, 0, 300);
+	gtbs_expect_start(test, td, h, 1, 1, 300);
+	gtbs_expect_start(test, td, h, 3, 1, 400);
+	gtbs_expect_start(test, td, l, 2, 0, 500);
+	KUNIT_EXPECT_EQ(test, h->end_cycle, 500);
+	KUNIT_EXPECT_EQ(test, l->end_cycle, 1400);
+	KUNIT_EXPECT_EQ(test, td->dev.promotions, 0);
+}
+
+/*
+ * Strict order with FIFO inside a class, on one SM: N (normal, 2 blocks of
+ * 100) at 0, then at 10 in this order L (low, 1 block), H1 (high, 1),
+ * R (realtime, 1), H2 (high, 1).  N0 runs 0-100; then R, H1, H2 (arrival
+ * order within high), N1, L: starts 100, 200, 300, 400, 500.
+ */
+static void gtbs_prio_strict_order(struct kunit *test)
+{
+	struct gtbs_test_dev *td = gtbs_policy_dev(test, 1, "fifo");
+	struct gtbs_grid_desc dn = gtbs_whole_sm(2, 100, GTBS_PRIO_NORMAL);
+	struct gtbs_grid_desc dl = gtbs_whole_sm(1, 100, GTBS_PRIO_LOW);
+	struct gtbs_grid_desc dh = gtbs_whole_sm(1, 100, GTBS_PRIO_HIGH);
+	struct gtbs_grid_desc dr = gtbs_whole_sm(1, 100, GTBS_PRIO_REALTIME);
+	struct gtbs_grid *n, *l, *h1, *r, *h2;
+
+	n = gtbs_test_submit(test, td, &dn, 0);
+	l = gtbs_test_submit(test, td, &dl, 10);
+	h1 = gtbs_test_submit(test, td, &dh, 10);
+	r = gtbs_test_submit(test, td, &dr, 10);
+	h2 = gtbs_test_submit(test, td, &dh, 10);
+	gtbs_test_drain(td);
+	KUNIT_EXPECT_EQ(test, r->start_cycle, 100);
+	KUNIT_EXPECT_EQ(test, h1->start_cycle, 200);
+	KUNIT_EXPECT_EQ(test, h2->start_cycle, 300);
+	gtbs_expect_start(test, td, n, 1, 0, 400);
+	KUNIT_EXPECT_EQ(test, l->start_cycle, 500);
+}
+
+/* The core's class rule: unknown classes EINVAL, raising needs privilege. */
+static void gtbs_prio_class_permissions(struct kunit *test)
+{
+	struct gtbs_grid_desc desc = gtbs_whole_sm(1, 100, GTBS_NR_PRIO_CLASSES);
+	const char *why;
+
+	KUNIT_EXPECT_EQ(test, gtbs_prio_class_check(GTBS_PRIO_LOW, false), 0);
+	KUNIT_EXPECT_EQ(test, gtbs_prio_class_check(GTBS_PRIO_NORMAL, false), 0);
+	KUNIT_EXPECT_EQ(test, gtbs_prio_class_check(GTBS_PRIO_HIGH, false),
+			-EPERM);
+	KUNIT_EXPECT_EQ(test, gtbs_prio_class_check(GTBS_PRIO_REALTIME, false),
+			-EPERM);
+	KUNIT_EXPECT_EQ(test, gtbs_prio_class_check(GTBS_PRIO_REALTIME, true),
+			0);
+	KUNIT_EXPECT_EQ(test, gtbs_prio_class_check(GTBS_NR_PRIO_CLASSES, true),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, gtbs_grid_desc_check(&gtbs_test_dev_sms(test, 1)->dev.cfg,
+						   &desc, &why), -EINVAL);
+}
+
+/*
+ * Starvation under SRTF on one SM.  L: 5 blocks of 100 at 0 (normal).  A
+ * stream of one-block grids of 100 cycles arrives at 50, 150, ..., 4950;
+ * each is sampled as soon as the SM is free, so L, the incumbent, never
+ * gets the SM back: after L0 (0-100) it starves.  With the guard at 500
+ * cycles, L is promoted whenever more than 500 cycles passed since its
+ * last block was issued: at 600, 1200, 1800 and 2400, so L ends at 2500.
+ */
+static void gtbs_prio_starvation_run(struct kunit *test, u64 guard)
+{
+	struct gtbs_test_dev *td = gtbs_policy_dev(test, 1, "srtf");
+	struct gtbs_grid_desc dl = gtbs_whole_sm(5, 100, GTBS_PRIO_NORMAL);
+	struct gtbs_grid_desc ds = gtbs_whole_sm(1, 100, GTBS_PRIO_NORMAL);
+	struct gtbs_grid *l;
+	u64 t;
+
+	td->dev.starve_cycles = guard;
+	l = gtbs_test_submit(test, td, &dl, 0);
+	for (t = 50; t < 5000; t += 100)
+		gtbs_test_submit(test, td, &ds, t);
+	gtbs_dev_run_until(&td->dev, 5000);
+	if (!guard) {
+		KUNIT_EXPECT_EQ(test, l->blocks_done, 1);
+		KUNIT_EXPECT_EQ(test, l->state, GTBS_GRID_RUNNING);
+		KUNIT_EXPECT_EQ(test, td->dev.promotions, 0);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, l->state, GTBS_GRID_DONE);
+	gtbs_expect_start(test, td, l, 1, 0, 600);
+	gtbs_expect_start(test, td, l, 4, 0, 2400);
+	KUNIT_EXPECT_EQ(test, l->end_cycle, 2500);
+	KUNIT_EXPECT_EQ(test, td->dev.promotions, 4);
+}
+
+static void gtbs_prio_starvation_guard_off(struct kunit *test)
+{
+	gtbs_prio_starvation_run(test, 0);
+}
+
+static void gtbs_prio_starvation_guard_on(struct kunit *test)
+{
+	gtbs_prio_starvation_run(test, 500);
+}
+
+static struct kunit_case gtbs_prio_cases[] = {
+	KUNIT_CASE(gtbs_prio_preempts_at_block_boundary),
+	KUNIT_CASE(gtbs_prio_strict_order),
+	KUNIT_CASE(gtbs_prio_class_permissions),
+	KUNIT_CASE(gtbs_prio_starvation_guard_off),
+	KUNIT_CASE(gtbs_prio_starvation_guard_on),
+	{}
+};
+
+struct kunit_suite gtbs_prio_suite = {
+	.name = "gputbs_prio",
+	.test_cases = gtbs_prio_cases,
+};
+
+/* --- gputbs_switch: policy changes under load lose nothing -------------- */
+
+/*
+ * Four SMs, eight grids of mixed shapes and classes arriving over time;
+ * the policy changes every 700 cycles through fifo, srtf and sjf while
+ * they run.  Every block must start once and end once, every grid finish
+ * with all its blocks, and the SMs end empty.
+ */
+static void gtbs_switch_under_load(struct kunit *test)
+{
+	static const char * const order[] = { "srtf", "sjf", "fifo" };
+	struct gtbs_test_dev *td = gtbs_policy_dev(test, 4, "fifo");
+	struct gtbs_grid *grids[8];
+	unsigned long *seen;
+	u32 g, i, total = 0;
+	u64 t;
+
+	for (g = 0; g < ARRAY_SIZE(grids); g++) {
+		struct gtbs_grid_desc d = gtbs_test_desc(20 + 7 * g,
+							 64 << (g % 3), 16,
+							 (g % 4) * 4096,
+							 150 + 90 * g);
+
+		d.prio_class = g % GTBS_NR_PRIO_CLASSES;
+		grids[g] = gtbs_test_submit(test, td, &d, 300 * g);
+		total += d.nr_blocks;
+	}
+	for (i = 0, t = 700; !gtbs_dev_idle(&td->dev); i++, t += 700) {
+		gtbs_dev_set_policy(&td->dev,
+				    gtbs_policy_find(order[i % ARRAY_SIZE(order)]),
+				    t);
+		KUNIT_ASSERT_LT(test, i, 10000U);
+	}
+	KUNIT_EXPECT_GT(test, td->dev.policy_switches, 2);
+	KUNIT_ASSERT_EQ(test, td->nr_starts, total);
+	KUNIT_ASSERT_EQ(test, td->nr_ends, total);
+	seen = kunit_kcalloc(test, BITS_TO_LONGS(total), sizeof(long),
+			     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	for (i = 0; i < td->nr_ends; i++) {
+		u32 base = 0;
+
+		for (g = 0; g < td->ends[i].grid_id; g++)
+			base += grids[g]->desc.nr_blocks;
+		KUNIT_EXPECT_FALSE(test, __test_and_set_bit(base +
+							    td->ends[i].block,
+							    seen));
+	}
+	KUNIT_EXPECT_EQ(test, bitmap_weight(seen, total), total);
+	for (g = 0; g < ARRAY_SIZE(grids); g++) {
+		KUNIT_EXPECT_EQ(test, grids[g]->state, GTBS_GRID_DONE);
+		KUNIT_EXPECT_EQ(test, grids[g]->blocks_done,
+				grids[g]->desc.nr_blocks);
+	}
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_EQ(test, td->sms[i]->nr_resident, 0);
+		KUNIT_EXPECT_EQ(test, td->sms[i]->used_warps, 0);
+		KUNIT_EXPECT_EQ(test, td->sms[i]->used_shmem, 0);
+	}
+}
+
+static struct kunit_case gtbs_switch_cases[] = {
+	KUNIT_CASE(gtbs_switch_under_load),
+	{}
+};
+
+struct kunit_suite gtbs_switch_suite = {
+	.name = "gputbs_policy_switch",
+	.test_cases = gtbs_switch_cases,
+};
