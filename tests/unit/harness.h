@@ -150,6 +150,7 @@ Suite *timing_suite(void);
 Suite *engine_suite(void);
 Suite *metrics_suite(void);
 Suite *predictor_suite(void);
+Suite *policy_suite(void);
 /* Regression cases, one per core bug found by these tests. */
 Suite *regressions_suite(void);
 void regressions_timing(Suite *s);

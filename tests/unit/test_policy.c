@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_policy.c - policies, priority classes and the policy registry
+ * (sm-emu/policy*.c, the class and guard rules of sm-emu/engine.c).
+ *
+ * The KUnit suite (tests/kunit/gputbs_kunit_sched.c) holds the
+ * hand-computed timelines; these cases check properties over many grids,
+ * the SJF key, and what SRTF buys on the paper's own workloads.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <math.h>
+
+#include "harness.h"
+
+static struct h_dev *h_policy(u32 nr_sms, const char *name)
+{
+	struct gtbs_dev_config cfg;
+	const struct gtbs_policy_ops *ops = gtbs_policy_find(name);
+
+	ck_assert_ptr_nonnull(ops);
+	gtbs_config_default(&cfg);
+	cfg.nr_sms = nr_sms;
+	return h_new(&cfg, ops);
+}
+
+/* Whole-SM blocks: 48 KiB of shared memory, R = 1, exactly @cycles long. */
+static struct gtbs_grid_desc whole_sm(u32 blocks, u64 cycles, u32 class)
+{
+	struct gtbs_grid_desc d = h_desc(blocks, 256, 0, 48 * 1024, cycles);
+
+	d.prio_class = class;
+	return d;
+}
+
+START_TEST(registry_lists_fifo_srtf_sjf)
+{
+	static const char * const names[] = { "fifo", "srtf", "sjf" };
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		ck_assert_ptr_nonnull(gtbs_policy_at(i));
+		ck_assert_str_eq(gtbs_policy_at(i)->name, names[i]);
+		ck_assert_ptr_nonnull(gtbs_policy_at(i)->pick_grid);
+	}
+	ck_assert_ptr_null(gtbs_policy_at(3));
+	ck_assert_ptr_eq(gtbs_policy_find("srtf\n"), &gtbs_policy_srtf);
+	ck_assert_ptr_null(gtbs_policy_find("srtf2"));
+	ck_assert_ptr_null(gtbs_policy_find(""));
+}
+END_TEST
+
+/* Equation 1: ceil(ceil(B / N_SM) / R) * t. */
+START_TEST(alone_cycles_equation1)
+{
+	struct gtbs_dev_config cfg;
+	struct gtbs_grid_desc d = h_desc(1429, 256, 20, 4096, 14529);
+	struct gtbs_occupancy occ;
+	static const u64 dur[5] = { 10, 10, 10, 10, 11 };
+
+	gtbs_config_default(&cfg);
+	ck_assert_int_eq(gtbs_occupancy_calc(&cfg, &d, &occ), 0);
+	ck_assert_uint_eq(occ.residency, 6);
+	/* AES-d: 1429 / 15 -> 96 per SM, 16 waves of 14529 */
+	ck_assert_uint_eq(gtbs_grid_alone_cycles(&cfg, &d, &occ), 16 * 14529);
+	/* explicit durations: the mean, rounded up (51 / 5 -> 11) */
+	d.nr_blocks = 5;
+	d.durations = dur;
+	d.block_cycles = 0;
+	ck_assert_uint_eq(gtbs_grid_alone_cycles(&cfg, &d, &occ), 11);
+	/* saturates */
+	d.durations = NULL;
+	d.nr_blocks = 1U << 24;
+	d.block_cycles = GTBS_MAX_BLOCK_CYCLES;
+	cfg.nr_sms = 1;
+	occ.residency = 1;
+	ck_assert_uint_eq(gtbs_grid_alone_cycles(&cfg, &d, &occ), U64_MAX);
+	d.nr_blocks = (1U << 24) - 1;
+	ck_assert_uint_eq(gtbs_grid_alone_cycles(&cfg, &d, &occ),
+			  ((u64)GTBS_MAX_BLOCK_CYCLES << 24) -
+			  GTBS_MAX_BLOCK_CYCLES);
+}
+END_TEST
+
+START_TEST(class_rules)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc d = whole_sm(1, 10, GTBS_NR_PRIO_CLASSES);
+	const char *why;
+	int err;
+
+	ck_assert_ptr_null(h_grid_new(h, &d, &err, &why));
+	ck_assert_int_eq(err, -EINVAL);
+	ck_assert_str_eq(why, "prio_class out of range");
+	ck_assert_int_eq(gtbs_prio_class_check(GTBS_PRIO_HIGH, false), -EPERM);
+	ck_assert_int_eq(gtbs_prio_class_check(GTBS_PRIO_LOW, false), 0);
+	ck_assert_str_eq(gtbs_prio_class_name(GTBS_PRIO_REALTIME), "realtime");
+	ck_assert_str_eq(gtbs_prio_class_name(9), "?");
+	h_free(h);
+}
+END_TEST
+
+/*
+ * Strict classes, property: with random grids of random classes arriving
+ * on 4 SMs under each policy, no block of a class starts while a grid of a
+ * higher class had a block left to issue at that cycle.
+ */
+START_TEST(strict_classes_random)
+{
+	static const char * const pol[] = { "fifo", "srtf", "sjf" };
+	u64 rng = 42 + _i;
+	struct h_dev *h = h_policy(4, pol[_i % 3]);
+	struct gtbs_grid *g[24];
+	u64 at = 0;
+	u32 i, j;
+	size_t e;
+
+	for (i = 0; i < 24; i++) {
+		struct gtbs_grid_desc d = h_desc(h_rand_range(&rng, 1, 40),
+						 32 << h_rand_range(&rng, 0, 4),
+						 h_rand_range(&rng, 0, 32),
+						 h_rand_range(&rng, 0, 3) * 8192,
+						 h_rand_range(&rng, 50, 900));
+
+		d.prio_class = h_rand_range(&rng, 0, GTBS_NR_PRIO_CLASSES - 1);
+		at += h_rand_range(&rng, 0, 400);
+		g[i] = h_submit(h, &d, at);
+	}
+	h_drain(h);
+	for (e = 0; e < h->nr_ev; e++) {
+		const struct h_event *ev = &h->ev[e];
+		const struct gtbs_grid *mine = NULL;
+
+		if (ev->kind != H_EV_BLOCK_START)
+			continue;
+		for (i = 0; i < 24; i++)
+			if (g[i]->id == ev->grid_id)
+				mine = g[i];
+		/* a higher-class grid with an unissued block at this cycle */
+		for (j = 0; j < 24; j++) {
+			long last;
+
+			if (g[j]->desc.prio_class <= mine->desc.prio_class ||
+			    g[j]->submit_cycle >= ev->start)
+				continue;
+			last = h_find(h, H_EV_BLOCK_START, g[j]->id,
+				      g[j]->desc.nr_blocks - 1);
+			ck_assert_int_ge(last, 0);
+			ck_assert_msg(h->ev[last].start <= ev->start,
+				      "class %u block at %llu while class %u had blocks",
+				      mine->desc.prio_class,
+				      (unsigned long long)ev->start,
+				      g[j]->desc.prio_class);
+		}
+	}
+	for (i = 0; i < 24; i++)
+		ck_assert_int_eq(g[i]->state, GTBS_GRID_DONE);
+	ck_assert_uint_eq(h->violations, 0);
+	h_free(h);
+}
+END_TEST
+
+/*
+ * SJF orders by alone runtime: one SM busy until 100; grids of alone
+ * runtime 300, 100 and 200 arrive in that order at 10; they run 100, 200,
+ * 300 in order of length.
+ */
+START_TEST(sjf_shortest_first)
+{
+	struct h_dev *h = h_policy(1, "sjf");
+	struct gtbs_grid_desc d0 = whole_sm(1, 100, GTBS_PRIO_NORMAL);
+	struct gtbs_grid_desc d3 = whole_sm(3, 100, GTBS_PRIO_NORMAL);
+	struct gtbs_grid_desc d1 = whole_sm(1, 100, GTBS_PRIO_NORMAL);
+	struct gtbs_grid_desc d2 = whole_sm(2, 100, GTBS_PRIO_NORMAL);
+	struct gtbs_grid *g3, *g1, *g2;
+
+	h_submit(h, &d0, 0);
+	g3 = h_submit(h, &d3, 10);
+	g1 = h_submit(h, &d1, 10);
+	g2 = h_submit(h, &d2, 10);
+	ck_assert_uint_eq(g3->alone_cycles, 300);
+	h_drain(h);
+	ck_assert_uint_eq(g1->start_cycle, 100);
+	ck_assert_uint_eq(g2->start_cycle, 200);
+	ck_assert_uint_eq(g3->start_cycle, 400);
+	ck_assert_uint_eq(g3->end_cycle, 700);
+	h_free(h);
+}
+END_TEST
+
+/* The paper's workloads: every ordered pair of ERCBench kernels at offset 0. */
+static void erc_geomeans(const char *policy, double *stp, double *antt)
+{
+	double ls = 0, la = 0;
+	u64 alone[H_NR_ERC];
+	u32 a, b, n = 0;
+
+	for (a = 0; a < H_NR_ERC; a++) {
+		struct gtbs_grid_desc d = h_erc_desc(&h_erc_kernels[a], 1);
+
+		alone[a] = h_alone_runtime(15, &d);
+	}
+	for (a = 0; a < H_NR_ERC; a++) {
+		for (b = 0; b < H_NR_ERC; b++) {
+			struct gtbs_grid_desc da = h_erc_desc(&h_erc_kernels[a], 1);
+			struct gtbs_grid_desc db = h_erc_desc(&h_erc_kernels[b], 1);
+			struct h_dev *h;
+			struct gtbs_grid *ga, *gb;
+			double sa, sb;
+
+			if (a == b)
+				continue;
+			h = h_policy(15, policy);
+			ga = h_submit(h, &da, 0);
+			gb = h_submit(h, &db, 50);
+			h_drain(h);
+			sa = (double)(ga->end_cycle - ga->submit_cycle) / alone[a];
+			sb = (double)(gb->end_cycle - gb->submit_cycle) / alone[b];
+			ls += log(1 / sa + 1 / sb);
+			la += log((sa + sb) / 2);
+			n++;
+			h_free(h);
+		}
+	}
+	*stp = exp(ls / n);
+	*antt = exp(la / n);
+}
+
+/*
+ * What SRTF is for (paper Table "Geomean STP, ANTT and Fairness"): on the
+ * 56 ERCBench pairs its geomean STP is above FIFO's and its ANTT below;
+ * the SJF oracle is better still on both.
+ */
+START_TEST(srtf_beats_fifo_on_ercbench)
+{
+	double fifo_stp, fifo_antt, srtf_stp, srtf_antt, sjf_stp, sjf_antt;
+
+	erc_geomeans("fifo", &fifo_stp, &fifo_antt);
+	erc_geomeans("srtf", &srtf_stp, &srtf_antt);
+	erc_geomeans("sjf", &sjf_stp, &sjf_antt);
+	printf("ercbench geomeans: fifo STP %.3f ANTT %.3f, srtf STP %.3f ANTT %.3f, sjf STP %.3f ANTT %.3f\n",
+	       fifo_stp, fifo_antt, srtf_stp, srtf_antt, sjf_stp, sjf_antt);
+	ck_assert_double_gt(srtf_stp, fifo_stp);
+	ck_assert_double_lt(srtf_antt, fifo_antt);
+	ck_assert_double_gt(sjf_stp, srtf_stp);
+	ck_assert_double_lt(sjf_antt, srtf_antt);
+}
+END_TEST
+
+Suite *policy_suite(void)
+{
+	Suite *s = suite_create("policy");
+	TCase *tc = h_tcase("policy");
+
+	tcase_add_test(tc, registry_lists_fifo_srtf_sjf);
+	tcase_add_test(tc, alone_cycles_equation1);
+	tcase_add_test(tc, class_rules);
+	tcase_add_loop_test(tc, strict_classes_random, 0, 6);
+	tcase_add_test(tc, sjf_shortest_first);
+	tcase_add_test(tc, srtf_beats_fifo_on_ercbench);
+	suite_add_tcase(s, tc);
+	return s;
+}
