@@ -15,6 +15,7 @@
 #include <linux/xarray.h>
 
 #include "../sm-emu/gtbs.h"
+#include "../uapi/linux/gputbs.h"
 
 struct task_struct;
 
@@ -49,6 +50,8 @@ struct gputbs_sm_thread {
  * @epoch_ns: CLOCK_MONOTONIC time of emulated cycle 0, ns (constant).
  * @time_scale_ps: wall-clock picoseconds per emulated cycle (constant).
  * @max_grids_per_fd: limit of unreaped grids per open file (constant).
+ * @starve_ns: the value last written to the sysfs file starve_ns, ns; the
+ *	core's &gtbs_dev.starve_cycles holds it in cycles (@lock).
  */
 struct gputbs_device {
 	/* serialises the core: see @lock above */
@@ -60,6 +63,7 @@ struct gputbs_device {
 	u64 epoch_ns;
 	u32 time_scale_ps;
 	u32 max_grids_per_fd;
+	u64 starve_ns;
 };
 
 /**
@@ -87,15 +91,24 @@ struct gputbs_client {
  * @client: the file that submitted it.
  * @handle: its handle in @client.
  * @durations: explicit block durations (kvmalloc), or NULL.
+ * @records: with %GPUTBS_SUBMIT_RECORD_BLOCKS, an array of nr_blocks block
+ *	records (kvmalloc) filled in block-end order, else NULL.  Written
+ *	under &gputbs_device.lock until @done, read-only afterwards.
+ * @nr_records: records filled in @records (&gputbs_device.lock).
  * @done_node: link in &gputbs_client.done (&gputbs_device.lock).
  * @done: set under &gputbs_device.lock when the last block ended.
- * @core: the core's grid; must be last (per-SM counters follow it).
+ * @core: the core's grid; must be last (per-SM state follows it).
+ *
+ * Allocated with kvzalloc(): the core's per-SM state is about 600 bytes
+ * per SM.
  */
 struct gputbs_grid {
 	struct kref ref;
 	struct gputbs_client *client;
 	u32 handle;
 	u64 *durations;
+	struct gputbs_block_record *records;
+	u32 nr_records;
 	struct list_head done_node;
 	bool done;
 	struct gtbs_grid core;
@@ -111,5 +124,10 @@ u64 gputbs_dev_sync(struct gputbs_device *gdev);
 /* gputbs_file.c */
 extern const struct file_operations gputbs_fops;
 void gputbs_grid_done(struct gputbs_device *gdev, struct gputbs_grid *grid);
+void gputbs_grid_block_end(struct gputbs_grid *grid, u32 sm, u32 slot,
+			   u32 block, u64 start, u64 end);
+
+/* gputbs_sysfs.c */
+extern const struct attribute_group *gputbs_groups[];
 
 #endif /* _GPUTBS_DRV_H */

@@ -13,9 +13,17 @@
  * reaped by %GPUTBS_IOCTL_WAIT after completing, or until its file is
  * released, which cancels it and returns its SM resources.  Waits are
  * interruptible and restartable: the deadline is absolute.
+ *
+ * A grid submitted with %GPUTBS_SUBMIT_RECORD_BLOCKS gets its array of
+ * block records at submission, sized for all its blocks, so that the
+ * backend's block_end callback, which runs under the device spinlock,
+ * only stores a record.  %GPUTBS_IOCTL_BLOCKS copies them out once the
+ * grid is done, when nothing writes them any more.
  */
+#include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/minmax.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -47,8 +55,9 @@ static void gputbs_grid_free(struct kref *ref)
 {
 	struct gputbs_grid *grid = container_of(ref, struct gputbs_grid, ref);
 
+	kvfree(grid->records);
 	kvfree(grid->durations);
-	kfree(grid);
+	kvfree(grid);
 }
 
 static void gputbs_grid_put(struct gputbs_grid *grid)
@@ -99,6 +108,40 @@ void gputbs_grid_done(struct gputbs_device *gdev, struct gputbs_grid *grid)
 	wake_up_all(&grid->client->wq);
 }
 
+/**
+ * gputbs_grid_block_end() - record that a thread block of a grid ended
+ * @grid: the grid.
+ * @sm: SM the block ran on.
+ * @slot: its block slot on the SM.
+ * @block: index of the block in the grid.
+ * @start: emulated cycle it started.
+ * @end: emulated cycle it ended.
+ *
+ * Stores one record if the grid was submitted with
+ * %GPUTBS_SUBMIT_RECORD_BLOCKS; never allocates.  Called for the core's
+ * &gtbs_backend_ops.block_end, in block-end order.
+ *
+ * Context: &gputbs_device.lock held, from an SM kthread or an ioctl.
+ */
+void gputbs_grid_block_end(struct gputbs_grid *grid, u32 sm, u32 slot,
+			   u32 block, u64 start, u64 end)
+{
+	struct gputbs_block_record *rec;
+
+	if (!grid->records)
+		return;
+	/* Each block ends once: the array holds nr_blocks records. */
+	if (WARN_ON_ONCE(grid->nr_records >= grid->core.desc.nr_blocks))
+		return;
+	rec = &grid->records[grid->nr_records++];
+	rec->sm = sm;
+	rec->slot = slot;
+	rec->block = block;
+	rec->pad = 0;
+	rec->start_cycle = start;
+	rec->end_cycle = end;
+}
+
 static long gputbs_ioctl_info(struct gputbs_client *client, void *data)
 {
 	const struct gputbs_device *gdev = client->gdev;
@@ -107,7 +150,9 @@ static long gputbs_ioctl_info(struct gputbs_client *client, void *data)
 
 	memset(info, 0, sizeof(*info));
 	info->features = GPUTBS_FEATURE_WORK_DIST | GPUTBS_FEATURE_WORK_ARRAY |
-			 GPUTBS_FEATURE_WAIT_ANY | GPUTBS_FEATURE_POLL;
+			 GPUTBS_FEATURE_WAIT_ANY | GPUTBS_FEATURE_POLL |
+			 GPUTBS_FEATURE_PRIO_CLASS |
+			 GPUTBS_FEATURE_BLOCK_RECORDS;
 	info->nr_sms = cfg->nr_sms;
 	info->warp_size = cfg->warp_size;
 	info->max_threads_per_sm = cfg->max_threads_per_sm;
@@ -128,24 +173,48 @@ static long gputbs_ioctl_info(struct gputbs_client *client, void *data)
 	return 0;
 }
 
-/* Work-model fields must match the chosen model; everything else zero. */
+/*
+ * Work-model fields must match the chosen model, flags be known and the
+ * class exist (-EINVAL); the classes above normal need CAP_SYS_NICE
+ * (-EPERM), checked last so that an invalid grid is -EINVAL for anyone.
+ */
 static int gputbs_submit_check(const struct gputbs_submit *args)
 {
-	if (args->flags || args->pad)
+	if (args->flags & ~GPUTBS_SUBMIT_RECORD_BLOCKS)
+		return -EINVAL;
+	if (args->prio_class > GPUTBS_PRIO_REALTIME)
 		return -EINVAL;
 	switch (args->work_model) {
 	case GPUTBS_WORK_DIST:
 		if (args->nr_durations || args->durations_ptr)
 			return -EINVAL;
-		return 0;
+		break;
 	case GPUTBS_WORK_ARRAY:
 		if (args->block_cycles || args->block_rsd_ppm || args->seed ||
 		    args->nr_durations != args->nr_blocks)
 			return -EINVAL;
-		return 0;
+		break;
 	default:
 		return -EINVAL;
 	}
+	if ((args->prio_class == GPUTBS_PRIO_HIGH ||
+	     args->prio_class == GPUTBS_PRIO_REALTIME) &&
+	    !capable(CAP_SYS_NICE))
+		return -EPERM;
+	return 0;
+}
+
+/* The core's class of a uapi class: 0 is normal, n is the core's n - 1. */
+static u32 gputbs_prio_class(u32 uapi_class)
+{
+	BUILD_BUG_ON(GPUTBS_PRIO_LOW - 1 != GTBS_PRIO_LOW);
+	BUILD_BUG_ON(GPUTBS_PRIO_NORMAL - 1 != GTBS_PRIO_NORMAL);
+	BUILD_BUG_ON(GPUTBS_PRIO_HIGH - 1 != GTBS_PRIO_HIGH);
+	BUILD_BUG_ON(GPUTBS_PRIO_REALTIME - 1 != GTBS_PRIO_REALTIME);
+	BUILD_BUG_ON(GPUTBS_PRIO_REALTIME != GTBS_NR_PRIO_CLASSES);
+
+	return uapi_class == GPUTBS_PRIO_DEFAULT ? GTBS_PRIO_NORMAL :
+						   uapi_class - 1;
 }
 
 static u64 *gputbs_copy_durations(const struct gputbs_submit *args)
@@ -176,6 +245,7 @@ static struct gputbs_grid *gputbs_grid_create(struct gputbs_client *client,
 		.block_cycles = args->block_cycles,
 		.block_rsd_ppm = args->block_rsd_ppm,
 		.seed = args->seed,
+		.prio_class = gputbs_prio_class(args->prio_class),
 	};
 	struct gputbs_grid *grid;
 	const char *why;
@@ -185,10 +255,19 @@ static struct gputbs_grid *gputbs_grid_create(struct gputbs_client *client,
 	memcpy(desc.label, args->label, sizeof(desc.label));
 	if (args->nr_blocks > core->cfg.max_blocks_per_grid)
 		return ERR_PTR(-E2BIG);
-	grid = kzalloc(sizeof(*grid) - sizeof(grid->core) +
-		       gtbs_grid_size(&core->cfg), GFP_KERNEL_ACCOUNT);
+	grid = kvzalloc(sizeof(*grid) - sizeof(grid->core) +
+			gtbs_grid_size(&core->cfg), GFP_KERNEL_ACCOUNT);
 	if (!grid)
 		return ERR_PTR(-ENOMEM);
+	if (args->flags & GPUTBS_SUBMIT_RECORD_BLOCKS) {
+		grid->records = kvmalloc_array(args->nr_blocks,
+					       sizeof(*grid->records),
+					       GFP_KERNEL_ACCOUNT);
+		if (!grid->records) {
+			ret = -ENOMEM;
+			goto err_free;
+		}
+	}
 	if (args->work_model == GPUTBS_WORK_ARRAY) {
 		grid->durations = gputbs_copy_durations(args);
 		if (IS_ERR(grid->durations)) {
@@ -211,8 +290,9 @@ static struct gputbs_grid *gputbs_grid_create(struct gputbs_client *client,
 	return grid;
 
 err_free:
+	kvfree(grid->records);
 	kvfree(grid->durations);
-	kfree(grid);
+	kvfree(grid);
 	return ERR_PTR(ret);
 }
 
@@ -381,6 +461,49 @@ static long gputbs_ioctl_wait(struct gputbs_client *client, void *data)
 	return ret;
 }
 
+/*
+ * %GPUTBS_IOCTL_BLOCKS: copy the records of a completed grid.  The records
+ * are read without the device lock: once the grid is seen done under the
+ * lock, nothing writes them any more, and the reference keeps them.
+ */
+static long gputbs_ioctl_blocks(struct gputbs_client *client, void *data)
+{
+	struct gputbs_device *gdev = client->gdev;
+	struct gputbs_blocks *args = data;
+	struct gputbs_grid *grid;
+	u32 total, n;
+	bool done;
+	int ret = 0;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	grid = gputbs_grid_get(client, args->handle);
+	if (!grid)
+		return -ENOENT;
+	if (!grid->records) {
+		ret = -ENODATA;
+		goto out;
+	}
+	spin_lock(&gdev->lock);
+	done = grid->done;
+	total = grid->nr_records;
+	spin_unlock(&gdev->lock);
+	if (!done) {
+		ret = -EBUSY;
+		goto out;
+	}
+	n = min(args->nr_records, total);
+	if (n && copy_to_user(u64_to_user_ptr(args->records_ptr), grid->records,
+			      array_size(n, sizeof(*grid->records)))) {
+		ret = -EFAULT;
+		goto out;
+	}
+	args->nr_records = total;
+out:
+	gputbs_grid_put(grid);
+	return ret;
+}
+
 static __poll_t gputbs_poll(struct file *file, poll_table *wait)
 {
 	struct gputbs_client *client = file->private_data;
@@ -403,6 +526,7 @@ static const struct gputbs_ioctl_desc gputbs_ioctls[] = {
 	[0x00] = { GPUTBS_IOCTL_INFO, gputbs_ioctl_info },
 	[0x01] = { GPUTBS_IOCTL_SUBMIT, gputbs_ioctl_submit },
 	[0x02] = { GPUTBS_IOCTL_WAIT, gputbs_ioctl_wait },
+	[0x03] = { GPUTBS_IOCTL_BLOCKS, gputbs_ioctl_blocks },
 };
 
 /* Largest argument struct: the on-stack buffer every handler gets. */
@@ -410,6 +534,7 @@ union gputbs_ioctl_arg {
 	struct gputbs_info info;
 	struct gputbs_submit submit;
 	struct gputbs_wait wait;
+	struct gputbs_blocks blocks;
 };
 
 /*

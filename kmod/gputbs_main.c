@@ -15,9 +15,11 @@
  * Kernels".  The device model, the occupancy calculation, the SM timing
  * model, the dispatch engine and the policies are the portable core in
  * sm-emu/; this module adds one kthread per SM that runs the core in
- * wall-clock emulated time (gputbs_sm.c) and the file interface
- * (gputbs_file.c).  The device comes from module parameters, by default
- * the paper's Table "Simulator Configuration".
+ * wall-clock emulated time (gputbs_sm.c), the file interface
+ * (gputbs_file.c) and the sysfs attributes of the misc device, which
+ * select the policy at run time (gputbs_sysfs.c).  The device comes from
+ * module parameters, by default the paper's Table "Simulator
+ * Configuration".
  */
 #include <linux/ktime.h>
 #include <linux/miscdevice.h>
@@ -73,7 +75,8 @@ MODULE_PARM_DESC(max_grids_per_fd,
 
 static char *policy = "fifo";
 module_param(policy, charp, 0444);
-MODULE_PARM_DESC(policy, "Thread block scheduling policy (default fifo)");
+MODULE_PARM_DESC(policy,
+		 "Initial thread block scheduling policy: fifo, srtf or sjf (default fifo; switch with /sys/class/misc/gputbs/policy)");
 
 static struct gputbs_device *gputbs_dev;
 
@@ -83,8 +86,17 @@ static void gputbs_backend_grid_done(struct gtbs_dev *core,
 	gputbs_grid_done(core->priv, grid->priv);
 }
 
+static void gputbs_backend_block_end(struct gtbs_dev *core,
+				     struct gtbs_sm *sm,
+				     struct gtbs_grid *grid, u32 slot,
+				     u32 block, u64 start, u64 end)
+{
+	gputbs_grid_block_end(grid->priv, sm->id, slot, block, start, end);
+}
+
 static const struct gtbs_backend_ops gputbs_backend = {
 	.grid_done = gputbs_backend_grid_done,
+	.block_end = gputbs_backend_block_end,
 };
 
 static int gputbs_config_from_params(struct gtbs_dev_config *cfg)
@@ -188,6 +200,7 @@ static int __init gputbs_init(void)
 	gdev->misc.name = GPUTBS_DEVICE_NAME;
 	gdev->misc.fops = &gputbs_fops;
 	gdev->misc.mode = 0666;
+	gdev->misc.groups = gputbs_groups;
 	ret = misc_register(&gdev->misc);
 	if (ret)
 		goto err_threads;

@@ -14,7 +14,8 @@
 # workload-file errors; libgputbs' exported symbols; the debug kernel
 # (cached); the KUnit suites loaded as a module in the debug kernel and
 # parsed by the kernel's own kunit.py; the userland suite in the debug
-# kernel guest; and the calibration of every ERCBench kernel alone.
+# kernel guest; the CLI on the module (policies, traces, classes); and the
+# calibration of every ERCBench kernel alone.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -149,6 +150,36 @@ suite "KUnit suites (debug kernel)" parse_kunit \
 	--module "$BUILD/kmod-debug/gputbs_kunit.ko" -- true
 suite "userland suite (debug kernel)" parse_guest \
 	vm --debug-kernel -- gputbs-test
+# The CLI on the module: policies compared and restored, a recorded trace
+# that gputbs predict accepts, classes, and what a user may not do.
+cli_vm_script='set -e
+cd /workloads/ercbench
+pair=pairs/JPEG-d+JPEG-e.gtbs
+gputbs run --policy fifo,srtf,sjf $pair >/tmp/run.txt
+cat /tmp/run.txt
+grep -q "policies side by side" /tmp/run.txt
+grep -qxF "[fifo] srtf sjf" /sys/class/misc/gputbs/policy
+echo srtf >/sys/class/misc/gputbs/policy
+gputbs run --format json --policy sjf,fifo $pair >/tmp/run.json
+grep -q "\"policies\": \[" /tmp/run.json
+grep -qxF "fifo [srtf] sjf" /sys/class/misc/gputbs/policy
+echo fifo >/sys/class/misc/gputbs/policy
+gputbs run --trace /tmp/t.trace $pair >/dev/null
+test "$(grep -c "^grid " /tmp/t.trace)" -eq 2
+test "$(grep -c "^block " /tmp/t.trace)" -eq 1024
+gputbs predict --sms 15 --trace /tmp/t.trace >/tmp/p.csv
+test "$(grep -c "^final," /tmp/p.csv)" -eq 2
+printf "program B\ngrid crunch blocks=240 threads=128 cycles=2000 class=low\nprogram I\ngrid frame blocks=15 threads=64 cycles=500 class=realtime\nworkload W\nrun B\nrun I at=10%%\n" >/tmp/c.gtbs
+gputbs run /tmp/c.gtbs
+chmod 644 /tmp/c.gtbs
+if su nobody -s /bin/sh -c "gputbs run /tmp/c.gtbs" 2>/tmp/err; then exit 1; fi
+grep -q "Operation not permitted" /tmp/err
+if su nobody -s /bin/sh -c "gputbs run --policy srtf $pair" 2>/tmp/err; then exit 1; fi
+grep -q "needs root" /tmp/err
+grep -qxF "[fifo] srtf sjf" /sys/class/misc/gputbs/policy
+echo CLI-VM-OK'
+step "CLI on the module: --policy, --trace, classes (stock kernel)" \
+	vm -- "$cli_vm_script"
 suite "ERCBench calibration (stock kernel)" parse_calibration \
 	vm -- gputbs calibrate /workloads/ercbench/kernels.gtbs
 # emulated results do not depend on the time scale: 666x faster, same cycles

@@ -5,7 +5,15 @@
  * run: every program used by the workloads runs alone first (one after
  * another), which gives the alone runtimes; then each workload runs with
  * its programs as concurrent processes (run.c), and STP, ANTT and StrictF
- * come from the portable core's gtbs_metrics_calc().
+ * come from the portable core's gtbs_metrics_calc().  With --policy, the
+ * alone runs happen once, under the first policy (a program alone runs
+ * the same under every policy: one grid at a time on an idle device), and
+ * the workloads run once per policy, each after writing the policy to the
+ * device's sysfs attribute; the previous policy is restored at the end,
+ * also when the command fails or is killed by SIGINT, SIGTERM or SIGHUP.
+ *
+ * --trace FILE records the blocks of the grids of one workload run and
+ * writes them in the block trace format of gputbs predict.
  *
  * calibrate: every program defined in the files runs alone and each grid's
  * runtime is compared with its expected runtime.
@@ -13,16 +21,25 @@
  * Copyright (C) 2026 The gputbs developers
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 #define MAX_WORKLOAD_FILES	1024
 #define DEFAULT_TOLERANCE_PPM	50000	/* 5% */
+#define MAX_POLICIES		16
+#define POLICY_NAME_LEN		32
+#define POLICY_LIST_LEN		1024
+#define POLICY_SYSFS		"/sys/class/misc/gputbs/policy"
 
 static const char usage_run[] =
 	"Usage: gputbs run [OPTIONS] WORKLOAD...\n"
@@ -37,6 +54,13 @@ static const char usage_run[] =
 	"  -f, --format FORMAT   text (default) or json\n"
 	"  -l, --list FILE       also run the workload files listed in FILE,\n"
 	"                        one per line, relative to FILE\n"
+	"  -P, --policy LIST     run the workloads under each policy of the\n"
+	"                        comma-separated LIST (e.g. fifo,srtf,sjf) and\n"
+	"                        compare them; switches the device's policy\n"
+	"                        (needs root) and restores it at the end\n"
+	"  -T, --trace FILE      record every block of the workload's grids and\n"
+	"                        write them as a trace for gputbs predict (one\n"
+	"                        workload and one policy only)\n"
 	"  -t, --timeout SEC     fail if a grid takes longer than SEC seconds\n"
 	"  -h, --help            this help\n";
 
@@ -68,8 +92,15 @@ static const char usage_calibrate[] =
  * @sets: what each file defines.
  * @alone: one alone execution per distinct program.
  * @nr_alone: entries of @alone.
- * @wls: run: one execution per workload.
- * @nr_wls: entries of @wls.
+ * @policy_list: run: copy of the --policy argument, split in place.
+ * @policies: run: the policies to compare (pointers into @policy_list),
+ *	or after execute() starts, the current policy alone without
+ *	--policy.
+ * @nr_policies: entries of @policies; 0 without --policy until then.
+ * @switching: run: --policy was given; the device's policy is switched.
+ * @trace: run: --trace FILE, or NULL.
+ * @wls: run: one execution per workload and policy, @nr_wls per policy.
+ * @nr_wls: run: workloads (per policy).
  */
 struct cmd {
 	bool calibrate;
@@ -83,6 +114,11 @@ struct cmd {
 	struct wl_set *sets[MAX_WORKLOAD_FILES];
 	struct prog_result *alone;
 	unsigned int nr_alone;
+	char *policy_list;
+	const char *policies[MAX_POLICIES];
+	unsigned int nr_policies;
+	bool switching;
+	const char *trace;
 	struct workload_result *wls;
 	unsigned int nr_wls;
 };
@@ -152,19 +188,62 @@ static int parse_scaled(const char *s, double max, double unit, __u64 *out)
 	return 0;
 }
 
+/*
+ * Split the --policy LIST: 1..MAX_POLICIES names of lower-case letters,
+ * digits, '_' and '-', separated by commas, none twice.
+ */
+static int parse_policies(struct cmd *c, const char *arg)
+{
+	char *s, *save = NULL;
+	unsigned int i;
+	size_t len;
+
+	free(c->policy_list);
+	c->nr_policies = 0;
+	c->policy_list = strdup(arg);
+	if (!c->policy_list)
+		return -ENOMEM;
+	len = strlen(arg);
+	if (!len || arg[0] == ',' || arg[len - 1] == ',' || strstr(arg, ",,"))
+		return -EINVAL;
+	for (s = strtok_r(c->policy_list, ",", &save); s;
+	     s = strtok_r(NULL, ",", &save)) {
+		if (strlen(s) >= POLICY_NAME_LEN ||
+		    strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") !=
+		    strlen(s) || c->nr_policies == MAX_POLICIES)
+			return -EINVAL;
+		for (i = 0; i < c->nr_policies; i++)
+			if (!strcmp(c->policies[i], s))
+				return -EINVAL;
+		c->policies[c->nr_policies++] = s;
+	}
+	c->switching = true;
+	return 0;
+}
+
 /* Returns 0, EXIT_USAGE, or -1 after printing the help. */
 static int parse_args(struct cmd *c, int argc, char **argv)
 {
-	static const struct option opts[] = {
+	static const struct option run_opts[] = {
 		{ "device", required_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "list", required_argument, NULL, 'l' },
+		{ "policy", required_argument, NULL, 'P' },
+		{ "trace", required_argument, NULL, 'T' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const struct option calibrate_opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "tolerance", required_argument, NULL, 'p' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *optstr = c->calibrate ? "d:f:p:t:h" : "d:f:l:t:h";
+	const struct option *opts = c->calibrate ? calibrate_opts : run_opts;
+	const char *optstr = c->calibrate ? "d:f:p:t:h" : "d:f:l:P:T:t:h";
 	__u64 tol;
 	int opt, ret = 0;
 
@@ -182,6 +261,19 @@ static int parse_args(struct cmd *c, int argc, char **argv)
 			break;
 		case 'l':
 			ret = add_list(c, optarg);
+			break;
+		case 'P':
+			if (parse_policies(c, optarg))
+				ret = usage_error(c->usage,
+						  "bad policy list '%s'",
+						  optarg);
+			break;
+		case 'T':
+			if (!*optarg)
+				ret = usage_error(c->usage,
+						  "bad trace file '%s'",
+						  optarg);
+			c->trace = optarg;
 			break;
 		case 'p':
 			if (parse_scaled(optarg, 100, 10000, &tol))
@@ -239,30 +331,41 @@ static int add_program(struct cmd *c, const struct wl_program *p)
 	return c->nr_alone++;
 }
 
-/* Parse the files; set up the alone slots and the workload results. */
+/*
+ * Parse the files; set up the alone slots and the workload results, one
+ * per workload and policy (the policies are not known yet without
+ * --policy, but there is then exactly one).
+ */
 static int prepare(struct cmd *c)
 {
-	unsigned int i, w, r, p;
+	unsigned int i, w, r, p, n = 0, rounds = c->nr_policies ?: 1;
 	char errbuf[512];
 	int k;
 
 	c->alone = calloc(RUN_MAX_PROGRAMS, sizeof(*c->alone));
-	c->wls = calloc((size_t)c->nr_files * WL_MAX_WORKLOADS,
-			sizeof(*c->wls));
-	if (!c->alone || !c->wls) {
+	if (!c->alone) {
 		err_msg("out of memory");
 		return EXIT_DEVICE;
 	}
 	for (i = 0; i < c->nr_files; i++) {
-		struct wl_set *set;
-
 		if (wl_parse_file(c->files[i],
 				  c->calibrate ? WL_PARSE_PROGRAMS : 0,
 				  &c->sets[i], errbuf, sizeof(errbuf))) {
 			err_msg("%s", errbuf);
 			return EXIT_USAGE;
 		}
-		set = c->sets[i];
+		n += c->sets[i]->nr_workloads;
+	}
+	if (!c->calibrate) {
+		c->wls = calloc((size_t)n * rounds, sizeof(*c->wls));
+		if (!c->wls) {
+			err_msg("out of memory");
+			return EXIT_DEVICE;
+		}
+	}
+	for (i = 0; i < c->nr_files; i++) {
+		struct wl_set *set = c->sets[i];
+
 		if (c->calibrate) {
 			for (r = 0; r < set->nr_programs; r++)
 				if (add_program(c, set->programs[r]) < 0)
@@ -283,6 +386,14 @@ static int prepare(struct cmd *c)
 			}
 		}
 	}
+	/* The same workloads again for every further policy. */
+	for (p = 1; p < rounds; p++)
+		for (w = 0; w < c->nr_wls; w++) {
+			c->wls[p * c->nr_wls + w].set = c->wls[w].set;
+			c->wls[p * c->nr_wls + w].wl = c->wls[w].wl;
+			memcpy(c->wls[p * c->nr_wls + w].alone,
+			       c->wls[w].alone, sizeof(c->wls[w].alone));
+		}
 	return 0;
 }
 
@@ -334,17 +445,24 @@ static void resolve_offsets(const struct cmd *c, struct workload_result *res)
 	}
 }
 
-static int run_workloads(struct cmd *c, const struct gputbs_info *info)
+/* Run every workload once; the results go to @wls (@c->nr_wls entries). */
+static int run_workloads(struct cmd *c, const struct gputbs_info *info,
+			 const char *policy, struct workload_result *wls)
 {
-	char what[WL_NAME_LEN + 16];
+	char what[WL_NAME_LEN + POLICY_NAME_LEN + 32];
 	struct run_error err;
 	unsigned int i, failed;
 
 	for (i = 0; i < c->nr_wls; i++) {
-		struct workload_result *res = &c->wls[i];
+		struct workload_result *res = &wls[i];
 
 		resolve_offsets(c, res);
-		snprintf(what, sizeof(what), "workload %s", res->wl->name);
+		if (c->switching)
+			snprintf(what, sizeof(what), "workload %s (policy %s)",
+				 res->wl->name, policy);
+		else
+			snprintf(what, sizeof(what), "workload %s",
+				 res->wl->name);
 		if (run_workload(&c->run, info, res, &failed, &err)) {
 			print_run_error(c, what, res->runs[failed].prog, &err);
 			return EXIT_DEVICE;
@@ -358,29 +476,248 @@ static int run_workloads(struct cmd *c, const struct gputbs_info *info)
 	return 0;
 }
 
+/*
+ * The policy to restore when the command ends, also from a fatal signal:
+ * the sysfs path is that of the device the command uses.
+ */
+static struct {
+	char path[96];
+	char name[POLICY_NAME_LEN];
+	pid_t pid;
+	volatile sig_atomic_t armed;
+} restore;
+
+/* Only async-signal-safe calls; the forked runs just die. */
+static void restore_on_signal(int sig)
+{
+	int fd;
+
+	if (restore.armed && getpid() == restore.pid) {
+		restore.armed = 0;
+		fd = open(restore.path, O_WRONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			/* nothing more to try if it fails */
+			ssize_t n = write(fd, restore.name,
+					  strlen(restore.name));
+
+			(void)n;
+			close(fd);
+		}
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void restore_arm(struct gputbs *g, const char *name)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	struct stat st;
+	unsigned int i;
+
+	if (fstat(gputbs_fd(g), &st) || !S_ISCHR(st.st_mode))
+		snprintf(restore.path, sizeof(restore.path), "%s",
+			 POLICY_SYSFS);
+	else
+		snprintf(restore.path, sizeof(restore.path),
+			 "/sys/dev/char/%u:%u/policy", major(st.st_rdev),
+			 minor(st.st_rdev));
+	snprintf(restore.name, sizeof(restore.name), "%s", name);
+	restore.pid = getpid();
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = restore_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+	restore.armed = 1;
+}
+
+/* Switch the device to @name; 0 or an exit status after a message. */
+static int switch_policy(struct gputbs *g, const char *name)
+{
+	int ret = gputbs_set_policy(g, name);
+
+	if (!ret)
+		return 0;
+	if (ret == -EACCES || ret == -EPERM)
+		err_msg("--policy: cannot switch the policy to %s: %s "
+			"(writing %s needs root)", name, gputbs_strerror(ret),
+			POLICY_SYSFS);
+	else if (ret == -EINVAL)
+		err_msg("--policy: the module rejected policy '%s'", name);
+	else
+		err_msg("--policy: cannot switch the policy to %s: %s", name,
+			gputbs_strerror(ret));
+	return EXIT_DEVICE;
+}
+
+/* Whether @name is one of the space-separated words of @all. */
+static bool policy_offered(const char *all, const char *name)
+{
+	size_t len = strlen(name);
+	const char *s;
+
+	for (s = all; (s = strstr(s, name)); s += len)
+		if ((s == all || s[-1] == ' ') && (!s[len] || s[len] == ' '))
+			return true;
+	return false;
+}
+
+/*
+ * Find out the current policy into @cur; with --policy check that the
+ * module offers every policy asked for.  0 or an exit status.
+ */
+static int check_policies(struct cmd *c, struct gputbs *g, char *cur,
+			  size_t len)
+{
+	char all[POLICY_LIST_LEN];
+	unsigned int i;
+	int ret;
+
+	ret = gputbs_get_policy(g, cur, len, all, sizeof(all));
+	if (ret && !c->switching) {
+		read_policy(cur, len);	/* an older module: its parameter */
+		return 0;
+	}
+	if (ret) {
+		err_msg("--policy: cannot read %s: %s", POLICY_SYSFS,
+			gputbs_strerror(ret));
+		return EXIT_DEVICE;
+	}
+	for (i = 0; i < c->nr_policies; i++) {
+		if (!policy_offered(all, c->policies[i])) {
+			err_msg("--policy: unknown policy '%s' (the module offers: %s)",
+				c->policies[i], all);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* Write the trace to @f, opened before the run; closes @f. */
+static int write_trace(struct cmd *c, FILE *f, const struct report *rep)
+{
+	int big;
+
+	big = report_trace(f, rep, &c->wls[0]);
+	if (fclose(f)) {
+		err_msg("--trace: %s: %s", c->trace, strerror(errno));
+		return EXIT_DEVICE;
+	}
+	if (big)
+		err_msg("--trace: %s: cycles beyond 2^40, more than gputbs predict accepts (reload the module to restart its clock)",
+			c->trace);
+	return 0;
+}
+
+/* Run every policy's round of workloads, between the alone runs and the
+ * report; restores the previous policy.  0 or an exit status. */
+static int run_rounds(struct cmd *c, struct gputbs *g,
+		      const struct gputbs_info *info, const char *prev)
+{
+	bool switched = false;
+	unsigned int p;
+	int ret = 0, r;
+
+	if (c->switching && strcmp(c->policies[0], prev)) {
+		restore_arm(g, prev);
+		ret = switch_policy(g, c->policies[0]);
+		switched = !ret;
+	}
+	if (!ret)
+		ret = run_alone_all(c);
+	for (p = 0; !ret && p < c->nr_policies; p++) {
+		if (p && c->switching) {
+			if (!switched)
+				restore_arm(g, prev);
+			ret = switch_policy(g, c->policies[p]);
+			switched = switched || !ret;
+		}
+		if (!ret)
+			ret = run_workloads(c, info, c->policies[p],
+					    &c->wls[p * c->nr_wls]);
+	}
+	if (switched) {
+		restore.armed = 0;
+		r = gputbs_set_policy(g, prev);
+		if (r) {
+			err_msg("--policy: cannot restore policy %s: %s", prev,
+				gputbs_strerror(r));
+			ret = ret ?: EXIT_DEVICE;
+		}
+	}
+	return ret;
+}
+
 static int execute(struct cmd *c)
 {
 	struct gputbs_info info;
+	char cur[POLICY_NAME_LEN];
+	FILE *trace = NULL;
 	struct report rep;
-	char policy[64];
+	struct gputbs *g;
 	int ret;
 
 	ret = prepare(c);
 	if (ret)
 		return ret;
-	ret = open_info(c->run.device, &info);
+	if (c->trace && (c->nr_wls != 1 || c->nr_policies > 1)) {
+		err_msg("--trace records one workload under one policy, "
+			"not %u workload%s under %u polic%s", c->nr_wls,
+			c->nr_wls == 1 ? "" : "s", c->nr_policies ?: 1,
+			c->nr_policies > 1 ? "ies" : "y");
+		return EXIT_USAGE;
+	}
+	ret = gputbs_open(c->run.device, 0, &g);
 	if (ret)
 		return device_error(c->run.device, ret);
-	read_policy(policy, sizeof(policy));
-	ret = run_alone_all(c);
-	if (!ret && !c->calibrate)
-		ret = run_workloads(c, &info);
-	if (ret)
+	ret = gputbs_info(g, &info);
+	if (ret) {
+		gputbs_close(g);
+		return device_error(c->run.device, ret);
+	}
+	if (c->trace && !(info.features & GPUTBS_FEATURE_BLOCK_RECORDS)) {
+		gputbs_close(g);
+		err_msg("--trace: the module cannot record blocks (no GPUTBS_FEATURE_BLOCK_RECORDS)");
+		return EXIT_DEVICE;
+	}
+	ret = check_policies(c, g, cur, sizeof(cur));
+	if (ret) {
+		gputbs_close(g);
 		return ret;
+	}
+	/* Fail before running for an hour, not after. */
+	if (c->trace) {
+		trace = fopen(c->trace, "we");
+		if (!trace) {
+			err_msg("--trace: %s: %s", c->trace, strerror(errno));
+			gputbs_close(g);
+			return EXIT_DEVICE;
+		}
+	}
+	if (!c->nr_policies) {
+		c->policies[0] = cur;
+		c->nr_policies = 1;
+	}
+	c->run.record_blocks = c->trace != NULL;
+	if (c->calibrate)
+		ret = run_alone_all(c);
+	else
+		ret = run_rounds(c, g, &info, cur);
+	gputbs_close(g);
+	if (ret) {
+		if (trace) {
+			fclose(trace);
+			unlink(c->trace);
+		}
+		return ret;
+	}
 	rep = (struct report) {
 		.format = c->format,
 		.device = c->run.device,
-		.policy = policy,
+		.policy = c->policies[0],
+		.policies = c->policies,
+		.nr_policies = c->nr_policies,
 		.info = &info,
 		.alone = c->alone,
 		.nr_alone = c->nr_alone,
@@ -390,6 +727,11 @@ static int execute(struct cmd *c)
 	};
 	if (c->calibrate)
 		return report_calibration(stdout, &rep) ? EXIT_DEVICE : 0;
+	if (trace) {
+		ret = write_trace(c, trace, &rep);
+		if (ret)
+			return ret;
+	}
 	report_run(stdout, &rep);
 	return 0;
 }
@@ -413,12 +755,15 @@ static int cmd_main(int argc, char **argv, bool calibrate)
 	ret = parse_args(c, argc, argv);
 	if (!ret)
 		ret = execute(c);
+	for (i = 0; c->wls && i < c->nr_wls * (c->nr_policies ?: 1); i++)
+		run_free_blocks(&c->wls[i]);
 	for (i = 0; i < c->nr_files; i++) {
 		wl_free(c->sets[i]);
 		free(c->owned[i]);
 	}
 	free(c->alone);
 	free(c->wls);
+	free(c->policy_list);
 	free(c);
 	return ret < 0 ? 0 : ret;
 }

@@ -4,7 +4,7 @@
  *
  *   gputbs info [--device PATH] [--format text|json]
  *   gputbs run [--device PATH] [--format text|json] [--timeout SEC]
- *              [--list FILE] WORKLOAD...
+ *              [--list FILE] [--policy LIST] [--trace FILE] WORKLOAD...
  *   gputbs calibrate [--device PATH] [--format text|json]
  *              [--tolerance PCT] [--timeout SEC] FILE...
  *   gputbs predict --trace FILE [--slice-unaware] [--sms N]
@@ -24,6 +24,7 @@
 
 #include "cli.h"
 
+#define POLICY_ATTR	"/sys/class/misc/gputbs/policy"
 #define POLICY_PARAM	"/sys/module/gputbs/parameters/policy"
 
 #ifndef GPUTBS_VERSION
@@ -35,7 +36,8 @@ static const char usage_main[] =
 	"\n"
 	"Commands:\n"
 	"  info       describe the emulated GPU of /dev/gputbs\n"
-	"  run        run workloads and report STP, ANTT and StrictF\n"
+	"  run        run workloads and report STP, ANTT and StrictF,\n"
+	"             under one or several scheduling policies\n"
 	"  calibrate  run programs alone and compare with expected runtimes\n"
 	"  predict    replay a block trace through the runtime predictor\n"
 	"\n"
@@ -92,13 +94,17 @@ int parse_format(const char *s, enum report_format *out)
 }
 
 /*
- * The module parameter holds the policy name; a selector in the style of
- * /sys/block/X/queue/scheduler ("fifo [srtf] sjf") is understood too.
+ * The device's attribute is a selector in the style of
+ * /sys/block/X/queue/scheduler ("fifo [srtf] sjf"); a module without it
+ * has only its parameter, which holds the policy name.
  */
 void read_policy(char *buf, size_t len)
 {
 	char line[256], *s, *e;
-	FILE *f = fopen(POLICY_PARAM, "re");
+	FILE *f = fopen(POLICY_ATTR, "re");
+
+	if (!f)
+		f = fopen(POLICY_PARAM, "re");
 
 	snprintf(buf, len, "fifo");
 	if (!f)

@@ -26,6 +26,8 @@ static const struct {
 	{ GPUTBS_FEATURE_WORK_ARRAY, "work-array" },
 	{ GPUTBS_FEATURE_WAIT_ANY, "wait-any" },
 	{ GPUTBS_FEATURE_POLL, "poll" },
+	{ GPUTBS_FEATURE_PRIO_CLASS, "prio-class" },
+	{ GPUTBS_FEATURE_BLOCK_RECORDS, "block-records" },
 };
 
 #define NR_FEATURES	ARRAY_SIZE(report_features)
@@ -227,6 +229,7 @@ static void report_alone_text(FILE *f, const struct report *r, int pw,
 }
 
 static void report_workload_text(FILE *f, const struct report *r,
+				 const char *policy,
 				 const struct workload_result *res, int pw,
 				 int gw)
 {
@@ -234,7 +237,7 @@ static void report_workload_text(FILE *f, const struct report *r,
 	unsigned int i, k;
 
 	fprintf(f, "\nworkload %s (policy %s, %u SMs, %s)\n", res->wl->name,
-		r->policy, r->info->nr_sms, res->set->path);
+		policy, r->info->nr_sms, res->set->path);
 	fprintf(f, "  %-*s  %-*s  %2s  %7s  %11s  %11s  %11s  %8s\n", pw,
 		"program", gw, "grid", "R", "blocks", "arrive(cyc)",
 		"alone(cyc)", "shared(cyc)", "slowdown");
@@ -270,33 +273,94 @@ static void report_workload_text(FILE *f, const struct report *r,
 		report_dbl(m->antt), report_dbl(m->strictf));
 }
 
-/* Geometric means of STP, ANTT and StrictF over the workloads. */
-static void report_geomean(const struct report *r, double gm[3])
+/* The execution of workload @w under policy @p. */
+static const struct workload_result *report_wl(const struct report *r,
+					       unsigned int p, unsigned int w)
+{
+	return &r->wls[p * r->nr_wls + w];
+}
+
+/* Geometric means of STP, ANTT and StrictF over the workloads of @p. */
+static void report_geomean(const struct report *r, unsigned int p,
+			   double gm[3])
 {
 	unsigned int i;
 
 	memset(gm, 0, 3 * sizeof(*gm));
 	for (i = 0; i < r->nr_wls; i++) {
-		gm[0] += log(report_dbl(r->wls[i].metrics.stp));
-		gm[1] += log(report_dbl(r->wls[i].metrics.antt));
-		gm[2] += log(report_dbl(r->wls[i].metrics.strictf));
+		const struct gtbs_metrics *m = &report_wl(r, p, i)->metrics;
+
+		gm[0] += log(report_dbl(m->stp));
+		gm[1] += log(report_dbl(m->antt));
+		gm[2] += log(report_dbl(m->strictf));
 	}
 	for (i = 0; i < 3; i++)
 		gm[i] = exp(gm[i] / r->nr_wls);
 }
 
+/*
+ * Several policies: one row per workload with STP, ANTT and StrictF under
+ * each policy side by side, and a row of their geomeans.
+ */
+static void report_compare_text(FILE *f, const struct report *r)
+{
+	unsigned int i, p;
+	double gm[3];
+	int ww = strlen("geomean");
+
+	for (i = 0; i < r->nr_wls; i++)
+		if ((int)strlen(report_wl(r, 0, i)->wl->name) > ww)
+			ww = strlen(report_wl(r, 0, i)->wl->name);
+	fprintf(f, "\npolicies side by side (%u SMs; STP: higher is better, "
+		"ANTT: lower is better, StrictF: 1 is fair)\n",
+		r->info->nr_sms);
+	fprintf(f, "  %-*s", ww, "");
+	for (p = 0; p < r->nr_policies; p++)
+		fprintf(f, p + 1 < r->nr_policies ? "  | %-23s" : "  | %s",
+			r->policies[p]);
+	fprintf(f, "\n  %-*s", ww, "workload");
+	for (p = 0; p < r->nr_policies; p++)
+		fprintf(f, "  | %6s  %6s  %7s", "STP", "ANTT", "StrictF");
+	fputc('\n', f);
+	for (i = 0; i < r->nr_wls; i++) {
+		fprintf(f, "  %-*s", ww, report_wl(r, 0, i)->wl->name);
+		for (p = 0; p < r->nr_policies; p++) {
+			const struct gtbs_metrics *m =
+				&report_wl(r, p, i)->metrics;
+
+			fprintf(f, "  | %6.3f  %6.3f  %7.3f",
+				report_dbl(m->stp), report_dbl(m->antt),
+				report_dbl(m->strictf));
+		}
+		fputc('\n', f);
+	}
+	if (r->nr_wls < 2)
+		return;
+	fprintf(f, "  %-*s", ww, "geomean");
+	for (p = 0; p < r->nr_policies; p++) {
+		report_geomean(r, p, gm);
+		fprintf(f, "  | %6.3f  %6.3f  %7.3f", gm[0], gm[1], gm[2]);
+	}
+	fputc('\n', f);
+}
+
 static void report_run_text(FILE *f, const struct report *r)
 {
-	unsigned int i;
+	unsigned int i, p;
 	double gm[3];
 	int pw, gw;
 
 	report_widths(r, &pw, &gw);
 	report_alone_text(f, r, pw, gw);
+	/* Each workload under every policy, one after another. */
 	for (i = 0; i < r->nr_wls; i++)
-		report_workload_text(f, r, &r->wls[i], pw, gw);
-	if (r->nr_wls > 1) {
-		report_geomean(r, gm);
+		for (p = 0; p < r->nr_policies; p++)
+			report_workload_text(f, r, r->policies[p],
+					     report_wl(r, p, i), pw, gw);
+	if (r->nr_policies > 1) {
+		report_compare_text(f, r);
+	} else if (r->nr_wls > 1) {
+		report_geomean(r, 0, gm);
 		fprintf(f, "\ngeomean over %u workloads: STP %.3f  ANTT %.3f"
 			"  StrictF %.3f\n", r->nr_wls, gm[0], gm[1], gm[2]);
 	}
@@ -331,6 +395,7 @@ static void report_alone_json(struct json *j, const struct report *r)
 
 			json_obj(j, NULL);
 			json_str(j, "label", g->label);
+			json_str(j, "class", wl_class_name(g->prio_class));
 			json_u64(j, "blocks", g->nr_blocks);
 			json_u64(j, "threads", g->threads);
 			json_u64(j, "regs", g->regs);
@@ -372,6 +437,8 @@ static void report_run_json(struct json *j, const struct report *r,
 
 		json_obj(j, NULL);
 		json_str(j, "label", s->prog->grids[k].label);
+		json_str(j, "class",
+			 wl_class_name(s->prog->grids[k].prio_class));
 		json_u64(j, "blocks", s->prog->grids[k].nr_blocks);
 		json_u64(j, "alone_cycles", ac);
 		json_u64(j, "shared_cycles", sc);
@@ -398,6 +465,7 @@ static void report_json_open(struct json *j, FILE *f, const struct report *r)
 }
 
 static void report_workload_json(struct json *j, const struct report *r,
+				 const char *policy,
 				 const struct workload_result *res)
 {
 	const struct gtbs_metrics *m = &res->metrics;
@@ -406,6 +474,7 @@ static void report_workload_json(struct json *j, const struct report *r,
 	json_obj(j, NULL);
 	json_str(j, "name", res->wl->name);
 	json_str(j, "file", res->set->path);
+	json_str(j, "policy", policy);
 	json_u64(j, "t0_ns", res->t0_ns);
 	json_u64(j, "t0_cycle", res->t0_cycle);
 	json_arr(j, "runs");
@@ -420,16 +489,41 @@ static void report_workload_json(struct json *j, const struct report *r,
 	json_obj_end(j);
 }
 
+/* Members "workloads" and, for several, "geomean" of policy @p. */
+static void report_policy_json(struct json *j, const struct report *r,
+			       unsigned int p)
+{
+	unsigned int i;
+	double gm[3];
+
+	json_arr(j, "workloads");
+	for (i = 0; i < r->nr_wls; i++)
+		report_workload_json(j, r, r->policies[p], report_wl(r, p, i));
+	json_arr_end(j);
+	if (r->nr_wls > 1) {
+		report_geomean(r, p, gm);
+		json_obj(j, "geomean");
+		json_u64(j, "workloads", r->nr_wls);
+		json_double(j, "stp", gm[0]);
+		json_double(j, "antt", gm[1]);
+		json_double(j, "strictf", gm[2]);
+		json_obj_end(j);
+	}
+}
+
 /**
  * report_run() - print the results of a run command
  * @f: output.
  * @r: the results.
+ *
+ * JSON: the top-level "workloads" and "geomean" are those of the first
+ * policy (as before policies could be compared); "policies" holds one
+ * object per policy with its own "workloads" and "geomean".
  */
 void report_run(FILE *f, const struct report *r)
 {
 	struct json j;
-	unsigned int i;
-	double gm[3];
+	unsigned int p;
 
 	if (r->format == REPORT_TEXT) {
 		report_run_text(f, r);
@@ -437,21 +531,83 @@ void report_run(FILE *f, const struct report *r)
 	}
 	report_json_open(&j, f, r);
 	report_alone_json(&j, r);
-	json_arr(&j, "workloads");
-	for (i = 0; i < r->nr_wls; i++)
-		report_workload_json(&j, r, &r->wls[i]);
-	json_arr_end(&j);
-	if (r->nr_wls > 1) {
-		report_geomean(r, gm);
-		json_obj(&j, "geomean");
-		json_u64(&j, "workloads", r->nr_wls);
-		json_double(&j, "stp", gm[0]);
-		json_double(&j, "antt", gm[1]);
-		json_double(&j, "strictf", gm[2]);
+	report_policy_json(&j, r, 0);
+	json_arr(&j, "policies");
+	for (p = 0; p < r->nr_policies; p++) {
+		json_obj(&j, NULL);
+		json_str(&j, "policy", r->policies[p]);
+		report_policy_json(&j, r, p);
 		json_obj_end(&j);
 	}
+	json_arr_end(&j);
 	json_obj_end(&j);
 	json_end(&j);
+}
+
+/* A grid label as the trace format allows it: no , ' " \ (nor spaces). */
+static void report_trace_label(char *dst, const char *label)
+{
+	size_t i;
+
+	for (i = 0; label[i] && i < GPUTBS_LABEL_LEN - 1; i++)
+		dst[i] = strchr(",'\"\\ ", label[i]) ? '_' : label[i];
+	dst[i] = '\0';
+}
+
+/**
+ * report_trace() - write a workload execution as a block trace
+ * @f: output.
+ * @r: the run (device, policy).
+ * @res: the execution, run with &run_opts.record_blocks.
+ *
+ * Documentation/trace-format.rst: a ``grid`` line per grid (IDs from 0 in
+ * the order of the runs and of their grids), then its ``block`` lines in
+ * block-end order, with absolute emulated cycles.
+ *
+ * Return: 1 if a cycle exceeds 2^40, the largest the trace format (and so
+ * gputbs predict) accepts, else 0.
+ */
+int report_trace(FILE *f, const struct report *r,
+		 const struct workload_result *res)
+{
+	char label[GPUTBS_LABEL_LEN];
+	unsigned int i, k, id = 0;
+	__u32 b;
+	int big = 0;
+
+	fprintf(f, "# gputbs run --trace: workload %s (%s), policy %s\n",
+		res->wl->name, res->set->path, r->policies[0]);
+	fprintf(f, "# %u SMs, %" PRIu64 " ps/cycle; cycles are absolute "
+		"emulated cycles\n", r->info->nr_sms,
+		(uint64_t)r->info->time_scale_ps);
+	fprintf(f, "# replay: gputbs predict --sms %u --trace FILE\n",
+		r->info->nr_sms);
+	for (i = 0; i < res->wl->nr_runs; i++) {
+		const struct prog_result *s = &res->runs[i];
+
+		for (k = 0; k < s->prog->nr_grids; k++, id++) {
+			const struct wl_grid *g = &s->prog->grids[k];
+
+			report_trace_label(label, g->label);
+			fprintf(f, "# run %u: program %s, grid %u\n", i,
+				s->prog->name, k);
+			fprintf(f, "grid %u blocks=%u residency=%u label=%s\n",
+				id, g->nr_blocks, s->grids[k].residency,
+				label);
+			for (b = 0; s->blocks[k] && b < g->nr_blocks; b++) {
+				const struct gputbs_block_record *br =
+					&s->blocks[k][b];
+
+				if (br->end_cycle > GTBS_MAX_BLOCK_CYCLES)
+					big = 1;
+				fprintf(f, "block %u %u %u %" PRIu64 " %" PRIu64
+					"\n", id, br->sm, br->slot,
+					(uint64_t)br->start_cycle,
+					(uint64_t)br->end_cycle);
+			}
+		}
+	}
+	return big;
 }
 
 /* Reference runtime of a grid: its expect= value, else the model. */

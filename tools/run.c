@@ -16,15 +16,24 @@
  * (file order for equal ones): a run submits its first grid only after its
  * predecessor's first SUBMIT has returned, signalled by a byte on a pipe.
  *
+ * With &run_opts.record_blocks, each grid is submitted with
+ * GPUTBS_SUBMIT_RECORD_BLOCKS; its process waits for completion with
+ * poll(), fetches the block records (GPUTBS_IOCTL_BLOCKS) and then reaps
+ * the grid.  The records travel to the parent through the same pipe, one
+ * per message, after the program has finished, so that sending them never
+ * delays the program's next grid.
+ *
  * Copyright (C) 2026 The gputbs developers
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -39,17 +48,30 @@
 /* How long a run spins before its arrival or for its turn. */
 #define RUN_SPIN_NS		2000000ULL
 
-/* What a child reports for one grid, or for its failure. */
+/* Kinds of &struct run_record. */
+enum { REC_WAIT, REC_BLOCK, REC_ERROR };
+
+/*
+ * What a child reports: the WAIT result of one grid, one block record of a
+ * grid (@index: its position in block-end order), or its failure.
+ */
 struct run_record {
 	__u32 run;
 	__u32 grid;
 	__s32 err;
 	__u32 what;
-	struct gputbs_wait w;
+	__u32 kind;
+	__u32 index;
+	union {
+		struct gputbs_wait w;
+		struct gputbs_block_record b;
+	};
 };
 
-enum { WHAT_OPEN, WHAT_SUBMIT, WHAT_WAIT };
-static const char * const run_what[] = { "open", "submit", "wait" };
+enum { WHAT_OPEN, WHAT_SUBMIT, WHAT_POLL, WHAT_BLOCKS, WHAT_WAIT };
+static const char * const run_what[] = {
+	"open", "submit", "poll", "blocks", "wait"
+};
 
 /**
  * run_submit_args() - SUBMIT arguments of a grid
@@ -74,6 +96,7 @@ void run_submit_args(const struct wl_grid *grid, struct gputbs_submit *sub)
 		sub->seed = grid->seed;
 	}
 	memcpy(sub->label, grid->label, sizeof(sub->label));
+	sub->prio_class = grid->prio_class;
 }
 
 /**
@@ -99,20 +122,73 @@ static __s64 run_deadline(const struct run_opts *opts)
 }
 
 /*
- * Run the grids of @prog one after another; stop at the first error.  If
- * @notify_fd >= 0, write a byte to it and close it once the first grid is
- * submitted.
+ * Sleep until a grid of @g has completed (the file is the program's own,
+ * with one grid at a time) or @deadline passes (-ETIME).
+ */
+static int run_poll_done(struct gputbs *g, __s64 deadline)
+{
+	struct pollfd pfd = { .fd = gputbs_fd(g), .events = POLLIN };
+	__s64 left;
+	int ms, n;
+
+	for (;;) {
+		ms = -1;
+		if (deadline != GPUTBS_TIMEOUT_INFINITE) {
+			left = deadline - (__s64)gputbs_now_ns();
+			if (left <= 0)
+				return -ETIME;
+			ms = left / 1000000 + 1 < INT_MAX ?
+			     (int)(left / 1000000 + 1) : INT_MAX;
+		}
+		n = poll(&pfd, 1, ms);
+		if (n > 0)
+			return 0;
+		if (n < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+/* Fetch the @n block records of the completed grid @handle. */
+static int run_fetch_blocks(struct gputbs *g, __u32 handle, __u32 n,
+			    struct gputbs_block_record **out)
+{
+	struct gputbs_block_record *recs;
+	__u32 total = 0;
+	int ret;
+
+	recs = calloc(n, sizeof(*recs));
+	if (!recs)
+		return -ENOMEM;
+	ret = gputbs_blocks(g, handle, recs, n, &total);
+	if (!ret && total != n)
+		ret = -EIO;
+	if (ret) {
+		free(recs);
+		return ret;
+	}
+	*out = recs;
+	return 0;
+}
+
+/*
+ * Run the grids of @res->prog one after another, filling @res->grids (and
+ * with @record @res->blocks); stop at the first error.  If @notify_fd >= 0,
+ * write a byte to it and close it once the first grid is submitted.
  */
 static int run_grids(const struct run_opts *opts, struct gputbs *g,
-		     const struct wl_program *prog, struct gputbs_wait *out,
+		     struct prog_result *res, bool record,
 		     struct run_error *err, int notify_fd)
 {
+	const struct wl_program *prog = res->prog;
 	struct gputbs_submit sub;
+	__s64 deadline;
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < prog->nr_grids; i++) {
 		run_submit_args(&prog->grids[i], &sub);
+		if (record)
+			sub.flags |= GPUTBS_SUBMIT_RECORD_BLOCKS;
 		err->grid = i;
 		ret = gputbs_submit(g, &sub);
 		if (ret) {
@@ -125,8 +201,22 @@ static int run_grids(const struct run_opts *opts, struct gputbs *g,
 			close(notify_fd);
 			notify_fd = -1;
 		}
-		ret = gputbs_wait_handle(g, sub.handle, run_deadline(opts),
-					 &out[i]);
+		deadline = run_deadline(opts);
+		if (record) {
+			ret = run_poll_done(g, deadline);
+			if (ret) {
+				err->what = run_what[WHAT_POLL];
+				return err->err = ret;
+			}
+			ret = run_fetch_blocks(g, sub.handle, sub.nr_blocks,
+					       &res->blocks[i]);
+			if (ret) {
+				err->what = run_what[WHAT_BLOCKS];
+				return err->err = ret;
+			}
+		}
+		ret = gputbs_wait_handle(g, sub.handle, deadline,
+					 &res->grids[i]);
 		if (ret) {
 			err->what = run_what[WHAT_WAIT];
 			return err->err = ret;
@@ -160,7 +250,7 @@ int run_alone(const struct run_opts *opts, const struct wl_program *prog,
 		err->what = run_what[WHAT_OPEN];
 		return err->err = ret;
 	}
-	ret = run_grids(opts, g, prog, res->grids, err, -1);
+	ret = run_grids(opts, g, res, false, err, -1);
 	gputbs_close(g);
 	if (!ret)
 		res->runtime = run_program_runtime(res);
@@ -232,11 +322,11 @@ run_child(const struct run_opts *opts, const struct workload_result *res,
 {
 	unsigned int pidx = res->wl->runs[idx].program;
 	const struct wl_program *prog = res->set->programs[pidx];
-	struct gputbs_wait w[WL_MAX_GRIDS];
+	static struct prog_result out;
 	struct run_record rec;
 	struct run_error err = { 0, NULL, 0 };
 	struct gputbs *g;
-	unsigned int i;
+	unsigned int i, k, what;
 	int ret;
 
 	memset(&rec, 0, sizeof(rec));
@@ -244,6 +334,7 @@ run_child(const struct run_opts *opts, const struct workload_result *res,
 	ret = gputbs_open(opts->device, 0, &g);
 	if (ret) {
 		rec.err = ret;
+		rec.kind = REC_ERROR;
 		rec.what = WHAT_OPEN;
 		run_send(fd, &rec);
 		_exit(1);
@@ -251,17 +342,29 @@ run_child(const struct run_opts *opts, const struct workload_result *res,
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	run_sleep_until(start_ns);
 	run_wait_turn(turn_fd);
-	ret = run_grids(opts, g, prog, w, &err, next_fd);
+	out.prog = prog;
+	ret = run_grids(opts, g, &out, opts->record_blocks, &err, next_fd);
 	for (i = 0; i < prog->nr_grids && (!ret || i < err.grid); i++) {
 		rec.grid = i;
-		rec.w = w[i];
+		rec.kind = REC_WAIT;
+		rec.w = out.grids[i];
 		run_send(fd, &rec);
+		for (k = 0; out.blocks[i] && k < prog->grids[i].nr_blocks;
+		     k++) {
+			rec.kind = REC_BLOCK;
+			rec.index = k;
+			rec.b = out.blocks[i][k];
+			run_send(fd, &rec);
+		}
 	}
 	if (ret) {
+		for (what = 0; what < WHAT_WAIT; what++)
+			if (err.what == run_what[what])
+				break;
 		rec.grid = err.grid;
 		rec.err = ret;
-		rec.what = err.what == run_what[WHAT_SUBMIT] ? WHAT_SUBMIT :
-							      WHAT_WAIT;
+		rec.kind = REC_ERROR;
+		rec.what = what;
 		run_send(fd, &rec);
 	}
 	gputbs_close(g);
@@ -281,16 +384,38 @@ static __u64 run_ns_to_cycle(const struct gputbs_info *info, __u64 ns)
 		       info->time_scale_ps);
 }
 
-/* Collect records until every child has closed the pipe. */
-static int run_collect(int fd, struct workload_result *res,
-		       unsigned int *failed_run, struct run_error *err)
+/* Store the block record @rec in the parent's copy of its grid's array. */
+static int run_collect_block(struct workload_result *res,
+			     const struct run_record *rec, __u32 *count)
 {
+	struct prog_result *run = &res->runs[rec->run];
+	__u32 n = run->prog->grids[rec->grid].nr_blocks;
+
+	if (rec->index >= n)
+		return 0;
+	if (!run->blocks[rec->grid]) {
+		run->blocks[rec->grid] = calloc(n, sizeof(*run->blocks[0]));
+		if (!run->blocks[rec->grid])
+			return -ENOMEM;
+	}
+	run->blocks[rec->grid][rec->index] = rec->b;
+	(*count)++;
+	return 0;
+}
+
+/* Collect records until every child has closed the pipe. */
+static int run_collect(int fd, const struct run_opts *opts,
+		       struct workload_result *res, unsigned int *failed_run,
+		       struct run_error *err)
+{
+	static __u32 nr_blocks[WL_MAX_RUNS][WL_MAX_GRIDS];
 	unsigned int got[WL_MAX_RUNS] = { 0 };
 	struct run_record rec;
-	unsigned int i;
+	unsigned int i, k;
 	ssize_t n;
 	int ret = 0;
 
+	memset(nr_blocks, 0, sizeof(nr_blocks));
 	for (;;) {
 		n = read(fd, &rec, sizeof(rec));
 		if (n < 0 && errno == EINTR)
@@ -298,14 +423,26 @@ static int run_collect(int fd, struct workload_result *res,
 		if (n <= 0)
 			break;
 		if (n != sizeof(rec) || rec.run >= res->wl->nr_runs ||
-		    rec.grid >= WL_MAX_GRIDS)
+		    rec.grid >= res->runs[rec.run].prog->nr_grids)
 			continue;
-		if (rec.err) {
+		if (rec.kind == REC_ERROR) {
 			if (!ret) {
 				*failed_run = rec.run;
 				ret = rec.err;
 				err->err = ret;
-				err->what = run_what[rec.what];
+				err->what = rec.what < sizeof(run_what) /
+						       sizeof(run_what[0]) ?
+					    run_what[rec.what] : "child";
+				err->grid = rec.grid;
+			}
+			continue;
+		}
+		if (rec.kind == REC_BLOCK) {
+			if (!ret && run_collect_block(res, &rec,
+						      &nr_blocks[rec.run][rec.grid])) {
+				*failed_run = rec.run;
+				ret = err->err = -ENOMEM;
+				err->what = "collect";
 				err->grid = rec.grid;
 			}
 			continue;
@@ -314,7 +451,13 @@ static int run_collect(int fd, struct workload_result *res,
 		got[rec.run]++;
 	}
 	for (i = 0; !ret && i < res->wl->nr_runs; i++) {
-		if (got[i] != res->runs[i].prog->nr_grids) {
+		const struct wl_program *prog = res->runs[i].prog;
+
+		for (k = 0; opts->record_blocks && k < prog->nr_grids; k++)
+			if (nr_blocks[i][k] != prog->grids[k].nr_blocks)
+				break;
+		if (got[i] != prog->nr_grids ||
+		    (opts->record_blocks && k < prog->nr_grids)) {
 			/* The child died without saying why. */
 			*failed_run = i;
 			ret = -ECHILD;
@@ -324,6 +467,22 @@ static int run_collect(int fd, struct workload_result *res,
 		}
 	}
 	return ret;
+}
+
+/**
+ * run_free_blocks() - free the block records of a workload execution
+ * @res: the execution; its &prog_result.blocks are freed and reset.
+ */
+void run_free_blocks(struct workload_result *res)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < WL_MAX_RUNS; i++) {
+		for (k = 0; k < WL_MAX_GRIDS; k++) {
+			free(res->runs[i].blocks[k]);
+			res->runs[i].blocks[k] = NULL;
+		}
+	}
 }
 
 /* Runs in order of arrival, and the pipes that chain them. */
@@ -446,7 +605,7 @@ out_close:
 		for (i = 0; i < nr; i++)
 			kill(pids[i], SIGKILL);
 	} else {
-		ret = run_collect(pipefd[0], res, failed_run, err);
+		ret = run_collect(pipefd[0], opts, res, failed_run, err);
 	}
 	close(pipefd[0]);
 	for (i = 0; i < nr; i++)

@@ -7,6 +7,7 @@
 #ifndef _GPUTBS_RUN_H
 #define _GPUTBS_RUN_H
 
+#include <stdbool.h>
 #include <gputbs.h>
 
 #include "gtbs.h"
@@ -18,16 +19,20 @@
  * struct run_opts - how to run
  * @device: device node.
  * @timeout_ns: longest wait for one grid, ns; 0: no limit.
+ * @record_blocks: run_workload() submits with
+ *	%GPUTBS_SUBMIT_RECORD_BLOCKS and fetches every grid's block records
+ *	before reaping it (&prog_result.blocks).
  */
 struct run_opts {
 	const char *device;
 	__u64 timeout_ns;
+	bool record_blocks;
 };
 
 /**
  * struct run_error - where a run failed
  * @err: negative errno.
- * @what: "open", "submit" or "wait".
+ * @what: "open", "submit", "poll", "blocks" or "wait".
  * @grid: index of the grid concerned.
  */
 struct run_error {
@@ -41,11 +46,15 @@ struct run_error {
  * @prog: the program.
  * @grids: WAIT results of its grids, in order.
  * @runtime: last grid end - first grid submit, cycles.
+ * @blocks: with &run_opts.record_blocks, per grid its block records in
+ *	block-end order (malloc()ed, &wl_grid.nr_blocks entries), else NULL;
+ *	freed by run_free_blocks().
  */
 struct prog_result {
 	const struct wl_program *prog;
 	struct gputbs_wait grids[WL_MAX_GRIDS];
 	__u64 runtime;
+	struct gputbs_block_record *blocks[WL_MAX_GRIDS];
 };
 
 /**
@@ -81,5 +90,6 @@ int run_alone(const struct run_opts *opts, const struct wl_program *prog,
 int run_workload(const struct run_opts *opts, const struct gputbs_info *info,
 		 struct workload_result *res, unsigned int *failed_run,
 		 struct run_error *err);
+void run_free_blocks(struct workload_result *res);
 
 #endif /* _GPUTBS_RUN_H */

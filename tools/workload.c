@@ -257,15 +257,55 @@ out:
 
 enum wl_key {
 	KEY_BLOCKS, KEY_THREADS, KEY_REGS, KEY_SHMEM, KEY_CYCLES, KEY_RSD,
-	KEY_SEED, KEY_DURATIONS, KEY_EXPECT, NR_KEYS
+	KEY_SEED, KEY_DURATIONS, KEY_EXPECT, KEY_CLASS, NR_KEYS
 };
 
 static const char * const wl_key_names[NR_KEYS] = {
 	[KEY_BLOCKS] = "blocks", [KEY_THREADS] = "threads",
 	[KEY_REGS] = "regs", [KEY_SHMEM] = "shmem", [KEY_CYCLES] = "cycles",
 	[KEY_RSD] = "rsd", [KEY_SEED] = "seed", [KEY_DURATIONS] = "durations",
-	[KEY_EXPECT] = "expect",
+	[KEY_EXPECT] = "expect", [KEY_CLASS] = "class",
 };
+
+/* Names of the priority classes, indexed by &gputbs_submit.prio_class. */
+static const char * const wl_class_names[] = {
+	[GPUTBS_PRIO_DEFAULT] = "default", [GPUTBS_PRIO_LOW] = "low",
+	[GPUTBS_PRIO_NORMAL] = "normal", [GPUTBS_PRIO_HIGH] = "high",
+	[GPUTBS_PRIO_REALTIME] = "realtime",
+};
+
+/**
+ * wl_class_name() - name of a priority class
+ * @prio_class: &gputbs_submit.prio_class.
+ *
+ * Return: "low", "normal", "high" or "realtime"; "normal" for
+ * %GPUTBS_PRIO_DEFAULT; "?" for an unknown value.
+ */
+const char *wl_class_name(__u32 prio_class)
+{
+	if (prio_class == GPUTBS_PRIO_DEFAULT)
+		return wl_class_names[GPUTBS_PRIO_NORMAL];
+	if (prio_class > GPUTBS_PRIO_REALTIME)
+		return "?";
+	return wl_class_names[prio_class];
+}
+
+/* class=low|normal|high|realtime. */
+static int wl_key_class(struct wl_parser *p, const struct wl_loc *loc,
+			const char *val, __u32 *out)
+{
+	__u32 c;
+
+	for (c = GPUTBS_PRIO_LOW; c <= GPUTBS_PRIO_REALTIME; c++) {
+		if (!strcmp(val, wl_class_names[c])) {
+			*out = c;
+			return 0;
+		}
+	}
+	return wl_fail(p, loc,
+		       "class: unknown class '%s' (low, normal, high or realtime)",
+		       val);
+}
 
 /* Split "key=value" into @vals by key name. */
 static int wl_split_keys(struct wl_parser *p, const struct wl_loc *loc,
@@ -370,6 +410,11 @@ static int wl_do_grid(struct wl_parser *p, const struct wl_loc *loc,
 	if (v[KEY_EXPECT]) {
 		ret = wl_key_u64(p, loc, "expect", v[KEY_EXPECT], 1,
 				 WL_MAX_CYCLES * WL_MAX_BLOCKS, &g->expect);
+		if (ret)
+			return ret;
+	}
+	if (v[KEY_CLASS]) {
+		ret = wl_key_class(p, loc, v[KEY_CLASS], &g->prio_class);
 		if (ret)
 			return ret;
 	}
@@ -789,6 +834,8 @@ int wl_grid_equal(const struct wl_grid *a, const struct wl_grid *b)
 	    a->threads != b->threads || a->regs != b->regs ||
 	    a->shmem != b->shmem || a->cycles != b->cycles ||
 	    a->rsd_ppm != b->rsd_ppm || a->seed != b->seed ||
+	    /* the same name: no class given is class=normal */
+	    wl_class_name(a->prio_class) != wl_class_name(b->prio_class) ||
 	    !a->durations != !b->durations)
 		return 0;
 	return !a->durations || !memcmp(a->durations, b->durations,

@@ -44,6 +44,8 @@ struct wl_loc {
  * @seed: seed of the duration sequence.
  * @durations: NULL, or @nr_blocks durations (%GPUTBS_WORK_ARRAY).
  * @expect: expected runtime alone, cycles, 0 if not given (calibration).
+ * @prio_class: &gputbs_submit.prio_class: %GPUTBS_PRIO_DEFAULT when not
+ *	given, else %GPUTBS_PRIO_LOW..%GPUTBS_PRIO_REALTIME.
  * @loc: the grid line.
  */
 struct wl_grid {
@@ -57,6 +59,7 @@ struct wl_grid {
 	__u64 seed;
 	__u64 *durations;
 	__u64 expect;
+	__u32 prio_class;
 	struct wl_loc loc;
 };
 
@@ -134,5 +137,6 @@ void wl_free(struct wl_set *set);
 int wl_find_program(const struct wl_set *set, const char *name);
 int wl_grid_equal(const struct wl_grid *a, const struct wl_grid *b);
 int wl_program_equal(const struct wl_program *a, const struct wl_program *b);
+const char *wl_class_name(__u32 prio_class);
 
 #endif /* _GPUTBS_WORKLOAD_H */

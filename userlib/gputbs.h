@@ -12,6 +12,7 @@
 #ifndef _GPUTBS_H
 #define _GPUTBS_H
 
+#include <stddef.h>
 #include <linux/gputbs.h>
 
 #ifdef __cplusplus
@@ -107,6 +108,65 @@ GPUTBS_API int gputbs_wait(struct gputbs *g, struct gputbs_wait *w);
 GPUTBS_API int gputbs_wait_handle(struct gputbs *g, __u32 handle,
 				  __s64 abs_timeout_ns,
 				  struct gputbs_wait *out);
+
+/**
+ * gputbs_blocks() - fetch the block records of a grid (%GPUTBS_IOCTL_BLOCKS)
+ * @g: handle.
+ * @handle: a completed, not yet reaped grid submitted with
+ *	%GPUTBS_SUBMIT_RECORD_BLOCKS.
+ * @recs: out: up to @cap records in block-end order; may be NULL if @cap
+ *	is 0.
+ * @cap: capacity of @recs, records; 0 only asks for the count.
+ * @total: out: the number of records the grid has (its blocks); may be
+ *	NULL.
+ *
+ * Copies min(@cap, *@total) records.  Call it before reaping the grid
+ * with gputbs_wait(), for example once poll(2) reports gputbs_fd()
+ * readable.
+ *
+ * Return: 0, -ENOENT for an unknown or reaped handle, -EBUSY while the
+ * grid runs, -ENODATA for a grid submitted without
+ * %GPUTBS_SUBMIT_RECORD_BLOCKS, -EFAULT, -EINVAL, or -ENOTTY from a
+ * module without %GPUTBS_FEATURE_BLOCK_RECORDS.
+ */
+GPUTBS_API int gputbs_blocks(struct gputbs *g, __u32 handle,
+			     struct gputbs_block_record *recs, __u32 cap,
+			     __u32 *total);
+
+/**
+ * gputbs_get_policy() - the device's thread block scheduling policy
+ * @g: handle.
+ * @cur: out: name of the current policy, NUL-terminated; may be NULL.
+ * @cur_len: size of @cur.
+ * @all: out: names of every policy the module offers, separated by one
+ *	space, NUL-terminated; may be NULL.
+ * @all_len: size of @all.
+ *
+ * Reads the sysfs attribute ``policy`` of the device behind @g
+ * (/sys/dev/char/MAJOR:MINOR/policy, which is
+ * /sys/class/misc/gputbs/policy).
+ *
+ * Return: 0, -ENAMETOOLONG if a buffer is too small, -ENOENT from a module
+ * without the attribute, -EIO for unexpected contents, or the error of
+ * fstat(2), open(2) or read(2).
+ */
+GPUTBS_API int gputbs_get_policy(struct gputbs *g, char *cur, size_t cur_len,
+				 char *all, size_t all_len);
+
+/**
+ * gputbs_set_policy() - switch the device's scheduling policy
+ * @g: handle.
+ * @name: the policy, one of those gputbs_get_policy() lists.
+ *
+ * Writes the sysfs attribute ``policy``; the switch applies to the whole
+ * device (every process's grids) from the next block issue on.  Only root
+ * may write it.
+ *
+ * Return: 0, -EINVAL for an unknown policy, -EACCES without permission,
+ * -ENOENT from a module without the attribute, or another error of
+ * open(2) or write(2).
+ */
+GPUTBS_API int gputbs_set_policy(struct gputbs *g, const char *name);
 
 /**
  * gputbs_now_ns() - current CLOCK_MONOTONIC time

@@ -7,9 +7,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -101,6 +105,126 @@ GPUTBS_API int gputbs_wait_handle(struct gputbs *g, __u32 handle,
 	ret = gputbs_wait(g, &w);
 	if (out)
 		*out = w;
+	return ret;
+}
+
+GPUTBS_API int gputbs_blocks(struct gputbs *g, __u32 handle,
+			     struct gputbs_block_record *recs, __u32 cap,
+			     __u32 *total)
+{
+	struct gputbs_blocks b;
+	int ret;
+
+	memset(&b, 0, sizeof(b));
+	b.handle = handle;
+	b.nr_records = recs ? cap : 0;
+	b.records_ptr = (__u64)(uintptr_t)recs;
+	ret = gputbs_ioctl(g->fd, GPUTBS_IOCTL_BLOCKS, &b);
+	if (!ret && total)
+		*total = b.nr_records;
+	return ret;
+}
+
+/* Longest contents of the policy attribute read or written. */
+#define GPUTBS_POLICY_MAX	4096
+
+/* Path of the sysfs attribute @attr of the device behind @g. */
+static int gputbs_sysfs_path(struct gputbs *g, const char *attr, char *path,
+			     size_t len)
+{
+	struct stat st;
+
+	if (fstat(g->fd, &st))
+		return -errno;
+	if (!S_ISCHR(st.st_mode))
+		return -ENOTTY;
+	snprintf(path, len, "/sys/dev/char/%u:%u/%s", major(st.st_rdev),
+		 minor(st.st_rdev), attr);
+	return 0;
+}
+
+static int gputbs_copy_word(char *dst, size_t len, const char *src,
+			    size_t n)
+{
+	if (!dst)
+		return 0;
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	return 0;
+}
+
+GPUTBS_API int gputbs_get_policy(struct gputbs *g, char *cur, size_t cur_len,
+				 char *all, size_t all_len)
+{
+	char path[64], buf[GPUTBS_POLICY_MAX], *s, *e;
+	size_t n = 0, w;
+	ssize_t r;
+	int fd, ret, found = 0;
+
+	ret = gputbs_sysfs_path(g, "policy", path, sizeof(path));
+	if (ret)
+		return ret;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do {
+		r = read(fd, buf, sizeof(buf) - 1);
+	} while (r < 0 && errno == EINTR);
+	ret = r < 0 ? -errno : 0;
+	close(fd);
+	if (ret)
+		return ret;
+	buf[r] = '\0';
+	if (all && all_len)
+		all[0] = '\0';
+	/* "fifo [srtf] sjf\n": words, the current one in brackets. */
+	for (s = buf; *(s += strspn(s, " \t\n")); s = e) {
+		e = s + strcspn(s, " \t\n");
+		w = e - s;
+		if (*s == '[') {
+			if (w < 3 || s[w - 1] != ']' || found++)
+				return -EIO;
+			s++;
+			w -= 2;
+			ret = gputbs_copy_word(cur, cur_len, s, w);
+			if (ret)
+				return ret;
+		}
+		if (all) {
+			if (n + !!n + w >= all_len)
+				return -ENAMETOOLONG;
+			if (n)
+				all[n++] = ' ';
+			memcpy(all + n, s, w);
+			n += w;
+			all[n] = '\0';
+		}
+	}
+	return found ? 0 : -EIO;
+}
+
+GPUTBS_API int gputbs_set_policy(struct gputbs *g, const char *name)
+{
+	size_t len = strlen(name);
+	char path[64];
+	ssize_t r;
+	int fd, ret;
+
+	if (!len || len >= GPUTBS_POLICY_MAX || strpbrk(name, " \t\n[]"))
+		return -EINVAL;
+	ret = gputbs_sysfs_path(g, "policy", path, sizeof(path));
+	if (ret)
+		return ret;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do {
+		r = write(fd, name, len);
+	} while (r < 0 && errno == EINTR);
+	ret = r < 0 ? -errno : (size_t)r == len ? 0 : -EIO;
+	close(fd);
 	return ret;
 }
 

@@ -5,7 +5,10 @@
  * Tests the ABI of uapi/linux/gputbs.h through libgputbs against the real
  * module, one behaviour per test.  Every test opens its own file (so each
  * works with CK_FORK=no too) and a checked teardown closes whatever a test
- * left open, cancelling its grids, even after a failure.
+ * left open, cancelling its grids, even after a failure.  The tests of
+ * priority classes and of the sysfs attributes need root (CAP_SYS_NICE,
+ * writing sysfs); the teardown of the sysfs tests puts the policy back to
+ * fifo and the starvation guard off.
  *
  *   gputbs-test [-d DEVICE] [--tap]
  *
@@ -21,6 +24,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,8 +32,12 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gputbs.h>
@@ -175,6 +183,12 @@ START_TEST(abi_struct_sizes)
 	ck_assert_uint_eq(sizeof(struct gputbs_info), 120);
 	ck_assert_uint_eq(sizeof(struct gputbs_submit), 96);
 	ck_assert_uint_eq(sizeof(struct gputbs_wait), 72);
+	ck_assert_uint_eq(sizeof(struct gputbs_blocks), 24);
+	ck_assert_uint_eq(sizeof(struct gputbs_block_record), 32);
+	ck_assert_uint_eq(_IOC_SIZE(GPUTBS_IOCTL_BLOCKS),
+			  sizeof(struct gputbs_blocks));
+	ck_assert_uint_eq(_IOC_DIR(GPUTBS_IOCTL_BLOCKS),
+			  _IOC_READ | _IOC_WRITE);
 	ck_assert_uint_eq(_IOC_SIZE(GPUTBS_IOCTL_INFO),
 			  sizeof(struct gputbs_info));
 	ck_assert_uint_eq(_IOC_SIZE(GPUTBS_IOCTL_SUBMIT),
@@ -264,6 +278,8 @@ START_TEST(info_features)
 	ck_assert(info.features & GPUTBS_FEATURE_WORK_ARRAY);
 	ck_assert(info.features & GPUTBS_FEATURE_WAIT_ANY);
 	ck_assert(info.features & GPUTBS_FEATURE_POLL);
+	ck_assert(info.features & GPUTBS_FEATURE_PRIO_CLASS);
+	ck_assert(info.features & GPUTBS_FEATURE_BLOCK_RECORDS);
 }
 END_TEST
 
@@ -850,9 +866,11 @@ START_TEST(name)							\
 }									\
 END_TEST
 
-INVALID_DIST(invalid_flags, -EINVAL, s.flags = 1)
-INVALID_DIST(invalid_flags_high_bit, -EINVAL, s.flags = 1U << 31)
-INVALID_DIST(invalid_pad, -EINVAL, s.pad = 1)
+INVALID_DIST(invalid_flags, -EINVAL, s.flags = 1U << 1)
+INVALID_DIST(invalid_flags_high_bit, -EINVAL,
+	     s.flags = GPUTBS_SUBMIT_RECORD_BLOCKS | 1U << 31)
+INVALID_DIST(invalid_prio_class_five, -EINVAL, s.prio_class = 5)
+INVALID_DIST(invalid_prio_class_max, -EINVAL, s.prio_class = ~0U)
 INVALID_DIST(invalid_nr_blocks_zero, -EINVAL, s.nr_blocks = 0)
 INVALID_DIST(invalid_threads_zero, -EINVAL, s.threads_per_block = 0)
 INVALID_DIST(invalid_threads_too_many, -EINVAL,
@@ -943,7 +961,7 @@ START_TEST(invalid_submits_leave_device_usable)
 		grid_dist(&s, 4, 64, 100);
 		switch (i % 4) {
 		case 0:
-			s.flags = 1;
+			s.flags = 1U << 1;
 			break;
 		case 1:
 			s.regs_per_thread = 64;
@@ -963,6 +981,657 @@ START_TEST(invalid_submits_leave_device_usable)
 	wait_ok(g, submit_ok(g, &s), &w);
 	ck_assert_uint_eq(w.blocks_done, 30);
 	assert_no_grids(g);
+}
+END_TEST
+
+/* ---- priority classes --------------------------------------------------- */
+
+/* A grid of @g has completed (one grid at a time on @g): wait for poll(). */
+static void poll_done(struct gputbs *g)
+{
+	struct pollfd pfd = { .fd = gputbs_fd(g), .events = POLLIN };
+
+	ck_assert_int_eq(poll(&pfd, 1, 30000), 1);
+	ck_assert(pfd.revents & POLLIN);
+}
+
+START_TEST(class_invalid_not_queued)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_submit s;
+
+	grid_dist(&s, 4, 64, 100);
+	s.prio_class = GPUTBS_PRIO_REALTIME + 1;
+	expect_submit_error(g, &s, -EINVAL);
+	/* nothing queued: WAIT_ANY with timeout 0 finds no grid */
+	assert_no_grids(g);
+}
+END_TEST
+
+/* As root every class runs to completion. */
+START_TEST(class_each_runs_as_root)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+
+	grid_dist(&s, 30, 64, 100);
+	s.prio_class = _i;
+	wait_ok(g, submit_ok(g, &s), &w);
+	ck_assert_uint_eq(w.blocks_done, 30);
+}
+END_TEST
+
+/* Drop CAP_SYS_NICE from every set of the calling process: 0 or -errno. */
+static int drop_cap_sys_nice(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	unsigned int i = CAP_TO_INDEX(CAP_SYS_NICE);
+	__u32 mask = CAP_TO_MASK(CAP_SYS_NICE);
+
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data))
+		return -errno;
+	data[i].effective &= ~mask;
+	data[i].permitted &= ~mask;
+	data[i].inheritable &= ~mask;
+	if (syscall(SYS_capset, &hdr, data))
+		return -errno;
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data))
+		return -errno;
+	return data[i].effective & mask ? -EPERM : 0;
+}
+
+/*
+ * Child of class_needs_cap_sys_nice, without CAP_SYS_NICE: HIGH and
+ * REALTIME are -EPERM and queue nothing; DEFAULT, LOW and NORMAL run.
+ * Returns the exit status: 0, or the number of the failed check.
+ */
+static int child_classes_without_cap(void)
+{
+	static const __u32 denied[] = { GPUTBS_PRIO_HIGH, GPUTBS_PRIO_REALTIME };
+	static const __u32 allowed[] = {
+		GPUTBS_PRIO_DEFAULT, GPUTBS_PRIO_LOW, GPUTBS_PRIO_NORMAL
+	};
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	struct gputbs *g;
+	unsigned int i;
+
+	if (drop_cap_sys_nice())
+		return 10;
+	if (gputbs_open(device_path, 0, &g))
+		return 11;
+	for (i = 0; i < 2; i++) {
+		grid_dist(&s, 4, 64, 100);
+		s.prio_class = denied[i];
+		if (gputbs_submit(g, &s) != -EPERM || s.handle)
+			return 20 + i;
+		memset(&w, 0, sizeof(w));
+		w.flags = GPUTBS_WAIT_ANY;
+		if (gputbs_wait(g, &w) != -ENOENT)
+			return 30 + i;
+	}
+	for (i = 0; i < 3; i++) {
+		grid_dist(&s, 4, 64, 100);
+		s.prio_class = allowed[i];
+		if (gputbs_submit(g, &s) || !s.handle)
+			return 40 + i;
+		if (gputbs_wait_handle(g, s.handle,
+				       deadline_in(30 * NS_PER_SEC), &w) ||
+		    w.blocks_done != 4)
+			return 50 + i;
+	}
+	gputbs_close(g);
+	return 0;
+}
+
+START_TEST(class_needs_cap_sys_nice)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		_exit(child_classes_without_cap());
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "child without CAP_SYS_NICE: status %#x (check %d)",
+		      status, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+END_TEST
+
+/*
+ * Strict order across classes: a HIGH grid that arrives while a LOW grid
+ * of ten waves fills the device takes the block slots as the LOW blocks
+ * end, so it completes long before the LOW grid (under FIFO alone it
+ * would wait for every LOW block to be issued).
+ */
+START_TEST(class_high_overtakes_low)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_info info;
+	struct gputbs_submit s;
+	struct gputbs_wait wl, wh;
+	__u32 hl, hh, wave;
+	__u64 t;
+
+	dev_info(g, &info);
+	t = cycles_for_ns(&info, 20 * NS_PER_MS);
+	wave = info.nr_sms * info.max_blocks_per_sm;
+	grid_dist(&s, 10 * wave, 32, t);
+	s.prio_class = GPUTBS_PRIO_LOW;
+	hl = submit_ok(g, &s);
+	grid_dist(&s, wave, 32, t);
+	s.prio_class = GPUTBS_PRIO_HIGH;
+	hh = submit_ok(g, &s);
+	wait_ok(g, hh, &wh);
+	wait_ok(g, hl, &wl);
+	ck_assert_uint_eq(wh.blocks_done, wave);
+	ck_assert_uint_eq(wl.blocks_done, 10 * wave);
+	ck_assert_msg(wh.end_cycle + 3 * t < wl.end_cycle,
+		      "HIGH ended at %llu, LOW at %llu (block %llu cycles)",
+		      (unsigned long long)wh.end_cycle,
+		      (unsigned long long)wl.end_cycle,
+		      (unsigned long long)t);
+}
+END_TEST
+
+/* ---- BLOCKS ------------------------------------------------------------- */
+
+/* Submit a recorded grid of @blocks blocks and wait until it completed. */
+static __u32 submit_recorded_done(struct gputbs *g, __u32 blocks,
+				  __u32 threads, __u64 cycles)
+{
+	struct gputbs_submit s;
+	__u32 h;
+
+	grid_dist(&s, blocks, threads, cycles);
+	s.block_rsd_ppm = 300000;
+	s.seed = 7;
+	s.flags = GPUTBS_SUBMIT_RECORD_BLOCKS;
+	h = submit_ok(g, &s);
+	poll_done(g);
+	return h;
+}
+
+static int blocks_raw(struct gputbs *g, struct gputbs_blocks *b)
+{
+	return ioctl(gputbs_fd(g), GPUTBS_IOCTL_BLOCKS, b) ? -errno : 0;
+}
+
+START_TEST(blocks_count_query)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_wait w;
+	__u32 h = submit_recorded_done(g, 100, 64, 100), total = 0;
+
+	ck_assert_int_eq(gputbs_blocks(g, h, NULL, 0, &total), 0);
+	ck_assert_uint_eq(total, 100);
+	/* asking again changes nothing, and does not reap the grid */
+	total = 0;
+	ck_assert_int_eq(gputbs_blocks(g, h, NULL, 0, &total), 0);
+	ck_assert_uint_eq(total, 100);
+	wait_ok(g, h, &w);
+	ck_assert_uint_eq(w.blocks_done, 100);
+	/* reaped: the records went with the handle */
+	ck_assert_int_eq(gputbs_blocks(g, h, NULL, 0, &total), -ENOENT);
+}
+END_TEST
+
+static int cmp_record_start(const void *a, const void *b)
+{
+	const struct gputbs_block_record *x = a, *y = b;
+
+	if (x->sm != y->sm)
+		return x->sm < y->sm ? -1 : 1;
+	if (x->slot != y->slot)
+		return x->slot < y->slot ? -1 : 1;
+	return x->start_cycle < y->start_cycle ? -1 :
+	       x->start_cycle > y->start_cycle;
+}
+
+/*
+ * Three waves with varying durations: every block once, on a real SM and
+ * slot, inside the grid's span, in block-end order, one block per slot at
+ * a time.
+ */
+START_TEST(blocks_full_fetch)
+{
+	enum { N = 300 };
+	static struct gputbs_block_record r[N + 1];
+	struct gputbs *g = dev_open();
+	struct gputbs_info info;
+	struct gputbs_wait w;
+	char seen[N];
+	__u64 min_start = ~0ULL, max_end = 0;
+	__u32 h, total = 0, i;
+
+	dev_info(g, &info);
+	h = submit_recorded_done(g, N, 64, 1000);
+	memset(r, 0xa5, sizeof(r));
+	ck_assert_int_eq(gputbs_blocks(g, h, r, N + 1, &total), 0);
+	ck_assert_uint_eq(total, N);
+	wait_ok(g, h, &w);
+	memset(seen, 0, sizeof(seen));
+	for (i = 0; i < N; i++) {
+		ck_assert_uint_lt(r[i].block, N);
+		ck_assert_msg(!seen[r[i].block], "block %u recorded twice",
+			      r[i].block);
+		seen[r[i].block] = 1;
+		ck_assert_uint_lt(r[i].sm, info.nr_sms);
+		ck_assert_uint_lt(r[i].slot, info.max_blocks_per_sm);
+		ck_assert_uint_eq(r[i].pad, 0);
+		ck_assert_uint_gt(r[i].end_cycle, r[i].start_cycle);
+		ck_assert_uint_ge(r[i].start_cycle, w.start_cycle);
+		ck_assert_uint_le(r[i].end_cycle, w.end_cycle);
+		if (i)
+			ck_assert_uint_ge(r[i].end_cycle, r[i - 1].end_cycle);
+		if (r[i].start_cycle < min_start)
+			min_start = r[i].start_cycle;
+		if (r[i].end_cycle > max_end)
+			max_end = r[i].end_cycle;
+	}
+	ck_assert_uint_eq(min_start, w.start_cycle);
+	ck_assert_uint_eq(max_end, w.end_cycle);
+	/* the record past the total was not written */
+	ck_assert_uint_eq(r[N].sm, 0xa5a5a5a5);
+	/* a slot holds one block at a time */
+	qsort(r, N, sizeof(r[0]), cmp_record_start);
+	for (i = 1; i < N; i++)
+		if (r[i].sm == r[i - 1].sm && r[i].slot == r[i - 1].slot)
+			ck_assert_uint_ge(r[i].start_cycle,
+					  r[i - 1].end_cycle);
+}
+END_TEST
+
+START_TEST(blocks_partial_fetch)
+{
+	static struct gputbs_block_record all[120], part[11];
+	struct gputbs *g = dev_open();
+	__u32 h = submit_recorded_done(g, 120, 64, 100), total = 0;
+
+	memset(part, 0xa5, sizeof(part));
+	ck_assert_int_eq(gputbs_blocks(g, h, part, 10, &total), 0);
+	ck_assert_uint_eq(total, 120);
+	ck_assert_uint_eq(part[10].block, 0xa5a5a5a5);
+	ck_assert_int_eq(gputbs_blocks(g, h, all, 120, &total), 0);
+	ck_assert_uint_eq(total, 120);
+	ck_assert_mem_eq(part, all, 10 * sizeof(all[0]));
+}
+END_TEST
+
+START_TEST(blocks_ebusy_while_running)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_info info;
+	struct gputbs_submit s;
+	struct gputbs_block_record r[1];
+	__u32 h, total = 99;
+
+	dev_info(g, &info);
+	grid_dist(&s, 1, 32, cycles_for_ns(&info, 2 * NS_PER_SEC));
+	s.flags = GPUTBS_SUBMIT_RECORD_BLOCKS;
+	h = submit_ok(g, &s);
+	ck_assert_int_eq(gputbs_blocks(g, h, NULL, 0, &total), -EBUSY);
+	ck_assert_int_eq(gputbs_blocks(g, h, r, 1, &total), -EBUSY);
+	ck_assert_uint_eq(total, 99);
+}
+END_TEST
+
+START_TEST(blocks_enodata_without_flag)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	__u32 h, total;
+
+	/* running */
+	h = submit_long(g, 2 * NS_PER_SEC);
+	ck_assert_int_eq(gputbs_blocks(g, h, NULL, 0, &total), -ENODATA);
+	dev_close(g);
+	/* completed */
+	g = dev_open();
+	grid_dist(&s, 30, 64, 100);
+	h = submit_ok(g, &s);
+	poll_done(g);
+	ck_assert_int_eq(gputbs_blocks(g, h, NULL, 0, &total), -ENODATA);
+	wait_ok(g, h, &w);
+}
+END_TEST
+
+START_TEST(blocks_enoent)
+{
+	struct gputbs *g = dev_open(), *other = dev_open();
+	__u32 total, h;
+
+	ck_assert_int_eq(gputbs_blocks(g, 12345, NULL, 0, &total), -ENOENT);
+	ck_assert_int_eq(gputbs_blocks(g, 0, NULL, 0, &total), -ENOENT);
+	h = submit_recorded_done(g, 10, 32, 10);
+	ck_assert_int_eq(gputbs_blocks(other, h, NULL, 0, &total), -ENOENT);
+}
+END_TEST
+
+START_TEST(blocks_einval_flags_pad)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_blocks b;
+	__u32 h = submit_recorded_done(g, 10, 32, 10);
+
+	memset(&b, 0, sizeof(b));
+	b.handle = h;
+	b.flags = 1;
+	ck_assert_int_eq(blocks_raw(g, &b), -EINVAL);
+	b.flags = 1U << 31;
+	ck_assert_int_eq(blocks_raw(g, &b), -EINVAL);
+	b.flags = 0;
+	b.pad = 1;
+	ck_assert_int_eq(blocks_raw(g, &b), -EINVAL);
+	b.pad = 0;
+	ck_assert_int_eq(blocks_raw(g, &b), 0);
+	ck_assert_uint_eq(b.nr_records, 10);
+}
+END_TEST
+
+START_TEST(blocks_efault)
+{
+	struct gputbs *g = dev_open();
+	long page = sysconf(_SC_PAGESIZE);
+	struct gputbs_blocks b;
+	void *p;
+	__u32 h = submit_recorded_done(g, 10, 32, 10);
+
+	p = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(p, MAP_FAILED);
+	ck_assert_int_eq(munmap(p, page), 0);
+	memset(&b, 0, sizeof(b));
+	b.handle = h;
+	b.nr_records = 10;
+	b.records_ptr = (__u64)(uintptr_t)p;
+	ck_assert_int_eq(blocks_raw(g, &b), -EFAULT);
+	/* read-only memory */
+	p = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(p, MAP_FAILED);
+	b.records_ptr = (__u64)(uintptr_t)p;
+	ck_assert_int_eq(blocks_raw(g, &b), -EFAULT);
+	munmap(p, page);
+	/* capacity 0: the pointer is not used */
+	b.nr_records = 0;
+	b.records_ptr = 8;
+	ck_assert_int_eq(blocks_raw(g, &b), 0);
+	ck_assert_uint_eq(b.nr_records, 10);
+}
+END_TEST
+
+/* ---- sysfs: policy and starve_ns ---------------------------------------- */
+
+/* Path of the sysfs attribute @attr of the device under test. */
+static void sysfs_path(const char *attr, char *buf, size_t len)
+{
+	const char *dev = device_path ? device_path : GPUTBS_DEFAULT_PATH;
+	struct stat st;
+
+	ck_assert_msg(!stat(dev, &st), "stat %s: %s", dev, strerror(errno));
+	ck_assert(S_ISCHR(st.st_mode));
+	snprintf(buf, len, "/sys/dev/char/%u:%u/%s", major(st.st_rdev),
+		 minor(st.st_rdev), attr);
+}
+
+/* Write @val to sysfs attribute @attr in one write(): 0 or -errno. */
+static int sysfs_write(const char *attr, const char *val)
+{
+	char path[128];
+	ssize_t n;
+	int fd, ret;
+
+	sysfs_path(attr, path, sizeof(path));
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	ret = n < 0 ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/* The contents of sysfs attribute @attr. */
+static void sysfs_read(const char *attr, char *buf, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	sysfs_path(attr, path, sizeof(path));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ck_assert_msg(fd >= 0, "open %s: %s", path, strerror(errno));
+	n = read(fd, buf, len - 1);
+	ck_assert_msg(n >= 0, "read %s: %s", path, strerror(errno));
+	buf[n] = '\0';
+	close(fd);
+}
+
+static void teardown_sysfs(void)
+{
+	sysfs_write("policy", "fifo");
+	sysfs_write("starve_ns", "0");
+}
+
+/* The current policy is @name, both in the file and through libgputbs. */
+static void assert_policy(struct gputbs *g, const char *name)
+{
+	char buf[256], want[64], cur[32];
+
+	sysfs_read("policy", buf, sizeof(buf));
+	snprintf(want, sizeof(want), "[%s]", name);
+	ck_assert_msg(strstr(buf, want), "policy file '%s', expected %s",
+		      buf, want);
+	ck_assert_int_eq(gputbs_get_policy(g, cur, sizeof(cur), NULL, 0), 0);
+	ck_assert_str_eq(cur, name);
+}
+
+/* "[fifo] srtf sjf\n": one line of single-space separated names, one in
+ * brackets, fifo srtf and sjf among them. */
+START_TEST(sysfs_policy_format)
+{
+	struct gputbs *g = dev_open();
+	char buf[256], all[256], cur[32], *s;
+	int words = 0, brackets = 0;
+	struct stat st;
+	char path[128];
+
+	sysfs_path("policy", path, sizeof(path));
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0644);
+	sysfs_read("policy", buf, sizeof(buf));
+	ck_assert_msg(strlen(buf) > 1 && buf[strlen(buf) - 1] == '\n' &&
+		      !strchr(buf, '\n')[1], "policy file '%s'", buf);
+	ck_assert_msg(buf[0] != ' ' && !strstr(buf, "  ") &&
+		      !strstr(buf, " \n"), "spacing of '%s'", buf);
+	for (s = buf; *s; s += strcspn(s, " \n"), s += *s ? 1 : 0) {
+		words++;
+		if (*s == '[')
+			brackets++;
+	}
+	ck_assert_int_ge(words, 3);
+	ck_assert_int_eq(brackets, 1);
+	ck_assert_str_eq(buf, "[fifo] srtf sjf\n");
+	ck_assert_int_eq(gputbs_get_policy(g, cur, sizeof(cur), all,
+					   sizeof(all)), 0);
+	ck_assert_str_eq(cur, "fifo");
+	ck_assert_str_eq(all, "fifo srtf sjf");
+	ck_assert_int_eq(gputbs_get_policy(g, cur, 4, NULL, 0), -ENAMETOOLONG);
+}
+END_TEST
+
+START_TEST(sysfs_policy_switch)
+{
+	struct gputbs *g = dev_open();
+	char buf[256];
+
+	ck_assert_int_eq(sysfs_write("policy", "srtf\n"), 0);
+	assert_policy(g, "srtf");
+	sysfs_read("policy", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "fifo [srtf] sjf\n");
+	ck_assert_int_eq(sysfs_write("policy", "sjf"), 0);
+	assert_policy(g, "sjf");
+	ck_assert_int_eq(gputbs_set_policy(g, "srtf"), 0);
+	assert_policy(g, "srtf");
+	ck_assert_int_eq(sysfs_write("policy", "fifo\n"), 0);
+	assert_policy(g, "fifo");
+}
+END_TEST
+
+START_TEST(sysfs_policy_unknown_einval)
+{
+	struct gputbs *g = dev_open();
+
+	ck_assert_int_eq(sysfs_write("policy", "srtf"), 0);
+	ck_assert_int_eq(sysfs_write("policy", "lifo"), -EINVAL);
+	ck_assert_int_eq(sysfs_write("policy", "fifo srtf"), -EINVAL);
+	ck_assert_int_eq(sysfs_write("policy", "[fifo]"), -EINVAL);
+	ck_assert_int_eq(sysfs_write("policy", "FIFO"), -EINVAL);
+	ck_assert_int_eq(sysfs_write("policy", "fifo\n\n"), -EINVAL);
+	ck_assert_int_eq(gputbs_set_policy(g, "lifo"), -EINVAL);
+	assert_policy(g, "srtf");
+	ck_assert_int_eq(sysfs_write("policy", "fifo"), 0);
+	assert_policy(g, "fifo");
+}
+END_TEST
+
+/* Child: without root, neither attribute may be written. */
+static int child_sysfs_as_nobody(void)
+{
+	if (setgid(65534) || setuid(65534))
+		return 10;
+	if (sysfs_write("policy", "srtf") != -EACCES)
+		return 11;
+	if (sysfs_write("starve_ns", "1000") != -EACCES)
+		return 12;
+	return 0;
+}
+
+START_TEST(sysfs_write_needs_root)
+{
+	struct gputbs *g = dev_open();
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		_exit(child_sysfs_as_nobody());
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "child as nobody: status %#x", status);
+	assert_policy(g, "fifo");
+}
+END_TEST
+
+/*
+ * Several grids of different shapes run on one file while the policy
+ * flips between every pair of policies; each completes with all its
+ * blocks.
+ */
+START_TEST(sysfs_policy_switch_under_load)
+{
+	static const char * const names[] = { "srtf", "sjf", "fifo", "sjf",
+					       "srtf", "fifo" };
+	enum { NR = 8 };
+	struct gputbs *g = dev_open(), *ctl = dev_open();
+	struct gputbs_info info;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	struct timespec ts = { .tv_nsec = 3 * NS_PER_MS };
+	__u32 h[NR], blocks[NR];
+	int i;
+
+	dev_info(g, &info);
+	for (i = 0; i < NR; i++) {
+		blocks[i] = info.nr_sms * (4 + 8 * (i % 3));
+		grid_dist(&s, blocks[i], 64 << (i % 3),
+			  cycles_for_ns(&info, (5 + 3 * i) * NS_PER_MS));
+		s.block_rsd_ppm = 200000;
+		s.seed = i;
+		s.prio_class = i % 4 == 3 ? GPUTBS_PRIO_LOW :
+					    GPUTBS_PRIO_DEFAULT;
+		h[i] = submit_ok(g, &s);
+	}
+	/* every ordered pair of policies, ten times, 3 ms apart */
+	for (i = 0; i < 60; i++) {
+		ck_assert_int_eq(gputbs_set_policy(ctl, names[i % 6]), 0);
+		nanosleep(&ts, NULL);
+	}
+	for (i = 0; i < NR; i++) {
+		wait_ok(g, h[i], &w);
+		ck_assert_uint_eq(w.blocks_done, blocks[i]);
+	}
+	ck_assert_int_eq(gputbs_set_policy(ctl, "fifo"), 0);
+	assert_policy(ctl, "fifo");
+}
+END_TEST
+
+START_TEST(sysfs_starve_ns)
+{
+	char buf[64];
+
+	sysfs_read("starve_ns", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "0\n");
+	ck_assert_int_eq(sysfs_write("starve_ns", "1000000\n"), 0);
+	sysfs_read("starve_ns", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1000000\n");
+	ck_assert_int_eq(sysfs_write("starve_ns", "1"), 0);
+	sysfs_read("starve_ns", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1\n");
+	ck_assert_int_eq(sysfs_write("starve_ns", "abc"), -EINVAL);
+	ck_assert_int_eq(sysfs_write("starve_ns", "-1"), -EINVAL);
+	ck_assert_int_eq(sysfs_write("starve_ns", "12x"), -EINVAL);
+	/* ns * 1000 overflows, and a number beyond 64 bits */
+	ck_assert_int_eq(sysfs_write("starve_ns", "18446744073709551615"),
+			 -ERANGE);
+	ck_assert_int_eq(sysfs_write("starve_ns", "99999999999999999999"),
+			 -ERANGE);
+	sysfs_read("starve_ns", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1\n");
+	/* the largest value that fits */
+	ck_assert_int_eq(sysfs_write("starve_ns", "18446744073709551"), 0);
+	ck_assert_int_eq(sysfs_write("starve_ns", "0"), 0);
+	sysfs_read("starve_ns", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "0\n");
+}
+END_TEST
+
+/* Grids complete under every policy with the starvation guard on. */
+START_TEST(sysfs_starve_guard_grids_complete)
+{
+	static const char * const names[] = { "fifo", "srtf", "sjf" };
+	struct gputbs *g = dev_open();
+	struct gputbs_info info;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	__u32 h[3];
+	int i;
+
+	dev_info(g, &info);
+	ck_assert_int_eq(gputbs_set_policy(g, names[_i]), 0);
+	ck_assert_int_eq(sysfs_write("starve_ns", "2000000"), 0);
+	for (i = 0; i < 3; i++) {
+		grid_dist(&s, info.nr_sms * 8 * (3 - i), 64,
+			  cycles_for_ns(&info, 4 * NS_PER_MS));
+		s.prio_class = i == 0 ? GPUTBS_PRIO_LOW : GPUTBS_PRIO_HIGH;
+		h[i] = submit_ok(g, &s);
+	}
+	for (i = 0; i < 3; i++) {
+		wait_ok(g, h[i], &w);
+		ck_assert_uint_eq(w.blocks_done, info.nr_sms * 8 * (3 - i));
+	}
+	ck_assert_int_eq(sysfs_write("starve_ns", "0"), 0);
+	ck_assert_int_eq(gputbs_set_policy(g, "fifo"), 0);
 }
 END_TEST
 
@@ -1035,7 +1704,8 @@ static Suite *gputbs_suite(void)
 	tc = tcase(s, "invalid", 30);
 	tcase_add_test(tc, invalid_flags);
 	tcase_add_test(tc, invalid_flags_high_bit);
-	tcase_add_test(tc, invalid_pad);
+	tcase_add_test(tc, invalid_prio_class_five);
+	tcase_add_test(tc, invalid_prio_class_max);
 	tcase_add_test(tc, invalid_nr_blocks_zero);
 	tcase_add_test(tc, invalid_threads_zero);
 	tcase_add_test(tc, invalid_threads_too_many);
@@ -1064,6 +1734,33 @@ static Suite *gputbs_suite(void)
 	tcase_add_test(tc, invalid_array_unmapped_pointer_efault);
 	tcase_add_test(tc, invalid_array_pointer_past_mapping_efault);
 	tcase_add_test(tc, invalid_submits_leave_device_usable);
+
+	tc = tcase(s, "class", 30);
+	tcase_add_test(tc, class_invalid_not_queued);
+	tcase_add_loop_test(tc, class_each_runs_as_root, GPUTBS_PRIO_DEFAULT,
+			    GPUTBS_PRIO_REALTIME + 1);
+	tcase_add_test(tc, class_needs_cap_sys_nice);
+	tcase_add_test(tc, class_high_overtakes_low);
+
+	tc = tcase(s, "blocks", 30);
+	tcase_add_test(tc, blocks_count_query);
+	tcase_add_test(tc, blocks_full_fetch);
+	tcase_add_test(tc, blocks_partial_fetch);
+	tcase_add_test(tc, blocks_ebusy_while_running);
+	tcase_add_test(tc, blocks_enodata_without_flag);
+	tcase_add_test(tc, blocks_enoent);
+	tcase_add_test(tc, blocks_einval_flags_pad);
+	tcase_add_test(tc, blocks_efault);
+
+	tc = tcase(s, "sysfs", 60);
+	tcase_add_checked_fixture(tc, NULL, teardown_sysfs);
+	tcase_add_test(tc, sysfs_policy_format);
+	tcase_add_test(tc, sysfs_policy_switch);
+	tcase_add_test(tc, sysfs_policy_unknown_einval);
+	tcase_add_test(tc, sysfs_write_needs_root);
+	tcase_add_test(tc, sysfs_policy_switch_under_load);
+	tcase_add_test(tc, sysfs_starve_ns);
+	tcase_add_loop_test(tc, sysfs_starve_guard_grids_complete, 0, 3);
 	return s;
 }
 

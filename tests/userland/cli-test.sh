@@ -35,6 +35,32 @@ expect 2 "unknown format 'xml'" "$gputbs" info --format xml
 expect 2 "bad timeout 'soon'" "$gputbs" run --timeout soon x.gtbs
 expect 2 "bad tolerance '0'" "$gputbs" calibrate --tolerance 0 x.gtbs
 expect 2 "unexpected argument 'extra'" "$gputbs" info extra
+expect 0 "--policy LIST" "$gputbs" run --help
+expect 0 "--trace FILE" "$gputbs" run --help
+one=$here/../../workloads/ercbench/pairs/AES-d+JPEG-d.gtbs
+for list in "" "," "fifo," ",fifo" "fifo,,sjf" "fifo,fifo" "FIFO" \
+	"fi fo" "fifo;sjf" "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q" \
+	"a-very-long-policy-name-of-32-chr"; do
+	expect 2 "bad policy list '$list'" \
+		"$gputbs" run --device $nodev --policy "$list" "$one"
+done
+expect 2 "unrecognized option '--policy'" \
+	"$gputbs" calibrate --device $nodev --policy fifo "$one"
+expect 2 "unrecognized option '--trace'" \
+	"$gputbs" calibrate --device $nodev --trace x.trace "$one"
+expect 2 "bad trace file ''" "$gputbs" run --device $nodev --trace "" "$one"
+expect 2 "--trace records one workload under one policy, not 3 workloads under 1 policy" \
+	"$gputbs" run --device $nodev --trace x.trace "$here/good/all.gtbs"
+expect 2 "--trace records one workload under one policy, not 1 workload under 2 policies" \
+	"$gputbs" run --device $nodev --trace x.trace --policy fifo,srtf "$one"
+expect 2 "--trace records one workload under one policy, not 2 workloads under 3 policies" \
+	"$gputbs" run --device $nodev -T x.trace -P fifo,srtf,sjf "$one" \
+	"$here/../../workloads/ercbench/pairs/SAD+AES-e.gtbs"
+expect 1 "(is the module loaded?)" \
+	"$gputbs" run --device $nodev --trace x.trace --policy sjf "$one"
+expect 1 "(is the module loaded?)" \
+	"$gputbs" run --device $nodev --policy fifo,srtf,sjf \
+	--list "$here/../../workloads/ercbench/demo.list"
 expect 2 "missing.gtbs: No such file or directory" \
 	"$gputbs" run --device $nodev "$here/missing.gtbs"
 expect 1 "gputbs: $nodev: No such file or directory (is the module loaded?)" \

@@ -34,6 +34,13 @@
 #define GPUTBS_FEATURE_WAIT_ANY		_BITULL(2)
 /** GPUTBS_FEATURE_POLL - poll() reports EPOLLIN when a grid of the fd is done */
 #define GPUTBS_FEATURE_POLL		_BITULL(3)
+/** GPUTBS_FEATURE_PRIO_CLASS - &struct gputbs_submit.prio_class is honoured */
+#define GPUTBS_FEATURE_PRIO_CLASS	_BITULL(4)
+/**
+ * GPUTBS_FEATURE_BLOCK_RECORDS - %GPUTBS_SUBMIT_RECORD_BLOCKS and
+ * %GPUTBS_IOCTL_BLOCKS
+ */
+#define GPUTBS_FEATURE_BLOCK_RECORDS	_BITULL(5)
 
 /** GPUTBS_LABEL_LEN - size of a grid label in bytes, NUL included */
 #define GPUTBS_LABEL_LEN	32
@@ -95,9 +102,28 @@ struct gputbs_info {
 /** GPUTBS_WORK_ARRAY - durations from the array at @durations_ptr */
 #define GPUTBS_WORK_ARRAY	2
 
+/* Flags of &struct gputbs_submit. */
+/**
+ * GPUTBS_SUBMIT_RECORD_BLOCKS - keep one &struct gputbs_block_record per
+ * thread block of the grid, for %GPUTBS_IOCTL_BLOCKS
+ */
+#define GPUTBS_SUBMIT_RECORD_BLOCKS	_BITUL(0)
+
+/* Priority classes for &struct gputbs_submit.prio_class. */
+/** GPUTBS_PRIO_DEFAULT - the default class, %GPUTBS_PRIO_NORMAL */
+#define GPUTBS_PRIO_DEFAULT	0
+/** GPUTBS_PRIO_LOW - below normal: runs when no other class has work */
+#define GPUTBS_PRIO_LOW		1
+/** GPUTBS_PRIO_NORMAL - the class of ordinary grids */
+#define GPUTBS_PRIO_NORMAL	2
+/** GPUTBS_PRIO_HIGH - above normal; needs CAP_SYS_NICE */
+#define GPUTBS_PRIO_HIGH	3
+/** GPUTBS_PRIO_REALTIME - the highest class; needs CAP_SYS_NICE */
+#define GPUTBS_PRIO_REALTIME	4
+
 /**
  * struct gputbs_submit - submit a grid of thread blocks
- * @flags: must be zero.
+ * @flags: GPUTBS_SUBMIT_* bits; any other bit is -EINVAL.
  * @nr_blocks: thread blocks in the grid, 1..&gputbs_info.max_blocks_per_grid.
  * @threads_per_block: 1..&gputbs_info.max_threads_per_block.
  * @regs_per_thread: 0..&gputbs_info.max_regs_per_thread.
@@ -117,16 +143,29 @@ struct gputbs_info {
  *	Zero for DIST.
  * @label: NUL-terminated printable ASCII name shown in debug output.
  * @handle: out: per-fd handle of the grid, never 0.
- * @pad: must be zero.
+ * @prio_class: priority class, %GPUTBS_PRIO_DEFAULT (0, the same as
+ *	%GPUTBS_PRIO_NORMAL) or %GPUTBS_PRIO_LOW..%GPUTBS_PRIO_REALTIME
+ *	(1..4).  Across classes the order is strict and preemptive at block
+ *	boundaries: no SM starts a block of a grid while a grid of a higher
+ *	class has a block to start; within a class the device's policy
+ *	decides.  %GPUTBS_PRIO_HIGH and %GPUTBS_PRIO_REALTIME need
+ *	CAP_SYS_NICE (in the initial user namespace).  Until
+ *	%GPUTBS_FEATURE_PRIO_CLASS this member was padding that had to be 0.
  *
  * %GPUTBS_IOCTL_SUBMIT computes the grid's maximum residency R with the
- * occupancy calculation and queues it.  Errors: -EINVAL for an invalid
- * field or a grid that cannot fit on an SM (R = 0), -EFAULT for a bad
- * pointer, -E2BIG for too many blocks, -EAGAIN when the fd holds
+ * occupancy calculation and queues it.  With %GPUTBS_SUBMIT_RECORD_BLOCKS
+ * the module also allocates @nr_blocks records of 32 bytes (charged to
+ * the caller's memory cgroup) that it fills as the blocks end.  Errors:
+ * -EINVAL for an invalid field, an unknown flag, @prio_class above 4 or a
+ * grid that cannot fit on an SM (R = 0), -EPERM for %GPUTBS_PRIO_HIGH or
+ * %GPUTBS_PRIO_REALTIME without CAP_SYS_NICE, -EFAULT for a bad pointer,
+ * -E2BIG for too many blocks, -EAGAIN when the fd holds
  * &gputbs_info.max_grids_per_fd unreaped grids, -ENOMEM.  On error nothing
  * is queued, except for -EFAULT when the struct cannot be written back: the
  * grid then runs without a known handle and is cancelled when the file is
  * closed.
+ *
+ * Context: process context; may sleep (allocation, copy from user).
  */
 struct gputbs_submit {
 	__u32 flags;
@@ -142,7 +181,7 @@ struct gputbs_submit {
 	__u64 durations_ptr;
 	char label[GPUTBS_LABEL_LEN];
 	__u32 handle;
-	__u32 pad;
+	__u32 prio_class;
 };
 
 /* Flags of &struct gputbs_wait. */
@@ -185,6 +224,60 @@ struct gputbs_wait {
 	__u32 residency;
 };
 
+/**
+ * struct gputbs_block_record - where and when one thread block ran
+ * @sm: the SM it ran on, 0..&gputbs_info.nr_sms - 1.
+ * @slot: its thread block slot on that SM (the paper's blkindex),
+ *	0..&gputbs_info.max_blocks_per_sm - 1.  A slot holds one block at a
+ *	time, of whatever grid.
+ * @block: the block's index in its grid, 0..nr_blocks - 1.
+ * @pad: zero.
+ * @start_cycle: emulated cycle the block started.
+ * @end_cycle: emulated cycle the block ended, > @start_cycle.
+ *
+ * Cycles are absolute emulated cycles (cycle 0 is &gputbs_info.epoch_ns),
+ * the clock of &gputbs_wait.start_cycle and &gputbs_wait.end_cycle.  The
+ * fields are those of a ``block`` line of Documentation/trace-format.rst.
+ */
+struct gputbs_block_record {
+	__u32 sm;
+	__u32 slot;
+	__u32 block;
+	__u32 pad;
+	__u64 start_cycle;
+	__u64 end_cycle;
+};
+
+/**
+ * struct gputbs_blocks - fetch the block records of a completed grid
+ * @handle: the grid, submitted with %GPUTBS_SUBMIT_RECORD_BLOCKS.
+ * @flags: must be zero.
+ * @nr_records: in: capacity of the array at @records_ptr, records; out:
+ *	the number of records the grid has (its nr_blocks).
+ * @pad: must be zero.
+ * @records_ptr: user pointer to @nr_records &struct gputbs_block_record;
+ *	may be 0 when @nr_records is 0.
+ *
+ * %GPUTBS_IOCTL_BLOCKS copies min(capacity, total) records, in the order
+ * the blocks ended, and returns 0 with @nr_records set to the total: a
+ * call with capacity 0 asks for the count.  It works on a completed grid
+ * that has not been reaped yet; the grid stays unreaped (call it before
+ * %GPUTBS_IOCTL_WAIT, for example when poll() reports the fd readable).
+ * Errors: -EINVAL for non-zero @flags or @pad, -ENOENT for an unknown (or
+ * already reaped) handle, -ENODATA for a grid submitted without
+ * %GPUTBS_SUBMIT_RECORD_BLOCKS (checked before completion), -EBUSY while
+ * the grid has not completed, -EFAULT for a bad @records_ptr.
+ *
+ * Context: process context; may sleep (copy to user).
+ */
+struct gputbs_blocks {
+	__u32 handle;
+	__u32 flags;
+	__u32 nr_records;
+	__u32 pad;
+	__u64 records_ptr;
+};
+
 /** GPUTBS_IOCTL_BASE - ioctl type byte of /dev/gputbs */
 #define GPUTBS_IOCTL_BASE	0xB9
 
@@ -194,5 +287,7 @@ struct gputbs_wait {
 #define GPUTBS_IOCTL_SUBMIT	_IOWR(GPUTBS_IOCTL_BASE, 0x01, struct gputbs_submit)
 /** GPUTBS_IOCTL_WAIT - wait for and reap a grid, see &struct gputbs_wait */
 #define GPUTBS_IOCTL_WAIT	_IOWR(GPUTBS_IOCTL_BASE, 0x02, struct gputbs_wait)
+/** GPUTBS_IOCTL_BLOCKS - fetch block records, see &struct gputbs_blocks */
+#define GPUTBS_IOCTL_BLOCKS	_IOWR(GPUTBS_IOCTL_BASE, 0x03, struct gputbs_blocks)
 
 #endif /* _UAPI_LINUX_GPUTBS_H */
