@@ -173,6 +173,19 @@ static long gputbs_ioctl_info(struct gputbs_client *client, void *data)
 	return 0;
 }
 
+/* The core's class of a uapi class: 0 is normal, n is the core's n - 1. */
+static u32 gputbs_prio_class(u32 uapi_class)
+{
+	BUILD_BUG_ON(GPUTBS_PRIO_LOW - 1 != GTBS_PRIO_LOW);
+	BUILD_BUG_ON(GPUTBS_PRIO_NORMAL - 1 != GTBS_PRIO_NORMAL);
+	BUILD_BUG_ON(GPUTBS_PRIO_HIGH - 1 != GTBS_PRIO_HIGH);
+	BUILD_BUG_ON(GPUTBS_PRIO_REALTIME - 1 != GTBS_PRIO_REALTIME);
+	BUILD_BUG_ON(GPUTBS_PRIO_REALTIME != GTBS_NR_PRIO_CLASSES);
+
+	return uapi_class == GPUTBS_PRIO_DEFAULT ? GTBS_PRIO_NORMAL :
+						   uapi_class - 1;
+}
+
 /*
  * Work-model fields must match the chosen model, flags be known and the
  * class exist (-EINVAL); the classes above normal need CAP_SYS_NICE
@@ -197,24 +210,9 @@ static int gputbs_submit_check(const struct gputbs_submit *args)
 	default:
 		return -EINVAL;
 	}
-	if ((args->prio_class == GPUTBS_PRIO_HIGH ||
-	     args->prio_class == GPUTBS_PRIO_REALTIME) &&
-	    !capable(CAP_SYS_NICE))
-		return -EPERM;
-	return 0;
-}
-
-/* The core's class of a uapi class: 0 is normal, n is the core's n - 1. */
-static u32 gputbs_prio_class(u32 uapi_class)
-{
-	BUILD_BUG_ON(GPUTBS_PRIO_LOW - 1 != GTBS_PRIO_LOW);
-	BUILD_BUG_ON(GPUTBS_PRIO_NORMAL - 1 != GTBS_PRIO_NORMAL);
-	BUILD_BUG_ON(GPUTBS_PRIO_HIGH - 1 != GTBS_PRIO_HIGH);
-	BUILD_BUG_ON(GPUTBS_PRIO_REALTIME - 1 != GTBS_PRIO_REALTIME);
-	BUILD_BUG_ON(GPUTBS_PRIO_REALTIME != GTBS_NR_PRIO_CLASSES);
-
-	return uapi_class == GPUTBS_PRIO_DEFAULT ? GTBS_PRIO_NORMAL :
-						   uapi_class - 1;
+	/* the core's rule (gtbs_prio_class_check()), tested by KUnit */
+	return gtbs_prio_class_check(gputbs_prio_class(args->prio_class),
+				     capable(CAP_SYS_NICE));
 }
 
 static u64 *gputbs_copy_durations(const struct gputbs_submit *args)

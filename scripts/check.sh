@@ -116,6 +116,10 @@ parse_kunit() {	# kunit.py parse's "Testing complete. Ran N tests: passed: P, fa
 		}'
 }
 
+parse_trace() {	# "trace: N passed, M failed"
+	sed -n 's/^trace: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
 parse_calibration() {	# "calibration: N within 5%, M outside"
 	sed -n 's/^calibration: \([0-9]*\) within.*, \([0-9]*\) outside.*/\1 \2/p' "$1" | tail -n 1
 }
@@ -180,6 +184,8 @@ grep -qxF "[fifo] srtf sjf" /sys/class/misc/gputbs/policy
 echo CLI-VM-OK'
 step "CLI on the module: --policy, --trace, classes (stock kernel)" \
 	vm -- "$cli_vm_script"
+suite "gputbs run --trace replayed by gputbs predict = Equation 2 (stock kernel)" \
+	parse_trace vm -- gputbs-trace-test
 suite "ERCBench calibration (stock kernel)" parse_calibration \
 	vm -- gputbs calibrate /workloads/ercbench/kernels.gtbs
 # emulated results do not depend on the time scale: 666x faster, same cycles

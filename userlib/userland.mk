@@ -10,6 +10,7 @@
 #   $(BUILD)/lib/pkgconfig/libgputbs.pc
 #   $(BUILD)/bin/gputbs        CLI, static (runs in a busybox initramfs)
 #   $(BUILD)/bin/gputbs-test   in-guest Check suite, static
+#   $(BUILD)/bin/gputbs-trace-test  in-guest trace/predict check (sh)
 #   check-abi-lib     the shared library exports exactly the API
 #   check-userland    host tests: workload parser and CLI error paths
 #   install-userland  into $(DESTDIR)$(PREFIX)
@@ -53,7 +54,8 @@ GPUTBS_TEST_OBJS := $(UL_OBJ)/tests/guest/gputbs-test.o
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell $(PKG_CONFIG) --libs --static check 2>/dev/null)
 
-USERLAND_BINS := $(UL_BIN)/gputbs $(UL_BIN)/gputbs-test
+USERLAND_BINS := $(UL_BIN)/gputbs $(UL_BIN)/gputbs-test \
+	$(UL_BIN)/gputbs-trace-test
 
 .PHONY: userland check-abi-lib check-userland install-userland clean-userland
 
@@ -101,6 +103,10 @@ $(UL_BIN)/gputbs: $(GPUTBS_CLI_OBJS) $(LIBGPUTBS_A)
 $(UL_BIN)/gputbs-test: $(GPUTBS_TEST_OBJS) $(LIBGPUTBS_A)
 	@mkdir -p $(dir $@)
 	$(CC) -static -pthread $(LDFLAGS) -o $@ $^ $(CHECK_LIBS)
+
+$(UL_BIN)/gputbs-trace-test: tests/guest/gputbs-trace-test.sh
+	@mkdir -p $(dir $@)
+	install -m 755 $< $@
 
 # Exported dynamic symbols == GPUTBS_API declarations == version script,
 # all in node LIBGPUTBS_0.1, and the soname is libgputbs.so.0.
