@@ -120,6 +120,20 @@ parse_trace() {	# "trace: N passed, M failed"
 	sed -n 's/^trace: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
 
+parse_srtf() {	# "srtf: N passed, M failed"
+	sed -n 's/^srtf: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
+# The demo pairs under FIFO and SRTF on the module, then the comparison.
+srtf_vs_fifo() {
+	local json=$logs/srtf-vs-fifo.json
+	vm -- sh -c 'cd /workloads/ercbench &&
+		gputbs run --format json --policy fifo,srtf \
+		$(sed -e "/^#/d" demo.list)' >"$json.raw" || return 1
+	sed -n '/^{/,/^}/p' "$json.raw" >"$json"
+	python3 tests/userland/srtf-vs-fifo.py "$json"
+}
+
 parse_calibration() {	# "calibration: N within 5%, M outside"
 	sed -n 's/^calibration: \([0-9]*\) within.*, \([0-9]*\) outside.*/\1 \2/p' "$1" | tail -n 1
 }
@@ -186,6 +200,8 @@ step "CLI on the module: --policy, --trace, classes (stock kernel)" \
 	vm -- "$cli_vm_script"
 suite "gputbs run --trace replayed by gputbs predict = Equation 2 (stock kernel)" \
 	parse_trace vm -- gputbs-trace-test
+suite "SRTF above FIFO on the demo pairs, STP and ANTT (stock kernel)" \
+	parse_srtf srtf_vs_fifo
 suite "ERCBench calibration (stock kernel)" parse_calibration \
 	vm -- gputbs calibrate /workloads/ercbench/kernels.gtbs
 # emulated results do not depend on the time scale: 666x faster, same cycles
