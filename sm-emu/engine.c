@@ -93,6 +93,7 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 	dev->policy = policy;
 	dev->sms = sms;
 	INIT_LIST_HEAD(&dev->grids);
+	INIT_LIST_HEAD(&dev->arrivals);
 	INIT_LIST_HEAD(&dev->pending);
 	if (policy->attach)
 		policy->attach(dev);
@@ -224,6 +225,26 @@ void gtbs_dev_kick(struct gtbs_dev *dev, u64 cycle)
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_kick);
 
+/* The grid arrives at @now: queue it and tell everyone.  Lock held. */
+static void gtbs_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid,
+			     u64 now)
+{
+	list_del_init(&grid->node);	/* from the arrivals, if deferred */
+	grid->id = dev->next_id++;
+	grid->submit_cycle = now;
+	grid->last_issue_cycle = now;
+	grid->state = GTBS_GRID_QUEUED;
+	grid->sample = GTBS_SAMPLE_NONE;
+	list_add_tail(&grid->node, &dev->grids);
+	list_add_tail(&grid->pending_node, &dev->pending);
+	dev->nr_pending[grid->desc.prio_class]++;
+	dev->nr_grids++;
+	dev->grids_submitted++;
+	if (dev->policy->grid_arrive)
+		dev->policy->grid_arrive(dev, grid);
+	gtbs_dev_kick(dev, now);
+}
+
 /**
  * gtbs_grid_submit() - queue a grid
  * @dev: the device.
@@ -240,21 +261,63 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_kick);
 void gtbs_grid_submit(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 {
 	gtbs_dev_run_until(dev, now);
-	grid->id = dev->next_id++;
-	grid->submit_cycle = now;
-	grid->last_issue_cycle = now;
-	grid->state = GTBS_GRID_QUEUED;
-	grid->sample = GTBS_SAMPLE_NONE;
-	list_add_tail(&grid->node, &dev->grids);
-	list_add_tail(&grid->pending_node, &dev->pending);
-	dev->nr_pending[grid->desc.prio_class]++;
-	dev->nr_grids++;
-	dev->grids_submitted++;
-	if (dev->policy->grid_arrive)
-		dev->policy->grid_arrive(dev, grid);
-	gtbs_dev_kick(dev, now);
+	gtbs_grid_arrive(dev, grid, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_submit);
+
+/**
+ * gtbs_grid_submit_at() - submit a grid that arrives at a later cycle
+ * @dev: the device.
+ * @grid: initialised by gtbs_grid_init(), state NEW.
+ * @now: emulated cycle of the call.
+ * @at: emulated cycle of the arrival; at or before @now means
+ *	gtbs_grid_submit() at @now.
+ *
+ * The grid waits, ARRIVING and unseen by the policy, on &gtbs_dev.arrivals;
+ * gtbs_dev_run_until() makes it arrive at exactly @at, after the SMs'
+ * events at @at; grids due at the same cycle arrive in submission order.
+ * So a workload's arrival offsets are exact in emulated cycles whatever the
+ * wall-clock latency of the processes that submit it.  The owner must run
+ * the device at @at: gtbs_dev_next_event() and gtbs_dev_next_arrival()
+ * include it.
+ *
+ * Context: device lock held.
+ */
+void gtbs_grid_submit_at(struct gtbs_dev *dev, struct gtbs_grid *grid,
+			 u64 now, u64 at)
+{
+	struct gtbs_grid *pos;
+
+	if (at <= now) {
+		gtbs_grid_submit(dev, grid, now);
+		return;
+	}
+	gtbs_dev_run_until(dev, now);
+	grid->state = GTBS_GRID_ARRIVING;
+	grid->submit_cycle = at;
+	list_for_each_entry_reverse(pos, &dev->arrivals, node)
+		if (pos->submit_cycle <= at)
+			break;
+	list_add(&grid->node, &pos->node);
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_submit_at);
+
+/**
+ * gtbs_dev_next_arrival() - cycle of the next deferred arrival
+ * @dev: the device.
+ *
+ * Context: device lock held.
+ * Return: the emulated cycle of the first ARRIVING grid, or U64_MAX.
+ */
+u64 gtbs_dev_next_arrival(const struct gtbs_dev *dev)
+{
+	const struct gtbs_grid *first;
+
+	first = list_first_entry_or_null(&dev->arrivals, struct gtbs_grid,
+					 node);
+	return first ? first->submit_cycle : U64_MAX;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_arrival);
 
 /* Bring the SM's progress clock to @now.  Device lock held. */
 static void gtbs_sm_sync(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now)
@@ -576,7 +639,8 @@ static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
 /**
  * gtbs_grid_cancel() - remove a grid before it completes
  * @dev: the device.
- * @grid: a QUEUED or RUNNING grid; other states are left alone.
+ * @grid: an ARRIVING, QUEUED or RUNNING grid; other states are left
+ *	alone.  An ARRIVING grid due after @now just leaves the arrivals.
  * @now: emulated cycle of the cancellation.
  *
  * First runs the device up to @now; if the grid completed by then it stays
@@ -590,7 +654,15 @@ void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 {
 	u32 i, j;
 
-	if (grid->state != GTBS_GRID_QUEUED && grid->state != GTBS_GRID_RUNNING)
+	if (grid->state == GTBS_GRID_ARRIVING && now < grid->submit_cycle) {
+		list_del_init(&grid->node);
+		grid->state = GTBS_GRID_CANCELLED;
+		grid->end_cycle = grid->submit_cycle;
+		return;
+	}
+	if (grid->state != GTBS_GRID_QUEUED &&
+	    grid->state != GTBS_GRID_RUNNING &&
+	    grid->state != GTBS_GRID_ARRIVING)
 		return;
 	gtbs_dev_run_until(dev, now);
 	if (grid->state == GTBS_GRID_DONE)
@@ -701,7 +773,8 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_advance);
  * @dev: the device.
  *
  * Context: device lock held.
- * Return: emulated cycle, or U64_MAX when no block is resident.
+ * Return: emulated cycle of the next block completion or deferred arrival,
+ * or U64_MAX when there is neither.
  */
 u64 gtbs_dev_next_event(const struct gtbs_dev *dev)
 {
@@ -710,7 +783,7 @@ u64 gtbs_dev_next_event(const struct gtbs_dev *dev)
 
 	for (i = 0; i < dev->cfg.nr_sms; i++)
 		next = min(next, gtbs_sm_next_event(dev, dev->sms[i]));
-	return next;
+	return min(next, gtbs_dev_next_arrival(dev));
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_event);
 
@@ -743,7 +816,7 @@ void gtbs_dev_run_until(struct gtbs_dev *dev, u64 until)
 {
 	for (;;) {
 		struct gtbs_sm *first = NULL;
-		u64 next = U64_MAX;
+		u64 next = U64_MAX, arrival;
 		u32 i;
 
 		for (i = 0; i < dev->cfg.nr_sms; i++) {
@@ -753,6 +826,15 @@ void gtbs_dev_run_until(struct gtbs_dev *dev, u64 until)
 				next = t;
 				first = dev->sms[i];
 			}
+		}
+		arrival = gtbs_dev_next_arrival(dev);
+		if (arrival < next && arrival <= until) {
+			/* the SMs' events at the cycle come first */
+			gtbs_grid_arrive(dev, list_first_entry(&dev->arrivals,
+							       struct gtbs_grid,
+							       node),
+					 arrival);
+			continue;
 		}
 		if (!first || next > until)
 			break;

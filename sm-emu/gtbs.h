@@ -153,7 +153,9 @@ struct gtbs_occupancy {
 /**
  * enum gtbs_grid_state - life of a grid in the engine
  * @GTBS_GRID_NEW: initialised, not yet submitted.
- * @GTBS_GRID_QUEUED: submitted, no block has started.
+ * @GTBS_GRID_ARRIVING: submitted for a later cycle (gtbs_grid_submit_at());
+ *	on &gtbs_dev.arrivals, invisible to the policy until it arrives.
+ * @GTBS_GRID_QUEUED: arrived, no block has started.
  * @GTBS_GRID_RUNNING: at least one block started, not all ended.
  * @GTBS_GRID_DONE: every block ended.
  * @GTBS_GRID_CANCELLED: removed before completion by gtbs_grid_cancel().
@@ -161,11 +163,14 @@ struct gtbs_occupancy {
  * ::
  *
  *   NEW --submit--> QUEUED --first block--> RUNNING --last block--> DONE
- *                      |                       |
- *                      +--------cancel---------+--> CANCELLED
+ *    |                 ^  |                       |
+ *    +--submit_at--> ARRIVING   +--------cancel---------+--> CANCELLED
+ *                      |                                  ^
+ *                      +--------------cancel--------------+
  */
 enum gtbs_grid_state {
 	GTBS_GRID_NEW,
+	GTBS_GRID_ARRIVING,
 	GTBS_GRID_QUEUED,
 	GTBS_GRID_RUNNING,
 	GTBS_GRID_DONE,
@@ -212,7 +217,8 @@ struct gtbs_grid_sm {
 
 /**
  * struct gtbs_grid - a submitted grid
- * @node: link in &gtbs_dev.grids (arrival order) while QUEUED or RUNNING.
+ * @node: link in &gtbs_dev.grids (arrival order) while QUEUED or RUNNING;
+ *	in &gtbs_dev.arrivals (by @submit_cycle) while ARRIVING.
  * @pending_node: link in &gtbs_dev.pending while blocks remain unissued.
  * @desc: what was asked for.
  * @occ: footprint and maximum residency R.
@@ -221,7 +227,7 @@ struct gtbs_grid_sm {
  * @next_block: blocks issued so far (index of the next block to issue).
  * @blocks_done: blocks ended.
  * @resident: blocks resident now, all SMs.
- * @submit_cycle: emulated cycle of submission.
+ * @submit_cycle: emulated cycle of arrival (submission).
  * @start_cycle: emulated cycle its first block started.
  * @end_cycle: emulated cycle its last block ended.
  * @last_issue_cycle: cycle of the latest block issue, or @submit_cycle
@@ -392,6 +398,7 @@ struct gtbs_backend_ops {
  * @priv: owner's pointer.
  * @sms: @cfg.nr_sms SMs, allocated by the owner.
  * @grids: QUEUED and RUNNING grids in arrival order.
+ * @arrivals: ARRIVING grids by arrival cycle, then submission order.
  * @pending: grids with unissued blocks, in arrival order.
  * @nr_grids: grids on @grids.
  * @nr_pending: grids on @pending per &enum gtbs_prio_class.
@@ -422,6 +429,7 @@ struct gtbs_dev {
 	void *priv;
 	struct gtbs_sm **sms;
 	struct list_head grids;
+	struct list_head arrivals;
 	struct list_head pending;
 	u32 nr_grids;
 	u32 nr_pending[GTBS_NR_PRIO_CLASSES];
@@ -468,6 +476,9 @@ int gtbs_grid_desc_check(const struct gtbs_dev_config *cfg,
 int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
 		   const struct gtbs_grid_desc *desc, const char **why);
 void gtbs_grid_submit(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now);
+void gtbs_grid_submit_at(struct gtbs_dev *dev, struct gtbs_grid *grid,
+			 u64 now, u64 at);
+u64 gtbs_dev_next_arrival(const struct gtbs_dev *dev);
 void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now);
 u64 gtbs_sm_advance(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now);
 u64 gtbs_sm_next_event(const struct gtbs_dev *dev, const struct gtbs_sm *sm);
@@ -493,7 +504,9 @@ int gtbs_prio_class_check(u32 prio_class, bool may_raise);
 const struct gtbs_policy_ops *gtbs_policy_find(const char *name);
 const struct gtbs_policy_ops *gtbs_policy_at(unsigned int index);
 extern const struct gtbs_policy_ops gtbs_policy_fifo;
+extern const struct gtbs_policy_ops gtbs_policy_mpmax;
 extern const struct gtbs_policy_ops gtbs_policy_srtf;
+extern const struct gtbs_policy_ops gtbs_policy_srtf_adaptive;
 extern const struct gtbs_policy_ops gtbs_policy_sjf;
 
 /* metrics.c */
@@ -515,6 +528,8 @@ struct gtbs_metrics {
 };
 
 u64 gtbs_slowdown(u64 shared, u64 alone);
+u64 gtbs_grid_pred_final(const struct gtbs_dev_config *cfg,
+			 const struct gtbs_grid *grid);
 int gtbs_metrics_calc(const u64 *alone, const u64 *shared, u32 n,
 		      struct gtbs_metrics *m);
 

@@ -93,3 +93,31 @@ int gtbs_metrics_calc(const u64 *alone, const u64 *shared, u32 n,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_metrics_calc);
+
+/**
+ * gtbs_grid_pred_final() - a grid's latest runtime prediction
+ * @cfg: device configuration (its SM count).
+ * @grid: a grid that has run (its per-SM predictor states are kept after
+ *	it completes).
+ *
+ * The grid ends with its slowest SM, so its prediction is the largest,
+ * over the SMs that predicted, of their latest Pred_Cycles (paper Section
+ * "Predictor Accuracy"; the same rule as ``gputbs predict``).  Together
+ * with &gtbs_grid.first_pred it gives the predictor's accuracy:
+ * prediction / actual runtime, gtbs_slowdown(pred, end - start).
+ *
+ * Context: any; the caller serialises access to @grid.
+ * Return: cycles, or 0 if no SM predicted.
+ */
+u64 gtbs_grid_pred_final(const struct gtbs_dev_config *cfg,
+			 const struct gtbs_grid *grid)
+{
+	u64 pred = 0;
+	u32 i;
+
+	for (i = 0; i < cfg->nr_sms; i++)
+		if (grid->sm[i].pred.predicted)
+			pred = max(pred, grid->sm[i].pred.pred_cycles);
+	return pred;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_pred_final);

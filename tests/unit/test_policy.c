@@ -33,17 +33,17 @@ static struct gtbs_grid_desc whole_sm(u32 blocks, u64 cycles, u32 class)
 	return d;
 }
 
-START_TEST(registry_lists_fifo_srtf_sjf)
+START_TEST(registry_lists_policies)
 {
-	static const char * const names[] = { "fifo", "srtf", "sjf" };
+	static const char * const names[] = { "fifo", "mpmax", "srtf", "sjf" };
 	unsigned int i;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		ck_assert_ptr_nonnull(gtbs_policy_at(i));
 		ck_assert_str_eq(gtbs_policy_at(i)->name, names[i]);
 		ck_assert_ptr_nonnull(gtbs_policy_at(i)->pick_grid);
 	}
-	ck_assert_ptr_null(gtbs_policy_at(3));
+	ck_assert_ptr_null(gtbs_policy_at(ARRAY_SIZE(names)));
 	ck_assert_ptr_eq(gtbs_policy_find("srtf\n"), &gtbs_policy_srtf);
 	ck_assert_ptr_null(gtbs_policy_find("srtf2"));
 	ck_assert_ptr_null(gtbs_policy_find(""));
@@ -252,7 +252,7 @@ Suite *policy_suite(void)
 	Suite *s = suite_create("policy");
 	TCase *tc = h_tcase("policy");
 
-	tcase_add_test(tc, registry_lists_fifo_srtf_sjf);
+	tcase_add_test(tc, registry_lists_policies);
 	tcase_add_test(tc, alone_cycles_equation1);
 	tcase_add_test(tc, class_rules);
 	tcase_add_loop_test(tc, strict_classes_random, 0, 6);

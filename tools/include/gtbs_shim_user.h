@@ -112,6 +112,14 @@ static inline int list_empty(const struct list_head *head)
 #define list_entry(ptr, type, member)	container_of(ptr, type, member)
 #define list_first_entry_or_null(head, type, member) \
 	(list_empty(head) ? NULL : list_entry((head)->next, type, member))
+#define list_first_entry(head, type, member) \
+	list_entry((head)->next, type, member)
+#define list_prev_entry(pos, member) \
+	list_entry((pos)->member.prev, __typeof__(*(pos)), member)
+#define list_for_each_entry_reverse(pos, head, member) \
+	for (pos = list_entry((head)->prev, __typeof__(*pos), member); \
+	     &pos->member != (head); \
+	     pos = list_prev_entry(pos, member))
 #define list_next_entry(pos, member) \
 	list_entry((pos)->member.next, __typeof__(*(pos)), member)
 #define list_for_each_entry(pos, head, member) \
