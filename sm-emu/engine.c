@@ -311,11 +311,10 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_submit_at);
  */
 u64 gtbs_dev_next_arrival(const struct gtbs_dev *dev)
 {
-	const struct gtbs_grid *first;
-
-	first = list_first_entry_or_null(&dev->arrivals, struct gtbs_grid,
-					 node);
-	return first ? first->submit_cycle : U64_MAX;
+	if (list_empty(&dev->arrivals))
+		return U64_MAX;
+	return list_entry(dev->arrivals.next, struct gtbs_grid,
+			  node)->submit_cycle;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_arrival);
 
