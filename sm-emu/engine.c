@@ -95,6 +95,8 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 	INIT_LIST_HEAD(&dev->grids);
 	INIT_LIST_HEAD(&dev->arrivals);
 	INIT_LIST_HEAD(&dev->pending);
+	dev->share_threshold = GTBS_FP_ONE / 2;
+	dev->share_residency = 3;
 	if (policy->attach)
 		policy->attach(dev);
 }

@@ -151,6 +151,22 @@ struct gtbs_occupancy {
 };
 
 /**
+ * struct gtbs_footprint - SM resources held by a set of blocks
+ * @blocks: thread block slots.
+ * @warps: warp contexts.
+ * @threads: thread contexts.
+ * @regs: registers.
+ * @shmem: shared memory, bytes.
+ */
+struct gtbs_footprint {
+	u32 blocks;
+	u32 warps;
+	u32 threads;
+	u32 regs;
+	u32 shmem;
+};
+
+/**
  * enum gtbs_grid_state - life of a grid in the engine
  * @GTBS_GRID_NEW: initialised, not yet submitted.
  * @GTBS_GRID_ARRIVING: submitted for a later cycle (gtbs_grid_submit_at());
@@ -302,6 +318,7 @@ struct gtbs_slot {
  * @busy_cycles: cycles with at least one resident block.
  * @kicked: the scheduling state changed since the SM last issued blocks;
  *	gtbs_dev_run_until() re-evaluates kicked SMs at once.
+ * @sharing: SRTF/Adaptive: the SM is in sharing mode (policy_srtf_adaptive.c).
  * @kick_cycle: while @kicked, the cycle of the earliest event that kicked
  *	the SM: the cycle at which an idle SM should issue blocks, however
  *	late its thread wakes.
@@ -322,6 +339,7 @@ struct gtbs_sm {
 	u64 blocks_run;
 	u64 busy_cycles;
 	bool kicked;
+	bool sharing;
 	u64 kick_cycle;
 	struct gtbs_slot slots[];
 };
@@ -419,6 +437,12 @@ struct gtbs_backend_ops {
  * @predictions: counter of predictions made.
  * @promotions: counter of starvation-guard promotions.
  * @policy_switches: counter of gtbs_dev_set_policy() changes.
+ * @share_threshold: SRTF/Adaptive: largest fair difference between the
+ *	largest and the smallest estimated slowdown, GTBS_FP_ONE = 1.0
+ *	(default 0.5, the paper's).
+ * @share_residency: SRTF/Adaptive: residency limit of the fastest grid in
+ *	sharing mode, blocks per SM, >= 1 (default 3, the paper's).
+ * @sharing_switches: counter of SMs entering or leaving sharing mode.
  *
  * Every member is protected by the owner's device lock.
  */
@@ -446,6 +470,9 @@ struct gtbs_dev {
 	u64 predictions;
 	u64 promotions;
 	u64 policy_switches;
+	u64 share_threshold;
+	u32 share_residency;
+	u64 sharing_switches;
 };
 
 /* config.c */
@@ -457,6 +484,11 @@ int gtbs_occupancy_calc(const struct gtbs_dev_config *cfg,
 			const struct gtbs_grid_desc *desc,
 			struct gtbs_occupancy *occ);
 const char *gtbs_limiter_name(enum gtbs_limiter limiter);
+void gtbs_footprint_add(struct gtbs_footprint *fp,
+			const struct gtbs_occupancy *occ, u32 n);
+u32 gtbs_footprint_room(const struct gtbs_dev_config *cfg,
+			const struct gtbs_occupancy *occ,
+			const struct gtbs_footprint *used);
 
 /* timing.c */
 u64 gtbs_block_work(const struct gtbs_grid_desc *desc, u32 block);

@@ -93,3 +93,58 @@ int gtbs_occupancy_calc(const struct gtbs_dev_config *cfg,
 	return occ->residency ? 0 : -EINVAL;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_occupancy_calc);
+
+/**
+ * gtbs_footprint_add() - add blocks to a footprint
+ * @fp: the footprint.
+ * @occ: the blocks' grid (its per-block allocation).
+ * @n: blocks to add.
+ *
+ * Context: any.
+ */
+void gtbs_footprint_add(struct gtbs_footprint *fp,
+			const struct gtbs_occupancy *occ, u32 n)
+{
+	fp->blocks += n;
+	fp->warps += n * occ->warps;
+	fp->threads += n * occ->threads;
+	fp->regs += n * occ->regs;
+	fp->shmem += n * occ->shmem;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_footprint_add);
+
+/* Blocks of @per that fit in @cap minus @used; U32_MAX if @per is 0. */
+static u32 gtbs_room(u32 cap, u32 used, u32 per)
+{
+	if (!per)
+		return U32_MAX;
+	return used >= cap ? 0 : (cap - used) / per;
+}
+
+/**
+ * gtbs_footprint_room() - blocks that fit beside a footprint
+ * @cfg: device configuration.
+ * @occ: the grid whose blocks are counted.
+ * @used: resources already held on an otherwise empty SM.
+ *
+ * The occupancy calculation of an SM whose resources are reduced by
+ * @used: the MPMax limit, and SRTF/Adaptive's shared residencies.
+ *
+ * Context: any.
+ * Return: blocks of @occ's grid that fit on an SM next to @used, at most
+ * its maximum residency R.
+ */
+u32 gtbs_footprint_room(const struct gtbs_dev_config *cfg,
+			const struct gtbs_occupancy *occ,
+			const struct gtbs_footprint *used)
+{
+	u32 n = gtbs_room(cfg->max_blocks_per_sm, used->blocks, 1);
+
+	n = min(n, gtbs_room(cfg->max_warps_per_sm, used->warps, occ->warps));
+	n = min(n, gtbs_room(cfg->max_threads_per_sm, used->threads,
+			     occ->threads));
+	n = min(n, gtbs_room(cfg->max_regs_per_sm, used->regs, occ->regs));
+	n = min(n, gtbs_room(cfg->max_shmem_per_sm, used->shmem, occ->shmem));
+	return min(n, occ->residency);
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_footprint_room);

@@ -45,7 +45,7 @@
  * on the GPU"), except that an SM issues from the next grid once the
  * shortest has no block left to issue.
  */
-#include "gtbs.h"
+#include "policy_srtf.h"
 
 /* Predicted remaining cycles of @grid on SM @sm at @now (see DOC). */
 static u64 gtbs_srtf_remaining(const struct gtbs_grid *grid, u32 sm, u64 now)
@@ -71,16 +71,30 @@ static void gtbs_srtf_start_sample(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	dev->sample_sm = sm->id;
 }
 
-static struct gtbs_grid *gtbs_srtf_pick_grid(struct gtbs_dev *dev,
-					     struct gtbs_sm *sm)
+/**
+ * gtbs_srtf_choose() - SRTF's view of an SM that may issue a block
+ * @dev: the device, inside &gtbs_policy_ops.pick_grid.
+ * @sm: the SM.
+ * @c: out: the sampling decision, or the two shortest known grids.
+ *
+ * The sampling rules and the order of the DOC above; SRTF issues from
+ * @c->sampled, else from @c->first.
+ *
+ * Context: device lock held, from &gtbs_policy_ops.pick_grid.
+ */
+void gtbs_srtf_choose(struct gtbs_dev *dev, struct gtbs_sm *sm,
+		      struct gtbs_srtf_choice *c)
 {
-	struct gtbs_grid *grid, *best = NULL, *unsampled = NULL;
+	struct gtbs_grid *grid, *unsampled = NULL;
 	struct gtbs_grid *sampling = dev->sampling;
-	u64 key, best_key = U64_MAX;
+	u64 key;
 
+	memset(c, 0, sizeof(*c));
 	if (sampling && dev->sample_sm == sm->id &&
-	    gtbs_grid_eligible(dev, sampling))
-		return sampling;
+	    gtbs_grid_eligible(dev, sampling)) {
+		c->sampled = sampling;
+		return;
+	}
 	list_for_each_entry(grid, &dev->pending, pending_node) {
 		if (!gtbs_grid_eligible(dev, grid))
 			continue;
@@ -92,30 +106,55 @@ static struct gtbs_grid *gtbs_srtf_pick_grid(struct gtbs_dev *dev,
 		if (grid->sample != GTBS_SAMPLE_KNOWN)
 			continue;
 		key = gtbs_srtf_remaining(grid, sm->id, sm->now);
-		if (!best || key < best_key) {
-			best = grid;
-			best_key = key;
+		if (!c->first || key < c->first_key) {
+			c->second = c->first;
+			c->second_key = c->first_key;
+			c->first = grid;
+			c->first_key = key;
+		} else if (!c->second || key < c->second_key) {
+			c->second = grid;
+			c->second_key = key;
 		}
 	}
 	if (!unsampled)
-		return best;
-	if (!best) {
+		return;
+	if (!c->first) {
 		/* nothing known may issue: no comparison to make */
 		if (gtbs_block_fits(dev, sm, unsampled))
 			unsampled->sample = GTBS_SAMPLE_KNOWN;
-		return unsampled;
+		c->sampled = unsampled;
+		return;
 	}
 	if (!sampling && (gtbs_block_fits(dev, sm, unsampled) ||
 			  sm->now > unsampled->submit_cycle)) {
 		gtbs_srtf_start_sample(dev, sm, unsampled);
-		return unsampled;
+		c->sampled = unsampled;
 	}
-	return best;
 }
 
-/* The sample prediction: copy it to the other SMs and let them decide. */
-static void gtbs_srtf_predict(struct gtbs_dev *dev, struct gtbs_sm *sm,
-			      struct gtbs_grid *grid)
+static struct gtbs_grid *gtbs_srtf_pick_grid(struct gtbs_dev *dev,
+					     struct gtbs_sm *sm)
+{
+	struct gtbs_srtf_choice c;
+
+	gtbs_srtf_choose(dev, sm, &c);
+	return c.sampled ? c.sampled : c.first;
+}
+
+/**
+ * gtbs_srtf_predict() - SRTF's &gtbs_policy_ops.predict
+ * @dev: the device.
+ * @sm: the SM that predicted.
+ * @grid: the grid it predicted.
+ *
+ * The sample prediction: the sampled grid's first prediction on its sample
+ * SM is copied to the other SMs as their initial prediction, the grid
+ * becomes known and every SM re-evaluates.
+ *
+ * Context: device lock held, at the end of OnBlockEnd.
+ */
+void gtbs_srtf_predict(struct gtbs_dev *dev, struct gtbs_sm *sm,
+		       struct gtbs_grid *grid)
 {
 	u64 remaining;
 	u32 i;
@@ -134,14 +173,29 @@ static void gtbs_srtf_predict(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	gtbs_dev_kick(dev, sm->now);
 }
 
-static void gtbs_srtf_grid_end(struct gtbs_dev *dev, struct gtbs_grid *grid)
+/**
+ * gtbs_srtf_grid_end() - SRTF's &gtbs_policy_ops.grid_end
+ * @dev: the device.
+ * @grid: the grid that left; sampling stops if it was being sampled.
+ *
+ * Context: device lock held.
+ */
+void gtbs_srtf_grid_end(struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
 	if (dev->sampling == grid)
 		dev->sampling = NULL;
 }
 
-/* Selected while grids run: those that ran or predicted need no sample. */
-static void gtbs_srtf_attach(struct gtbs_dev *dev)
+/**
+ * gtbs_srtf_attach() - SRTF's &gtbs_policy_ops.attach
+ * @dev: the device, which may hold grids.
+ *
+ * Selected while grids run: grids that ran need no sample; the others
+ * are sampled in arrival order.
+ *
+ * Context: device lock held.
+ */
+void gtbs_srtf_attach(struct gtbs_dev *dev)
 {
 	struct gtbs_grid *grid;
 

@@ -493,17 +493,171 @@ struct kunit_suite gtbs_prio_suite = {
 	.test_cases = gtbs_prio_cases,
 };
 
+/* --- gputbs_share: MPMax reservations, SRTF/Adaptive sharing mode ------- */
+
+/*
+ * "Six per SM" grids: 256 threads (8 warps) per block, nothing else, so
+ * R = 6 (48 warps) and any full SM holds 48 warps: every block, of any mix
+ * of such grids, lasts exactly its work.
+ */
+static struct gtbs_grid_desc gtbs_six(u32 blocks, u64 cycles, const char *l)
+{
+	struct gtbs_grid_desc desc = gtbs_test_desc(blocks, 256, 0, 0, cycles);
+
+	strscpy(desc.label, l, sizeof(desc.label));
+	return desc;
+}
+
+/*
+ * MPMax on one SM: A and B, 12 blocks of 600 each, B arriving at 50.  With
+ * B co-running, A's limit is the blocks that fit beside one block of B:
+ * (48 - 8) / 8 = 5 warps' worth, and B's likewise.  At 600 A's first six
+ * end: A issues up to its limit, 5 (blocks 6-10), and B gets the block set
+ * aside for it (B0).  At 1200 A issues its last block (A11); with nothing
+ * of A left to issue B co-runs with nobody, its limit is R = 6 again, and
+ * it takes the SM: B1-B5 at 1200, B6-B11 at 1800.  A ends at 1800, B at
+ * 2400.  Under FIFO B would start at 1200, after all of A is out.
+ */
+static void gtbs_share_mpmax(struct kunit *test)
+{
+	struct gtbs_test_dev *td = gtbs_policy_dev(test, 1, "mpmax");
+	struct gtbs_grid_desc da = gtbs_six(12, 600, "A");
+	struct gtbs_grid_desc db = gtbs_six(12, 600, "B");
+	struct gtbs_grid *a, *b;
+	u32 i;
+
+	a = gtbs_test_submit(test, td, &da, 0);
+	b = gtbs_test_submit(test, td, &db, 50);
+	gtbs_test_drain(td);
+	for (i = 6; i <= 10; i++)
+		gtbs_expect_start(test, td, a, i, 0, 600);
+	gtbs_expect_start(test, td, b, 0, 0, 600);
+	gtbs_expect_start(test, td, a, 11, 0, 1200);
+	gtbs_expect_start(test, td, b, 5, 0, 1200);
+	gtbs_expect_start(test, td, b, 6, 0, 1800);
+	gtbs_expect_start(test, td, b, 11, 0, 1800);
+	KUNIT_EXPECT_EQ(test, a->end_cycle, 1800);
+	KUNIT_EXPECT_EQ(test, b->end_cycle, 2400);
+}
+
+/*
+ * SRTF/Adaptive on one SM: A, 24 blocks of 600 at 0 (alone 2400); B, 30
+ * blocks of 600 at 50 (alone 3000).  n is blocks left, t = 600, R = 6.
+ *
+ *   0     A0-A5.
+ *   600   B is sampled: B0-B5 (the sample SM issues only B).
+ *   1200  B known.  T1 = 18 * 600 / 6 = 1800, T2 = 24 * 600 / 6 = 2400:
+ *         exclusive slowdowns 1 and 4200 / 2400, difference 0.75 > 0.5.
+ *         Shared, A limited to 3 and B given the 3 that fit beside them:
+ *         TS1 = 18 * 600 / 3 = 3600, NB1 = 3600 * 3 / 600 = 18, NB2 = 6,
+ *         TS2 = 600: slowdowns 3600 / 1800 = 2 and 4200 / 2400 = 1.75,
+ *         difference 0.25 < 0.75: share.  A6-A8 and B6-B8.
+ *   1800, 2400, 3000: still unfair exclusive (15/21, 12/18, 9/15 = 0.6)
+ *         and fairer shared: three blocks each.
+ *   3600  n_A = 6, n_B = 12: T1 / T2 = 0.5, fair: exclusive again, and A,
+ *         the shortest, takes the SM: A18-A23, ending at 4200; B's last 12
+ *         run 4200-5400.
+ *
+ * Two switches.  Plain SRTF on the same pair: A ends at 3000, B at 5400.
+ */
+static void gtbs_share_adaptive(struct kunit *test)
+{
+	struct gtbs_test_dev *td = gtbs_policy_dev(test, 1, "srtf-adaptive");
+	struct gtbs_grid_desc da = gtbs_six(24, 600, "A");
+	struct gtbs_grid_desc db = gtbs_six(30, 600, "B");
+	struct gtbs_sm *sm = td->sms[0];
+	struct gtbs_grid *a, *b;
+	u32 i;
+
+	KUNIT_EXPECT_EQ(test, td->dev.share_threshold, GTBS_FP_ONE / 2);
+	KUNIT_EXPECT_EQ(test, td->dev.share_residency, 3);
+	a = gtbs_test_submit(test, td, &da, 0);
+	b = gtbs_test_submit(test, td, &db, 50);
+	gtbs_dev_run_until(&td->dev, 1199);
+	KUNIT_EXPECT_FALSE(test, sm->sharing);
+	gtbs_dev_run_until(&td->dev, 1200);
+	KUNIT_EXPECT_TRUE(test, sm->sharing);
+	KUNIT_EXPECT_EQ(test, a->sm[0].resident, 3);
+	KUNIT_EXPECT_EQ(test, b->sm[0].resident, 3);
+	gtbs_dev_run_until(&td->dev, 3599);
+	KUNIT_EXPECT_TRUE(test, sm->sharing);
+	KUNIT_EXPECT_EQ(test, td->dev.sharing_switches, 1);
+	gtbs_dev_run_until(&td->dev, 3600);
+	KUNIT_EXPECT_FALSE(test, sm->sharing);
+	KUNIT_EXPECT_EQ(test, a->sm[0].resident, 6);
+	gtbs_test_drain(td);
+	for (i = 6; i <= 8; i++) {
+		gtbs_expect_start(test, td, a, i, 0, 1200);
+		gtbs_expect_start(test, td, b, i, 0, 1200);
+	}
+	gtbs_expect_start(test, td, a, 17, 0, 3000);
+	gtbs_expect_start(test, td, b, 17, 0, 3000);
+	gtbs_expect_start(test, td, a, 23, 0, 3600);
+	gtbs_expect_start(test, td, b, 18, 0, 4200);
+	KUNIT_EXPECT_EQ(test, a->end_cycle, 4200);
+	KUNIT_EXPECT_EQ(test, b->end_cycle, 5400);
+	KUNIT_EXPECT_EQ(test, td->dev.sharing_switches, 2);
+}
+
+/* The same pair under plain SRTF: no sharing, A first. */
+static void gtbs_share_srtf_contrast(struct kunit *test)
+{
+	struct gtbs_test_dev *td = gtbs_policy_dev(test, 1, "srtf");
+	struct gtbs_grid_desc da = gtbs_six(24, 600, "A");
+	struct gtbs_grid_desc db = gtbs_six(30, 600, "B");
+	struct gtbs_grid *a, *b;
+
+	a = gtbs_test_submit(test, td, &da, 0);
+	b = gtbs_test_submit(test, td, &db, 50);
+	gtbs_test_drain(td);
+	KUNIT_EXPECT_EQ(test, a->end_cycle, 3000);
+	KUNIT_EXPECT_EQ(test, b->end_cycle, 5400);
+	KUNIT_EXPECT_EQ(test, td->dev.sharing_switches, 0);
+}
+
+/* A threshold above every difference keeps SRTF/Adaptive exclusive. */
+static void gtbs_share_threshold_tunable(struct kunit *test)
+{
+	struct gtbs_test_dev *td = gtbs_policy_dev(test, 1, "srtf-adaptive");
+	struct gtbs_grid_desc da = gtbs_six(24, 600, "A");
+	struct gtbs_grid_desc db = gtbs_six(30, 600, "B");
+	struct gtbs_grid *a, *b;
+
+	td->dev.share_threshold = GTBS_FP_ONE;
+	a = gtbs_test_submit(test, td, &da, 0);
+	b = gtbs_test_submit(test, td, &db, 50);
+	gtbs_test_drain(td);
+	KUNIT_EXPECT_EQ(test, td->dev.sharing_switches, 0);
+	KUNIT_EXPECT_EQ(test, a->end_cycle, 3000);
+	KUNIT_EXPECT_EQ(test, b->end_cycle, 5400);
+}
+
+static struct kunit_case gtbs_share_cases[] = {
+	KUNIT_CASE(gtbs_share_mpmax),
+	KUNIT_CASE(gtbs_share_adaptive),
+	KUNIT_CASE(gtbs_share_srtf_contrast),
+	KUNIT_CASE(gtbs_share_threshold_tunable),
+	{}
+};
+
+struct kunit_suite gtbs_share_suite = {
+	.name = "gputbs_share",
+	.test_cases = gtbs_share_cases,
+};
+
 /* --- gputbs_switch: policy changes under load lose nothing -------------- */
 
 /*
  * Four SMs, eight grids of mixed shapes and classes arriving over time;
- * the policy changes every 700 cycles through fifo, srtf and sjf while
+ * the policy changes every 700 cycles through every policy while
  * they run.  Every block must start once and end once, every grid finish
  * with all its blocks, and the SMs end empty.
  */
 static void gtbs_switch_under_load(struct kunit *test)
 {
-	static const char * const order[] = { "srtf", "sjf", "fifo" };
+	static const char * const order[] = {
+		"srtf", "mpmax", "sjf", "srtf-adaptive", "fifo",
+	};
 	struct gtbs_test_dev *td = gtbs_policy_dev(test, 4, "fifo");
 	struct gtbs_grid *grids[8];
 	unsigned long *seen;

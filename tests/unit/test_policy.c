@@ -35,7 +35,9 @@ static struct gtbs_grid_desc whole_sm(u32 blocks, u64 cycles, u32 class)
 
 START_TEST(registry_lists_policies)
 {
-	static const char * const names[] = { "fifo", "mpmax", "srtf", "sjf" };
+	static const char * const names[] = {
+		"fifo", "mpmax", "srtf", "srtf-adaptive", "sjf",
+	};
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
@@ -107,9 +109,11 @@ END_TEST
  */
 START_TEST(strict_classes_random)
 {
-	static const char * const pol[] = { "fifo", "srtf", "sjf" };
+	static const char * const pol[] = {
+		"fifo", "mpmax", "srtf", "srtf-adaptive", "sjf",
+	};
 	u64 rng = 42 + _i;
-	struct h_dev *h = h_policy(4, pol[_i % 3]);
+	struct h_dev *h = h_policy(4, pol[_i % ARRAY_SIZE(pol)]);
 	struct gtbs_grid *g[24];
 	u64 at = 0;
 	u32 i, j;
@@ -255,7 +259,7 @@ Suite *policy_suite(void)
 	tcase_add_test(tc, registry_lists_policies);
 	tcase_add_test(tc, alone_cycles_equation1);
 	tcase_add_test(tc, class_rules);
-	tcase_add_loop_test(tc, strict_classes_random, 0, 6);
+	tcase_add_loop_test(tc, strict_classes_random, 0, 10);
 	tcase_add_test(tc, sjf_shortest_first);
 	tcase_add_test(tc, srtf_beats_fifo_on_ercbench);
 	suite_add_tcase(s, tc);
