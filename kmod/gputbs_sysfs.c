@@ -13,7 +13,7 @@
  *
  * policy
  *	Read: every registered policy, the current one in brackets, like
- *	/sys/block/<disk>/queue/scheduler ("[fifo] srtf sjf").  Write a
+ *	/sys/block/<disk>/queue/scheduler ("[fifo] mpmax srtf srtf-adaptive sjf").  Write a
  *	name (a trailing newline is fine) to switch the policy of the
  *	running device: gtbs_dev_set_policy() under the device lock, at the
  *	current emulated cycle, after every event due before it.  Blocks
@@ -133,9 +133,87 @@ static ssize_t starve_ns_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(starve_ns);
 
+/* SRTF/Adaptive's threshold, read and written in parts per million. */
+static ssize_t share_threshold_ppm_show(struct device *dev,
+					struct device_attribute *attr,
+					char *buf)
+{
+	struct gputbs_device *gdev = gputbs_from_dev(dev);
+	u64 fp;
+
+	spin_lock(&gdev->lock);
+	fp = gdev->core.share_threshold;
+	spin_unlock(&gdev->lock);
+	/* GTBS_FP_ONE is 10^6: fixed point and ppm are the same number */
+	return sysfs_emit(buf, "%llu\n", fp);
+}
+
+static ssize_t share_threshold_ppm_store(struct device *dev,
+					 struct device_attribute *attr,
+					 const char *buf, size_t count)
+{
+	struct gputbs_device *gdev = gputbs_from_dev(dev);
+	u64 ppm, now;
+	int ret;
+
+	BUILD_BUG_ON(GTBS_FP_ONE != 1000000);
+	ret = kstrtou64(buf, 10, &ppm);
+	if (ret)
+		return ret;
+	if (ppm > 100 * GTBS_FP_ONE)
+		return -ERANGE;
+	spin_lock(&gdev->lock);
+	now = gputbs_dev_sync(gdev);
+	gdev->core.share_threshold = ppm;
+	gtbs_dev_kick(&gdev->core, now);
+	gputbs_dev_sync(gdev);
+	spin_unlock(&gdev->lock);
+	return count;
+}
+static DEVICE_ATTR_RW(share_threshold_ppm);
+
+/* SRTF/Adaptive's residency limit of the fastest grid while sharing. */
+static ssize_t share_residency_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	struct gputbs_device *gdev = gputbs_from_dev(dev);
+	u32 limit;
+
+	spin_lock(&gdev->lock);
+	limit = gdev->core.share_residency;
+	spin_unlock(&gdev->lock);
+	return sysfs_emit(buf, "%u\n", limit);
+}
+
+static ssize_t share_residency_store(struct device *dev,
+				     struct device_attribute *attr,
+				     const char *buf, size_t count)
+{
+	struct gputbs_device *gdev = gputbs_from_dev(dev);
+	u32 limit;
+	u64 now;
+	int ret;
+
+	ret = kstrtou32(buf, 10, &limit);
+	if (ret)
+		return ret;
+	if (!limit || limit > GTBS_MAX_BLOCKS_PER_SM)
+		return -ERANGE;
+	spin_lock(&gdev->lock);
+	now = gputbs_dev_sync(gdev);
+	gdev->core.share_residency = limit;
+	gtbs_dev_kick(&gdev->core, now);
+	gputbs_dev_sync(gdev);
+	spin_unlock(&gdev->lock);
+	return count;
+}
+static DEVICE_ATTR_RW(share_residency);
+
 static struct attribute *gputbs_attrs[] = {
 	&dev_attr_policy.attr,
 	&dev_attr_starve_ns.attr,
+	&dev_attr_share_threshold_ppm.attr,
+	&dev_attr_share_residency.attr,
 	NULL,
 };
 
