@@ -251,6 +251,41 @@ START_TEST(srtf_beats_fifo_on_ercbench)
 }
 END_TEST
 
+/*
+ * Predictor accuracy from the engine: a whole-SM grid of 8 blocks on 2
+ * SMs predicts exactly (1200) from its first block end, and its final
+ * prediction, the largest over the SMs, is exact too; a grid with blocks
+ * of 100 then 300 cycles is first predicted short (4 * 100 = 400 on SM 0
+ * with one block per SM, Total_Blocks 4) and finally right.
+ */
+START_TEST(prediction_accuracy)
+{
+	static const u64 dur[8] = { 100, 100, 300, 300, 300, 300, 300, 300 };
+	struct h_dev *h = h_new_sms(2);
+	struct gtbs_grid_desc d = whole_sm(8, 300, GTBS_PRIO_NORMAL);
+	struct gtbs_grid *g;
+
+	g = h_submit(h, &d, 0);
+	h_drain(h);
+	ck_assert_uint_eq(g->first_pred, 1200);
+	ck_assert_uint_eq(gtbs_grid_pred_final(&h->dev.cfg, g), 1200);
+	ck_assert_uint_eq(g->end_cycle - g->start_cycle, 1200);
+	h_free(h);
+
+	h = h_new_sms(2);
+	d.block_cycles = 0;
+	d.durations = dur;
+	g = h_submit(h, &d, 0);
+	h_drain(h);
+	/* SM 0 runs blocks 0, 2, 4, 6: 100 + 3 * 300 = 1000 = the runtime */
+	ck_assert_uint_eq(g->first_pred, 400);
+	ck_assert_uint_eq(g->end_cycle - g->start_cycle, 1000);
+	ck_assert_uint_eq(gtbs_grid_pred_final(&h->dev.cfg, g), 1000);
+	ck_assert_uint_eq(gtbs_slowdown(g->first_pred, 1000), 400000);
+	h_free(h);
+}
+END_TEST
+
 Suite *policy_suite(void)
 {
 	Suite *s = suite_create("policy");
@@ -261,6 +296,7 @@ Suite *policy_suite(void)
 	tcase_add_test(tc, class_rules);
 	tcase_add_loop_test(tc, strict_classes_random, 0, 10);
 	tcase_add_test(tc, sjf_shortest_first);
+	tcase_add_test(tc, prediction_accuracy);
 	tcase_add_test(tc, srtf_beats_fifo_on_ercbench);
 	suite_add_tcase(s, tc);
 	return s;
