@@ -24,7 +24,8 @@ struct task_struct;
  * @gdev: the device.
  * @sm: the SM's core state (protected by &gputbs_device.lock).
  * @task: the kthread.
- * @timer: fires at the SM's next block completion and wakes @task.
+ * @timer: fires at the SM's next block completion and wakes @task; SM 0's
+ *	at the device's next deferred arrival instead if that is earlier.
  * @woken: set by @timer's callback before it wakes @task; accessed with
  *	READ_ONCE()/WRITE_ONCE(), ordered by the wake-up.
  * @deadline: emulated cycle @timer is armed for, U64_MAX when disarmed

@@ -14,6 +14,11 @@
  * released, which cancels it and returns its SM resources.  Waits are
  * interruptible and restartable: the deadline is absolute.
  *
+ * A grid submitted with %GPUTBS_SUBMIT_AT_CYCLE for a later cycle is
+ * ARRIVING in the core (gtbs_grid_submit_at()) until the device runs to
+ * that cycle; it has its handle and counts towards the file's limit from
+ * submission, and release cancels it like a queued grid.
+ *
  * A grid submitted with %GPUTBS_SUBMIT_RECORD_BLOCKS gets its array of
  * block records at submission, sized for all its blocks, so that the
  * backend's block_end callback, which runs under the device spinlock,
@@ -27,6 +32,7 @@
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/stddef.h>
 #include <linux/uaccess.h>
 
 #include "../uapi/linux/gputbs.h"
@@ -142,7 +148,8 @@ void gputbs_grid_block_end(struct gputbs_grid *grid, u32 sm, u32 slot,
 	rec->end_cycle = end;
 }
 
-static long gputbs_ioctl_info(struct gputbs_client *client, void *data)
+static long gputbs_ioctl_info(struct gputbs_client *client, void *data,
+			      unsigned int size)
 {
 	const struct gputbs_device *gdev = client->gdev;
 	struct gputbs_info *info = data;
@@ -152,7 +159,8 @@ static long gputbs_ioctl_info(struct gputbs_client *client, void *data)
 	info->features = GPUTBS_FEATURE_WORK_DIST | GPUTBS_FEATURE_WORK_ARRAY |
 			 GPUTBS_FEATURE_WAIT_ANY | GPUTBS_FEATURE_POLL |
 			 GPUTBS_FEATURE_PRIO_CLASS |
-			 GPUTBS_FEATURE_BLOCK_RECORDS;
+			 GPUTBS_FEATURE_BLOCK_RECORDS |
+			 GPUTBS_FEATURE_ARRIVAL_CYCLE;
 	info->nr_sms = cfg->nr_sms;
 	info->warp_size = cfg->warp_size;
 	info->max_threads_per_sm = cfg->max_threads_per_sm;
@@ -187,13 +195,40 @@ static u32 gputbs_prio_class(u32 uapi_class)
 }
 
 /*
- * Work-model fields must match the chosen model, flags be known and the
- * class exist (-EINVAL); the classes above normal need CAP_SYS_NICE
- * (-EPERM), checked last so that an invalid grid is -EINVAL for anyone.
+ * An arrival cycle needs the flag, the flag needs the command of the
+ * struct that has the member (@size), and the cycle may lie at most
+ * GPUTBS_ARRIVAL_MAX_AHEAD ahead.  The current cycle is read without the
+ * lock: the one submission uses later is larger, which only brings the
+ * arrival closer.
  */
-static int gputbs_submit_check(const struct gputbs_submit *args)
+static int gputbs_arrival_check(const struct gputbs_device *gdev,
+				const struct gputbs_submit *args,
+				unsigned int size)
 {
-	if (args->flags & ~GPUTBS_SUBMIT_RECORD_BLOCKS)
+	if (!(args->flags & GPUTBS_SUBMIT_AT_CYCLE))
+		return args->arrival_cycle ? -EINVAL : 0;
+	if (size < GPUTBS_SUBMIT_SIZE_VER1)
+		return -EINVAL;
+	if (args->arrival_cycle >
+	    gputbs_now_cycles(gdev) + GPUTBS_ARRIVAL_MAX_AHEAD)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Work-model fields must match the chosen model, flags be known, the
+ * arrival valid and the class exist (-EINVAL); the classes above normal
+ * need CAP_SYS_NICE (-EPERM), checked last so that an invalid grid is
+ * -EINVAL for anyone.
+ */
+static int gputbs_submit_check(const struct gputbs_device *gdev,
+			       const struct gputbs_submit *args,
+			       unsigned int size)
+{
+	if (args->flags & ~(GPUTBS_SUBMIT_RECORD_BLOCKS |
+			    GPUTBS_SUBMIT_AT_CYCLE))
+		return -EINVAL;
+	if (gputbs_arrival_check(gdev, args, size))
 		return -EINVAL;
 	if (args->prio_class > GPUTBS_PRIO_REALTIME)
 		return -EINVAL;
@@ -294,7 +329,8 @@ err_free:
 	return ERR_PTR(ret);
 }
 
-static long gputbs_ioctl_submit(struct gputbs_client *client, void *data)
+static long gputbs_ioctl_submit(struct gputbs_client *client, void *data,
+				unsigned int size)
 {
 	struct gputbs_submit *args = data;
 	struct gputbs_device *gdev = client->gdev;
@@ -302,7 +338,7 @@ static long gputbs_ioctl_submit(struct gputbs_client *client, void *data)
 	u32 handle;
 	int ret;
 
-	ret = gputbs_submit_check(args);
+	ret = gputbs_submit_check(gdev, args, size);
 	if (ret)
 		return ret;
 	grid = gputbs_grid_create(client, args);
@@ -319,8 +355,15 @@ static long gputbs_ioctl_submit(struct gputbs_client *client, void *data)
 	grid->handle = handle;
 	args->handle = handle;
 
+	/*
+	 * arrival_cycle is 0 without GPUTBS_SUBMIT_AT_CYCLE, and a cycle at
+	 * or before now means now: the grid arrives at once.  Otherwise it
+	 * waits on the core's arrivals and the second sync arms SM 0's timer
+	 * for its cycle (gputbs_dev_sync()).
+	 */
 	spin_lock(&gdev->lock);
-	gtbs_grid_submit(&gdev->core, &grid->core, gputbs_dev_sync(gdev));
+	gtbs_grid_submit_at(&gdev->core, &grid->core, gputbs_dev_sync(gdev),
+			    args->arrival_cycle);
 	gputbs_dev_sync(gdev);	/* issue its blocks now, at its arrival */
 	spin_unlock(&gdev->lock);
 	return 0;
@@ -439,7 +482,8 @@ static long gputbs_wait_any(struct gputbs_client *client,
 	}
 }
 
-static long gputbs_ioctl_wait(struct gputbs_client *client, void *data)
+static long gputbs_ioctl_wait(struct gputbs_client *client, void *data,
+			      unsigned int size)
 {
 	struct gputbs_wait *args = data;
 	struct gputbs_grid *grid;
@@ -464,7 +508,8 @@ static long gputbs_ioctl_wait(struct gputbs_client *client, void *data)
  * are read without the device lock: once the grid is seen done under the
  * lock, nothing writes them any more, and the reference keeps them.
  */
-static long gputbs_ioctl_blocks(struct gputbs_client *client, void *data)
+static long gputbs_ioctl_blocks(struct gputbs_client *client, void *data,
+				unsigned int size)
 {
 	struct gputbs_device *gdev = client->gdev;
 	struct gputbs_blocks *args = data;
@@ -513,18 +558,23 @@ static __poll_t gputbs_poll(struct file *file, poll_table *wait)
 /**
  * struct gputbs_ioctl_desc - one ioctl of the ABI
  * @cmd: the command with the kernel's struct size.
- * @func: handler; gets a zero-extended kernel copy of the argument.
+ * @old_size: the struct's size before it last grew, also accepted, or 0.
+ * @func: handler; gets a zero-extended kernel copy of the argument and
+ *	the size userspace passed (_IOC_SIZE() of its command).
  */
 struct gputbs_ioctl_desc {
 	unsigned int cmd;
-	long (*func)(struct gputbs_client *client, void *data);
+	unsigned int old_size;
+	long (*func)(struct gputbs_client *client, void *data,
+		     unsigned int size);
 };
 
 static const struct gputbs_ioctl_desc gputbs_ioctls[] = {
-	[0x00] = { GPUTBS_IOCTL_INFO, gputbs_ioctl_info },
-	[0x01] = { GPUTBS_IOCTL_SUBMIT, gputbs_ioctl_submit },
-	[0x02] = { GPUTBS_IOCTL_WAIT, gputbs_ioctl_wait },
-	[0x03] = { GPUTBS_IOCTL_BLOCKS, gputbs_ioctl_blocks },
+	[0x00] = { GPUTBS_IOCTL_INFO, 0, gputbs_ioctl_info },
+	[0x01] = { GPUTBS_IOCTL_SUBMIT, GPUTBS_SUBMIT_SIZE_VER0,
+		   gputbs_ioctl_submit },
+	[0x02] = { GPUTBS_IOCTL_WAIT, 0, gputbs_ioctl_wait },
+	[0x03] = { GPUTBS_IOCTL_BLOCKS, 0, gputbs_ioctl_blocks },
 };
 
 /* Largest argument struct: the on-stack buffer every handler gets. */
@@ -539,8 +589,9 @@ union gputbs_ioctl_arg {
  * Table-driven dispatch in the style of drm_ioctl(): the handler works on a
  * zeroed kernel copy, so nothing of the kernel stack reaches userspace.
  * A command whose type, number, direction or size the module does not know
- * is -ENOTTY; when a struct grows, the older sizes will be accepted here
- * and zero-extended.
+ * is -ENOTTY.  A struct that grew is also accepted at its older size
+ * (&gputbs_ioctl_desc.old_size): the copy is zero-extended, and only the
+ * older size is copied back.
  */
 static long gputbs_ioctl(struct file *file, unsigned int cmd,
 			 unsigned long arg)
@@ -559,13 +610,16 @@ static long gputbs_ioctl(struct file *file, unsigned int cmd,
 	if (!desc->func || _IOC_DIR(cmd) != _IOC_DIR(desc->cmd))
 		return -ENOTTY;
 	ksize = _IOC_SIZE(desc->cmd);
-	if (usize != ksize)
+	if (usize != ksize && (!desc->old_size || usize != desc->old_size))
 		return -ENOTTY;
 
+	BUILD_BUG_ON(sizeof(struct gputbs_submit) != GPUTBS_SUBMIT_SIZE_VER1);
+	BUILD_BUG_ON(offsetofend(struct gputbs_submit, prio_class) !=
+		     GPUTBS_SUBMIT_SIZE_VER0);
 	memset(&data, 0, sizeof(data));
 	if ((_IOC_DIR(cmd) & _IOC_WRITE) && copy_from_user(&data, uarg, usize))
 		return -EFAULT;
-	ret = desc->func(client, &data);
+	ret = desc->func(client, &data, usize);
 	if (ret == -ERESTARTSYS && nr != _IOC_NR(GPUTBS_IOCTL_WAIT))
 		ret = -EINTR;
 	if ((_IOC_DIR(cmd) & _IOC_READ) && !ret &&

@@ -22,7 +22,12 @@
  *
  * Submissions and cancellations run the device the same way in the ioctl
  * (gputbs_dev_sync()), so a new grid's blocks issue at its arrival without
- * waking any thread, and only the SMs with an event due ever wake.
+ * waking any thread, and only the SMs with an event due ever wake.  A grid
+ * submitted for a later cycle (%GPUTBS_SUBMIT_AT_CYCLE) is an event too:
+ * SM 0's timer is armed for the earlier of its own next completion and the
+ * device's next deferred arrival (gtbs_dev_next_arrival()), and the run
+ * that timer triggers makes the grid arrive at its cycle and issues its
+ * blocks on every SM.
  *
  * gtbs_dev_run_until() takes every SM's events in global cycle order, each
  * at the cycle it was due, whichever thread runs it and however late it
@@ -35,6 +40,7 @@
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 
@@ -93,8 +99,10 @@ static enum hrtimer_restart gputbs_sm_timer_fn(struct hrtimer *timer)
 /*
  * Arm each SM's timer for the SM's next completion, wherever it moved (a
  * block was issued on it or retired by another thread), so that exactly
- * the SM that has an event due wakes.  No thread is woken from here.
- * Called with the device lock held.
+ * the SM that has an event due wakes; SM 0's also for the device's next
+ * deferred arrival, if that comes first, so that a grid submitted for a
+ * later cycle arrives even on an idle device.  No thread is woken from
+ * here.  Called with the device lock held.
  */
 static void gputbs_sm_rearm(struct gputbs_device *gdev)
 {
@@ -103,6 +111,9 @@ static void gputbs_sm_rearm(struct gputbs_device *gdev)
 	for (i = 0; i < gdev->core.cfg.nr_sms; i++) {
 		struct gputbs_sm_thread *t = &gdev->threads[i];
 		u64 next = gtbs_sm_next_event(&gdev->core, t->sm);
+
+		if (i == 0)
+			next = min(next, gtbs_dev_next_arrival(&gdev->core));
 
 		if (next == t->deadline)
 			continue;
@@ -120,9 +131,10 @@ static void gputbs_sm_rearm(struct gputbs_device *gdev)
  * gputbs_dev_sync() - run the device up to the current emulated cycle
  * @gdev: the device.
  *
- * Processes every event due by now in cycle order (including the kicks
- * of a grid that just arrived or ended, so its blocks issue at once) and
- * re-arms the SM timers.  Called by the SM threads when their timer fires,
+ * Processes every event due by now in cycle order (including deferred
+ * arrivals and the kicks of a grid that just arrived or ended, so its
+ * blocks issue at once) and re-arms the SM timers, SM 0's also for the
+ * next deferred arrival.  Called by the SM threads when their timer fires,
  * and around every submission and cancellation, so that a change happens
  * after every event that precedes it: no block of a new grid can start
  * before its arrival, however late the SM threads run.

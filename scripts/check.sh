@@ -11,11 +11,12 @@
 # Steps: W=1 module builds against Debian's 6.12 and 6.1 headers; sparse;
 # the host
 # unit tests of the portable core under ASan/UBSan; the CLI's usage and
-# workload-file errors; libgputbs' exported symbols; the debug kernel
+# workload-file errors; the simulator (determinism, hand-worked pairs,
+# usage errors, plots); libgputbs' exported symbols; the debug kernel
 # (cached); the KUnit suites loaded as a module in the debug kernel and
 # parsed by the kernel's own kunit.py; the userland suite in the debug
-# kernel guest; the CLI on the module (policies, traces, classes); and the
-# calibration of every ERCBench kernel alone.
+# kernel guest; the CLI on the module (policies, traces, classes, exact
+# arrival offsets); and the calibration of every ERCBench kernel alone.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -89,6 +90,10 @@ parse_predict() {	# "predict: N passed, M failed"
 	sed -n 's/^predict: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
 
+parse_sim() {	# "sim: N passed, M failed"
+	sed -n 's/^sim: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
 parse_guest() {	# Check's "100%: Checks: N, Failures: F, Errors: E"
 	awk -F'[:,] *' '/Checks: [0-9]+, Failures: [0-9]+, Errors: [0-9]+/ {
 		for (i = 1; i <= NF; i++) {
@@ -134,6 +139,26 @@ srtf_vs_fifo() {
 	python3 tests/userland/srtf-vs-fifo.py "$json"
 }
 
+# A pair at 1 ns per cycle (process jitter is then a million cycles): the
+# second program arrives exactly 50 cycles after the first, at its offset.
+exact_arrivals() {
+	local json=$logs/arrivals-1ns.json
+	vm --modparam gputbs.time_scale_ps=1000 -- \
+		gputbs run --format json /workloads/ercbench/pairs/JPEG-d+JPEG-e.gtbs \
+		>"$json.raw" || return 1
+	sed -n '/^{/,/^}/p' "$json.raw" >"$json"
+	python3 - "$json" <<'EOF'
+import json, sys
+w = json.load(open(sys.argv[1]))["workloads"][0]
+runs = [(r["program"], r["at_cycles"], r["arrive_cycles"],
+	 r["grids"][0]["submit_cycle"]) for r in w["runs"]]
+print("t0_cycle", w["t0_cycle"], "runs (program, at, arrive, submit_cycle):", runs)
+assert w["exact_arrivals"] is True, "arrivals not exact"
+assert [r[2] for r in runs] == [0, 50], "arrive_cycles are not 0 and 50"
+assert runs[1][3] - runs[0][3] == 50, "submit cycles not 50 apart"
+EOF
+}
+
 parse_calibration() {	# "calibration: N within 5%, M outside"
 	sed -n 's/^calibration: \([0-9]*\) within.*, \([0-9]*\) outside.*/\1 \2/p' "$1" | tail -n 1
 }
@@ -150,6 +175,9 @@ suite "CLI and workload files (host)" parse_cli \
 	tests/userland/cli-test.sh "$BUILD/bin/gputbs"
 suite "predictor replay, gputbs predict (host)" parse_predict \
 	tests/userland/predict-test.sh "$BUILD/bin/gputbs"
+suite "simulator gputbs-sim: determinism, hand-worked pairs, plots (host)" \
+	parse_sim tests/userland/sim-test.sh "$BUILD/bin/gputbs-sim" \
+	"$BUILD/bin/gputbs"
 step "libgputbs exports only its API" make -s check-abi-lib
 step "debug kernel (cached in $DEBUG_KERNEL_DIR)" scripts/build-debug-kernel.sh
 step "module W=1 build, debug kernel" make -s module-debug
@@ -176,11 +204,11 @@ pair=pairs/JPEG-d+JPEG-e.gtbs
 gputbs run --policy fifo,srtf,sjf $pair >/tmp/run.txt
 cat /tmp/run.txt
 grep -q "policies side by side" /tmp/run.txt
-grep -qxF "[fifo] srtf sjf" /sys/class/misc/gputbs/policy
+grep -qxF "[fifo] mpmax srtf srtf-adaptive sjf" /sys/class/misc/gputbs/policy
 echo srtf >/sys/class/misc/gputbs/policy
 gputbs run --format json --policy sjf,fifo $pair >/tmp/run.json
 grep -q "\"policies\": \[" /tmp/run.json
-grep -qxF "fifo [srtf] sjf" /sys/class/misc/gputbs/policy
+grep -qxF "fifo mpmax [srtf] srtf-adaptive sjf" /sys/class/misc/gputbs/policy
 echo fifo >/sys/class/misc/gputbs/policy
 gputbs run --trace /tmp/t.trace $pair >/dev/null
 test "$(grep -c "^grid " /tmp/t.trace)" -eq 2
@@ -194,10 +222,12 @@ if su nobody -s /bin/sh -c "gputbs run /tmp/c.gtbs" 2>/tmp/err; then exit 1; fi
 grep -q "Operation not permitted" /tmp/err
 if su nobody -s /bin/sh -c "gputbs run --policy srtf $pair" 2>/tmp/err; then exit 1; fi
 grep -q "needs root" /tmp/err
-grep -qxF "[fifo] srtf sjf" /sys/class/misc/gputbs/policy
+grep -qxF "[fifo] mpmax srtf srtf-adaptive sjf" /sys/class/misc/gputbs/policy
 echo CLI-VM-OK'
 step "CLI on the module: --policy, --trace, classes (stock kernel)" \
 	vm -- "$cli_vm_script"
+step "gputbs run: a pair arrives at exactly 0 and 50 cycles at 1 ns per cycle (stock kernel)" \
+	exact_arrivals
 suite "gputbs run --trace replayed by gputbs predict = Equation 2 (stock kernel)" \
 	parse_trace vm -- gputbs-trace-test
 suite "SRTF above FIFO on the demo pairs, STP and ANTT (stock kernel)" \

@@ -406,6 +406,11 @@ static void print_run_error(const struct cmd *c, const char *what,
 			what, prog->name, err->grid);
 	else if (!strcmp(err->what, "open"))
 		device_error(c->run.device, err->err);
+	else if (!strcmp(err->what, "arrival"))
+		err_msg("%s: %s: arrived %llu cycles after its arrival cycle: its process submitted too late (T0 was %llu cycles ahead)",
+			what, prog->name,
+			(unsigned long long)err->late_cycles,
+			(unsigned long long)err->margin_cycles);
 	else if (!strcmp(err->what, "fork") || !strcmp(err->what, "pipe"))
 		err_msg("%s: %s: %s", what, err->what,
 			gputbs_strerror(err->err));

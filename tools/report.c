@@ -241,6 +241,8 @@ static void report_workload_text(FILE *f, const struct report *r,
 	fprintf(f, "  %-*s  %-*s  %2s  %7s  %11s  %11s  %11s  %8s\n", pw,
 		"program", gw, "grid", "R", "blocks", "arrive(cyc)",
 		"alone(cyc)", "shared(cyc)", "slowdown");
+	if (res->wakeup_arrivals)
+		fprintf(f, "  (arrive: when the processes submitted; the module cannot submit for a cycle)\n");
 	for (i = 0; i < res->wl->nr_runs; i++) {
 		const struct prog_result *s = &res->runs[i];
 		const struct prog_result *a = &r->alone[res->alone[i]];
@@ -477,6 +479,7 @@ static void report_workload_json(struct json *j, const struct report *r,
 	json_str(j, "policy", policy);
 	json_u64(j, "t0_ns", res->t0_ns);
 	json_u64(j, "t0_cycle", res->t0_cycle);
+	json_bool(j, "exact_arrivals", !res->wakeup_arrivals);
 	json_arr(j, "runs");
 	for (i = 0; i < res->wl->nr_runs; i++)
 		report_run_json(j, r, res, i);

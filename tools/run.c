@@ -5,16 +5,28 @@
  * A program is a sequence of grids: its process submits a grid, waits for
  * it, then submits the next.  In a workload every run is a child process
  * with its own file descriptor, as separate applications sharing the GPU
- * would be.  The parent picks a common start time T0; each child sleeps
- * until T0 plus its arrival offset (converted from cycles with the
- * device's time scale), runs its program and sends one fixed-size record
+ * would be.  Each child runs its program and sends one fixed-size record
  * per grid back through a pipe.
  *
- * Arrival order matters more than the exact offsets (under FIFO it decides
- * the schedule), and offsets of a few cycles are far below the wake-up
- * jitter of a process.  So the runs are chained in order of their offsets
- * (file order for equal ones): a run submits its first grid only after its
+ * The parent picks a common start, emulated cycle T0, far enough ahead
+ * (RUN_T0_MARGIN_NS) for every child to be forked and ready.  With a
+ * module that has GPUTBS_FEATURE_ARRIVAL_CYCLE, each child submits its
+ * first grid at once with GPUTBS_SUBMIT_AT_CYCLE for cycle T0 plus its
+ * offset: the grid arrives at exactly that cycle, whatever the process's
+ * latency.  The parent checks that each first grid arrived at its cycle:
+ * a child that submitted after it (the margin was too short) fails the
+ * workload instead of shifting its arrival.  With an older module, each
+ * child sleeps until the wall-clock time of its arrival cycle and submits
+ * then, and the arrivals carry the process's wake-up jitter.
+ *
+ * In both cases the runs are chained in order of their offsets (file order
+ * for equal ones): a run submits its first grid only after its
  * predecessor's first SUBMIT has returned, signalled by a byte on a pipe.
+ * With arrival cycles, that makes runs with equal offsets arrive in file
+ * order (the module queues grids due at the same cycle in submission
+ * order); without, it keeps the order of close offsets, which matters
+ * more than the offsets themselves (under FIFO it decides the schedule)
+ * and which the wake-up jitter would otherwise scramble.
  *
  * With &run_opts.record_blocks, each grid is submitted with
  * GPUTBS_SUBMIT_RECORD_BLOCKS; its process waits for completion with
@@ -42,7 +54,11 @@
 
 #include "run.h"
 
-/* Margin between choosing T0 and T0, for forking the children. */
+/*
+ * Margin between choosing T0 and T0, for forking the children; converted
+ * to cycles with the device's time scale.  A child in a TCG guest is
+ * ready to submit a few milliseconds after the fork.
+ */
 #define RUN_T0_MARGIN_NS	200000000ULL
 #define RUN_T0_PER_RUN_NS	1000000ULL
 /* How long a run spins before its arrival or for its turn. */
@@ -114,11 +130,14 @@ __u64 run_program_runtime(const struct prog_result *res)
 	       last->end_cycle - first->submit_cycle : 0;
 }
 
-static __s64 run_deadline(const struct run_opts *opts)
+/* The deadline of a grid that arrives at @arrive_ns (0: now). */
+static __s64 run_deadline(const struct run_opts *opts, __u64 arrive_ns)
 {
+	__u64 now = gputbs_now_ns();
+
 	if (!opts->timeout_ns)
 		return GPUTBS_TIMEOUT_INFINITE;
-	return (__s64)(gputbs_now_ns() + opts->timeout_ns);
+	return (__s64)((arrive_ns > now ? arrive_ns : now) + opts->timeout_ns);
 }
 
 /*
@@ -172,15 +191,19 @@ static int run_fetch_blocks(struct gputbs *g, __u32 handle, __u32 n,
 
 /*
  * Run the grids of @res->prog one after another, filling @res->grids (and
- * with @record @res->blocks); stop at the first error.  If @notify_fd >= 0,
- * write a byte to it and close it once the first grid is submitted.
+ * with @record @res->blocks); stop at the first error.  With @arrival, the
+ * first grid is submitted with GPUTBS_SUBMIT_AT_CYCLE for @arrival->cycle.
+ * If @notify_fd >= 0, write a byte to it and close it once the first grid
+ * is submitted.
  */
 static int run_grids(const struct run_opts *opts, struct gputbs *g,
 		     struct prog_result *res, bool record,
-		     struct run_error *err, int notify_fd)
+		     const struct run_arrival *arrival, struct run_error *err,
+		     int notify_fd)
 {
 	const struct wl_program *prog = res->prog;
 	struct gputbs_submit sub;
+	__u64 arrive_ns = 0;
 	__s64 deadline;
 	unsigned int i;
 	int ret;
@@ -189,6 +212,13 @@ static int run_grids(const struct run_opts *opts, struct gputbs *g,
 		run_submit_args(&prog->grids[i], &sub);
 		if (record)
 			sub.flags |= GPUTBS_SUBMIT_RECORD_BLOCKS;
+		if (arrival && !i) {
+			sub.flags |= GPUTBS_SUBMIT_AT_CYCLE;
+			sub.arrival_cycle = arrival->cycle;
+			arrive_ns = arrival->ns;
+		} else {
+			arrive_ns = 0;
+		}
 		err->grid = i;
 		ret = gputbs_submit(g, &sub);
 		if (ret) {
@@ -201,7 +231,7 @@ static int run_grids(const struct run_opts *opts, struct gputbs *g,
 			close(notify_fd);
 			notify_fd = -1;
 		}
-		deadline = run_deadline(opts);
+		deadline = run_deadline(opts, arrive_ns);
 		if (record) {
 			ret = run_poll_done(g, deadline);
 			if (ret) {
@@ -250,7 +280,7 @@ int run_alone(const struct run_opts *opts, const struct wl_program *prog,
 		err->what = run_what[WHAT_OPEN];
 		return err->err = ret;
 	}
-	ret = run_grids(opts, g, res, false, err, -1);
+	ret = run_grids(opts, g, res, false, NULL, err, -1);
 	gputbs_close(g);
 	if (!ret)
 		res->runtime = run_program_runtime(res);
@@ -312,19 +342,22 @@ static void run_send(int fd, const struct run_record *rec)
 }
 
 /*
- * Body of the child process of run @idx; never returns.  @fd is the result
- * pipe, @turn_fd (or -1) says when the predecessor submitted, @next_fd (or
- * -1) tells the successor.
+ * Body of the child process of run @idx; never returns.  Its first grid
+ * arrives at @arrival: with @exact, submitted at once for that cycle, else
+ * submitted at its wall-clock time.  @fd is the result pipe, @turn_fd (or
+ * -1) says when the predecessor submitted, @next_fd (or -1) tells the
+ * successor.
  */
 static void __attribute__((noreturn))
 run_child(const struct run_opts *opts, const struct workload_result *res,
-	  unsigned int idx, __u64 start_ns, int fd, int turn_fd, int next_fd)
+	  unsigned int idx, const struct run_arrival *arrival, bool exact,
+	  int fd, int turn_fd, int next_fd)
 {
 	unsigned int pidx = res->wl->runs[idx].program;
 	const struct wl_program *prog = res->set->programs[pidx];
 	static struct prog_result out;
 	struct run_record rec;
-	struct run_error err = { 0, NULL, 0 };
+	struct run_error err = { .what = NULL };
 	struct gputbs *g;
 	unsigned int i, k, what;
 	int ret;
@@ -339,11 +372,14 @@ run_child(const struct run_opts *opts, const struct workload_result *res,
 		run_send(fd, &rec);
 		_exit(1);
 	}
-	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-	run_sleep_until(start_ns);
+	if (!exact) {
+		prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+		run_sleep_until(arrival->ns);
+	}
 	run_wait_turn(turn_fd);
 	out.prog = prog;
-	ret = run_grids(opts, g, &out, opts->record_blocks, &err, next_fd);
+	ret = run_grids(opts, g, &out, opts->record_blocks,
+			exact ? arrival : NULL, &err, next_fd);
 	for (i = 0; i < prog->nr_grids && (!ret || i < err.grid); i++) {
 		rec.grid = i;
 		rec.kind = REC_WAIT;
@@ -371,17 +407,35 @@ run_child(const struct run_opts *opts, const struct workload_result *res,
 	_exit(ret ? 1 : 0);
 }
 
+/* Wall-clock ns that @cycles emulated cycles take, rounded up. */
 static __u64 run_cycles_to_ns(const struct gputbs_info *info, __u64 cycles)
 {
-	return (__u64)((__uint128_t)cycles * info->time_scale_ps / 1000);
+	return (__u64)(((__uint128_t)cycles * info->time_scale_ps + 999) /
+		       1000);
 }
 
+/* Emulated cycles in @ns of wall-clock time, rounded up. */
+static __u64 run_ns_to_cycles(const struct gputbs_info *info, __u64 ns)
+{
+	if (!info->time_scale_ps)
+		return 0;
+	return (__u64)(((__uint128_t)ns * 1000 + info->time_scale_ps - 1) /
+		       info->time_scale_ps);
+}
+
+/* The device's emulated cycle at CLOCK_MONOTONIC time @ns (as the module). */
 static __u64 run_ns_to_cycle(const struct gputbs_info *info, __u64 ns)
 {
 	if (ns < info->epoch_ns || !info->time_scale_ps)
 		return 0;
 	return (__u64)((__uint128_t)(ns - info->epoch_ns) * 1000 /
 		       info->time_scale_ps);
+}
+
+/* CLOCK_MONOTONIC time of emulated cycle @cycle: when the device reaches it. */
+static __u64 run_cycle_to_ns(const struct gputbs_info *info, __u64 cycle)
+{
+	return info->epoch_ns + run_cycles_to_ns(info, cycle);
 }
 
 /* Store the block record @rec in the parent's copy of its grid's array. */
@@ -536,16 +590,70 @@ static void run_chain_close(struct run_chain *c, int keep)
 	}
 }
 
+/*
+ * Choose T0: the current cycle plus the margin, in cycles.  With arrival
+ * cycles T0 is a cycle and its time follows; without, the time comes
+ * first (the children sleep until a time).
+ */
+static void run_pick_t0(const struct gputbs_info *info, bool exact,
+			struct workload_result *res)
+{
+	__u64 margin_ns = RUN_T0_MARGIN_NS +
+			  res->wl->nr_runs * RUN_T0_PER_RUN_NS;
+	__u64 now = gputbs_now_ns();
+
+	res->wakeup_arrivals = !exact;
+	res->t0_margin_cycles = run_ns_to_cycles(info, margin_ns);
+	if (exact) {
+		res->t0_cycle = run_ns_to_cycle(info, now) +
+				res->t0_margin_cycles;
+		res->t0_ns = run_cycle_to_ns(info, res->t0_cycle);
+	} else {
+		res->t0_ns = now + margin_ns;
+		res->t0_cycle = run_ns_to_cycle(info, res->t0_ns);
+	}
+}
+
+/*
+ * With arrival cycles, every first grid must have arrived at exactly its
+ * cycle; a later arrival means that its process submitted after that
+ * cycle had passed, and the workload did not run as asked.
+ */
+static int run_check_arrivals(const struct workload_result *res,
+			      unsigned int *failed_run, struct run_error *err)
+{
+	unsigned int i;
+
+	for (i = 0; !res->wakeup_arrivals && i < res->wl->nr_runs; i++) {
+		__u64 want = res->t0_cycle + res->at_cycles[i];
+		__u64 got = res->runs[i].grids[0].submit_cycle;
+
+		if (got != want) {
+			*failed_run = i;
+			err->err = -ETIME;
+			err->what = "arrival";
+			err->grid = 0;
+			err->late_cycles = got - want;
+			err->margin_cycles = res->t0_margin_cycles;
+			return err->err;
+		}
+	}
+	return 0;
+}
+
 /**
  * run_workload() - run the programs of a workload concurrently
  * @opts: device and timeout.
- * @info: the device, for its time scale and epoch.
- * @res: in: @set, @wl and @at_cycles; out: @t0_ns, @t0_cycle, @runs and
- *	@shared_cycles.
+ * @info: the device, for its time scale, epoch and features.
+ * @res: in: @set, @wl and @at_cycles; out: @t0_ns, @t0_cycle,
+ *	@t0_margin_cycles, @wakeup_arrivals, @runs and @shared_cycles.
  * @failed_run: out: on error, the run that failed.
  * @err: out: on error, how it failed.
  *
- * One child process per run.  Returns after every child exited.
+ * One child process per run.  Returns after every child exited.  With
+ * %GPUTBS_FEATURE_ARRIVAL_CYCLE in @info, the first grid of run i arrives
+ * at exactly cycle @t0_cycle + @at_cycles[i], or the workload fails with
+ * -ETIME (&run_error.what "arrival").
  *
  * Return: 0 or a negative errno (described by @failed_run and @err).
  */
@@ -553,7 +661,9 @@ int run_workload(const struct run_opts *opts, const struct gputbs_info *info,
 		 struct workload_result *res, unsigned int *failed_run,
 		 struct run_error *err)
 {
+	bool exact = info->features & GPUTBS_FEATURE_ARRIVAL_CYCLE;
 	const struct wl_workload *wl = res->wl;
+	struct run_arrival arrival;
 	struct run_chain chain;
 	pid_t pids[WL_MAX_RUNS];
 	unsigned int i, p, nr = 0;
@@ -573,9 +683,7 @@ int run_workload(const struct run_opts *opts, const struct gputbs_info *info,
 		err->what = "pipe";
 		goto out_close;
 	}
-	res->t0_ns = gputbs_now_ns() + RUN_T0_MARGIN_NS +
-		     wl->nr_runs * RUN_T0_PER_RUN_NS;
-	res->t0_cycle = run_ns_to_cycle(info, res->t0_ns);
+	run_pick_t0(info, exact, res);
 	fflush(NULL);
 	for (i = 0; i < wl->nr_runs; i++) {
 		pid_t pid = fork();
@@ -591,9 +699,13 @@ int run_workload(const struct run_opts *opts, const struct gputbs_info *info,
 			close(pipefd[0]);
 			run_chain_close(&chain, i);
 			p = chain.pos[i];
-			run_child(opts, res, i, res->t0_ns +
-				  run_cycles_to_ns(info, res->at_cycles[i]),
-				  pipefd[1], chain.turn[p][0],
+			arrival.cycle = res->t0_cycle + res->at_cycles[i];
+			arrival.ns = exact ?
+				     run_cycle_to_ns(info, arrival.cycle) :
+				     res->t0_ns +
+				     run_cycles_to_ns(info, res->at_cycles[i]);
+			run_child(opts, res, i, &arrival, exact, pipefd[1],
+				  chain.turn[p][0],
 				  p + 1 < chain.n ? chain.turn[p + 1][1] : -1);
 		}
 		pids[nr++] = pid;
@@ -611,6 +723,8 @@ out_close:
 	for (i = 0; i < nr; i++)
 		while (waitpid(pids[i], &status, 0) < 0 && errno == EINTR)
 			;
+	if (!ret)
+		ret = run_check_arrivals(res, failed_run, err);
 	if (ret)
 		return ret;
 	for (i = 0; i < wl->nr_runs; i++) {

@@ -32,13 +32,28 @@ struct run_opts {
 /**
  * struct run_error - where a run failed
  * @err: negative errno.
- * @what: "open", "submit", "poll", "blocks" or "wait".
+ * @what: "open", "submit", "poll", "blocks", "wait", or "arrival" (-ETIME:
+ *	the first grid arrived @late_cycles after its arrival cycle).
  * @grid: index of the grid concerned.
+ * @late_cycles: "arrival": how late, cycles.
+ * @margin_cycles: "arrival": &workload_result.t0_margin_cycles.
  */
 struct run_error {
 	int err;
 	const char *what;
 	unsigned int grid;
+	__u64 late_cycles;
+	__u64 margin_cycles;
+};
+
+/**
+ * struct run_arrival - when the first grid of a run arrives
+ * @cycle: emulated cycle.
+ * @ns: its CLOCK_MONOTONIC time, ns.
+ */
+struct run_arrival {
+	__u64 cycle;
+	__u64 ns;
 };
 
 /**
@@ -63,6 +78,11 @@ struct prog_result {
  * @wl: the workload.
  * @t0_ns: CLOCK_MONOTONIC start of the workload, ns.
  * @t0_cycle: emulated cycle at @t0_ns.
+ * @t0_margin_cycles: cycles between choosing @t0_cycle and @t0_cycle.
+ * @wakeup_arrivals: the module lacks %GPUTBS_FEATURE_ARRIVAL_CYCLE: the
+ *	first grids were submitted at the wall-clock time of @t0_cycle plus
+ *	their offsets, and their arrivals include the processes' wake-up
+ *	latency.  False: they arrived at exactly those cycles.
  * @alone: per run, the index of its program in the alone results.
  * @at_cycles: per run, the arrival offset, resolved to cycles.
  * @runs: per run, the shared execution.
@@ -75,6 +95,8 @@ struct workload_result {
 	const struct wl_workload *wl;
 	__u64 t0_ns;
 	__u64 t0_cycle;
+	__u64 t0_margin_cycles;
+	bool wakeup_arrivals;
 	unsigned int alone[WL_MAX_RUNS];
 	__u64 at_cycles[WL_MAX_RUNS];
 	struct prog_result runs[WL_MAX_RUNS];

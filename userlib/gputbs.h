@@ -76,10 +76,19 @@ GPUTBS_API int gputbs_info(struct gputbs *g, struct gputbs_info *info);
  * @g: handle.
  * @sub: in: the grid; out: @sub->handle.
  *
+ * With %GPUTBS_SUBMIT_AT_CYCLE in @sub->flags the grid arrives at
+ * @sub->arrival_cycle (%GPUTBS_FEATURE_ARRIVAL_CYCLE).  Without it,
+ * @sub->arrival_cycle is not read: the call uses the command of the
+ * struct's older, %GPUTBS_SUBMIT_SIZE_VER0-byte layout, so that programs
+ * built against an older <linux/gputbs.h> keep working with this library
+ * and every module accepts the call.
+ *
  * Not retried on -EAGAIN: that means the file holds
  * &gputbs_info.max_grids_per_fd unreaped grids; reap one and try again.
  *
- * Return: 0, or -EINVAL, -EFAULT, -E2BIG, -EAGAIN, -ENOMEM (see the uapi).
+ * Return: 0, or -EINVAL, -EPERM, -EFAULT, -E2BIG, -EAGAIN, -ENOMEM (see
+ * the uapi), or -ENOTTY for %GPUTBS_SUBMIT_AT_CYCLE from a module without
+ * %GPUTBS_FEATURE_ARRIVAL_CYCLE.
  */
 GPUTBS_API int gputbs_submit(struct gputbs *g, struct gputbs_submit *sub);
 

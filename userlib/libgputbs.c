@@ -82,8 +82,22 @@ GPUTBS_API int gputbs_info(struct gputbs *g, struct gputbs_info *info)
 	return gputbs_ioctl(g->fd, GPUTBS_IOCTL_INFO, info);
 }
 
+/* SUBMIT with the older struct, GPUTBS_SUBMIT_SIZE_VER0 bytes */
+#define GPUTBS_IOCTL_SUBMIT_VER0 \
+	_IOC(_IOC_READ | _IOC_WRITE, GPUTBS_IOCTL_BASE, \
+	     _IOC_NR(GPUTBS_IOCTL_SUBMIT), GPUTBS_SUBMIT_SIZE_VER0)
+
+/*
+ * Only a submission with GPUTBS_SUBMIT_AT_CYCLE needs arrival_cycle, the
+ * one member the struct gained; every other one goes with the command of
+ * the older struct, which every module accepts and which reads and writes
+ * only what a program built against the older header has: its struct is
+ * GPUTBS_SUBMIT_SIZE_VER0 bytes, and this library must not touch more.
+ */
 GPUTBS_API int gputbs_submit(struct gputbs *g, struct gputbs_submit *sub)
 {
+	if (!(sub->flags & GPUTBS_SUBMIT_AT_CYCLE))
+		return gputbs_ioctl(g->fd, GPUTBS_IOCTL_SUBMIT_VER0, sub);
 	return gputbs_ioctl(g->fd, GPUTBS_IOCTL_SUBMIT, sub);
 }
 

@@ -11,8 +11,12 @@
 #   $(BUILD)/bin/gputbs        CLI, static (runs in a busybox initramfs)
 #   $(BUILD)/bin/gputbs-test   in-guest Check suite, static
 #   $(BUILD)/bin/gputbs-trace-test  in-guest trace/predict check (sh)
+#   $(BUILD)/bin/gputbs-sim    virtual-time simulator, static (tools/sim/)
 #   check-abi-lib     the shared library exports exactly the API
-#   check-userland    host tests: workload parser and CLI error paths
+#   check-userland    host tests: workload parser, CLI error paths, the
+#                     predictor replay and the simulator
+#   sim-eval          the simulator's evaluation sweep with its figures, in
+#                     $(BUILD)/sim-eval/
 #   install-userland  into $(DESTDIR)$(PREFIX)
 #   clean-userland
 #
@@ -50,6 +54,12 @@ GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/, tools/gputbs.o tools/cmd_run.o \
 	tools/run.o tools/report.o tools/json.o tools/workload.o \
 	tools/predict.o sm-emu/metrics.o sm-emu/predictor.o)
 GPUTBS_TEST_OBJS := $(UL_OBJ)/tests/guest/gputbs-test.o
+# The simulator links the whole portable core, as the module does.
+SIM_CORE_OBJS := $(patsubst %.c,$(UL_OBJ)/%.o,$(wildcard sm-emu/*.c))
+GPUTBS_SIM_OBJS := $(addprefix $(UL_OBJ)/, tools/sim/main.o \
+	tools/sim/simulate.o tools/sim/eval.o tools/sim/output.o \
+	tools/sim/plot.o tools/workload.o tools/json.o tools/report.o) \
+	$(SIM_CORE_OBJS)
 
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell $(PKG_CONFIG) --libs --static check 2>/dev/null)
@@ -57,10 +67,11 @@ CHECK_LIBS := $(shell $(PKG_CONFIG) --libs --static check 2>/dev/null)
 USERLAND_BINS := $(UL_BIN)/gputbs $(UL_BIN)/gputbs-test \
 	$(UL_BIN)/gputbs-trace-test
 
-.PHONY: userland check-abi-lib check-userland install-userland clean-userland
+.PHONY: userland check-abi-lib check-userland install-userland clean-userland \
+	sim-eval
 
 userland: $(LIBGPUTBS_A) $(LIBGPUTBS_SO) $(LIBGPUTBS_SO_LINKS) \
-	$(LIBGPUTBS_PC) $(USERLAND_BINS)
+	$(LIBGPUTBS_PC) $(USERLAND_BINS) $(UL_BIN)/gputbs-sim
 
 $(UL_OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -72,6 +83,8 @@ $(UL_OBJ)/%.pic.o: %.c
 		-c -o $@ $<
 
 $(GPUTBS_TEST_OBJS): USERLAND_CFLAGS += $(CHECK_CFLAGS)
+# the core's ops keep the kernel's signatures (unused arguments included)
+$(UL_OBJ)/sm-emu/%.o: USERLAND_CFLAGS += -Wno-unused-parameter
 
 $(LIBGPUTBS_A): $(UL_OBJ)/userlib/libgputbs.pic.o
 	@mkdir -p $(dir $@)
@@ -104,6 +117,10 @@ $(UL_BIN)/gputbs-test: $(GPUTBS_TEST_OBJS) $(LIBGPUTBS_A)
 	@mkdir -p $(dir $@)
 	$(CC) -static -pthread $(LDFLAGS) -o $@ $^ $(CHECK_LIBS)
 
+$(UL_BIN)/gputbs-sim: $(GPUTBS_SIM_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -static -pthread $(LDFLAGS) -o $@ $^ -lm
+
 $(UL_BIN)/gputbs-trace-test: tests/guest/gputbs-trace-test.sh
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
@@ -125,9 +142,18 @@ check-abi-lib: $(LIBGPUTBS_SO)
 	readelf -d $< | grep -q 'SONAME.*\[libgputbs\.so\.$(LIBGPUTBS_SOVERSION)\]'; \
 	echo "check-abi-lib: OK ($$(wc -l < $$t/header) symbols)"
 
-check-userland: $(UL_BIN)/gputbs
+check-userland: $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
 	tests/userland/cli-test.sh $(UL_BIN)/gputbs
 	tests/userland/predict-test.sh $(UL_BIN)/gputbs
+	tests/userland/sim-test.sh $(UL_BIN)/gputbs-sim $(UL_BIN)/gputbs
+
+# The paper's sweep in virtual time: text, JSON and figures.
+sim-eval: $(UL_BIN)/gputbs-sim
+	@mkdir -p $(BUILD)/sim-eval
+	$(UL_BIN)/gputbs-sim eval --plot $(BUILD)/sim-eval/plots \
+		> $(BUILD)/sim-eval/eval.txt
+	$(UL_BIN)/gputbs-sim eval --format json > $(BUILD)/sim-eval/eval.json
+	@sed -n '/^geomeans over/,$$p' $(BUILD)/sim-eval/eval.txt
 
 install-userland: userland
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
@@ -142,6 +168,6 @@ install-userland: userland
 
 clean-userland:
 	rm -rf $(UL_OBJ) $(LIBGPUTBS_A) $(LIBGPUTBS_SO) $(LIBGPUTBS_SO_LINKS) \
-		$(LIBGPUTBS_PC) $(USERLAND_BINS)
+		$(LIBGPUTBS_PC) $(USERLAND_BINS) $(UL_BIN)/gputbs-sim
 
 -include $(shell find $(UL_OBJ) -name '*.d' 2>/dev/null)

@@ -27,6 +27,8 @@
 #include <linux/capability.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,7 +183,11 @@ static void assert_no_grids(struct gputbs *g)
 START_TEST(abi_struct_sizes)
 {
 	ck_assert_uint_eq(sizeof(struct gputbs_info), 120);
-	ck_assert_uint_eq(sizeof(struct gputbs_submit), 96);
+	ck_assert_uint_eq(sizeof(struct gputbs_submit), 104);
+	ck_assert_uint_eq(sizeof(struct gputbs_submit),
+			  GPUTBS_SUBMIT_SIZE_VER1);
+	ck_assert_uint_eq(offsetof(struct gputbs_submit, arrival_cycle),
+			  GPUTBS_SUBMIT_SIZE_VER0);
 	ck_assert_uint_eq(sizeof(struct gputbs_wait), 72);
 	ck_assert_uint_eq(sizeof(struct gputbs_blocks), 24);
 	ck_assert_uint_eq(sizeof(struct gputbs_block_record), 32);
@@ -280,6 +286,7 @@ START_TEST(info_features)
 	ck_assert(info.features & GPUTBS_FEATURE_POLL);
 	ck_assert(info.features & GPUTBS_FEATURE_PRIO_CLASS);
 	ck_assert(info.features & GPUTBS_FEATURE_BLOCK_RECORDS);
+	ck_assert(info.features & GPUTBS_FEATURE_ARRIVAL_CYCLE);
 }
 END_TEST
 
@@ -866,7 +873,7 @@ START_TEST(name)							\
 }									\
 END_TEST
 
-INVALID_DIST(invalid_flags, -EINVAL, s.flags = 1U << 1)
+INVALID_DIST(invalid_flags, -EINVAL, s.flags = 1U << 2)
 INVALID_DIST(invalid_flags_high_bit, -EINVAL,
 	     s.flags = GPUTBS_SUBMIT_RECORD_BLOCKS | 1U << 31)
 INVALID_DIST(invalid_prio_class_five, -EINVAL, s.prio_class = 5)
@@ -961,7 +968,7 @@ START_TEST(invalid_submits_leave_device_usable)
 		grid_dist(&s, 4, 64, 100);
 		switch (i % 4) {
 		case 0:
-			s.flags = 1U << 1;
+			s.flags = 1U << 2;
 			break;
 		case 1:
 			s.regs_per_thread = 64;
@@ -1369,6 +1376,381 @@ START_TEST(blocks_efault)
 }
 END_TEST
 
+/* ---- arrival cycles (GPUTBS_SUBMIT_AT_CYCLE) ------------------------------ */
+
+/* struct gputbs_submit before GPUTBS_FEATURE_ARRIVAL_CYCLE, as old programs
+ * were built: GPUTBS_SUBMIT_SIZE_VER0 bytes, no arrival_cycle. */
+struct gputbs_submit_ver0 {
+	__u32 flags;
+	__u32 nr_blocks;
+	__u32 threads_per_block;
+	__u32 regs_per_thread;
+	__u32 shmem_per_block;
+	__u32 work_model;
+	__u64 block_cycles;
+	__u32 block_rsd_ppm;
+	__u32 nr_durations;
+	__u64 seed;
+	__u64 durations_ptr;
+	char label[GPUTBS_LABEL_LEN];
+	__u32 handle;
+	__u32 prio_class;
+};
+
+/* The SUBMIT command of old programs, computed from the old struct. */
+#define IOCTL_SUBMIT_VER0 \
+	_IOWR(GPUTBS_IOCTL_BASE, 0x01, struct gputbs_submit_ver0)
+
+/* The device's current emulated cycle, as the module computes it. */
+static __u64 now_cycle(const struct gputbs_info *info)
+{
+	return (__u64)((__uint128_t)(gputbs_now_ns() - info->epoch_ns) *
+		       1000 / info->time_scale_ps);
+}
+
+/* CLOCK_MONOTONIC time of emulated cycle @c, rounded up as the module. */
+static __u64 cycle_ns(const struct gputbs_info *info, __u64 c)
+{
+	return info->epoch_ns +
+	       (__u64)(((__uint128_t)c * info->time_scale_ps + 999) / 1000);
+}
+
+/* @s arrives at cycle @at. */
+static void grid_at(struct gputbs_submit *s, __u64 at)
+{
+	s->flags |= GPUTBS_SUBMIT_AT_CYCLE;
+	s->arrival_cycle = at;
+}
+
+/* SUBMIT without libgputbs, with the current struct: 0 or -errno. */
+static int submit_raw(struct gputbs *g, struct gputbs_submit *s)
+{
+	return ioctl(gputbs_fd(g), GPUTBS_IOCTL_SUBMIT, s) ? -errno : 0;
+}
+
+/* The device runs FIFO (the module's default), which the order tests need. */
+static void assert_fifo(struct gputbs *g)
+{
+	char cur[32];
+
+	ck_assert_int_eq(gputbs_get_policy(g, cur, sizeof(cur), NULL, 0), 0);
+	ck_assert_msg(!strcmp(cur, "fifo"), "policy %s, these tests need fifo",
+		      cur);
+}
+
+START_TEST(arrival_future_exact)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_info info;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	__u64 at, back;
+	__u32 h;
+
+	dev_info(g, &info);
+	ck_assert(info.features & GPUTBS_FEATURE_ARRIVAL_CYCLE);
+	at = now_cycle(&info) + cycles_for_ns(&info, 300 * NS_PER_MS);
+	grid_dist(&s, 30, 64, 1000);
+	grid_at(&s, at);
+	h = submit_ok(g, &s);
+	/* ARRIVING: not done, not readable */
+	ck_assert_int_eq(gputbs_wait_handle(g, h, 0, &w), -ETIME);
+	ck_assert_int_eq(poll_in(g, 0), 0);
+	/* nothing but SM 0's arrival timer makes it arrive on an idle device */
+	ck_assert_int_eq(gputbs_wait_handle(g, h, (__s64)cycle_ns(&info, at) +
+					    10 * NS_PER_SEC, &w), 0);
+	back = gputbs_now_ns();
+	ck_assert_uint_eq(w.submit_cycle, at);
+	ck_assert_uint_eq(w.submit_ns, cycle_ns(&info, at));
+	/* the idle device issues its blocks at the arrival */
+	ck_assert_uint_eq(w.start_cycle, at);
+	ck_assert_uint_gt(w.end_cycle, w.start_cycle);
+	ck_assert_uint_eq(w.blocks_done, 30);
+	/* and no earlier in wall time than the arrival's */
+	ck_assert_uint_ge(back, w.end_ns);
+	ck_assert_msg(back - w.end_ns < 5 * NS_PER_SEC,
+		      "WAIT returned %llu ns after the grid's end",
+		      (unsigned long long)(back - w.end_ns));
+}
+END_TEST
+
+/* Two grids 50 cycles apart, submitted by two files: exactly 50 apart. */
+START_TEST(arrival_pair_offset_exact)
+{
+	struct gputbs *a = dev_open(), *b = dev_open();
+	struct gputbs_info info;
+	struct gputbs_submit s;
+	struct gputbs_wait wa, wb;
+	__u64 at;
+	__u32 ha, hb;
+
+	dev_info(a, &info);
+	at = now_cycle(&info) + cycles_for_ns(&info, 200 * NS_PER_MS);
+	grid_dist(&s, 60, 64, 1000);
+	grid_at(&s, at + 50);	/* submitted first, arrives second */
+	hb = submit_ok(b, &s);
+	grid_dist(&s, 60, 64, 1000);
+	grid_at(&s, at);
+	ha = submit_ok(a, &s);
+	wait_ok(a, ha, &wa);
+	wait_ok(b, hb, &wb);
+	ck_assert_uint_eq(wa.submit_cycle, at);
+	ck_assert_uint_eq(wb.submit_cycle, at + 50);
+	ck_assert_uint_eq(wa.start_cycle, at);
+	ck_assert_uint_ge(wb.start_cycle, at + 50);
+}
+END_TEST
+
+START_TEST(arrival_past_means_now)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_info info;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	__u64 before, after, at;
+	int i;
+
+	dev_info(g, &info);
+	for (i = 0; i < 3; i++) {
+		before = now_cycle(&info);
+		ck_assert_uint_gt(before, 2);
+		/* cycle 0, an old cycle, and one just passed */
+		at = i == 0 ? 0 : i == 1 ? 1 : before - 1;
+		grid_dist(&s, 15, 64, 100);
+		grid_at(&s, at);
+		wait_ok(g, submit_ok(g, &s), &w);
+		after = now_cycle(&info);
+		ck_assert_uint_ge(w.submit_cycle, before);
+		ck_assert_uint_le(w.submit_cycle, after);
+		ck_assert_uint_ge(w.start_cycle, w.submit_cycle);
+		ck_assert_uint_eq(w.blocks_done, 15);
+	}
+}
+END_TEST
+
+START_TEST(arrival_without_flag_einval)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_info info;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+
+	dev_info(g, &info);
+	grid_dist(&s, 4, 64, 100);
+	s.arrival_cycle = now_cycle(&info) + 1000;
+	ck_assert_int_eq(submit_raw(g, &s), -EINVAL);
+	s.arrival_cycle = 1;
+	ck_assert_int_eq(submit_raw(g, &s), -EINVAL);
+	s.arrival_cycle = ~0ULL;
+	s.flags = GPUTBS_SUBMIT_RECORD_BLOCKS;
+	ck_assert_int_eq(submit_raw(g, &s), -EINVAL);
+	assert_no_grids(g);
+	/* libgputbs does not read arrival_cycle without the flag */
+	s.flags = 0;
+	wait_ok(g, submit_ok(g, &s), &w);
+	ck_assert_uint_eq(w.blocks_done, 4);
+}
+END_TEST
+
+START_TEST(arrival_too_far_einval)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_info info;
+	struct gputbs_submit s;
+
+	dev_info(g, &info);
+	ck_assert_uint_eq(GPUTBS_ARRIVAL_MAX_AHEAD, 1ULL << 40);
+	grid_dist(&s, 4, 64, 100);
+	grid_at(&s, now_cycle(&info) + GPUTBS_ARRIVAL_MAX_AHEAD +
+		cycles_for_ns(&info, 10 * NS_PER_SEC));
+	expect_submit_error(g, &s, -EINVAL);
+	grid_dist(&s, 4, 64, 100);
+	grid_at(&s, ~0ULL);
+	expect_submit_error(g, &s, -EINVAL);
+	/* the flag is checked with the other fields: -EINVAL before -EPERM */
+	grid_dist(&s, 4, 64, 100);
+	grid_at(&s, ~0ULL);
+	s.prio_class = GPUTBS_PRIO_REALTIME;
+	ck_assert_int_eq(gputbs_submit(g, &s), -EINVAL);
+	assert_no_grids(g);
+}
+END_TEST
+
+/* The limit is relative to the current cycle: just inside is accepted. */
+START_TEST(arrival_max_ahead_accepted)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_info info;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	__u32 h;
+
+	dev_info(g, &info);
+	grid_dist(&s, 4, 64, 100);
+	grid_at(&s, now_cycle(&info) + GPUTBS_ARRIVAL_MAX_AHEAD);
+	h = submit_ok(g, &s);
+	ck_assert_int_eq(gputbs_wait_handle(g, h, deadline_in(50 * NS_PER_MS),
+					    &w), -ETIME);
+	/* the teardown closes the file with the grid still ARRIVING */
+}
+END_TEST
+
+START_TEST(arrival_ver0_command)
+{
+	struct {
+		struct gputbs_submit_ver0 s;
+		__u64 canary;
+	} old;
+	struct gputbs *g = dev_open();
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	char buf[GPUTBS_SUBMIT_SIZE_VER1 - 4];
+
+	ck_assert_uint_eq(sizeof(old.s), GPUTBS_SUBMIT_SIZE_VER0);
+	ck_assert_uint_eq(_IOC_SIZE(IOCTL_SUBMIT_VER0), 96);
+	ck_assert_uint_ne(IOCTL_SUBMIT_VER0, GPUTBS_IOCTL_SUBMIT);
+	/* a grid as an old program submits it */
+	grid_dist(&s, 30, 64, 100);
+	memset(&old, 0, sizeof(old));
+	memcpy(&old.s, &s, sizeof(old.s));
+	old.canary = 0xa5a5a5a5a5a5a5a5ULL;
+	ck_assert_int_eq(ioctl(gputbs_fd(g), IOCTL_SUBMIT_VER0, &old.s), 0);
+	ck_assert_uint_ne(old.s.handle, 0);
+	/* only the old struct was written back */
+	ck_assert_uint_eq(old.canary, 0xa5a5a5a5a5a5a5a5ULL);
+	wait_ok(g, old.s.handle, &w);
+	ck_assert_uint_eq(w.blocks_done, 30);
+	/* the old struct has no arrival_cycle: the flag is invalid */
+	old.s.handle = 0;
+	old.s.flags = GPUTBS_SUBMIT_AT_CYCLE;
+	errno = 0;
+	ck_assert_int_eq(ioctl(gputbs_fd(g), IOCTL_SUBMIT_VER0, &old.s), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_uint_eq(old.s.handle, 0);
+	/* a size that was never the struct's is unknown */
+	memset(buf, 0, sizeof(buf));
+	errno = 0;
+	ck_assert_int_eq(ioctl(gputbs_fd(g),
+			       _IOC(_IOC_READ | _IOC_WRITE, GPUTBS_IOCTL_BASE,
+				    0x01, sizeof(buf)), buf), -1);
+	ck_assert_int_eq(errno, ENOTTY);
+	assert_no_grids(g);
+}
+END_TEST
+
+/*
+ * Closing a file with ARRIVING grids cancels them: a grid that would fill
+ * every block slot for 10 s never arrives, and another file's grid due
+ * after it starts at its own arrival.
+ */
+START_TEST(arrival_close_cancels_arriving)
+{
+	struct gputbs *a = dev_open(), *b = dev_open();
+	struct gputbs_info info;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	__u64 at;
+
+	dev_info(a, &info);
+	at = now_cycle(&info) + cycles_for_ns(&info, 200 * NS_PER_MS);
+	grid_dist(&s, info.nr_sms * info.max_blocks_per_sm, 32,
+		  cycles_for_ns(&info, 10 * NS_PER_SEC));
+	grid_at(&s, at);
+	submit_ok(a, &s);
+	grid_dist(&s, 1, 32, 100);
+	grid_at(&s, at + GPUTBS_ARRIVAL_MAX_AHEAD / 2);
+	submit_ok(a, &s);
+	dev_close(a);
+	grid_dist(&s, 15, 32, 100);
+	grid_at(&s, at + 10);
+	ck_assert_int_eq(gputbs_wait_handle(b, submit_ok(b, &s),
+					    (__s64)cycle_ns(&info, at) +
+					    5 * NS_PER_SEC, &w), 0);
+	ck_assert_uint_eq(w.submit_cycle, at + 10);
+	ck_assert_uint_eq(w.start_cycle, at + 10);
+}
+END_TEST
+
+/* The same, with one grid of the file arrived and running, one ARRIVING. */
+START_TEST(arrival_close_cancels_mixed)
+{
+	struct gputbs *a = dev_open(), *b = dev_open();
+	struct gputbs_info info;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	__u64 at;
+
+	dev_info(a, &info);
+	at = now_cycle(&info) + cycles_for_ns(&info, 50 * NS_PER_MS);
+	grid_dist(&s, info.nr_sms * info.max_blocks_per_sm, 32,
+		  cycles_for_ns(&info, 10 * NS_PER_SEC));
+	grid_at(&s, at);
+	submit_ok(a, &s);
+	grid_dist(&s, info.nr_sms * info.max_blocks_per_sm, 32,
+		  cycles_for_ns(&info, 10 * NS_PER_SEC));
+	grid_at(&s, at + cycles_for_ns(&info, 60 * NS_PER_SEC));
+	submit_ok(a, &s);
+	usleep(300 * 1000);	/* the first has arrived */
+	dev_close(a);
+	grid_dist(&s, 15, 32, cycles_for_ns(&info, NS_PER_MS));
+	ck_assert_int_eq(gputbs_wait_handle(b, submit_ok(b, &s),
+					    deadline_in(2 * NS_PER_SEC), &w),
+			 0);
+	ck_assert_uint_eq(w.blocks_done, 15);
+	ck_assert_uint_eq(w.start_cycle, w.submit_cycle);
+}
+END_TEST
+
+/*
+ * Under FIFO, a grid that fills every block slot keeps a one-block grid
+ * arriving after it waiting for a slot, not one arriving before it.  Due
+ * at the same cycle, the order of submission decides, across files.
+ */
+static void same_cycle_pair(struct gputbs *a, struct gputbs *b,
+			    bool big_first, struct gputbs_wait *wbig,
+			    struct gputbs_wait *wsmall, __u64 *at)
+{
+	struct gputbs_submit big, small;
+	struct gputbs_info info;
+	__u32 hbig, hsmall;
+
+	dev_info(a, &info);
+	*at = now_cycle(&info) + cycles_for_ns(&info, 200 * NS_PER_MS);
+	grid_dist(&big, info.nr_sms * info.max_blocks_per_sm, 32, 1000);
+	grid_at(&big, *at);
+	grid_dist(&small, 1, 32, 1000);
+	grid_at(&small, *at);
+	if (big_first) {
+		hbig = submit_ok(a, &big);
+		hsmall = submit_ok(b, &small);
+	} else {
+		hsmall = submit_ok(b, &small);
+		hbig = submit_ok(a, &big);
+	}
+	wait_ok(a, hbig, wbig);
+	wait_ok(b, hsmall, wsmall);
+	ck_assert_uint_eq(wbig->submit_cycle, *at);
+	ck_assert_uint_eq(wsmall->submit_cycle, *at);
+}
+
+START_TEST(arrival_same_cycle_submission_order)
+{
+	struct gputbs *a = dev_open(), *b = dev_open();
+	struct gputbs_wait wbig, wsmall;
+	__u64 at;
+
+	assert_fifo(a);
+	/* big submitted first: it takes every slot, small waits a block */
+	same_cycle_pair(a, b, true, &wbig, &wsmall, &at);
+	ck_assert_uint_eq(wbig.start_cycle, at);
+	ck_assert_uint_ge(wsmall.start_cycle, at + 1000);
+	/* small submitted first: it starts at once */
+	same_cycle_pair(a, b, false, &wbig, &wsmall, &at);
+	ck_assert_uint_eq(wsmall.start_cycle, at);
+	ck_assert_uint_eq(wbig.start_cycle, at);
+}
+END_TEST
+
 /* ---- sysfs: policy and starve_ns ---------------------------------------- */
 
 /* Path of the sysfs attribute @attr of the device under test. */
@@ -1435,7 +1817,7 @@ static void assert_policy(struct gputbs *g, const char *name)
 	ck_assert_str_eq(cur, name);
 }
 
-/* "[fifo] srtf sjf\n": one line of single-space separated names, one in
+/* "[fifo] mpmax srtf srtf-adaptive sjf\n": one line of single-space separated names, one in
  * brackets, fifo srtf and sjf among them. */
 START_TEST(sysfs_policy_format)
 {
@@ -1460,11 +1842,11 @@ START_TEST(sysfs_policy_format)
 	}
 	ck_assert_int_ge(words, 3);
 	ck_assert_int_eq(brackets, 1);
-	ck_assert_str_eq(buf, "[fifo] srtf sjf\n");
+	ck_assert_str_eq(buf, "[fifo] mpmax srtf srtf-adaptive sjf\n");
 	ck_assert_int_eq(gputbs_get_policy(g, cur, sizeof(cur), all,
 					   sizeof(all)), 0);
 	ck_assert_str_eq(cur, "fifo");
-	ck_assert_str_eq(all, "fifo srtf sjf");
+	ck_assert_str_eq(all, "fifo mpmax srtf srtf-adaptive sjf");
 	ck_assert_int_eq(gputbs_get_policy(g, cur, 4, NULL, 0), -ENAMETOOLONG);
 }
 END_TEST
@@ -1477,7 +1859,7 @@ START_TEST(sysfs_policy_switch)
 	ck_assert_int_eq(sysfs_write("policy", "srtf\n"), 0);
 	assert_policy(g, "srtf");
 	sysfs_read("policy", buf, sizeof(buf));
-	ck_assert_str_eq(buf, "fifo [srtf] sjf\n");
+	ck_assert_str_eq(buf, "fifo mpmax [srtf] srtf-adaptive sjf\n");
 	ck_assert_int_eq(sysfs_write("policy", "sjf"), 0);
 	assert_policy(g, "sjf");
 	ck_assert_int_eq(gputbs_set_policy(g, "srtf"), 0);
@@ -1751,6 +2133,18 @@ static Suite *gputbs_suite(void)
 	tcase_add_test(tc, blocks_enoent);
 	tcase_add_test(tc, blocks_einval_flags_pad);
 	tcase_add_test(tc, blocks_efault);
+
+	tc = tcase(s, "arrival", 60);
+	tcase_add_test(tc, arrival_future_exact);
+	tcase_add_test(tc, arrival_pair_offset_exact);
+	tcase_add_test(tc, arrival_past_means_now);
+	tcase_add_test(tc, arrival_without_flag_einval);
+	tcase_add_test(tc, arrival_too_far_einval);
+	tcase_add_test(tc, arrival_max_ahead_accepted);
+	tcase_add_test(tc, arrival_ver0_command);
+	tcase_add_test(tc, arrival_close_cancels_arriving);
+	tcase_add_test(tc, arrival_close_cancels_mixed);
+	tcase_add_test(tc, arrival_same_cycle_submission_order);
 
 	tc = tcase(s, "sysfs", 60);
 	tcase_add_checked_fixture(tc, NULL, teardown_sysfs);

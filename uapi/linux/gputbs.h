@@ -41,6 +41,11 @@
  * %GPUTBS_IOCTL_BLOCKS
  */
 #define GPUTBS_FEATURE_BLOCK_RECORDS	_BITULL(5)
+/**
+ * GPUTBS_FEATURE_ARRIVAL_CYCLE - %GPUTBS_SUBMIT_AT_CYCLE and
+ * &gputbs_submit.arrival_cycle: a grid arrives at a given emulated cycle
+ */
+#define GPUTBS_FEATURE_ARRIVAL_CYCLE	_BITULL(6)
 
 /** GPUTBS_LABEL_LEN - size of a grid label in bytes, NUL included */
 #define GPUTBS_LABEL_LEN	32
@@ -108,6 +113,17 @@ struct gputbs_info {
  * thread block of the grid, for %GPUTBS_IOCTL_BLOCKS
  */
 #define GPUTBS_SUBMIT_RECORD_BLOCKS	_BITUL(0)
+/**
+ * GPUTBS_SUBMIT_AT_CYCLE - the grid arrives at emulated cycle
+ * &gputbs_submit.arrival_cycle, not at once
+ */
+#define GPUTBS_SUBMIT_AT_CYCLE		_BITUL(1)
+
+/**
+ * GPUTBS_ARRIVAL_MAX_AHEAD - how far ahead of the device's current cycle
+ * &gputbs_submit.arrival_cycle may lie, emulated cycles (2^40)
+ */
+#define GPUTBS_ARRIVAL_MAX_AHEAD	_BITULL(40)
 
 /* Priority classes for &struct gputbs_submit.prio_class. */
 /** GPUTBS_PRIO_DEFAULT - the default class, %GPUTBS_PRIO_NORMAL */
@@ -151,19 +167,38 @@ struct gputbs_info {
  *	decides.  %GPUTBS_PRIO_HIGH and %GPUTBS_PRIO_REALTIME need
  *	CAP_SYS_NICE (in the initial user namespace).  Until
  *	%GPUTBS_FEATURE_PRIO_CLASS this member was padding that had to be 0.
+ * @arrival_cycle: with %GPUTBS_SUBMIT_AT_CYCLE: the absolute emulated
+ *	cycle at which the grid arrives (the clock of
+ *	&gputbs_wait.submit_cycle: cycle c is CLOCK_MONOTONIC time
+ *	&gputbs_info.epoch_ns + c * &gputbs_info.time_scale_ps / 1000 ns).
+ *	A cycle at or before the device's current cycle means now.  At most
+ *	%GPUTBS_ARRIVAL_MAX_AHEAD cycles after the current cycle, else
+ *	-EINVAL.  Must be 0 without the flag.  Added with
+ *	%GPUTBS_FEATURE_ARRIVAL_CYCLE: the struct was
+ *	%GPUTBS_SUBMIT_SIZE_VER0 bytes before, and the module still accepts
+ *	that command, as if this member were 0 (the flag is then -EINVAL).
  *
  * %GPUTBS_IOCTL_SUBMIT computes the grid's maximum residency R with the
- * occupancy calculation and queues it.  With %GPUTBS_SUBMIT_RECORD_BLOCKS
- * the module also allocates @nr_blocks records of 32 bytes (charged to
- * the caller's memory cgroup) that it fills as the blocks end.  Errors:
- * -EINVAL for an invalid field, an unknown flag, @prio_class above 4 or a
- * grid that cannot fit on an SM (R = 0), -EPERM for %GPUTBS_PRIO_HIGH or
- * %GPUTBS_PRIO_REALTIME without CAP_SYS_NICE, -EFAULT for a bad pointer,
- * -E2BIG for too many blocks, -EAGAIN when the fd holds
+ * occupancy calculation and queues it.  With %GPUTBS_SUBMIT_AT_CYCLE and
+ * an @arrival_cycle in the future, the grid waits unseen by the policy and
+ * arrives at exactly that cycle, however late the submitting process or
+ * the module's timers run; grids due at the same cycle arrive in the order
+ * they were submitted, after the blocks that end at that cycle.  Its
+ * &gputbs_wait.submit_cycle and &gputbs_wait.submit_ns report the
+ * arrival; closing the file first cancels it like any other grid.  With
+ * %GPUTBS_SUBMIT_RECORD_BLOCKS the module also allocates @nr_blocks
+ * records of 32 bytes (charged to the caller's memory cgroup) that it
+ * fills as the blocks end.  Errors: -EINVAL for an invalid field, an
+ * unknown flag, @prio_class above 4, @arrival_cycle non-zero without
+ * %GPUTBS_SUBMIT_AT_CYCLE or more than %GPUTBS_ARRIVAL_MAX_AHEAD cycles
+ * ahead, %GPUTBS_SUBMIT_AT_CYCLE in a command of %GPUTBS_SUBMIT_SIZE_VER0
+ * bytes, or a grid that cannot fit on an SM (R = 0), -EPERM for
+ * %GPUTBS_PRIO_HIGH or %GPUTBS_PRIO_REALTIME without CAP_SYS_NICE, -EFAULT
+ * for a bad pointer, -E2BIG for too many blocks, -EAGAIN when the fd holds
  * &gputbs_info.max_grids_per_fd unreaped grids, -ENOMEM.  On error nothing
  * is queued, except for -EFAULT when the struct cannot be written back: the
- * grid then runs without a known handle and is cancelled when the file is
- * closed.
+ * grid then runs (or arrives) without a known handle and is cancelled when
+ * the file is closed.
  *
  * Context: process context; may sleep (allocation, copy from user).
  */
@@ -182,7 +217,20 @@ struct gputbs_submit {
 	char label[GPUTBS_LABEL_LEN];
 	__u32 handle;
 	__u32 prio_class;
+	__u64 arrival_cycle;
 };
+
+/**
+ * GPUTBS_SUBMIT_SIZE_VER0 - size of &struct gputbs_submit before
+ * &gputbs_submit.arrival_cycle, bytes: %GPUTBS_IOCTL_SUBMIT with this size
+ * (its number before %GPUTBS_FEATURE_ARRIVAL_CYCLE) is still accepted
+ */
+#define GPUTBS_SUBMIT_SIZE_VER0	96
+/**
+ * GPUTBS_SUBMIT_SIZE_VER1 - size of &struct gputbs_submit with
+ * &gputbs_submit.arrival_cycle, bytes
+ */
+#define GPUTBS_SUBMIT_SIZE_VER1	104
 
 /* Flags of &struct gputbs_wait. */
 /** GPUTBS_WAIT_ANY - ignore @handle, reap any completed grid of this fd */
@@ -194,10 +242,11 @@ struct gputbs_submit {
  * @flags: GPUTBS_WAIT_* bits.
  * @timeout_ns: absolute CLOCK_MONOTONIC deadline, ns.  0 returns at once.
  *	Restarting after a signal keeps the same deadline.
- * @submit_ns: out: CLOCK_MONOTONIC time the grid was submitted, ns.
+ * @submit_ns: out: CLOCK_MONOTONIC time the grid arrived, ns: when it
+ *	was submitted, or its &gputbs_submit.arrival_cycle if that was later.
  * @start_ns: out: time its first thread block started, ns.
  * @end_ns: out: time its last thread block ended, ns.
- * @submit_cycle: out: emulated cycle of submission.
+ * @submit_cycle: out: emulated cycle the grid arrived (as @submit_ns).
  * @start_cycle: out: emulated cycle its first block started.
  * @end_cycle: out: emulated cycle its last block ended.
  * @blocks_done: out: thread blocks completed (= nr_blocks on success).

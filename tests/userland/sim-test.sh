@@ -1,0 +1,237 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# sim-test.sh - host tests of gputbs-sim, the virtual-time simulator
+# (Documentation/evaluation.rst).
+#
+# Usage: sim-test.sh PATH-TO-gputbs-sim [PATH-TO-gputbs]
+#
+#   determinism   the default sweep with --jobs 1 and --jobs 2: the same
+#                 text and the same JSON, byte for byte
+#   hand-worked   tests/userland/sim/: every turnaround and metric of two
+#                 programs on one SM under fifo, srtf and sjf, worked out
+#                 below, compared exactly (cycles and six-decimal fixed
+#                 point)
+#   usage         bad options and files: status 2 and a message
+#   plot          --plot writes every figure as SVG and PNG, with data
+#   run           gputbs-sim run, and its --trace replayed by gputbs
+#                 predict (with PATH-TO-gputbs)
+#
+# Nothing here measures time.  The last line is "sim: N passed, M failed".
+set -u
+
+sim=${1:?usage: sim-test.sh PATH-TO-gputbs-sim [PATH-TO-gputbs]}
+gputbs=${2:-}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+here=$root/tests/userland/sim
+erc=$root/workloads/ercbench
+tmp=${TMPDIR:-/tmp}/gputbs-sim-test.$$
+
+trap 'rm -rf "$tmp" "$tmp.d"' EXIT
+mkdir -p "$tmp.d" || exit 1
+
+out=$tmp
+# shellcheck source=tests/userland/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# --- determinism: same options, same output, whatever --jobs -------------
+for fmt in text json; do
+	if ! "$sim" eval --workloads "$erc" --format $fmt --jobs 1 \
+		>"$tmp.d/j1.$fmt" 2>&1; then
+		fail "eval --format $fmt --jobs 1 exited non-zero"
+		sed 's/^/  | /' "$tmp.d/j1.$fmt" | tail -n 5
+	elif ! "$sim" eval --workloads "$erc" --format $fmt --jobs 2 \
+		>"$tmp.d/j2.$fmt" 2>&1; then
+		fail "eval --format $fmt --jobs 2 exited non-zero"
+	elif ! cmp -s "$tmp.d/j1.$fmt" "$tmp.d/j2.$fmt"; then
+		fail "eval --format $fmt: --jobs 1 and --jobs 2 differ"
+		diff "$tmp.d/j1.$fmt" "$tmp.d/j2.$fmt" | head -n 10 |
+			sed 's/^/  | /'
+	else
+		ok
+	fi
+done
+# every registered policy at the three offsets, and the orders reported
+n=$("$sim" eval --help | sed -n 's/.*registry.s order: \([a-z0-9_,-]*\)).*/\1/p' |
+	tr ',' '\n' | grep -c .)
+if [ "$n" -lt 4 ]; then
+	fail "eval --help lists $n policies"
+elif [ "$(sed -n '/^geomeans over/,/^policies from best/p' "$tmp.d/j1.text" |
+	grep -c '^  \(0 \|25%\|50%\)  ')" -ne $((3 * n)) ]; then
+	fail "eval: not $n policies x 3 offsets in the geomean table"
+	sed -n '/^geomeans over/,$p' "$tmp.d/j1.text" | sed 's/^/  | /'
+elif [ "$(grep -c '  \(ours\|paper\): ' "$tmp.d/j1.text")" -ne 18 ]; then
+	fail "eval: no policy order by STP, ANTT and StrictF at every offset"
+else
+	ok
+fi
+# --seed: the same seed twice, the same output; another seed, other blocks
+"$sim" eval --workloads "$erc" --policies fifo --offsets 0 --seed 7 \
+	>"$tmp.d/s7a" 2>&1
+"$sim" eval --workloads "$erc" --policies fifo --offsets 0 --seed 7 \
+	>"$tmp.d/s7b" 2>&1
+"$sim" eval --workloads "$erc" --policies fifo --offsets 0 \
+	>"$tmp.d/s0" 2>&1
+if cmp -s "$tmp.d/s7a" "$tmp.d/s7b" && ! cmp -s "$tmp.d/s7a" "$tmp.d/s0"; then
+	ok
+else
+	fail "eval --seed 7: not repeatable, or the same as seed 0"
+fi
+
+# --- worked out by hand -------------------------------------------------
+# One SM; Long: 4 blocks of 1000 cycles (alone 4000), Short: 2 blocks of
+# 500 (alone 1000); each block fills the SM (R = 1) and lasts exactly its
+# cycles.  Offset 0: the second program arrives at 50; 10%: at 10% of the
+# first one's alone runtime (Long+Short: 400, Short+Long: 100).
+#
+# Long+Short, fifo: Long 0-1000-2000-3000-4000; Short waits until every
+#   Long block is out and the last one ends: 4000-4500-5000.  Long 4000
+#   (1.0), Short 5000-50 = 4950 (4.95): STP 1 + 1000/4950 = 1.202020,
+#   ANTT (1 + 4.95) / 2 = 2.975, StrictF 1 / 4.95 = 0.202020.  At 10%:
+#   Short 5000-400 = 4600: STP 1.217391, ANTT 2.8, StrictF 0.217391.
+# Long+Short, sjf (oracle 1000 < 4000): the SM takes Short at Long's first
+#   block end: Short 1000-1500-2000, Long 2000-3000-4000-5000.  Long 5000
+#   (1.25), Short 1950 (1.95): STP 0.8 + 1000/1950 = 1.312821, ANTT 1.6,
+#   StrictF 1.25 / 1.95 = 0.641026.  At 10%: Short 1600: STP 1.425,
+#   ANTT 1.425, StrictF 0.78125.
+# Long+Short, srtf: Long ran alone (known); Short arrives with the SM full
+#   and is sampled at 1000: 1000-1500; its sample prediction there is
+#   500 + (2 - 1) * 500 / 1 = 1000, remaining 500 < Long's 4000 - 1000,
+#   so Short goes on: 1500-2000, then Long: the same as sjf.
+# Short+Long, fifo and sjf: Short 0-500-1000, Long 1000-5000: Short 1000
+#   (1.0), Long 4950 (1.2375): STP 1 + 4000/4950 = 1.808081, ANTT
+#   1.11875, StrictF 1 / 1.2375 = 0.808081.  At 10% Long arrives at 100:
+#   4900 (1.225): STP 1.816327, ANTT 1.1125, StrictF 0.816327.
+# Short+Long, srtf: Long arrives while Short runs, so at Short's first
+#   block end (500) the SM samples Long: 500-1500 (the sampling cost);
+#   Long's prediction 1000 + 3 * 1000 = 4000 leaves 3000, Short's 500:
+#   Short 1500-2000, Long 2000-5000.  Short 2000 (2.0), Long 4950: STP
+#   0.5 + 0.808081 = 1.308081, ANTT 1.61875, StrictF 1.2375 / 2 =
+#   0.61875.  At 10%: Long 4900: STP 1.316327, ANTT 1.6125, StrictF
+#   0.6125.
+#
+# offset policy pair: first (start end) second (start end), STP ANTT StrictF
+cat >"$tmp.d/want" <<'EOF'
+0 fifo Long+Short 0 4000 4000 5000 1.202020 2.975000 0.202020
+0 fifo Short+Long 0 1000 1000 5000 1.808081 1.118750 0.808081
+0 srtf Long+Short 0 5000 1000 2000 1.312821 1.600000 0.641026
+0 srtf Short+Long 0 2000 500 5000 1.308081 1.618750 0.618750
+0 sjf Long+Short 0 5000 1000 2000 1.312821 1.600000 0.641026
+0 sjf Short+Long 0 1000 1000 5000 1.808081 1.118750 0.808081
+10 fifo Long+Short 0 4000 4000 5000 1.217391 2.800000 0.217391
+10 fifo Short+Long 0 1000 1000 5000 1.816327 1.112500 0.816327
+10 srtf Long+Short 0 5000 1000 2000 1.425000 1.425000 0.781250
+10 srtf Short+Long 0 2000 500 5000 1.316327 1.612500 0.612500
+10 sjf Long+Short 0 5000 1000 2000 1.425000 1.425000 0.781250
+10 sjf Short+Long 0 1000 1000 5000 1.816327 1.112500 0.816327
+EOF
+"$sim" eval --workloads "$here" --sms 1 --offsets 0,10 \
+	--policies fifo,srtf,sjf --format json >"$tmp.d/hand.json" 2>&1
+# the JSON's fixed-point values keep their six decimals: compare as text
+sed -n -e 's/^ *"offset_pct": \([0-9]*\),*$/offset \1/p' \
+	-e 's/^ *"policy": "\([a-z-]*\)",*$/policy \1/p' \
+	-e 's/^ *"pair": "\(.*\)",*$/pair \1/p' \
+	-e 's/^ *"\(stp\|antt\|strictf\)": \([0-9.]*\),*$/\1 \2/p' \
+	-e 's/^ *"\(start_cycle\|end_cycle\)": \([0-9]*\),*$/\1 \2/p' \
+	"$tmp.d/hand.json" | awk '
+	function flush() { if (line != "") print line m; line = ""; m = "" }
+	$1 == "offset" { flush(); off = $2 }
+	$1 == "policy" { flush(); pol = $2 }
+	$1 == "pair" { flush(); line = off " " pol " " $2 }
+	$1 == "stp" || $1 == "antt" || $1 == "strictf" { if (line != "") m = m " " $2 }
+	$1 == "start_cycle" || $1 == "end_cycle" { if (line != "") line = line " " $2 }
+	END { flush() }' >"$tmp.d/got"
+if cmp -s "$tmp.d/want" "$tmp.d/got"; then
+	ok
+else
+	fail "hand-worked pairs: gputbs-sim differs from the worked-out values"
+	diff -u "$tmp.d/want" "$tmp.d/got" | sed 's/^/  | /'
+fi
+# the text shows the same numbers
+expect 0 "  Short+Long  Short    short                0         1000         2000     2.000" \
+	"$sim" eval --workloads "$here" --sms 1 --offsets 0 --policies srtf
+
+# --- usage errors --------------------------------------------------------
+expect 0 "Usage: gputbs-sim eval" "$sim" eval --help
+expect 0 "Usage: gputbs-sim run" "$sim" run --help
+expect 0 "eval   the paper's evaluation" "$sim" --help
+expect 2 "missing command" "$sim"
+expect 2 "unknown command 'evaluate'" "$sim" evaluate
+expect 2 "--policies: unknown policy 'lifo' (registered: fifo" \
+	"$sim" eval --workloads "$here" --policies fifo,lifo
+expect 2 "--policies: policy 'srtf' given twice" \
+	"$sim" eval --workloads "$here" --policies srtf,sjf,srtf
+expect 2 "--policies: bad policy list 'fifo,'" \
+	"$sim" eval --workloads "$here" --policies fifo,
+for bad in 0,abc 1001 -5 0,0 0,,25 '' 2.5; do
+	expect 2 "--offsets: bad offset list '$bad'" \
+		"$sim" eval --workloads "$here" --offsets "$bad"
+done
+expect 2 "--workloads: $tmp.d/missing: No such file or directory" \
+	"$sim" eval --workloads "$tmp.d/missing"
+expect 2 "$root/tests/userland/kernels.gtbs: No such file or directory" \
+	"$sim" eval --workloads "$root/tests/userland"
+expect 2 "--workloads: $here/kernels.gtbs: Not a directory" \
+	"$sim" eval --workloads "$here/kernels.gtbs"
+expect 2 "bad job count '0' (1..256)" "$sim" eval --workloads "$here" --jobs 0
+expect 2 "bad SM count '1025' (1..1024)" "$sim" eval --workloads "$here" --sms 1025
+expect 2 "unknown format 'xml' (text or json)" \
+	"$sim" eval --workloads "$here" --format xml
+expect 2 "--timeline is drawn by --plot DIR" \
+	"$sim" eval --workloads "$here" --timeline Long+Short
+expect 2 "--timeline: no pair 'Long+Long' in" \
+	"$sim" eval --workloads "$here" --plot "$tmp.d/p" --timeline Long+Long
+expect 2 "unexpected argument 'more'" "$sim" eval --workloads "$here" more
+expect 2 "no workload file given" "$sim" run
+expect 2 "--policy: unknown policy 'rr'" \
+	"$sim" run --policy rr "$root/workloads/tests/staircase.gtbs"
+expect 2 "--trace records one workload under one policy" \
+	"$sim" run --policy fifo,srtf --trace "$tmp.d/t" \
+	"$root/workloads/tests/staircase.gtbs"
+expect 2 "$tmp.d/none.gtbs: No such file or directory" \
+	"$sim" run "$tmp.d/none.gtbs"
+
+# --- plot -----------------------------------------------------------------
+expect 0 "geomeans over 2 pairs" "$sim" eval --workloads "$here" --sms 1 \
+	--offsets 0,10 --plot "$tmp.d/plot" --timeline Short+Long
+missing=
+for f in plot.gp timeline-srtf.dat timeline-srtf-first.dat \
+	timeline-fifo.dat timeline-fifo-first.dat; do
+	[ -s "$tmp.d/plot/$f" ] || missing="$missing $f"
+done
+for base in stp-0 antt-0 strictf-0 stp-10 antt-10 strictf-10 \
+	timeline-srtf timeline-fifo; do
+	case $base in timeline-*) ;; *) [ -s "$tmp.d/plot/$base.dat" ] ||
+		missing="$missing $base.dat" ;; esac
+	if ! head -n 3 "$tmp.d/plot/$base.svg" 2>/dev/null | grep -q '^<svg'; then
+		missing="$missing $base.svg"
+	fi
+	magic=$(head -c 8 "$tmp.d/plot/$base.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')
+	[ "$magic" = 89504e470d0a1a0a ] || missing="$missing $base.png"
+done
+if [ -z "$missing" ]; then
+	ok
+else
+	fail "--plot: missing, empty or not SVG/PNG:$missing"
+fi
+# the timeline's second program (Long) starts on SM 0 at 500 under srtf
+if grep -qx '0 500' "$tmp.d/plot/timeline-srtf-first.dat"; then
+	ok
+else
+	fail "--plot: timeline-srtf-first.dat has no '0 500'"
+	sed 's/^/  | /' "$tmp.d/plot/timeline-srtf-first.dat"
+fi
+
+# --- run ------------------------------------------------------------------
+expect 0 "STP 1.308  ANTT 1.619  StrictF 0.619" \
+	"$sim" run --sms 1 --policy srtf "$here/pair.gtbs"
+expect 0 "  Short+Long  |  1.808   1.119    0.808  |  1.308   1.619    0.619  |  1.808   1.119    0.808" \
+	"$sim" run --sms 1 --policy fifo,srtf,sjf "$here/pair.gtbs"
+if [ -n "$gputbs" ]; then
+	# staircase.gtbs: 60 blocks of 1000 cycles, R = 2, 15 SMs: two waves
+	expect 0 "final,0,stair,0,2000,2000,1000,4,2,2000,1.000000" sh -c \
+		"'$sim' run --trace '$tmp.d/stair.trace' '$root/workloads/tests/staircase.gtbs' >/dev/null &&
+		 '$gputbs' predict --sms 15 --trace '$tmp.d/stair.trace'"
+fi
+
+summary sim

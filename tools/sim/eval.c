@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eval.c - the paper's evaluation sweep in virtual time.
+ *
+ * Paper Section "Evaluation", "Methodology": every ordered pair of
+ * distinct programs (56 for the eight ERCBench kernels) runs with the
+ * second program arriving shortly after the first (offset 0: cycle
+ * %SIM_OFFSET0_CYCLES, "staggered by up to 100 cycles") or at 25% and 50%
+ * of the first program's alone runtime (Section "Sensitivity to Arrival
+ * Time"), under every policy.  Alone runtimes come first: each program
+ * alone on a fresh device under FIFO, with the seeds of the pairs.  SJF
+ * is an oracle: each of its grids carries its measured alone runtime.
+ *
+ * The runs are independent, so they are spread over worker threads, each
+ * with its own devices; results go to a table indexed by (offset, policy,
+ * pair) and everything printed is computed from that table afterwards,
+ * in a fixed order, so the output does not depend on the number of
+ * workers or on their timing.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "sim.h"
+
+/**
+ * sim_seed_mix() - what --seed XORs into every grid's seed
+ * @seed: --seed; 0 keeps the workload file's seeds.
+ *
+ * Return: 0 for 0, else a splitmix64 scramble of @seed.
+ */
+u64 sim_seed_mix(u64 seed)
+{
+	u64 z = seed * 0x9e3779b97f4a7c15ULL;
+
+	if (!seed)
+		return 0;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/**
+ * sim_arrival() - arrival cycle of a pair's second program
+ * @ev: the sweep, with alone runtimes.
+ * @offset: percent of the first program's alone runtime; 0 means
+ *	%SIM_OFFSET0_CYCLES cycles.
+ * @a: the first program.
+ *
+ * Return: the cycle, rounded down.
+ */
+u64 sim_arrival(const struct sim_eval *ev, unsigned int offset, unsigned int a)
+{
+	if (!offset)
+		return SIM_OFFSET0_CYCLES;
+	return mul_u64_u64_div_u64(ev->alone[a].progs[0].turnaround, offset,
+				   100);
+}
+
+/**
+ * sim_pair_job() - the simulation of one pair
+ * @ev: the sweep, with alone runtimes.
+ * @offset: its offset.
+ * @policy: the policy.
+ * @pair: the pair.
+ * @job: out: the job.
+ */
+void sim_pair_job(const struct sim_eval *ev, unsigned int offset,
+		  const struct gtbs_policy_ops *policy,
+		  const struct sim_pair *pair, struct sim_job *job)
+{
+	memset(job, 0, sizeof(*job));
+	job->cfg = &ev->cfg;
+	job->policy = policy;
+	job->nr_runs = 2;
+	job->progs[0] = ev->progs[pair->a];
+	job->progs[1] = ev->progs[pair->b];
+	job->arrive[0] = 0;
+	job->arrive[1] = sim_arrival(ev, offset, pair->a);
+	if (policy == &gtbs_policy_sjf) {
+		/* the oracle knows what each grid takes alone */
+		job->oracle[0] = ev->alone_grids[pair->a];
+		job->oracle[1] = ev->alone_grids[pair->b];
+	}
+	job->seed_mix = ev->seed_mix;
+}
+
+/**
+ * sim_result_at() - the result of a pair at an offset under a policy
+ * @ev: the sweep.
+ * @o: index in &sim_eval.offsets.
+ * @p: index in &sim_eval.policies.
+ * @i: index in &sim_eval.pairs.
+ *
+ * Return: the result.
+ */
+struct sim_result *sim_result_at(const struct sim_eval *ev, unsigned int o,
+				 unsigned int p, unsigned int i)
+{
+	return &ev->results[((size_t)o * ev->nr_policies + p) * ev->nr_pairs +
+			    i];
+}
+
+/**
+ * sim_find_pair() - a pair by name
+ * @ev: the sweep.
+ * @name: "A+B".
+ *
+ * Return: its index, or -1.
+ */
+int sim_find_pair(const struct sim_eval *ev, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->nr_pairs; i++)
+		if (!strcmp(ev->pairs[i].name, name))
+			return i;
+	return -1;
+}
+
+/* Run every program alone: its runtime and each grid's. */
+static int sim_eval_alone(struct sim_eval *ev, const char **why)
+{
+	struct sim_job job;
+	unsigned int i, k;
+	int ret;
+
+	for (i = 0; i < ev->nr_progs; i++) {
+		const struct wl_program *prog = ev->progs[i];
+
+		memset(&job, 0, sizeof(job));
+		job.cfg = &ev->cfg;
+		job.policy = &gtbs_policy_fifo;
+		job.nr_runs = 1;
+		job.progs[0] = prog;
+		job.seed_mix = ev->seed_mix;
+		ret = sim_run(&job, &ev->alone[i], why);
+		if (ret)
+			return ret;
+		ev->alone_grids[i] = calloc(prog->nr_grids, sizeof(u64));
+		if (!ev->alone_grids[i]) {
+			*why = "out of memory";
+			return -ENOMEM;
+		}
+		for (k = 0; k < prog->nr_grids; k++) {
+			const struct sim_grid_out *g =
+				&ev->alone[i].progs[0].grids[k];
+
+			ev->alone_grids[i][k] = g->end_cycle - g->submit_cycle;
+		}
+	}
+	return 0;
+}
+
+/* The work list shared by the workers. */
+struct sim_pool {
+	struct sim_eval *ev;
+	size_t nr_jobs;
+	size_t next;		/* atomically incremented */
+	int err;		/* first error, atomically set */
+	const char *why;
+};
+
+static int sim_eval_one(struct sim_eval *ev, size_t n, const char **why)
+{
+	size_t per_offset = (size_t)ev->nr_policies * ev->nr_pairs;
+	unsigned int o = n / per_offset;
+	unsigned int p = n % per_offset / ev->nr_pairs;
+	unsigned int i = n % ev->nr_pairs;
+	const struct sim_pair *pair = &ev->pairs[i];
+	struct sim_result *res = sim_result_at(ev, o, p, i);
+	struct sim_job job;
+	u64 shared[2];
+	int ret;
+
+	sim_pair_job(ev, ev->offsets[o], ev->policies[p], pair, &job);
+	ret = sim_run(&job, &res->out, why);
+	if (ret)
+		return ret;
+	res->alone[0] = ev->alone[pair->a].progs[0].turnaround;
+	res->alone[1] = ev->alone[pair->b].progs[0].turnaround;
+	shared[0] = res->out.progs[0].turnaround;
+	shared[1] = res->out.progs[1].turnaround;
+	if (gtbs_metrics_calc(res->alone, shared, 2, &res->metrics)) {
+		*why = "a runtime is zero cycles";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void *sim_worker(void *arg)
+{
+	struct sim_pool *pool = arg;
+	const char *why;
+	size_t n;
+	int ret;
+
+	for (;;) {
+		n = __atomic_fetch_add(&pool->next, 1, __ATOMIC_RELAXED);
+		if (n >= pool->nr_jobs ||
+		    __atomic_load_n(&pool->err, __ATOMIC_RELAXED))
+			break;
+		ret = sim_eval_one(pool->ev, n, &why);
+		if (ret) {
+			int none = 0;
+
+			if (__atomic_compare_exchange_n(&pool->err, &none, ret,
+							false, __ATOMIC_ACQ_REL,
+							__ATOMIC_RELAXED))
+				pool->why = why;
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Geometric means over the pairs, in pair order. */
+static void sim_eval_geomeans(struct sim_eval *ev)
+{
+	unsigned int o, p, i;
+
+	for (o = 0; o < ev->nr_offsets; o++) {
+		for (p = 0; p < ev->nr_policies; p++) {
+			struct sim_geomean *gm =
+				&ev->geomeans[o * ev->nr_policies + p];
+			double ls = 0, la = 0, lf = 0;
+
+			for (i = 0; i < ev->nr_pairs; i++) {
+				const struct gtbs_metrics *m =
+					&sim_result_at(ev, o, p, i)->metrics;
+
+				ls += log(sim_fp(m->stp));
+				la += log(sim_fp(m->antt));
+				lf += log(sim_fp(m->strictf));
+			}
+			gm->stp = exp(ls / ev->nr_pairs);
+			gm->antt = exp(la / ev->nr_pairs);
+			gm->strictf = exp(lf / ev->nr_pairs);
+		}
+	}
+}
+
+static int sim_eval_pairs(struct sim_eval *ev, const char **why)
+{
+	unsigned int a, b, n = 0;
+
+	ev->pairs = calloc((size_t)ev->nr_progs * ev->nr_progs,
+			   sizeof(*ev->pairs));
+	if (!ev->pairs) {
+		*why = "out of memory";
+		return -ENOMEM;
+	}
+	for (a = 0; a < ev->nr_progs; a++) {
+		for (b = 0; b < ev->nr_progs; b++) {
+			if (a == b)
+				continue;
+			ev->pairs[n].a = a;
+			ev->pairs[n].b = b;
+			snprintf(ev->pairs[n].name, sizeof(ev->pairs[n].name),
+				 "%s+%s", ev->progs[a]->name,
+				 ev->progs[b]->name);
+			n++;
+		}
+	}
+	ev->nr_pairs = n;
+	if (!n) {
+		*why = "the workload file defines fewer than two programs";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * sim_eval_prepare() - the programs and pairs of a sweep
+ * @ev: @set in; @progs and @pairs out.
+ * @why: out: on error, why.
+ *
+ * Return: 0, -EINVAL (fewer than two programs) or -ENOMEM.
+ */
+int sim_eval_prepare(struct sim_eval *ev, const char **why)
+{
+	unsigned int i;
+
+	ev->nr_progs = ev->set->nr_programs;
+	for (i = 0; i < ev->nr_progs; i++)
+		ev->progs[i] = ev->set->programs[i];
+	return sim_eval_pairs(ev, why);
+}
+
+/**
+ * sim_eval_run() - run the whole sweep
+ * @ev: prepared by sim_eval_prepare(); parameters in: @cfg, @seed_mix,
+ *	@jobs, @policies, @offsets; results out.
+ * @why: out: on error, why.
+ *
+ * Return: 0, -EINVAL (a grid the device rejects) or -ENOMEM.
+ */
+int sim_eval_run(struct sim_eval *ev, const char **why)
+{
+	pthread_t tids[256];
+	struct sim_pool pool;
+	unsigned int i, nr_threads;
+	int ret;
+
+	ret = sim_eval_alone(ev, why);
+	if (ret)
+		return ret;
+	memset(&pool, 0, sizeof(pool));
+	pool.ev = ev;
+	pool.nr_jobs = (size_t)ev->nr_offsets * ev->nr_policies * ev->nr_pairs;
+	ev->results = calloc(pool.nr_jobs, sizeof(*ev->results));
+	ev->geomeans = calloc((size_t)ev->nr_offsets * ev->nr_policies,
+			      sizeof(*ev->geomeans));
+	if (!ev->results || !ev->geomeans) {
+		*why = "out of memory";
+		return -ENOMEM;
+	}
+	nr_threads = min(ev->jobs, (unsigned int)ARRAY_SIZE(tids));
+	for (i = 1; i < nr_threads; i++)
+		if (pthread_create(&tids[i], NULL, sim_worker, &pool))
+			break;
+	nr_threads = i;
+	sim_worker(&pool);
+	for (i = 1; i < nr_threads; i++)
+		pthread_join(tids[i], NULL);
+	if (pool.err) {
+		*why = pool.why;
+		return pool.err;
+	}
+	sim_eval_geomeans(ev);
+	return 0;
+}
+
+/**
+ * sim_eval_free() - release what sim_eval_run() allocated
+ * @ev: the sweep; @set is the caller's.
+ */
+void sim_eval_free(struct sim_eval *ev)
+{
+	size_t i, n = (size_t)ev->nr_offsets * ev->nr_policies * ev->nr_pairs;
+
+	for (i = 0; ev->results && i < n; i++)
+		sim_out_free(&ev->results[i].out);
+	for (i = 0; i < WL_MAX_PROGRAMS; i++) {
+		sim_out_free(&ev->alone[i]);
+		free(ev->alone_grids[i]);
+	}
+	free(ev->results);
+	free(ev->geomeans);
+	free(ev->pairs);
+}

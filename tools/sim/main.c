@@ -1,0 +1,935 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - command line of gputbs-sim, the virtual-time simulator.
+ *
+ *   gputbs-sim eval [--workloads DIR] [--offsets LIST] [--policies LIST]
+ *                   [--format text|json] [--jobs N] [--sms N] [--seed N]
+ *                   [--plot DIR] [--timeline PAIR[@OFFSET]]
+ *   gputbs-sim run [--policy LIST] [--format text|json] [--sms N]
+ *                  [--seed N] [--trace FILE] WORKLOAD
+ *
+ * Exit status: 0 success, 1 system error (memory, I/O, gnuplot), 2 usage
+ * error or bad workload file.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../report.h"
+#include "sim.h"
+
+#ifndef GPUTBS_VERSION
+#define GPUTBS_VERSION	"0.1"
+#endif
+
+#define SIM_DEFAULT_WORKLOADS	"workloads/ercbench"
+#define SIM_KERNELS_FILE	"kernels.gtbs"
+#define SIM_DEFAULT_TIMELINE	"RayTracing+JPEG-d"
+#define SIM_MAX_JOBS		256
+
+static const char usage_main[] =
+	"Usage: gputbs-sim [--help] [--version] COMMAND [ARGS]\n"
+	"\n"
+	"Simulate gputbs in virtual time with the module's own portable core\n"
+	"(policies, predictor, occupancy, timing model, metrics).\n"
+	"\n"
+	"Commands:\n"
+	"  eval   the paper's evaluation: every ordered pair of programs at\n"
+	"         each arrival offset under each policy, STP, ANTT, StrictF\n"
+	"         beside the paper's Tables, optionally plotted\n"
+	"  run    one workload file, reported like 'gputbs run'\n"
+	"\n"
+	"'gputbs-sim COMMAND --help' describes a command.\n";
+
+static const char usage_eval[] =
+	"Usage: gputbs-sim eval [OPTIONS]\n"
+	"\n"
+	"Run every program of DIR/kernels.gtbs alone (FIFO, a fresh device),\n"
+	"then every ordered pair of distinct programs, the second arriving at\n"
+	"each offset, under each policy, and print per pair and grid the\n"
+	"turnarounds, slowdowns and predictions with STP, ANTT and StrictF,\n"
+	"then the geometric means per policy and offset beside the paper's\n"
+	"Tables and the order of the policies by each metric.  The output does\n"
+	"not depend on --jobs: same options, same output, byte for byte.\n"
+	"\n"
+	"  -w, --workloads DIR   programs of DIR/kernels.gtbs\n"
+	"                        (default workloads/ercbench)\n"
+	"  -o, --offsets LIST    comma-separated arrival offsets of the second\n"
+	"                        program, percent (0..1000) of the first one's\n"
+	"                        alone runtime; 0 means cycle 50 (default\n"
+	"                        0,25,50)\n"
+	"  -P, --policies LIST   comma-separated policies (default: all, in the\n"
+	"                        registry's order: %s)\n"
+	"  -f, --format FORMAT   text (default) or json\n"
+	"  -j, --jobs N          worker threads, 1..256 (default: online CPUs)\n"
+	"  -s, --sms N           SMs of the device, 1..1024 (default 15)\n"
+	"  -S, --seed N          XOR a scramble of N into every grid's seed\n"
+	"                        (default 0: the workload file's seeds)\n"
+	"  -p, --plot DIR        also write per-pair bar charts of STP, ANTT and\n"
+	"                        StrictF per offset and a per-SM timeline as SVG\n"
+	"                        and PNG into DIR, with their gnuplot data and\n"
+	"                        script (needs gnuplot)\n"
+	"  -t, --timeline PAIR[@OFFSET]\n"
+	"                        the pair of the timeline, under srtf and fifo\n"
+	"                        (default RayTracing+JPEG-d@0, else the first)\n"
+	"  -h, --help            this help\n";
+
+static const char usage_run[] =
+	"Usage: gputbs-sim run [OPTIONS] WORKLOAD\n"
+	"\n"
+	"Run a workload file (Documentation/workloads.rst) in virtual time:\n"
+	"each program alone, then each workload with its programs arriving at\n"
+	"their offsets (exact cycles), and print what 'gputbs run' prints.\n"
+	"\n"
+	"  -P, --policy LIST     comma-separated policies (default fifo); with\n"
+	"                        several, a table compares them side by side\n"
+	"  -f, --format FORMAT   text (default) or json\n"
+	"  -s, --sms N           SMs of the device, 1..1024 (default 15)\n"
+	"  -S, --seed N          XOR a scramble of N into every grid's seed\n"
+	"  -T, --trace FILE      write every block of the workload's grids as a\n"
+	"                        trace for 'gputbs predict' (one workload and\n"
+	"                        one policy only)\n"
+	"  -h, --help            this help\n";
+
+static void __attribute__((format(printf, 1, 2))) sim_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("gputbs-sim: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* The registered policies, space-separated, into @buf. */
+static void sim_registry(char *buf, size_t len, const char *sep)
+{
+	const struct gtbs_policy_ops *p;
+	unsigned int i;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; (p = gtbs_policy_at(i)) && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? sep : "", p->name);
+}
+
+/* The help of eval, with the registry's policies filled in. */
+static void sim_eval_help(FILE *f)
+{
+	char reg[256];
+
+	sim_registry(reg, sizeof(reg), ",");
+	fprintf(f, usage_eval, reg);
+}
+
+/* Print "gputbs-sim: message" and @usage to stderr; EXIT_USAGE. */
+static int __attribute__((format(printf, 2, 3)))
+sim_usage_error(const char *usage, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("gputbs-sim: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\n\n", stderr);
+	if (usage == usage_eval)
+		sim_eval_help(stderr);
+	else
+		fputs(usage, stderr);
+	return SIM_EXIT_USAGE;
+}
+
+/* Decimal unsigned integer in [lo, hi], digits only. */
+static int sim_parse_uint(const char *s, u64 lo, u64 hi, u64 *out)
+{
+	u64 v = 0;
+
+	if (!*s || strlen(s) > 20)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		if (v > (U64_MAX - 9) / 10)
+			return -ERANGE;
+		v = v * 10 + (u64)(*s - '0');
+	}
+	if (v < lo || v > hi)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/*
+ * Split a comma-separated policy list into @out (at most
+ * %SIM_MAX_POLICIES, none twice, each registered).  0, or an exit status
+ * after a message.
+ */
+static int sim_parse_policies(const char *usage, const char *opt,
+			      const char *arg,
+			      const struct gtbs_policy_ops **out,
+			      unsigned int *n)
+{
+	char *list = strdup(arg), *s, *save = NULL;
+	char reg[256];
+	unsigned int i;
+	int ret = 0;
+
+	if (!list) {
+		sim_err("out of memory");
+		return SIM_EXIT_SYSTEM;
+	}
+	*n = 0;
+	sim_registry(reg, sizeof(reg), " ");
+	if (!*arg || arg[0] == ',' || arg[strlen(arg) - 1] == ',' ||
+	    strstr(arg, ",,"))
+		ret = sim_usage_error(usage, "%s: bad policy list '%s'", opt,
+				      arg);
+	for (s = strtok_r(list, ",", &save); !ret && s;
+	     s = strtok_r(NULL, ",", &save)) {
+		const struct gtbs_policy_ops *p = gtbs_policy_find(s);
+
+		if (!p || strchr(s, '\n')) {
+			ret = sim_usage_error(usage, "%s: unknown policy '%s' (registered: %s)",
+					      opt, s, reg);
+			break;
+		}
+		for (i = 0; i < *n; i++)
+			if (out[i] == p)
+				break;
+		if (i < *n) {
+			ret = sim_usage_error(usage, "%s: policy '%s' given twice",
+					      opt, s);
+		} else if (*n == SIM_MAX_POLICIES) {
+			ret = sim_usage_error(usage, "%s: more than %d policies",
+					      opt, SIM_MAX_POLICIES);
+		} else {
+			out[(*n)++] = p;
+		}
+	}
+	free(list);
+	return ret;
+}
+
+/* --offsets: comma-separated percentages 0..1000, none twice. */
+static int sim_parse_offsets(struct sim_eval *ev, const char *arg)
+{
+	char *list = strdup(arg), *s, *save = NULL;
+	unsigned int i;
+	int ret = 0;
+	u64 v;
+
+	if (!list) {
+		sim_err("out of memory");
+		return SIM_EXIT_SYSTEM;
+	}
+	ev->nr_offsets = 0;
+	if (!*arg || arg[0] == ',' || arg[strlen(arg) - 1] == ',' ||
+	    strstr(arg, ",,"))
+		ret = -EINVAL;
+	for (s = strtok_r(list, ",", &save); !ret && s;
+	     s = strtok_r(NULL, ",", &save)) {
+		if (sim_parse_uint(s, 0, SIM_MAX_OFFSET_PCT, &v) ||
+		    ev->nr_offsets == SIM_MAX_OFFSETS) {
+			ret = -EINVAL;
+			break;
+		}
+		for (i = 0; i < ev->nr_offsets; i++)
+			if (ev->offsets[i] == v)
+				ret = -EINVAL;
+		ev->offsets[ev->nr_offsets++] = v;
+	}
+	free(list);
+	if (ret)
+		return sim_usage_error(usage_eval, "--offsets: bad offset list '%s' (1 to %d different percentages 0..%d, comma-separated)",
+				       arg, SIM_MAX_OFFSETS,
+				       SIM_MAX_OFFSET_PCT);
+	return 0;
+}
+
+static int sim_parse_format(const char *usage, const char *arg, bool *json)
+{
+	if (!strcmp(arg, "text"))
+		*json = false;
+	else if (!strcmp(arg, "json"))
+		*json = true;
+	else
+		return sim_usage_error(usage, "unknown format '%s' (text or json)",
+				       arg);
+	return 0;
+}
+
+static int sim_parse_sms(const char *usage, const char *arg,
+			 struct gtbs_dev_config *cfg)
+{
+	u64 v;
+
+	if (sim_parse_uint(arg, 1, GTBS_MAX_SMS, &v))
+		return sim_usage_error(usage, "bad SM count '%s' (1..%d)", arg,
+				       GTBS_MAX_SMS);
+	cfg->nr_sms = v;
+	return 0;
+}
+
+static int sim_parse_seed(const char *usage, const char *arg, u64 *seed)
+{
+	if (sim_parse_uint(arg, 0, U64_MAX, seed))
+		return sim_usage_error(usage, "bad seed '%s' (0..2^64-1)", arg);
+	return 0;
+}
+
+/* Read DIR/kernels.gtbs.  0 or an exit status after a message. */
+static int sim_load_workloads(const char *dir, struct wl_set **set,
+			      char **file)
+{
+	char errbuf[512];
+	struct stat st;
+
+	if (stat(dir, &st)) {
+		sim_err("--workloads: %s: %s", dir, strerror(errno));
+		return SIM_EXIT_USAGE;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		sim_err("--workloads: %s: Not a directory", dir);
+		return SIM_EXIT_USAGE;
+	}
+	if (asprintf(file, "%s/%s", dir, SIM_KERNELS_FILE) < 0) {
+		*file = NULL;
+		sim_err("out of memory");
+		return SIM_EXIT_SYSTEM;
+	}
+	if (wl_parse_file(*file, WL_PARSE_PROGRAMS, set, errbuf,
+			  sizeof(errbuf))) {
+		sim_err("%s", errbuf);
+		return SIM_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* --timeline PAIR[@OFFSET] into @tl, once the pairs are known. */
+static int sim_parse_timeline(const struct sim_eval *ev, const char *arg,
+			      struct sim_timeline *tl)
+{
+	char name[2 * WL_NAME_LEN + 16], *at;
+	int pair;
+	u64 v = 0;
+
+	if (!arg) {
+		pair = sim_find_pair(ev, SIM_DEFAULT_TIMELINE);
+		tl->pair = pair < 0 ? 0 : pair;
+		tl->offset = 0;
+		return 0;
+	}
+	snprintf(name, sizeof(name), "%s", arg);
+	at = strchr(name, '@');
+	if (at) {
+		*at++ = '\0';
+		if (sim_parse_uint(at, 0, SIM_MAX_OFFSET_PCT, &v))
+			return sim_usage_error(usage_eval, "--timeline: bad offset '%s' (0..%d)",
+					       at, SIM_MAX_OFFSET_PCT);
+	}
+	pair = sim_find_pair(ev, name);
+	if (pair < 0 || strlen(arg) >= sizeof(name))
+		return sim_usage_error(usage_eval, "--timeline: no pair '%s' in %s (PAIR is FIRST+SECOND)",
+				       name, ev->file);
+	tl->pair = pair;
+	tl->offset = v;
+	return 0;
+}
+
+/* Simulate the timeline's pair under srtf and fifo, every block kept. */
+static int sim_run_timeline(const struct sim_eval *ev, struct sim_timeline *tl)
+{
+	static const char * const names[] = { "srtf", "fifo" };
+	const struct gtbs_policy_ops *p;
+	struct sim_job job;
+	const char *why;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		p = gtbs_policy_find(names[i]);
+		if (!p)
+			continue;
+		sim_pair_job(ev, tl->offset, p, &ev->pairs[tl->pair], &job);
+		job.record = true;
+		tl->policies[tl->nr_policies] = p;
+		ret = sim_run(&job, &tl->outs[tl->nr_policies++], &why);
+		if (ret) {
+			sim_err("timeline %s: %s", ev->pairs[tl->pair].name,
+				why);
+			return ret == -ENOMEM ? SIM_EXIT_SYSTEM :
+			       SIM_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+static int cmd_eval(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "workloads", required_argument, NULL, 'w' },
+		{ "offsets", required_argument, NULL, 'o' },
+		{ "policies", required_argument, NULL, 'P' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "sms", required_argument, NULL, 's' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "plot", required_argument, NULL, 'p' },
+		{ "timeline", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = SIM_DEFAULT_WORKLOADS, *plot = NULL;
+	const char *timeline = NULL, *why;
+	struct sim_timeline *tl = NULL;
+	struct sim_eval *ev;
+	char *file = NULL;
+	bool json = false;
+	long cpus;
+	int opt, ret = 0;
+	unsigned int i;
+	u64 v;
+
+	ev = calloc(1, sizeof(*ev));
+	if (!ev) {
+		sim_err("out of memory");
+		return SIM_EXIT_SYSTEM;
+	}
+	gtbs_config_default(&ev->cfg);
+	cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	ev->jobs = cpus < 1 ? 1 : cpus > SIM_MAX_JOBS ? SIM_MAX_JOBS : cpus;
+	ev->nr_offsets = 3;
+	ev->offsets[0] = 0;
+	ev->offsets[1] = 25;
+	ev->offsets[2] = 50;
+	for (i = 0; gtbs_policy_at(i) && i < SIM_MAX_POLICIES; i++)
+		ev->policies[ev->nr_policies++] = gtbs_policy_at(i);
+	while (!ret && (opt = getopt_long(argc, argv, "w:o:P:f:j:s:S:p:t:h",
+					  opts, NULL)) != -1) {
+		switch (opt) {
+		case 'w':
+			dir = optarg;
+			break;
+		case 'o':
+			ret = sim_parse_offsets(ev, optarg);
+			break;
+		case 'P':
+			ret = sim_parse_policies(usage_eval, "--policies",
+						 optarg, ev->policies,
+						 &ev->nr_policies);
+			break;
+		case 'f':
+			ret = sim_parse_format(usage_eval, optarg, &json);
+			break;
+		case 'j':
+			if (sim_parse_uint(optarg, 1, SIM_MAX_JOBS, &v))
+				ret = sim_usage_error(usage_eval, "bad job count '%s' (1..%d)",
+						      optarg, SIM_MAX_JOBS);
+			else
+				ev->jobs = v;
+			break;
+		case 's':
+			ret = sim_parse_sms(usage_eval, optarg, &ev->cfg);
+			break;
+		case 'S':
+			ret = sim_parse_seed(usage_eval, optarg, &ev->seed);
+			break;
+		case 'p':
+			if (!*optarg)
+				ret = sim_usage_error(usage_eval, "%s",
+						      "--plot: empty directory name");
+			plot = optarg;
+			break;
+		case 't':
+			timeline = optarg;
+			break;
+		case 'h':
+			sim_eval_help(stdout);
+			ret = -1;
+			break;
+		default:
+			sim_eval_help(stderr);
+			ret = SIM_EXIT_USAGE;
+		}
+	}
+	if (!ret && optind < argc)
+		ret = sim_usage_error(usage_eval, "unexpected argument '%s'",
+				      argv[optind]);
+	if (!ret && timeline && !plot)
+		ret = sim_usage_error(usage_eval, "%s",
+				      "--timeline is drawn by --plot DIR");
+	if (!ret)
+		ret = sim_load_workloads(dir, &ev->set, &file);
+	if (!ret) {
+		ev->file = file;
+		ev->seed_mix = sim_seed_mix(ev->seed);
+		ret = sim_eval_prepare(ev, &why);
+		if (ret) {
+			sim_err("%s: %s", file, why);
+			ret = ret == -ENOMEM ? SIM_EXIT_SYSTEM : SIM_EXIT_USAGE;
+		}
+	}
+	if (!ret && plot) {
+		tl = calloc(1, sizeof(*tl));
+		if (!tl) {
+			sim_err("out of memory");
+			ret = SIM_EXIT_SYSTEM;
+		}
+	}
+	if (!ret && plot)
+		ret = sim_parse_timeline(ev, timeline, tl);
+	if (!ret) {
+		ret = sim_eval_run(ev, &why);
+		if (ret) {
+			sim_err("%s: %s", file, why);
+			ret = ret == -ENOMEM ? SIM_EXIT_SYSTEM : SIM_EXIT_USAGE;
+		}
+	}
+	if (!ret && plot)
+		ret = sim_run_timeline(ev, tl);
+	if (!ret) {
+		if (json)
+			sim_report_json(stdout, ev);
+		else
+			sim_report_text(stdout, ev);
+		if (fflush(stdout) || ferror(stdout)) {
+			sim_err("standard output: %s", strerror(errno));
+			ret = SIM_EXIT_SYSTEM;
+		}
+	}
+	if (!ret && plot)
+		ret = sim_plot(ev, tl, plot);
+	for (i = 0; tl && i < tl->nr_policies; i++)
+		sim_out_free(&tl->outs[i]);
+	free(tl);
+	sim_eval_free(ev);
+	wl_free(ev->set);
+	free(ev);
+	free(file);
+	return ret < 0 ? 0 : ret;
+}
+
+/* ---- run: one workload file, reported by tools/report.c ---- */
+
+/**
+ * struct sim_cmd_run - state of "gputbs-sim run"
+ * @cfg: the device.
+ * @seed_mix: from --seed.
+ * @policies: --policy, in order.
+ * @nr_policies: entries of @policies.
+ * @names: their names, for &struct report.
+ * @set: the workload file.
+ * @alone: per program of @set used by a workload, its alone execution.
+ * @alone_of: per program of @set, its index in @alone, or -1.
+ * @alone_grids: per program of @set, per grid, its alone runtime.
+ * @nr_alone: entries of @alone.
+ * @wls: per policy, per workload, its execution.
+ * @outs: what the simulator recorded, same order as @wls.
+ */
+struct sim_cmd_run {
+	struct gtbs_dev_config cfg;
+	u64 seed_mix;
+	const struct gtbs_policy_ops *policies[SIM_MAX_POLICIES];
+	unsigned int nr_policies;
+	const char *names[SIM_MAX_POLICIES];
+	struct wl_set *set;
+	struct prog_result alone[WL_MAX_PROGRAMS];
+	int alone_of[WL_MAX_PROGRAMS];
+	u64 *alone_grids[WL_MAX_PROGRAMS];
+	unsigned int nr_alone;
+	struct workload_result *wls;
+	struct sim_out *outs;
+};
+
+/* A simulated grid as the WAIT result "gputbs run" reports. */
+static void sim_wait(const struct sim_grid_out *g, const struct wl_grid *wg,
+		     struct gputbs_wait *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->submit_cycle = g->submit_cycle;
+	w->start_cycle = g->start_cycle;
+	w->end_cycle = g->end_cycle;
+	w->blocks_done = wg->nr_blocks;
+	w->residency = g->residency;
+}
+
+static int sim_run_error(int ret, const char *what, const char *why)
+{
+	sim_err("%s: %s", what, why);
+	return ret == -ENOMEM ? SIM_EXIT_SYSTEM : SIM_EXIT_USAGE;
+}
+
+/* Every program used by a workload, alone, under the first policy. */
+static int sim_cmd_alone(struct sim_cmd_run *c)
+{
+	const struct wl_set *set = c->set;
+	unsigned int w, r, k, p;
+	struct sim_out out;
+	struct sim_job job;
+	const char *why;
+	int ret;
+
+	for (p = 0; p < set->nr_programs; p++)
+		c->alone_of[p] = -1;
+	for (w = 0; w < set->nr_workloads; w++) {
+		for (r = 0; r < set->workloads[w]->nr_runs; r++) {
+			const struct wl_program *prog;
+			struct prog_result *a;
+
+			p = set->workloads[w]->runs[r].program;
+			if (c->alone_of[p] >= 0)
+				continue;
+			prog = set->programs[p];
+			memset(&job, 0, sizeof(job));
+			job.cfg = &c->cfg;
+			job.policy = c->policies[0];
+			job.nr_runs = 1;
+			job.progs[0] = prog;
+			job.seed_mix = c->seed_mix;
+			ret = sim_run(&job, &out, &why);
+			if (ret) {
+				sim_out_free(&out);
+				return sim_run_error(ret, prog->name, why);
+			}
+			c->alone_grids[p] = calloc(prog->nr_grids, sizeof(u64));
+			if (!c->alone_grids[p]) {
+				sim_out_free(&out);
+				return sim_run_error(-ENOMEM, prog->name,
+						     "out of memory");
+			}
+			a = &c->alone[c->nr_alone];
+			a->prog = prog;
+			for (k = 0; k < prog->nr_grids; k++) {
+				const struct sim_grid_out *g =
+					&out.progs[0].grids[k];
+
+				sim_wait(g, &prog->grids[k], &a->grids[k]);
+				c->alone_grids[p][k] = g->end_cycle -
+						       g->submit_cycle;
+			}
+			a->runtime = out.progs[0].turnaround;
+			c->alone_of[p] = c->nr_alone++;
+			sim_out_free(&out);
+		}
+	}
+	return 0;
+}
+
+/* Workload @w under policy @p into c->wls and c->outs. */
+static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
+			    unsigned int w)
+{
+	const struct wl_workload *wl = c->set->workloads[w];
+	size_t n = (size_t)p * c->set->nr_workloads + w;
+	struct workload_result *res = &c->wls[n];
+	struct sim_out *out = &c->outs[n];
+	struct sim_job job;
+	const char *why;
+	unsigned int r, k;
+	u64 first;
+	int ret;
+
+	res->set = c->set;
+	res->wl = wl;
+	first = c->alone[c->alone_of[wl->runs[0].program]].runtime;
+	memset(&job, 0, sizeof(job));
+	job.cfg = &c->cfg;
+	job.policy = c->policies[p];
+	job.nr_runs = wl->nr_runs;
+	job.seed_mix = c->seed_mix;
+	job.record = true;
+	for (r = 0; r < wl->nr_runs; r++) {
+		const struct wl_run *run = &wl->runs[r];
+
+		res->alone[r] = c->alone_of[run->program];
+		res->at_cycles[r] = run->at_pct ?
+			mul_u64_u64_div_u64(first, run->at, 1000000) :
+			run->at;
+		res->alone_cycles[r] = c->alone[res->alone[r]].runtime;
+		job.progs[r] = c->set->programs[run->program];
+		job.arrive[r] = res->at_cycles[r];
+		if (job.policy == &gtbs_policy_sjf)
+			job.oracle[r] = c->alone_grids[run->program];
+	}
+	ret = sim_run(&job, out, &why);
+	if (ret)
+		return sim_run_error(ret, wl->name, why);
+	for (r = 0; r < wl->nr_runs; r++) {
+		struct prog_result *pr = &res->runs[r];
+
+		pr->prog = job.progs[r];
+		for (k = 0; k < pr->prog->nr_grids; k++)
+			sim_wait(&out->progs[r].grids[k], &pr->prog->grids[k],
+				 &pr->grids[k]);
+		pr->runtime = out->progs[r].turnaround;
+		res->shared_cycles[r] = pr->runtime;
+	}
+	if (gtbs_metrics_calc(res->alone_cycles, res->shared_cycles,
+			      wl->nr_runs, &res->metrics))
+		return sim_run_error(-EINVAL, wl->name,
+				     "a runtime is zero cycles");
+	return 0;
+}
+
+/* A grid label as the trace format allows it: no , ' " \ (nor spaces). */
+static void sim_trace_label(char *dst, const char *label)
+{
+	size_t i;
+
+	for (i = 0; label[i] && i < GPUTBS_LABEL_LEN - 1; i++)
+		dst[i] = strchr(",'\"\\ ", label[i]) ? '_' : label[i];
+	dst[i] = '\0';
+}
+
+/*
+ * The block trace of workload 0 under policy 0 (trace-format.rst): a
+ * grid line per grid, IDs from 0 in the order of the runs and of their
+ * grids, each followed by its blocks in block-end order.
+ */
+static int sim_write_trace(const struct sim_cmd_run *c, const char *path)
+{
+	const struct workload_result *res = &c->wls[0];
+	const struct sim_out *out = &c->outs[0];
+	char label[GPUTBS_LABEL_LEN];
+	unsigned int r, k, id = 0;
+	size_t b;
+	FILE *f;
+
+	f = fopen(path, "we");
+	if (!f) {
+		sim_err("--trace: %s: %s", path, strerror(errno));
+		return SIM_EXIT_SYSTEM;
+	}
+	fprintf(f, "# gputbs-sim run --trace: workload %s (%s), policy %s\n",
+		res->wl->name, res->set->path, c->names[0]);
+	fprintf(f, "# %u SMs, virtual time; cycles are absolute simulated cycles\n",
+		c->cfg.nr_sms);
+	fprintf(f, "# replay: gputbs predict --sms %u --trace FILE\n",
+		c->cfg.nr_sms);
+	for (r = 0; r < res->wl->nr_runs; r++) {
+		const struct wl_program *prog = res->runs[r].prog;
+
+		for (k = 0; k < prog->nr_grids; k++, id++) {
+			sim_trace_label(label, prog->grids[k].label);
+			fprintf(f, "# run %u: program %s, grid %u\n", r,
+				prog->name, k);
+			fprintf(f, "grid %u blocks=%u residency=%u label=%s\n",
+				id, prog->grids[k].nr_blocks,
+				out->progs[r].grids[k].residency, label);
+			for (b = 0; b < out->nr_blocks; b++) {
+				const struct sim_block *sb = &out->blocks[b];
+
+				if (sb->run != r || sb->grid != k)
+					continue;
+				fprintf(f, "block %u %u %u %" PRIu64 " %" PRIu64
+					"\n", id, sb->sm, sb->slot,
+					(uint64_t)sb->start,
+					(uint64_t)sb->end);
+			}
+		}
+	}
+	if (fclose(f)) {
+		sim_err("--trace: %s: %s", path, strerror(errno));
+		return SIM_EXIT_SYSTEM;
+	}
+	if (out->end_cycle > GTBS_MAX_BLOCK_CYCLES)
+		sim_err("--trace: %s: cycles beyond 2^40, more than gputbs predict accepts",
+			path);
+	return 0;
+}
+
+static int sim_cmd_execute(struct sim_cmd_run *c, const char *file,
+			   bool json, const char *trace)
+{
+	struct gputbs_info info;
+	struct report rep;
+	char errbuf[512];
+	size_t n;
+	unsigned int p, w;
+	int ret;
+
+	if (wl_parse_file(file, 0, &c->set, errbuf, sizeof(errbuf))) {
+		sim_err("%s", errbuf);
+		return SIM_EXIT_USAGE;
+	}
+	if (trace && (c->set->nr_workloads != 1 || c->nr_policies != 1)) {
+		sim_err("--trace records one workload under one policy, not %u workload%s under %u polic%s",
+			c->set->nr_workloads,
+			c->set->nr_workloads == 1 ? "" : "s", c->nr_policies,
+			c->nr_policies == 1 ? "y" : "ies");
+		return SIM_EXIT_USAGE;
+	}
+	for (p = 0; p < c->nr_policies; p++)
+		c->names[p] = c->policies[p]->name;
+	n = (size_t)c->nr_policies * c->set->nr_workloads;
+	c->wls = calloc(n, sizeof(*c->wls));
+	c->outs = calloc(n, sizeof(*c->outs));
+	if (!c->wls || !c->outs) {
+		sim_err("out of memory");
+		return SIM_EXIT_SYSTEM;
+	}
+	ret = sim_cmd_alone(c);
+	for (p = 0; !ret && p < c->nr_policies; p++)
+		for (w = 0; !ret && w < c->set->nr_workloads; w++)
+			ret = sim_cmd_workload(c, p, w);
+	if (ret)
+		return ret;
+	if (trace) {
+		ret = sim_write_trace(c, trace);
+		if (ret)
+			return ret;
+	}
+	memset(&info, 0, sizeof(info));
+	info.nr_sms = c->cfg.nr_sms;
+	info.warp_size = c->cfg.warp_size;
+	info.max_threads_per_sm = c->cfg.max_threads_per_sm;
+	info.max_regs_per_sm = c->cfg.max_regs_per_sm;
+	info.max_shmem_per_sm = c->cfg.max_shmem_per_sm;
+	info.max_blocks_per_sm = c->cfg.max_blocks_per_sm;
+	info.max_warps_per_sm = c->cfg.max_warps_per_sm;
+	info.max_threads_per_block = c->cfg.max_threads_per_block;
+	info.max_regs_per_thread = c->cfg.max_regs_per_thread;
+	info.reg_alloc_unit = c->cfg.reg_alloc_unit;
+	info.shmem_alloc_unit = c->cfg.shmem_alloc_unit;
+	info.max_blocks_per_grid = c->cfg.max_blocks_per_grid;
+	info.clock_khz = c->cfg.clock_khz;
+	info.load_knee_warps = c->cfg.load_knee_warps;
+	rep = (struct report) {
+		.format = json ? REPORT_JSON : REPORT_TEXT,
+		.device = "gputbs-sim",
+		.policy = c->names[0],
+		.policies = c->names,
+		.nr_policies = c->nr_policies,
+		.info = &info,
+		.alone = c->alone,
+		.nr_alone = c->nr_alone,
+		.wls = c->wls,
+		.nr_wls = c->set->nr_workloads,
+	};
+	report_run(stdout, &rep);
+	if (fflush(stdout) || ferror(stdout)) {
+		sim_err("standard output: %s", strerror(errno));
+		return SIM_EXIT_SYSTEM;
+	}
+	return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "policy", required_argument, NULL, 'P' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "sms", required_argument, NULL, 's' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "trace", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *trace = NULL;
+	struct sim_cmd_run *c;
+	bool json = false;
+	unsigned int i;
+	int opt, ret = 0;
+	u64 seed = 0;
+
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		sim_err("out of memory");
+		return SIM_EXIT_SYSTEM;
+	}
+	gtbs_config_default(&c->cfg);
+	c->policies[0] = &gtbs_policy_fifo;
+	c->nr_policies = 1;
+	while (!ret && (opt = getopt_long(argc, argv, "P:f:s:S:T:h", opts,
+					  NULL)) != -1) {
+		switch (opt) {
+		case 'P':
+			ret = sim_parse_policies(usage_run, "--policy", optarg,
+						 c->policies, &c->nr_policies);
+			break;
+		case 'f':
+			ret = sim_parse_format(usage_run, optarg, &json);
+			break;
+		case 's':
+			ret = sim_parse_sms(usage_run, optarg, &c->cfg);
+			break;
+		case 'S':
+			ret = sim_parse_seed(usage_run, optarg, &seed);
+			break;
+		case 'T':
+			if (!*optarg)
+				ret = sim_usage_error(usage_run, "%s",
+						      "--trace: empty file name");
+			trace = optarg;
+			break;
+		case 'h':
+			fputs(usage_run, stdout);
+			ret = -1;
+			break;
+		default:
+			fputs(usage_run, stderr);
+			ret = SIM_EXIT_USAGE;
+		}
+	}
+	if (!ret && optind == argc)
+		ret = sim_usage_error(usage_run, "%s", "no workload file given");
+	if (!ret && optind + 1 < argc)
+		ret = sim_usage_error(usage_run, "unexpected argument '%s' (one workload file)",
+				      argv[optind + 1]);
+	if (!ret) {
+		c->seed_mix = sim_seed_mix(seed);
+		ret = sim_cmd_execute(c, argv[optind], json, trace);
+	}
+	for (i = 0; c->outs && c->set &&
+	     i < c->nr_policies * c->set->nr_workloads; i++)
+		sim_out_free(&c->outs[i]);
+	for (i = 0; i < WL_MAX_PROGRAMS; i++)
+		free(c->alone_grids[i]);
+	free(c->outs);
+	free(c->wls);
+	wl_free(c->set);
+	free(c);
+	return ret < 0 ? 0 : ret;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int argc, char **argv);
+	} cmds[] = {
+		{ "eval", cmd_eval },
+		{ "run", cmd_run },
+	};
+	static char name[32];
+	unsigned int i;
+
+	if (argc < 2)
+		return sim_usage_error(usage_main, "%s", "missing command");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(usage_main, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		puts("gputbs-sim " GPUTBS_VERSION);
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (!strcmp(argv[1], cmds[i].name)) {
+			/* getopt_long() prefixes its messages with argv[0]. */
+			snprintf(name, sizeof(name), "gputbs-sim %s",
+				 cmds[i].name);
+			argv[1] = name;
+			return cmds[i].fn(argc - 1, argv + 1);
+		}
+	return sim_usage_error(usage_main, "unknown command '%s'", argv[1]);
+}

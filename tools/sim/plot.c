@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * plot.c - the sweep's figures through gnuplot.
+ *
+ * Into DIR go plain-text data files, one gnuplot script (plot.gp) that
+ * draws every figure twice, as SVG and as PNG (pngcairo where gnuplot has
+ * it, else png), and the figures themselves, made by running "gnuplot
+ * plot.gp" in DIR.  Users restyle by editing plot.gp and running it again.
+ *
+ * - {stp,antt,strictf}-OFFSET: per pair, one bar per policy (the paper's
+ *   Figures "System Throughput (STP)", "Average Normalized Turnaround
+ *   Time (ANTT)" and "Fairness (StrictF)" for various scheduling
+ *   policies); ANTT on a log scale.
+ * - timeline-POLICY: every thread block of one pair as a horizontal bar on
+ *   its SM (one thin row per block slot), coloured by grid, with a black
+ *   tick where each SM issued the second program's first block there:
+ *   under SRTF the switch after sampling and hand-off.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sim.h"
+
+static const char * const sim_metric_file[] = { "stp", "antt", "strictf" };
+static const char * const sim_metric_title[] = {
+	"STP (higher is better)",
+	"ANTT (lower is better, log scale)",
+	"StrictF (1 is fair)",
+};
+
+/* fopen DIR/NAME for writing; NULL after a message. */
+static FILE *sim_open(const char *dir, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "we");
+	if (!f)
+		fprintf(stderr, "gputbs-sim: --plot: %s: %s\n", path,
+			strerror(errno));
+	return f;
+}
+
+static int sim_close(FILE *f, const char *dir, const char *name)
+{
+	if (fclose(f)) {
+		fprintf(stderr, "gputbs-sim: --plot: %s/%s: %s\n", dir, name,
+			strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
+
+/* A fixed-point value exactly, six decimals. */
+static void sim_put_fp(FILE *f, u64 fp)
+{
+	fprintf(f, " %" PRIu64 ".%06" PRIu64, (uint64_t)(fp / GTBS_FP_ONE),
+		(uint64_t)(fp % GTBS_FP_ONE));
+}
+
+/* The offset as a file name part and as a title. */
+static void sim_offset_names(unsigned int offset, char *tag, size_t tlen,
+			     char *title, size_t len)
+{
+	snprintf(tag, tlen, "%u", offset);
+	if (offset)
+		snprintf(title, len, "second program at %u%% of the first one's alone runtime",
+			 offset);
+	else
+		snprintf(title, len, "second program at cycle %u",
+			 SIM_OFFSET0_CYCLES);
+}
+
+/* One data file per offset and metric: a row per pair, a column per policy. */
+static int sim_write_metric(const struct sim_eval *ev, const char *dir,
+			    unsigned int o, unsigned int m)
+{
+	char name[64], tag[16], title[128];
+	unsigned int p, i;
+	FILE *f;
+
+	sim_offset_names(ev->offsets[o], tag, sizeof(tag), title,
+			 sizeof(title));
+	snprintf(name, sizeof(name), "%s-%s.dat", sim_metric_file[m], tag);
+	f = sim_open(dir, name);
+	if (!f)
+		return -EIO;
+	fprintf(f, "# %s per pair, %s; %s\n", sim_metric_file[m], title,
+		ev->file);
+	fputs("pair", f);
+	for (p = 0; p < ev->nr_policies; p++)
+		fprintf(f, " %s", ev->policies[p]->name);
+	fputc('\n', f);
+	for (i = 0; i < ev->nr_pairs; i++) {
+		fputs(ev->pairs[i].name, f);
+		for (p = 0; p < ev->nr_policies; p++) {
+			const struct gtbs_metrics *mt =
+				&sim_result_at(ev, o, p, i)->metrics;
+
+			sim_put_fp(f, m == 0 ? mt->stp :
+				   m == 1 ? mt->antt : mt->strictf);
+		}
+		fputc('\n', f);
+	}
+	return sim_close(f, dir, name);
+}
+
+/* Draw what was just plotted again as PNG (the SVG came first). */
+static void sim_gp_png(FILE *gp, const char *base, int w, int h)
+{
+	fprintf(gp, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+		"\tset terminal pngcairo size %d,%d noenhanced font \"sans,10\" background rgb \"white\"\n"
+		"} else {\n"
+		"\tset terminal png size %d,%d noenhanced\n"
+		"}\n"
+		"set output \"%s.png\"\n"
+		"replot\n"
+		"unset output\n\n", w, h, w, h, base);
+}
+
+static void sim_gp_svg(FILE *gp, const char *base, int w, int h)
+{
+	fprintf(gp, "set terminal svg size %d,%d noenhanced font \"sans,10\" background rgb \"white\"\n"
+		"set output \"%s.svg\"\n", w, h, base);
+}
+
+static void sim_gp_metric(FILE *gp, const struct sim_eval *ev,
+			  unsigned int o, unsigned int m)
+{
+	char base[64], tag[16], title[128];
+
+	sim_offset_names(ev->offsets[o], tag, sizeof(tag), title,
+			 sizeof(title));
+	snprintf(base, sizeof(base), "%s-%s", sim_metric_file[m], tag);
+	fprintf(gp, "# %s per pair and policy, %s\n", sim_metric_file[m],
+		title);
+	fprintf(gp, "reset\n"
+		"set title \"%s per pair, %s (%u pairs, %u SMs, virtual time)\"\n"
+		"set style data histograms\n"
+		"set style histogram clustered gap 1\n"
+		"set style fill solid 0.9 noborder\n"
+		"set xtics rotate by 90 right font \",8\"\n"
+		"set key outside top center horizontal\n"
+		"set grid ytics\n"
+		"set ylabel \"%s\"\n", sim_metric_title[m], title,
+		ev->nr_pairs, ev->cfg.nr_sms, sim_metric_file[m]);
+	if (m == 1)
+		fputs("set logscale y\nset yrange [0.5:*]\n", gp);
+	else
+		fputs("set yrange [0:*]\n", gp);
+	sim_gp_svg(gp, base, 1800, 600);
+	fprintf(gp, "plot for [i=2:%u] \"%s.dat\" using i:xtic(1) title columnheader(i)\n",
+		ev->nr_policies + 1, base);
+	fputs("unset output\n", gp);
+	sim_gp_png(gp, base, 1800, 600);
+}
+
+/*
+ * The timeline of one policy: its blocks, one data block (gnuplot index)
+ * per grid of the pair, and per SM the cycle of the second program's
+ * first block there.
+ */
+static int sim_write_timeline(const struct sim_eval *ev,
+			      const struct sim_timeline *tl, unsigned int t,
+			      const char *dir)
+{
+	const struct sim_pair *pair = &ev->pairs[tl->pair];
+	const struct sim_out *out = &tl->outs[t];
+	const unsigned int idx[2] = { pair->a, pair->b };
+	char name[96];
+	u64 *first;
+	unsigned int r, k, s;
+	size_t b;
+	FILE *f;
+	int ret;
+
+	snprintf(name, sizeof(name), "timeline-%s.dat", tl->policies[t]->name);
+	f = sim_open(dir, name);
+	if (!f)
+		return -EIO;
+	fprintf(f, "# %s under %s: every block, one data block per grid\n"
+		"# sm slot block start end\n", pair->name,
+		tl->policies[t]->name);
+	for (r = 0; r < 2; r++) {
+		const struct wl_program *prog = ev->progs[idx[r]];
+
+		for (k = 0; k < prog->nr_grids; k++) {
+			fprintf(f, "# %s grid %s\n", prog->name,
+				prog->grids[k].label);
+			for (b = 0; b < out->nr_blocks; b++) {
+				const struct sim_block *sb = &out->blocks[b];
+
+				if (sb->run != r || sb->grid != k)
+					continue;
+				fprintf(f, "%u %u %u %" PRIu64 " %" PRIu64 "\n",
+					sb->sm, sb->slot, sb->block,
+					(uint64_t)sb->start, (uint64_t)sb->end);
+			}
+			fputs("\n\n", f);
+		}
+	}
+	ret = sim_close(f, dir, name);
+	if (ret)
+		return ret;
+
+	first = calloc(ev->cfg.nr_sms, sizeof(*first));
+	if (!first)
+		return -ENOMEM;
+	for (s = 0; s < ev->cfg.nr_sms; s++)
+		first[s] = U64_MAX;
+	for (b = 0; b < out->nr_blocks; b++)
+		if (out->blocks[b].run == 1)
+			first[out->blocks[b].sm] = min(first[out->blocks[b].sm],
+						       out->blocks[b].start);
+	snprintf(name, sizeof(name), "timeline-%s-first.dat",
+		 tl->policies[t]->name);
+	f = sim_open(dir, name);
+	if (!f) {
+		free(first);
+		return -EIO;
+	}
+	fprintf(f, "# %s under %s: per SM, the cycle its first block of %s started\n"
+		"# sm cycle\n", pair->name, tl->policies[t]->name,
+		ev->progs[pair->b]->name);
+	for (s = 0; s < ev->cfg.nr_sms; s++)
+		if (first[s] != U64_MAX)
+			fprintf(f, "%u %" PRIu64 "\n", s, (uint64_t)first[s]);
+	free(first);
+	return sim_close(f, dir, name);
+}
+
+static void sim_gp_timeline(FILE *gp, const struct sim_eval *ev,
+			    const struct sim_timeline *tl, unsigned int t)
+{
+	static const char * const colours[] = {
+		"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b",
+		"#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#d62728",
+	};
+	const struct sim_pair *pair = &ev->pairs[tl->pair];
+	const unsigned int idx[2] = { pair->a, pair->b };
+	const char *pol = tl->policies[t]->name;
+	char base[64], tag[16], title[128];
+	unsigned int r, k, n = 0;
+
+	sim_offset_names(tl->offset, tag, sizeof(tag), title, sizeof(title));
+	snprintf(base, sizeof(base), "timeline-%s", pol);
+	fprintf(gp, "# the blocks of %s under %s, per SM and slot\n",
+		pair->name, pol);
+	fprintf(gp, "reset\n"
+		"set title \"%s under %s, %s: blocks per SM (thin rows: the SM's %u block slots); black: the SM's first block of %s\"\n"
+		"set xlabel \"cycle\"\n"
+		"set ylabel \"SM\"\n"
+		"set yrange [-0.6:%u.6]\n"
+		"set ytics 1\n"
+		"set xrange [0:*]\n"
+		"set key outside top center horizontal\n"
+		"set style fill solid 0.85 noborder\n"
+		"slots = %u.0\n"
+		"y(sm, slot) = sm - 0.45 + (slot + 0.5) * 0.9 / slots\n"
+		"h = 0.4 / slots\n", pair->name, pol, title,
+		ev->cfg.max_blocks_per_sm, ev->progs[pair->b]->name,
+		ev->cfg.nr_sms - 1, ev->cfg.max_blocks_per_sm);
+	sim_gp_svg(gp, base, 1600, 700);
+	fputs("plot ", gp);
+	for (r = 0; r < 2; r++) {
+		const struct wl_program *prog = ev->progs[idx[r]];
+
+		for (k = 0; k < prog->nr_grids; k++, n++)
+			fprintf(gp, "%s\"%s.dat\" index %u using (($4 + $5) / 2):(y($1, $2)):(($5 - $4) / 2):(h) with boxxyerror lc rgb \"%s\" title \"%s (%s)\"",
+				n ? ", \\\n     " : "", base, n,
+				colours[n % ARRAY_SIZE(colours)], prog->name,
+				prog->grids[k].label);
+	}
+	fprintf(gp, ", \\\n     \"%s-first.dat\" using 2:($1 - 0.5):(0):(1) with vectors nohead lw 2 lc rgb \"black\" title \"first block of %s\"\n",
+		base, ev->progs[pair->b]->name);
+	fputs("unset output\n", gp);
+	sim_gp_png(gp, base, 1600, 700);
+}
+
+/* Run "gnuplot plot.gp" in @dir.  0 or an exit status after a message. */
+static int sim_gnuplot(const char *dir)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "gputbs-sim: --plot: fork: %s\n",
+			strerror(errno));
+		return SIM_EXIT_SYSTEM;
+	}
+	if (!pid) {
+		if (chdir(dir))
+			_exit(126);
+		execlp("gnuplot", "gnuplot", "plot.gp", (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return SIM_EXIT_SYSTEM;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		fprintf(stderr, "gputbs-sim: --plot: cannot run gnuplot (Debian: apt-get install gnuplot-nox); the data and plot.gp are in %s\n",
+			dir);
+	else
+		fprintf(stderr, "gputbs-sim: --plot: gnuplot %s/plot.gp failed\n",
+			dir);
+	return SIM_EXIT_SYSTEM;
+}
+
+/**
+ * sim_plot() - write the figures of a sweep
+ * @ev: the sweep, run.
+ * @tl: the timeline's pair, simulated under its policies with blocks.
+ * @dir: output directory, created if missing (one level).
+ *
+ * Return: 0, or an exit status after a message.
+ */
+int sim_plot(const struct sim_eval *ev, const struct sim_timeline *tl,
+	     const char *dir)
+{
+	unsigned int o, m, t;
+	FILE *gp;
+	int ret = 0;
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "gputbs-sim: --plot: %s: %s\n", dir,
+			strerror(errno));
+		return SIM_EXIT_SYSTEM;
+	}
+	gp = sim_open(dir, "plot.gp");
+	if (!gp)
+		return SIM_EXIT_SYSTEM;
+	fprintf(gp, "# gputbs-sim eval --plot: %s, %u SMs, virtual time.\n"
+		"# Every figure as SVG and PNG; run \"gnuplot plot.gp\" in this directory\n"
+		"# after editing to restyle.\n\n", ev->file, ev->cfg.nr_sms);
+	for (o = 0; !ret && o < ev->nr_offsets; o++) {
+		for (m = 0; !ret && m < ARRAY_SIZE(sim_metric_file); m++) {
+			ret = sim_write_metric(ev, dir, o, m);
+			sim_gp_metric(gp, ev, o, m);
+		}
+	}
+	for (t = 0; !ret && t < tl->nr_policies; t++) {
+		ret = sim_write_timeline(ev, tl, t, dir);
+		sim_gp_timeline(gp, ev, tl, t);
+	}
+	if (sim_close(gp, dir, "plot.gp"))
+		ret = -EIO;
+	if (ret)
+		return SIM_EXIT_SYSTEM;
+	return sim_gnuplot(dir);
+}

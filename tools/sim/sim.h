@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim.h - gputbs-sim, the virtual-time simulator of gputbs.
+ *
+ * The simulator runs workloads on a private &struct gtbs_dev driven in
+ * pure virtual time by the portable core (sm-emu/): the same policies,
+ * predictor, occupancy calculation, timing model and metrics as the
+ * module.  It has no scheduling code of its own.
+ *
+ *   simulate.c  one workload on a fresh device (sim_run())
+ *   eval.c      the paper's sweep: alone runtimes, every ordered pair of
+ *               programs at every arrival offset under every policy
+ *   output.c    text and JSON of the sweep, the paper's numbers
+ *   plot.c      gnuplot data, scripts, SVG and PNG figures
+ *   main.c      the command line (eval, run)
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#ifndef _GPUTBS_SIM_H
+#define _GPUTBS_SIM_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "gtbs.h"
+#include "../workload.h"
+
+#define SIM_EXIT_SYSTEM		1	/* out of memory, I/O, gnuplot */
+#define SIM_EXIT_USAGE		2	/* command line or workload file */
+
+#define SIM_MAX_POLICIES	16
+#define SIM_MAX_OFFSETS		16
+#define SIM_MAX_OFFSET_PCT	1000
+/* Arrival of the second program at offset 0 (paper: "within 100 cycles"). */
+#define SIM_OFFSET0_CYCLES	50
+
+/**
+ * struct sim_grid_out - what one grid did
+ * @submit_cycle: arrival.
+ * @start_cycle: first block start.
+ * @end_cycle: last block end.
+ * @residency: maximum residency R.
+ * @nr_predictions: Simple Slicing predictions made for it, all SMs.
+ * @first_pred: its first prediction (&gtbs_grid.first_pred), cycles.
+ * @final_pred: gtbs_grid_pred_final(), cycles (0: none).
+ */
+struct sim_grid_out {
+	u64 submit_cycle;
+	u64 start_cycle;
+	u64 end_cycle;
+	u32 residency;
+	u64 nr_predictions;
+	u64 first_pred;
+	u64 final_pred;
+};
+
+/**
+ * struct sim_prog_out - what one program of a workload did
+ * @nr_grids: grids, as in its program.
+ * @grids: per grid, in program order.
+ * @turnaround: end of its last grid minus the arrival of its first.
+ */
+struct sim_prog_out {
+	unsigned int nr_grids;
+	struct sim_grid_out *grids;
+	u64 turnaround;
+};
+
+/**
+ * struct sim_block - one thread block, recorded with &sim_job.record
+ * @run: the program's index in the job.
+ * @grid: the grid's index in its program.
+ * @sm: SM it ran on.
+ * @slot: its slot on the SM (blkindex).
+ * @block: its index in the grid.
+ * @start: start cycle.
+ * @end: end cycle.
+ */
+struct sim_block {
+	u32 run;
+	u32 grid;
+	u32 sm;
+	u32 slot;
+	u32 block;
+	u64 start;
+	u64 end;
+};
+
+/**
+ * struct sim_job - one workload to simulate
+ * @cfg: the device.
+ * @policy: the scheduling policy.
+ * @nr_runs: programs, 1..%WL_MAX_RUNS.
+ * @progs: per run, its program; its grids run one after another.
+ * @arrive: per run, the arrival cycle of its first grid.
+ * @oracle: per run, NULL or per grid its measured alone runtime, which
+ *	replaces &gtbs_grid.alone_cycles (the SJF oracle's key; given to
+ *	the sjf policy only).
+ * @seed_mix: XORed into every grid's seed (0: the file's seeds).
+ * @record: record every block in &sim_out.blocks.
+ */
+struct sim_job {
+	const struct gtbs_dev_config *cfg;
+	const struct gtbs_policy_ops *policy;
+	unsigned int nr_runs;
+	const struct wl_program *progs[WL_MAX_RUNS];
+	u64 arrive[WL_MAX_RUNS];
+	const u64 *oracle[WL_MAX_RUNS];
+	u64 seed_mix;
+	bool record;
+};
+
+/**
+ * struct sim_out - what a workload did
+ * @progs: per run; sim_out_free() frees their grids.
+ * @blocks: with &sim_job.record, every block in block-end order.
+ * @nr_blocks: entries of @blocks.
+ * @end_cycle: cycle of the last event.
+ * @sharing_switches: &gtbs_dev.sharing_switches at the end (SRTF/Adaptive:
+ *	SMs entering or leaving sharing mode).
+ */
+struct sim_out {
+	struct sim_prog_out progs[WL_MAX_RUNS];
+	struct sim_block *blocks;
+	size_t nr_blocks;
+	u64 end_cycle;
+	u64 sharing_switches;
+};
+
+/* simulate.c */
+int sim_grid_desc(const struct wl_grid *g, u64 seed_mix,
+		  struct gtbs_grid_desc *desc);
+int sim_run(const struct sim_job *job, struct sim_out *out,
+	    const char **why);
+void sim_out_free(struct sim_out *out);
+
+/**
+ * struct sim_pair - one ordered pair of programs
+ * @a: the first program's index in &sim_eval.progs.
+ * @b: the second's.
+ * @name: "A+B".
+ */
+struct sim_pair {
+	unsigned int a;
+	unsigned int b;
+	char name[2 * WL_NAME_LEN];
+};
+
+/**
+ * struct sim_result - one pair at one offset under one policy
+ * @out: what the two programs did.
+ * @alone: per program, its alone runtime.
+ * @metrics: STP, ANTT, StrictF from gtbs_metrics_calc().
+ */
+struct sim_result {
+	struct sim_out out;
+	u64 alone[2];
+	struct gtbs_metrics metrics;
+};
+
+/**
+ * struct sim_geomean - geometric means over the pairs
+ * @stp: STP.
+ * @antt: ANTT.
+ * @strictf: StrictF.
+ */
+struct sim_geomean {
+	double stp;
+	double antt;
+	double strictf;
+};
+
+/**
+ * struct sim_eval - the sweep: its parameters and results
+ * @file: the workload file (DIR/kernels.gtbs).
+ * @set: what it defines.
+ * @cfg: the device.
+ * @seed: --seed; @seed_mix is derived from it.
+ * @seed_mix: XORed into every grid's seed.
+ * @jobs: worker threads.
+ * @nr_policies: policies.
+ * @policies: in the order given.
+ * @nr_offsets: offsets.
+ * @offsets: percent of the first program's alone runtime; 0 is
+ *	%SIM_OFFSET0_CYCLES cycles.
+ * @nr_progs: programs of @set.
+ * @progs: in definition order.
+ * @alone: per program, its alone execution (fifo, fresh device).
+ * @alone_grids: per program, per grid, its alone runtime (SJF's key).
+ * @nr_pairs: ordered pairs of distinct programs.
+ * @pairs: in order (a, b) by @progs.
+ * @results: [offset][policy][pair], @nr_offsets * @nr_policies * @nr_pairs.
+ * @geomeans: [offset][policy].
+ */
+struct sim_eval {
+	const char *file;
+	struct wl_set *set;
+	struct gtbs_dev_config cfg;
+	u64 seed;
+	u64 seed_mix;
+	unsigned int jobs;
+	unsigned int nr_policies;
+	const struct gtbs_policy_ops *policies[SIM_MAX_POLICIES];
+	unsigned int nr_offsets;
+	unsigned int offsets[SIM_MAX_OFFSETS];
+	unsigned int nr_progs;
+	const struct wl_program *progs[WL_MAX_PROGRAMS];
+	struct sim_out alone[WL_MAX_PROGRAMS];
+	u64 *alone_grids[WL_MAX_PROGRAMS];
+	unsigned int nr_pairs;
+	struct sim_pair *pairs;
+	struct sim_result *results;
+	struct sim_geomean *geomeans;
+};
+
+/* eval.c */
+u64 sim_seed_mix(u64 seed);
+u64 sim_arrival(const struct sim_eval *ev, unsigned int offset, unsigned int a);
+void sim_pair_job(const struct sim_eval *ev, unsigned int offset,
+		  const struct gtbs_policy_ops *policy,
+		  const struct sim_pair *pair, struct sim_job *job);
+int sim_eval_prepare(struct sim_eval *ev, const char **why);
+int sim_eval_run(struct sim_eval *ev, const char **why);
+void sim_eval_free(struct sim_eval *ev);
+struct sim_result *sim_result_at(const struct sim_eval *ev, unsigned int o,
+				 unsigned int p, unsigned int i);
+int sim_find_pair(const struct sim_eval *ev, const char *name);
+
+/* output.c */
+/**
+ * struct sim_paper - a policy's geomeans in the paper's Tables
+ * @stp: STP.
+ * @antt: ANTT.
+ * @strictf: fairness (StrictF).
+ */
+struct sim_paper {
+	double stp;
+	double antt;
+	double strictf;
+};
+
+const struct sim_paper *sim_paper_value(const char *policy,
+					unsigned int offset);
+const char *sim_paper_name(const char *policy);
+void sim_report_text(FILE *f, const struct sim_eval *ev);
+void sim_report_json(FILE *f, const struct sim_eval *ev);
+double sim_fp(u64 fp);
+
+/* plot.c */
+/**
+ * struct sim_timeline - the per-SM timeline of one pair
+ * @pair: index in &sim_eval.pairs.
+ * @offset: the offset, percent (0: %SIM_OFFSET0_CYCLES cycles).
+ * @nr_policies: policies drawn.
+ * @policies: each gets its own figure.
+ * @outs: per policy, the pair's execution with every block recorded.
+ */
+struct sim_timeline {
+	unsigned int pair;
+	unsigned int offset;
+	unsigned int nr_policies;
+	const struct gtbs_policy_ops *policies[SIM_MAX_POLICIES];
+	struct sim_out outs[SIM_MAX_POLICIES];
+};
+
+int sim_plot(const struct sim_eval *ev, const struct sim_timeline *tl,
+	     const char *dir);
+
+#endif /* _GPUTBS_SIM_H */

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * simulate.c - one workload on a private device, in virtual time.
+ *
+ * The device is the portable core's &struct gtbs_dev with its own SMs and
+ * grids, driven by gtbs_dev_run_until() from event to event: nothing here
+ * schedules, times or predicts anything; the core does.
+ *
+ * Every program's first grid is submitted up front with
+ * gtbs_grid_submit_at(), so it arrives at exactly its arrival cycle.  A
+ * program runs its grids one after another, as a process of "gputbs run"
+ * does (submit, wait, submit the next): when a grid completes, the
+ * backend's grid_done callback notes that the program's next grid is due,
+ * and once the device has run up to that cycle the grid is submitted at
+ * it.  The core's callbacks run inside gtbs_dev_run_until(), so the
+ * submission waits until that call has returned rather than re-entering
+ * the engine from the callback; either way the grid arrives at the cycle
+ * its predecessor ended, after the device's other events of that cycle.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "sim.h"
+
+/* The simulator's side of one grid: its program and place in it. */
+struct sim_gridref {
+	u32 run;
+	u32 index;
+};
+
+/* A device private to one sim_run() call. */
+struct sim_dev {
+	struct gtbs_dev dev;
+	const struct sim_job *job;
+	struct gtbs_sm **sms;
+	/* per run, per grid: allocated when the grid is submitted */
+	struct gtbs_grid **grids[WL_MAX_RUNS];
+	struct sim_gridref *refs[WL_MAX_RUNS];
+	/* runs whose next grid is due at the current cycle */
+	u32 due[WL_MAX_RUNS];
+	unsigned int nr_due;
+	/* grids of all programs not yet submitted */
+	unsigned int nr_unsubmitted;
+	/* recorded blocks */
+	struct sim_block *blocks;
+	size_t nr_blocks, cap_blocks;
+	int err;
+};
+
+static struct sim_dev *sim_of(struct gtbs_dev *dev)
+{
+	return dev->priv;
+}
+
+static void sim_grid_done(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	struct sim_dev *s = sim_of(dev);
+	const struct sim_gridref *ref = grid->priv;
+
+	if (ref->index + 1 < s->job->progs[ref->run]->nr_grids)
+		s->due[s->nr_due++] = ref->run;
+}
+
+static void sim_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			  struct gtbs_grid *grid, u32 slot, u32 block,
+			  u64 start, u64 end)
+{
+	struct sim_dev *s = sim_of(dev);
+	const struct sim_gridref *ref = grid->priv;
+	struct sim_block *b;
+
+	if (s->nr_blocks == s->cap_blocks) {
+		size_t cap = s->cap_blocks ? 2 * s->cap_blocks : 4096;
+
+		b = realloc(s->blocks, cap * sizeof(*b));
+		if (!b) {
+			s->err = -ENOMEM;
+			return;
+		}
+		s->blocks = b;
+		s->cap_blocks = cap;
+	}
+	s->blocks[s->nr_blocks++] = (struct sim_block) {
+		.run = ref->run,
+		.grid = ref->index,
+		.sm = sm->id,
+		.slot = slot,
+		.block = block,
+		.start = start,
+		.end = end,
+	};
+}
+
+static const struct gtbs_backend_ops sim_backend = {
+	.grid_done = sim_grid_done,
+};
+
+static const struct gtbs_backend_ops sim_backend_record = {
+	.grid_done = sim_grid_done,
+	.block_end = sim_block_end,
+};
+
+/**
+ * sim_grid_desc() - the core's description of a workload grid
+ * @g: the grid of a workload file.
+ * @seed_mix: XORed into its seed.
+ * @desc: out: what gtbs_grid_init() takes; borrows @g->durations.
+ *
+ * The same fields as the module's SUBMIT (tools/run.c, kmod), with the
+ * uapi's priority class turned into the core's.
+ *
+ * Return: 0, or -EINVAL for a class the core does not know.
+ */
+int sim_grid_desc(const struct wl_grid *g, u64 seed_mix,
+		  struct gtbs_grid_desc *desc)
+{
+	memset(desc, 0, sizeof(*desc));
+	desc->nr_blocks = g->nr_blocks;
+	desc->threads_per_block = g->threads;
+	desc->regs_per_thread = g->regs;
+	desc->shmem_per_block = g->shmem;
+	desc->block_cycles = g->durations ? 0 : g->cycles;
+	desc->block_rsd_ppm = g->durations ? 0 : g->rsd_ppm;
+	desc->seed = g->seed ^ seed_mix;
+	desc->durations = g->durations;
+	_Static_assert(sizeof(desc->label) == sizeof(g->label),
+		       "label sizes differ");
+	memcpy(desc->label, g->label, sizeof(desc->label));
+	desc->label[sizeof(desc->label) - 1] = '\0';
+	/* uapi: 0 is the default (normal), then low..realtime from 1 */
+	if (g->prio_class > GTBS_NR_PRIO_CLASSES)
+		return -EINVAL;
+	desc->prio_class = g->prio_class == GPUTBS_PRIO_DEFAULT ?
+			   GTBS_PRIO_NORMAL : g->prio_class - 1;
+	return 0;
+}
+
+/* Allocate, initialise and submit grid @index of run @run at @at. */
+static int sim_submit(struct sim_dev *s, u32 run, u32 index, u64 now, u64 at,
+		      const char **why)
+{
+	const struct sim_job *job = s->job;
+	const struct wl_grid *g = &job->progs[run]->grids[index];
+	struct gtbs_grid_desc desc;
+	struct gtbs_grid *grid;
+	int ret;
+
+	if (sim_grid_desc(g, job->seed_mix, &desc)) {
+		*why = "unknown priority class";
+		return -EINVAL;
+	}
+	grid = calloc(1, gtbs_grid_size(job->cfg));
+	if (!grid) {
+		*why = "out of memory";
+		return -ENOMEM;
+	}
+	ret = gtbs_grid_init(&s->dev, grid, &desc, why);
+	if (ret) {
+		free(grid);
+		return ret;
+	}
+	if (job->oracle[run])
+		grid->alone_cycles = job->oracle[run][index];
+	s->refs[run][index] = (struct sim_gridref) { run, index };
+	grid->priv = &s->refs[run][index];
+	s->grids[run][index] = grid;
+	gtbs_grid_submit_at(&s->dev, grid, now, at);
+	return 0;
+}
+
+/* Submit the next grid of every program whose grid ended at @now. */
+static int sim_submit_due(struct sim_dev *s, u64 now, const char **why)
+{
+	u32 due[WL_MAX_RUNS];
+	unsigned int i, n;
+	int ret;
+
+	while (s->nr_due) {
+		n = s->nr_due;
+		memcpy(due, s->due, n * sizeof(due[0]));
+		s->nr_due = 0;
+		for (i = 0; i < n; i++) {
+			u32 run = due[i], next;
+
+			/* the first grid not yet submitted */
+			for (next = 0; s->grids[run][next]; next++)
+				;
+			ret = sim_submit(s, run, next, now, now, why);
+			if (ret)
+				return ret;
+			s->nr_unsubmitted--;
+		}
+		/* their arrival kicked the SMs: let them issue at @now */
+		gtbs_dev_run_until(&s->dev, now);
+	}
+	return 0;
+}
+
+static void sim_dev_free(struct sim_dev *s)
+{
+	unsigned int r, k;
+
+	for (r = 0; r < WL_MAX_RUNS; r++) {
+		for (k = 0; s->grids[r] && k < s->job->progs[r]->nr_grids; k++)
+			free(s->grids[r][k]);
+		free(s->grids[r]);
+		free(s->refs[r]);
+	}
+	for (r = 0; s->sms && r < s->job->cfg->nr_sms; r++)
+		free(s->sms[r]);
+	free(s->sms);
+	free(s->blocks);
+}
+
+static int sim_dev_alloc(struct sim_dev *s, const char **why)
+{
+	const struct sim_job *job = s->job;
+	unsigned int r;
+
+	s->sms = calloc(job->cfg->nr_sms, sizeof(*s->sms));
+	if (!s->sms)
+		goto nomem;
+	for (r = 0; r < job->cfg->nr_sms; r++) {
+		s->sms[r] = malloc(gtbs_sm_size(job->cfg));
+		if (!s->sms[r])
+			goto nomem;
+		gtbs_sm_init(job->cfg, s->sms[r], r);
+	}
+	for (r = 0; r < job->nr_runs; r++) {
+		unsigned int n = job->progs[r]->nr_grids;
+
+		s->grids[r] = calloc(n + 1, sizeof(*s->grids[r]));
+		s->refs[r] = calloc(n, sizeof(*s->refs[r]));
+		if (!s->grids[r] || !s->refs[r])
+			goto nomem;
+	}
+	return 0;
+nomem:
+	*why = "out of memory";
+	return -ENOMEM;
+}
+
+/* Copy what the grids did into @out. */
+static int sim_collect(struct sim_dev *s, struct sim_out *out)
+{
+	const struct sim_job *job = s->job;
+	unsigned int r, k;
+
+	for (r = 0; r < job->nr_runs; r++) {
+		struct sim_prog_out *po = &out->progs[r];
+		unsigned int n = job->progs[r]->nr_grids;
+
+		po->nr_grids = n;
+		po->grids = calloc(n, sizeof(*po->grids));
+		if (!po->grids)
+			return -ENOMEM;
+		for (k = 0; k < n; k++) {
+			const struct gtbs_grid *g = s->grids[r][k];
+
+			if (!g || g->state != GTBS_GRID_DONE)
+				return -EIO;
+			po->grids[k] = (struct sim_grid_out) {
+				.submit_cycle = g->submit_cycle,
+				.start_cycle = g->start_cycle,
+				.end_cycle = g->end_cycle,
+				.residency = g->occ.residency,
+				.nr_predictions = g->nr_predictions,
+				.first_pred = g->first_pred,
+				.final_pred = gtbs_grid_pred_final(job->cfg, g),
+			};
+		}
+		po->turnaround = po->grids[n - 1].end_cycle -
+				 po->grids[0].submit_cycle;
+		out->end_cycle = max(out->end_cycle, po->grids[n - 1].end_cycle);
+	}
+	return 0;
+}
+
+/**
+ * sim_run() - simulate one workload on a fresh device
+ * @job: what to run.
+ * @out: out: what it did; release with sim_out_free() (also on error).
+ * @why: out: on error, a static string saying why.
+ *
+ * Context: any thread; the device is private to the call.
+ * Return: 0; -EINVAL if a grid is rejected by the core; -ENOMEM; -EIO if
+ * a grid did not complete (a bug).
+ */
+int sim_run(const struct sim_job *job, struct sim_out *out, const char **why)
+{
+	struct sim_dev *s;
+	unsigned int r;
+	u64 t;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	*why = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		*why = "out of memory";
+		return -ENOMEM;
+	}
+	s->job = job;
+	ret = sim_dev_alloc(s, why);
+	if (ret)
+		goto out;
+	gtbs_dev_init(&s->dev, job->cfg, job->policy, s->sms);
+	s->dev.backend = job->record ? &sim_backend_record : &sim_backend;
+	s->dev.priv = s;
+	for (r = 0; r < job->nr_runs; r++) {
+		ret = sim_submit(s, r, 0, 0, job->arrive[r], why);
+		if (ret)
+			goto out;
+		s->nr_unsubmitted += job->progs[r]->nr_grids - 1;
+	}
+	/* grids arriving at 0 are queued; let the SMs issue at 0 */
+	gtbs_dev_run_until(&s->dev, 0);
+	/* event by event while a program has grids left to submit */
+	while (s->nr_unsubmitted &&
+	       (t = gtbs_dev_next_event(&s->dev)) != U64_MAX) {
+		gtbs_dev_run_until(&s->dev, t);
+		ret = sim_submit_due(s, t, why);
+		if (ret)
+			goto out;
+	}
+	/* then everything else in one call: the same events, in the same order */
+	gtbs_dev_run_until(&s->dev, U64_MAX);
+	ret = s->err;
+	if (!ret)
+		ret = sim_collect(s, out);
+	out->sharing_switches = s->dev.sharing_switches;
+	if (ret == -EIO)
+		*why = "a grid did not complete";
+	else if (ret)
+		*why = "out of memory";
+	if (!ret && job->record) {
+		out->blocks = s->blocks;
+		out->nr_blocks = s->nr_blocks;
+		s->blocks = NULL;
+	}
+out:
+	sim_dev_free(s);
+	free(s);
+	return ret;
+}
+
+/**
+ * sim_out_free() - release what sim_run() allocated
+ * @out: its output.
+ */
+void sim_out_free(struct sim_out *out)
+{
+	unsigned int r;
+
+	for (r = 0; r < WL_MAX_RUNS; r++) {
+		free(out->progs[r].grids);
+		out->progs[r].grids = NULL;
+	}
+	free(out->blocks);
+	out->blocks = NULL;
+	out->nr_blocks = 0;
+}
