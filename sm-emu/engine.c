@@ -29,6 +29,8 @@
  */
 #include "gtbs.h"
 
+static void gtbs_sm_update_next(const struct gtbs_dev *dev, struct gtbs_sm *sm);
+
 /**
  * gtbs_sm_size() - bytes to allocate for one SM
  * @cfg: device configuration.
@@ -70,6 +72,8 @@ void gtbs_sm_init(const struct gtbs_dev_config *cfg, struct gtbs_sm *sm,
 {
 	memset(sm, 0, gtbs_sm_size(cfg));
 	sm->id = id;
+	sm->next_end = U64_MAX;
+	sm->heap_key = U64_MAX;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_init);
 
@@ -88,10 +92,17 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_init);
 void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 		   const struct gtbs_policy_ops *policy, struct gtbs_sm **sms)
 {
+	u32 i;
+
 	memset(dev, 0, sizeof(*dev));
 	dev->cfg = *cfg;
 	dev->policy = policy;
 	dev->sms = sms;
+	for (i = 0; i < cfg->nr_sms; i++) {
+		/* every key U64_MAX: index order is a valid heap */
+		dev->sm_heap[i] = i;
+		sms[i]->heap_pos = i;
+	}
 	INIT_LIST_HEAD(&dev->grids);
 	INIT_LIST_HEAD(&dev->arrivals);
 	INIT_LIST_HEAD(&dev->pending);
@@ -201,6 +212,64 @@ int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_init);
 
+/*
+ * The SM event heap (&gtbs_dev.sm_heap).  Keys are the SMs' stored
+ * &gtbs_sm.heap_key, so the heap stays consistent while an SM's state
+ * changes; gtbs_sm_refile() stores the new key and restores the order.
+ */
+static bool gtbs_heap_less(const struct gtbs_dev *dev, u32 a, u32 b)
+{
+	u64 ka = dev->sms[a]->heap_key, kb = dev->sms[b]->heap_key;
+
+	return ka < kb || (ka == kb && a < b);
+}
+
+static void gtbs_heap_swap(struct gtbs_dev *dev, u32 i, u32 j)
+{
+	u32 a = dev->sm_heap[i], b = dev->sm_heap[j];
+
+	dev->sm_heap[i] = b;
+	dev->sm_heap[j] = a;
+	dev->sms[b]->heap_pos = i;
+	dev->sms[a]->heap_pos = j;
+}
+
+static void gtbs_heap_fix(struct gtbs_dev *dev, u32 pos)
+{
+	u32 n = dev->cfg.nr_sms, child;
+
+	while (pos && gtbs_heap_less(dev, dev->sm_heap[pos],
+				     dev->sm_heap[(pos - 1) / 2])) {
+		gtbs_heap_swap(dev, pos, (pos - 1) / 2);
+		pos = (pos - 1) / 2;
+	}
+	for (;;) {
+		child = 2 * pos + 1;
+		if (child >= n)
+			break;
+		if (child + 1 < n &&
+		    gtbs_heap_less(dev, dev->sm_heap[child + 1],
+				   dev->sm_heap[child]))
+			child++;
+		if (!gtbs_heap_less(dev, dev->sm_heap[child],
+				    dev->sm_heap[pos]))
+			break;
+		gtbs_heap_swap(dev, pos, child);
+		pos = child;
+	}
+}
+
+/* File @sm in the heap under its current next event.  Lock held. */
+static void gtbs_sm_refile(struct gtbs_dev *dev, struct gtbs_sm *sm)
+{
+	u64 key = sm->kicked ? min(sm->next_end, sm->kick_cycle) : sm->next_end;
+
+	if (key == sm->heap_key)
+		return;
+	sm->heap_key = key;
+	gtbs_heap_fix(dev, sm->heap_pos);
+}
+
 /**
  * gtbs_dev_kick() - make every SM re-evaluate its scheduling
  * @dev: the device.
@@ -221,6 +290,7 @@ void gtbs_dev_kick(struct gtbs_dev *dev, u64 cycle)
 		if (!sm->kicked || cycle < sm->kick_cycle)
 			sm->kick_cycle = cycle;
 		sm->kicked = true;
+		gtbs_sm_refile(dev, sm);
 		if (dev->backend && dev->backend->kick)
 			dev->backend->kick(dev, dev->sms[i]);
 	}
@@ -677,6 +747,8 @@ void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 		for (j = 0; j < dev->cfg.max_blocks_per_sm; j++)
 			if (sm->slots[j].grid == grid)
 				gtbs_sm_release(sm, &sm->slots[j]);
+		gtbs_sm_update_next(dev, sm);
+		gtbs_sm_refile(dev, sm);
 	}
 	grid->state = GTBS_GRID_CANCELLED;
 	grid->end_cycle = max(now, grid->submit_cycle);
@@ -701,27 +773,37 @@ static u64 gtbs_sm_cycles_to(const struct gtbs_dev *dev,
 	return earlier >= left ? cycles - 1 : cycles;
 }
 
+/* Recompute the cycle of @sm's next block completion.  Lock held. */
+static void gtbs_sm_update_next(const struct gtbs_dev *dev, struct gtbs_sm *sm)
+{
+	u64 end = U64_MAX;
+	u32 i;
+
+	sm->next_end = U64_MAX;
+	if (!sm->nr_resident)
+		return;
+	for (i = 0; i < dev->cfg.max_blocks_per_sm; i++)
+		if (sm->slots[i].grid)
+			end = min(end, sm->slots[i].progress_end);
+	if (end <= sm->progress)
+		sm->next_end = sm->now;
+	else
+		sm->next_end = sm->now +
+			       gtbs_sm_cycles_to(dev, sm, end - sm->progress);
+}
+
 /**
  * gtbs_sm_next_event() - cycle of an SM's next block completion
  * @dev: the device.
  * @sm: the SM.
  *
  * Context: device lock held.
- * Return: emulated cycle, or U64_MAX if no block is resident.
+ * Return: emulated cycle, or U64_MAX if no block is resident.  O(1): the
+ * engine keeps it in &gtbs_sm.next_end.
  */
 u64 gtbs_sm_next_event(const struct gtbs_dev *dev, const struct gtbs_sm *sm)
 {
-	u64 end = U64_MAX;
-	u32 i;
-
-	if (!sm->nr_resident)
-		return U64_MAX;
-	for (i = 0; i < dev->cfg.max_blocks_per_sm; i++)
-		if (sm->slots[i].grid)
-			end = min(end, sm->slots[i].progress_end);
-	if (end <= sm->progress)
-		return sm->now;
-	return sm->now + gtbs_sm_cycles_to(dev, sm, end - sm->progress);
+	return sm->next_end;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_next_event);
 
@@ -756,16 +838,19 @@ u64 gtbs_sm_advance(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now)
 
 	now = max(now, sm->now);
 	for (;;) {
-		next = gtbs_sm_next_event(dev, sm);
+		next = sm->next_end;
 		if (next > now || next == U64_MAX)
 			break;
 		gtbs_sm_sync(dev, sm, next);
 		gtbs_sm_retire_due(dev, sm);
 		gtbs_sm_dispatch(dev, sm);
+		gtbs_sm_update_next(dev, sm);
 	}
 	gtbs_sm_sync(dev, sm, now);
 	gtbs_sm_dispatch(dev, sm);
-	return gtbs_sm_next_event(dev, sm);
+	gtbs_sm_update_next(dev, sm);
+	gtbs_sm_refile(dev, sm);
+	return sm->next_end;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_advance);
 
@@ -774,27 +859,17 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_advance);
  * @dev: the device.
  *
  * Context: device lock held.
- * Return: emulated cycle of the next block completion or deferred arrival,
- * or U64_MAX when there is neither.
+ * Return: emulated cycle of the next block completion or deferred arrival
+ * (or of a kick not yet processed: an SM to re-evaluate at once), or
+ * U64_MAX when there is none.  O(1).
  */
 u64 gtbs_dev_next_event(const struct gtbs_dev *dev)
 {
-	u64 next = U64_MAX;
-	u32 i;
-
-	for (i = 0; i < dev->cfg.nr_sms; i++)
-		next = min(next, gtbs_sm_next_event(dev, dev->sms[i]));
-	return min(next, gtbs_dev_next_arrival(dev));
+	/* the heap's first SM; pending kicks (due at once) count too */
+	return min(dev->sms[dev->sm_heap[0]]->heap_key,
+		   gtbs_dev_next_arrival(dev));
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_event);
-
-/* An SM's next event: its next completion, or the cycle it was kicked. */
-static u64 gtbs_sm_next_due(const struct gtbs_dev *dev, const struct gtbs_sm *sm)
-{
-	u64 next = gtbs_sm_next_event(dev, sm);
-
-	return sm->kicked ? min(next, sm->kick_cycle) : next;
-}
 
 /**
  * gtbs_dev_run_until() - run the whole device in emulated-cycle order
@@ -816,18 +891,10 @@ static u64 gtbs_sm_next_due(const struct gtbs_dev *dev, const struct gtbs_sm *sm
 void gtbs_dev_run_until(struct gtbs_dev *dev, u64 until)
 {
 	for (;;) {
-		struct gtbs_sm *first = NULL;
-		u64 next = U64_MAX, arrival;
-		u32 i;
+		/* the SM with the earliest event, lowest index on ties */
+		struct gtbs_sm *first = dev->sms[dev->sm_heap[0]];
+		u64 next = first->heap_key, arrival;
 
-		for (i = 0; i < dev->cfg.nr_sms; i++) {
-			u64 t = gtbs_sm_next_due(dev, dev->sms[i]);
-
-			if (t < next) {
-				next = t;
-				first = dev->sms[i];
-			}
-		}
 		arrival = gtbs_dev_next_arrival(dev);
 		if (arrival < next && arrival <= until) {
 			/* the SMs' events at the cycle come first */
@@ -837,7 +904,7 @@ void gtbs_dev_run_until(struct gtbs_dev *dev, u64 until)
 					 arrival);
 			continue;
 		}
-		if (!first || next > until)
+		if (next == U64_MAX || next > until)
 			break;
 		gtbs_sm_advance(dev, first, next);
 	}

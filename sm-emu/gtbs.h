@@ -319,6 +319,11 @@ struct gtbs_slot {
  * @kicked: the scheduling state changed since the SM last issued blocks;
  *	gtbs_dev_run_until() re-evaluates kicked SMs at once.
  * @sharing: SRTF/Adaptive: the SM is in sharing mode (policy_srtf_adaptive.c).
+ * @next_end: cycle of the SM's next block completion, U64_MAX if none;
+ *	kept current by the engine (gtbs_sm_next_event()).
+ * @heap_key: the SM's next event (@next_end, or @kick_cycle if kicked and
+ *	earlier) as last filed in &gtbs_dev.sm_heap.
+ * @heap_pos: the SM's index in &gtbs_dev.sm_heap.
  * @kick_cycle: while @kicked, the cycle of the earliest event that kicked
  *	the SM: the cycle at which an idle SM should issue blocks, however
  *	late its thread wakes.
@@ -341,6 +346,9 @@ struct gtbs_sm {
 	bool kicked;
 	bool sharing;
 	u64 kick_cycle;
+	u64 next_end;
+	u64 heap_key;
+	u32 heap_pos;
 	struct gtbs_slot slots[];
 };
 
@@ -415,6 +423,9 @@ struct gtbs_backend_ops {
  * @backend: owner callbacks, may be NULL.
  * @priv: owner's pointer.
  * @sms: @cfg.nr_sms SMs, allocated by the owner.
+ * @sm_heap: SM indices as a binary min-heap by (&gtbs_sm.heap_key, index):
+ *	the next SM with an event is @sm_heap[0], found in O(1) and refiled
+ *	in O(log SMs), so no event scans every SM.
  * @grids: QUEUED and RUNNING grids in arrival order.
  * @arrivals: ARRIVING grids by arrival cycle, then submission order.
  * @pending: grids with unissued blocks, in arrival order.
@@ -452,6 +463,7 @@ struct gtbs_dev {
 	const struct gtbs_backend_ops *backend;
 	void *priv;
 	struct gtbs_sm **sms;
+	u32 sm_heap[GTBS_MAX_SMS];
 	struct list_head grids;
 	struct list_head arrivals;
 	struct list_head pending;
