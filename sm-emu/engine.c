@@ -26,6 +26,14 @@
  * (kmod/gputbs_sm.c).  Every event is processed at the cycle it was due,
  * never at the cycle a late timer fired, so timer lateness never changes
  * the schedule and never accumulates.
+ *
+ * Cost per event: each SM caches the cycle of its next completion
+ * (&gtbs_sm.next_end, recomputed over its own slots when its blocks
+ * change), and the SMs sit in a binary min-heap by next event
+ * (&gtbs_dev.sm_heap), so finding the next event is O(1) and refiling the
+ * SM that had it O(log SMs); no event scans every SM.  A kick (a grid
+ * arrived, ended, or issued its last block) refiles every SM: O(SMs log
+ * SMs), once per grid event, not per block.
  */
 #include "gtbs.h"
 
