@@ -29,6 +29,7 @@ check_pkgs=(
 	linux-source-6.12 linux-headers-amd64
 	flex bison libelf-dev libssl-dev bc
 	sparse xz-utils dwarves
+	clang
 )
 
 mode=${1:-demo}

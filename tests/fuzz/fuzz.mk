@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# fuzz.mk - libFuzzer targets for the portable core and the parsers, on
+# the host, under ASan and UBSan (clang).  Included by the top Makefile.
+#
+#   fuzz-build        build/fuzz/fuzz_{workload,trace,sched}
+#   fuzz-host         each target for a bounded number of runs from its
+#                     seed corpus (make check); FUZZ_RUNS=N to change
+#   fuzz              each target for FUZZ_TIME seconds (default 600)
+
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_CC ?= clang
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all -Wall -Wextra -Werror -Wno-unused-parameter \
+	-std=gnu11 -D_GNU_SOURCE -Iuapi -Iuserlib -Ism-emu -Itools \
+	-DGPUTBS_VERSION='"fuzz"'
+FUZZ_RUNS ?= 20000
+FUZZ_TIME ?= 600
+FUZZ_TARGETS := $(addprefix $(FUZZ_DIR)/,fuzz_workload fuzz_trace fuzz_sched)
+FUZZ_CORE := $(wildcard sm-emu/*.c)
+FUZZ_HDRS := $(wildcard sm-emu/*.h tools/*.h tools/include/*.h uapi/linux/*.h)
+
+.PHONY: fuzz-build fuzz-host fuzz
+
+$(FUZZ_DIR)/fuzz_workload: tests/fuzz/fuzz_workload.c tools/workload.c $(FUZZ_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_workload.c tools/workload.c
+
+$(FUZZ_DIR)/fuzz_trace: tests/fuzz/fuzz_trace.c tools/predict.c tools/json.c \
+		sm-emu/predictor.c sm-emu/metrics.c $(FUZZ_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_trace.c tools/predict.c \
+		tools/json.c sm-emu/predictor.c sm-emu/metrics.c
+
+$(FUZZ_DIR)/fuzz_sched: tests/fuzz/fuzz_sched.c $(FUZZ_CORE) $(FUZZ_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_sched.c $(FUZZ_CORE)
+
+fuzz-build: $(FUZZ_TARGETS)
+
+# Seed corpora: the committed good and bad inputs of the CLI tests.
+fuzz-host: fuzz-build
+	tests/fuzz/run-fuzz.sh "$(FUZZ_DIR)" -runs=$(FUZZ_RUNS)
+
+fuzz: fuzz-build
+	tests/fuzz/run-fuzz.sh "$(FUZZ_DIR)" -max_total_time=$(FUZZ_TIME)

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_sched.c - libFuzzer target: the scheduler (sm-emu/) under arbitrary
+ * event sequences, with its invariants checked after every step.
+ *
+ * The input is a program for a small device (1 to 4 SMs): submit a grid
+ * (any shape, class and work model, now or at a later cycle), advance
+ * time, cancel a grid, switch the policy, set the starvation guard or the
+ * SRTF/Adaptive tunables.  After every operation:
+ *
+ * - no SM holds more than its resources, and its counters equal the sum
+ *   over its slots;
+ * - every grid's resident count equals the sum of its per-SM counts, and
+ *   blocks done <= blocks issued <= blocks;
+ * - the block callbacks match: every started block ends once, no block
+ *   starts twice.
+ *
+ * At the end the device is drained: every grid not cancelled is DONE with
+ * all its blocks, the SMs are empty and the device is idle.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtbs.h"
+
+#define FZ_MAX_GRIDS	24
+#define FZ_MAX_BLOCKS	48
+
+struct fz {
+	struct gtbs_dev dev;
+	struct gtbs_sm *sms[4];
+	struct gtbs_grid *grids[FZ_MAX_GRIDS];
+	u64 durations[FZ_MAX_GRIDS][FZ_MAX_BLOCKS];
+	u8 started[FZ_MAX_GRIDS][FZ_MAX_BLOCKS];
+	u8 ended[FZ_MAX_GRIDS][FZ_MAX_BLOCKS];
+	unsigned int nr_grids;
+	u64 now;
+	const u8 *p, *end;
+};
+
+#define fz_assert(c) do { if (!(c)) __builtin_trap(); } while (0)
+
+static u32 fz_byte(struct fz *f)
+{
+	return f->p < f->end ? *f->p++ : 0;
+}
+
+static u32 fz_u16(struct fz *f)
+{
+	return fz_byte(f) | fz_byte(f) << 8;
+}
+
+static unsigned int fz_index(struct fz *f, struct gtbs_grid *grid)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nr_grids; i++)
+		if (f->grids[i] == grid)
+			return i;
+	__builtin_trap();
+}
+
+static void fz_block_start(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			   struct gtbs_grid *grid, u32 slot, u32 block,
+			   u64 cycle)
+{
+	struct fz *f = dev->priv;
+	unsigned int g = fz_index(f, grid);
+
+	fz_assert(block < grid->desc.nr_blocks);
+	fz_assert(!f->started[g][block]++);
+	fz_assert(sm->slots[slot].grid == grid);
+}
+
+static void fz_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			 struct gtbs_grid *grid, u32 slot, u32 block,
+			 u64 start, u64 end)
+{
+	struct fz *f = dev->priv;
+	unsigned int g = fz_index(f, grid);
+
+	fz_assert(f->started[g][block] && !f->ended[g][block]++);
+	fz_assert(end >= start);
+}
+
+static const struct gtbs_backend_ops fz_backend = {
+	.block_start = fz_block_start,
+	.block_end = fz_block_end,
+};
+
+static void fz_check(struct fz *f)
+{
+	const struct gtbs_dev_config *cfg = &f->dev.cfg;
+	unsigned int i, j, g;
+
+	for (i = 0; i < cfg->nr_sms; i++) {
+		const struct gtbs_sm *sm = f->sms[i];
+		u32 n = 0, warps = 0, threads = 0, regs = 0, shmem = 0;
+
+		for (j = 0; j < cfg->max_blocks_per_sm; j++) {
+			const struct gtbs_grid *grid = sm->slots[j].grid;
+
+			if (!grid)
+				continue;
+			n++;
+			warps += grid->occ.warps;
+			threads += grid->occ.threads;
+			regs += grid->occ.regs;
+			shmem += grid->occ.shmem;
+		}
+		fz_assert(n == sm->nr_resident && warps == sm->used_warps);
+		fz_assert(threads == sm->used_threads && regs == sm->used_regs);
+		fz_assert(shmem == sm->used_shmem);
+		fz_assert(warps <= cfg->max_warps_per_sm);
+		fz_assert(threads <= cfg->max_threads_per_sm);
+		fz_assert(regs <= cfg->max_regs_per_sm);
+		fz_assert(shmem <= cfg->max_shmem_per_sm);
+	}
+	for (g = 0; g < f->nr_grids; g++) {
+		const struct gtbs_grid *grid = f->grids[g];
+		u32 sum = 0;
+
+		for (i = 0; i < cfg->nr_sms; i++)
+			sum += grid->sm[i].resident;
+		fz_assert(sum == grid->resident);
+		fz_assert(grid->blocks_done <= grid->next_block);
+		fz_assert(grid->next_block <= grid->desc.nr_blocks);
+	}
+}
+
+static void fz_submit(struct fz *f)
+{
+	struct gtbs_grid_desc d = { 0 };
+	struct gtbs_grid *grid;
+	unsigned int g = f->nr_grids, i;
+	const char *why;
+	u64 at;
+
+	if (g == FZ_MAX_GRIDS)
+		return;
+	d.nr_blocks = fz_byte(f) % FZ_MAX_BLOCKS + 1;
+	d.threads_per_block = fz_u16(f) % 1100 + 1;
+	d.regs_per_thread = fz_byte(f) % 70;
+	d.shmem_per_block = fz_u16(f) % 52000;
+	d.prio_class = fz_byte(f) % (GTBS_NR_PRIO_CLASSES + 1);
+	d.seed = fz_byte(f);
+	if (fz_byte(f) & 1) {
+		for (i = 0; i < d.nr_blocks; i++)
+			f->durations[g][i] = fz_u16(f) % 3000 + 1;
+		d.durations = f->durations[g];
+	} else {
+		d.block_cycles = fz_u16(f) % 5000 + 1;
+		d.block_rsd_ppm = fz_byte(f) * 4000;
+	}
+	at = f->now + (fz_byte(f) & 1 ? fz_u16(f) % 3000 : 0);
+	grid = calloc(1, gtbs_grid_size(&f->dev.cfg));
+	if (!grid)
+		return;
+	if (gtbs_grid_init(&f->dev, grid, &d, &why)) {
+		fz_assert(why);	/* every rejection says why */
+		free(grid);
+		return;
+	}
+	f->grids[f->nr_grids++] = grid;
+	gtbs_grid_submit_at(&f->dev, grid, f->now, at);
+}
+
+static void fz_step(struct fz *f)
+{
+	static const u64 limits[] = { 0, 100, 1000 };
+	unsigned int g;
+
+	switch (fz_byte(f) % 7) {
+	case 0:
+		fz_submit(f);
+		break;
+	case 1:
+		f->now += fz_u16(f);
+		gtbs_dev_run_until(&f->dev, f->now);
+		break;
+	case 2:
+		if (f->nr_grids) {
+			g = fz_byte(f) % f->nr_grids;
+			gtbs_grid_cancel(&f->dev, f->grids[g], f->now);
+		}
+		break;
+	case 3:
+		gtbs_dev_set_policy(&f->dev,
+				    gtbs_policy_at(fz_byte(f) % 5), f->now);
+		break;
+	case 4:
+		f->dev.starve_cycles = limits[fz_byte(f) % 3];
+		break;
+	case 5:
+		f->dev.share_threshold = fz_byte(f) * 10000ULL;
+		f->dev.share_residency = fz_byte(f) % 8 + 1;
+		break;
+	default:
+		gtbs_dev_run_until(&f->dev, f->now);
+		break;
+	}
+	fz_check(f);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct gtbs_dev_config cfg;
+	struct fz *f = calloc(1, sizeof(*f));
+	unsigned int i, g, steps = 0;
+	u64 next;
+
+	if (!f)
+		return 0;
+	f->p = data;
+	f->end = data + size;
+	gtbs_config_default(&cfg);
+	cfg.nr_sms = fz_byte(f) % 4 + 1;
+	for (i = 0; i < cfg.nr_sms; i++) {
+		f->sms[i] = calloc(1, gtbs_sm_size(&cfg));
+		fz_assert(f->sms[i]);
+		gtbs_sm_init(&cfg, f->sms[i], i);
+	}
+	gtbs_dev_init(&f->dev, &cfg, gtbs_policy_at(fz_byte(f) % 5), f->sms);
+	f->dev.backend = &fz_backend;
+	f->dev.priv = f;
+	while (f->p < f->end)
+		fz_step(f);
+	/* drain: every grid not cancelled completes, exactly once per block */
+	while ((next = gtbs_dev_next_event(&f->dev)) != U64_MAX) {
+		fz_assert(++steps < 1000000);
+		gtbs_dev_run_until(&f->dev, next);
+		fz_check(f);
+	}
+	fz_assert(gtbs_dev_idle(&f->dev));
+	for (g = 0; g < f->nr_grids; g++) {
+		struct gtbs_grid *grid = f->grids[g];
+
+		if (grid->state != GTBS_GRID_CANCELLED) {
+			fz_assert(grid->state == GTBS_GRID_DONE);
+			fz_assert(grid->blocks_done == grid->desc.nr_blocks);
+			for (i = 0; i < grid->desc.nr_blocks; i++)
+				fz_assert(f->started[g][i] && f->ended[g][i]);
+		}
+		free(grid);
+	}
+	for (i = 0; i < cfg.nr_sms; i++) {
+		fz_assert(!f->sms[i]->nr_resident && !f->sms[i]->used_warps);
+		free(f->sms[i]);
+	}
+	free(f);
+	return 0;
+}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-fuzz.sh DIR LIBFUZZER-OPTION - run each host fuzz target of DIR from
+# a seed corpus (the committed workload files and traces), with one
+# libFuzzer option bounding it (-runs=N or -max_total_time=S).  Prints one
+# line per target and "fuzz: N passed, M failed"; a crash leaves its input
+# in DIR/crash-* and fails the target.
+set -u
+dir=$1
+bound=$2
+root=$(cd "$(dirname "$0")/../.." && pwd)
+passed=0
+failed=0
+
+corpus() {	# corpus NAME FILES... : a fresh working corpus of the seeds
+	c=$dir/corpus-$1
+	rm -rf "$c"
+	mkdir -p "$c"
+	shift
+	for f in "$@"; do
+		[ -f "$f" ] && cp "$f" "$c/$(echo "$f" | tr / _)"
+	done
+	echo "$c"
+}
+
+run() {	# run TARGET CORPUS
+	t=$1
+	log=$dir/$t.log
+	if "$dir/$t" "$2" "$bound" -close_fd_mask=3 \
+		-artifact_prefix="$dir/$t-" >"$log" 2>&1; then
+		passed=$((passed + 1))
+		echo "ok: $t ($(grep -o 'Done [0-9]* runs' "$log" | tail -n 1))"
+	else
+		failed=$((failed + 1))
+		echo "FAIL: $t"
+		tail -n 30 "$log"
+	fi
+}
+
+cd "$root" || exit 1
+run fuzz_workload "$(corpus workload tests/userland/good/* \
+	tests/userland/bad/* workloads/ercbench/kernels.gtbs \
+	workloads/ercbench/pairs/AES-d+JPEG-d.gtbs)"
+run fuzz_trace "$(corpus trace tests/userland/predict/*.trace)"
+# the scheduler's input is a byte program: start from a few random seeds
+c=$(corpus sched)
+for i in 1 2 3 4 5 6 7 8; do
+	head -c 256 /dev/urandom >"$c/seed$i"
+done
+run fuzz_sched "$c"
+echo "fuzz: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
