@@ -8,6 +8,12 @@
 #                 QEMU, run ERCBench pairs under FIFO and print the tables
 #   make check    install what is needed, build the debug kernel (cached),
 #                 run every test; ends with "N passed, N failed"
+#   make install  module (KDIR), libgputbs, headers, pkg-config file, CLI,
+#                 man pages; DESTDIR, PREFIX (install.mk; dkms.conf for DKMS)
+#   make eval     the paper's evaluation sweep on the module in QEMU against
+#                 the simulator's: tables, figures, geomeans within 5%
+#   make bench    benchmarks (module in QEMU, simulator on the host): a table,
+#                 build/bench/results.json and .md; BENCH_SMOKE=1: tiny run
 #
 # Kbuild (the module's object list) is read by the kernel's build system;
 # this file only drives it.
@@ -25,16 +31,19 @@ DEBUG_KERNEL_DIR = $(call kpath,DEBUG_KERNEL_DIR)
 KMOD_SRCS := Kbuild $(wildcard kmod/*.[ch] sm-emu/*.[ch] uapi/linux/*.h \
 			       tests/kunit/*.c)
 
-.PHONY: all module module-6.1 module-sparse module-debug userland demo check deps-demo \
+.PHONY: all module module-6.1 module-sparse module-debug userland demo check eval deps-demo \
 	deps-check debug-kernel clean help
 
 all: module userland
 
 help:
-	@sed -n '3,12p' Makefile
+	@sed -n '3,18p' Makefile
 
 -include userlib/userland.mk
+-include install.mk
+-include tools/bench/bench.mk
 -include tests/unit/unit.mk
+-include tests/fuzz/fuzz.mk
 
 module: $(BUILD)/kmod/gputbs.ko
 
@@ -67,6 +76,11 @@ demo: deps-demo
 check: deps-check
 	$(MAKE) all
 	scripts/check.sh
+
+# the evaluation sweep on the module against the simulator: build/eval/
+eval: deps-demo
+	$(MAKE) all
+	scripts/eval.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -10,13 +10,16 @@
 #include <linux/hrtimer.h>
 #include <linux/kref.h>
 #include <linux/miscdevice.h>
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/xarray.h>
 
 #include "../sm-emu/gtbs.h"
 #include "../uapi/linux/gputbs.h"
+#include "gputbs_obs.h"
 
+struct dentry;
 struct task_struct;
 
 /**
@@ -45,14 +48,26 @@ struct gputbs_sm_thread {
  * @lock: serialises every call into the portable core and the grids'
  *	done lists; taken by SM kthreads and ioctls, never from irq context.
  * @core: the device model and scheduler state (protected by @lock).
- * @sms: the SMs' core state, @core.cfg.nr_sms entries (constant pointers).
- * @threads: one kthread per SM, @core.cfg.nr_sms entries.
+ * @sms: the SMs' core state, @core.cfg.nr_sms entries (constant pointers
+ *	while a file is open; replaced by gputbs_reconfigure() under @lock).
+ * @threads: one kthread per SM, @core.cfg.nr_sms entries (likewise).
  * @misc: the misc device /dev/gputbs.
- * @epoch_ns: CLOCK_MONOTONIC time of emulated cycle 0, ns (constant).
- * @time_scale_ps: wall-clock picoseconds per emulated cycle (constant).
+ * @epoch_ns: CLOCK_MONOTONIC time of emulated cycle 0, ns (constant while
+ *	a file is open; gputbs_reconfigure() restarts the clock).
+ * @time_scale_ps: wall-clock picoseconds per emulated cycle (constant
+ *	while a file is open).
  * @max_grids_per_fd: limit of unreaped grids per open file (constant).
+ * @nr_unreaped: unreaped grids of all files, for the module parameter
+ *	max_grids_per_device (gputbs_limits.c).
  * @starve_ns: the value last written to the sysfs file starve_ns, ns; the
  *	core's &gtbs_dev.starve_cycles holds it in cycles (@lock).
+ * @cfg_lock: serialises opening the device with reconfiguring it
+ *	(gputbs_reconfigure()) and keeps the configuration stable for
+ *	debugfs readers; taken before @lock, never under it.
+ * @nr_open: open files of /dev/gputbs (@cfg_lock to increment).
+ * @next_client_id: the last drm-client-id given to an open file.
+ * @obs: preemptions, latencies, accuracy log, per-SM tracking (@lock).
+ * @debugfs: the debugfs directory gputbs/, or an error pointer.
  */
 struct gputbs_device {
 	/* serialises the core: see @lock above */
@@ -64,7 +79,14 @@ struct gputbs_device {
 	u64 epoch_ns;
 	u32 time_scale_ps;
 	u32 max_grids_per_fd;
+	atomic_t nr_unreaped;
 	u64 starve_ns;
+	/* serialises open() with reconfiguration: see @cfg_lock above */
+	struct mutex cfg_lock;
+	atomic_t nr_open;
+	atomic64_t next_client_id;
+	struct gputbs_obs obs;
+	struct dentry *debugfs;
 };
 
 /**
@@ -75,6 +97,7 @@ struct gputbs_device {
  * @nr_grids: entries in @grids, for &gputbs_device.max_grids_per_fd.
  * @done: completed, unreaped grids in completion order (&gputbs_device.lock).
  * @wq: waiters for completions and poll() (wakes under &gputbs_device.lock).
+ * @stats: fdinfo accounting (&gputbs_device.lock).
  */
 struct gputbs_client {
 	struct gputbs_device *gdev;
@@ -82,6 +105,7 @@ struct gputbs_client {
 	atomic_t nr_grids;
 	struct list_head done;
 	wait_queue_head_t wq;
+	struct gputbs_client_stats stats;
 };
 
 /**
@@ -98,6 +122,12 @@ struct gputbs_client {
  * @nr_records: records filled in @records (&gputbs_device.lock).
  * @done_node: link in &gputbs_client.done (&gputbs_device.lock).
  * @done: set under &gputbs_device.lock when the last block ended.
+ * @lat_pending: one bit per SM: a preemption on that SM waits for the
+ *	grid's first block there (gputbs_obs.c; &gputbs_device.lock).
+ * @id: device-wide serial number from 1, in submission order: the grid's
+ *	id in the gputbs netlink family (set at submission, under
+ *	&gputbs_device.lock, by gputbs_nl_grid_submitted()).
+ * @pid: thread group id of the submitter, initial PID namespace (likewise).
  * @core: the core's grid; must be last (per-SM state follows it).
  *
  * Allocated with kvzalloc(): the core's per-SM state is about 600 bytes
@@ -112,6 +142,9 @@ struct gputbs_grid {
 	u32 nr_records;
 	struct list_head done_node;
 	bool done;
+	unsigned long *lat_pending;
+	u64 id;
+	pid_t pid;
 	struct gtbs_grid core;
 };
 
@@ -120,6 +153,10 @@ u64 gputbs_now_cycles(const struct gputbs_device *gdev);
 u64 gputbs_cycles_to_ns(const struct gputbs_device *gdev, u64 cycles);
 int gputbs_sm_threads_start(struct gputbs_device *gdev);
 void gputbs_sm_threads_stop(struct gputbs_device *gdev);
+int gputbs_sm_threads_create(struct gputbs_device *gdev,
+			     struct gputbs_sm_thread *threads,
+			     struct gtbs_sm **sms, u32 nr);
+void gputbs_sm_threads_destroy(struct gputbs_sm_thread *threads, u32 nr);
 u64 gputbs_dev_sync(struct gputbs_device *gdev);
 
 /* gputbs_file.c */
@@ -130,5 +167,10 @@ void gputbs_grid_block_end(struct gputbs_grid *grid, u32 sm, u32 slot,
 
 /* gputbs_sysfs.c */
 extern const struct attribute_group *gputbs_groups[];
+
+/* gputbs_limits.c */
+void gputbs_limits_apply(struct gtbs_dev_config *cfg);
+int gputbs_grid_charge(struct gputbs_client *client);
+void gputbs_grid_uncharge(struct gputbs_client *client, unsigned int n);
 
 #endif /* _GPUTBS_DRV_H */

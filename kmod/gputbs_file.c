@@ -25,12 +25,14 @@
  * only stores a record.  %GPUTBS_IOCTL_BLOCKS copies them out once the
  * grid is done, when nothing writes them any more.
  */
+#include <linux/bitmap.h>
 #include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/stddef.h>
 #include <linux/uaccess.h>
@@ -53,6 +55,11 @@ static int gputbs_open(struct inode *inode, struct file *file)
 	atomic_set(&client->nr_grids, 0);
 	INIT_LIST_HEAD(&client->done);
 	init_waitqueue_head(&client->wq);
+	gputbs_obs_client_init(client);
+	/* the device cannot be reconfigured while a file is open */
+	mutex_lock(&gdev->cfg_lock);
+	atomic_inc(&gdev->nr_open);
+	mutex_unlock(&gdev->cfg_lock);
 	file->private_data = client;
 	return nonseekable_open(inode, file);
 }
@@ -61,6 +68,7 @@ static void gputbs_grid_free(struct kref *ref)
 {
 	struct gputbs_grid *grid = container_of(ref, struct gputbs_grid, ref);
 
+	bitmap_free(grid->lat_pending);
 	kvfree(grid->records);
 	kvfree(grid->durations);
 	kvfree(grid);
@@ -82,8 +90,10 @@ static int gputbs_release(struct inode *inode, struct file *file)
 	/* No ioctl runs any more: nobody else holds a grid reference. */
 	spin_lock(&gdev->lock);
 	now = gputbs_dev_sync(gdev);
+	gputbs_obs_flush(gdev, now);	/* SM time up to the cancellation */
 	xa_for_each(&client->grids, handle, grid) {
 		gtbs_grid_cancel(&gdev->core, &grid->core, now);
+		gputbs_obs_grid_cancel(gdev, grid);
 		list_del_init(&grid->done_node);
 	}
 	gputbs_dev_sync(gdev);	/* others' blocks take the freed resources */
@@ -93,7 +103,10 @@ static int gputbs_release(struct inode *inode, struct file *file)
 		gputbs_grid_put(grid);
 	}
 	xa_destroy(&client->grids);
+	/* the cancelled grids no longer count against the device's limit */
+	gputbs_grid_uncharge(client, atomic_read(&client->nr_grids));
 	kfree(client);
+	atomic_dec(&gdev->nr_open);
 	return 0;
 }
 
@@ -217,9 +230,10 @@ static int gputbs_arrival_check(const struct gputbs_device *gdev,
 
 /*
  * Work-model fields must match the chosen model, flags be known, the
- * arrival valid and the class exist (-EINVAL); the classes above normal
- * need CAP_SYS_NICE (-EPERM), checked last so that an invalid grid is
- * -EINVAL for anyone.
+ * arrival valid and the class exist (-EINVAL).  The core checks the rest
+ * when the grid is created; the classes above normal need CAP_SYS_NICE
+ * (-EPERM), checked after that (gputbs_ioctl_submit()), so that an
+ * invalid grid is -EINVAL (or -E2BIG) for anyone.
  */
 static int gputbs_submit_check(const struct gputbs_device *gdev,
 			       const struct gputbs_submit *args,
@@ -245,8 +259,19 @@ static int gputbs_submit_check(const struct gputbs_device *gdev,
 	default:
 		return -EINVAL;
 	}
-	/* the core's rule (gtbs_prio_class_check()), tested by KUnit */
-	return gtbs_prio_class_check(gputbs_prio_class(args->prio_class),
+	return 0;
+}
+
+/*
+ * The core's rule (gtbs_prio_class_check(), tested by KUnit): the classes
+ * above normal need CAP_SYS_NICE, asked for only for those classes.
+ */
+static int gputbs_prio_check(const struct gputbs_submit *args)
+{
+	u32 prio_class = gputbs_prio_class(args->prio_class);
+
+	return gtbs_prio_class_check(prio_class,
+				     prio_class <= GTBS_PRIO_NORMAL ||
 				     capable(CAP_SYS_NICE));
 }
 
@@ -292,6 +317,11 @@ static struct gputbs_grid *gputbs_grid_create(struct gputbs_client *client,
 			gtbs_grid_size(&core->cfg), GFP_KERNEL_ACCOUNT);
 	if (!grid)
 		return ERR_PTR(-ENOMEM);
+	grid->lat_pending = bitmap_zalloc(core->cfg.nr_sms, GFP_KERNEL_ACCOUNT);
+	if (!grid->lat_pending) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
 	if (args->flags & GPUTBS_SUBMIT_RECORD_BLOCKS) {
 		grid->records = kvmalloc_array(args->nr_blocks,
 					       sizeof(*grid->records),
@@ -323,6 +353,7 @@ static struct gputbs_grid *gputbs_grid_create(struct gputbs_client *client,
 	return grid;
 
 err_free:
+	bitmap_free(grid->lat_pending);
 	kvfree(grid->records);
 	kvfree(grid->durations);
 	kvfree(grid);
@@ -336,6 +367,7 @@ static long gputbs_ioctl_submit(struct gputbs_client *client, void *data,
 	struct gputbs_device *gdev = client->gdev;
 	struct gputbs_grid *grid;
 	u32 handle;
+	u64 now;
 	int ret;
 
 	ret = gputbs_submit_check(gdev, args, size);
@@ -344,10 +376,12 @@ static long gputbs_ioctl_submit(struct gputbs_client *client, void *data,
 	grid = gputbs_grid_create(client, args);
 	if (IS_ERR(grid))
 		return PTR_ERR(grid);
-	if (atomic_inc_return(&client->nr_grids) > gdev->max_grids_per_fd) {
-		ret = -EAGAIN;
-		goto err_count;
-	}
+	ret = gputbs_prio_check(args);	/* -EPERM, once the grid is valid */
+	if (ret)
+		goto err_put;
+	ret = gputbs_grid_charge(client);	/* -EAGAIN, -ENOSPC */
+	if (ret)
+		goto err_put;
 	ret = xa_alloc(&client->grids, &handle, grid, xa_limit_32b,
 		       GFP_KERNEL_ACCOUNT);
 	if (ret)
@@ -362,14 +396,17 @@ static long gputbs_ioctl_submit(struct gputbs_client *client, void *data,
 	 * for its cycle (gputbs_dev_sync()).
 	 */
 	spin_lock(&gdev->lock);
-	gtbs_grid_submit_at(&gdev->core, &grid->core, gputbs_dev_sync(gdev),
+	now = gputbs_dev_sync(gdev);
+	gtbs_grid_submit_at(&gdev->core, &grid->core, now,
 			    args->arrival_cycle);
+	gputbs_obs_grid_submit(gdev, grid, now);
 	gputbs_dev_sync(gdev);	/* issue its blocks now, at its arrival */
 	spin_unlock(&gdev->lock);
 	return 0;
 
 err_count:
-	atomic_dec(&client->nr_grids);
+	gputbs_grid_uncharge(client, 1);
+err_put:
 	gputbs_grid_put(grid);
 	return ret;
 }
@@ -416,7 +453,7 @@ static int gputbs_grid_reap(struct gputbs_client *client,
 	spin_lock(&gdev->lock);
 	list_del_init(&grid->done_node);
 	spin_unlock(&gdev->lock);
-	atomic_dec(&client->nr_grids);
+	gputbs_grid_uncharge(client, 1);
 
 	args->handle = grid->handle;
 	args->submit_cycle = g->submit_cycle;
@@ -628,6 +665,40 @@ static long gputbs_ioctl(struct file *file, unsigned int cmd,
 	return ret;
 }
 
+/*
+ * Per-client accounting in the style of the DRM usage stats
+ * (Documentation/gpu/drm-usage-stats.rst; Documentation/userspace-api.rst
+ * of gputbs): the counters are copied under the device lock, then printed.
+ */
+static void gputbs_show_fdinfo(struct seq_file *m, struct file *file)
+{
+	struct gputbs_client *client = file->private_data;
+	struct gputbs_device *gdev = client->gdev;
+	struct gputbs_client_stats st;
+	u64 busy_ns, now;
+	u32 nr_sms;
+
+	spin_lock(&gdev->lock);
+	st = client->stats;
+	nr_sms = gdev->core.cfg.nr_sms;
+	now = gputbs_now_cycles(gdev);
+	busy_ns = gputbs_obs_busy_ns(gdev, &st);
+	spin_unlock(&gdev->lock);
+
+	seq_puts(m, "drm-driver:\tgputbs\n");
+	seq_printf(m, "drm-client-id:\t%llu\n", st.id);
+	seq_printf(m, "drm-engine-sm:\t%llu ns\n", busy_ns);
+	seq_printf(m, "drm-engine-capacity-sm:\t%u\n", nr_sms);
+	seq_printf(m, "drm-cycles-sm:\t%llu\n", st.busy_cycles);
+	seq_printf(m, "drm-total-cycles-sm:\t%llu\n", now);
+	seq_printf(m, "drm-gputbs-grids-submitted:\t%llu\n",
+		   st.grids_submitted);
+	seq_printf(m, "drm-gputbs-grids-completed:\t%llu\n",
+		   st.grids_completed);
+	seq_printf(m, "drm-gputbs-blocks-completed:\t%llu\n",
+		   st.blocks_completed);
+}
+
 /* File operations of /dev/gputbs. */
 const struct file_operations gputbs_fops = {
 	.owner = THIS_MODULE,
@@ -636,4 +707,5 @@ const struct file_operations gputbs_fops = {
 	.unlocked_ioctl = gputbs_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.poll = gputbs_poll,
+	.show_fdinfo = gputbs_show_fdinfo,
 };

@@ -29,6 +29,7 @@
 #include "../uapi/linux/gputbs.h"
 
 #include "gputbs_drv.h"
+#include "gputbs_nl.h"
 
 static unsigned int nr_sms = 15;
 module_param(nr_sms, uint, 0444);
@@ -83,6 +84,7 @@ static struct gputbs_device *gputbs_dev;
 static void gputbs_backend_grid_done(struct gtbs_dev *core,
 				     struct gtbs_grid *grid)
 {
+	gputbs_obs_grid_done(core->priv, grid->priv);
 	gputbs_grid_done(core->priv, grid->priv);
 }
 
@@ -91,12 +93,22 @@ static void gputbs_backend_block_end(struct gtbs_dev *core,
 				     struct gtbs_grid *grid, u32 slot,
 				     u32 block, u64 start, u64 end)
 {
+	gputbs_obs_block_end(core->priv, sm, grid->priv, slot, block, start,
+			     end);
 	gputbs_grid_block_end(grid->priv, sm->id, slot, block, start, end);
 }
 
+/*
+ * The core's events: block records, completions, and the observers of
+ * gputbs_obs.c (tracepoints, counters, accounting).
+ */
 static const struct gtbs_backend_ops gputbs_backend = {
+	.grid_start = gputbs_obs_grid_start,
 	.grid_done = gputbs_backend_grid_done,
+	.block_start = gputbs_obs_block_start,
 	.block_end = gputbs_backend_block_end,
+	.predict = gputbs_obs_predict,
+	.pick = gputbs_obs_pick,
 };
 
 static int gputbs_config_from_params(struct gtbs_dev_config *cfg)
@@ -112,6 +124,7 @@ static int gputbs_config_from_params(struct gtbs_dev_config *cfg)
 	cfg->max_warps_per_sm = warps_per_sm;
 	cfg->warp_size = warp_size;
 	cfg->load_knee_warps = load_knee_warps;
+	gputbs_limits_apply(cfg);	/* max_blocks_per_grid */
 	cfg->max_threads_per_block = min(cfg->max_threads_per_block,
 					 threads_per_sm);
 	if (gtbs_config_check(cfg, &why)) {
@@ -138,6 +151,7 @@ static void gputbs_device_free(struct gputbs_device *gdev)
 			kfree(gdev->sms[i]);
 	kfree(gdev->sms);
 	kfree(gdev->threads);
+	gputbs_obs_free_sms(gdev->obs.sms, gdev->obs.slot_share);
 	kfree(gdev);
 }
 
@@ -163,7 +177,8 @@ static struct gputbs_device *gputbs_device_alloc(void)
 	gdev->core.cfg = cfg;
 	gdev->sms = kcalloc(cfg.nr_sms, sizeof(*gdev->sms), GFP_KERNEL);
 	gdev->threads = kcalloc(cfg.nr_sms, sizeof(*gdev->threads), GFP_KERNEL);
-	if (!gdev->sms || !gdev->threads)
+	if (!gdev->sms || !gdev->threads ||
+	    gputbs_obs_alloc_sms(&cfg, &gdev->obs.sms, &gdev->obs.slot_share))
 		goto err_nomem;
 	for (i = 0; i < cfg.nr_sms; i++) {
 		gdev->sms[i] = kzalloc(gtbs_sm_size(&cfg), GFP_KERNEL);
@@ -172,6 +187,7 @@ static struct gputbs_device *gputbs_device_alloc(void)
 		gtbs_sm_init(&cfg, gdev->sms[i], i);
 	}
 	spin_lock_init(&gdev->lock);
+	mutex_init(&gdev->cfg_lock);
 	gtbs_dev_init(&gdev->core, &cfg, ops, gdev->sms);
 	gdev->core.backend = &gputbs_backend;
 	gdev->core.priv = gdev;
@@ -196,6 +212,9 @@ static int __init gputbs_init(void)
 	ret = gputbs_sm_threads_start(gdev);
 	if (ret)
 		goto err_free;
+	ret = gputbs_nl_init(gdev);	/* its ops run the SMs: after them */
+	if (ret)
+		goto err_threads;
 	gdev->misc.minor = MISC_DYNAMIC_MINOR;
 	gdev->misc.name = GPUTBS_DEVICE_NAME;
 	gdev->misc.fops = &gputbs_fops;
@@ -203,13 +222,16 @@ static int __init gputbs_init(void)
 	gdev->misc.groups = gputbs_groups;
 	ret = misc_register(&gdev->misc);
 	if (ret)
-		goto err_threads;
+		goto err_nl;
 	gputbs_dev = gdev;
+	gputbs_debugfs_init(gdev);
 	pr_info("gputbs: %u SMs, policy %s, %u ps per cycle\n",
 		gdev->core.cfg.nr_sms, gdev->core.policy->name,
 		gdev->time_scale_ps);
 	return 0;
 
+err_nl:
+	gputbs_nl_exit(gdev);
 err_threads:
 	gputbs_sm_threads_stop(gdev);
 err_free:
@@ -221,7 +243,9 @@ static void __exit gputbs_exit(void)
 {
 	struct gputbs_device *gdev = gputbs_dev;
 
+	gputbs_debugfs_exit(gdev);
 	misc_deregister(&gdev->misc);
+	gputbs_nl_exit(gdev);
 	gputbs_sm_threads_stop(gdev);
 	gputbs_device_free(gdev);
 }

@@ -173,6 +173,73 @@ static int gputbs_sm_thread_fn(void *arg)
 }
 
 /**
+ * gputbs_sm_threads_create() - create and start kthreads for a set of SMs
+ * @gdev: the device the threads run.
+ * @threads: @nr zeroed entries.
+ * @sms: the @nr SMs they run.
+ * @nr: the number of SMs.
+ *
+ * The threads sleep until their timer fires, which only happens once
+ * @threads is &gputbs_device.threads (gputbs_sm_rearm() arms them): so a
+ * new set can be started before it replaces the old one
+ * (gputbs_reconfigure()).
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or the kthread_run() error (threads started so far are
+ * stopped).
+ */
+int gputbs_sm_threads_create(struct gputbs_device *gdev,
+			     struct gputbs_sm_thread *threads,
+			     struct gtbs_sm **sms, u32 nr)
+{
+	u32 i;
+
+	for (i = 0; i < nr; i++) {
+		struct gputbs_sm_thread *t = &threads[i];
+		struct task_struct *task;
+
+		t->gdev = gdev;
+		t->deadline = U64_MAX;
+		t->sm = sms[i];
+		hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+		t->timer.function = gputbs_sm_timer_fn;
+		task = kthread_run(gputbs_sm_thread_fn, t, "gputbs/sm%u", i);
+		if (IS_ERR(task)) {
+			gputbs_sm_threads_destroy(threads, nr);
+			return PTR_ERR(task);
+		}
+		spin_lock(&gdev->lock);
+		t->task = task;
+		spin_unlock(&gdev->lock);
+	}
+	return 0;
+}
+
+/**
+ * gputbs_sm_threads_destroy() - stop every kthread of a set that started
+ * @threads: @nr entries from gputbs_sm_threads_create().
+ * @nr: the number of entries.
+ *
+ * Context: process context; no grid is queued, so no timer of @threads is
+ * re-armed meanwhile (a timer that fires late only runs the device once
+ * more, harmlessly).
+ */
+void gputbs_sm_threads_destroy(struct gputbs_sm_thread *threads, u32 nr)
+{
+	u32 i;
+
+	for (i = 0; i < nr; i++) {
+		struct gputbs_sm_thread *t = &threads[i];
+
+		if (!t->task)	/* never started: its timer is not set up */
+			continue;
+		hrtimer_cancel(&t->timer);
+		kthread_stop(t->task);
+		t->task = NULL;
+	}
+}
+
+/**
  * gputbs_sm_threads_start() - create and start one kthread per SM
  * @gdev: the device, with &gputbs_device.threads allocated.
  *
@@ -182,27 +249,8 @@ static int gputbs_sm_thread_fn(void *arg)
  */
 int gputbs_sm_threads_start(struct gputbs_device *gdev)
 {
-	u32 i;
-
-	for (i = 0; i < gdev->core.cfg.nr_sms; i++) {
-		struct gputbs_sm_thread *t = &gdev->threads[i];
-		struct task_struct *task;
-
-		t->gdev = gdev;
-		t->deadline = U64_MAX;
-		t->sm = gdev->sms[i];
-		hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-		t->timer.function = gputbs_sm_timer_fn;
-		task = kthread_run(gputbs_sm_thread_fn, t, "gputbs/sm%u", i);
-		if (IS_ERR(task)) {
-			gputbs_sm_threads_stop(gdev);
-			return PTR_ERR(task);
-		}
-		spin_lock(&gdev->lock);
-		t->task = task;
-		spin_unlock(&gdev->lock);
-	}
-	return 0;
+	return gputbs_sm_threads_create(gdev, gdev->threads, gdev->sms,
+					gdev->core.cfg.nr_sms);
 }
 
 /**
@@ -214,15 +262,5 @@ int gputbs_sm_threads_start(struct gputbs_device *gdev)
  */
 void gputbs_sm_threads_stop(struct gputbs_device *gdev)
 {
-	u32 i;
-
-	for (i = 0; i < gdev->core.cfg.nr_sms; i++) {
-		struct gputbs_sm_thread *t = &gdev->threads[i];
-
-		if (!t->task)	/* never started: its timer is not set up */
-			continue;
-		hrtimer_cancel(&t->timer);
-		kthread_stop(t->task);
-		t->task = NULL;
-	}
+	gputbs_sm_threads_destroy(gdev->threads, gdev->core.cfg.nr_sms);
 }

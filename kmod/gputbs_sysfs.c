@@ -24,11 +24,27 @@
  *	The starvation guard (&gtbs_dev.starve_cycles) in wall-clock ns of
  *	emulated time; 0 (the default) turns it off.
  *
- * Both files are 0644: the file mode restricts writing to root.
+ * share_threshold_ppm, share_residency
+ *	SRTF/Adaptive's tunables.
+ *
+ * nr_sms, threads_per_sm, regs_per_sm, shmem_per_sm, blocks_per_sm,
+ * warps_per_sm, warp_size, load_knee_warps, time_scale_ps
+ *	The device's configuration (initially the module parameters of the
+ *	same names).  Writable while no file of /dev/gputbs is open and no
+ *	grid exists (else %-EBUSY): gputbs_reconfigure() builds new SMs and
+ *	SM kthreads.  A value the configuration rules refuse is %-EINVAL.
+ *
+ * grids_submitted, grids_completed, blocks_dispatched, predictions,
+ * promotions, policy_switches, sharing_switches, preemptions
+ *	Read-only counters since the module was loaded (the core's, and
+ *	&gputbs_obs.preemptions).
+ *
+ * Writable files are 0644: the file mode restricts writing to root.
  */
 #include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
+#include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -65,8 +81,9 @@ static ssize_t policy_store(struct device *dev, struct device_attribute *attr,
 			    const char *buf, size_t count)
 {
 	struct gputbs_device *gdev = gputbs_from_dev(dev);
-	const struct gtbs_policy_ops *ops;
+	const struct gtbs_policy_ops *ops, *old;
 	unsigned int i;
+	u64 now;
 
 	for (i = 0; (ops = gtbs_policy_at(i)); i++)
 		if (sysfs_streq(buf, ops->name))
@@ -74,7 +91,10 @@ static ssize_t policy_store(struct device *dev, struct device_attribute *attr,
 	if (!ops)
 		return -EINVAL;
 	spin_lock(&gdev->lock);
-	gtbs_dev_set_policy(&gdev->core, ops, gputbs_dev_sync(gdev));
+	old = gdev->core.policy;
+	now = gputbs_dev_sync(gdev);
+	gtbs_dev_set_policy(&gdev->core, ops, now);
+	gputbs_obs_policy_switched(gdev, old, now);
 	gputbs_dev_sync(gdev);	/* kicked SMs issue under the new policy now */
 	spin_unlock(&gdev->lock);
 	return count;
@@ -119,10 +139,13 @@ static ssize_t starve_ns_store(struct device *dev,
 	ret = kstrtou64(buf, 10, &ns);
 	if (ret)
 		return ret;
-	ret = gputbs_ns_to_cycles(gdev, ns, &cycles);
-	if (ret)
-		return ret;
 	spin_lock(&gdev->lock);
+	/* under the lock: the time scale changes with the configuration */
+	ret = gputbs_ns_to_cycles(gdev, ns, &cycles);
+	if (ret) {
+		spin_unlock(&gdev->lock);
+		return ret;
+	}
 	now = gputbs_dev_sync(gdev);
 	gdev->core.starve_cycles = cycles;
 	gdev->starve_ns = ns;
@@ -209,11 +232,171 @@ static ssize_t share_residency_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(share_residency);
 
+/*
+ * The device's configuration: a field of struct gtbs_dev_config, or the
+ * time scale.  Reads take the lock for a consistent copy; writes hold
+ * cfg_lock, which open() takes too.
+ */
+enum gputbs_cfg_field {
+	GPUTBS_CFG_NR_SMS,
+	GPUTBS_CFG_THREADS,
+	GPUTBS_CFG_REGS,
+	GPUTBS_CFG_SHMEM,
+	GPUTBS_CFG_BLOCKS,
+	GPUTBS_CFG_WARPS,
+	GPUTBS_CFG_WARP_SIZE,
+	GPUTBS_CFG_KNEE,
+	GPUTBS_CFG_TIME_SCALE,
+};
+
+/* A configuration attribute: which field it shows. */
+struct gputbs_cfg_attribute {
+	struct device_attribute attr;
+	enum gputbs_cfg_field field;
+};
+
+static u32 *gputbs_cfg_field(struct gtbs_dev_config *cfg, u32 *scale,
+			     struct device_attribute *attr)
+{
+	switch (container_of(attr, struct gputbs_cfg_attribute, attr)->field) {
+	case GPUTBS_CFG_NR_SMS:
+		return &cfg->nr_sms;
+	case GPUTBS_CFG_THREADS:
+		return &cfg->max_threads_per_sm;
+	case GPUTBS_CFG_REGS:
+		return &cfg->max_regs_per_sm;
+	case GPUTBS_CFG_SHMEM:
+		return &cfg->max_shmem_per_sm;
+	case GPUTBS_CFG_BLOCKS:
+		return &cfg->max_blocks_per_sm;
+	case GPUTBS_CFG_WARPS:
+		return &cfg->max_warps_per_sm;
+	case GPUTBS_CFG_WARP_SIZE:
+		return &cfg->warp_size;
+	case GPUTBS_CFG_KNEE:
+		return &cfg->load_knee_warps;
+	case GPUTBS_CFG_TIME_SCALE:
+		break;
+	}
+	return scale;
+}
+
+static ssize_t gputbs_cfg_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct gputbs_device *gdev = gputbs_from_dev(dev);
+	struct gtbs_dev_config cfg;
+	u32 scale;
+
+	spin_lock(&gdev->lock);
+	cfg = gdev->core.cfg;
+	scale = gdev->time_scale_ps;
+	spin_unlock(&gdev->lock);
+	return sysfs_emit(buf, "%u\n", *gputbs_cfg_field(&cfg, &scale, attr));
+}
+
+static ssize_t gputbs_cfg_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	struct gputbs_device *gdev = gputbs_from_dev(dev);
+	struct gtbs_dev_config cfg, def;
+	const char *why;
+	u32 val, scale;
+	int ret;
+
+	ret = kstrtou32(buf, 10, &val);
+	if (ret)
+		return ret;
+	mutex_lock(&gdev->cfg_lock);
+	if (atomic_read(&gdev->nr_open)) {
+		ret = -EBUSY;
+		goto out;
+	}
+	spin_lock(&gdev->lock);
+	cfg = gdev->core.cfg;
+	scale = gdev->time_scale_ps;
+	spin_unlock(&gdev->lock);
+	*gputbs_cfg_field(&cfg, &scale, attr) = val;
+	/* the rule of the module parameters: no block above an SM */
+	gtbs_config_default(&def);
+	cfg.max_threads_per_block = min(def.max_threads_per_block,
+					cfg.max_threads_per_sm);
+	ret = gtbs_config_check(&cfg, &why);
+	if (!ret && (scale < 1000 || scale > 1000000000))
+		ret = -EINVAL;
+	if (!ret)
+		ret = gputbs_reconfigure(gdev, &cfg, scale);
+	if (ret == -EINVAL)
+		dev_dbg(dev, "configuration refused: %s\n",
+			why ? why : "time_scale_ps must be 1000..1000000000");
+out:
+	mutex_unlock(&gdev->cfg_lock);
+	return ret ? ret : count;
+}
+
+#define GPUTBS_CFG_ATTR(_name, _field)					\
+static struct gputbs_cfg_attribute dev_attr_##_name = {			\
+	.attr = __ATTR(_name, 0644, gputbs_cfg_show, gputbs_cfg_store),	\
+	.field = _field,						\
+}
+
+GPUTBS_CFG_ATTR(nr_sms, GPUTBS_CFG_NR_SMS);
+GPUTBS_CFG_ATTR(threads_per_sm, GPUTBS_CFG_THREADS);
+GPUTBS_CFG_ATTR(regs_per_sm, GPUTBS_CFG_REGS);
+GPUTBS_CFG_ATTR(shmem_per_sm, GPUTBS_CFG_SHMEM);
+GPUTBS_CFG_ATTR(blocks_per_sm, GPUTBS_CFG_BLOCKS);
+GPUTBS_CFG_ATTR(warps_per_sm, GPUTBS_CFG_WARPS);
+GPUTBS_CFG_ATTR(warp_size, GPUTBS_CFG_WARP_SIZE);
+GPUTBS_CFG_ATTR(load_knee_warps, GPUTBS_CFG_KNEE);
+GPUTBS_CFG_ATTR(time_scale_ps, GPUTBS_CFG_TIME_SCALE);
+
+/* Read-only counters: @expr of the device, read under the lock. */
+#define GPUTBS_COUNTER_ATTR(name, expr)					\
+static ssize_t name##_show(struct device *dev,				\
+			   struct device_attribute *attr, char *buf)	\
+{									\
+	struct gputbs_device *gdev = gputbs_from_dev(dev);		\
+	u64 val;							\
+									\
+	spin_lock(&gdev->lock);						\
+	val = (expr);							\
+	spin_unlock(&gdev->lock);					\
+	return sysfs_emit(buf, "%llu\n", val);				\
+}									\
+static DEVICE_ATTR_RO(name)
+
+GPUTBS_COUNTER_ATTR(grids_submitted, gdev->core.grids_submitted);
+GPUTBS_COUNTER_ATTR(grids_completed, gdev->core.grids_completed);
+GPUTBS_COUNTER_ATTR(blocks_dispatched, gdev->core.blocks_dispatched);
+GPUTBS_COUNTER_ATTR(predictions, gdev->core.predictions);
+GPUTBS_COUNTER_ATTR(promotions, gdev->core.promotions);
+GPUTBS_COUNTER_ATTR(policy_switches, gdev->core.policy_switches);
+GPUTBS_COUNTER_ATTR(sharing_switches, gdev->core.sharing_switches);
+GPUTBS_COUNTER_ATTR(preemptions, gdev->obs.preemptions);
+
 static struct attribute *gputbs_attrs[] = {
 	&dev_attr_policy.attr,
 	&dev_attr_starve_ns.attr,
 	&dev_attr_share_threshold_ppm.attr,
 	&dev_attr_share_residency.attr,
+	&dev_attr_nr_sms.attr.attr,
+	&dev_attr_threads_per_sm.attr.attr,
+	&dev_attr_regs_per_sm.attr.attr,
+	&dev_attr_shmem_per_sm.attr.attr,
+	&dev_attr_blocks_per_sm.attr.attr,
+	&dev_attr_warps_per_sm.attr.attr,
+	&dev_attr_warp_size.attr.attr,
+	&dev_attr_load_knee_warps.attr.attr,
+	&dev_attr_time_scale_ps.attr.attr,
+	&dev_attr_grids_submitted.attr,
+	&dev_attr_grids_completed.attr,
+	&dev_attr_blocks_dispatched.attr,
+	&dev_attr_predictions.attr,
+	&dev_attr_promotions.attr,
+	&dev_attr_policy_switches.attr,
+	&dev_attr_sharing_switches.attr,
+	&dev_attr_preemptions.attr,
 	NULL,
 };
 

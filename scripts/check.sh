@@ -16,7 +16,10 @@
 # (cached); the KUnit suites loaded as a module in the debug kernel and
 # parsed by the kernel's own kunit.py; the userland suite in the debug
 # kernel guest; the CLI on the module (policies, traces, classes, exact
-# arrival offsets); and the calibration of every ERCBench kernel alone.
+# arrival offsets, gputbs eval against gputbs-sim eval); the generic
+# netlink family (its YNL spec, the monitor API's suite, genl-ctrl-list,
+# gputbs top and monitor, a 4-event queue); make install into a scratch
+# DESTDIR with dkms; and the calibration of every ERCBench kernel alone.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -84,6 +87,10 @@ parse_unit() {	# "unit: N passed, M failed"
 
 parse_cli() {	# "cli: N passed, M failed"
 	sed -n 's/^cli: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
+parse_fuzz() {	# "fuzz: N passed, M failed"
+	sed -n 's/^fuzz: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
 
 parse_predict() {	# "predict: N passed, M failed"
@@ -159,8 +166,130 @@ assert runs[1][3] - runs[0][3] == 50, "submit cycles not 50 apart"
 EOF
 }
 
+# gputbs eval on the module against gputbs-sim eval on the same input: the
+# two hand-worked programs of tests/userland/sim/ on one SM at 1 ns per
+# cycle, under FIFO, SRTF and SJF.  Arrivals are exact, so the module must
+# give the simulator's cycles and geomeans exactly (tolerance 0).
+eval_smoke() {
+	local base=$logs/eval-smoke guest
+	guest="mkdir -p /tmp/w && cat >/tmp/w/kernels.gtbs <<'EOF'
+$(cat tests/userland/sim/kernels.gtbs)
+EOF
+gputbs eval --workloads /tmp/w --offsets 0 --policies fifo,srtf,sjf \
+	--format json >/tmp/k.json || exit 1
+grep -qxF '[fifo] mpmax srtf srtf-adaptive sjf' /sys/class/misc/gputbs/policy
+dmesg -n 1
+echo ===EVAL-JSON-BEGIN===
+cat /tmp/k.json
+echo ===EVAL-JSON-END==="
+	vm --modparam gputbs.nr_sms=1 --modparam gputbs.time_scale_ps=1000 \
+		-- "$guest" >"$base.log" || return 1
+	sed -n '/^===EVAL-JSON-BEGIN===$/,/^===EVAL-JSON-END===$/p' \
+		"$base.log" | sed '1d;$d' >"$base.kernel.json"
+	"$BUILD/bin/gputbs-sim" eval --workloads tests/userland/sim --sms 1 \
+		--offsets 0 --policies fifo,srtf,sjf --sjf-key model \
+		--format json >"$base.sim.json" || return 1
+	python3 scripts/eval-compare.py "$base.kernel.json" "$base.sim.json" 0 |
+		tee "$base.compare.txt" || return 1
+	grep -q "every grid): 6 of 6$" "$base.compare.txt"
+}
+
 parse_calibration() {	# "calibration: N within 5%, M outside"
 	sed -n 's/^calibration: \([0-9]*\) within.*, \([0-9]*\) outside.*/\1 \2/p' "$1" | tail -n 1
+}
+
+parse_timeline() {	# "timeline: N passed, M failed"
+	sed -n 's/^timeline: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
+parse_obs() {	# "obs: ..." and "abi: ...", added up
+	sed -n 's/^\(obs\|abi\): \([0-9]*\) passed, \([0-9]*\) failed.*/\2 \3/p' "$1" |
+		awk '{ p += $1; f += $2; n++ } END { if (n == 2) print p, f; else print p, f + 1 }'
+}
+
+# Documentation/ABI by the kernel's scripts/get_abi.pl: "validate" parses
+# every file and warns (on stderr, exit status 0) about what it cannot.
+abi_validate() {
+	perl "$SRC_TREE/scripts/get_abi.pl" --dir Documentation/ABI validate \
+		2>"$logs/abi-validate.err"
+	cat "$logs/abi-validate.err"
+	[ ! -s "$logs/abi-validate.err" ]
+}
+
+# The perl modules get_abi.pl loads, with their XS objects, as
+# --host-file options: the guest runs it on the live /sys.
+abi_perl_files() {
+	G=$SRC_TREE/scripts/get_abi.pl D=$root/Documentation/ABI perl -e '
+		BEGIN { @ARGV = ("--dir", $ENV{D}, "validate"); }
+		END {
+			for my $rel (sort keys %INC) {
+				my $abs = $INC{$rel};
+				next if $abs !~ m{^/} || $abs eq $ENV{G};
+				print "--host-file\n$abs\n";
+				(my $dir = $abs) =~ s/\Q$rel\E$//;
+				(my $mod = $rel) =~ s/\.pm$//;
+				print "--host-file\n${dir}auto/$mod\n"
+					if -d "${dir}auto/$mod";
+			}
+		}
+		do $ENV{G}; die $@ if $@;' 2>/dev/null
+}
+
+# In one guest: the observability test under a workload (trace-cmd in the
+# guest) and get_abi.pl on the live /sys (perl in the guest).
+obs_guest() {
+	local perlfiles=()
+
+	mapfile -t perlfiles < <(abi_perl_files)
+	[ ${#perlfiles[@]} -gt 0 ] || { echo "no perl modules for get_abi.pl"; return 1; }
+	vm --host-bin trace-cmd --host-bin perl "${perlfiles[@]}" \
+		--host-file "$SRC_TREE/scripts/get_abi.pl" \
+		--host-file "$SRC_TREE/Documentation/ABI" \
+		--host-file "$root/Documentation/ABI" -- \
+		"gputbs-obs-test; o=\$?; gputbs-abi-test '$SRC_TREE/scripts/get_abi.pl' '$SRC_TREE/Documentation/ABI' '$root/Documentation/ABI' && exit \$o"
+}
+
+parse_nlcli() {	# "nlcli: ..." (guest) and "nljson: ..." (host), added up
+	sed -n 's/^\(nlcli\|nljson\): \([0-9]*\) passed, \([0-9]*\) failed.*/\2 \3/p' "$1" |
+		awk '{ p += $1; f += $2; n++ } END { if (n == 2) print p, f; else print p, f + 1 }'
+}
+
+parse_install() {	# "install: N passed, M failed"
+	sed -n 's/^install: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
+# The netlink commands of the CLI in the guest (gputbs-nl-cli-test; libnl's
+# genl-ctrl-list goes in when the host has it), then every line that
+# "gputbs monitor --format json" printed there, parsed on the host.
+nl_cli() {
+	local base=$logs/nl-cli rc hb=()
+	command -v genl-ctrl-list >/dev/null 2>&1 && hb=(--host-bin genl-ctrl-list)
+	vm ${hb[@]+"${hb[@]}"} -- gputbs-nl-cli-test >"$base.raw" 2>&1
+	rc=$?
+	cat "$base.raw"
+	sed -n '/^===MONITOR-JSON-BEGIN===$/,/^===MONITOR-JSON-END===$/p' \
+		"$base.raw" | sed '1d;$d' >"$base.jsonl"
+	python3 - "$base.jsonl" <<'EOF'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+good = bad = 0
+for line in lines:
+    try:
+        e = json.loads(line)
+        g = e["grid"]
+        assert e["event"] in ("grid-submitted", "grid-started", "grid-completed")
+        assert g["label"] == "nlmon" and g["id"] > 0 and g["pid"] > 0
+        assert e["time_ns"] > 0 and e["cycle"] >= g["submit_cycle"]
+        good += 1
+    except Exception as ex:  # any malformed line fails
+        print("bad JSON line:", line, repr(ex))
+        bad += 1
+if len(lines) != 6:
+    print("expected 6 lines of JSON, got", len(lines))
+    bad += 1
+print(f"nljson: {good} passed, {bad} failed")
+EOF
+	return $rc
 }
 
 vm() { tools/gputbs-vm --quiet-boot "$@"; }
@@ -178,24 +307,32 @@ suite "predictor replay, gputbs predict (host)" parse_predict \
 suite "simulator gputbs-sim: determinism, hand-worked pairs, plots (host)" \
 	parse_sim tests/userland/sim-test.sh "$BUILD/bin/gputbs-sim" \
 	"$BUILD/bin/gputbs"
+suite "fuzzing the parsers and the scheduler (host, libFuzzer, ASan/UBSan)" \
+	parse_fuzz make -s fuzz-host
+suite "gputbs timeline on recorded traces (host)" parse_timeline \
+	tests/userland/timeline-test.sh "$BUILD/bin/gputbs"
 step "libgputbs exports only its API" make -s check-abi-lib
+suite "make install DESTDIR: files, a program via pkg-config, dkms build (host)" \
+	parse_install tests/userland/install-test.sh
 step "debug kernel (cached in $DEBUG_KERNEL_DIR)" scripts/build-debug-kernel.sh
 step "module W=1 build, debug kernel" make -s module-debug
-kfiles=(kmod/*.[ch] sm-emu/*.[ch] uapi/linux/gputbs.h tests/kunit/*.c)
+kfiles=(kmod/*.[ch] sm-emu/*.[ch] uapi/linux/gputbs*.h tests/kunit/*.c)
 step "checkpatch --strict (kmod, sm-emu, uapi, KUnit)" \
 	perl "$SRC_TREE/scripts/checkpatch.pl" --no-tree --strict --quiet \
 	--show-types -f "${kfiles[@]}"
 step "kernel-doc -Werror (kmod, sm-emu, uapi)" \
 	perl "$SRC_TREE/scripts/kernel-doc" -none -Werror \
-	kmod/*.[ch] sm-emu/*.[ch] uapi/linux/gputbs.h
+	kmod/*.[ch] sm-emu/*.[ch] uapi/linux/gputbs*.h
+step "netlink YNL spec: schema, generated uAPI header and policies (host)" \
+	scripts/netlink-spec.sh check
 step "uapi header alone, -std=c90 -pedantic" \
 	gcc -std=c90 -pedantic -Wall -Wextra -Werror -fsyntax-only -Iuapi \
 	-x c uapi/linux/gputbs.h
 suite "KUnit suites (debug kernel)" parse_kunit \
 	vm --debug-kernel --log "$kunit_guest" \
 	--module "$BUILD/kmod-debug/gputbs_kunit.ko" -- true
-suite "userland suite (debug kernel)" parse_guest \
-	vm --debug-kernel -- gputbs-test
+suite "userland suites: ioctls, netlink family (debug kernel)" parse_guest \
+	vm --debug-kernel -- 'gputbs-test; r=$?; gputbs-nl-test || r=1; exit $r'
 # The CLI on the module: policies compared and restored, a recorded trace
 # that gputbs predict accepts, classes, and what a user may not do.
 cli_vm_script='set -e
@@ -228,8 +365,20 @@ step "CLI on the module: --policy, --trace, classes (stock kernel)" \
 	vm -- "$cli_vm_script"
 step "gputbs run: a pair arrives at exactly 0 and 50 cycles at 1 ns per cycle (stock kernel)" \
 	exact_arrivals
+step "gputbs eval on the module = gputbs-sim eval, 1 SM at 1 ns per cycle (stock kernel)" \
+	eval_smoke
 suite "gputbs run --trace replayed by gputbs predict = Equation 2 (stock kernel)" \
 	parse_trace vm -- gputbs-trace-test
+suite "netlink: genl-ctrl-list, gputbs top on a pair, gputbs monitor JSON (stock kernel)" \
+	parse_nlcli nl_cli
+# a queue of 4 events: bursts overflow it; every event is received or
+# reported lost, and the counters of dev-get agree
+suite "netlink events through a 4-event queue: none unaccounted (stock kernel)" \
+	parse_guest vm --modparam gputbs.event_queue_len=4 -- \
+	'CK_RUN_CASE=events gputbs-nl-test'
+step "Documentation/ABI: get_abi.pl validate (host)" abi_validate
+suite "sysfs, debugfs, fdinfo, trace-cmd under a workload; get_abi.pl on /sys (stock kernel)" \
+	parse_obs obs_guest
 suite "SRTF above FIFO on the demo pairs, STP and ANTT (stock kernel)" \
 	parse_srtf srtf_vs_fifo
 suite "ERCBench calibration (stock kernel)" parse_calibration \
@@ -238,6 +387,14 @@ suite "ERCBench calibration (stock kernel)" parse_calibration \
 suite "ERCBench calibration at 1.5 ns per cycle (stock kernel)" \
 	parse_calibration vm --modparam gputbs.time_scale_ps=1500 -- \
 	gputbs calibrate /workloads/ercbench/kernels.gtbs
+# the benchmarks in their tiny smoke mode: they still run and write a
+# well-formed results.json; no timing is asserted (performance.rst)
+bench_smoke() {
+	make -s bench BENCH_SMOKE=1 || return 1
+	python3 tools/bench/check-results.py "$BUILD/bench/smoke/results.json"
+}
+step "make bench BENCH_SMOKE=1: results.json produced and well-formed (host, stock kernel)" \
+	bench_smoke
 
 if [ ${#failures[@]} -ne 0 ]; then
 	note "failed: ${failures[*]}"

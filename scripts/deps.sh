@@ -5,7 +5,11 @@
 #          guest on the stock 6.12 kernel, plot results
 #   check  everything for `demo` plus what the full check needs: the
 #          linux-source-6.12 debug kernel build, 6.1 compile check, sparse,
-#          checkpatch/kernel-doc/kunit.py from the source tree, pahole
+#          checkpatch/kernel-doc/kunit.py from the source tree, pahole,
+#          trace-cmd (copied into the guest with its libraries),
+#          libnl-utils (genl-ctrl-list, likewise), dkms (make check builds
+#          dkms.conf in scratch trees), PyYAML and jsonschema (the kernel's
+#          YNL tools check the netlink spec)
 #
 # Idempotent and non-interactive: packages are checked with dpkg-query first
 # and nothing else happens when all are present (no apt-get update).  Runs
@@ -29,7 +33,9 @@ check_pkgs=(
 	linux-source-6.12 linux-headers-amd64
 	flex bison libelf-dev libssl-dev bc
 	sparse xz-utils dwarves
+	trace-cmd
 	clang
+	libnl-utils dkms python3-yaml python3-jsonschema
 )
 
 mode=${1:-demo}

@@ -647,6 +647,8 @@ static void gtbs_sm_dispatch(struct gtbs_dev *dev, struct gtbs_sm *sm)
 		dev->pick_cycle = sm->now;
 		dev->top_class = gtbs_dev_top_class(dev, sm->now);
 		grid = dev->policy->pick_grid(dev, sm);
+		if (dev->backend && dev->backend->pick)
+			dev->backend->pick(dev, sm, grid);
 		if (!grid || grid->next_block >= grid->desc.nr_blocks ||
 		    !gtbs_block_fits(dev, sm, grid))
 			break;

@@ -399,6 +399,14 @@ struct gtbs_policy_ops {
  * @kick: optional.  @sm should call gtbs_sm_advance() soon because the
  *	scheduling state changed (a grid arrived or ended); first at
  *	&gtbs_sm.kick_cycle if its owner runs it late.
+ * @pick: optional.  The policy's &gtbs_policy_ops.pick_grid chose @grid
+ *	(NULL: nothing) for @sm at @sm->now, at a block boundary.  Called
+ *	after the policy updated its own state (SRTF's sampling,
+ *	&gtbs_sm.sharing) and before the SM issues the grid's next block,
+ *	which it does only if the block fits (else the SM waits for its
+ *	next event).  For observers: the module derives preemptions (the
+ *	SM stops issuing one grid for another) and SRTF/Adaptive's sharing
+ *	mode switches from it; it must not change the scheduling state.
  *
  * All ops are called with the device lock held and must not sleep.
  */
@@ -414,6 +422,8 @@ struct gtbs_backend_ops {
 	void (*predict)(struct gtbs_dev *dev, struct gtbs_sm *sm,
 			struct gtbs_grid *grid);
 	void (*kick)(struct gtbs_dev *dev, struct gtbs_sm *sm);
+	void (*pick)(struct gtbs_dev *dev, struct gtbs_sm *sm,
+		     struct gtbs_grid *grid);
 };
 
 /**

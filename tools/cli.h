@@ -21,8 +21,15 @@ int parse_format(const char *s, enum report_format *out);
 void read_policy(char *buf, size_t len);
 int open_info(const char *device, struct gputbs_info *info);
 
+/* cmd_run.c: the device's policy, restored after a fatal signal */
+void restore_arm(struct gputbs *g, const char *name);
+void restore_disarm(void);
+bool policy_offered(const char *all, const char *name);
+
 int cmd_run(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
+int cmd_timeline(int argc, char **argv);
 
 #endif /* _GPUTBS_CLI_H */

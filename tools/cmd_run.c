@@ -513,7 +513,14 @@ static void restore_on_signal(int sig)
 	raise(sig);
 }
 
-static void restore_arm(struct gputbs *g, const char *name)
+/**
+ * restore_arm() - restore policy @name if a fatal signal ends the command
+ * @g: the device whose policy is switched.
+ * @name: the policy to restore.
+ *
+ * Also used by "gputbs eval" (cmd_eval.c); restore_disarm() undoes it.
+ */
+void restore_arm(struct gputbs *g, const char *name)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
@@ -537,6 +544,14 @@ static void restore_arm(struct gputbs *g, const char *name)
 	restore.armed = 1;
 }
 
+/**
+ * restore_disarm() - the policy no longer needs restoring on a signal
+ */
+void restore_disarm(void)
+{
+	restore.armed = 0;
+}
+
 /* Switch the device to @name; 0 or an exit status after a message. */
 static int switch_policy(struct gputbs *g, const char *name)
 {
@@ -557,7 +572,7 @@ static int switch_policy(struct gputbs *g, const char *name)
 }
 
 /* Whether @name is one of the space-separated words of @all. */
-static bool policy_offered(const char *all, const char *name)
+bool policy_offered(const char *all, const char *name)
 {
 	size_t len = strlen(name);
 	const char *s;

@@ -9,6 +9,13 @@
  *              [--tolerance PCT] [--timeout SEC] FILE...
  *   gputbs predict --trace FILE [--slice-unaware] [--sms N]
  *              [--format csv|json]
+ *   gputbs top [--delay SEC] [--iterations N] [--batch]
+ *   gputbs monitor [--format text|json] [--count N] [--timeout SEC]
+ *   gputbs timeline [--output DIR] [--no-plot] [--summary] [--check]
+ *              [--title TEXT] TRACE
+ *   gputbs eval [--device PATH] [--workloads DIR] [--offsets LIST]
+ *              [--policies LIST] [--format text|json] [--seed N]
+ *              [--plot DIR] [--timeline PAIR[@OFFSET]]
  *
  * Exit status: 0 success, 1 device or system error, 2 usage error or bad
  * workload or trace file.
@@ -23,6 +30,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "monitor_fmt.h"
 
 #define POLICY_ATTR	"/sys/class/misc/gputbs/policy"
 #define POLICY_PARAM	"/sys/module/gputbs/parameters/policy"
@@ -39,7 +47,11 @@ static const char usage_main[] =
 	"  run        run workloads and report STP, ANTT and StrictF,\n"
 	"             under one or several scheduling policies\n"
 	"  calibrate  run programs alone and compare with expected runtimes\n"
+	"  eval       the paper's evaluation sweep of gputbs-sim on the module\n"
 	"  predict    replay a block trace through the runtime predictor\n"
+	"  top        live view of the SMs, grids, queue and predictions\n"
+	"  monitor    print the scheduling events as they happen\n"
+	"  timeline   plot a recording of the gputbs tracepoints per SM\n"
 	"\n"
 	"'gputbs COMMAND --help' describes a command.\n";
 
@@ -190,7 +202,11 @@ int main(int argc, char **argv)
 		{ "info", cmd_info },
 		{ "run", cmd_run },
 		{ "calibrate", cmd_calibrate },
+		{ "eval", cmd_eval },
 		{ "predict", cmd_predict },
+		{ "top", cmd_top },
+		{ "monitor", cmd_monitor },
+		{ "timeline", cmd_timeline },
 	};
 	static char name[32];
 	unsigned int i;

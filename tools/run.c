@@ -9,11 +9,12 @@
  * per grid back through a pipe.
  *
  * The parent picks a common start, emulated cycle T0, far enough ahead
- * (RUN_T0_MARGIN_NS) for every child to be forked and ready.  With a
- * module that has GPUTBS_FEATURE_ARRIVAL_CYCLE, each child submits its
- * first grid at once with GPUTBS_SUBMIT_AT_CYCLE for cycle T0 plus its
- * offset: the grid arrives at exactly that cycle, whatever the process's
- * latency.  The parent checks that each first grid arrived at its cycle:
+ * (RUN_T0_MARGIN_NS, or &run_opts.t0_margin_ns) for every child to be
+ * forked and ready.  With a module that has GPUTBS_FEATURE_ARRIVAL_CYCLE,
+ * each child submits its first grid at once with GPUTBS_SUBMIT_AT_CYCLE
+ * for cycle T0 plus its offset: the grid arrives at exactly that cycle,
+ * whatever the process's latency.  The parent checks that each first grid
+ * arrived at its cycle:
  * a child that submitted after it (the margin was too short) fails the
  * workload instead of shifting its arrival.  With an older module, each
  * child sleeps until the wall-clock time of its arrival cycle and submits
@@ -54,13 +55,6 @@
 
 #include "run.h"
 
-/*
- * Margin between choosing T0 and T0, for forking the children; converted
- * to cycles with the device's time scale.  A child in a TCG guest is
- * ready to submit a few milliseconds after the fork.
- */
-#define RUN_T0_MARGIN_NS	200000000ULL
-#define RUN_T0_PER_RUN_NS	1000000ULL
 /* How long a run spins before its arrival or for its turn. */
 #define RUN_SPIN_NS		2000000ULL
 
@@ -595,10 +589,12 @@ static void run_chain_close(struct run_chain *c, int keep)
  * cycles T0 is a cycle and its time follows; without, the time comes
  * first (the children sleep until a time).
  */
-static void run_pick_t0(const struct gputbs_info *info, bool exact,
+static void run_pick_t0(const struct run_opts *opts,
+			const struct gputbs_info *info, bool exact,
 			struct workload_result *res)
 {
-	__u64 margin_ns = RUN_T0_MARGIN_NS +
+	__u64 margin_ns = opts->t0_margin_ns ?:
+			  RUN_T0_MARGIN_NS +
 			  res->wl->nr_runs * RUN_T0_PER_RUN_NS;
 	__u64 now = gputbs_now_ns();
 
@@ -683,7 +679,7 @@ int run_workload(const struct run_opts *opts, const struct gputbs_info *info,
 		err->what = "pipe";
 		goto out_close;
 	}
-	run_pick_t0(info, exact, res);
+	run_pick_t0(opts, info, exact, res);
 	fflush(NULL);
 	for (i = 0; i < wl->nr_runs; i++) {
 		pid_t pid = fork();

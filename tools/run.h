@@ -15,6 +15,14 @@
 
 #define RUN_MAX_PROGRAMS	256	/* distinct programs over all files */
 
+/*
+ * Default margin between choosing T0 and T0, for forking the children;
+ * converted to cycles with the device's time scale.  A child in a TCG
+ * guest is ready to submit a few milliseconds after the fork.
+ */
+#define RUN_T0_MARGIN_NS	200000000ULL
+#define RUN_T0_PER_RUN_NS	1000000ULL
+
 /**
  * struct run_opts - how to run
  * @device: device node.
@@ -22,11 +30,15 @@
  * @record_blocks: run_workload() submits with
  *	%GPUTBS_SUBMIT_RECORD_BLOCKS and fetches every grid's block records
  *	before reaping it (&prog_result.blocks).
+ * @t0_margin_ns: run_workload(): wall time between choosing the start
+ *	cycle T0 and T0, in which every process must submit its first grid;
+ *	0: %RUN_T0_MARGIN_NS plus %RUN_T0_PER_RUN_NS per run.
  */
 struct run_opts {
 	const char *device;
 	__u64 timeout_ns;
 	bool record_blocks;
+	__u64 t0_margin_ns;
 };
 
 /**

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <linux/gputbs.h>
+#include <linux/gputbs_netlink.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -191,6 +192,417 @@ GPUTBS_API __u64 gputbs_now_ns(void);
  * Return: a static string, never NULL.
  */
 GPUTBS_API const char *gputbs_strerror(int err);
+
+/* ---- monitor: the gputbs generic netlink family (libnl) ---------------- */
+
+/*
+ * The monitor API talks to the module's generic netlink family "gputbs"
+ * (<linux/gputbs_netlink.h>, Documentation/netlink/specs/gputbs.yaml)
+ * through libnl-genl-3: requests (the device, its grids and SMs, the
+ * policy switch) and the multicast group "events".  A monitor owns one
+ * netlink socket for requests and, with %GPUTBS_MONITOR_EVENTS, a second
+ * one that only receives events, so replies and events never mix.  A
+ * monitor is not thread-safe: use it from one thread at a time.
+ *
+ * Every struct filled by the library is passed with its size (sizeof as
+ * the caller was compiled): the library writes what both know, zeroes the
+ * rest, and may grow the structs at their end in later versions.
+ */
+
+/** GPUTBS_MONITOR_EVENTS - gputbs_monitor_open(): receive events too */
+#define GPUTBS_MONITOR_EVENTS	0x1u
+
+/** GPUTBS_MON_MAX_SLOTS - most thread block slots of an SM */
+#define GPUTBS_MON_MAX_SLOTS	64
+
+/** GPUTBS_MON_GRID_STARTED - &gputbs_mon_grid.flags: @start_cycle valid */
+#define GPUTBS_MON_GRID_STARTED		0x1u
+/** GPUTBS_MON_GRID_ENDED - &gputbs_mon_grid.flags: @end_cycle valid */
+#define GPUTBS_MON_GRID_ENDED		0x2u
+/** GPUTBS_MON_GRID_PREDICTED - &gputbs_mon_grid.flags: a prediction exists */
+#define GPUTBS_MON_GRID_PREDICTED	0x4u
+
+/** struct gputbs_monitor - a connection to the gputbs netlink family; opaque */
+struct gputbs_monitor;
+
+/**
+ * enum gputbs_event_type - what a &struct gputbs_mon_event reports
+ * @GPUTBS_EVENT_GRID_SUBMITTED: a grid was submitted.
+ * @GPUTBS_EVENT_GRID_STARTED: its first block started.
+ * @GPUTBS_EVENT_GRID_PREEMPTED: an SM stopped issuing its blocks for
+ *	another grid's (by_grid_id, sm, reason).
+ * @GPUTBS_EVENT_GRID_COMPLETED: its last block ended.
+ * @GPUTBS_EVENT_GRID_CANCELLED: it was cancelled (its file was closed).
+ * @GPUTBS_EVENT_POLICY_CHANGED: the device's policy changed (policy,
+ *	old_policy).
+ * @GPUTBS_EVENT_LOST: the module dropped lost events here (its queue was
+ *	full).
+ */
+enum gputbs_event_type {
+	GPUTBS_EVENT_GRID_SUBMITTED = 1,
+	GPUTBS_EVENT_GRID_STARTED,
+	GPUTBS_EVENT_GRID_PREEMPTED,
+	GPUTBS_EVENT_GRID_COMPLETED,
+	GPUTBS_EVENT_GRID_CANCELLED,
+	GPUTBS_EVENT_POLICY_CHANGED,
+	GPUTBS_EVENT_LOST,
+};
+
+/**
+ * struct gputbs_mon_grid - a grid (grid-get of the family)
+ * @id: device-wide id, from 1 in submission order.
+ * @client_id: drm-client-id of the file that submitted it.
+ * @pid: process that submitted it (initial PID namespace).
+ * @handle: its handle in that file.
+ * @label: its label.
+ * @prio_class: %GPUTBS_PRIO_LOW..%GPUTBS_PRIO_REALTIME.
+ * @state: &enum gputbs_grid_state (<linux/gputbs_netlink.h>).
+ * @nr_blocks: thread blocks.
+ * @blocks_issued: blocks started so far.
+ * @blocks_done: blocks ended so far.
+ * @resident: blocks resident now.
+ * @residency: maximum residency R, blocks per SM.
+ * @limiter: &enum gputbs_limiter.
+ * @threads_per_block: threads per block.
+ * @flags: GPUTBS_MON_GRID_* bits.
+ * @submit_cycle: arrival cycle.
+ * @start_cycle: cycle its first block started (%GPUTBS_MON_GRID_STARTED).
+ * @end_cycle: cycle it ended (%GPUTBS_MON_GRID_ENDED).
+ * @alone_cycles: alone runtime by the staircase model, cycles.
+ * @nr_predictions: runtime predictions made for it.
+ * @pred_remaining: remaining runtime by the latest prediction, cycles from
+ *	@pred_cycle (%GPUTBS_MON_GRID_PREDICTED).
+ * @pred_cycle: cycle of that prediction.
+ */
+struct gputbs_mon_grid {
+	__u64 id;
+	__u64 client_id;
+	__u32 pid;
+	__u32 handle;
+	char label[GPUTBS_LABEL_LEN];
+	__u32 prio_class;
+	__u32 state;
+	__u32 nr_blocks;
+	__u32 blocks_issued;
+	__u32 blocks_done;
+	__u32 resident;
+	__u32 residency;
+	__u32 limiter;
+	__u32 threads_per_block;
+	__u32 flags;
+	__u64 submit_cycle;
+	__u64 start_cycle;
+	__u64 end_cycle;
+	__u64 alone_cycles;
+	__u64 nr_predictions;
+	__u64 pred_remaining;
+	__u64 pred_cycle;
+};
+
+/**
+ * struct gputbs_mon_slot - a resident thread block
+ * @index: its slot on the SM.
+ * @block: its index in its grid.
+ * @grid_id: its grid's &gputbs_mon_grid.id.
+ * @start_cycle: cycle it started.
+ */
+struct gputbs_mon_slot {
+	__u32 index;
+	__u32 block;
+	__u64 grid_id;
+	__u64 start_cycle;
+};
+
+/**
+ * struct gputbs_mon_sm - a streaming multiprocessor (sm-get of the family)
+ * @id: its index.
+ * @resident_blocks: blocks resident.
+ * @free_blocks: free block slots.
+ * @free_threads: free thread contexts.
+ * @free_warps: free warp contexts.
+ * @free_regs: free registers.
+ * @free_shmem: free shared memory, bytes.
+ * @sharing: 1 while SRTF/Adaptive runs it in sharing mode.
+ * @blocks_run: blocks that ended on it.
+ * @busy_cycles: cycles with a resident block.
+ * @now_cycle: cycle up to which this is current.
+ * @nr_slots: entries of @slots.
+ * @slots: the resident blocks.
+ */
+struct gputbs_mon_sm {
+	__u32 id;
+	__u32 resident_blocks;
+	__u32 free_blocks;
+	__u32 free_threads;
+	__u32 free_warps;
+	__u32 free_regs;
+	__u32 free_shmem;
+	__u32 sharing;
+	__u64 blocks_run;
+	__u64 busy_cycles;
+	__u64 now_cycle;
+	__u32 nr_slots;
+	__u32 pad;
+	struct gputbs_mon_slot slots[GPUTBS_MON_MAX_SLOTS];
+};
+
+/**
+ * struct gputbs_mon_dev - the device (dev-get of the family)
+ * @policy: the current policy.
+ * @policies: every policy, separated by one space.
+ * @nr_sms: SMs.
+ * @warp_size: threads per warp.
+ * @sm_threads: thread contexts per SM.
+ * @sm_regs: registers per SM.
+ * @sm_shmem: shared memory per SM, bytes.
+ * @sm_blocks: block slots per SM.
+ * @sm_warps: warp contexts per SM.
+ * @time_scale_ps: ps of wall time per emulated cycle.
+ * @grids_arriving: grids submitted for a later cycle.
+ * @grids_queued: grids arrived, not started.
+ * @grids_running: grids running.
+ * @pad: zero.
+ * @epoch_ns: CLOCK_MONOTONIC time of cycle 0.
+ * @now_cycle: the current cycle.
+ * @grids_submitted: counter.
+ * @grids_completed: counter.
+ * @blocks_dispatched: counter.
+ * @predictions: counter.
+ * @promotions: counter of starvation-guard promotions.
+ * @policy_switches: counter.
+ * @sharing_switches: counter.
+ * @events_queued: events the module queued for the events group.
+ * @events_sent: events it multicast.
+ * @events_dropped: events it dropped (queue full).
+ */
+struct gputbs_mon_dev {
+	char policy[GPUTBS_POLICY_NAME_LEN];
+	char policies[256];
+	__u32 nr_sms;
+	__u32 warp_size;
+	__u32 sm_threads;
+	__u32 sm_regs;
+	__u32 sm_shmem;
+	__u32 sm_blocks;
+	__u32 sm_warps;
+	__u32 time_scale_ps;
+	__u32 grids_arriving;
+	__u32 grids_queued;
+	__u32 grids_running;
+	__u32 pad;
+	__u64 epoch_ns;
+	__u64 now_cycle;
+	__u64 grids_submitted;
+	__u64 grids_completed;
+	__u64 blocks_dispatched;
+	__u64 predictions;
+	__u64 promotions;
+	__u64 policy_switches;
+	__u64 sharing_switches;
+	__u64 events_queued;
+	__u64 events_sent;
+	__u64 events_dropped;
+};
+
+/**
+ * struct gputbs_mon_event - one event of the events group
+ * @type: &enum gputbs_event_type.
+ * @sm: %GPUTBS_EVENT_GRID_PREEMPTED: the SM.
+ * @cycle: emulated cycle of the event (not for %GPUTBS_EVENT_LOST).
+ * @time_ns: CLOCK_MONOTONIC time of that cycle.
+ * @grid: grid events: the grid at the event.
+ * @by_grid_id: %GPUTBS_EVENT_GRID_PREEMPTED: the grid that took the SM.
+ * @reason: %GPUTBS_EVENT_GRID_PREEMPTED: &enum gputbs_preemption_reason.
+ * @pad: zero.
+ * @policy: %GPUTBS_EVENT_POLICY_CHANGED: the new policy.
+ * @old_policy: %GPUTBS_EVENT_POLICY_CHANGED: the previous one.
+ * @lost: %GPUTBS_EVENT_LOST: events the module dropped here.
+ */
+struct gputbs_mon_event {
+	__u32 type;
+	__u32 sm;
+	__u64 cycle;
+	__u64 time_ns;
+	struct gputbs_mon_grid grid;
+	__u64 by_grid_id;
+	__u32 reason;
+	__u32 pad;
+	char policy[GPUTBS_POLICY_NAME_LEN];
+	char old_policy[GPUTBS_POLICY_NAME_LEN];
+	__u64 lost;
+};
+
+/**
+ * gputbs_monitor_open() - connect to the gputbs netlink family
+ * @flags: 0, or %GPUTBS_MONITOR_EVENTS to also join the events group.
+ * @out: out: the monitor, to be released with gputbs_monitor_close().
+ *
+ * Resolves the family through the generic netlink controller; the events
+ * socket is non-blocking and has a 1 MiB receive buffer.
+ *
+ * Return: 0, -ENOENT when the family is not registered (the module is
+ * not loaded), -EINVAL for unknown @flags, -ENOMEM, or the error of
+ * socket(2) or bind(2).
+ */
+GPUTBS_API int gputbs_monitor_open(unsigned int flags,
+				   struct gputbs_monitor **out);
+
+/**
+ * gputbs_monitor_close() - close a monitor and free it
+ * @m: monitor, or NULL.
+ */
+GPUTBS_API void gputbs_monitor_close(struct gputbs_monitor *m);
+
+/**
+ * gputbs_monitor_fd() - descriptor of the events socket
+ * @m: monitor opened with %GPUTBS_MONITOR_EVENTS.
+ *
+ * For poll(2): readable (POLLIN) when events wait; then call
+ * gputbs_monitor_recv() until it returns -EAGAIN.  Do not close it.
+ *
+ * Return: the descriptor, or -EINVAL for a monitor without events.
+ */
+GPUTBS_API int gputbs_monitor_fd(const struct gputbs_monitor *m);
+
+/**
+ * gputbs_monitor_recv() - take the next event, without blocking
+ * @m: monitor opened with %GPUTBS_MONITOR_EVENTS.
+ * @ev: out: the event.
+ * @size: sizeof(*@ev).
+ *
+ * Events come in the order the module reported them.  Two kinds of loss
+ * are reported: the module's own queue overflowing is an event of type
+ * %GPUTBS_EVENT_LOST in the stream; this socket's receive buffer
+ * overflowing is -ENOBUFS (once; the next call continues).
+ *
+ * Return: 0 with an event, -EAGAIN when none is waiting, -ENOBUFS, -EINVAL
+ * for a monitor without events, or another error of recv(2).
+ */
+GPUTBS_API int gputbs_monitor_recv(struct gputbs_monitor *m,
+				   struct gputbs_mon_event *ev, size_t size);
+
+/**
+ * gputbs_monitor_get_device() - the device, its policy and counters
+ * @m: monitor.
+ * @dev: out: the device.
+ * @size: sizeof(*@dev).
+ *
+ * Return: 0 or a negative errno (gputbs_monitor_errmsg() may say more).
+ */
+GPUTBS_API int gputbs_monitor_get_device(struct gputbs_monitor *m,
+					 struct gputbs_mon_dev *dev,
+					 size_t size);
+
+/**
+ * gputbs_monitor_dump_grids() - every arriving, queued and running grid
+ * @m: monitor.
+ * @grids: out: an array of *@nr grids with a stride of @size bytes,
+ *	malloc()ed (free() it), or NULL when there is none.
+ * @size: sizeof(struct gputbs_mon_grid).
+ * @nr: out: number of grids.
+ *
+ * Running and queued grids come in arrival order, then the arriving ones.
+ * A dump the module flags as interrupted (the grids changed between its
+ * messages) is retried.
+ *
+ * Return: 0 or a negative errno; -EAGAIN if the grids kept changing.
+ */
+GPUTBS_API int gputbs_monitor_dump_grids(struct gputbs_monitor *m,
+					 struct gputbs_mon_grid **grids,
+					 size_t size, size_t *nr);
+
+/**
+ * gputbs_monitor_get_grid() - one grid by id
+ * @m: monitor.
+ * @id: &gputbs_mon_grid.id.
+ * @grid: out: the grid.
+ * @size: sizeof(*@grid).
+ *
+ * Return: 0, -ENOENT if no arriving, queued or running grid has @id, or
+ * another negative errno.
+ */
+GPUTBS_API int gputbs_monitor_get_grid(struct gputbs_monitor *m, __u64 id,
+				       struct gputbs_mon_grid *grid,
+				       size_t size);
+
+/**
+ * gputbs_monitor_dump_sms() - every SM with its resident blocks
+ * @m: monitor.
+ * @sms: out: an array of *@nr SMs with a stride of @size bytes,
+ *	malloc()ed (free() it).
+ * @size: sizeof(struct gputbs_mon_sm).
+ * @nr: out: number of SMs.
+ *
+ * Return: 0 or a negative errno.
+ */
+GPUTBS_API int gputbs_monitor_dump_sms(struct gputbs_monitor *m,
+				       struct gputbs_mon_sm **sms,
+				       size_t size, size_t *nr);
+
+/**
+ * gputbs_monitor_get_sm() - one SM by index
+ * @m: monitor.
+ * @id: the SM's index.
+ * @sm: out: the SM.
+ * @size: sizeof(*@sm).
+ *
+ * Return: 0, -ENOENT for an index out of range, or another negative errno.
+ */
+GPUTBS_API int gputbs_monitor_get_sm(struct gputbs_monitor *m, __u32 id,
+				     struct gputbs_mon_sm *sm, size_t size);
+
+/**
+ * gputbs_monitor_set_policy() - switch the device's policy over netlink
+ * @m: monitor.
+ * @name: one of &gputbs_mon_dev.policies.
+ *
+ * Return: 0, -EPERM without CAP_NET_ADMIN and CAP_SYS_ADMIN, -EINVAL for
+ * an unknown policy (see gputbs_monitor_errmsg()), or another negative
+ * errno.
+ */
+GPUTBS_API int gputbs_monitor_set_policy(struct gputbs_monitor *m,
+					 const char *name);
+
+/**
+ * gputbs_monitor_errmsg() - the module's message about the last failure
+ * @m: monitor.
+ *
+ * The extended ACK message the module attached to the error of the last
+ * request of @m that failed (for example "unknown policy (see policies
+ * of dev-get)"), or "missing attribute N" for a request the module found
+ * incomplete.
+ *
+ * Return: a string owned by @m, empty if there was none.
+ */
+GPUTBS_API const char *gputbs_monitor_errmsg(const struct gputbs_monitor *m);
+
+/**
+ * gputbs_event_name() - name of an event type
+ * @type: &enum gputbs_event_type.
+ *
+ * Return: "grid-submitted", "grid-started", "grid-preempted",
+ * "grid-completed", "grid-cancelled", "policy-changed", "events-lost", or
+ * "unknown".
+ */
+GPUTBS_API const char *gputbs_event_name(unsigned int type);
+
+/**
+ * gputbs_grid_state_name() - name of a grid state
+ * @state: &enum gputbs_grid_state.
+ *
+ * Return: "arriving", "queued", "running", "done", "cancelled" or
+ * "unknown".
+ */
+GPUTBS_API const char *gputbs_grid_state_name(unsigned int state);
+
+/**
+ * gputbs_preemption_reason_name() - name of a preemption reason
+ * @reason: &enum gputbs_preemption_reason.
+ *
+ * Return: "class", "starve", "shorter", "sample", "share", "limit",
+ * "policy", or "unknown".
+ */
+GPUTBS_API const char *gputbs_preemption_reason_name(unsigned int reason);
 
 #ifdef __cplusplus
 }

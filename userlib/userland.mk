@@ -6,11 +6,14 @@
 #
 # Targets:
 #   userland          everything below
-#   $(BUILD)/lib/libgputbs.a, $(BUILD)/lib/libgputbs.so.0.1 (+ .so.0, .so)
+#   $(BUILD)/lib/libgputbs.a, $(BUILD)/lib/libgputbs.so.0.2 (+ .so.0, .so)
 #   $(BUILD)/lib/pkgconfig/libgputbs.pc
 #   $(BUILD)/bin/gputbs        CLI, static (runs in a busybox initramfs)
 #   $(BUILD)/bin/gputbs-test   in-guest Check suite, static
 #   $(BUILD)/bin/gputbs-trace-test  in-guest trace/predict check (sh)
+#   $(BUILD)/bin/gputbs-obs-test, gputbs-abi-test  in-guest checks of
+#                              sysfs, debugfs, fdinfo, tracepoints, ABI (sh)
+#   $(BUILD)/bin/gputbs-bench  in-guest benchmarks (make bench), static
 #   $(BUILD)/bin/gputbs-sim    virtual-time simulator, static (tools/sim/)
 #   check-abi-lib     the shared library exports exactly the API
 #   check-userland    host tests: workload parser, CLI error paths, the
@@ -32,7 +35,7 @@ BUILD ?= build
 PKG_CONFIG ?= pkg-config
 PREFIX ?= /usr/local
 
-LIBGPUTBS_VERSION := 0.1
+LIBGPUTBS_VERSION := 0.2
 LIBGPUTBS_SOVERSION := 0
 
 # -Iuapi first: <linux/gputbs.h> is uapi/linux/gputbs.h, never a system copy.
@@ -49,23 +52,42 @@ LIBGPUTBS_SO := $(UL_LIB)/libgputbs.so.$(LIBGPUTBS_VERSION)
 LIBGPUTBS_SO_LINKS := $(UL_LIB)/libgputbs.so.$(LIBGPUTBS_SOVERSION) \
 	$(UL_LIB)/libgputbs.so
 LIBGPUTBS_PC := $(UL_LIB)/pkgconfig/libgputbs.pc
+LIBGPUTBS_OBJS := $(UL_OBJ)/userlib/libgputbs.pic.o
 
 GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/, tools/gputbs.o tools/cmd_run.o \
 	tools/run.o tools/report.o tools/json.o tools/workload.o \
-	tools/predict.o sm-emu/metrics.o sm-emu/predictor.o)
+	tools/predict.o tools/timeline.o sm-emu/metrics.o sm-emu/predictor.o)
 GPUTBS_TEST_OBJS := $(UL_OBJ)/tests/guest/gputbs-test.o
 # The simulator links the whole portable core, as the module does.
 SIM_CORE_OBJS := $(patsubst %.c,$(UL_OBJ)/%.o,$(wildcard sm-emu/*.c))
+# The sweep, its output and its command line, shared by gputbs-sim and
+# "gputbs eval" (the same sweep on the module).
+SIM_EVAL_OBJS := $(addprefix $(UL_OBJ)/, tools/sim/eval.o \
+	tools/sim/evalcmd.o tools/sim/args.o tools/sim/output.o \
+	tools/sim/plot.o)
+# gputbs eval: the same sweep on the module; it needs the whole core (the
+# policy registry) besides the CLI's metrics and predictor.
+GPUTBS_CLI_OBJS += $(UL_OBJ)/tools/cmd_eval.o $(SIM_EVAL_OBJS) \
+	$(filter-out $(GPUTBS_CLI_OBJS),$(SIM_CORE_OBJS))
 GPUTBS_SIM_OBJS := $(addprefix $(UL_OBJ)/, tools/sim/main.o \
-	tools/sim/simulate.o tools/sim/eval.o tools/sim/output.o \
-	tools/sim/plot.o tools/workload.o tools/json.o tools/report.o) \
-	$(SIM_CORE_OBJS)
+	tools/sim/simulate.o tools/sim/results.o tools/sim/jsonparse.o \
+	tools/workload.o tools/json.o tools/report.o) \
+	$(SIM_EVAL_OBJS) $(SIM_CORE_OBJS)
 
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell $(PKG_CONFIG) --libs --static check 2>/dev/null)
 
 USERLAND_BINS := $(UL_BIN)/gputbs $(UL_BIN)/gputbs-test \
-	$(UL_BIN)/gputbs-trace-test
+	$(UL_BIN)/gputbs-trace-test $(UL_BIN)/gputbs-bench
+# in-guest checks of the observability interfaces (sh)
+GUEST_OBS_TESTS := $(UL_BIN)/gputbs-obs-test $(UL_BIN)/gputbs-abi-test
+USERLAND_BINS += $(GUEST_OBS_TESTS)
+
+# the reliability programs (stress, fault injection, fuzzing): adds to
+# USERLAND_BINS, so it comes before the userland target
+include tests/stress/reliability.mk
+# the monitor API over libnl, gputbs top and monitor, their tests
+include userlib/monitor.mk
 
 .PHONY: userland check-abi-lib check-userland install-userland clean-userland \
 	sim-eval
@@ -86,16 +108,16 @@ $(GPUTBS_TEST_OBJS): USERLAND_CFLAGS += $(CHECK_CFLAGS)
 # the core's ops keep the kernel's signatures (unused arguments included)
 $(UL_OBJ)/sm-emu/%.o: USERLAND_CFLAGS += -Wno-unused-parameter
 
-$(LIBGPUTBS_A): $(UL_OBJ)/userlib/libgputbs.pic.o
+$(LIBGPUTBS_A): $(LIBGPUTBS_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(LIBGPUTBS_SO): $(UL_OBJ)/userlib/libgputbs.pic.o userlib/libgputbs.map
+$(LIBGPUTBS_SO): $(LIBGPUTBS_OBJS) userlib/libgputbs.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libgputbs.so.$(LIBGPUTBS_SOVERSION) \
 		-Wl,--version-script=userlib/libgputbs.map -Wl,-z,defs \
-		$(LDFLAGS) -o $@ $<
+		$(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBNL_LIBS)
 
 $(UL_LIB)/libgputbs.so.$(LIBGPUTBS_SOVERSION): $(LIBGPUTBS_SO)
 	ln -sf $(notdir $<) $@
@@ -111,11 +133,16 @@ $(LIBGPUTBS_PC): userlib/libgputbs.pc.in
 
 $(UL_BIN)/gputbs: $(GPUTBS_CLI_OBJS) $(LIBGPUTBS_A)
 	@mkdir -p $(dir $@)
-	$(CC) -static $(LDFLAGS) -o $@ $^ -lm
+	$(CC) -static -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_STATIC_LIBS) -lm
 
 $(UL_BIN)/gputbs-test: $(GPUTBS_TEST_OBJS) $(LIBGPUTBS_A)
 	@mkdir -p $(dir $@)
 	$(CC) -static -pthread $(LDFLAGS) -o $@ $^ $(CHECK_LIBS)
+
+# in-guest benchmarks of the module (tools/bench/, make bench)
+$(UL_BIN)/gputbs-bench: $(UL_OBJ)/tools/bench/guest.o
+	@mkdir -p $(dir $@)
+	$(CC) -static $(LDFLAGS) -o $@ $^
 
 $(UL_BIN)/gputbs-sim: $(GPUTBS_SIM_OBJS)
 	@mkdir -p $(dir $@)
@@ -125,26 +152,38 @@ $(UL_BIN)/gputbs-trace-test: tests/guest/gputbs-trace-test.sh
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
 
+$(GUEST_OBS_TESTS): $(UL_BIN)/%: tests/guest/%.sh
+	@mkdir -p $(dir $@)
+	install -m 755 $< $@
+
 # Exported dynamic symbols == GPUTBS_API declarations == version script,
-# all in node LIBGPUTBS_0.1, and the soname is libgputbs.so.0.
+# each symbol in the version node of the script that lists it
+# (LIBGPUTBS_0.1, LIBGPUTBS_0.2, ...) and nothing unversioned, and the
+# soname is libgputbs.so.0.
 check-abi-lib: $(LIBGPUTBS_SO)
 	@set -e; t=$(UL_OBJ)/abi; mkdir -p $$t; \
-	nm -D --defined-only $< | awk '$$3 != "LIBGPUTBS_0.1" {print $$3}' \
+	nm -D --defined-only $< | awk '$$2 != "A" { print $$3 }' \
 		| sort > $$t/exported; \
-	sed 's/@@LIBGPUTBS_0.1$$//' $$t/exported > $$t/exported.names; \
+	sed 's/@@/ /' $$t/exported | sort > $$t/exported.nodes; \
+	cut -d' ' -f1 $$t/exported.nodes | sort > $$t/exported.names; \
 	sed -n 's/^GPUTBS_API .*[ *]\(gputbs_[a-z_]*\)(.*/\1/p' \
 		userlib/gputbs.h | sort > $$t/header; \
-	sed -n 's/^[[:space:]]*\(gputbs_[a-z_]*\);$$/\1/p' \
-		userlib/libgputbs.map | sort > $$t/map; \
+	awk '/^LIBGPUTBS_[0-9.]+[[:space:]]*[{]/ { node = $$1 } \
+	     /^[[:space:]]*gputbs_[a-z_]*;$$/ { sub(/;/, ""); print $$1, node }' \
+		userlib/libgputbs.map | sort > $$t/map.nodes; \
+	cut -d' ' -f1 $$t/map.nodes | sort > $$t/map; \
 	diff -u $$t/header $$t/exported.names; \
 	diff -u $$t/header $$t/map; \
-	! grep -v '@@LIBGPUTBS_0.1$$' $$t/exported; \
+	diff -u $$t/map.nodes $$t/exported.nodes; \
+	! grep -v '@@LIBGPUTBS_[0-9.]*$$' $$t/exported; \
 	readelf -d $< | grep -q 'SONAME.*\[libgputbs\.so\.$(LIBGPUTBS_SOVERSION)\]'; \
-	echo "check-abi-lib: OK ($$(wc -l < $$t/header) symbols)"
+	echo "check-abi-lib: OK ($$(wc -l < $$t/header) symbols in" \
+		"$$(cut -d' ' -f2 $$t/map.nodes | sort -u | wc -l) version nodes)"
 
 check-userland: $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
 	tests/userland/cli-test.sh $(UL_BIN)/gputbs
 	tests/userland/predict-test.sh $(UL_BIN)/gputbs
+	tests/userland/timeline-test.sh $(UL_BIN)/gputbs
 	tests/userland/sim-test.sh $(UL_BIN)/gputbs-sim $(UL_BIN)/gputbs
 
 # The paper's sweep in virtual time: text, JSON and figures.
@@ -162,9 +201,13 @@ install-userland: userland
 	install -m 644 $(LIBGPUTBS_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBGPUTBS_SO) $(DESTDIR)$(PREFIX)/lib/
 	cp -P $(LIBGPUTBS_SO_LINKS) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(LIBGPUTBS_PC) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$${prefix}/lib|' \
+		-e 's|@INCLUDEDIR@|$${prefix}/include|' \
+		-e 's|@VERSION@|$(LIBGPUTBS_VERSION)|' userlib/libgputbs.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/libgputbs.pc
 	install -m 644 userlib/gputbs.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 uapi/linux/gputbs.h $(DESTDIR)$(PREFIX)/include/linux/
+	install -m 644 uapi/linux/gputbs.h uapi/linux/gputbs_netlink.h \
+		$(DESTDIR)$(PREFIX)/include/linux/
 
 clean-userland:
 	rm -rf $(UL_OBJ) $(LIBGPUTBS_A) $(LIBGPUTBS_SO) $(LIBGPUTBS_SO_LINKS) \

@@ -8,7 +8,9 @@
  * left open, cancelling its grids, even after a failure.  The tests of
  * priority classes and of the sysfs attributes need root (CAP_SYS_NICE,
  * writing sysfs); the teardown of the sysfs tests puts the policy back to
- * fifo and the starvation guard off.
+ * fifo and the starvation guard off, that of the configuration tests the
+ * device's configuration and policy as they found them (they reconfigure
+ * the device, so nothing else may have it open meanwhile).
  *
  *   gputbs-test [-d DEVICE] [--tap]
  *
@@ -2017,6 +2019,581 @@ START_TEST(sysfs_starve_guard_grids_complete)
 }
 END_TEST
 
+/* ---- observability: fdinfo, counters, device configuration -------------- */
+
+#define NR_OF(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* The text of /proc/self/fdinfo/<fd> of @g. */
+static void fdinfo_read(struct gputbs *g, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", gputbs_fd(g));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ck_assert_msg(fd >= 0, "open %s: %s", path, strerror(errno));
+	n = read(fd, buf, len - 1);
+	ck_assert_msg(n > 0, "read %s: %s", path, strerror(errno));
+	buf[n] = '\0';
+	close(fd);
+}
+
+/* The number after "@key:" and blanks in fdinfo text @buf, then @unit. */
+static unsigned long long fdinfo_num(const char *buf, const char *key,
+				     const char *unit)
+{
+	size_t kl = strlen(key);
+	const char *p = buf;
+	unsigned long long v;
+	char *end;
+
+	for (;;) {
+		if (!strncmp(p, key, kl) && p[kl] == ':')
+			break;
+		p = strchr(p, '\n');
+		ck_assert_msg(p && p[1], "fdinfo has no %s:\n%s", key, buf);
+		p++;
+	}
+	p += kl + 1;
+	p += strspn(p, " \t");
+	ck_assert_msg(*p >= '0' && *p <= '9', "%s: not a number", key);
+	v = strtoull(p, &end, 10);
+	ck_assert_msg(!strncmp(end, unit, strlen(unit)) &&
+		      end[strlen(unit)] == '\n', "%s: '%s' after the number",
+		      key, end);
+	return v;
+}
+
+/* Every line is "drm-KEY:<tab>VALUE", KEY without blanks. */
+START_TEST(fdinfo_format)
+{
+	struct gputbs *a = dev_open(), *b = dev_open();
+	struct gputbs_info info;
+	char buf[2048], *line, *save = NULL;
+	unsigned long long ida, idb;
+	int n = 0;
+
+	dev_info(a, &info);
+	fdinfo_read(a, buf, sizeof(buf));
+	ck_assert_msg(strstr(buf, "drm-driver:\tgputbs\n"), "%s", buf);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':');
+
+		/* the kernel's own pos:, flags:, mnt_id:, ino: come first */
+		if (strncmp(line, "drm-", 4))
+			continue;
+		n++;
+		ck_assert_msg(colon && colon[1] == '\t' && colon[2] &&
+			      !memchr(line, ' ', colon - line),
+			      "fdinfo line '%s'", line);
+	}
+	ck_assert_int_eq(n, 9);
+	fdinfo_read(a, buf, sizeof(buf));
+	ida = fdinfo_num(buf, "drm-client-id", "");
+	ck_assert_uint_eq(fdinfo_num(buf, "drm-engine-capacity-sm", ""),
+			  info.nr_sms);
+	ck_assert_uint_eq(fdinfo_num(buf, "drm-engine-sm", " ns"), 0);
+	ck_assert_uint_eq(fdinfo_num(buf, "drm-cycles-sm", ""), 0);
+	ck_assert_uint_gt(fdinfo_num(buf, "drm-total-cycles-sm", ""), 0);
+	ck_assert_uint_eq(fdinfo_num(buf, "drm-gputbs-grids-submitted", ""), 0);
+	ck_assert_uint_eq(fdinfo_num(buf, "drm-gputbs-grids-completed", ""), 0);
+	ck_assert_uint_eq(fdinfo_num(buf, "drm-gputbs-blocks-completed", ""),
+			  0);
+	fdinfo_read(b, buf, sizeof(buf));
+	idb = fdinfo_num(buf, "drm-client-id", "");
+	ck_assert_uint_gt(ida, 0);
+	ck_assert_uint_gt(idb, ida);
+}
+END_TEST
+
+START_TEST(fdinfo_counts_grids)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	char buf[2048];
+	__u32 h1, h2;
+
+	grid_dist(&s, 40, 64, 2000);
+	h1 = submit_ok(g, &s);
+	grid_dist(&s, 25, 64, 1000);
+	h2 = submit_ok(g, &s);
+	fdinfo_read(g, buf, sizeof(buf));
+	ck_assert_uint_eq(fdinfo_num(buf, "drm-gputbs-grids-submitted", ""), 2);
+	wait_ok(g, h1, &w);
+	wait_ok(g, h2, &w);
+	fdinfo_read(g, buf, sizeof(buf));
+	ck_assert_uint_eq(fdinfo_num(buf, "drm-gputbs-grids-submitted", ""), 2);
+	ck_assert_uint_eq(fdinfo_num(buf, "drm-gputbs-grids-completed", ""), 2);
+	ck_assert_uint_eq(fdinfo_num(buf, "drm-gputbs-blocks-completed", ""),
+			  65);
+	ck_assert_uint_gt(fdinfo_num(buf, "drm-cycles-sm", ""), 0);
+}
+END_TEST
+
+static int cmp_record_sm_start(const void *a, const void *b)
+{
+	const struct gputbs_block_record *x = a, *y = b;
+
+	if (x->sm != y->sm)
+		return x->sm < y->sm ? -1 : 1;
+	return x->start_cycle < y->start_cycle ? -1 :
+	       x->start_cycle > y->start_cycle;
+}
+
+/* Cycles in which at least one of the @n records' blocks ran, per SM summed. */
+static __u64 records_busy_cycles(struct gputbs_block_record *r, __u32 n)
+{
+	__u64 busy = 0, end = 0;
+	__u32 i, sm = ~0U;
+
+	qsort(r, n, sizeof(*r), cmp_record_sm_start);
+	for (i = 0; i < n; i++) {
+		if (r[i].sm != sm) {
+			sm = r[i].sm;
+			end = 0;
+		}
+		if (r[i].end_cycle <= end)
+			continue;
+		busy += r[i].end_cycle - (r[i].start_cycle > end ?
+					  r[i].start_cycle : end);
+		end = r[i].end_cycle;
+	}
+	return busy;
+}
+
+/* The records of a completed grid of @g, reaped afterwards. */
+static struct gputbs_block_record *records_of(struct gputbs *g, __u32 h,
+					      __u32 *n)
+{
+	struct gputbs_block_record *r;
+	struct gputbs_wait w;
+	__u32 total = 0;
+
+	ck_assert_int_eq(gputbs_blocks(g, h, NULL, 0, &total), 0);
+	r = calloc(total, sizeof(*r));
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(gputbs_blocks(g, h, r, total, n), 0);
+	ck_assert_uint_eq(*n, total);
+	wait_ok(g, h, &w);
+	return r;
+}
+
+static void recorded_grid(struct gputbs_submit *s, __u32 blocks, __u64 seed)
+{
+	grid_dist(s, blocks, 64, 3000);
+	s->block_rsd_ppm = 400000;
+	s->seed = seed;
+	s->flags = GPUTBS_SUBMIT_RECORD_BLOCKS;
+}
+
+/*
+ * One client alone: its SM time (drm-cycles-sm) is the time its blocks
+ * kept each SM busy, the union of their intervals per SM, less at most a
+ * cycle of rounding; drm-engine-sm is that at the time scale.
+ */
+START_TEST(fdinfo_busy_time_is_sm_time)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_block_record *r;
+	struct gputbs_info info;
+	struct gputbs_submit s;
+	unsigned long long cyc, ns;
+	char buf[2048];
+	__u64 busy;
+	__u32 n;
+
+	dev_info(g, &info);
+	recorded_grid(&s, info.nr_sms * info.max_blocks_per_sm * 3 / 2, 3);
+	submit_ok(g, &s);
+	poll_done(g);
+	r = records_of(g, s.handle, &n);
+	busy = records_busy_cycles(r, n);
+	free(r);
+	fdinfo_read(g, buf, sizeof(buf));
+	cyc = fdinfo_num(buf, "drm-cycles-sm", "");
+	ns = fdinfo_num(buf, "drm-engine-sm", " ns");
+	ck_assert_msg(cyc <= busy && cyc + 2 >= busy,
+		      "drm-cycles-sm %llu, blocks busy %llu cycles", cyc,
+		      (unsigned long long)busy);
+	ck_assert_uint_ge(ns, cyc * info.time_scale_ps / 1000);
+	ck_assert_uint_le(ns, (cyc + 1) * info.time_scale_ps / 1000);
+}
+END_TEST
+
+/*
+ * Two clients on the same SMs at once: their SM times add up to the time
+ * the SMs were busy with either, and neither exceeds its own blocks' time.
+ */
+START_TEST(fdinfo_two_clients_share_sms)
+{
+	struct gputbs *a = dev_open(), *b = dev_open();
+	struct gputbs_block_record *ra, *rb, *all;
+	struct gputbs_info info;
+	struct gputbs_submit sa, sb;
+	unsigned long long ca, cb;
+	__u64 busy_a, busy_b, busy;
+	__u32 na, nb, blocks;
+	char buf[2048];
+
+	dev_info(a, &info);
+	blocks = info.nr_sms * info.max_blocks_per_sm;
+	recorded_grid(&sa, blocks, 5);
+	sa.threads_per_block = 32;	/* both fit on an SM at once */
+	recorded_grid(&sb, blocks, 6);
+	sb.threads_per_block = 32;
+	submit_ok(a, &sa);
+	submit_ok(b, &sb);
+	poll_done(a);
+	poll_done(b);
+	ra = records_of(a, sa.handle, &na);
+	rb = records_of(b, sb.handle, &nb);
+	all = calloc(na + nb, sizeof(*all));
+	ck_assert_ptr_nonnull(all);
+	memcpy(all, ra, na * sizeof(*ra));
+	memcpy(all + na, rb, nb * sizeof(*rb));
+	busy_a = records_busy_cycles(ra, na);
+	busy_b = records_busy_cycles(rb, nb);
+	busy = records_busy_cycles(all, na + nb);
+	free(ra);
+	free(rb);
+	free(all);
+	fdinfo_read(a, buf, sizeof(buf));
+	ca = fdinfo_num(buf, "drm-cycles-sm", "");
+	fdinfo_read(b, buf, sizeof(buf));
+	cb = fdinfo_num(buf, "drm-cycles-sm", "");
+	ck_assert_msg(ca + cb <= busy && ca + cb + 4 >= busy,
+		      "drm-cycles-sm %llu + %llu, SMs busy %llu cycles", ca,
+		      cb, (unsigned long long)busy);
+	ck_assert_uint_le(ca, busy_a);
+	ck_assert_uint_le(cb, busy_b);
+}
+END_TEST
+
+/* The device's sysfs attribute @attr as a number. */
+static unsigned long long sysfs_num(const char *attr)
+{
+	char buf[64], *end;
+	unsigned long long v;
+
+	sysfs_read(attr, buf, sizeof(buf));
+	v = strtoull(buf, &end, 10);
+	ck_assert_msg(end > buf && !strcmp(end, "\n"), "%s: '%s'", attr, buf);
+	return v;
+}
+
+static const char * const counter_attrs[] = {
+	"grids_submitted", "grids_completed", "blocks_dispatched",
+	"predictions", "promotions", "policy_switches", "sharing_switches",
+	"preemptions",
+};
+
+START_TEST(sysfs_counters_add_up)
+{
+	enum { NR = NR_OF(counter_attrs) };
+	struct gputbs *g = dev_open();
+	unsigned long long before[NR], after[NR];
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	char path[128];
+	struct stat st;
+	unsigned int i;
+
+	for (i = 0; i < NR; i++) {
+		sysfs_path(counter_attrs[i], path, sizeof(path));
+		ck_assert_int_eq(stat(path, &st), 0);
+		ck_assert_uint_eq(st.st_mode & 07777, 0444);
+		/* read-only even for root */
+		ck_assert_int_eq(sysfs_write(counter_attrs[i], "0"), -EACCES);
+		before[i] = sysfs_num(counter_attrs[i]);
+	}
+	grid_dist(&s, 77, 64, 1500);
+	wait_ok(g, submit_ok(g, &s), &w);
+	for (i = 0; i < NR; i++)
+		after[i] = sysfs_num(counter_attrs[i]);
+	ck_assert_uint_eq(after[0] - before[0], 1);
+	ck_assert_uint_eq(after[1] - before[1], 1);
+	ck_assert_uint_eq(after[2] - before[2], 77);
+	ck_assert_uint_ge(after[3] - before[3], 1);
+	ck_assert_uint_le(after[3] - before[3], 77);
+	for (i = 4; i < NR; i++)
+		ck_assert_uint_eq(after[i], before[i]);
+}
+END_TEST
+
+/* The text of debugfs file gputbs/@name. */
+static void debugfs_read(const char *name, char *buf, size_t len)
+{
+	char path[128];
+	size_t got = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/gputbs/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ck_assert_msg(fd >= 0, "open %s: %s", path, strerror(errno));
+	while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += n;
+	buf[got] = '\0';
+	close(fd);
+}
+
+static unsigned long long latencies_measured(void)
+{
+	char buf[8192], *p;
+
+	debugfs_read("preempt_latency", buf, sizeof(buf));
+	p = strstr(buf, "# latencies ");
+	ck_assert_ptr_nonnull(p);
+	return strtoull(p + 12, NULL, 10);
+}
+
+/*
+ * A HIGH grid arriving behind a LOW one with blocks left: an SM stops
+ * issuing LOW for it at its next block boundary (sysfs preemptions), and
+ * each of those preemptions has its latency measured in debugfs.  Both
+ * arrive at exact cycles, 200 ms of wall time ahead, 1000 cycles apart:
+ * during LOW's first of four waves, however slow the guest.
+ */
+START_TEST(sysfs_preemptions_counted)
+{
+	struct gputbs *g = dev_open();
+	unsigned long long p0, p1, l0, l1;
+	struct gputbs_info info;
+	struct gputbs_submit s;
+	struct gputbs_wait wl, wh;
+	__u32 hl, hh, wave;
+	__u64 at;
+
+	dev_info(g, &info);
+	p0 = sysfs_num("preemptions");
+	l0 = latencies_measured();
+	wave = info.nr_sms * info.max_blocks_per_sm;
+	at = now_cycle(&info) + cycles_for_ns(&info, 200 * NS_PER_MS);
+	grid_dist(&s, 4 * wave, 32, 4000);
+	s.prio_class = GPUTBS_PRIO_LOW;
+	grid_at(&s, at);
+	hl = submit_ok(g, &s);
+	grid_dist(&s, info.nr_sms, 32, 1000);
+	s.prio_class = GPUTBS_PRIO_HIGH;
+	grid_at(&s, at + 1000);
+	hh = submit_ok(g, &s);
+	wait_ok(g, hh, &wh);
+	wait_ok(g, hl, &wl);
+	p1 = sysfs_num("preemptions");
+	l1 = latencies_measured();
+	ck_assert_uint_ge(p1 - p0, 1);
+	ck_assert_uint_le(p1 - p0, info.nr_sms);
+	ck_assert_uint_eq(l1 - l0, p1 - p0);
+}
+END_TEST
+
+/* ---- the device's configuration in sysfs -------------------------------- */
+
+static const char * const config_attrs[] = {
+	"nr_sms", "threads_per_sm", "regs_per_sm", "shmem_per_sm",
+	"blocks_per_sm", "warps_per_sm", "warp_size", "load_knee_warps",
+	"time_scale_ps",
+};
+
+static char saved_config[NR_OF(config_attrs)][32];
+static char saved_policy[32];
+
+static void setup_config(void)
+{
+	char all[256];
+	struct gputbs *g;
+	unsigned int i;
+
+	for (i = 0; i < NR_OF(config_attrs); i++)
+		sysfs_read(config_attrs[i], saved_config[i],
+			   sizeof(saved_config[i]));
+	ck_assert_int_eq(gputbs_open(device_path, 0, &g), 0);
+	ck_assert_int_eq(gputbs_get_policy(g, saved_policy,
+					   sizeof(saved_policy), all,
+					   sizeof(all)), 0);
+	gputbs_close(g);
+}
+
+/* Close every file first: the device cannot be reconfigured while open. */
+static void teardown_config(void)
+{
+	unsigned int i;
+
+	teardown_close_all();
+	for (i = 0; i < NR_OF(config_attrs); i++)
+		sysfs_write(config_attrs[i], saved_config[i]);
+	sysfs_write("policy", saved_policy);
+}
+
+static __u32 info_field(const struct gputbs_info *info, unsigned int i)
+{
+	const __u32 v[] = {
+		info->nr_sms, info->max_threads_per_sm, info->max_regs_per_sm,
+		info->max_shmem_per_sm, info->max_blocks_per_sm,
+		info->max_warps_per_sm, info->warp_size, info->load_knee_warps,
+		info->time_scale_ps,
+	};
+
+	return v[i];
+}
+
+START_TEST(sysfs_config_matches_info)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_info info;
+	char path[128];
+	struct stat st;
+	unsigned int i;
+
+	dev_info(g, &info);
+	for (i = 0; i < NR_OF(config_attrs); i++) {
+		sysfs_path(config_attrs[i], path, sizeof(path));
+		ck_assert_int_eq(stat(path, &st), 0);
+		ck_assert_uint_eq(st.st_mode & 07777, 0644);
+		ck_assert_msg(sysfs_num(config_attrs[i]) == info_field(&info, i),
+			      "%s differs from GPUTBS_IOCTL_INFO",
+			      config_attrs[i]);
+	}
+}
+END_TEST
+
+START_TEST(sysfs_config_busy_while_open)
+{
+	struct gputbs *g = dev_open();
+	unsigned int i;
+
+	for (i = 0; i < NR_OF(config_attrs); i++)
+		ck_assert_int_eq(sysfs_write(config_attrs[i],
+					     saved_config[i]), -EBUSY);
+	dev_close(g);
+	ck_assert_int_eq(sysfs_write("nr_sms", saved_config[0]), 0);
+}
+END_TEST
+
+/* A grid of @blocks blocks runs to completion on a fresh file. */
+static void run_grid_on_fresh_file(__u32 blocks)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+
+	grid_dist(&s, blocks, 64, 500);
+	wait_ok(g, submit_ok(g, &s), &w);
+	ck_assert_uint_eq(w.blocks_done, blocks);
+	dev_close(g);
+}
+
+START_TEST(sysfs_config_reconfigure)
+{
+	unsigned long long submitted;
+	struct gputbs_info info;
+	struct gputbs *g;
+	char buf[65536];
+	const char *p;
+	int sms = 0;
+
+	ck_assert_int_eq(sysfs_write("policy", "srtf"), 0);
+	submitted = sysfs_num("grids_submitted");
+	ck_assert_int_eq(sysfs_write("nr_sms", "4\n"), 0);
+	ck_assert_int_eq(sysfs_write("blocks_per_sm", "16"), 0);
+	ck_assert_int_eq(sysfs_write("time_scale_ps", "2000000"), 0);
+	g = dev_open();
+	dev_info(g, &info);
+	ck_assert_uint_eq(info.nr_sms, 4);
+	ck_assert_uint_eq(info.max_blocks_per_sm, 16);
+	ck_assert_uint_eq(info.time_scale_ps, 2000000);
+	fdinfo_read(g, buf, sizeof(buf));
+	ck_assert_uint_eq(fdinfo_num(buf, "drm-engine-capacity-sm", ""), 4);
+	dev_close(g);
+	run_grid_on_fresh_file(4 * 16 * 2 + 3);
+	debugfs_read("sms", buf, sizeof(buf));
+	for (p = buf; (p = strstr(p, "\nsm=")); p++)
+		sms++;
+	ck_assert_int_eq(sms, 4);
+	/* counters and the policy carry over */
+	ck_assert_uint_ge(sysfs_num("grids_submitted"), submitted + 1);
+	g = dev_open();
+	assert_policy(g, "srtf");
+	dev_close(g);
+	/* refused values change nothing */
+	ck_assert_int_eq(sysfs_write("nr_sms", "0"), -EINVAL);
+	ck_assert_int_eq(sysfs_write("nr_sms", "1025"), -EINVAL);
+	ck_assert_int_eq(sysfs_write("blocks_per_sm", "65"), -EINVAL);
+	ck_assert_int_eq(sysfs_write("warp_size", "0"), -EINVAL);
+	ck_assert_int_eq(sysfs_write("time_scale_ps", "999"), -EINVAL);
+	ck_assert_int_eq(sysfs_write("time_scale_ps", "1000000001"), -EINVAL);
+	ck_assert_int_eq(sysfs_write("nr_sms", "abc"), -EINVAL);
+	ck_assert_int_eq(sysfs_write("nr_sms", "-1"), -EINVAL);
+	ck_assert_uint_eq(sysfs_num("nr_sms"), 4);
+	ck_assert_uint_eq(sysfs_num("time_scale_ps"), 2000000);
+	/* back, and the device still runs grids */
+	ck_assert_int_eq(sysfs_write("nr_sms", saved_config[0]), 0);
+	ck_assert_int_eq(sysfs_write("blocks_per_sm", saved_config[4]), 0);
+	ck_assert_int_eq(sysfs_write("time_scale_ps", saved_config[8]), 0);
+	run_grid_on_fresh_file(100);
+}
+END_TEST
+
+/* Child: open, run a small grid and close, again and again. */
+static int child_open_close_loop(int rounds)
+{
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	struct gputbs *g;
+	int i;
+
+	for (i = 0; i < rounds; i++) {
+		if (gputbs_open(device_path, 0, &g))
+			return 10;
+		grid_dist(&s, 20, 64, 300);
+		if (gputbs_submit(g, &s) ||
+		    gputbs_wait_handle(g, s.handle, deadline_in(30 * NS_PER_SEC),
+				       &w) || w.blocks_done != 20)
+			return 11;
+		gputbs_close(g);
+		usleep(3000);	/* a window for the parent's writes */
+	}
+	return 0;
+}
+
+/*
+ * Reconfiguring races with open() and close(), and with debugfs readers:
+ * every write succeeds or fails with EBUSY, every grid completes.
+ */
+START_TEST(sysfs_config_races_open)
+{
+	static const char * const vals[] = { "4", "7", "15" };
+	char buf[65536];
+	int status, i, ok = 0, busy = 0, ret;
+	pid_t pid;
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		_exit(child_open_close_loop(60));
+	for (i = 0; i < 300 && waitpid(pid, &status, WNOHANG) == 0; i++) {
+		ret = sysfs_write("nr_sms", vals[i % 3]);
+		ck_assert_msg(!ret || ret == -EBUSY, "write: %s", strerror(-ret));
+		if (ret)
+			busy++;
+		else
+			ok++;
+		debugfs_read("sms", buf, sizeof(buf));
+		debugfs_read("grids", buf, sizeof(buf));
+	}
+	if (i == 300)
+		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "child: status %#x", status);
+	ck_assert_int_eq(sysfs_write("nr_sms", saved_config[0]), 0);
+	run_grid_on_fresh_file(50);
+	printf("sysfs_config_races_open: %d writes, %d EBUSY\n", ok, busy);
+}
+END_TEST
+
 /* ---- suite -------------------------------------------------------------- */
 
 static TCase *tcase(Suite *s, const char *name, int timeout)
@@ -2155,6 +2732,21 @@ static Suite *gputbs_suite(void)
 	tcase_add_test(tc, sysfs_policy_switch_under_load);
 	tcase_add_test(tc, sysfs_starve_ns);
 	tcase_add_loop_test(tc, sysfs_starve_guard_grids_complete, 0, 3);
+
+	tc = tcase(s, "obs", 60);
+	tcase_add_test(tc, fdinfo_format);
+	tcase_add_test(tc, fdinfo_counts_grids);
+	tcase_add_test(tc, fdinfo_busy_time_is_sm_time);
+	tcase_add_test(tc, fdinfo_two_clients_share_sms);
+	tcase_add_test(tc, sysfs_counters_add_up);
+	tcase_add_test(tc, sysfs_preemptions_counted);
+
+	tc = tcase(s, "config", 120);
+	tcase_add_checked_fixture(tc, setup_config, teardown_config);
+	tcase_add_test(tc, sysfs_config_matches_info);
+	tcase_add_test(tc, sysfs_config_busy_while_open);
+	tcase_add_test(tc, sysfs_config_reconfigure);
+	tcase_add_test(tc, sysfs_config_races_open);
 	return s;
 }
 

@@ -16,6 +16,11 @@
 #   plot          --plot writes every figure as SVG and PNG, with data
 #   run           gputbs-sim run, and its --trace replayed by gputbs
 #                 predict (with PATH-TO-gputbs)
+#   report        gputbs-sim report: a sweep's JSON read back gives the
+#                 sweep's text and JSON byte for byte, and its figures;
+#                 --sjf-key; bad JSON files (status 2)
+#   gputbs eval   the same sweep on the module (with PATH-TO-gputbs): its
+#                 options and usage errors, without a device
 #
 # Nothing here measures time.  The last line is "sim: N passed, M failed".
 set -u
@@ -232,6 +237,74 @@ if [ -n "$gputbs" ]; then
 	expect 0 "final,0,stair,0,2000,2000,1000,4,2,2000,1.000000" sh -c \
 		"'$sim' run --trace '$tmp.d/stair.trace' '$root/workloads/tests/staircase.gtbs' >/dev/null &&
 		 '$gputbs' predict --sms 15 --trace '$tmp.d/stair.trace'"
+fi
+
+# --- report: the JSON read back ------------------------------------------
+if ! "$sim" report --results "$tmp.d/j1.json" >"$tmp.d/r.text" 2>&1; then
+	fail "report --results of eval's JSON exited non-zero"
+	sed 's/^/  | /' "$tmp.d/r.text" | tail -n 5
+elif ! cmp -s "$tmp.d/j1.text" "$tmp.d/r.text"; then
+	fail "report: the text of eval's JSON read back differs from eval's text"
+	diff "$tmp.d/j1.text" "$tmp.d/r.text" | head -n 10 | sed 's/^/  | /'
+elif ! "$sim" report --results - --format json <"$tmp.d/j1.json" |
+	cmp -s - "$tmp.d/j1.json"; then
+	fail "report --format json: eval's JSON read back differs"
+else
+	ok
+fi
+# the timeline's blocks travel in the JSON: the same figures' data
+"$sim" eval --workloads "$here" --sms 1 --offsets 0,10 --format json \
+	--timeline Short+Long >"$tmp.d/tl.json" 2>&1
+if "$sim" report --results "$tmp.d/tl.json" --plot "$tmp.d/rplot" \
+	>/dev/null 2>&1 &&
+	cmp -s "$tmp.d/plot/timeline-srtf.dat" "$tmp.d/rplot/timeline-srtf.dat" &&
+	cmp -s "$tmp.d/plot/stp-10.dat" "$tmp.d/rplot/stp-10.dat" &&
+	[ -s "$tmp.d/rplot/timeline-fifo.png" ]; then
+	ok
+else
+	fail "report --plot: not the figures of eval --plot"
+fi
+# --sjf-key model: the module's key, said in the text and the JSON
+expect 0 "sjf key: model" "$sim" eval --workloads "$here" --sms 1 \
+	--offsets 0 --policies sjf --sjf-key model
+expect 0 '"sjf_key": "model"' "$sim" eval --workloads "$here" --sms 1 \
+	--offsets 0 --policies sjf --sjf-key model --format json
+expect 0 "sjf key: measured" "$sim" eval --workloads "$here" --sms 1 \
+	--offsets 0 --policies sjf
+expect 2 "--sjf-key: unknown key 'oracle' (model or measured)" \
+	"$sim" eval --workloads "$here" --sjf-key oracle
+expect 0 "Usage: gputbs-sim report" "$sim" report --help
+expect 2 "no --results FILE given" "$sim" report
+expect 2 "--results: $tmp.d/none.json: No such file or directory" \
+	"$sim" report --results "$tmp.d/none.json"
+printf '{"tool": "x",\n "seed": [1, 2}\n' >"$tmp.d/bad.json"
+expect 2 "$tmp.d/bad.json: line 2: expected ',' or ']'" \
+	"$sim" report --results "$tmp.d/bad.json"
+sed 's/"pair": "Short+Long"/"pair": "Long+Long"/' "$tmp.d/hand.json" \
+	>"$tmp.d/bad2.json"
+expect 2 "pair 'Long+Long', not 'Short+Long' (pairs out of order)" \
+	"$sim" report --results "$tmp.d/bad2.json"
+sed '0,/"shared_cycles": 4950/s//"shared_cycles": 4951/' "$tmp.d/hand.json" \
+	>"$tmp.d/bad3.json"
+expect 2 "STP, ANTT or StrictF do not follow from the runtimes" \
+	"$sim" report --results "$tmp.d/bad3.json"
+
+# --- gputbs eval: the sweep's command line on the module --------------------
+if [ -n "$gputbs" ]; then
+	expect 0 "Usage: gputbs eval" "$gputbs" eval --help
+	expect 0 "eval       the paper's evaluation sweep" "$gputbs" --help
+	expect 2 "gputbs: unrecognized option '--jobs'" \
+		"$gputbs" eval --jobs 2
+	expect 2 "gputbs: unrecognized option '--sjf-key'" \
+		"$gputbs" eval --sjf-key model
+	expect 2 "gputbs: --offsets: bad offset list '0,,25'" \
+		"$gputbs" eval --offsets 0,,25
+	expect 2 "gputbs: --policies: unknown policy 'lifo'" \
+		"$gputbs" eval --policies lifo
+	expect 2 "gputbs: --timeline is drawn by --plot DIR" \
+		"$gputbs" eval --workloads "$here" --timeline Short+Long
+	expect 1 "gputbs: /nonexistent/gputbs: No such file or directory (is the module loaded?)" \
+		"$gputbs" eval --device /nonexistent/gputbs --workloads "$here"
 fi
 
 summary sim

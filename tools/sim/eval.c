@@ -80,7 +80,7 @@ void sim_pair_job(const struct sim_eval *ev, unsigned int offset,
 	job->progs[1] = ev->progs[pair->b];
 	job->arrive[0] = 0;
 	job->arrive[1] = sim_arrival(ev, offset, pair->a);
-	if (policy == &gtbs_policy_sjf) {
+	if (policy == &gtbs_policy_sjf && !ev->sjf_model) {
 		/* the oracle knows what each grid takes alone */
 		job->oracle[0] = ev->alone_grids[pair->a];
 		job->oracle[1] = ev->alone_grids[pair->b];
@@ -137,7 +137,8 @@ static int sim_eval_alone(struct sim_eval *ev, const char **why)
 		job.nr_runs = 1;
 		job.progs[0] = prog;
 		job.seed_mix = ev->seed_mix;
-		ret = sim_run(&job, &ev->alone[i], why);
+		ret = ev->backend->run(ev->backend->priv, &job, &ev->alone[i],
+				       why);
 		if (ret)
 			return ret;
 		ev->alone_grids[i] = calloc(prog->nr_grids, sizeof(u64));
@@ -162,6 +163,8 @@ struct sim_pool {
 	size_t next;		/* atomically incremented */
 	int err;		/* first error, atomically set */
 	const char *why;
+	pthread_mutex_t lock;	/* for @done and the progress callback */
+	size_t done;
 };
 
 static int sim_eval_one(struct sim_eval *ev, size_t n, const char **why)
@@ -177,7 +180,7 @@ static int sim_eval_one(struct sim_eval *ev, size_t n, const char **why)
 	int ret;
 
 	sim_pair_job(ev, ev->offsets[o], ev->policies[p], pair, &job);
-	ret = sim_run(&job, &res->out, why);
+	ret = ev->backend->run(ev->backend->priv, &job, &res->out, why);
 	if (ret)
 		return ret;
 	res->alone[0] = ev->alone[pair->a].progs[0].turnaround;
@@ -213,12 +216,22 @@ static void *sim_worker(void *arg)
 				pool->why = why;
 			break;
 		}
+		if (pool->ev->backend->progress) {
+			pthread_mutex_lock(&pool->lock);
+			pool->ev->backend->progress(pool->ev->backend->priv,
+						    ++pool->done,
+						    pool->nr_jobs);
+			pthread_mutex_unlock(&pool->lock);
+		}
 	}
 	return NULL;
 }
 
-/* Geometric means over the pairs, in pair order. */
-static void sim_eval_geomeans(struct sim_eval *ev)
+/**
+ * sim_eval_geomeans() - geometric means over the pairs, in pair order
+ * @ev: the sweep, with every result; &sim_eval.geomeans out.
+ */
+void sim_eval_geomeans(struct sim_eval *ev)
 {
 	unsigned int o, p, i;
 
@@ -309,6 +322,7 @@ int sim_eval_run(struct sim_eval *ev, const char **why)
 	if (ret)
 		return ret;
 	memset(&pool, 0, sizeof(pool));
+	pthread_mutex_init(&pool.lock, NULL);
 	pool.ev = ev;
 	pool.nr_jobs = (size_t)ev->nr_offsets * ev->nr_policies * ev->nr_pairs;
 	ev->results = calloc(pool.nr_jobs, sizeof(*ev->results));
@@ -318,7 +332,8 @@ int sim_eval_run(struct sim_eval *ev, const char **why)
 		*why = "out of memory";
 		return -ENOMEM;
 	}
-	nr_threads = min(ev->jobs, (unsigned int)ARRAY_SIZE(tids));
+	nr_threads = min(min(ev->jobs, ev->backend->max_jobs ?: 1),
+			 (unsigned int)ARRAY_SIZE(tids));
 	for (i = 1; i < nr_threads; i++)
 		if (pthread_create(&tids[i], NULL, sim_worker, &pool))
 			break;
@@ -326,11 +341,45 @@ int sim_eval_run(struct sim_eval *ev, const char **why)
 	sim_worker(&pool);
 	for (i = 1; i < nr_threads; i++)
 		pthread_join(tids[i], NULL);
+	pthread_mutex_destroy(&pool.lock);
 	if (pool.err) {
 		*why = pool.why;
 		return pool.err;
 	}
 	sim_eval_geomeans(ev);
+	return 0;
+}
+
+/**
+ * sim_eval_timeline() - run the timeline's pair with every block recorded
+ * @ev: the sweep, run (alone runtimes known).
+ * @tl: @pair and @offset in; under srtf and fifo (those registered), the
+ *	policies and executions out.
+ * @why: out: on error, why.
+ *
+ * Return: 0, or a negative errno from the backend.
+ */
+int sim_eval_timeline(const struct sim_eval *ev, struct sim_timeline *tl,
+		      const char **why)
+{
+	static const char * const names[] = { "srtf", "fifo" };
+	const struct gtbs_policy_ops *p;
+	struct sim_job job;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		p = gtbs_policy_find(names[i]);
+		if (!p)
+			continue;
+		sim_pair_job(ev, tl->offset, p, &ev->pairs[tl->pair], &job);
+		job.record = true;
+		tl->policies[tl->nr_policies] = p;
+		ret = ev->backend->run(ev->backend->priv, &job,
+				       &tl->outs[tl->nr_policies++], why);
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 
@@ -351,4 +400,21 @@ void sim_eval_free(struct sim_eval *ev)
 	free(ev->results);
 	free(ev->geomeans);
 	free(ev->pairs);
+}
+
+/**
+ * sim_out_free() - release what a backend's run allocated
+ * @out: its output (sim_run() or another backend).
+ */
+void sim_out_free(struct sim_out *out)
+{
+	unsigned int r;
+
+	for (r = 0; r < WL_MAX_RUNS; r++) {
+		free(out->progs[r].grids);
+		out->progs[r].grids = NULL;
+	}
+	free(out->blocks);
+	out->blocks = NULL;
+	out->nr_blocks = 0;
 }

@@ -4,9 +4,11 @@
  *
  *   gputbs-sim eval [--workloads DIR] [--offsets LIST] [--policies LIST]
  *                   [--format text|json] [--jobs N] [--sms N] [--seed N]
- *                   [--plot DIR] [--timeline PAIR[@OFFSET]]
+ *                   [--sjf-key model|measured] [--plot DIR]
+ *                   [--timeline PAIR[@OFFSET]]
  *   gputbs-sim run [--policy LIST] [--format text|json] [--sms N]
  *                  [--seed N] [--trace FILE] WORKLOAD
+ *   gputbs-sim report --results FILE [--format text|json] [--plot DIR]
  *
  * Exit status: 0 success, 1 system error (memory, I/O, gnuplot), 2 usage
  * error or bad workload file.
@@ -28,10 +30,6 @@
 #define GPUTBS_VERSION	"0.1"
 #endif
 
-#define SIM_DEFAULT_WORKLOADS	"workloads/ercbench"
-#define SIM_KERNELS_FILE	"kernels.gtbs"
-#define SIM_DEFAULT_TIMELINE	"RayTracing+JPEG-d"
-#define SIM_MAX_JOBS		256
 
 static const char usage_main[] =
 	"Usage: gputbs-sim [--help] [--version] COMMAND [ARGS]\n"
@@ -44,6 +42,8 @@ static const char usage_main[] =
 	"         each arrival offset under each policy, STP, ANTT, StrictF\n"
 	"         beside the paper's Tables, optionally plotted\n"
 	"  run    one workload file, reported like 'gputbs run'\n"
+	"  report the text, JSON or figures of a saved 'eval --format json'\n"
+	"         (also of 'gputbs eval', the same sweep on the module)\n"
 	"\n"
 	"'gputbs-sim COMMAND --help' describes a command.\n";
 
@@ -71,13 +71,32 @@ static const char usage_eval[] =
 	"  -s, --sms N           SMs of the device, 1..1024 (default 15)\n"
 	"  -S, --seed N          XOR a scramble of N into every grid's seed\n"
 	"                        (default 0: the workload file's seeds)\n"
+	"  -k, --sjf-key KEY     the SJF oracle's key: measured (default: each\n"
+	"                        grid's alone runtime as measured) or model\n"
+	"                        (Equation 1 of its work model, the module's)\n"
 	"  -p, --plot DIR        also write per-pair bar charts of STP, ANTT and\n"
 	"                        StrictF per offset and a per-SM timeline as SVG\n"
 	"                        and PNG into DIR, with their gnuplot data and\n"
 	"                        script (needs gnuplot)\n"
 	"  -t, --timeline PAIR[@OFFSET]\n"
 	"                        the pair of the timeline, under srtf and fifo\n"
-	"                        (default RayTracing+JPEG-d@0, else the first)\n"
+	"                        (default RayTracing+JPEG-d@0, else the first);\n"
+	"                        with --format json, its blocks are in the JSON\n"
+	"  -h, --help            this help\n";
+
+static const char usage_report[] =
+	"Usage: gputbs-sim report --results FILE [OPTIONS]\n"
+	"\n"
+	"Read the JSON of 'gputbs-sim eval --format json' or of 'gputbs eval\n"
+	"--format json' (the sweep on the module) and print it again, as the\n"
+	"command that made it would have: the same tables, geomeans and\n"
+	"orders, from the same code.  The geomeans are computed again from the\n"
+	"pairs.\n"
+	"\n"
+	"  -r, --results FILE    the JSON ('-': standard input)\n"
+	"  -f, --format FORMAT   text (default) or json\n"
+	"  -p, --plot DIR        also write the figures of 'eval --plot' into\n"
+	"                        DIR (the timeline if the JSON has one)\n"
 	"  -h, --help            this help\n";
 
 static const char usage_run[] =
@@ -97,408 +116,99 @@ static const char usage_run[] =
 	"                        one policy only)\n"
 	"  -h, --help            this help\n";
 
-static void __attribute__((format(printf, 1, 2))) sim_err(const char *fmt, ...)
+static void sim_main_help(FILE *f)
 {
-	va_list ap;
-
-	fflush(stdout);
-	fputs("gputbs-sim: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
+	fputs(usage_main, f);
 }
 
-/* The registered policies, space-separated, into @buf. */
-static void sim_registry(char *buf, size_t len, const char *sep)
+static void sim_run_help(FILE *f)
 {
-	const struct gtbs_policy_ops *p;
-	unsigned int i;
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (i = 0; (p = gtbs_policy_at(i)) && n < len; i++)
-		n += snprintf(buf + n, len - n, "%s%s", i ? sep : "", p->name);
+	fputs(usage_run, f);
 }
 
-/* The help of eval, with the registry's policies filled in. */
-static void sim_eval_help(FILE *f)
+static void sim_report_help(FILE *f)
 {
-	char reg[256];
-
-	sim_registry(reg, sizeof(reg), ",");
-	fprintf(f, usage_eval, reg);
+	fputs(usage_report, f);
 }
 
-/* Print "gputbs-sim: message" and @usage to stderr; EXIT_USAGE. */
-static int __attribute__((format(printf, 2, 3)))
-sim_usage_error(const char *usage, const char *fmt, ...)
+static int sim_start_virtual(struct sim_eval *ev,
+			     void *priv __attribute__((unused)))
 {
-	va_list ap;
-
-	fputs("gputbs-sim: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\n\n", stderr);
-	if (usage == usage_eval)
-		sim_eval_help(stderr);
-	else
-		fputs(usage, stderr);
-	return SIM_EXIT_USAGE;
-}
-
-/* Decimal unsigned integer in [lo, hi], digits only. */
-static int sim_parse_uint(const char *s, u64 lo, u64 hi, u64 *out)
-{
-	u64 v = 0;
-
-	if (!*s || strlen(s) > 20)
-		return -EINVAL;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		if (v > (U64_MAX - 9) / 10)
-			return -ERANGE;
-		v = v * 10 + (u64)(*s - '0');
-	}
-	if (v < lo || v > hi)
-		return -ERANGE;
-	*out = v;
-	return 0;
-}
-
-/*
- * Split a comma-separated policy list into @out (at most
- * %SIM_MAX_POLICIES, none twice, each registered).  0, or an exit status
- * after a message.
- */
-static int sim_parse_policies(const char *usage, const char *opt,
-			      const char *arg,
-			      const struct gtbs_policy_ops **out,
-			      unsigned int *n)
-{
-	char *list = strdup(arg), *s, *save = NULL;
-	char reg[256];
-	unsigned int i;
-	int ret = 0;
-
-	if (!list) {
-		sim_err("out of memory");
-		return SIM_EXIT_SYSTEM;
-	}
-	*n = 0;
-	sim_registry(reg, sizeof(reg), " ");
-	if (!*arg || arg[0] == ',' || arg[strlen(arg) - 1] == ',' ||
-	    strstr(arg, ",,"))
-		ret = sim_usage_error(usage, "%s: bad policy list '%s'", opt,
-				      arg);
-	for (s = strtok_r(list, ",", &save); !ret && s;
-	     s = strtok_r(NULL, ",", &save)) {
-		const struct gtbs_policy_ops *p = gtbs_policy_find(s);
-
-		if (!p || strchr(s, '\n')) {
-			ret = sim_usage_error(usage, "%s: unknown policy '%s' (registered: %s)",
-					      opt, s, reg);
-			break;
-		}
-		for (i = 0; i < *n; i++)
-			if (out[i] == p)
-				break;
-		if (i < *n) {
-			ret = sim_usage_error(usage, "%s: policy '%s' given twice",
-					      opt, s);
-		} else if (*n == SIM_MAX_POLICIES) {
-			ret = sim_usage_error(usage, "%s: more than %d policies",
-					      opt, SIM_MAX_POLICIES);
-		} else {
-			out[(*n)++] = p;
-		}
-	}
-	free(list);
-	return ret;
-}
-
-/* --offsets: comma-separated percentages 0..1000, none twice. */
-static int sim_parse_offsets(struct sim_eval *ev, const char *arg)
-{
-	char *list = strdup(arg), *s, *save = NULL;
-	unsigned int i;
-	int ret = 0;
-	u64 v;
-
-	if (!list) {
-		sim_err("out of memory");
-		return SIM_EXIT_SYSTEM;
-	}
-	ev->nr_offsets = 0;
-	if (!*arg || arg[0] == ',' || arg[strlen(arg) - 1] == ',' ||
-	    strstr(arg, ",,"))
-		ret = -EINVAL;
-	for (s = strtok_r(list, ",", &save); !ret && s;
-	     s = strtok_r(NULL, ",", &save)) {
-		if (sim_parse_uint(s, 0, SIM_MAX_OFFSET_PCT, &v) ||
-		    ev->nr_offsets == SIM_MAX_OFFSETS) {
-			ret = -EINVAL;
-			break;
-		}
-		for (i = 0; i < ev->nr_offsets; i++)
-			if (ev->offsets[i] == v)
-				ret = -EINVAL;
-		ev->offsets[ev->nr_offsets++] = v;
-	}
-	free(list);
-	if (ret)
-		return sim_usage_error(usage_eval, "--offsets: bad offset list '%s' (1 to %d different percentages 0..%d, comma-separated)",
-				       arg, SIM_MAX_OFFSETS,
-				       SIM_MAX_OFFSET_PCT);
-	return 0;
-}
-
-static int sim_parse_format(const char *usage, const char *arg, bool *json)
-{
-	if (!strcmp(arg, "text"))
-		*json = false;
-	else if (!strcmp(arg, "json"))
-		*json = true;
-	else
-		return sim_usage_error(usage, "unknown format '%s' (text or json)",
-				       arg);
-	return 0;
-}
-
-static int sim_parse_sms(const char *usage, const char *arg,
-			 struct gtbs_dev_config *cfg)
-{
-	u64 v;
-
-	if (sim_parse_uint(arg, 1, GTBS_MAX_SMS, &v))
-		return sim_usage_error(usage, "bad SM count '%s' (1..%d)", arg,
-				       GTBS_MAX_SMS);
-	cfg->nr_sms = v;
-	return 0;
-}
-
-static int sim_parse_seed(const char *usage, const char *arg, u64 *seed)
-{
-	if (sim_parse_uint(arg, 0, U64_MAX, seed))
-		return sim_usage_error(usage, "bad seed '%s' (0..2^64-1)", arg);
-	return 0;
-}
-
-/* Read DIR/kernels.gtbs.  0 or an exit status after a message. */
-static int sim_load_workloads(const char *dir, struct wl_set **set,
-			      char **file)
-{
-	char errbuf[512];
-	struct stat st;
-
-	if (stat(dir, &st)) {
-		sim_err("--workloads: %s: %s", dir, strerror(errno));
-		return SIM_EXIT_USAGE;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		sim_err("--workloads: %s: Not a directory", dir);
-		return SIM_EXIT_USAGE;
-	}
-	if (asprintf(file, "%s/%s", dir, SIM_KERNELS_FILE) < 0) {
-		*file = NULL;
-		sim_err("out of memory");
-		return SIM_EXIT_SYSTEM;
-	}
-	if (wl_parse_file(*file, WL_PARSE_PROGRAMS, set, errbuf,
-			  sizeof(errbuf))) {
-		sim_err("%s", errbuf);
-		return SIM_EXIT_USAGE;
-	}
-	return 0;
-}
-
-/* --timeline PAIR[@OFFSET] into @tl, once the pairs are known. */
-static int sim_parse_timeline(const struct sim_eval *ev, const char *arg,
-			      struct sim_timeline *tl)
-{
-	char name[2 * WL_NAME_LEN + 16], *at;
-	int pair;
-	u64 v = 0;
-
-	if (!arg) {
-		pair = sim_find_pair(ev, SIM_DEFAULT_TIMELINE);
-		tl->pair = pair < 0 ? 0 : pair;
-		tl->offset = 0;
-		return 0;
-	}
-	snprintf(name, sizeof(name), "%s", arg);
-	at = strchr(name, '@');
-	if (at) {
-		*at++ = '\0';
-		if (sim_parse_uint(at, 0, SIM_MAX_OFFSET_PCT, &v))
-			return sim_usage_error(usage_eval, "--timeline: bad offset '%s' (0..%d)",
-					       at, SIM_MAX_OFFSET_PCT);
-	}
-	pair = sim_find_pair(ev, name);
-	if (pair < 0 || strlen(arg) >= sizeof(name))
-		return sim_usage_error(usage_eval, "--timeline: no pair '%s' in %s (PAIR is FIRST+SECOND)",
-				       name, ev->file);
-	tl->pair = pair;
-	tl->offset = v;
-	return 0;
-}
-
-/* Simulate the timeline's pair under srtf and fifo, every block kept. */
-static int sim_run_timeline(const struct sim_eval *ev, struct sim_timeline *tl)
-{
-	static const char * const names[] = { "srtf", "fifo" };
-	const struct gtbs_policy_ops *p;
-	struct sim_job job;
-	const char *why;
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		p = gtbs_policy_find(names[i]);
-		if (!p)
-			continue;
-		sim_pair_job(ev, tl->offset, p, &ev->pairs[tl->pair], &job);
-		job.record = true;
-		tl->policies[tl->nr_policies] = p;
-		ret = sim_run(&job, &tl->outs[tl->nr_policies++], &why);
-		if (ret) {
-			sim_err("timeline %s: %s", ev->pairs[tl->pair].name,
-				why);
-			return ret == -ENOMEM ? SIM_EXIT_SYSTEM :
-			       SIM_EXIT_USAGE;
-		}
-	}
+	ev->backend = &sim_backend_virtual;
 	return 0;
 }
 
 static int cmd_eval(int argc, char **argv)
 {
+	static const struct sim_eval_cli cli = {
+		.usage = usage_eval,
+		.start = sim_start_virtual,
+	};
+
+	return sim_eval_main(argc, argv, &cli);
+}
+
+/* ---- report: a sweep's JSON rendered again ---- */
+
+static int cmd_report(int argc, char **argv)
+{
 	static const struct option opts[] = {
-		{ "workloads", required_argument, NULL, 'w' },
-		{ "offsets", required_argument, NULL, 'o' },
-		{ "policies", required_argument, NULL, 'P' },
+		{ "results", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'f' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "sms", required_argument, NULL, 's' },
-		{ "seed", required_argument, NULL, 'S' },
 		{ "plot", required_argument, NULL, 'p' },
-		{ "timeline", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *dir = SIM_DEFAULT_WORKLOADS, *plot = NULL;
-	const char *timeline = NULL, *why;
-	struct sim_timeline *tl = NULL;
+	const char *results = NULL, *plot = NULL;
+	struct sim_timeline *tl;
 	struct sim_eval *ev;
-	char *file = NULL;
 	bool json = false;
-	long cpus;
-	int opt, ret = 0;
 	unsigned int i;
-	u64 v;
+	int opt, ret = 0;
 
-	ev = calloc(1, sizeof(*ev));
-	if (!ev) {
-		sim_err("out of memory");
-		return SIM_EXIT_SYSTEM;
-	}
-	gtbs_config_default(&ev->cfg);
-	cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	ev->jobs = cpus < 1 ? 1 : cpus > SIM_MAX_JOBS ? SIM_MAX_JOBS : cpus;
-	ev->nr_offsets = 3;
-	ev->offsets[0] = 0;
-	ev->offsets[1] = 25;
-	ev->offsets[2] = 50;
-	for (i = 0; gtbs_policy_at(i) && i < SIM_MAX_POLICIES; i++)
-		ev->policies[ev->nr_policies++] = gtbs_policy_at(i);
-	while (!ret && (opt = getopt_long(argc, argv, "w:o:P:f:j:s:S:p:t:h",
-					  opts, NULL)) != -1) {
+	while (!ret && (opt = getopt_long(argc, argv, "r:f:p:h", opts,
+					  NULL)) != -1) {
 		switch (opt) {
-		case 'w':
-			dir = optarg;
-			break;
-		case 'o':
-			ret = sim_parse_offsets(ev, optarg);
-			break;
-		case 'P':
-			ret = sim_parse_policies(usage_eval, "--policies",
-						 optarg, ev->policies,
-						 &ev->nr_policies);
+		case 'r':
+			results = optarg;
 			break;
 		case 'f':
-			ret = sim_parse_format(usage_eval, optarg, &json);
-			break;
-		case 'j':
-			if (sim_parse_uint(optarg, 1, SIM_MAX_JOBS, &v))
-				ret = sim_usage_error(usage_eval, "bad job count '%s' (1..%d)",
-						      optarg, SIM_MAX_JOBS);
-			else
-				ev->jobs = v;
-			break;
-		case 's':
-			ret = sim_parse_sms(usage_eval, optarg, &ev->cfg);
-			break;
-		case 'S':
-			ret = sim_parse_seed(usage_eval, optarg, &ev->seed);
+			ret = sim_parse_format(sim_report_help, optarg, &json);
 			break;
 		case 'p':
 			if (!*optarg)
-				ret = sim_usage_error(usage_eval, "%s",
+				ret = sim_usage_error(sim_report_help, "%s",
 						      "--plot: empty directory name");
 			plot = optarg;
 			break;
-		case 't':
-			timeline = optarg;
-			break;
 		case 'h':
-			sim_eval_help(stdout);
-			ret = -1;
-			break;
+			fputs(usage_report, stdout);
+			return 0;
 		default:
-			sim_eval_help(stderr);
-			ret = SIM_EXIT_USAGE;
+			fputs(usage_report, stderr);
+			return SIM_EXIT_USAGE;
 		}
 	}
-	if (!ret && optind < argc)
-		ret = sim_usage_error(usage_eval, "unexpected argument '%s'",
-				      argv[optind]);
-	if (!ret && timeline && !plot)
-		ret = sim_usage_error(usage_eval, "%s",
-				      "--timeline is drawn by --plot DIR");
-	if (!ret)
-		ret = sim_load_workloads(dir, &ev->set, &file);
-	if (!ret) {
-		ev->file = file;
-		ev->seed_mix = sim_seed_mix(ev->seed);
-		ret = sim_eval_prepare(ev, &why);
-		if (ret) {
-			sim_err("%s: %s", file, why);
-			ret = ret == -ENOMEM ? SIM_EXIT_SYSTEM : SIM_EXIT_USAGE;
-		}
+	if (ret)
+		return ret;
+	if (optind < argc)
+		return sim_usage_error(sim_report_help, "unexpected argument '%s'",
+				       argv[optind]);
+	if (!results)
+		return sim_usage_error(sim_report_help, "%s",
+				       "no --results FILE given");
+	ev = calloc(1, sizeof(*ev));
+	tl = calloc(1, sizeof(*tl));
+	if (!ev || !tl) {
+		free(ev);
+		free(tl);
+		sim_err("out of memory");
+		return SIM_EXIT_SYSTEM;
 	}
-	if (!ret && plot) {
-		tl = calloc(1, sizeof(*tl));
-		if (!tl) {
-			sim_err("out of memory");
-			ret = SIM_EXIT_SYSTEM;
-		}
-	}
-	if (!ret && plot)
-		ret = sim_parse_timeline(ev, timeline, tl);
-	if (!ret) {
-		ret = sim_eval_run(ev, &why);
-		if (ret) {
-			sim_err("%s: %s", file, why);
-			ret = ret == -ENOMEM ? SIM_EXIT_SYSTEM : SIM_EXIT_USAGE;
-		}
-	}
-	if (!ret && plot)
-		ret = sim_run_timeline(ev, tl);
+	ret = sim_load_results(results, ev, tl);
 	if (!ret) {
 		if (json)
-			sim_report_json(stdout, ev);
+			sim_report_json(stdout, ev, tl->nr_policies ? tl : NULL);
 		else
 			sim_report_text(stdout, ev);
 		if (fflush(stdout) || ferror(stdout)) {
@@ -508,14 +218,12 @@ static int cmd_eval(int argc, char **argv)
 	}
 	if (!ret && plot)
 		ret = sim_plot(ev, tl, plot);
-	for (i = 0; tl && i < tl->nr_policies; i++)
+	for (i = 0; i < tl->nr_policies; i++)
 		sim_out_free(&tl->outs[i]);
+	sim_results_free(ev);
 	free(tl);
-	sim_eval_free(ev);
-	wl_free(ev->set);
 	free(ev);
-	free(file);
-	return ret < 0 ? 0 : ret;
+	return ret;
 }
 
 /* ---- run: one workload file, reported by tools/report.c ---- */
@@ -853,21 +561,21 @@ static int cmd_run(int argc, char **argv)
 					  NULL)) != -1) {
 		switch (opt) {
 		case 'P':
-			ret = sim_parse_policies(usage_run, "--policy", optarg,
+			ret = sim_parse_policies(sim_run_help, "--policy", optarg,
 						 c->policies, &c->nr_policies);
 			break;
 		case 'f':
-			ret = sim_parse_format(usage_run, optarg, &json);
+			ret = sim_parse_format(sim_run_help, optarg, &json);
 			break;
 		case 's':
-			ret = sim_parse_sms(usage_run, optarg, &c->cfg);
+			ret = sim_parse_sms(sim_run_help, optarg, &c->cfg);
 			break;
 		case 'S':
-			ret = sim_parse_seed(usage_run, optarg, &seed);
+			ret = sim_parse_seed(sim_run_help, optarg, &seed);
 			break;
 		case 'T':
 			if (!*optarg)
-				ret = sim_usage_error(usage_run, "%s",
+				ret = sim_usage_error(sim_run_help, "%s",
 						      "--trace: empty file name");
 			trace = optarg;
 			break;
@@ -881,9 +589,9 @@ static int cmd_run(int argc, char **argv)
 		}
 	}
 	if (!ret && optind == argc)
-		ret = sim_usage_error(usage_run, "%s", "no workload file given");
+		ret = sim_usage_error(sim_run_help, "%s", "no workload file given");
 	if (!ret && optind + 1 < argc)
-		ret = sim_usage_error(usage_run, "unexpected argument '%s' (one workload file)",
+		ret = sim_usage_error(sim_run_help, "unexpected argument '%s' (one workload file)",
 				      argv[optind + 1]);
 	if (!ret) {
 		c->seed_mix = sim_seed_mix(seed);
@@ -909,12 +617,13 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{ "eval", cmd_eval },
 		{ "run", cmd_run },
+		{ "report", cmd_report },
 	};
 	static char name[32];
 	unsigned int i;
 
 	if (argc < 2)
-		return sim_usage_error(usage_main, "%s", "missing command");
+		return sim_usage_error(sim_main_help, "%s", "missing command");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		fputs(usage_main, stdout);
 		return 0;
@@ -931,5 +640,5 @@ int main(int argc, char **argv)
 			argv[1] = name;
 			return cmds[i].fn(argc - 1, argv + 1);
 		}
-	return sim_usage_error(usage_main, "unknown command '%s'", argv[1]);
+	return sim_usage_error(sim_main_help, "unknown command '%s'", argv[1]);
 }

@@ -143,7 +143,8 @@ static void sim_alone_text(FILE *f, const struct sim_eval *ev,
 {
 	unsigned int i, k;
 
-	fprintf(f, "alone runtimes (fifo, each program alone on a fresh device; paper: expect= of the file)\n");
+	fprintf(f, "alone runtimes (fifo, each program alone on %s; paper: expect= of the file)\n",
+		ev->module ? "the idle module" : "a fresh device");
 	fprintf(f, "  %-*s  %-*s  %2s  %7s  %11s  %11s  %8s\n", w->prog,
 		"program", w->grid, "grid", "R", "blocks", "alone(cyc)",
 		"paper(cyc)", "diff");
@@ -464,9 +465,14 @@ void sim_report_text(FILE *f, const struct sim_eval *ev)
 	char off[16];
 
 	sim_widths(ev, &w);
-	fprintf(f, "gputbs-sim eval: %s, %u programs, %u ordered pairs, %u SM%s, virtual time\n",
-		ev->file, ev->nr_progs, ev->nr_pairs, ev->cfg.nr_sms,
+	fprintf(f, "%s: %s, %u programs, %u ordered pairs, %u SM%s, ",
+		ev->tool, ev->file, ev->nr_progs, ev->nr_pairs, ev->cfg.nr_sms,
 		ev->cfg.nr_sms == 1 ? "" : "s");
+	if (ev->module)
+		fprintf(f, "the module (%s, %" PRIu64 " ps per cycle)\n",
+			ev->device, (uint64_t)ev->time_scale_ps);
+	else
+		fputs("virtual time\n", f);
 	fputs("policies:", f);
 	for (p = 0; p < ev->nr_policies; p++)
 		fprintf(f, " %s", sim_policy(ev, p));
@@ -481,9 +487,17 @@ void sim_report_text(FILE *f, const struct sim_eval *ev)
 			(uint64_t)ev->seed, (uint64_t)ev->seed_mix);
 	else
 		fprintf(f, "seed: 0 (the workload file's seeds)\n");
+	if (ev->sjf_model)
+		fputs("sjf key: model (each grid's alone runtime by Equation 1 of its work model,\n"
+		      "as in the module)\n", f);
+	else
+		fputs("sjf key: measured (each grid's alone runtime as measured)\n", f);
 	fputs("slowdown = shared / alone turnaround; first, final: the grid's first and final\n"
 	      "Simple Slicing prediction; first/act, final/act: those over its actual runtime\n"
-	      "(last block end - first block start)\n\n", f);
+	      "(last block end - first block start)\n", f);
+	if (ev->module)
+		fputs("(the module reports no predictions: \"-\")\n", f);
+	fputc('\n', f);
 	sim_alone_text(f, ev, &w);
 	for (o = 0; o < ev->nr_offsets; o++)
 		for (p = 0; p < ev->nr_policies; p++)
@@ -542,7 +556,10 @@ static void sim_prog_json(struct json *j, const struct sim_eval *ev,
 		json_u64(j, "shared_cycles", shared);
 		json_fp(j, "slowdown", gtbs_slowdown(shared, alone));
 		json_u64(j, "actual_cycles", actual);
-		json_u64(j, "predictions", g->nr_predictions);
+		if (ev->module)
+			sim_json_null(j, "predictions");
+		else
+			json_u64(j, "predictions", g->nr_predictions);
 		sim_pred_json(j, "first_pred_cycles", "first_pred_ratio",
 			      g->first_pred, actual);
 		sim_pred_json(j, "final_pred_cycles", "final_pred_ratio",
@@ -640,8 +657,11 @@ static void sim_offset_json(struct json *j, const struct sim_eval *ev,
 			json_fp(j, "stp", res->metrics.stp);
 			json_fp(j, "antt", res->metrics.antt);
 			json_fp(j, "strictf", res->metrics.strictf);
-			json_u64(j, "sharing_switches",
-				 res->out.sharing_switches);
+			if (ev->module)
+				sim_json_null(j, "sharing_switches");
+			else
+				json_u64(j, "sharing_switches",
+					 res->out.sharing_switches);
 			json_arr(j, "programs");
 			sim_prog_json(j, ev, res, 0, pair->a);
 			sim_prog_json(j, ev, res, 1, pair->b);
@@ -656,23 +676,75 @@ static void sim_offset_json(struct json *j, const struct sim_eval *ev,
 	json_obj_end(j);
 }
 
+/*
+ * The timeline's blocks, each a string "run grid sm slot block start
+ * end" (one line each, not seven).
+ */
+static void sim_timeline_json(struct json *j, const struct sim_eval *ev,
+			      const struct sim_timeline *tl)
+{
+	char buf[160];
+	unsigned int t;
+	size_t b;
+
+	json_obj(j, "timeline");
+	json_str(j, "pair", ev->pairs[tl->pair].name);
+	json_u64(j, "offset_pct", tl->offset);
+	json_str(j, "block_fields", "run grid sm slot block start end");
+	json_arr(j, "policies");
+	for (t = 0; t < tl->nr_policies; t++) {
+		const struct sim_out *out = &tl->outs[t];
+
+		json_obj(j, NULL);
+		json_str(j, "policy", tl->policies[t]->name);
+		json_arr(j, "blocks");
+		for (b = 0; b < out->nr_blocks; b++) {
+			const struct sim_block *sb = &out->blocks[b];
+
+			snprintf(buf, sizeof(buf), "%u %u %u %u %u %" PRIu64
+				 " %" PRIu64, sb->run, sb->grid, sb->sm,
+				 sb->slot, sb->block, (uint64_t)sb->start,
+				 (uint64_t)sb->end);
+			json_str(j, NULL, buf);
+		}
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
 /**
  * sim_report_json() - print the sweep as one JSON object
  * @f: output.
  * @ev: the sweep, run.
+ * @tl: NULL, or the timeline's pair with every block, also printed.
  *
- * The same numbers as the text, keys always in the same order.
+ * The same numbers as the text, keys always in the same order; what
+ * "gputbs-sim report" reads back.
  */
-void sim_report_json(FILE *f, const struct sim_eval *ev)
+void sim_report_json(FILE *f, const struct sim_eval *ev,
+		     const struct sim_timeline *tl)
 {
 	struct json j;
 	unsigned int i, k, p;
 
 	json_init(&j, f);
 	json_obj(&j, NULL);
+	json_str(&j, "tool", ev->tool);
+	json_str(&j, "backend", ev->module ? "module" : "simulator");
+	if (ev->module) {
+		json_str(&j, "device", ev->device);
+		json_u64(&j, "time_scale_ps", ev->time_scale_ps);
+	} else {
+		sim_json_null(&j, "device");
+		sim_json_null(&j, "time_scale_ps");
+	}
 	json_str(&j, "workloads", ev->file);
 	json_u64(&j, "nr_sms", ev->cfg.nr_sms);
+	json_u64(&j, "max_blocks_per_sm", ev->cfg.max_blocks_per_sm);
 	json_u64(&j, "seed", ev->seed);
+	json_str(&j, "sjf_key", ev->sjf_model ? "model" : "measured");
 	json_u64(&j, "offset0_cycles", SIM_OFFSET0_CYCLES);
 	json_arr(&j, "policies");
 	for (p = 0; p < ev->nr_policies; p++)
@@ -708,6 +780,8 @@ void sim_report_json(FILE *f, const struct sim_eval *ev)
 	for (i = 0; i < ev->nr_offsets; i++)
 		sim_offset_json(&j, ev, i);
 	json_arr_end(&j);
+	if (tl && tl->nr_policies)
+		sim_timeline_json(&j, ev, tl);
 	json_obj_end(&j);
 	json_end(&j);
 }

@@ -43,7 +43,7 @@ static FILE *sim_open(const char *dir, const char *name)
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "we");
 	if (!f)
-		fprintf(stderr, "gputbs-sim: --plot: %s: %s\n", path,
+		fprintf(stderr, "%s: --plot: %s: %s\n", sim_progname, path,
 			strerror(errno));
 	return f;
 }
@@ -51,7 +51,8 @@ static FILE *sim_open(const char *dir, const char *name)
 static int sim_close(FILE *f, const char *dir, const char *name)
 {
 	if (fclose(f)) {
-		fprintf(stderr, "gputbs-sim: --plot: %s/%s: %s\n", dir, name,
+		fprintf(stderr, "%s: --plot: %s/%s: %s\n", sim_progname, dir,
+			name,
 			strerror(errno));
 		return -EIO;
 	}
@@ -131,10 +132,20 @@ static void sim_gp_svg(FILE *gp, const char *base, int w, int h)
 		"set output \"%s.svg\"\n", w, h, base);
 }
 
+/* "virtual time", or the module and its time scale. */
+static const char *sim_clock(const struct sim_eval *ev, char *buf, size_t len)
+{
+	if (!ev->module)
+		return "virtual time";
+	snprintf(buf, len, "the module, %" PRIu64 " ps per cycle",
+		 (uint64_t)ev->time_scale_ps);
+	return buf;
+}
+
 static void sim_gp_metric(FILE *gp, const struct sim_eval *ev,
 			  unsigned int o, unsigned int m)
 {
-	char base[64], tag[16], title[128];
+	char base[64], tag[16], title[128], clock[64];
 
 	sim_offset_names(ev->offsets[o], tag, sizeof(tag), title,
 			 sizeof(title));
@@ -142,7 +153,7 @@ static void sim_gp_metric(FILE *gp, const struct sim_eval *ev,
 	fprintf(gp, "# %s per pair and policy, %s\n", sim_metric_file[m],
 		title);
 	fprintf(gp, "reset\n"
-		"set title \"%s per pair, %s (%u pairs, %u SMs, virtual time)\"\n"
+		"set title \"%s per pair, %s (%u pairs, %u SMs, %s)\"\n"
 		"set style data histograms\n"
 		"set style histogram clustered gap 1\n"
 		"set style fill solid 0.9 noborder\n"
@@ -150,7 +161,8 @@ static void sim_gp_metric(FILE *gp, const struct sim_eval *ev,
 		"set key outside top center horizontal\n"
 		"set grid ytics\n"
 		"set ylabel \"%s\"\n", sim_metric_title[m], title,
-		ev->nr_pairs, ev->cfg.nr_sms, sim_metric_file[m]);
+		ev->nr_pairs, ev->cfg.nr_sms, sim_clock(ev, clock, sizeof(clock)),
+		sim_metric_file[m]);
 	if (m == 1)
 		fputs("set logscale y\nset yrange [0.5:*]\n", gp);
 	else
@@ -293,7 +305,7 @@ static int sim_gnuplot(const char *dir)
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		fprintf(stderr, "gputbs-sim: --plot: fork: %s\n",
+		fprintf(stderr, "%s: --plot: fork: %s\n", sim_progname,
 			strerror(errno));
 		return SIM_EXIT_SYSTEM;
 	}
@@ -309,18 +321,18 @@ static int sim_gnuplot(const char *dir)
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		fprintf(stderr, "gputbs-sim: --plot: cannot run gnuplot (Debian: apt-get install gnuplot-nox); the data and plot.gp are in %s\n",
-			dir);
+		fprintf(stderr, "%s: --plot: cannot run gnuplot (Debian: apt-get install gnuplot-nox); the data and plot.gp are in %s\n",
+			sim_progname, dir);
 	else
-		fprintf(stderr, "gputbs-sim: --plot: gnuplot %s/plot.gp failed\n",
-			dir);
+		fprintf(stderr, "%s: --plot: gnuplot %s/plot.gp failed\n",
+			sim_progname, dir);
 	return SIM_EXIT_SYSTEM;
 }
 
 /**
  * sim_plot() - write the figures of a sweep
  * @ev: the sweep, run.
- * @tl: the timeline's pair, simulated under its policies with blocks.
+ * @tl: NULL, or the timeline's pair, run under its policies with blocks.
  * @dir: output directory, created if missing (one level).
  *
  * Return: 0, or an exit status after a message.
@@ -328,28 +340,30 @@ static int sim_gnuplot(const char *dir)
 int sim_plot(const struct sim_eval *ev, const struct sim_timeline *tl,
 	     const char *dir)
 {
+	char clock[64];
 	unsigned int o, m, t;
 	FILE *gp;
 	int ret = 0;
 
 	if (mkdir(dir, 0777) && errno != EEXIST) {
-		fprintf(stderr, "gputbs-sim: --plot: %s: %s\n", dir,
+		fprintf(stderr, "%s: --plot: %s: %s\n", sim_progname, dir,
 			strerror(errno));
 		return SIM_EXIT_SYSTEM;
 	}
 	gp = sim_open(dir, "plot.gp");
 	if (!gp)
 		return SIM_EXIT_SYSTEM;
-	fprintf(gp, "# gputbs-sim eval --plot: %s, %u SMs, virtual time.\n"
+	fprintf(gp, "# %s --plot: %s, %u SMs, %s.\n"
 		"# Every figure as SVG and PNG; run \"gnuplot plot.gp\" in this directory\n"
-		"# after editing to restyle.\n\n", ev->file, ev->cfg.nr_sms);
+		"# after editing to restyle.\n\n", ev->tool, ev->file,
+		ev->cfg.nr_sms, sim_clock(ev, clock, sizeof(clock)));
 	for (o = 0; !ret && o < ev->nr_offsets; o++) {
 		for (m = 0; !ret && m < ARRAY_SIZE(sim_metric_file); m++) {
 			ret = sim_write_metric(ev, dir, o, m);
 			sim_gp_metric(gp, ev, o, m);
 		}
 	}
-	for (t = 0; !ret && t < tl->nr_policies; t++) {
+	for (t = 0; !ret && tl && t < tl->nr_policies; t++) {
 		ret = sim_write_timeline(ev, tl, t, dir);
 		sim_gp_timeline(gp, ev, tl, t);
 	}

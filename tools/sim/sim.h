@@ -9,10 +9,15 @@
  *
  *   simulate.c  one workload on a fresh device (sim_run())
  *   eval.c      the paper's sweep: alone runtimes, every ordered pair of
- *               programs at every arrival offset under every policy
+ *               programs at every arrival offset under every policy, run
+ *               by a backend: sim_run() here, the module in "gputbs eval"
+ *   evalcmd.c   the eval command line, shared with "gputbs eval"
+ *   args.c      option helpers and messages, shared likewise
  *   output.c    text and JSON of the sweep, the paper's numbers
+ *   results.c   a sweep read back from its JSON (gputbs-sim report)
+ *   jsonparse.c a small JSON reader for results.c
  *   plot.c      gnuplot data, scripts, SVG and PNG figures
- *   main.c      the command line (eval, run)
+ *   main.c      the command line (eval, run, report)
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -127,12 +132,30 @@ struct sim_out {
 	u64 sharing_switches;
 };
 
+/**
+ * struct sim_backend - what executes the jobs of a sweep
+ * @run: execute one job, with the contract of sim_run(): @out is filled
+ *	with cycles counted from the job's start (its first arrival is at
+ *	&sim_job.arrive), released with sim_out_free() also on error.
+ * @progress: NULL, or called after each pair's run with the pairs done
+ *	and their total (never from two threads at once).
+ * @priv: passed to @run and @progress.
+ * @max_jobs: jobs at most at once (1: one device that every job shares).
+ */
+struct sim_backend {
+	int (*run)(void *priv, const struct sim_job *job, struct sim_out *out,
+		   const char **why);
+	void (*progress)(void *priv, size_t done, size_t total);
+	void *priv;
+	unsigned int max_jobs;
+};
+
 /* simulate.c */
+extern const struct sim_backend sim_backend_virtual;
 int sim_grid_desc(const struct wl_grid *g, u64 seed_mix,
 		  struct gtbs_grid_desc *desc);
 int sim_run(const struct sim_job *job, struct sim_out *out,
 	    const char **why);
-void sim_out_free(struct sim_out *out);
 
 /**
  * struct sim_pair - one ordered pair of programs
@@ -172,6 +195,15 @@ struct sim_geomean {
 
 /**
  * struct sim_eval - the sweep: its parameters and results
+ * @tool: what ran it, for the output: "gputbs-sim eval" or "gputbs eval".
+ * @backend: what executes its jobs.
+ * @module: it ran on the module (emulated time, real processes): the
+ *	module reports neither predictions nor sharing-mode switches.
+ * @device: @module: the device node.
+ * @time_scale_ps: @module: the module's time scale, ps per cycle.
+ * @sjf_model: the SJF oracle's key is Equation 1 of each grid's work model
+ *	(gtbs_grid_alone_cycles(), the module's key), not its measured alone
+ *	runtime.
  * @file: the workload file (DIR/kernels.gtbs).
  * @set: what it defines.
  * @cfg: the device.
@@ -193,6 +225,12 @@ struct sim_geomean {
  * @geomeans: [offset][policy].
  */
 struct sim_eval {
+	const char *tool;
+	const struct sim_backend *backend;
+	bool module;
+	const char *device;
+	u64 time_scale_ps;
+	bool sjf_model;
 	const char *file;
 	struct wl_set *set;
 	struct gtbs_dev_config cfg;
@@ -213,6 +251,8 @@ struct sim_eval {
 	struct sim_geomean *geomeans;
 };
 
+struct sim_timeline;
+
 /* eval.c */
 u64 sim_seed_mix(u64 seed);
 u64 sim_arrival(const struct sim_eval *ev, unsigned int offset, unsigned int a);
@@ -222,9 +262,13 @@ void sim_pair_job(const struct sim_eval *ev, unsigned int offset,
 int sim_eval_prepare(struct sim_eval *ev, const char **why);
 int sim_eval_run(struct sim_eval *ev, const char **why);
 void sim_eval_free(struct sim_eval *ev);
+void sim_out_free(struct sim_out *out);
 struct sim_result *sim_result_at(const struct sim_eval *ev, unsigned int o,
 				 unsigned int p, unsigned int i);
 int sim_find_pair(const struct sim_eval *ev, const char *name);
+void sim_eval_geomeans(struct sim_eval *ev);
+int sim_eval_timeline(const struct sim_eval *ev, struct sim_timeline *tl,
+		      const char **why);
 
 /* output.c */
 /**
@@ -243,7 +287,8 @@ const struct sim_paper *sim_paper_value(const char *policy,
 					unsigned int offset);
 const char *sim_paper_name(const char *policy);
 void sim_report_text(FILE *f, const struct sim_eval *ev);
-void sim_report_json(FILE *f, const struct sim_eval *ev);
+void sim_report_json(FILE *f, const struct sim_eval *ev,
+		     const struct sim_timeline *tl);
 double sim_fp(u64 fp);
 
 /* plot.c */
@@ -265,5 +310,82 @@ struct sim_timeline {
 
 int sim_plot(const struct sim_eval *ev, const struct sim_timeline *tl,
 	     const char *dir);
+
+/* args.c */
+typedef void sim_help_fn(FILE *f);
+extern const char *sim_progname;
+void sim_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void sim_registry(char *buf, size_t len, const char *sep);
+int sim_usage_error(sim_help_fn *help, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int sim_parse_uint(const char *s, u64 lo, u64 hi, u64 *out);
+int sim_parse_policies(sim_help_fn *help, const char *opt, const char *arg,
+		       const struct gtbs_policy_ops **out, unsigned int *n);
+int sim_parse_format(sim_help_fn *help, const char *arg, bool *json);
+int sim_parse_sms(sim_help_fn *help, const char *arg,
+		  struct gtbs_dev_config *cfg);
+int sim_parse_seed(sim_help_fn *help, const char *arg, u64 *seed);
+
+/* evalcmd.c */
+/**
+ * struct sim_eval_cli - what differs between the eval commands
+ * @usage: the usage, a printf format with one %s (the registry's
+ *	policies, comma-separated).
+ * @module: "gputbs eval": the module runs the jobs; --device, no --jobs,
+ *	--sms or --sjf-key (the module's SMs and its SJF key, Equation 1).
+ * @start: called once the sweep is prepared, before it runs: sets
+ *	&sim_eval.backend (and with @module the device's configuration);
+ *	returns 0 or an exit status after a message.
+ * @finish: NULL, or called after the runs, whether they succeeded or not
+ *	(@ret: the status so far); returns the status.
+ * @priv: for @start and @finish; "gputbs eval" also gets --device in it
+ *	through @set_device.
+ * @set_device: with @module, --device PATH.
+ */
+struct sim_eval_cli {
+	const char *usage;
+	bool module;
+	int (*start)(struct sim_eval *ev, void *priv);
+	int (*finish)(struct sim_eval *ev, void *priv, int ret);
+	void (*set_device)(void *priv, const char *path);
+	void *priv;
+};
+
+int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli);
+int sim_load_workloads(const char *dir, struct wl_set **set, char **file);
+
+/* results.c */
+int sim_load_results(const char *path, struct sim_eval *ev,
+		     struct sim_timeline *tl);
+void sim_results_free(struct sim_eval *ev);
+
+/* jsonparse.c */
+/**
+ * enum sim_jtype - the kind of a parsed JSON value
+ */
+enum sim_jtype { SIM_JNULL, SIM_JBOOL, SIM_JNUM, SIM_JSTR, SIM_JARR, SIM_JOBJ };
+
+/**
+ * struct sim_jval - a parsed JSON value
+ * @type: its kind.
+ * @str: SIM_JSTR: the string, unescaped; SIM_JNUM: the number's text;
+ *	SIM_JBOOL: "true" or "false"; SIM_JOBJ members: see @key.
+ * @key: inside an object, the member's name; else NULL.
+ * @n: SIM_JARR, SIM_JOBJ: entries of @items.
+ * @items: SIM_JARR, SIM_JOBJ: the elements or members, in order.
+ */
+struct sim_jval {
+	enum sim_jtype type;
+	char *str;
+	char *key;
+	size_t n;
+	struct sim_jval *items;
+};
+
+int sim_json_parse(const char *text, struct sim_jval *root, char *err,
+		   size_t errlen);
+void sim_json_free(struct sim_jval *v);
+const struct sim_jval *sim_json_get(const struct sim_jval *obj,
+				    const char *key);
 
 #endif /* _GPUTBS_SIM_H */

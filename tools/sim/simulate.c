@@ -20,6 +20,7 @@
  * Copyright (C) 2026 The gputbs developers
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 
 #include "sim.h"
@@ -346,19 +347,15 @@ out:
 	return ret;
 }
 
-/**
- * sim_out_free() - release what sim_run() allocated
- * @out: its output.
- */
-void sim_out_free(struct sim_out *out)
+static int sim_run_virtual(void *priv __attribute__((unused)),
+			   const struct sim_job *job,
+			   struct sim_out *out, const char **why)
 {
-	unsigned int r;
-
-	for (r = 0; r < WL_MAX_RUNS; r++) {
-		free(out->progs[r].grids);
-		out->progs[r].grids = NULL;
-	}
-	free(out->blocks);
-	out->blocks = NULL;
-	out->nr_blocks = 0;
+	return sim_run(job, out, why);
 }
+
+/* The simulator as a backend of the sweep: any number of threads. */
+const struct sim_backend sim_backend_virtual = {
+	.run = sim_run_virtual,
+	.max_jobs = UINT_MAX,
+};

@@ -193,9 +193,12 @@ struct gputbs_info {
  * %GPUTBS_SUBMIT_AT_CYCLE or more than %GPUTBS_ARRIVAL_MAX_AHEAD cycles
  * ahead, %GPUTBS_SUBMIT_AT_CYCLE in a command of %GPUTBS_SUBMIT_SIZE_VER0
  * bytes, or a grid that cannot fit on an SM (R = 0), -EPERM for
- * %GPUTBS_PRIO_HIGH or %GPUTBS_PRIO_REALTIME without CAP_SYS_NICE, -EFAULT
- * for a bad pointer, -E2BIG for too many blocks, -EAGAIN when the fd holds
- * &gputbs_info.max_grids_per_fd unreaped grids, -ENOMEM.  On error nothing
+ * %GPUTBS_PRIO_HIGH or %GPUTBS_PRIO_REALTIME without CAP_SYS_NICE (checked
+ * after every other field: an invalid grid is -EINVAL or -E2BIG for
+ * anyone), -EFAULT for a bad pointer, -E2BIG for too many blocks, -EAGAIN
+ * when the fd holds &gputbs_info.max_grids_per_fd unreaped grids, -ENOSPC
+ * when all files together hold the module parameter max_grids_per_device
+ * (Documentation/reliability.rst), -ENOMEM.  On error nothing
  * is queued, except for -EFAULT when the struct cannot be written back: the
  * grid then runs (or arrives) without a known handle and is cancelled when
  * the file is closed.
@@ -256,7 +259,9 @@ struct gputbs_submit {
  * fills the outputs and releases the handle.  Errors: -ETIME when the
  * deadline passed first (the grid stays queued), -ENOENT for an unknown
  * handle (or no grid with %GPUTBS_WAIT_ANY), -EINVAL for unknown flags,
- * -ERESTARTSYS/-EINTR on a signal.  Emulated times are converted with
+ * -ERESTARTSYS/-EINTR on a signal, -EFAULT for a bad pointer (if only
+ * writing the results back fails, the grid has been reaped and its handle
+ * is gone).  Emulated times are converted with
  * &gputbs_info.time_scale_ps and &gputbs_info.epoch_ns.
  */
 struct gputbs_wait {

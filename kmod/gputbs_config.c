@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gputbs_config.c - reconfiguring the emulated device at run time.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+
+/**
+ * DOC: Reconfiguration
+ *
+ * The device's resources (SM count, per-SM resources, warp size, the
+ * timing model's knee, the time scale) come from module parameters at load
+ * and may be changed through sysfs (gputbs_sysfs.c) while no file of
+ * /dev/gputbs is open and no grid exists.  A new configuration means new
+ * SMs and new SM kthreads: gputbs_reconfigure() allocates them and starts
+ * the new threads first (they sleep until their timers are armed), swaps
+ * them in under the device lock, then stops the old threads and frees the
+ * old SMs, so the device is never without threads and a failure leaves
+ * the old configuration in place.  The emulated clock restarts at cycle 0
+ * (&gputbs_device.epoch_ns); the policy, its tunables, the starvation
+ * guard (kept in ns) and every counter carry over.
+ *
+ * Locking: &gputbs_device.cfg_lock (a mutex) serialises the change with
+ * open(), which counts open files under it; the swap itself holds
+ * &gputbs_device.lock, which every reader of the configuration, the SMs or
+ * the threads takes.
+ */
+#include <linux/ktime.h>
+#include <linux/lockdep.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
+
+#include "gputbs_drv.h"
+
+/* What a configuration change must give back to the old SMs. */
+struct gputbs_sm_set {
+	struct gtbs_sm **sms;
+	struct gputbs_sm_thread *threads;
+	struct gputbs_obs_sm *obs;
+	u64 *slot_share;
+	u32 nr;
+};
+
+static void gputbs_sm_set_free(struct gputbs_sm_set *set)
+{
+	u32 i;
+
+	if (set->sms)
+		for (i = 0; i < set->nr; i++)
+			kfree(set->sms[i]);
+	kfree(set->sms);
+	kfree(set->threads);
+	gputbs_obs_free_sms(set->obs, set->slot_share);
+}
+
+static int gputbs_sm_set_alloc(const struct gtbs_dev_config *cfg,
+			       struct gputbs_sm_set *set)
+{
+	u32 i;
+
+	memset(set, 0, sizeof(*set));
+	set->nr = cfg->nr_sms;
+	set->sms = kcalloc(cfg->nr_sms, sizeof(*set->sms), GFP_KERNEL);
+	set->threads = kcalloc(cfg->nr_sms, sizeof(*set->threads), GFP_KERNEL);
+	if (!set->sms || !set->threads ||
+	    gputbs_obs_alloc_sms(cfg, &set->obs, &set->slot_share))
+		goto err;
+	for (i = 0; i < cfg->nr_sms; i++) {
+		set->sms[i] = kzalloc(gtbs_sm_size(cfg), GFP_KERNEL);
+		if (!set->sms[i])
+			goto err;
+		gtbs_sm_init(cfg, set->sms[i], i);
+	}
+	return 0;
+err:
+	gputbs_sm_set_free(set);
+	return -ENOMEM;
+}
+
+/* Start the core over on @cfg and @sms, keeping what outlives SMs. */
+static void gputbs_core_reinit(struct gputbs_device *gdev,
+			       const struct gtbs_dev_config *cfg,
+			       struct gtbs_sm **sms, u32 time_scale_ps)
+{
+	struct gtbs_dev old = gdev->core;
+	struct gtbs_dev *core = &gdev->core;
+	u32 rem;
+	u64 ps;
+
+	gtbs_dev_init(core, cfg, old.policy, sms);
+	core->backend = old.backend;
+	core->priv = old.priv;
+	core->next_id = old.next_id;
+	core->slice_unaware = old.slice_unaware;
+	core->share_threshold = old.share_threshold;
+	core->share_residency = old.share_residency;
+	core->grids_submitted = old.grids_submitted;
+	core->grids_completed = old.grids_completed;
+	core->blocks_dispatched = old.blocks_dispatched;
+	core->predictions = old.predictions;
+	core->promotions = old.promotions;
+	core->policy_switches = old.policy_switches;
+	core->sharing_switches = old.sharing_switches;
+	/* the guard is kept in ns: in cycles of the new scale, rounded up */
+	ps = gdev->starve_ns * 1000;	/* checked not to overflow when set */
+	core->starve_cycles = div_u64_rem(ps, time_scale_ps, &rem);
+	if (rem)
+		core->starve_cycles++;
+}
+
+/**
+ * gputbs_reconfigure() - give the device a new configuration
+ * @gdev: the device.
+ * @cfg: the new configuration, valid (gtbs_config_check()).
+ * @time_scale_ps: the new time scale, 1000..1000000000 ps per cycle.
+ *
+ * See the DOC above.  The caller holds &gputbs_device.cfg_lock.
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EBUSY if a file of /dev/gputbs is open or a grid exists;
+ * -ENOMEM; or the error of creating a kthread.  On error nothing changed.
+ */
+int gputbs_reconfigure(struct gputbs_device *gdev,
+		       const struct gtbs_dev_config *cfg, u32 time_scale_ps)
+{
+	struct gputbs_sm_set set, old;
+	int ret;
+
+	lockdep_assert_held(&gdev->cfg_lock);
+	if (atomic_read(&gdev->nr_open))
+		return -EBUSY;
+	ret = gputbs_sm_set_alloc(cfg, &set);
+	if (ret)
+		return ret;
+	ret = gputbs_sm_threads_create(gdev, set.threads, set.sms, set.nr);
+	if (ret)
+		goto err_free;
+
+	spin_lock(&gdev->lock);
+	if (!gtbs_dev_idle(&gdev->core) ||
+	    gtbs_dev_next_arrival(&gdev->core) != U64_MAX) {
+		spin_unlock(&gdev->lock);
+		ret = -EBUSY;
+		goto err_threads;
+	}
+	old = (struct gputbs_sm_set) {
+		.sms = gdev->sms,
+		.threads = gdev->threads,
+		.obs = gdev->obs.sms,
+		.slot_share = gdev->obs.slot_share,
+		.nr = gdev->core.cfg.nr_sms,
+	};
+	gputbs_core_reinit(gdev, cfg, set.sms, time_scale_ps);
+	gdev->sms = set.sms;
+	gdev->threads = set.threads;
+	gdev->obs.sms = set.obs;
+	gdev->obs.slot_share = set.slot_share;
+	gdev->time_scale_ps = time_scale_ps;
+	gdev->epoch_ns = ktime_get_ns();
+	spin_unlock(&gdev->lock);
+
+	gputbs_sm_threads_destroy(old.threads, old.nr);
+	gputbs_sm_set_free(&old);
+	return 0;
+
+err_threads:
+	gputbs_sm_threads_destroy(set.threads, set.nr);
+err_free:
+	gputbs_sm_set_free(&set);
+	return ret;
+}

@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gputbs_obs.c - what the module observes of its scheduler: preemptions
+ * and their latency, the predictor-accuracy log, the SM time of each
+ * client, and the tracepoints of the gputbs trace system.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+
+/**
+ * DOC: Observability
+ *
+ * The core reports its events through &struct gtbs_backend_ops; the
+ * module's backend (gputbs_main.c) forwards them here, under the device
+ * lock, where they feed the tracepoints (gputbs_trace.h), the counters of
+ * sysfs, the debugfs files (gputbs_debugfs.c) and the fdinfo of each open
+ * file.  Nothing here allocates, sleeps or changes the schedule.
+ *
+ * Preemption.  The policy's choice at every block boundary of an SM is
+ * reported by &gtbs_backend_ops.pick.  The SM *stops issuing* a grid G
+ * (gputbs:preempt) when its policy picks another grid H while G, the grid
+ * it picked before, still has blocks to issue; the reason is the first
+ * that holds of: the starvation guard promoted H to G's class or above
+ * (``starve``), H's effective class is higher (``class``), SRTF samples
+ * H on this SM (``sample``), SRTF/Adaptive's SM is in sharing mode
+ * (``share``), the policy is srtf, srtf-adaptive or sjf (``shorter``: they
+ * pick the shortest grid), mpmax (``limit``), or another policy
+ * (``policy``).  A *preemption* is such an event for the reasons class,
+ * starve and shorter: the SM declines to issue a block of a lower-class or
+ * longer grid that it would otherwise issue.  Blocks already resident are
+ * never interrupted, so the event happens at a block boundary, and if H's
+ * block does not fit yet the SM waits for resident blocks to end.
+ *
+ * Preemption latency.  For a preemption on SM s by a grid H that has not
+ * yet run a block on s, the latency is the time from H's arrival to the
+ * start of H's first block on s, in emulated cycles: it includes SRTF's
+ * sampling and hand-off delays and the wait for resident blocks to drain.
+ * It is measured once per grid and SM, when that block starts; a grid
+ * cancelled before is not measured.
+ *
+ * SM time of a client (drm-engine-sm of fdinfo).  While k blocks are
+ * resident on an SM, each is charged 1/k of every cycle: a client's time
+ * is the sum over its blocks of their share of the SMs they ran on.  The
+ * shares of the blocks resident on an SM add up to its busy time
+ * (&gtbs_sm.busy_cycles), so the clients' times add up to the device's
+ * busy SM time and never exceed the elapsed time times the SM count
+ * (drm-engine-capacity-sm).  A block is charged when it ends; blocks
+ * dropped when their file is closed are not.  Each SM keeps a *share
+ * clock*, the integral of 1/k over its busy time in 2^-16 cycles; a block
+ * is charged the clock's advance between its start and end.
+ */
+#include <linux/bitmap.h>
+#include <linux/bitops.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
+
+#include "gputbs_drv.h"
+#include "gputbs_nl.h"
+#include "gputbs_trace.h"
+
+/**
+ * gputbs_obs_reset_sms() - initialise the per-SM tracking
+ * @cfg: the configuration the arrays were allocated for.
+ * @sms: &gtbs_dev_config.nr_sms entries.
+ * @slot_share: nr_sms * max_blocks_per_sm entries.
+ *
+ * Context: any; @sms not yet in use, or &gputbs_device.lock held.
+ */
+void gputbs_obs_reset_sms(const struct gtbs_dev_config *cfg,
+			  struct gputbs_obs_sm *sms, u64 *slot_share)
+{
+	u32 i;
+
+	for (i = 0; i < cfg->nr_sms; i++) {
+		sms[i] = (struct gputbs_obs_sm) {
+			.cur_id = U64_MAX,
+			.lat_id = U64_MAX,
+			.slot_share = slot_share + (size_t)i *
+				      cfg->max_blocks_per_sm,
+		};
+	}
+}
+
+/**
+ * gputbs_obs_alloc_sms() - allocate the per-SM tracking of a configuration
+ * @cfg: device configuration.
+ * @sms: out: &gtbs_dev_config.nr_sms entries, initialised.
+ * @slot_share: out: their per-slot storage.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or -ENOMEM (nothing allocated).
+ */
+int gputbs_obs_alloc_sms(const struct gtbs_dev_config *cfg,
+			 struct gputbs_obs_sm **sms, u64 **slot_share)
+{
+	*sms = kcalloc(cfg->nr_sms, sizeof(**sms), GFP_KERNEL);
+	*slot_share = kcalloc(array_size(cfg->nr_sms, cfg->max_blocks_per_sm),
+			      sizeof(**slot_share), GFP_KERNEL);
+	if (!*sms || !*slot_share) {
+		gputbs_obs_free_sms(*sms, *slot_share);
+		*sms = NULL;
+		*slot_share = NULL;
+		return -ENOMEM;
+	}
+	gputbs_obs_reset_sms(cfg, *sms, *slot_share);
+	return 0;
+}
+
+/**
+ * gputbs_obs_free_sms() - free what gputbs_obs_alloc_sms() allocated
+ * @sms: the per-SM array, or NULL.
+ * @slot_share: its storage, or NULL.
+ *
+ * Context: process context.
+ */
+void gputbs_obs_free_sms(struct gputbs_obs_sm *sms, u64 *slot_share)
+{
+	kfree(sms);
+	kfree(slot_share);
+}
+
+/**
+ * gputbs_preempt_reason_name() - name of an &enum gputbs_preempt_reason
+ * @reason: the reason.
+ *
+ * Context: any.
+ * Return: "class", "starve", "shorter", "sample", "share", "limit",
+ * "policy", or "?".
+ */
+const char *gputbs_preempt_reason_name(u32 reason)
+{
+	static const char * const names[GPUTBS_NR_PREEMPT_REASONS] = {
+		[GPUTBS_PREEMPT_CLASS] = "class",
+		[GPUTBS_PREEMPT_STARVE] = "starve",
+		[GPUTBS_PREEMPT_SHORTER] = "shorter",
+		[GPUTBS_PREEMPT_SAMPLE] = "sample",
+		[GPUTBS_PREEMPT_SHARE] = "share",
+		[GPUTBS_PREEMPT_LIMIT] = "limit",
+		[GPUTBS_PREEMPT_POLICY] = "policy",
+	};
+
+	return reason < GPUTBS_NR_PREEMPT_REASONS ? names[reason] : "?";
+}
+
+/**
+ * gputbs_obs_client_init() - give a new open file its client id
+ * @client: the client, zeroed, with &gputbs_client.gdev set.
+ *
+ * Context: process context, before the file is visible.
+ */
+void gputbs_obs_client_init(struct gputbs_client *client)
+{
+	client->stats.id = atomic64_inc_return(&client->gdev->next_client_id);
+}
+
+/**
+ * gputbs_obs_busy_ns() - a client's SM time in ns (drm-engine-sm)
+ * @gdev: the device (its time scale).
+ * @st: a copy of the client's accounting.
+ *
+ * Context: any.
+ * Return: &gputbs_client_stats.busy_cycles and busy_frac at the device's
+ * time scale, ns, rounded down.
+ */
+u64 gputbs_obs_busy_ns(const struct gputbs_device *gdev,
+		       const struct gputbs_client_stats *st)
+{
+	u32 scale = gdev->time_scale_ps;
+
+	return mul_u64_u32_div(st->busy_cycles, scale, 1000) +
+	       mul_u64_u32_div(st->busy_frac, scale,
+			       1000U << GPUTBS_SHARE_SHIFT);
+}
+
+/* Bring @o's share clock to @cycle with @k blocks resident until then. */
+static void gputbs_share_advance(struct gputbs_obs_sm *o, u64 cycle, u32 k)
+{
+	if (cycle <= o->share_cycle)
+		return;
+	if (k)
+		o->share_clock += mul_u64_u32_div(cycle - o->share_cycle,
+						  1U << GPUTBS_SHARE_SHIFT, k);
+	o->share_cycle = cycle;
+}
+
+/* Charge a block's share of its SM, 2^-16 cycles, to its client. */
+static void gputbs_client_charge(struct gputbs_client_stats *st, u64 share)
+{
+	const u32 mask = (1U << GPUTBS_SHARE_SHIFT) - 1;
+
+	st->busy_cycles += share >> GPUTBS_SHARE_SHIFT;
+	st->busy_frac += share & mask;
+	st->busy_cycles += st->busy_frac >> GPUTBS_SHARE_SHIFT;
+	st->busy_frac &= mask;
+}
+
+static void gputbs_obs_latency(struct gputbs_obs *obs, u64 cycles)
+{
+	unsigned int b = cycles ? fls64(cycles) : 0;
+
+	obs->lat_hist[b]++;
+	obs->lat_count++;
+	obs->lat_sum += cycles;
+	obs->lat_max = max(obs->lat_max, cycles);
+}
+
+/**
+ * gputbs_obs_grid_submit() - a grid was submitted through a file
+ * @gdev: the device.
+ * @grid: the grid, just passed to gtbs_grid_submit_at().
+ * @now: the emulated cycle of the submission.
+ *
+ * Counts it for the file and emits gputbs:grid_submit.
+ *
+ * Context: &gputbs_device.lock held, from the SUBMIT ioctl.
+ */
+void gputbs_obs_grid_submit(struct gputbs_device *gdev,
+			    struct gputbs_grid *grid, u64 now)
+{
+	grid->client->stats.grids_submitted++;
+	gputbs_nl_grid_submitted(gdev, grid);	/* gives it its id */
+	trace_grid_submit(grid, now);
+}
+
+/**
+ * gputbs_obs_flush() - charge SM time up to a cancellation
+ * @gdev: the device, run up to @now.
+ * @now: the emulated cycle of the cancellation.
+ *
+ * Cancelling drops resident blocks without a block_end callback: bring
+ * every SM's share clock to @now first, so that the blocks that stay are
+ * charged their share of the time before the cancellation at the old
+ * count of resident blocks.
+ *
+ * Context: &gputbs_device.lock held, from release.
+ */
+void gputbs_obs_flush(struct gputbs_device *gdev, u64 now)
+{
+	u32 i;
+
+	for (i = 0; i < gdev->core.cfg.nr_sms; i++)
+		gputbs_share_advance(&gdev->obs.sms[i], now,
+				     gdev->sms[i]->nr_resident);
+}
+
+/**
+ * gputbs_obs_grid_cancel() - a grid of a closing file was cancelled
+ * @gdev: the device.
+ * @grid: the grid, after gtbs_grid_cancel().
+ *
+ * Emits gputbs:grid_end with state cancelled if the cancellation ended it
+ * (a grid that completed before had its grid_end already).
+ *
+ * Context: &gputbs_device.lock held, from release.
+ */
+void gputbs_obs_grid_cancel(struct gputbs_device *gdev,
+			    struct gputbs_grid *grid)
+{
+	if (grid->core.state == GTBS_GRID_CANCELLED) {
+		trace_grid_end(grid);
+		gputbs_nl_grid_cancelled(gdev, grid);
+	}
+}
+
+/**
+ * gputbs_obs_grid_start() - &gtbs_backend_ops.grid_start of the module
+ * @core: the core's device.
+ * @grid: the grid whose first block started.
+ *
+ * Emits gputbs:grid_start.
+ *
+ * Context: &gputbs_device.lock held.
+ */
+void gputbs_obs_grid_start(struct gtbs_dev *core, struct gtbs_grid *grid)
+{
+	trace_grid_start(grid->priv);
+	gputbs_nl_grid_started(core->priv, grid->priv);
+}
+
+/**
+ * gputbs_obs_grid_done() - a grid's last block ended
+ * @gdev: the device.
+ * @grid: the grid, DONE.
+ *
+ * Counts it for its file, logs its first and final predictions against
+ * its runtime in the accuracy log and emits gputbs:grid_end.
+ *
+ * Context: &gputbs_device.lock held.
+ */
+void gputbs_obs_grid_done(struct gputbs_device *gdev,
+			  struct gputbs_grid *grid)
+{
+	struct gputbs_obs *obs = &gdev->obs;
+	const struct gtbs_grid *g = &grid->core;
+	struct gputbs_acc_entry *e;
+
+	grid->client->stats.grids_completed++;
+	e = &obs->acc[obs->acc_total++ % GPUTBS_ACC_LOG_LEN];
+	*e = (struct gputbs_acc_entry) {
+		.client = grid->client->stats.id,
+		.handle = grid->handle,
+		.id = g->id,
+		.blocks = g->desc.nr_blocks,
+		.prio_class = g->desc.prio_class,
+		.arrival = g->submit_cycle,
+		.start = g->start_cycle,
+		.end = g->end_cycle,
+		.predictions = g->nr_predictions,
+		.first_pred = g->nr_predictions ? g->first_pred : 0,
+		.final_pred = gtbs_grid_pred_final(&gdev->core.cfg, g),
+	};
+	memcpy(e->label, g->desc.label, sizeof(e->label));
+	trace_grid_end(grid);
+	gputbs_nl_grid_completed(gdev, grid);
+}
+
+/**
+ * gputbs_obs_block_start() - &gtbs_backend_ops.block_start of the module
+ * @core: the core's device.
+ * @sm: the SM.
+ * @grid: the block's grid.
+ * @slot: the block's slot on @sm.
+ * @block: its index in @grid.
+ * @cycle: the emulated cycle it started.
+ *
+ * Starts the block's share of the SM, ends a pending preemption-latency
+ * measurement of @grid on @sm, and emits gputbs:block_start.
+ *
+ * Context: &gputbs_device.lock held.
+ */
+void gputbs_obs_block_start(struct gtbs_dev *core, struct gtbs_sm *sm,
+			    struct gtbs_grid *grid, u32 slot, u32 block,
+			    u64 cycle)
+{
+	struct gputbs_device *gdev = core->priv;
+	struct gputbs_obs_sm *o = &gdev->obs.sms[sm->id];
+	struct gputbs_grid *mgrid = grid->priv;
+
+	/* the new block is already counted in nr_resident */
+	gputbs_share_advance(o, cycle, sm->nr_resident - 1);
+	o->slot_share[slot] = o->share_clock;
+	if (mgrid->lat_pending && test_bit(sm->id, mgrid->lat_pending)) {
+		clear_bit(sm->id, mgrid->lat_pending);
+		gputbs_obs_latency(&gdev->obs, cycle - min(cycle,
+							   grid->submit_cycle));
+	}
+	trace_block_start(mgrid, sm->id, slot, block, cycle);
+}
+
+/**
+ * gputbs_obs_block_end() - a block ended
+ * @gdev: the device.
+ * @sm: the SM it ran on.
+ * @grid: its grid.
+ * @slot: its slot on @sm.
+ * @block: its index in @grid.
+ * @start: the emulated cycle it started.
+ * @end: the emulated cycle it ended.
+ *
+ * Charges the block's share of the SM to its file and emits
+ * gputbs:block_end.
+ *
+ * Context: &gputbs_device.lock held.
+ */
+void gputbs_obs_block_end(struct gputbs_device *gdev, struct gtbs_sm *sm,
+			  struct gputbs_grid *grid, u32 slot, u32 block,
+			  u64 start, u64 end)
+{
+	struct gputbs_obs_sm *o = &gdev->obs.sms[sm->id];
+	struct gputbs_client_stats *st = &grid->client->stats;
+
+	/* the block has already left nr_resident */
+	gputbs_share_advance(o, end, sm->nr_resident + 1);
+	gputbs_client_charge(st, o->share_clock - o->slot_share[slot]);
+	st->blocks_completed++;
+	trace_block_end(grid, sm->id, slot, block, start, end);
+}
+
+/**
+ * gputbs_obs_predict() - &gtbs_backend_ops.predict of the module
+ * @core: the core's device.
+ * @sm: the SM that predicted.
+ * @grid: the grid it predicted.
+ *
+ * Emits gputbs:predict with the SM's predictor state.
+ *
+ * Context: &gputbs_device.lock held.
+ */
+void gputbs_obs_predict(struct gtbs_dev *core, struct gtbs_sm *sm,
+			struct gtbs_grid *grid)
+{
+	trace_predict(grid->priv, sm->id, &grid->sm[sm->id].pred, sm->now);
+}
+
+/* The grid of @id with blocks to issue, or NULL.  Lock held. */
+static struct gtbs_grid *gputbs_obs_pending(struct gtbs_dev *core, u64 id)
+{
+	struct gtbs_grid *grid;
+
+	if (id == U64_MAX)
+		return NULL;
+	list_for_each_entry(grid, &core->pending, pending_node)
+		if (grid->id == id)
+			return grid;
+	return NULL;
+}
+
+/* Why @sm stops issuing @from for @to (see the DOC).  Lock held. */
+static u32 gputbs_obs_reason(const struct gtbs_dev *core,
+			     const struct gtbs_sm *sm,
+			     const struct gtbs_grid *from,
+			     const struct gtbs_grid *to, u32 *from_class,
+			     u32 *to_class)
+{
+	const struct gtbs_policy_ops *policy = core->policy;
+
+	*from_class = gtbs_grid_class(core, from, sm->now);
+	*to_class = gtbs_grid_class(core, to, sm->now);
+	/* promoted to @from's class or above: eligible only thanks to that */
+	if (*to_class > to->desc.prio_class && *to_class >= *from_class)
+		return GPUTBS_PREEMPT_STARVE;
+	if (*to_class > *from_class)
+		return GPUTBS_PREEMPT_CLASS;
+	if (core->sampling == to && core->sample_sm == sm->id)
+		return GPUTBS_PREEMPT_SAMPLE;
+	if (policy == &gtbs_policy_srtf_adaptive && sm->sharing)
+		return GPUTBS_PREEMPT_SHARE;
+	if (policy == &gtbs_policy_srtf ||
+	    policy == &gtbs_policy_srtf_adaptive || policy == &gtbs_policy_sjf)
+		return GPUTBS_PREEMPT_SHORTER;
+	if (policy == &gtbs_policy_mpmax)
+		return GPUTBS_PREEMPT_LIMIT;
+	return GPUTBS_PREEMPT_POLICY;
+}
+
+/**
+ * gputbs_obs_pick() - &gtbs_backend_ops.pick of the module
+ * @core: the core's device.
+ * @sm: the SM at a block boundary.
+ * @grid: the grid its policy picked, or NULL.
+ *
+ * Emits gputbs:sharing_mode when the SM's SRTF/Adaptive mode changed, and
+ * gputbs:preempt when the SM stops issuing the grid it picked before,
+ * which still has blocks to issue; counts preemptions and starts their
+ * latency measurement (see the DOC).
+ *
+ * Context: &gputbs_device.lock held, inside the core's dispatch.
+ */
+void gputbs_obs_pick(struct gtbs_dev *core, struct gtbs_sm *sm,
+		     struct gtbs_grid *grid)
+{
+	struct gputbs_device *gdev = core->priv;
+	struct gputbs_obs_sm *o = &gdev->obs.sms[sm->id];
+	struct gputbs_grid *mgrid;
+	struct gtbs_grid *from;
+	u32 reason, fc, tc;
+
+	if (sm->sharing != o->sharing) {
+		o->sharing = sm->sharing;
+		trace_sharing_mode(sm->id, sm->now, sm->sharing);
+	}
+	if (!grid || grid->id == o->cur_id)
+		return;
+	from = gputbs_obs_pending(core, o->cur_id);
+	o->cur_id = grid->id;
+	if (!from)
+		return;
+	reason = gputbs_obs_reason(core, sm, from, grid, &fc, &tc);
+	gdev->obs.switches[reason]++;
+	if (reason <= GPUTBS_PREEMPT_SHORTER) {
+		const struct gtbs_grid_sm *gs = &grid->sm[sm->id];
+
+		gdev->obs.preemptions++;
+		mgrid = grid->priv;
+		/* the latency to its first block here, if none ran yet */
+		if (mgrid->lat_pending && !gs->resident &&
+		    !gs->pred.done_blocks)
+			set_bit(sm->id, mgrid->lat_pending);
+	}
+	trace_preempt(sm->id, sm->now, from->priv, fc, grid->priv, tc, reason);
+	if (reason <= GPUTBS_PREEMPT_SHORTER)
+		gputbs_nl_grid_preempted(gdev, sm, from->priv, grid->priv,
+					 reason);
+}
+
+/**
+ * gputbs_obs_policy_switched() - the device's policy was set
+ * @gdev: the device.
+ * @old: the policy before gtbs_dev_set_policy().
+ * @now: the emulated cycle of the switch.
+ *
+ * Emits gputbs:policy_switch if the policy changed, and
+ * gputbs:sharing_mode for every SM whose sharing mode the new policy's
+ * attach reset.
+ *
+ * Context: &gputbs_device.lock held.
+ */
+void gputbs_obs_policy_switched(struct gputbs_device *gdev,
+				const struct gtbs_policy_ops *old, u64 now)
+{
+	u32 i;
+
+	if (gdev->core.policy == old)
+		return;
+	trace_policy_switch(old->name, gdev->core.policy->name, now);
+	gputbs_nl_policy_changed(gdev, old, now);
+	for (i = 0; i < gdev->core.cfg.nr_sms; i++) {
+		struct gputbs_obs_sm *o = &gdev->obs.sms[i];
+
+		if (gdev->sms[i]->sharing == o->sharing)
+			continue;
+		o->sharing = gdev->sms[i]->sharing;
+		trace_sharing_mode(i, now, o->sharing);
+	}
+}

@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/bench.sh - the benchmarks of gputbs, run by `make bench`
+# (Documentation/performance.rst).
+#
+#   scripts/bench.sh [--smoke] [--out DIR]
+#
+# In order, never two at once (the host has few cores, and the guest's
+# timers are what is measured):
+#   1. host: the scheduler's CPU cost per block event on the portable core
+#      ($BUILD/bench/gputbs-bench-sched: 15, 80, 132 SMs x 1, 8, 32, 128
+#      grids in flight x every policy), with allocations counted;
+#   2. guest (tools/gputbs-vm, stock kernel, one boot): the guest's own
+#      timer lateness, ABI costs against getpid(), emulation fidelity at
+#      1x, 10x and 100x time scales,
+#      kernel memory per grid and per SM (module reloaded with nr_sms=15
+#      and 132);
+#   3. host: the simulator's block events per second (--jobs 1), the wall
+#      time and peak RSS of the default `gputbs-sim eval` sweep;
+# then tools/bench/bench.py prints the table and writes results.json and
+# results.md (and results.rst for the documentation) into DIR (default
+# $BUILD/bench; $BUILD/bench/smoke with --smoke).
+#
+# --smoke: a tiny version of everything (make check runs it to keep the
+# benchmarks working; it asserts no timing).
+#
+# Before each phase a full run waits (at most BENCH_WAIT seconds, default
+# 180) for the host's 1-minute load average to fall to BENCH_MAX_LOAD
+# (default: the number of CPUs): the guest's timers and the wall-clock
+# figures measure the host as much as gputbs.  The load at each phase is
+# recorded in the results.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+BUILD=${BUILD:-build}
+smoke=0
+out=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--smoke) smoke=1 ;;
+	--out)
+		[ $# -ge 2 ] || { echo "bench: --out needs a directory" >&2; exit 2; }
+		out=$2
+		shift
+		;;
+	-h | --help)
+		sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'
+		exit 0
+		;;
+	*)
+		echo "bench: unknown argument: $1" >&2
+		exit 2
+		;;
+	esac
+	shift
+done
+if [ -z "$out" ]; then
+	out=$BUILD/bench
+	[ "$smoke" = 0 ] || out=$BUILD/bench/smoke
+fi
+mkdir -p "$out"
+rm -f "$out/results.json" "$out/results.md" "$out/results.rst"
+
+note() { printf 'bench: %s\n' "$*" >&2; }
+
+t_start=$(date +%s.%N)
+# everything the guest and the host need
+make -s all "$BUILD/bench/gputbs-bench-sched"
+
+if [ "$smoke" = 1 ]; then
+	sched_args=(--sms 15,132 --grids 1,8 --blocks 5000 --reps 1)
+	abi="--reps 2 --iters 40 --chunks 4 --slow-iters 4"
+	fid="--reps 1 --blocks 100"
+	fid_fast="--reps 1 --blocks 100"
+	mem="--grids 300 --reps 1"
+	timer="--reps 1 --iters 10"
+	loads=1
+	vm_mem=2048
+	sim_reps=1
+else
+	sched_args=(--reps 5)
+	abi="--reps 11 --iters 2000 --chunks 20 --slow-iters 100"
+	fid="--reps 11 --blocks 1000"
+	fid_fast="--reps 11 --blocks 1000"
+	mem="--grids 10000 --reps 3"
+	timer="--reps 11 --iters 100"
+	loads=3
+	vm_mem=4096
+	sim_reps=5
+fi
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+wait_quiet() {	# wait_quiet PHASE
+	local max=${BENCH_MAX_LOAD:-$(nproc)} limit=${BENCH_WAIT:-180} waited=0
+
+	[ "$smoke" = 0 ] || return 0
+	while awk -v m="$max" '{ exit !($1 > m) }' /proc/loadavg; do
+		if [ "$waited" -ge "$limit" ]; then
+			note "host still busy after ${limit} s (load $(loadavg)); measuring $1 anyway"
+			return 0
+		fi
+		[ "$waited" -gt 0 ] ||
+			note "waiting for a quiet host before $1 (load $(loadavg) > $max) ..."
+		sleep 10
+		waited=$((waited + 10))
+	done
+}
+
+# 1. the scheduler on the host
+wait_quiet "the scheduler bench"
+note "scheduler cost per block event (host) ..."
+load_sched=$(loadavg)
+"$BUILD/bench/gputbs-bench-sched" "${sched_args[@]}" >"$out/sched.json"
+# the core must not reference any allocator
+nm -u "$BUILD"/userland/sm-emu/*.o >"$out/core-undefined.txt"
+
+# 2. the module in the guest: one boot, the module reloaded per setting.
+# At 132 SMs the 10,000 grids of the memory run arrive far in the future
+# (allocated as queued ones): cancelling 10,000 grids queued behind 1056
+# running ones takes the current core minutes under TCG (performance.rst).
+mod=/lib/gputbs-vm/modules/gputbs.ko
+guest_script="set -x
+gputbs info | sed -n '1,3p'
+gputbs-bench timer $timer --period-us 5000
+gputbs-bench timer $timer --period-us 50
+gputbs-bench abi $abi
+gputbs-bench fidelity $fid
+gputbs-bench fidelity $fid --no-trace
+gputbs-bench mem $mem
+rmmod gputbs
+i=0
+while [ \$i -lt $loads ]; do
+	gputbs-bench memsnap unloaded-a
+	insmod $mod nr_sms=15
+	gputbs-bench memsnap loaded-15
+	rmmod gputbs
+	gputbs-bench memsnap unloaded-b
+	insmod $mod nr_sms=132
+	gputbs-bench memsnap loaded-132
+	rmmod gputbs
+	i=\$((i + 1))
+done
+insmod $mod nr_sms=132
+gputbs-bench mem $mem --arriving
+rmmod gputbs
+insmod $mod time_scale_ps=100000
+gputbs-bench fidelity $fid_fast
+rmmod gputbs
+insmod $mod time_scale_ps=10000
+gputbs-bench fidelity $fid_fast
+rmmod gputbs
+insmod $mod
+echo GPUTBS-BENCH-GUEST-DONE"
+wait_quiet "the guest"
+note "module in the guest (QEMU) ..."
+load_guest=$(loadavg)
+vm_rc=0
+tools/gputbs-vm --quiet-boot --mem "$vm_mem" --timeout 1800 \
+	--log "$out/guest-vm.log" -- "$guest_script" >"$out/guest.log" 2>&1 ||
+	vm_rc=$?
+if [ "$vm_rc" -ne 0 ] || ! grep -q '^GPUTBS-BENCH-GUEST-DONE' "$out/guest.log"; then
+	tail -n 40 "$out/guest.log" >&2
+	note "the guest run failed (status $vm_rc); see $out/guest.log"
+	exit 1
+fi
+
+# 3. the simulator on the host, then the report
+wait_quiet "the simulator bench"
+note "simulator (host) ..."
+load_sim=$(loadavg)
+python3 tools/bench/bench.py --out "$out" --sched "$out/sched.json" \
+	--guest "$out/guest.log" --core-undefined "$out/core-undefined.txt" \
+	--sim "$BUILD/bin/gputbs-sim" --sim-reps "$sim_reps" \
+	--vm-mem "$vm_mem" --load "sched=$load_sched" --load "guest=$load_guest" \
+	--load "sim=$load_sim" --started "$t_start" \
+	$([ "$smoke" = 0 ] || echo --smoke)

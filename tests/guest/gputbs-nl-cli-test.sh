@@ -1,0 +1,124 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# gputbs-nl-cli-test - the netlink commands of the gputbs CLI on the
+# module, in the guest (busybox sh): the family in libnl's genl-ctrl-list
+# (when the guest has it: tools/gputbs-vm --host-bin genl-ctrl-list, from
+# the Debian package libnl-utils) or else through libgputbs' own
+# resolution, "gputbs top" while a pair of grids runs, and "gputbs monitor
+# --format json" while a workload runs.  The JSON lines are printed between
+# ===MONITOR-JSON-BEGIN=== and ===MONITOR-JSON-END=== for the host to
+# validate.  Ends with "nlcli: N passed, M failed".
+set -u
+
+pass=0
+fail=0
+ok() {
+	pass=$((pass + 1))
+	echo "ok - $*"
+}
+not_ok() {
+	fail=$((fail + 1))
+	echo "not ok - $*"
+}
+check() {	# check DESCRIPTION COMMAND...
+	d=$1
+	shift
+	if "$@"; then ok "$d"; else not_ok "$d"; fi
+}
+
+tmp=$(mktemp -d)
+cd "$tmp" || exit 1
+
+# --- the family ---------------------------------------------------------------
+if command -v genl-ctrl-list >/dev/null 2>&1; then
+	genl-ctrl-list >ctrl.txt 2>&1
+	cat ctrl.txt
+	check "genl-ctrl-list shows the family gputbs" grep -q ' gputbs version 1' ctrl.txt
+	genl-ctrl-list -d >ctrl-d.txt 2>&1
+	sed -n '/ gputbs version/,/^0x[0-9a-f]* [^g]/p' ctrl-d.txt >family.txt
+	cat family.txt
+	check "genl-ctrl-list -d shows its events group" grep -q 'grp events' family.txt
+	check "policy-set (0x04) needs admin permission" \
+		grep -q 'op .*(0x04) <.*admin_perm' family.txt
+else
+	echo "# genl-ctrl-list is not in the guest: libgputbs resolves the family"
+	check "the family resolves through libgputbs (gputbs top)" \
+		gputbs top --iterations 1 --batch >/dev/null
+fi
+
+# --- gputbs top while a pair runs --------------------------------------------
+# two programs of one-wave grids: every SM holds blocks of both at once
+cat >pair.gtbs <<'GTBS'
+program P
+grid nltop-p blocks=15 threads=64 cycles=4000000
+program Q
+grid nltop-q blocks=15 threads=64 cycles=4000000
+workload PQ
+run P
+run Q at=0
+GTBS
+gputbs run pair.gtbs >run.txt 2>&1 &
+runpid=$!
+# wait for the pair: both grids running at once (after the alone runs)
+i=0
+while [ $i -lt 200 ]; do
+	gputbs top --iterations 1 --batch >probe.txt 2>&1
+	if grep -q 'running.*nltop-p' probe.txt &&
+		grep -q 'running.*nltop-q' probe.txt; then
+		break
+	fi
+	sleep 0.2
+	i=$((i + 1))
+done
+gputbs top --iterations 2 --delay 0.3 --batch >top.txt 2>top.err
+rc=$?
+cat top.txt
+check "gputbs top --iterations 2 exits 0" test "$rc" -eq 0
+check "it prints two frames" test "$(grep -c '^gputbs top - cycle' top.txt)" -eq 2
+check "it shows the policy" grep -q 'policy fifo' top.txt
+check "it shows 15 SM rows per frame" \
+	test "$(grep -cE '^ +[0-9]+  [A-Za-z.]+ ' top.txt)" -eq 30
+check "both grids of the pair are running" \
+	sh -c "grep -q 'running.*nltop-p' top.txt && grep -q 'running.*nltop-q' top.txt"
+# FIFO fills the SMs in order: grid A's blocks, then grid B's
+check "the SM slots show blocks of both grids" \
+	sh -c "grep -E '^ +[0-9]+  [A-Za-z.]{8} ' top.txt | grep -q A &&
+	       grep -E '^ +[0-9]+  [A-Za-z.]{8} ' top.txt | grep -q B"
+check "an SM holds blocks of both at once" \
+	grep -qE '^ +[0-9]+  A+B+\.* ' top.txt
+check "the queue is shown" grep -q '^queue: ' top.txt
+check "predictions column" grep -q 'pred remain' top.txt
+wait "$runpid"
+rc=$?
+check "gputbs run of the pair succeeded" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || cat run.txt
+
+# --- gputbs monitor --format json --------------------------------------------
+printf 'program M\ngrid nlmon blocks=30 threads=64 cycles=20000\nworkload W\nrun M\n' >mon.gtbs
+gputbs monitor --format json --count 6 --timeout 60 >mon.json 2>mon.err &
+monpid=$!
+sleep 2
+gputbs run mon.gtbs >mrun.txt 2>&1
+rc=$?
+check "gputbs run under the monitor" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || cat mrun.txt
+wait "$monpid"
+check "gputbs monitor --count 6 exits 0" test $? -eq 0
+cat mon.err
+echo "===MONITOR-JSON-BEGIN==="
+cat mon.json
+echo "===MONITOR-JSON-END==="
+check "six lines" test "$(wc -l <mon.json)" -eq 6
+check "each line is one object" sh -c "! grep -qv '^{.*}\$' mon.json"
+check "submitted, started, completed twice" \
+	test "$(grep -o '"event":"[a-z-]*"' mon.json | tr '\n' ' ')" = \
+	'"event":"grid-submitted" "event":"grid-started" "event":"grid-completed" "event":"grid-submitted" "event":"grid-started" "event":"grid-completed" '
+check "the label" test "$(grep -c '"label":"nlmon"' mon.json)" -eq 6
+check "gputbs monitor --timeout returns" gputbs monitor --timeout 0.5
+check "usage error: status 2" sh -c 'gputbs monitor --count x 2>/dev/null; test $? -eq 2'
+check "usage error of top: status 2" sh -c 'gputbs top --delay 0 2>/dev/null; test $? -eq 2'
+
+cd / && rm -rf "$tmp"
+echo "nlcli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

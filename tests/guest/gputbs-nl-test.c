@@ -1,0 +1,783 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gputbs-nl-test.c - the gputbs generic netlink family through libgputbs'
+ * monitor API, against the real module, in the guest (Check).
+ *
+ * Family resolution, dev-get against GPUTBS_IOCTL_INFO and sysfs, the
+ * events of a grid's life (submitted, started, completed, in order, with
+ * its handle, label, pid and the cycles GPUTBS_IOCTL_WAIT reports),
+ * preemption by a higher class, cancellation, grid and SM dumps while
+ * grids run, the policy switch as root and as nobody (EPERM), bad
+ * requests with their extended ACK messages, and that no event goes
+ * unaccounted when a burst of events meets the module's queue (run it
+ * with the module parameter event_queue_len=4 to see drops).  Needs root.
+ *
+ *   gputbs-nl-test [--tap]
+ *
+ * Check's CK_RUN_CASE, CK_FORK and CK_VERBOSITY work; the output ends with
+ * "N%: Checks: N, Failures: N, Errors: N".
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <check.h>
+#include <errno.h>
+#include <poll.h>
+#include <pty.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/capability.h>
+
+#include <gputbs.h>
+
+#define NS_PER_MS	1000000LL
+#define NS_PER_SEC	1000000000LL
+#define NOBODY		65534
+
+static struct gputbs *g_dev;
+static struct gputbs_monitor *g_mon, *g_ev;
+static struct gputbs_info g_info;
+
+static void setup(void)
+{
+	int ret;
+
+	ret = gputbs_open(NULL, 0, &g_dev);
+	ck_assert_msg(!ret, "open /dev/gputbs: %s", gputbs_strerror(ret));
+	ck_assert_int_eq(gputbs_info(g_dev, &g_info), 0);
+	ret = gputbs_monitor_open(0, &g_mon);
+	ck_assert_msg(!ret, "monitor: %s", gputbs_strerror(ret));
+	ret = gputbs_monitor_open(GPUTBS_MONITOR_EVENTS, &g_ev);
+	ck_assert_msg(!ret, "events monitor: %s", gputbs_strerror(ret));
+}
+
+static void teardown(void)
+{
+	gputbs_set_policy(g_dev, "fifo");
+	gputbs_monitor_close(g_ev);
+	gputbs_monitor_close(g_mon);
+	gputbs_close(g_dev);
+	g_ev = g_mon = NULL;
+	g_dev = NULL;
+}
+
+static __u64 cycles_for_ms(__u64 ms)
+{
+	return ms * NS_PER_MS * 1000 / g_info.time_scale_ps;
+}
+
+static void grid(struct gputbs_submit *s, __u32 blocks, __u32 threads,
+		 __u64 ms, const char *label)
+{
+	memset(s, 0, sizeof(*s));
+	s->nr_blocks = blocks;
+	s->threads_per_block = threads;
+	s->work_model = GPUTBS_WORK_DIST;
+	s->block_cycles = cycles_for_ms(ms) ? cycles_for_ms(ms) : 1;
+	snprintf(s->label, sizeof(s->label), "%s", label);
+}
+
+static __u32 submit(struct gputbs *g, struct gputbs_submit *s)
+{
+	int ret = gputbs_submit(g, s);
+
+	ck_assert_msg(!ret, "SUBMIT %s: %s", s->label, gputbs_strerror(ret));
+	return s->handle;
+}
+
+static void wait_grid(struct gputbs *g, __u32 handle, struct gputbs_wait *w)
+{
+	int ret = gputbs_wait_handle(g, handle,
+				     gputbs_now_ns() + 60 * NS_PER_SEC, w);
+
+	ck_assert_msg(!ret, "WAIT %u: %s", handle, gputbs_strerror(ret));
+}
+
+/* The next event within @ms, or false. */
+static bool next_event(struct gputbs_mon_event *ev, int ms)
+{
+	__u64 end = gputbs_now_ns() + (__u64)ms * NS_PER_MS;
+	struct pollfd pfd = { .fd = gputbs_monitor_fd(g_ev), .events = POLLIN };
+
+	for (;;) {
+		int ret = gputbs_monitor_recv(g_ev, ev, sizeof(*ev));
+		__u64 now;
+
+		if (!ret)
+			return true;
+		ck_assert_msg(ret == -EAGAIN, "recv: %s", gputbs_strerror(ret));
+		now = gputbs_now_ns();
+		if (now >= end)
+			return false;
+		poll(&pfd, 1, (int)((end - now) / NS_PER_MS) + 1);
+	}
+}
+
+/* Is @ev about the grid @handle that this process submitted? */
+static bool ours(const struct gputbs_mon_event *ev, __u32 handle)
+{
+	return ev->type >= GPUTBS_EVENT_GRID_SUBMITTED &&
+	       ev->type <= GPUTBS_EVENT_GRID_CANCELLED &&
+	       ev->grid.pid == (__u32)getpid() && ev->grid.handle == handle;
+}
+
+/* The next event of type @type about grid @handle, within 30 s. */
+static void expect_event(__u32 type, __u32 handle,
+			 struct gputbs_mon_event *out)
+{
+	while (next_event(out, 30000))
+		if (out->type == type && ours(out, handle))
+			return;
+	ck_abort_msg("no %s event for handle %u", gputbs_event_name(type),
+		     handle);
+}
+
+/* ---- family and device ------------------------------------------------- */
+
+START_TEST(nl_family_resolves)
+{
+	struct gputbs_monitor *m;
+	struct gputbs_mon_event ev;
+
+	ck_assert_int_ge(gputbs_monitor_fd(g_ev), 0);
+	ck_assert_int_eq(gputbs_monitor_fd(g_mon), -EINVAL);
+	ck_assert_int_eq(gputbs_monitor_recv(g_mon, &ev, sizeof(ev)), -EINVAL);
+	ck_assert_int_eq(gputbs_monitor_open(0x2, &m), -EINVAL);
+	ck_assert_ptr_null(m);
+	ck_assert_str_eq(gputbs_monitor_errmsg(g_mon), "");
+	ck_assert_str_eq(gputbs_event_name(GPUTBS_EVENT_GRID_STARTED),
+			 "grid-started");
+	ck_assert_str_eq(gputbs_event_name(99), "unknown");
+	ck_assert_str_eq(gputbs_grid_state_name(GPUTBS_GRID_STATE_RUNNING),
+			 "running");
+	ck_assert_str_eq(gputbs_preemption_reason_name(
+				 GPUTBS_PREEMPTION_REASON_CLASS), "class");
+}
+END_TEST
+
+START_TEST(nl_get_device)
+{
+	struct gputbs_mon_dev d, d2;
+	char cur[32], all[256];
+
+	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d, sizeof(d)), 0);
+	ck_assert_uint_eq(d.nr_sms, g_info.nr_sms);
+	ck_assert_uint_eq(d.warp_size, g_info.warp_size);
+	ck_assert_uint_eq(d.sm_threads, g_info.max_threads_per_sm);
+	ck_assert_uint_eq(d.sm_regs, g_info.max_regs_per_sm);
+	ck_assert_uint_eq(d.sm_shmem, g_info.max_shmem_per_sm);
+	ck_assert_uint_eq(d.sm_blocks, g_info.max_blocks_per_sm);
+	ck_assert_uint_eq(d.sm_warps, g_info.max_warps_per_sm);
+	ck_assert_uint_eq(d.time_scale_ps, g_info.time_scale_ps);
+	ck_assert_uint_eq(d.epoch_ns, g_info.epoch_ns);
+	ck_assert_int_eq(gputbs_get_policy(g_dev, cur, sizeof(cur), all,
+					   sizeof(all)), 0);
+	ck_assert_str_eq(d.policy, cur);
+	ck_assert_str_eq(d.policies, all);
+	ck_assert_uint_eq(d.grids_running + d.grids_queued + d.grids_arriving,
+			  0);
+	/* a smaller struct (an older caller) gets its part only */
+	memset(&d2, 0xff, sizeof(d2));
+	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d2,
+				offsetof(struct gputbs_mon_dev, nr_sms)), 0);
+	ck_assert_str_eq(d2.policy, cur);
+	ck_assert_uint_eq(d2.nr_sms, 0xffffffffu);
+	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d2, sizeof(d2)), 0);
+	ck_assert_uint_ge(d2.now_cycle, d.now_cycle);
+	ck_assert_uint_ge(d2.grids_submitted, d.grids_submitted);
+}
+END_TEST
+
+/* ---- events ------------------------------------------------------------- */
+
+/*
+ * One grid: its submitted, started and completed events come in this
+ * order with its handle, label and pid, and their cycles and times are
+ * those GPUTBS_IOCTL_WAIT reports.
+ */
+START_TEST(nl_events_lifecycle)
+{
+	struct gputbs_mon_event ev, sub = { 0 }, start = { 0 }, done = { 0 };
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	__u32 h, seen = 0;
+
+	grid(&s, 3 * g_info.nr_sms, 64, 2, "nl-lifecycle");
+	h = submit(g_dev, &s);
+	wait_grid(g_dev, h, &w);
+	while (seen < 3 && next_event(&ev, 30000)) {
+		if (!ours(&ev, h))
+			continue;
+		switch (seen++) {
+		case 0:
+			sub = ev;
+			break;
+		case 1:
+			start = ev;
+			break;
+		default:
+			done = ev;
+			break;
+		}
+	}
+	ck_assert_uint_eq(seen, 3);
+	ck_assert_str_eq(gputbs_event_name(sub.type), "grid-submitted");
+	ck_assert_str_eq(gputbs_event_name(start.type), "grid-started");
+	ck_assert_str_eq(gputbs_event_name(done.type), "grid-completed");
+	ck_assert_uint_gt(sub.grid.id, 0);
+	ck_assert_uint_eq(start.grid.id, sub.grid.id);
+	ck_assert_uint_eq(done.grid.id, sub.grid.id);
+	ck_assert_str_eq(sub.grid.label, "nl-lifecycle");
+	ck_assert_str_eq(done.grid.label, "nl-lifecycle");
+	ck_assert_uint_eq(done.grid.handle, h);
+	ck_assert_uint_eq(done.grid.prio_class, GPUTBS_PRIO_NORMAL);
+	ck_assert_uint_eq(done.grid.nr_blocks, 3 * g_info.nr_sms);
+	ck_assert_uint_eq(done.grid.blocks_done, 3 * g_info.nr_sms);
+	ck_assert_uint_eq(done.grid.state, GPUTBS_GRID_STATE_DONE);
+	ck_assert_uint_eq(sub.grid.state, GPUTBS_GRID_STATE_QUEUED);
+	ck_assert_uint_eq(start.grid.state, GPUTBS_GRID_STATE_RUNNING);
+	/* the cycles of the wait, and their times */
+	ck_assert_uint_eq(sub.cycle, w.submit_cycle);
+	ck_assert_uint_eq(start.cycle, w.start_cycle);
+	ck_assert_uint_eq(done.cycle, w.end_cycle);
+	ck_assert_uint_eq(done.time_ns, w.end_ns);
+	ck_assert_uint_eq(start.time_ns, w.start_ns);
+	ck_assert(done.grid.flags & GPUTBS_MON_GRID_ENDED);
+	ck_assert_uint_eq(done.grid.end_cycle, w.end_cycle);
+	ck_assert_uint_eq(done.grid.start_cycle, w.start_cycle);
+	ck_assert_uint_eq(done.grid.submit_cycle, w.submit_cycle);
+	ck_assert(!(sub.grid.flags & GPUTBS_MON_GRID_STARTED));
+}
+END_TEST
+
+/* A grid of a higher class preempts a running one (reason class). */
+START_TEST(nl_events_preempted_by_class)
+{
+	struct gputbs_mon_event sub_lo, sub_hi, ev;
+	struct gputbs_submit lo, hi;
+	struct gputbs_wait w;
+	__u32 hl, hh;
+
+	grid(&lo, 30 * g_info.nr_sms * g_info.max_blocks_per_sm, 64, 5,
+	     "nl-low");
+	lo.prio_class = GPUTBS_PRIO_LOW;
+	hl = submit(g_dev, &lo);
+	expect_event(GPUTBS_EVENT_GRID_STARTED, hl, &sub_lo);
+	grid(&hi, g_info.nr_sms, 64, 5, "nl-high");
+	hi.prio_class = GPUTBS_PRIO_HIGH;
+	hh = submit(g_dev, &hi);
+	expect_event(GPUTBS_EVENT_GRID_SUBMITTED, hh, &sub_hi);
+	expect_event(GPUTBS_EVENT_GRID_PREEMPTED, hl, &ev);
+	ck_assert_uint_eq(ev.grid.id, sub_lo.grid.id);
+	ck_assert_uint_eq(ev.by_grid_id, sub_hi.grid.id);
+	ck_assert_uint_eq(ev.reason, GPUTBS_PREEMPTION_REASON_CLASS);
+	ck_assert_uint_lt(ev.sm, g_info.nr_sms);
+	ck_assert_uint_lt(ev.grid.blocks_issued, ev.grid.nr_blocks);
+	wait_grid(g_dev, hh, &w);
+	/* cancel the long one: closing its file */
+}
+END_TEST
+
+/* Closing the file cancels its running grid: grid-cancelled. */
+START_TEST(nl_events_cancelled)
+{
+	struct gputbs_mon_event ev;
+	struct gputbs_submit s;
+	struct gputbs *g;
+	__u32 h;
+
+	ck_assert_int_eq(gputbs_open(NULL, 0, &g), 0);
+	grid(&s, 10 * g_info.nr_sms * g_info.max_blocks_per_sm, 64, 20,
+	     "nl-cancel");
+	h = submit(g, &s);
+	expect_event(GPUTBS_EVENT_GRID_STARTED, h, &ev);
+	gputbs_close(g);
+	expect_event(GPUTBS_EVENT_GRID_CANCELLED, h, &ev);
+	ck_assert_str_eq(ev.grid.label, "nl-cancel");
+	ck_assert_uint_eq(ev.grid.state, GPUTBS_GRID_STATE_CANCELLED);
+	ck_assert(ev.grid.flags & GPUTBS_MON_GRID_ENDED);
+	ck_assert_uint_lt(ev.grid.blocks_done, ev.grid.nr_blocks);
+}
+END_TEST
+
+/*
+ * A burst: 64 one-block grids arrive at the same cycle, so their 64
+ * started and 64 completed events are queued under one hold of the device
+ * lock each.  Every event is either received or counted in an
+ * events-lost notification, and the device's counters agree.
+ */
+START_TEST(nl_events_burst_accounted)
+{
+	enum { NR = 64 };
+	struct gputbs_mon_dev before, after;
+	struct gputbs_mon_event ev;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	__u64 at, lost = 0, received = 0, want = 3 * NR;
+	__u32 h[NR], i;
+	bool mine;
+
+	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &before,
+						   sizeof(before)), 0);
+	at = (gputbs_now_ns() - g_info.epoch_ns + 300 * NS_PER_MS) * 1000 /
+	     g_info.time_scale_ps;
+	for (i = 0; i < NR; i++) {
+		grid(&s, 1, 32, 3, "nl-burst");
+		s.flags = GPUTBS_SUBMIT_AT_CYCLE;
+		s.arrival_cycle = at;
+		h[i] = submit(g_dev, &s);
+	}
+	for (i = 0; i < NR; i++)
+		wait_grid(g_dev, h[i], &w);
+	while (received + lost < want && next_event(&ev, 10000)) {
+		if (ev.type == GPUTBS_EVENT_LOST) {
+			lost += ev.lost;
+			continue;
+		}
+		if (ev.type == GPUTBS_EVENT_POLICY_CHANGED)
+			continue;
+		mine = ev.grid.pid == (__u32)getpid() &&
+		       !strcmp(ev.grid.label, "nl-burst");
+		ck_assert_msg(mine, "another grid's event: %s",
+			      ev.grid.label);
+		received++;
+	}
+	printf("nl_events_burst_accounted: %llu events received, %llu lost\n",
+	       (unsigned long long)received, (unsigned long long)lost);
+	ck_assert_uint_eq(received + lost, want);
+	/* the worker counts an event sent after multicasting it */
+	for (i = 0; i < 100; i++) {
+		struct timespec ts = { .tv_nsec = 10 * NS_PER_MS };
+
+		ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &after,
+							   sizeof(after)), 0);
+		if (after.events_sent - before.events_sent >= received)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	ck_assert_uint_eq(after.events_dropped - before.events_dropped, lost);
+	ck_assert_uint_eq(after.events_queued - before.events_queued,
+			  received);
+	ck_assert_uint_eq(after.events_sent - before.events_sent, received);
+}
+END_TEST
+
+/* ---- dumps ------------------------------------------------------------ */
+
+static const struct gputbs_mon_grid *find_grid(const struct gputbs_mon_grid *gs,
+					       size_t n, __u32 handle)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (gs[i].pid == (__u32)getpid() && gs[i].handle == handle)
+			return &gs[i];
+	return NULL;
+}
+
+/* Two grids while they run: what the dump says, and a prediction. */
+START_TEST(nl_dump_grids_while_running)
+{
+	const struct gputbs_mon_grid *a, *b;
+	struct gputbs_mon_grid *gs, one;
+	struct gputbs_submit sa, sb;
+	struct gputbs_wait w;
+	bool predicted = false;
+	__u64 ida, idb;
+	__u32 ha, hb;
+	size_t n;
+	int i;
+
+	/* A: four waves of 128-thread blocks; B queued behind it */
+	grid(&sa, 4 * 8 * g_info.nr_sms, 128, 100, "nl-dump-a");
+	ha = submit(g_dev, &sa);
+	grid(&sb, 2 * g_info.nr_sms, 256, 20, "nl-dump-b");
+	sb.prio_class = GPUTBS_PRIO_LOW;
+	hb = submit(g_dev, &sb);
+	ck_assert_int_eq(gputbs_monitor_dump_grids(g_mon, &gs, sizeof(*gs),
+						   &n), 0);
+	a = find_grid(gs, n, ha);
+	b = find_grid(gs, n, hb);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_str_eq(a->label, "nl-dump-a");
+	ck_assert_str_eq(b->label, "nl-dump-b");
+	ck_assert_uint_eq(a->state, GPUTBS_GRID_STATE_RUNNING);
+	ck_assert_uint_eq(b->state, GPUTBS_GRID_STATE_QUEUED);
+	ck_assert_uint_eq(a->nr_blocks, 4 * 8 * g_info.nr_sms);
+	ck_assert_uint_eq(a->residency, 8);
+	ck_assert_uint_eq(a->threads_per_block, 128);
+	ck_assert_uint_eq(b->prio_class, GPUTBS_PRIO_LOW);
+	ck_assert_uint_eq(a->prio_class, GPUTBS_PRIO_NORMAL);
+	ck_assert_uint_le(a->blocks_done, a->blocks_issued);
+	ck_assert_uint_le(a->blocks_issued, a->nr_blocks);
+	ck_assert_uint_eq(a->resident, 8 * g_info.nr_sms);
+	ck_assert_uint_gt(a->alone_cycles, 0);
+	ck_assert(a->flags & GPUTBS_MON_GRID_STARTED);
+	ck_assert_uint_ne(a->id, b->id);
+	ck_assert_uint_gt(a->client_id, 0);
+	ck_assert_uint_eq(a->client_id, b->client_id);
+	ida = a->id;
+	idb = b->id;
+	/* running grids come before queued ones */
+	ck_assert(a < b);
+	ck_assert_int_eq(gputbs_monitor_get_grid(g_mon, ida, &one,
+						 sizeof(one)), 0);
+	ck_assert_str_eq(one.label, "nl-dump-a");
+	ck_assert_uint_eq(one.handle, ha);
+	free(gs);
+	/* the predictor's first prediction comes at a block end */
+	for (i = 0; i < 400 && !predicted; i++) {
+		struct timespec ts = { .tv_nsec = 10 * NS_PER_MS };
+
+		ck_assert_int_eq(gputbs_monitor_get_grid(g_mon, ida, &one,
+							 sizeof(one)), 0);
+		predicted = one.flags & GPUTBS_MON_GRID_PREDICTED;
+		nanosleep(&ts, NULL);
+	}
+	ck_assert_msg(predicted, "no prediction for a running grid");
+	ck_assert_uint_gt(one.nr_predictions, 0);
+	ck_assert_uint_gt(one.pred_remaining, 0);
+	wait_grid(g_dev, ha, &w);
+	wait_grid(g_dev, hb, &w);
+	ck_assert_int_eq(gputbs_monitor_dump_grids(g_mon, &gs, sizeof(*gs),
+						   &n), 0);
+	ck_assert_ptr_null(find_grid(gs, n, ha));
+	ck_assert_ptr_null(find_grid(gs, n, hb));
+	free(gs);
+	ck_assert_int_eq(gputbs_monitor_get_grid(g_mon, idb, &one,
+						 sizeof(one)), -ENOENT);
+	ck_assert_msg(strstr(gputbs_monitor_errmsg(g_mon), "no arriving"),
+		      "extack '%s'", gputbs_monitor_errmsg(g_mon));
+}
+END_TEST
+
+/* Every SM while one grid fills them: slots, free resources. */
+START_TEST(nl_dump_sms)
+{
+	struct gputbs_mon_sm *sms, one;
+	struct gputbs_mon_grid g1;
+	struct gputbs_submit s;
+	struct gputbs_mon_event ev;
+	struct gputbs_wait w;
+	__u32 h, i, j;
+	size_t n;
+
+	/* one full wave of 64-thread blocks, 1 s each */
+	grid(&s, g_info.max_blocks_per_sm * g_info.nr_sms, 64, 1000, "nl-sms");
+	h = submit(g_dev, &s);
+	expect_event(GPUTBS_EVENT_GRID_STARTED, h, &ev);
+	ck_assert_int_eq(gputbs_monitor_get_grid(g_mon, ev.grid.id, &g1,
+						 sizeof(g1)), 0);
+	ck_assert_int_eq(gputbs_monitor_dump_sms(g_mon, &sms, sizeof(*sms),
+						 &n), 0);
+	ck_assert_uint_eq(n, g_info.nr_sms);
+	for (i = 0; i < n; i++) {
+		const struct gputbs_mon_sm *sm = &sms[i];
+
+		ck_assert_uint_eq(sm->id, i);
+		ck_assert_uint_eq(sm->nr_slots, sm->resident_blocks);
+		ck_assert_uint_eq(sm->free_blocks,
+				  g_info.max_blocks_per_sm - sm->resident_blocks);
+		ck_assert_uint_eq(sm->free_threads,
+				  g_info.max_threads_per_sm -
+				  64 * sm->resident_blocks);
+		ck_assert_uint_eq(sm->free_warps, g_info.max_warps_per_sm -
+				  2 * sm->resident_blocks);
+		ck_assert_uint_eq(sm->resident_blocks, g_info.max_blocks_per_sm);
+		for (j = 0; j < sm->nr_slots; j++) {
+			ck_assert_uint_eq(sm->slots[j].grid_id, ev.grid.id);
+			ck_assert_uint_lt(sm->slots[j].index,
+					  g_info.max_blocks_per_sm);
+			ck_assert_uint_lt(sm->slots[j].block, s.nr_blocks);
+		}
+	}
+	free(sms);
+	ck_assert_int_eq(gputbs_monitor_get_sm(g_mon, g_info.nr_sms - 1, &one,
+					       sizeof(one)), 0);
+	ck_assert_uint_eq(one.id, g_info.nr_sms - 1);
+	ck_assert_int_eq(gputbs_monitor_get_sm(g_mon, g_info.nr_sms, &one,
+					       sizeof(one)), -ENOENT);
+	ck_assert_msg(strstr(gputbs_monitor_errmsg(g_mon), "out of range"),
+		      "extack '%s'", gputbs_monitor_errmsg(g_mon));
+	wait_grid(g_dev, h, &w);
+}
+END_TEST
+
+/* ---- policy ------------------------------------------------------------ */
+
+START_TEST(nl_set_policy_root)
+{
+	struct gputbs_mon_dev before, after;
+	struct gputbs_mon_event ev;
+	char cur[32];
+	bool seen = false;
+
+	ck_assert_int_eq(gputbs_set_policy(g_dev, "fifo"), 0);
+	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &before,
+						   sizeof(before)), 0);
+	ck_assert_int_eq(gputbs_monitor_set_policy(g_mon, "srtf"), 0);
+	ck_assert_int_eq(gputbs_get_policy(g_dev, cur, sizeof(cur), NULL, 0),
+			 0);
+	ck_assert_str_eq(cur, "srtf");
+	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &after,
+						   sizeof(after)), 0);
+	ck_assert_str_eq(after.policy, "srtf");
+	ck_assert_uint_eq(after.policy_switches, before.policy_switches + 1);
+	while (!seen && next_event(&ev, 10000))
+		seen = ev.type == GPUTBS_EVENT_POLICY_CHANGED;
+	ck_assert(seen);
+	ck_assert_str_eq(ev.policy, "srtf");
+	ck_assert_str_eq(ev.old_policy, "fifo");
+	/* the same policy again: no change, no event */
+	ck_assert_int_eq(gputbs_monitor_set_policy(g_mon, "srtf"), 0);
+	ck_assert_int_eq(gputbs_monitor_set_policy(g_mon, "fifo"), 0);
+	ck_assert(next_event(&ev, 10000));
+	ck_assert_uint_eq(ev.type, GPUTBS_EVENT_POLICY_CHANGED);
+	ck_assert_str_eq(ev.old_policy, "srtf");
+	ck_assert_str_eq(ev.policy, "fifo");
+}
+END_TEST
+
+/* Bad requests: an error with the module's extended ACK message. */
+START_TEST(nl_set_policy_bad_extack)
+{
+	char cur[32], longname[64];
+
+	ck_assert_int_eq(gputbs_monitor_set_policy(g_mon, "lifo"), -EINVAL);
+	ck_assert_msg(strstr(gputbs_monitor_errmsg(g_mon), "unknown policy"),
+		      "extack '%s'", gputbs_monitor_errmsg(g_mon));
+	ck_assert_int_eq(gputbs_monitor_set_policy(g_mon, ""), -EINVAL);
+	ck_assert_msg(strstr(gputbs_monitor_errmsg(g_mon), "unknown policy"),
+		      "extack '%s'", gputbs_monitor_errmsg(g_mon));
+	/* longer than the spec's max-len: the attribute policy refuses it */
+	memset(longname, 'x', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	ck_assert_int_lt(gputbs_monitor_set_policy(g_mon, longname), 0);
+	ck_assert_msg(gputbs_monitor_errmsg(g_mon)[0],
+		      "no extack for an over-long policy");
+	/* a good request clears the message */
+	ck_assert_int_eq(gputbs_monitor_set_policy(g_mon, "fifo"), 0);
+	ck_assert_str_eq(gputbs_monitor_errmsg(g_mon), "");
+	ck_assert_int_eq(gputbs_get_policy(g_dev, cur, sizeof(cur), NULL, 0),
+			 0);
+	ck_assert_str_eq(cur, "fifo");
+}
+END_TEST
+
+/* Child as nobody: reads work, the switch is EPERM. */
+static int child_nobody(void)
+{
+	struct gputbs_monitor *m;
+	struct gputbs_mon_dev d;
+
+	if (setgid(NOBODY) || setuid(NOBODY))
+		return 10;
+	if (gputbs_monitor_open(GPUTBS_MONITOR_EVENTS, &m))
+		return 11;
+	if (gputbs_monitor_get_device(m, &d, sizeof(d)))
+		return 12;
+	if (gputbs_monitor_set_policy(m, "srtf") != -EPERM)
+		return 13;
+	if (gputbs_monitor_set_policy(m, "lifo") != -EPERM)
+		return 14;
+	gputbs_monitor_close(m);
+	return 0;
+}
+
+/* Child: CAP_NET_ADMIN (admin-perm) is not enough, CAP_SYS_ADMIN is needed. */
+static int child_without_sys_admin(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+	struct gputbs_monitor *m;
+
+	if (syscall(SYS_capget, &h, d))
+		return 10;
+	d[CAP_SYS_ADMIN >> 5].effective &= ~(1u << (CAP_SYS_ADMIN & 31));
+	if (syscall(SYS_capset, &h, d))
+		return 11;
+	/* the socket's opener counts: open it without the capability */
+	if (gputbs_monitor_open(0, &m))
+		return 12;
+	if (gputbs_monitor_set_policy(m, "srtf") != -EPERM)
+		return 13;
+	if (!strstr(gputbs_monitor_errmsg(m), "CAP_SYS_ADMIN"))
+		return 14;
+	gputbs_monitor_close(m);
+	return 0;
+}
+
+START_TEST(nl_set_policy_needs_sys_admin)
+{
+	char cur[32];
+	int status;
+	pid_t pid;
+
+	ck_assert_int_eq(gputbs_set_policy(g_dev, "fifo"), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		_exit(child_without_sys_admin());
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "child without CAP_SYS_ADMIN: status %#x", status);
+	ck_assert_int_eq(gputbs_get_policy(g_dev, cur, sizeof(cur), NULL, 0),
+			 0);
+	ck_assert_str_eq(cur, "fifo");
+}
+END_TEST
+
+START_TEST(nl_set_policy_nobody_eperm)
+{
+	char cur[32];
+	int status;
+	pid_t pid;
+
+	ck_assert_int_eq(gputbs_set_policy(g_dev, "fifo"), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		_exit(child_nobody());
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "child as nobody: status %#x", status);
+	ck_assert_int_eq(gputbs_get_policy(g_dev, cur, sizeof(cur), NULL, 0),
+			 0);
+	ck_assert_str_eq(cur, "fifo");
+}
+END_TEST
+
+/* ---- gputbs top on a terminal ------------------------------------------ */
+
+static size_t count_str(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	while ((s = strstr(s, what))) {
+		n++;
+		s += strlen(what);
+	}
+	return n;
+}
+
+/*
+ * "gputbs top" on a pseudo-terminal: the alternate screen, a redraw per
+ * frame, and q ends it (status 0) with the terminal restored.
+ */
+START_TEST(nl_top_terminal)
+{
+	static char out[1 << 20];
+	size_t len = 0;
+	bool quit = false;
+	__u64 end = gputbs_now_ns() + 60 * NS_PER_SEC;
+	int master, status;
+	pid_t pid;
+
+	pid = forkpty(&master, NULL, NULL, NULL);
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		execlp("gputbs", "gputbs", "top", "--delay", "0.2", (char *)NULL);
+		_exit(127);
+	}
+	while (gputbs_now_ns() < end && len < sizeof(out) - 1) {
+		struct pollfd pfd = { .fd = master, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&pfd, 1, 200) <= 0)
+			continue;
+		n = read(master, out + len, sizeof(out) - 1 - len);
+		if (n <= 0)
+			break;	/* EIO: the terminal's last user exited */
+		len += n;
+		out[len] = '\0';
+		if (!quit && count_str(out, "gputbs top - cycle") >= 3) {
+			ck_assert_int_eq(write(master, "q", 1), 1);
+			quit = true;
+		}
+	}
+	out[len] = '\0';
+	ck_assert_msg(quit, "no three frames: '%.300s'", out);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	close(master);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "gputbs top: status %#x", status);
+	ck_assert_msg(strstr(out, "\033[?1049h"), "no alternate screen");
+	ck_assert_uint_ge(count_str(out, "\033[H\033[2J"), 3);
+	ck_assert_msg(strstr(out, "\033[?1049l") > strstr(out, "\033[?1049h"),
+		      "the main screen is not restored");
+	ck_assert_msg(strstr(out, "\033[?25h"), "the cursor is not shown again");
+}
+END_TEST
+
+static Suite *nl_suite(void)
+{
+	Suite *s = suite_create("gputbs-netlink");
+	TCase *tc;
+
+	tc = tcase_create("family");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, nl_family_resolves);
+	tcase_add_test(tc, nl_get_device);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("events");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 90);
+	tcase_add_test(tc, nl_events_lifecycle);
+	tcase_add_test(tc, nl_events_preempted_by_class);
+	tcase_add_test(tc, nl_events_cancelled);
+	tcase_add_test(tc, nl_events_burst_accounted);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("dumps");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 90);
+	tcase_add_test(tc, nl_dump_grids_while_running);
+	tcase_add_test(tc, nl_dump_sms);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("policy");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, nl_set_policy_root);
+	tcase_add_test(tc, nl_set_policy_bad_extack);
+	tcase_add_test(tc, nl_set_policy_nobody_eperm);
+	tcase_add_test(tc, nl_set_policy_needs_sys_admin);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cli");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 90);
+	tcase_add_test(tc, nl_top_terminal);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	SRunner *sr;
+	int failed;
+
+	sr = srunner_create(nl_suite());
+	if (argc > 1 && !strcmp(argv[1], "--tap"))
+		srunner_set_tap(sr, "-");
+	else if (argc > 1) {
+		fputs("Usage: gputbs-nl-test [--tap]\n", stderr);
+		return 2;
+	}
+	srunner_run_all(sr, getenv("CK_VERBOSITY") ? CK_ENV : CK_VERBOSE);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,185 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# gputbs-reliability - the reliability tests of Documentation/reliability.rst
+# in a guest of tools/gputbs-vm (busybox sh, root, the module loaded from
+# /lib/gputbs-vm/modules/gputbs.ko).
+#
+#   gputbs-reliability check [STRESS_GRIDS [FUZZ_SECONDS]]
+#	what make check runs on the debug kernel: the hygiene suite
+#	(gputbs-hygiene-test), module unload refused while open and clean
+#	after, 50 unload/load cycles, fail-nth fault injection on every path
+#	(gputbs-failnth), the stress test (gputbs-stress, 1 ns per cycle,
+#	STRESS_GRIDS grids, default 2000) and the ioctl fuzzer
+#	(gputbs-fuzz, FUZZ_SECONDS, default 30)
+#   gputbs-reliability reload [N]	N unload/load cycles (default 50)
+#   gputbs-reliability fuzz [SECONDS [PROCS]]	the fuzzer alone
+#
+# Each part prints "reliability: NAME: PASS" or "... FAIL"; the hygiene
+# suite's tests count one by one.  The last line is
+# "reliability: N passed, M failed"; the exit status is 0 if none failed.
+# tools/gputbs-vm then unloads the module and, on the debug kernel, scans
+# for leaks.
+
+KO=/lib/gputbs-vm/modules/gputbs.ko
+# the parameters gputbs-vm loaded the module with
+PARAMS=$(sed -n 's|^[^ ]*/gputbs\.ko gputbs ||p' /etc/gputbs-vm/modules 2>/dev/null)
+passed=0
+failed=0
+failures=""
+
+say() { echo "reliability: $*"; }
+
+result() {	# result NAME STATUS
+	if [ "$2" = 0 ]; then
+		passed=$((passed + 1))
+		say "$1: PASS"
+	else
+		failed=$((failed + 1))
+		failures="$failures; $1"
+		say "$1: FAIL (status $2)"
+	fi
+}
+
+# load PARAMS...: (re)load the module with these parameters
+load() {
+	if [ -d /sys/module/gputbs ]; then
+		rmmod gputbs || return 1
+	fi
+	# shellcheck disable=SC2068
+	insmod "$KO" $@ || return 1
+	local tries=0
+	while [ ! -c /dev/gputbs ] && [ $tries -lt 50 ]; do
+		sleep 0.1
+		tries=$((tries + 1))
+	done
+	[ -c /dev/gputbs ]
+}
+
+hygiene() {
+	local out=/tmp/hygiene.out rc line n f e
+	gputbs-hygiene-test >"$out" 2>&1
+	rc=$?
+	grep -v '^[^:]*:[0-9]*:P:' "$out"
+	line=$(grep -E 'Checks: [0-9]+, Failures: [0-9]+, Errors: [0-9]+' "$out" | tail -n 1)
+	n=$(echo "$line" | sed -n 's/.*Checks: \([0-9]*\),.*/\1/p')
+	f=$(echo "$line" | sed -n 's/.*Failures: \([0-9]*\),.*/\1/p')
+	e=$(echo "$line" | sed -n 's/.*Errors: \([0-9]*\).*/\1/p')
+	if [ -z "$n" ]; then
+		result "hygiene suite (no summary)" 1
+		return
+	fi
+	passed=$((passed + n - f - e))
+	failed=$((failed + f + e))
+	[ $((f + e)) = 0 ] && [ "$rc" = 0 ] ||
+		failures="$failures; hygiene suite ($((f + e)) of $n)"
+	say "hygiene suite: $((n - f - e)) of $n tests passed"
+}
+
+# The module stays while a file of the device (or of its debugfs
+# directory, whose proxy holds the module) is open; a sysfs file held open
+# across the unload fails cleanly afterwards.  In a subshell, so that its
+# files are closed whatever happens.
+unload_while_open() (
+	load $PARAMS || exit 1
+	exec 3<>/dev/gputbs || exit 2
+	if rmmod gputbs 2>/dev/null; then
+		say "rmmod succeeded with /dev/gputbs open"
+		exit 3
+	fi
+	[ -d /sys/module/gputbs ] || exit 4
+	gputbs info >/dev/null || exit 5
+	exec 3>&-
+	if [ -r /sys/kernel/debug/gputbs/sms ]; then
+		exec 5</sys/kernel/debug/gputbs/sms || exit 6
+		if rmmod gputbs 2>/dev/null; then
+			say "rmmod succeeded with debugfs gputbs/sms open"
+			exit 7
+		fi
+		exec 5<&-
+	fi
+	exec 4</sys/class/misc/gputbs/policy || exit 8
+	rmmod gputbs || exit 9
+	[ ! -d /sys/module/gputbs ] || exit 10
+	[ ! -e /dev/gputbs ] || exit 11
+	# reading it now is an error, not a crash
+	if cat <&4 >/dev/null 2>&1; then
+		say "the policy file of the unloaded module could be read"
+		exit 12
+	fi
+	exec 4<&-
+	load $PARAMS || exit 13
+	gputbs info >/dev/null || exit 14
+	exit 0
+)
+
+# N unload/load cycles, each with the device used in between.
+reload() {
+	local n=${1:-50} i=0 t0
+	t0=$(cut -d. -f1 /proc/uptime)
+	while [ $i -lt "$n" ]; do
+		load $PARAMS || { say "load $i failed"; return 1; }
+		gputbs-stress --grids 4 --procs 2 --kill 0 --timeout 60 \
+			>/tmp/reload.out 2>&1 ||
+			{ cat /tmp/reload.out; say "cycle $i: grids failed"; return 2; }
+		i=$((i + 1))
+	done
+	rmmod gputbs || return 3
+	load $PARAMS || return 4
+	say "$n unload/load cycles with grids in between in $(($(cut -d. -f1 /proc/uptime) - t0)) s"
+	return 0
+}
+
+failnth() {
+	load $PARAMS || return 1
+	gputbs-failnth
+}
+
+stress() {
+	load $PARAMS time_scale_ps=1000 || return 1
+	gputbs-stress --grids "${1:-2000}" --kill 8
+}
+
+fuzz() {
+	load $PARAMS time_scale_ps=1000 max_blocks_per_grid=4096 || return 1
+	gputbs-fuzz --time "${1:-30}" --procs "${2:-4}"
+}
+
+summary() {
+	[ -z "$failures" ] || say "failed:${failures#;}"
+	echo "reliability: $passed passed, $failed failed"
+	[ "$failed" = 0 ]
+}
+
+case "${1:-check}" in
+check)
+	hygiene
+	unload_while_open
+	result "module unload refused while open, clean after" $?
+	reload 50
+	result "50 unload/load cycles" $?
+	failnth
+	result "fail-nth fault injection on every path" $?
+	stress "${2:-2000}"
+	result "stress" $?
+	fuzz "${3:-30}" 4
+	result "ioctl fuzzer" $?
+	load $PARAMS
+	summary
+	;;
+reload)
+	reload "${2:-50}"
+	result "${2:-50} unload/load cycles" $?
+	summary
+	;;
+fuzz)
+	fuzz "${2:-600}" "${3:-8}"
+	result "ioctl fuzzer" $?
+	load $PARAMS
+	summary
+	;;
+*)
+	echo "Usage: gputbs-reliability [check [GRIDS [FUZZ_SECONDS]] | reload [N] | fuzz [SECONDS [PROCS]]]" >&2
+	exit 2
+	;;
+esac

@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# timeline-test.sh - host tests of "gputbs timeline" on recordings of the
+# gputbs tracepoints made in the guest (tests/userland/timeline/: the
+# workload class.gtbs on 4 SMs under srtf; class.report is the text of
+# trace-cmd report, class.trace the raw text of /sys/kernel/tracing/trace).
+#
+# Usage: timeline-test.sh PATH-TO-gputbs
+#
+# The last line is "timeline: N passed, M failed".
+set -u
+
+gputbs=${1:?usage: timeline-test.sh PATH-TO-gputbs}
+case "$gputbs" in
+*/*) gputbs=$(cd "$(dirname "$gputbs")" && pwd)/$(basename "$gputbs") ;;
+esac
+here=$(cd "$(dirname "$0")/timeline" && pwd)
+tmp=${TMPDIR:-/tmp}/gputbs-timeline-test.$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+
+out=$tmp/out
+# shellcheck source=tests/userland/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# data lines of gnuplot data file $1 (no comments, no blank lines)
+data_lines() { grep -cv -e '^#' -e '^$' "$1"; }
+
+for t in report trace; do
+	f=$here/class.$t
+	d=$tmp/$t
+	expect 0 "check: ok (0 problems)" "$gputbs" timeline --check -o "$d" "$f"
+	expect 0 "block_start=144 block_end=144 grid_end=4 preempt=4 predict=144" \
+		"$gputbs" timeline --summary "$f"
+	expect 0 "sms: 4 slots: 8 grids: 4 preempts: 4" \
+		"$gputbs" timeline --summary "$f"
+	expect 0 "class=realtime blocks=8 block_start=8 block_end=8" \
+		"$gputbs" timeline --summary "$f"
+	for x in timeline.dat timeline-preempt.dat timeline.gp timeline.svg \
+		timeline.png; do
+		if [ -s "$d/$x" ]; then ok; else fail "$t: no $x"; fi
+	done
+	if grep -q '<svg' "$d/timeline.svg"; then ok; else fail "$t: not an SVG"; fi
+	# every block in one data block per grid, every preemption once
+	n=$(data_lines "$d/timeline.dat")
+	if [ "$n" -eq 144 ]; then ok; else fail "$t: $n blocks in timeline.dat"; fi
+	n=$(grep -c '^# grid ' "$d/timeline.dat")
+	if [ "$n" -eq 4 ]; then ok; else fail "$t: $n grids in timeline.dat"; fi
+	n=$(grep -c ' class$' "$d/timeline-preempt.dat")
+	if [ "$n" -eq 4 ]; then ok; else fail "$t: $n preemptions"; fi
+done
+expect 0 "policy_switch=2" "$gputbs" timeline --summary "$here/class.trace"
+
+# the window keeps the shared run only: crunch (4:1) and frame (5:1)
+expect 0 "check: ok" "$gputbs" timeline --no-plot -w 3715000: \
+	-o "$tmp/w" "$here/class.report"
+n=$(data_lines "$tmp/w/timeline.dat")
+if [ "$n" -eq 72 ]; then ok; else fail "window: $n blocks, want 72"; fi
+if grep -q 'frame (5:1)' "$tmp/w/timeline.gp" &&
+	! grep -q 'crunch (2:1)' "$tmp/w/timeline.gp"; then
+	ok
+else
+	fail "window: wrong grids in timeline.gp"
+fi
+if [ ! -e "$tmp/w/timeline.svg" ]; then ok; else fail "--no-plot ran gnuplot"; fi
+
+# standard input, and --summary writes nothing
+(cd "$tmp" && "$gputbs" timeline --summary - <"$here/class.trace") >"$out" 2>&1
+if grep -q "check: ok" "$out" && [ ! -e "$tmp/timeline" ]; then
+	ok
+else
+	fail "stdin / --summary"
+fi
+
+# a recording cut short does not add up: --check fails, the plot is made
+grep -v 'block_end:.*client=5 handle=1 .*block=3 ' "$here/class.report" >"$tmp/cut.report"
+expect 1 "check: FAILED" "$gputbs" timeline --check -o "$tmp/cut" "$tmp/cut.report"
+expect 1 "grid 5:1: 8 block_start, 7 block_end" \
+	"$gputbs" timeline --check --summary "$tmp/cut.report"
+expect 0 "check: FAILED" "$gputbs" timeline --summary "$tmp/cut.report"
+grep -v 'grid_end:.*client=2 ' "$here/class.report" >"$tmp/noend.report"
+expect 1 "grid 2:1: a grid_submit, 0 grid_end" \
+	"$gputbs" timeline --check --summary "$tmp/noend.report"
+
+# errors
+printf 'nothing here\n' >"$tmp/empty"
+expect 2 "no gputbs events" "$gputbs" timeline --summary "$tmp/empty"
+printf 'x-1 [000] 1.0: block_end: client=1 handle=1 slot=0 block=0 start=1 end=2\n' >"$tmp/bad"
+expect 2 "$tmp/bad:1: a block event needs sm=, slot= and block=" \
+	"$gputbs" timeline --summary "$tmp/bad"
+printf 'x-1 [000] 1.0: block_end: client=1 handle=1 sm=0 slot=0 block=0 start=5 end=2\n' >"$tmp/bad"
+expect 2 "$tmp/bad:1: block_end needs start= <= end=" \
+	"$gputbs" timeline --summary "$tmp/bad"
+expect 2 "No such file or directory" "$gputbs" timeline "$tmp/missing"
+expect 2 "missing TRACE" "$gputbs" timeline
+expect 2 "one TRACE only" "$gputbs" timeline a b
+expect 2 "bad --window" "$gputbs" timeline -w 5:1 "$here/class.trace"
+expect 2 "bad --window" "$gputbs" timeline -w x: "$here/class.trace"
+expect 0 "Usage: gputbs timeline" "$gputbs" timeline --help
+
+summary timeline

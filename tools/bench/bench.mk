@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/bench/bench.mk - benchmarks (Documentation/performance.rst).
+# Included from the top-level Makefile after userlib/userland.mk, whose
+# compile rules and USERLAND_CFLAGS it uses.
+#
+#   bench        scripts/bench.sh: host and guest benchmarks, a table, and
+#                $(BUILD)/bench/results.json and results.md;
+#                BENCH_SMOKE=1 runs a tiny version (make check does)
+#   $(BUILD)/bench/gputbs-bench-sched   host: scheduler CPU cost per block
+#                event on the portable core, allocations counted
+#
+# The guest program, $(BUILD)/bin/gputbs-bench, is built with the rest of
+# the userland (userlib/userland.mk) so that every guest has it.
+
+BENCH_SCHED := $(BUILD)/bench/gputbs-bench-sched
+BENCH_SCHED_OBJS := $(addprefix $(UL_OBJ)/, tools/bench/sched.o \
+	tools/workload.o) $(SIM_CORE_OBJS)
+# every allocation of the process goes through a counter
+BENCH_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
+
+.PHONY: bench bench-sched
+
+bench-sched: $(BENCH_SCHED)
+
+$(BENCH_SCHED): $(BENCH_SCHED_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(BENCH_WRAP) -o $@ $^ -lm
+
+bench: deps-demo
+	scripts/bench.sh $(if $(filter 1,$(BENCH_SMOKE)),--smoke)

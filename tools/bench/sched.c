@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched.c - gputbs-bench-sched: CPU cost of the scheduler per block event.
+ *
+ * Drives a private &struct gtbs_dev of the portable core (sm-emu/, the
+ * module's own scheduler) in virtual time, as tools/sim does, with G grids
+ * kept in flight: G grids arrive at cycle 0 and whenever one completes a
+ * new one arrives at the cycle it completed.  The grids cycle through the
+ * programs of a workload file (default workloads/ercbench/kernels.gtbs,
+ * the eight ERCBench kernels), each with its own seed.  What is measured
+ * is CLOCK_THREAD_CPUTIME_ID over the steady-state loop (gtbs_dev_run_until()
+ * from event to event, plus gtbs_grid_init() and gtbs_grid_submit() of the
+ * replacement grids) divided by the blocks that completed in it: one block
+ * event is one block's dispatch, its completion and the predictor's update
+ * at both.
+ *
+ * The grids' memory is a pool allocated before the loop (the core never
+ * allocates: its caller owns all memory); malloc, calloc, realloc and free
+ * are wrapped (-Wl,--wrap=...) and counted inside the measured loop, and
+ * the count is reported (it must be 0: no per-block allocation).
+ *
+ * Output: one JSON object on stdout.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "gtbs.h"
+#include "../workload.h"
+
+/* ---- allocation counting (-Wl,--wrap=malloc,...) ---------------------- */
+
+static unsigned long bench_allocs;
+
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t size);
+void __real_free(void *p);
+
+void *__wrap_malloc(size_t size)
+{
+	__atomic_add_fetch(&bench_allocs, 1, __ATOMIC_RELAXED);
+	return __real_malloc(size);
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+	__atomic_add_fetch(&bench_allocs, 1, __ATOMIC_RELAXED);
+	return __real_calloc(n, size);
+}
+
+void *__wrap_realloc(void *p, size_t size)
+{
+	__atomic_add_fetch(&bench_allocs, 1, __ATOMIC_RELAXED);
+	return __real_realloc(p, size);
+}
+
+void __wrap_free(void *p)
+{
+	if (p)
+		__atomic_add_fetch(&bench_allocs, 1, __ATOMIC_RELAXED);
+	__real_free(p);
+}
+
+/* ---- the device ---------------------------------------------------------- */
+
+#define MAX_LIST	16
+
+struct bench {
+	struct gtbs_dev dev;
+	struct gtbs_dev_config cfg;
+	struct gtbs_sm **sms;
+	struct gtbs_grid **pool;	/* G grids, reused */
+	unsigned int nr_grids;
+	struct gtbs_grid **done;	/* completed since the last refill */
+	unsigned int nr_done;
+	const struct wl_set *set;
+	unsigned int next_prog;		/* next program to submit */
+	u64 next_seed;
+	u64 grids_submitted;
+};
+
+static void bench_grid_done(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	struct bench *b = dev->priv;
+
+	b->done[b->nr_done++] = grid;
+}
+
+static const struct gtbs_backend_ops bench_backend = {
+	.grid_done = bench_grid_done,
+};
+
+static void die(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "gputbs-bench-sched: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+/* The next grid of the rotation into @grid, submitted at @now. */
+static void bench_submit(struct bench *b, struct gtbs_grid *grid, u64 now)
+{
+	const struct wl_program *prog = b->set->programs[b->next_prog];
+	const struct wl_grid *g = &prog->grids[0];
+	struct gtbs_grid_desc desc = {
+		.nr_blocks = g->nr_blocks,
+		.threads_per_block = g->threads,
+		.regs_per_thread = g->regs,
+		.shmem_per_block = g->shmem,
+		.block_cycles = g->durations ? 0 : g->cycles,
+		.block_rsd_ppm = g->durations ? 0 : g->rsd_ppm,
+		.seed = g->seed ^ (b->next_seed++ * 0x9e3779b97f4a7c15ULL),
+		.durations = g->durations,
+		.prio_class = GTBS_PRIO_NORMAL,
+	};
+	const char *why;
+
+	memcpy(desc.label, g->label, sizeof(desc.label));
+	desc.label[sizeof(desc.label) - 1] = '\0';
+	b->next_prog = (b->next_prog + 1) % b->set->nr_programs;
+	if (gtbs_grid_init(&b->dev, grid, &desc, &why))
+		die("grid rejected: %s", why);
+	gtbs_grid_submit(&b->dev, grid, now);
+	b->grids_submitted++;
+}
+
+static u64 bench_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static u64 bench_blocks_run(const struct bench *b)
+{
+	u64 n = 0;
+	u32 i;
+
+	for (i = 0; i < b->cfg.nr_sms; i++)
+		n += b->sms[i]->blocks_run;
+	return n;
+}
+
+struct bench_result {
+	u64 cpu_ns;
+	u64 blocks;
+	u64 grids;
+	u64 allocs;
+	u64 cycles;
+};
+
+/* One repetition: a fresh device, G grids in flight, @target blocks. */
+static void bench_once(const struct gtbs_dev_config *cfg,
+		       const struct gtbs_policy_ops *policy,
+		       const struct wl_set *set, unsigned int nr_grids,
+		       u64 target, u64 seed, struct bench_result *res)
+{
+	struct bench *b = calloc(1, sizeof(*b));
+	u64 t, blocks0, disp0, cpu0, allocs0, grids0;
+	unsigned int i;
+
+	if (!b)
+		die("%s", "out of memory");
+	b->cfg = *cfg;
+	b->set = set;
+	b->next_seed = seed;
+	b->nr_grids = nr_grids;
+	b->sms = calloc(cfg->nr_sms, sizeof(*b->sms));
+	b->pool = calloc(nr_grids, sizeof(*b->pool));
+	b->done = calloc(nr_grids, sizeof(*b->done));
+	if (!b->sms || !b->pool || !b->done)
+		die("%s", "out of memory");
+	for (i = 0; i < cfg->nr_sms; i++) {
+		b->sms[i] = malloc(gtbs_sm_size(cfg));
+		if (!b->sms[i])
+			die("%s", "out of memory");
+		gtbs_sm_init(cfg, b->sms[i], i);
+	}
+	for (i = 0; i < nr_grids; i++) {
+		b->pool[i] = calloc(1, gtbs_grid_size(cfg));
+		if (!b->pool[i])
+			die("%s", "out of memory");
+	}
+	gtbs_dev_init(&b->dev, cfg, policy, b->sms);
+	b->dev.backend = &bench_backend;
+	b->dev.priv = b;
+	/* G grids arrive at cycle 0 */
+	for (i = 0; i < nr_grids; i++)
+		bench_submit(b, b->pool[i], 0);
+	gtbs_dev_run_until(&b->dev, 0);
+
+	blocks0 = bench_blocks_run(b);
+	disp0 = b->dev.blocks_dispatched;
+	grids0 = b->dev.grids_completed;
+	allocs0 = __atomic_load_n(&bench_allocs, __ATOMIC_RELAXED);
+	cpu0 = bench_cpu_ns();
+	t = 0;
+	/* an O(1) condition: the harness must not scan the SMs per event */
+	while (b->dev.blocks_dispatched - disp0 < target) {
+		t = gtbs_dev_next_event(&b->dev);
+		if (t == U64_MAX)
+			break;
+		gtbs_dev_run_until(&b->dev, t);
+		/* each completed grid is replaced at the cycle it ended */
+		while (b->nr_done)
+			bench_submit(b, b->done[--b->nr_done], t);
+	}
+	res->cpu_ns = bench_cpu_ns() - cpu0;
+	res->allocs = __atomic_load_n(&bench_allocs, __ATOMIC_RELAXED) - allocs0;
+	res->blocks = bench_blocks_run(b) - blocks0;
+	res->grids = b->dev.grids_completed - grids0;
+	res->cycles = t;
+
+	for (i = 0; i < nr_grids; i++)
+		free(b->pool[i]);
+	for (i = 0; i < cfg->nr_sms; i++)
+		free(b->sms[i]);
+	free(b->pool);
+	free(b->done);
+	free(b->sms);
+	free(b);
+}
+
+static unsigned int parse_list(const char *arg, unsigned int *out,
+			       unsigned int lo, unsigned int hi)
+{
+	char *end;
+	unsigned int n = 0;
+	unsigned long v;
+
+	for (;;) {
+		errno = 0;
+		v = strtoul(arg, &end, 10);
+		if (errno || end == arg || v < lo || v > hi || n == MAX_LIST)
+			die("bad number list: %s", arg);
+		out[n++] = v;
+		if (*end == '\0')
+			return n;
+		if (*end != ',')
+			die("bad number list: %s", arg);
+		arg = end + 1;
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: gputbs-bench-sched [OPTIONS]\n"
+		"\n"
+		"CPU time of the portable core per block event (dispatch,\n"
+		"completion, predictor update) with G grids kept in flight, in\n"
+		"virtual time, for every SM count x grid count x policy.\n"
+		"Prints one JSON object.\n"
+		"\n"
+		"  -s, --sms LIST       SM counts (default 15,80,132)\n"
+		"  -g, --grids LIST     grids kept in flight (default 1,8,32,128)\n"
+		"  -P, --policies LIST  comma-separated (default: all)\n"
+		"  -b, --blocks N       block events per repetition (default 200000)\n"
+		"  -r, --reps N         repetitions (default 5)\n"
+		"  -w, --workloads FILE grids cycle through its programs\n"
+		"                       (default workloads/ercbench/kernels.gtbs)\n"
+		"  -h, --help           this help\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "sms", required_argument, NULL, 's' },
+		{ "grids", required_argument, NULL, 'g' },
+		{ "policies", required_argument, NULL, 'P' },
+		{ "blocks", required_argument, NULL, 'b' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ "workloads", required_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned int sms[MAX_LIST] = { 15, 80, 132 }, nr_sms = 3;
+	unsigned int grids[MAX_LIST] = { 1, 8, 32, 128 }, nr_grid_counts = 4;
+	const struct gtbs_policy_ops *policies[MAX_LIST];
+	unsigned int nr_policies = 0, reps = 5, s, gi, p, r;
+	unsigned long long target = 200000;
+	const char *file = "workloads/ercbench/kernels.gtbs";
+	const char *policy_arg = NULL;
+	struct wl_set *set;
+	char errbuf[512];
+	bool first = true;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "s:g:P:b:r:w:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			nr_sms = parse_list(optarg, sms, 1, GTBS_MAX_SMS);
+			break;
+		case 'g':
+			nr_grid_counts = parse_list(optarg, grids, 1, 65536);
+			break;
+		case 'P':
+			policy_arg = optarg;
+			break;
+		case 'b':
+			target = strtoull(optarg, NULL, 10);
+			if (!target)
+				die("bad --blocks: %s", optarg);
+			break;
+		case 'r':
+			reps = strtoul(optarg, NULL, 10);
+			if (!reps || reps > 1000)
+				die("bad --reps: %s", optarg);
+			break;
+		case 'w':
+			file = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (policy_arg) {
+		char buf[256], *tok, *save;
+
+		snprintf(buf, sizeof(buf), "%s", policy_arg);
+		for (tok = strtok_r(buf, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			if (nr_policies == MAX_LIST)
+				die("too many policies: %s", policy_arg);
+			policies[nr_policies] = gtbs_policy_find(tok);
+			if (!policies[nr_policies++])
+				die("unknown policy: %s", tok);
+		}
+	} else {
+		while (nr_policies < MAX_LIST && gtbs_policy_at(nr_policies)) {
+			policies[nr_policies] = gtbs_policy_at(nr_policies);
+			nr_policies++;
+		}
+	}
+	if (wl_parse_file(file, WL_PARSE_PROGRAMS, &set, errbuf,
+			  sizeof(errbuf)))
+		die("%s", errbuf);
+	if (!set->nr_programs)
+		die("%s: no programs", file);
+
+	printf("{\n  \"workloads\": \"%s\",\n  \"blocks_per_rep\": %llu,\n"
+	       "  \"reps\": %u,\n  \"runs\": [", file, target, reps);
+	for (s = 0; s < nr_sms; s++) {
+		struct gtbs_dev_config cfg;
+		const char *why;
+
+		gtbs_config_default(&cfg);
+		cfg.nr_sms = sms[s];
+		if (gtbs_config_check(&cfg, &why))
+			die("bad device: %s", why);
+		for (p = 0; p < nr_policies; p++) {
+			for (gi = 0; gi < nr_grid_counts; gi++) {
+				u64 ns[1000];
+				struct bench_result res, sum = { 0 };
+
+				for (r = 0; r < reps; r++) {
+					bench_once(&cfg, policies[p], set,
+						   grids[gi], target, r + 1,
+						   &res);
+					if (!res.blocks)
+						die("%s", "no block completed");
+					ns[r] = res.cpu_ns * 1000 / res.blocks;
+					sum.blocks += res.blocks;
+					sum.grids += res.grids;
+					sum.allocs += res.allocs;
+					sum.cpu_ns += res.cpu_ns;
+				}
+				printf("%s\n    { \"sms\": %u, \"grids\": %u, "
+				       "\"policy\": \"%s\", \"ps_per_event\": [",
+				       first ? "" : ",", sms[s], grids[gi],
+				       policies[p]->name);
+				first = false;
+				for (r = 0; r < reps; r++)
+					printf("%s%" PRIu64, r ? ", " : "",
+					       (uint64_t)ns[r]);
+				qsort(ns, reps, sizeof(ns[0]), cmp_u64);
+				printf("], \"blocks\": %" PRIu64
+				       ", \"grids_completed\": %" PRIu64
+				       ", \"cpu_ns\": %" PRIu64
+				       ", \"allocs_in_loop\": %" PRIu64 " }",
+				       (uint64_t)sum.blocks,
+				       (uint64_t)sum.grids,
+				       (uint64_t)sum.cpu_ns,
+				       (uint64_t)sum.allocs);
+				fflush(stdout);
+				fprintf(stderr,
+					"sched: %4u SMs %-13s %3u grids: %7.1f ns/event (median of %u)\n",
+					sms[s], policies[p]->name, grids[gi],
+					ns[reps / 2] / 1000.0, reps);
+			}
+		}
+	}
+	printf("\n  ]\n}\n");
+	wl_free(set);
+	return 0;
+}

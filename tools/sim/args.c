@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * args.c - command-line helpers of the evaluation commands.
+ *
+ * Shared by gputbs-sim (eval, run, report) and by "gputbs eval", which
+ * runs the same sweep on the module: the same option syntax and the same
+ * messages, prefixed with the name of the program (@sim_progname).
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "sim.h"
+
+/* The prefix of every message: "gputbs-sim" or "gputbs". */
+const char *sim_progname = "gputbs-sim";
+
+/**
+ * sim_err() - print "PROG: message" to stderr
+ * @fmt: printf format.
+ */
+void sim_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", sim_progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/**
+ * sim_registry() - the registered policies, separated by @sep
+ * @buf: output.
+ * @len: its size.
+ * @sep: separator.
+ */
+void sim_registry(char *buf, size_t len, const char *sep)
+{
+	const struct gtbs_policy_ops *p;
+	unsigned int i;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; (p = gtbs_policy_at(i)) && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? sep : "", p->name);
+}
+
+/**
+ * sim_usage_error() - "PROG: message", a blank line and the usage
+ * @help: prints the usage of the command.
+ * @fmt: printf format of the message.
+ *
+ * Return: %SIM_EXIT_USAGE.
+ */
+int sim_usage_error(sim_help_fn *help, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", sim_progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\n\n", stderr);
+	help(stderr);
+	return SIM_EXIT_USAGE;
+}
+
+/**
+ * sim_parse_uint() - a decimal unsigned integer in [@lo, @hi]
+ * @s: digits only.
+ * @lo: smallest accepted.
+ * @hi: largest accepted.
+ * @out: out: the value.
+ *
+ * Return: 0, -EINVAL or -ERANGE.
+ */
+int sim_parse_uint(const char *s, u64 lo, u64 hi, u64 *out)
+{
+	u64 v = 0;
+
+	if (!*s || strlen(s) > 20)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		if (v > (U64_MAX - 9) / 10)
+			return -ERANGE;
+		v = v * 10 + (u64)(*s - '0');
+	}
+	if (v < lo || v > hi)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/**
+ * sim_parse_policies() - a comma-separated policy list
+ * @help: usage of the command, for errors.
+ * @opt: the option's name, for errors.
+ * @arg: the list.
+ * @out: out: at most %SIM_MAX_POLICIES, none twice, each registered.
+ * @n: out: entries of @out.
+ *
+ * Return: 0, or an exit status after a message.
+ */
+int sim_parse_policies(sim_help_fn *help, const char *opt, const char *arg,
+		       const struct gtbs_policy_ops **out, unsigned int *n)
+{
+	char *list = strdup(arg), *s, *save = NULL;
+	char reg[256];
+	unsigned int i;
+	int ret = 0;
+
+	if (!list) {
+		sim_err("out of memory");
+		return SIM_EXIT_SYSTEM;
+	}
+	*n = 0;
+	sim_registry(reg, sizeof(reg), " ");
+	if (!*arg || arg[0] == ',' || arg[strlen(arg) - 1] == ',' ||
+	    strstr(arg, ",,"))
+		ret = sim_usage_error(help, "%s: bad policy list '%s'", opt,
+				      arg);
+	for (s = strtok_r(list, ",", &save); !ret && s;
+	     s = strtok_r(NULL, ",", &save)) {
+		const struct gtbs_policy_ops *p = gtbs_policy_find(s);
+
+		if (!p || strchr(s, '\n')) {
+			ret = sim_usage_error(help, "%s: unknown policy '%s' (registered: %s)",
+					      opt, s, reg);
+			break;
+		}
+		for (i = 0; i < *n; i++)
+			if (out[i] == p)
+				break;
+		if (i < *n) {
+			ret = sim_usage_error(help, "%s: policy '%s' given twice",
+					      opt, s);
+		} else if (*n == SIM_MAX_POLICIES) {
+			ret = sim_usage_error(help, "%s: more than %d policies",
+					      opt, SIM_MAX_POLICIES);
+		} else {
+			out[(*n)++] = p;
+		}
+	}
+	free(list);
+	return ret;
+}
+
+/**
+ * sim_parse_format() - text or json
+ * @help: usage of the command, for errors.
+ * @arg: the argument.
+ * @json: out: json.
+ *
+ * Return: 0, or an exit status after a message.
+ */
+int sim_parse_format(sim_help_fn *help, const char *arg, bool *json)
+{
+	if (!strcmp(arg, "text"))
+		*json = false;
+	else if (!strcmp(arg, "json"))
+		*json = true;
+	else
+		return sim_usage_error(help, "unknown format '%s' (text or json)",
+				       arg);
+	return 0;
+}
+
+/**
+ * sim_parse_sms() - --sms N
+ * @help: usage of the command, for errors.
+ * @arg: the argument.
+ * @cfg: out: its &gtbs_dev_config.nr_sms.
+ *
+ * Return: 0, or an exit status after a message.
+ */
+int sim_parse_sms(sim_help_fn *help, const char *arg,
+		  struct gtbs_dev_config *cfg)
+{
+	u64 v;
+
+	if (sim_parse_uint(arg, 1, GTBS_MAX_SMS, &v))
+		return sim_usage_error(help, "bad SM count '%s' (1..%d)", arg,
+				       GTBS_MAX_SMS);
+	cfg->nr_sms = v;
+	return 0;
+}
+
+/**
+ * sim_parse_seed() - --seed N
+ * @help: usage of the command, for errors.
+ * @arg: the argument.
+ * @seed: out: the seed.
+ *
+ * Return: 0, or an exit status after a message.
+ */
+int sim_parse_seed(sim_help_fn *help, const char *arg, u64 *seed)
+{
+	if (sim_parse_uint(arg, 0, U64_MAX, seed))
+		return sim_usage_error(help, "bad seed '%s' (0..2^64-1)", arg);
+	return 0;
+}

@@ -1,0 +1,656 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * results.c - a sweep read back from its JSON ("gputbs-sim report").
+ *
+ * The JSON of "gputbs-sim eval --format json" and of "gputbs eval
+ * --format json" (the same sweep on the module, output.c either way) has
+ * every number the text has.  Reading it back into a &struct sim_eval
+ * lets output.c and plot.c render a sweep that ran elsewhere, in the
+ * guest for example, with the same code: the text of a sweep read back is
+ * the text the sweep printed, byte for byte.  The programs are rebuilt
+ * from the JSON (name, grid labels, blocks, expected runtimes), the pairs
+ * from the programs (their order must be the JSON's), each pair's STP,
+ * ANTT and StrictF computed again with gtbs_metrics_calc() from its alone
+ * and shared runtimes and checked against the JSON's, and the geomeans
+ * computed again from the pairs.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "sim.h"
+
+/* What is being read, for messages. */
+struct sim_reader {
+	const char *path;
+	char where[160];
+};
+
+static int __attribute__((format(printf, 2, 3)))
+sim_rerr(const struct sim_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: %s: %s%s", sim_progname, r->path, r->where,
+		r->where[0] ? ": " : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return SIM_EXIT_USAGE;
+}
+
+static const struct sim_jval *sim_member(const struct sim_reader *r,
+					 const struct sim_jval *obj,
+					 const char *key, enum sim_jtype type)
+{
+	const struct sim_jval *v = sim_json_get(obj, key);
+
+	if (!v || v->type != type) {
+		sim_rerr(r, "no %s '%s'", type == SIM_JARR ? "array" :
+			 type == SIM_JOBJ ? "object" : type == SIM_JSTR ?
+			 "string" : "number", key);
+		return NULL;
+	}
+	return v;
+}
+
+/* An unsigned integer member; null gives @null_val if @null_ok. */
+static int sim_u64(const struct sim_reader *r, const struct sim_jval *obj,
+		   const char *key, bool null_ok, u64 *out)
+{
+	const struct sim_jval *v = sim_json_get(obj, key);
+
+	if (v && v->type == SIM_JNULL && null_ok) {
+		*out = 0;
+		return 0;
+	}
+	if (!v || v->type != SIM_JNUM || sim_parse_uint(v->str, 0, U64_MAX,
+							out))
+		return sim_rerr(r, "'%s' is not an unsigned integer", key);
+	return 0;
+}
+
+/* A six-decimal fixed-point member ("1.202020") as GTBS_FP_ONE units. */
+static int sim_fp_member(const struct sim_reader *r,
+			 const struct sim_jval *obj, const char *key,
+			 u64 *out)
+{
+	const struct sim_jval *v = sim_json_get(obj, key);
+	char ip[32];
+	const char *dot;
+	u64 i, f;
+
+	if (!v || v->type != SIM_JNUM)
+		return sim_rerr(r, "'%s' is not a number", key);
+	dot = strchr(v->str, '.');
+	if (!dot || strlen(dot + 1) != 6 || (size_t)(dot - v->str) >= sizeof(ip))
+		return sim_rerr(r, "'%s' is not a six-decimal number", key);
+	snprintf(ip, sizeof(ip), "%.*s", (int)(dot - v->str), v->str);
+	if (sim_parse_uint(ip, 0, U64_MAX / GTBS_FP_ONE - 1, &i) ||
+	    sim_parse_uint(dot + 1, 0, GTBS_FP_ONE - 1, &f))
+		return sim_rerr(r, "'%s' is not a six-decimal number", key);
+	*out = i * GTBS_FP_ONE + f;
+	return 0;
+}
+
+static int sim_str(const struct sim_reader *r, const struct sim_jval *obj,
+		   const char *key, char *buf, size_t len)
+{
+	const struct sim_jval *v = sim_member(r, obj, key, SIM_JSTR);
+
+	if (!v)
+		return SIM_EXIT_USAGE;
+	if (strlen(v->str) >= len)
+		return sim_rerr(r, "'%s' is too long", key);
+	memcpy(buf, v->str, strlen(v->str) + 1);
+	return 0;
+}
+
+/* A string member duplicated into *@out (NULL for null if @null_ok). */
+static int sim_strdup(const struct sim_reader *r, const struct sim_jval *obj,
+		      const char *key, bool null_ok, const char **out)
+{
+	const struct sim_jval *v = sim_json_get(obj, key);
+
+	*out = NULL;
+	if (v && v->type == SIM_JNULL && null_ok)
+		return 0;
+	if (!v || v->type != SIM_JSTR)
+		return sim_rerr(r, "no string '%s'", key);
+	*out = strdup(v->str);
+	if (!*out) {
+		sim_err("out of memory");
+		return SIM_EXIT_SYSTEM;
+	}
+	return 0;
+}
+
+/* The programs, from "alone": names, grids, alone runtimes. */
+static int sim_read_alone(struct sim_reader *r, const struct sim_jval *root,
+			  struct sim_eval *ev)
+{
+	const struct sim_jval *alone = sim_member(r, root, "alone", SIM_JARR);
+	unsigned int i, k;
+	int ret;
+	u64 v;
+
+	if (!alone)
+		return SIM_EXIT_USAGE;
+	if (alone->n > WL_MAX_PROGRAMS)
+		return sim_rerr(r, "more than %d programs", WL_MAX_PROGRAMS);
+	for (i = 0; i < alone->n; i++) {
+		const struct sim_jval *a = &alone->items[i], *grids;
+		struct sim_prog_out *po = &ev->alone[i].progs[0];
+		struct wl_program *prog;
+
+		snprintf(r->where, sizeof(r->where), "alone[%u]", i);
+		prog = calloc(1, sizeof(*prog));
+		if (!prog) {
+			sim_err("out of memory");
+			return SIM_EXIT_SYSTEM;
+		}
+		ev->set->programs[ev->set->nr_programs++] = prog;
+		ret = sim_str(r, a, "program", prog->name, sizeof(prog->name));
+		if (ret)
+			return ret;
+		ret = sim_u64(r, a, "runtime_cycles", false, &po->turnaround);
+		if (ret)
+			return ret;
+		grids = sim_member(r, a, "grids", SIM_JARR);
+		if (!grids)
+			return SIM_EXIT_USAGE;
+		if (!grids->n || grids->n > WL_MAX_GRIDS)
+			return sim_rerr(r, "%zu grids", grids->n);
+		prog->nr_grids = grids->n;
+		po->nr_grids = grids->n;
+		po->grids = calloc(grids->n, sizeof(*po->grids));
+		ev->alone_grids[i] = calloc(grids->n, sizeof(u64));
+		if (!po->grids || !ev->alone_grids[i]) {
+			sim_err("out of memory");
+			return SIM_EXIT_SYSTEM;
+		}
+		for (k = 0; k < grids->n; k++) {
+			const struct sim_jval *g = &grids->items[k];
+			struct wl_grid *wg = &prog->grids[k];
+
+			snprintf(r->where, sizeof(r->where),
+				 "alone[%u].grids[%u]", i, k);
+			ret = sim_str(r, g, "label", wg->label,
+				      sizeof(wg->label));
+			if (!ret)
+				ret = sim_u64(r, g, "residency", false, &v);
+			po->grids[k].residency = v;
+			if (!ret)
+				ret = sim_u64(r, g, "blocks", false, &v);
+			wg->nr_blocks = v;
+			if (!ret)
+				ret = sim_u64(r, g, "cycles", false,
+					      &ev->alone_grids[i][k]);
+			if (!ret)
+				ret = sim_u64(r, g, "expect_cycles", false,
+					      &wg->expect);
+			if (ret)
+				return ret;
+		}
+	}
+	r->where[0] = '\0';
+	return 0;
+}
+
+/* One program of a pair into @po; its alone runtime into @alone. */
+static int sim_read_prog(struct sim_reader *r, const struct sim_jval *pj,
+			 const struct wl_program *prog,
+			 struct sim_prog_out *po, u64 *alone)
+{
+	const struct sim_jval *grids;
+	char name[WL_NAME_LEN];
+	unsigned int k;
+	int ret;
+	u64 v;
+
+	ret = sim_str(r, pj, "program", name, sizeof(name));
+	if (ret)
+		return ret;
+	if (strcmp(name, prog->name))
+		return sim_rerr(r, "program '%s', not '%s'", name, prog->name);
+	ret = sim_u64(r, pj, "alone_cycles", false, alone) ?:
+	      sim_u64(r, pj, "shared_cycles", false, &po->turnaround);
+	if (ret)
+		return ret;
+	grids = sim_member(r, pj, "grids", SIM_JARR);
+	if (!grids)
+		return SIM_EXIT_USAGE;
+	if (grids->n != prog->nr_grids)
+		return sim_rerr(r, "%zu grids, not %u", grids->n,
+				prog->nr_grids);
+	po->nr_grids = grids->n;
+	po->grids = calloc(grids->n, sizeof(*po->grids));
+	if (!po->grids) {
+		sim_err("out of memory");
+		return SIM_EXIT_SYSTEM;
+	}
+	for (k = 0; k < grids->n; k++) {
+		const struct sim_jval *g = &grids->items[k];
+		struct sim_grid_out *go = &po->grids[k];
+
+		ret = sim_u64(r, g, "residency", false, &v);
+		go->residency = v;
+		if (!ret)
+			ret = sim_u64(r, g, "submit_cycle", false,
+				      &go->submit_cycle) ?:
+			      sim_u64(r, g, "start_cycle", false,
+				      &go->start_cycle) ?:
+			      sim_u64(r, g, "end_cycle", false,
+				      &go->end_cycle) ?:
+			      sim_u64(r, g, "predictions", true,
+				      &go->nr_predictions) ?:
+			      sim_u64(r, g, "first_pred_cycles", true,
+				      &go->first_pred) ?:
+			      sim_u64(r, g, "final_pred_cycles", true,
+				      &go->final_pred);
+		if (ret)
+			return ret;
+		if (go->end_cycle < go->start_cycle ||
+		    go->start_cycle < go->submit_cycle)
+			return sim_rerr(r, "grid %u ends before it starts", k);
+	}
+	return 0;
+}
+
+/* One pair's result. */
+static int sim_read_pair(struct sim_reader *r, const struct sim_jval *pj,
+			 const struct sim_eval *ev, unsigned int i,
+			 struct sim_result *res)
+{
+	const struct sim_pair *pair = &ev->pairs[i];
+	const unsigned int idx[2] = { pair->a, pair->b };
+	const struct sim_jval *progs;
+	char name[2 * WL_NAME_LEN];
+	u64 shared[2], stp, antt, strictf;
+	unsigned int k;
+	int ret;
+
+	ret = sim_str(r, pj, "pair", name, sizeof(name));
+	if (ret)
+		return ret;
+	if (strcmp(name, pair->name))
+		return sim_rerr(r, "pair '%s', not '%s' (pairs out of order)",
+				name, pair->name);
+	ret = sim_u64(r, pj, "sharing_switches", true,
+		      &res->out.sharing_switches);
+	if (ret)
+		return ret;
+	progs = sim_member(r, pj, "programs", SIM_JARR);
+	if (!progs)
+		return SIM_EXIT_USAGE;
+	if (progs->n != 2)
+		return sim_rerr(r, "%zu programs, not 2", progs->n);
+	for (k = 0; k < 2; k++) {
+		ret = sim_read_prog(r, &progs->items[k], ev->progs[idx[k]],
+				    &res->out.progs[k], &res->alone[k]);
+		if (ret)
+			return ret;
+		shared[k] = res->out.progs[k].turnaround;
+	}
+	if (gtbs_metrics_calc(res->alone, shared, 2, &res->metrics))
+		return sim_rerr(r, "a runtime is zero cycles");
+	ret = sim_fp_member(r, pj, "stp", &stp) ?:
+	      sim_fp_member(r, pj, "antt", &antt) ?:
+	      sim_fp_member(r, pj, "strictf", &strictf);
+	if (ret)
+		return ret;
+	if (stp != res->metrics.stp || antt != res->metrics.antt ||
+	    strictf != res->metrics.strictf)
+		return sim_rerr(r, "STP, ANTT or StrictF do not follow from the runtimes");
+	return 0;
+}
+
+static int sim_read_offsets(struct sim_reader *r, const struct sim_jval *root,
+			    struct sim_eval *ev)
+{
+	const struct sim_jval *offs = sim_member(r, root, "offsets", SIM_JARR);
+	unsigned int o, p, i;
+	int ret;
+	u64 v;
+
+	if (!offs)
+		return SIM_EXIT_USAGE;
+	if (offs->n != ev->nr_offsets)
+		return sim_rerr(r, "%zu offsets, not %u", offs->n,
+				ev->nr_offsets);
+	for (o = 0; o < ev->nr_offsets; o++) {
+		const struct sim_jval *oj = &offs->items[o], *pols;
+
+		snprintf(r->where, sizeof(r->where), "offsets[%u]", o);
+		ret = sim_u64(r, oj, "offset_pct", false, &v);
+		if (ret)
+			return ret;
+		if (v != ev->offsets[o])
+			return sim_rerr(r, "offset %" PRIu64 ", not %u",
+					(uint64_t)v, ev->offsets[o]);
+		pols = sim_member(r, oj, "policies", SIM_JARR);
+		if (!pols)
+			return SIM_EXIT_USAGE;
+		if (pols->n != ev->nr_policies)
+			return sim_rerr(r, "%zu policies, not %u", pols->n,
+					ev->nr_policies);
+		for (p = 0; p < ev->nr_policies; p++) {
+			const struct sim_jval *pj = &pols->items[p], *pairs;
+			char name[64];
+
+			snprintf(r->where, sizeof(r->where),
+				 "offsets[%u].policies[%u]", o, p);
+			ret = sim_str(r, pj, "policy", name, sizeof(name));
+			if (ret)
+				return ret;
+			if (strcmp(name, ev->policies[p]->name))
+				return sim_rerr(r, "policy '%s', not '%s'",
+						name, ev->policies[p]->name);
+			pairs = sim_member(r, pj, "pairs", SIM_JARR);
+			if (!pairs)
+				return SIM_EXIT_USAGE;
+			if (pairs->n != ev->nr_pairs)
+				return sim_rerr(r, "%zu pairs, not %u",
+						pairs->n, ev->nr_pairs);
+			for (i = 0; i < ev->nr_pairs; i++) {
+				snprintf(r->where, sizeof(r->where),
+					 "offsets[%u].policies[%u].pairs[%u]",
+					 o, p, i);
+				ret = sim_read_pair(r, &pairs->items[i], ev, i,
+						    sim_result_at(ev, o, p, i));
+				if (ret)
+					return ret;
+			}
+		}
+	}
+	r->where[0] = '\0';
+	return 0;
+}
+
+/* The timeline, if the JSON has one. */
+static int sim_read_timeline(struct sim_reader *r,
+			     const struct sim_jval *root,
+			     const struct sim_eval *ev,
+			     struct sim_timeline *tl)
+{
+	const struct sim_jval *tj = sim_json_get(root, "timeline"), *pols;
+	char name[2 * WL_NAME_LEN];
+	unsigned int t;
+	int pair, ret;
+	size_t b;
+	u64 v;
+
+	if (!tj || tj->type == SIM_JNULL)
+		return 0;
+	snprintf(r->where, sizeof(r->where), "timeline");
+	ret = sim_str(r, tj, "pair", name, sizeof(name)) ?:
+	      sim_u64(r, tj, "offset_pct", false, &v);
+	if (ret)
+		return ret;
+	pair = sim_find_pair(ev, name);
+	if (pair < 0)
+		return sim_rerr(r, "no pair '%s'", name);
+	tl->pair = pair;
+	tl->offset = v;
+	pols = sim_member(r, tj, "policies", SIM_JARR);
+	if (!pols)
+		return SIM_EXIT_USAGE;
+	if (pols->n > SIM_MAX_POLICIES)
+		return sim_rerr(r, "more than %d policies", SIM_MAX_POLICIES);
+	for (t = 0; t < pols->n; t++) {
+		const struct sim_jval *pj = &pols->items[t], *blocks;
+		struct sim_out *out = &tl->outs[t];
+		char pname[64];
+
+		ret = sim_str(r, pj, "policy", pname, sizeof(pname));
+		if (ret)
+			return ret;
+		tl->policies[t] = gtbs_policy_find(pname);
+		if (!tl->policies[t])
+			return sim_rerr(r, "unknown policy '%s'", pname);
+		tl->nr_policies++;
+		blocks = sim_member(r, pj, "blocks", SIM_JARR);
+		if (!blocks)
+			return SIM_EXIT_USAGE;
+		out->blocks = calloc(blocks->n ?: 1, sizeof(*out->blocks));
+		if (!out->blocks) {
+			sim_err("out of memory");
+			return SIM_EXIT_SYSTEM;
+		}
+		for (b = 0; b < blocks->n; b++) {
+			struct sim_block *sb = &out->blocks[b];
+			uint64_t start, end;
+			int n = -1;
+
+			if (blocks->items[b].type != SIM_JSTR ||
+			    sscanf(blocks->items[b].str,
+				   "%u %u %u %u %u %" SCNu64 " %" SCNu64 "%n",
+				   &sb->run, &sb->grid, &sb->sm, &sb->slot,
+				   &sb->block, &start, &end, &n) != 7 ||
+			    blocks->items[b].str[n] || sb->run > 1 ||
+			    sb->sm >= ev->cfg.nr_sms)
+				return sim_rerr(r, "policy %s: bad block %zu",
+						pname, b);
+			sb->start = start;
+			sb->end = end;
+		}
+		out->nr_blocks = blocks->n;
+	}
+	r->where[0] = '\0';
+	return 0;
+}
+
+static int sim_read_policies(struct sim_reader *r, const struct sim_jval *root,
+			     struct sim_eval *ev)
+{
+	const struct sim_jval *pols = sim_member(r, root, "policies", SIM_JARR);
+	const struct sim_jval *offs = sim_member(r, root, "offsets_pct",
+						 SIM_JARR);
+	unsigned int i;
+	u64 v;
+
+	if (!pols || !offs)
+		return SIM_EXIT_USAGE;
+	if (!pols->n || pols->n > SIM_MAX_POLICIES)
+		return sim_rerr(r, "%zu policies", pols->n);
+	for (i = 0; i < pols->n; i++) {
+		if (pols->items[i].type != SIM_JSTR)
+			return sim_rerr(r, "policies[%u] is not a string", i);
+		ev->policies[i] = gtbs_policy_find(pols->items[i].str);
+		if (!ev->policies[i])
+			return sim_rerr(r, "unknown policy '%s'",
+					pols->items[i].str);
+	}
+	ev->nr_policies = pols->n;
+	if (!offs->n || offs->n > SIM_MAX_OFFSETS)
+		return sim_rerr(r, "%zu offsets", offs->n);
+	for (i = 0; i < offs->n; i++) {
+		if (offs->items[i].type != SIM_JNUM ||
+		    sim_parse_uint(offs->items[i].str, 0, SIM_MAX_OFFSET_PCT,
+				   &v))
+			return sim_rerr(r, "offsets_pct[%u] is not 0..%d", i,
+					SIM_MAX_OFFSET_PCT);
+		ev->offsets[i] = v;
+	}
+	ev->nr_offsets = offs->n;
+	return 0;
+}
+
+/* The top-level members other than the results. */
+static int sim_read_head(struct sim_reader *r, const struct sim_jval *root,
+			 struct sim_eval *ev)
+{
+	const struct sim_jval *backend, *key;
+	int ret;
+	u64 v;
+
+	ret = sim_strdup(r, root, "tool", false, &ev->tool) ?:
+	      sim_strdup(r, root, "workloads", false, &ev->file) ?:
+	      sim_strdup(r, root, "device", true, &ev->device) ?:
+	      sim_u64(r, root, "time_scale_ps", true, &ev->time_scale_ps) ?:
+	      sim_u64(r, root, "seed", false, &ev->seed);
+	if (ret)
+		return ret;
+	backend = sim_member(r, root, "backend", SIM_JSTR);
+	key = sim_member(r, root, "sjf_key", SIM_JSTR);
+	if (!backend || !key)
+		return SIM_EXIT_USAGE;
+	if (strcmp(backend->str, "module") && strcmp(backend->str, "simulator"))
+		return sim_rerr(r, "unknown backend '%s'", backend->str);
+	ev->module = !strcmp(backend->str, "module");
+	if (ev->module && !ev->device)
+		return sim_rerr(r, "a module's results without 'device'");
+	if (strcmp(key->str, "model") && strcmp(key->str, "measured"))
+		return sim_rerr(r, "unknown sjf_key '%s'", key->str);
+	ev->sjf_model = !strcmp(key->str, "model");
+	ev->seed_mix = sim_seed_mix(ev->seed);
+	gtbs_config_default(&ev->cfg);
+	ret = sim_u64(r, root, "nr_sms", false, &v);
+	if (ret)
+		return ret;
+	if (!v || v > GTBS_MAX_SMS)
+		return sim_rerr(r, "nr_sms %" PRIu64, (uint64_t)v);
+	ev->cfg.nr_sms = v;
+	ret = sim_u64(r, root, "max_blocks_per_sm", false, &v);
+	if (ret)
+		return ret;
+	if (!v || v > GTBS_MAX_BLOCKS_PER_SM)
+		return sim_rerr(r, "max_blocks_per_sm %" PRIu64, (uint64_t)v);
+	ev->cfg.max_blocks_per_sm = v;
+	ret = sim_u64(r, root, "offset0_cycles", false, &v);
+	if (ret)
+		return ret;
+	if (v != SIM_OFFSET0_CYCLES)
+		return sim_rerr(r, "offset0_cycles %" PRIu64 ", not %d",
+				(uint64_t)v, SIM_OFFSET0_CYCLES);
+	return sim_read_policies(r, root, ev);
+}
+
+/* Read a whole file, or standard input for "-". */
+static char *sim_slurp(const char *path)
+{
+	size_t len = 0, cap = 1 << 16, n;
+	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	char *buf, *nb;
+
+	if (!f)
+		return NULL;
+	buf = malloc(cap);
+	while (buf) {
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+		if (n == 0)
+			break;
+		if (len + 1 == cap) {
+			cap *= 2;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				errno = ENOMEM;
+			}
+			buf = nb;
+		}
+	}
+	if (buf && ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	if (f != stdin)
+		fclose(f);
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+/**
+ * sim_load_results() - a sweep from its JSON
+ * @path: the file, or "-" for standard input.
+ * @ev: zeroed; out: the sweep, as after sim_eval_run() (no backend);
+ *	release with sim_results_free(), also on error.
+ * @tl: zeroed; out: the timeline if the JSON has one (@nr_policies 0
+ *	if not); its outputs are released with sim_out_free().
+ *
+ * Return: 0, or an exit status after a message.
+ */
+int sim_load_results(const char *path, struct sim_eval *ev,
+		     struct sim_timeline *tl)
+{
+	struct sim_reader r = { .path = path };
+	struct sim_jval root;
+	char err[256];
+	const char *why;
+	char *text;
+	unsigned int i;
+	int ret;
+
+	text = sim_slurp(path);
+	if (!text) {
+		sim_err("--results: %s: %s", path, strerror(errno));
+		return errno == ENOMEM ? SIM_EXIT_SYSTEM : SIM_EXIT_USAGE;
+	}
+	ret = sim_json_parse(text, &root, err, sizeof(err));
+	free(text);
+	if (ret) {
+		sim_json_free(&root);
+		sim_err("%s: %s", path, err);
+		return ret == -ENOMEM ? SIM_EXIT_SYSTEM : SIM_EXIT_USAGE;
+	}
+	ev->set = calloc(1, sizeof(*ev->set));
+	if (!ev->set) {
+		sim_json_free(&root);
+		sim_err("out of memory");
+		return SIM_EXIT_SYSTEM;
+	}
+	if (root.type != SIM_JOBJ)
+		ret = sim_rerr(&r, "not a JSON object");
+	if (!ret)
+		ret = sim_read_head(&r, &root, ev) ?:
+		      sim_read_alone(&r, &root, ev);
+	if (!ret) {
+		ret = sim_eval_prepare(ev, &why);
+		if (ret)
+			ret = ret == -ENOMEM ? SIM_EXIT_SYSTEM :
+			      sim_rerr(&r, "%s", why);
+	}
+	if (!ret) {
+		ev->results = calloc((size_t)ev->nr_offsets * ev->nr_policies *
+				     ev->nr_pairs, sizeof(*ev->results));
+		ev->geomeans = calloc((size_t)ev->nr_offsets *
+				      ev->nr_policies, sizeof(*ev->geomeans));
+		if (!ev->results || !ev->geomeans) {
+			sim_err("out of memory");
+			ret = SIM_EXIT_SYSTEM;
+		}
+	}
+	if (!ret)
+		ret = sim_read_offsets(&r, &root, ev);
+	if (!ret)
+		ret = sim_read_timeline(&r, &root, ev, tl);
+	if (!ret)
+		sim_eval_geomeans(ev);
+	for (i = 0; ret && i < tl->nr_policies; i++)
+		sim_out_free(&tl->outs[i]);
+	if (ret)
+		tl->nr_policies = 0;
+	sim_json_free(&root);
+	return ret;
+}
+
+/**
+ * sim_results_free() - release what sim_load_results() allocated
+ * @ev: the sweep.
+ */
+void sim_results_free(struct sim_eval *ev)
+{
+	sim_eval_free(ev);
+	wl_free(ev->set);
+	free((char *)ev->tool);
+	free((char *)ev->file);
+	free((char *)ev->device);
+}

@@ -1,0 +1,866 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * timeline.c - the "timeline" command of the gputbs CLI: a recording of
+ * the module's tracepoints (trace system gputbs, Documentation/tracing.rst)
+ * turned into a per-SM timeline plot through gnuplot.
+ *
+ * Input: the text of "trace-cmd report", the raw text of
+ * /sys/kernel/tracing/trace or trace_pipe, or "perf script" output; or a
+ * trace-cmd .dat file, which is read through "trace-cmd report".  Lines of
+ * other trace systems are ignored.  The plot has the format of the
+ * simulator's timeline (tools/sim/plot.c): one horizontal bar per thread
+ * block on its SM, one thin row per block slot, a colour per grid, and a
+ * black tick wherever an SM stopped issuing a grid (gputbs:preempt).
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define TL_LABEL_LEN	32
+#define TL_MAX_SMS	1024
+#define TL_MAX_SLOTS	64
+
+static const char usage_timeline[] =
+	"Usage: gputbs timeline [OPTIONS] TRACE\n"
+	"\n"
+	"Turn a recording of the gputbs tracepoints into a per-SM timeline of\n"
+	"thread blocks (gnuplot SVG and PNG) and print what it holds.  TRACE is\n"
+	"the output of 'trace-cmd report', the text of /sys/kernel/tracing/trace,\n"
+	"or a trace-cmd .dat file (read through 'trace-cmd report'); - reads\n"
+	"standard input.  Record with: trace-cmd record -e gputbs COMMAND\n"
+	"\n"
+	"  -o, --output DIR      write timeline.dat, timeline-preempt.dat,\n"
+	"                        timeline.gp, timeline.svg and timeline.png into\n"
+	"                        DIR, created if missing (default: timeline)\n"
+	"  -n, --no-plot         write the data and the script, do not run gnuplot\n"
+	"  -s, --summary         only print the summary, write nothing\n"
+	"  -c, --check           exit 1 unless the recording adds up: every\n"
+	"                        block_start has its block_end, each grid has as\n"
+	"                        many of them as blocks, every grid_submit has\n"
+	"                        its grid_end\n"
+	"  -t, --title TEXT      title of the plot\n"
+	"  -w, --window FROM:TO  plot only blocks and preemptions between these\n"
+	"                        emulated cycles (either may be empty)\n"
+	"  -h, --help            this help\n";
+
+enum tl_event {
+	TL_GRID_SUBMIT,
+	TL_GRID_START,
+	TL_BLOCK_START,
+	TL_BLOCK_END,
+	TL_GRID_END,
+	TL_PREEMPT,
+	TL_PREDICT,
+	TL_POLICY_SWITCH,
+	TL_SHARING_MODE,
+	TL_NR_EVENTS,
+};
+
+static const char * const tl_event_names[TL_NR_EVENTS] = {
+	"grid_submit", "grid_start", "block_start", "block_end", "grid_end",
+	"preempt", "predict", "policy_switch", "sharing_mode",
+};
+
+/* One block as a block_start or a block_end event saw it. */
+struct tl_block {
+	uint32_t block;
+	uint32_t sm;
+	uint32_t slot;
+	uint64_t start;
+	uint64_t end;	/* block_end only */
+};
+
+struct tl_vec {
+	struct tl_block *v;
+	size_t n;
+	size_t cap;
+};
+
+/* A grid, named by its file's client id and its handle there. */
+struct tl_grid {
+	uint64_t client;
+	uint32_t handle;
+	char label[TL_LABEL_LEN];
+	char class[16];
+	char state[16];
+	uint32_t blocks;	/* from grid_submit or grid_end, 0 if unseen */
+	uint64_t arrival;
+	uint64_t start;
+	uint64_t end;
+	bool submitted;
+	bool started;
+	bool ended;
+	unsigned int nr_ends;	/* grid_end events (must be at most 1) */
+	struct tl_vec starts;
+	struct tl_vec ends;
+};
+
+struct tl_preempt {
+	uint32_t sm;
+	uint64_t cycle;
+	char reason[16];
+};
+
+struct tl_trace {
+	const char *file;
+	struct tl_grid *grids;
+	size_t nr_grids;
+	size_t cap_grids;
+	struct tl_preempt *preempts;
+	size_t nr_preempts;
+	size_t cap_preempts;
+	unsigned long events[TL_NR_EVENTS];
+	uint64_t first;
+	uint64_t last;
+	uint32_t nr_sms;
+	uint32_t nr_slots;
+	uint64_t from;	/* --window */
+	uint64_t to;
+};
+
+/* One event line's key=value fields; label= takes the rest of the line. */
+#define TL_MAX_FIELDS	16
+struct tl_fields {
+	const char *key[TL_MAX_FIELDS];
+	const char *val[TL_MAX_FIELDS];
+	unsigned int n;
+};
+
+static int tl_error(const struct tl_trace *t, unsigned long line,
+		    const char *what)
+{
+	err_msg("%s:%lu: %s", t->file, line, what);
+	return -EINVAL;
+}
+
+static void *tl_grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? *cap * 2 : 16;
+	void *q;
+
+	if (n < *cap)
+		return p;
+	q = realloc(p, c * size);
+	if (!q) {
+		err_msg("out of memory");
+		exit(EXIT_DEVICE);
+	}
+	*cap = c;
+	return q;
+}
+
+/* Split "k=v k=v ... label=rest" in place. */
+static void tl_split(char *s, struct tl_fields *f)
+{
+	char *eq;
+
+	f->n = 0;
+	for (;;) {
+		s += strspn(s, " \t");
+		if (!*s || f->n == TL_MAX_FIELDS)
+			return;
+		eq = strchr(s, '=');
+		if (!eq)
+			return;
+		*eq = '\0';
+		f->key[f->n] = s;
+		f->val[f->n] = eq + 1;
+		f->n++;
+		if (!strcmp(s, "label")) {
+			char *e = eq + 1 + strlen(eq + 1);
+
+			while (e > eq + 1 && (e[-1] == ' ' || e[-1] == '\t'))
+				*--e = '\0';
+			return;
+		}
+		s = eq + 1 + strcspn(eq + 1, " \t");
+		if (*s)
+			*s++ = '\0';
+	}
+}
+
+static const char *tl_get(const struct tl_fields *f, const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->n; i++)
+		if (!strcmp(f->key[i], key))
+			return f->val[i];
+	return NULL;
+}
+
+/* Field @key as a decimal number below @max; false if absent or bad. */
+static bool tl_num(const struct tl_fields *f, const char *key, uint64_t max,
+		   uint64_t *out)
+{
+	const char *s = tl_get(f, key);
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return !errno && !*end && *out <= max;
+}
+
+static struct tl_grid *tl_grid(struct tl_trace *t, uint64_t client,
+			       uint32_t handle)
+{
+	struct tl_grid *g;
+	size_t i;
+
+	for (i = 0; i < t->nr_grids; i++)
+		if (t->grids[i].client == client &&
+		    t->grids[i].handle == handle)
+			return &t->grids[i];
+	t->grids = tl_grow(t->grids, &t->cap_grids, t->nr_grids,
+			   sizeof(*t->grids));
+	g = &t->grids[t->nr_grids++];
+	memset(g, 0, sizeof(*g));
+	g->client = client;
+	g->handle = handle;
+	snprintf(g->state, sizeof(g->state), "-");
+	snprintf(g->class, sizeof(g->class), "-");
+	return g;
+}
+
+static void tl_push(struct tl_vec *v, const struct tl_block *b)
+{
+	v->v = tl_grow(v->v, &v->cap, v->n, sizeof(*v->v));
+	v->v[v->n++] = *b;
+}
+
+static void tl_seen(struct tl_trace *t, uint64_t cycle)
+{
+	if (cycle < t->first)
+		t->first = cycle;
+	if (cycle > t->last)
+		t->last = cycle;
+}
+
+static void tl_copy(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src ? src : "-");
+}
+
+/* One gputbs event with its fields.  0 or -EINVAL after a message. */
+static int tl_event(struct tl_trace *t, unsigned long line, enum tl_event ev,
+		    const struct tl_fields *f)
+{
+	uint64_t client, handle, sm, slot, block, c1, c2, n;
+	struct tl_block b = { 0 };
+	struct tl_grid *g = NULL;
+
+	t->events[ev]++;
+	if (ev == TL_POLICY_SWITCH || ev == TL_SHARING_MODE ||
+	    ev == TL_PREDICT) {
+		if (!tl_num(f, "cycle", UINT64_MAX, &c1))
+			return tl_error(t, line, "no cycle= field");
+		tl_seen(t, c1);
+		return 0;
+	}
+	if (ev == TL_PREEMPT) {
+		struct tl_preempt *p;
+
+		if (!tl_num(f, "sm", TL_MAX_SMS - 1, &sm) ||
+		    !tl_num(f, "cycle", UINT64_MAX, &c1))
+			return tl_error(t, line, "preempt needs sm= and cycle=");
+		t->preempts = tl_grow(t->preempts, &t->cap_preempts,
+				      t->nr_preempts, sizeof(*t->preempts));
+		p = &t->preempts[t->nr_preempts++];
+		p->sm = sm;
+		p->cycle = c1;
+		tl_copy(p->reason, sizeof(p->reason), tl_get(f, "reason"));
+		tl_seen(t, c1);
+		return 0;
+	}
+	if (!tl_num(f, "client", UINT64_MAX, &client) ||
+	    !tl_num(f, "handle", UINT32_MAX, &handle))
+		return tl_error(t, line, "no client= and handle= fields");
+	g = tl_grid(t, client, handle);
+	switch (ev) {
+	case TL_GRID_SUBMIT:
+		if (!tl_num(f, "blocks", UINT32_MAX, &n) ||
+		    !tl_num(f, "arrival", UINT64_MAX, &c1))
+			return tl_error(t, line,
+					"grid_submit needs blocks= and arrival=");
+		g->submitted = true;
+		g->blocks = n;
+		g->arrival = c1;
+		tl_copy(g->class, sizeof(g->class), tl_get(f, "class"));
+		tl_copy(g->label, sizeof(g->label), tl_get(f, "label"));
+		tl_seen(t, c1);
+		break;
+	case TL_GRID_START:
+		if (!tl_num(f, "cycle", UINT64_MAX, &c1))
+			return tl_error(t, line, "grid_start needs cycle=");
+		g->started = true;
+		g->start = c1;
+		tl_seen(t, c1);
+		break;
+	case TL_GRID_END:
+		if (!tl_num(f, "blocks", UINT32_MAX, &n) ||
+		    !tl_num(f, "end", UINT64_MAX, &c1))
+			return tl_error(t, line, "grid_end needs blocks= and end=");
+		g->ended = true;
+		g->nr_ends++;
+		g->blocks = n;
+		g->end = c1;
+		tl_copy(g->state, sizeof(g->state), tl_get(f, "state"));
+		tl_seen(t, c1);
+		break;
+	case TL_BLOCK_START:
+	case TL_BLOCK_END:
+		if (!tl_num(f, "sm", TL_MAX_SMS - 1, &sm) ||
+		    !tl_num(f, "slot", TL_MAX_SLOTS - 1, &slot) ||
+		    !tl_num(f, "block", UINT32_MAX, &block))
+			return tl_error(t, line,
+					"a block event needs sm=, slot= and block=");
+		b.sm = sm;
+		b.slot = slot;
+		b.block = block;
+		if (ev == TL_BLOCK_START) {
+			if (!tl_num(f, "cycle", UINT64_MAX, &c1))
+				return tl_error(t, line,
+						"block_start needs cycle=");
+			b.start = c1;
+			tl_push(&g->starts, &b);
+		} else {
+			if (!tl_num(f, "start", UINT64_MAX, &c1) ||
+			    !tl_num(f, "end", UINT64_MAX, &c2) || c2 < c1)
+				return tl_error(t, line,
+						"block_end needs start= <= end=");
+			b.start = c1;
+			b.end = c2;
+			tl_push(&g->ends, &b);
+			tl_seen(t, c2);
+		}
+		tl_seen(t, b.start);
+		if (sm + 1 > t->nr_sms)
+			t->nr_sms = sm + 1;
+		if (slot + 1 > t->nr_slots)
+			t->nr_slots = slot + 1;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* The event of a trace line, and where its fields start; -1 if none. */
+static int tl_find_event(char *line, char **fields)
+{
+	char *s = line, *tok, *colon;
+	unsigned int i;
+	size_t len;
+
+	while (*s) {
+		s += strspn(s, " \t");
+		tok = s;
+		len = strcspn(s, " \t");
+		s += len;
+		if (len < 2 || tok[len - 1] != ':')
+			continue;
+		/* "block_end:", or perf's "gputbs:block_end:" */
+		colon = tok;
+		if (len > 7 && !strncmp(tok, "gputbs:", 7))
+			colon = tok + 7;
+		for (i = 0; i < TL_NR_EVENTS; i++) {
+			size_t n = strlen(tl_event_names[i]);
+
+			if ((size_t)(tok + len - 1 - colon) == n &&
+			    !strncmp(colon, tl_event_names[i], n)) {
+				*fields = s;
+				return i;
+			}
+		}
+	}
+	return -1;
+}
+
+static int tl_read(struct tl_trace *t, FILE *in)
+{
+	char *line = NULL, *fields;
+	unsigned long nr = 0;
+	size_t cap = 0;
+	struct tl_fields f;
+	ssize_t len;
+	int ev, ret = 0;
+
+	t->first = UINT64_MAX;
+	while ((len = getline(&line, &cap, in)) >= 0) {
+		nr++;
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (line[0] == '#')
+			continue;
+		ev = tl_find_event(line, &fields);
+		if (ev < 0)
+			continue;
+		tl_split(fields, &f);
+		ret = tl_event(t, nr, ev, &f);
+		if (ret)
+			break;
+	}
+	free(line);
+	if (ret)
+		return ret;
+	if (ferror(in)) {
+		err_msg("%s: %s", t->file, strerror(errno));
+		return -EIO;
+	}
+	if (!t->nr_grids && !t->nr_preempts) {
+		err_msg("%s: no gputbs events (record with: trace-cmd record -e gputbs)",
+			t->file);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int tl_cmp_block(const void *a, const void *b)
+{
+	const struct tl_block *x = a, *y = b;
+
+	return x->block < y->block ? -1 : x->block > y->block;
+}
+
+/* The checks of --check; prints each problem, returns their number. */
+static unsigned int tl_problems(FILE *f, struct tl_trace *t)
+{
+	unsigned int bad = 0;
+	size_t i, j;
+
+	for (i = 0; i < t->nr_grids; i++) {
+		struct tl_grid *g = &t->grids[i];
+
+		qsort(g->starts.v, g->starts.n, sizeof(*g->starts.v),
+		      tl_cmp_block);
+		qsort(g->ends.v, g->ends.n, sizeof(*g->ends.v), tl_cmp_block);
+		if (g->starts.n != g->ends.n) {
+			fprintf(f, "problem: grid %" PRIu64 ":%u: %zu block_start, %zu block_end\n",
+				g->client, g->handle, g->starts.n, g->ends.n);
+			bad++;
+		}
+		for (j = 0; j < g->starts.n && j < g->ends.n; j++) {
+			const struct tl_block *s = &g->starts.v[j];
+			const struct tl_block *e = &g->ends.v[j];
+
+			if (s->block != e->block || s->sm != e->sm ||
+			    s->slot != e->slot || s->start != e->start ||
+			    (j && s->block == g->starts.v[j - 1].block)) {
+				fprintf(f, "problem: grid %" PRIu64 ":%u: block %u: block_start and block_end differ or repeat\n",
+					g->client, g->handle, s->block);
+				bad++;
+				break;
+			}
+		}
+		if (!g->submitted || g->nr_ends != 1) {
+			fprintf(f, "problem: grid %" PRIu64 ":%u: %s grid_submit, %u grid_end\n",
+				g->client, g->handle,
+				g->submitted ? "a" : "no", g->nr_ends);
+			bad++;
+		}
+		if (!strcmp(g->state, "done") && g->ends.n != g->blocks) {
+			fprintf(f, "problem: grid %" PRIu64 ":%u: done with %u blocks but %zu block_end\n",
+				g->client, g->handle, g->blocks, g->ends.n);
+			bad++;
+		}
+		if (g->ends.n > g->blocks && g->blocks) {
+			fprintf(f, "problem: grid %" PRIu64 ":%u: %zu block_end for %u blocks\n",
+				g->client, g->handle, g->ends.n, g->blocks);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+static void tl_summary(FILE *f, const struct tl_trace *t)
+{
+	unsigned int i;
+	size_t k;
+
+	fputs("events:", f);
+	for (i = 0; i < TL_NR_EVENTS; i++)
+		fprintf(f, " %s=%lu", tl_event_names[i], t->events[i]);
+	fputc('\n', f);
+	fprintf(f, "cycles: %" PRIu64 " %" PRIu64 "\n",
+		t->first == UINT64_MAX ? 0 : t->first, t->last);
+	fprintf(f, "sms: %u slots: %u grids: %zu preempts: %zu\n", t->nr_sms,
+		t->nr_slots, t->nr_grids, t->nr_preempts);
+	for (k = 0; k < t->nr_grids; k++) {
+		const struct tl_grid *g = &t->grids[k];
+
+		fprintf(f, "grid client=%" PRIu64 " handle=%u class=%s blocks=%u block_start=%zu block_end=%zu arrival=%" PRIu64 " start=%" PRIu64 " end=%" PRIu64 " state=%s label=%s\n",
+			g->client, g->handle, g->class, g->blocks, g->starts.n,
+			g->ends.n, g->arrival, g->start, g->end, g->state,
+			g->label);
+	}
+}
+
+static FILE *tl_open_out(const char *dir, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "we");
+	if (!f)
+		err_msg("%s: %s", path, strerror(errno));
+	return f;
+}
+
+static int tl_close_out(FILE *f, const char *dir, const char *name)
+{
+	if (fclose(f)) {
+		err_msg("%s/%s: %s", dir, name, strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
+
+static bool tl_in_window(const struct tl_trace *t, uint64_t start,
+			 uint64_t end)
+{
+	return end >= t->from && start <= t->to;
+}
+
+/* A grid is plotted if one of its blocks lies in the window. */
+static bool tl_plotted(const struct tl_trace *t, const struct tl_grid *g)
+{
+	size_t j;
+
+	for (j = 0; j < g->ends.n; j++)
+		if (tl_in_window(t, g->ends.v[j].start, g->ends.v[j].end))
+			return true;
+	return false;
+}
+
+static size_t tl_nr_preempts_plotted(const struct tl_trace *t)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nr_preempts; i++)
+		n += tl_in_window(t, t->preempts[i].cycle, t->preempts[i].cycle);
+	return n;
+}
+
+/* timeline.dat: one gnuplot data block per grid that ran blocks. */
+static int tl_write_data(const struct tl_trace *t, const char *dir)
+{
+	FILE *f = tl_open_out(dir, "timeline.dat");
+	size_t i, j;
+
+	if (!f)
+		return -EIO;
+	fprintf(f, "# %s: every block that ended in [%" PRIu64 ", %" PRIu64 "], one data block per grid\n"
+		"# sm slot block start end\n", t->file, t->from, t->to);
+	for (i = 0; i < t->nr_grids; i++) {
+		const struct tl_grid *g = &t->grids[i];
+
+		if (!tl_plotted(t, g))
+			continue;
+		fprintf(f, "# grid client=%" PRIu64 " handle=%u label=%s\n",
+			g->client, g->handle, g->label);
+		for (j = 0; j < g->ends.n; j++)
+			if (tl_in_window(t, g->ends.v[j].start,
+					 g->ends.v[j].end))
+				fprintf(f, "%u %u %u %" PRIu64 " %" PRIu64 "\n",
+					g->ends.v[j].sm, g->ends.v[j].slot,
+					g->ends.v[j].block, g->ends.v[j].start,
+					g->ends.v[j].end);
+		fputs("\n\n", f);
+	}
+	if (tl_close_out(f, dir, "timeline.dat"))
+		return -EIO;
+	f = tl_open_out(dir, "timeline-preempt.dat");
+	if (!f)
+		return -EIO;
+	fputs("# every gputbs:preempt in the window: sm cycle reason\n", f);
+	for (i = 0; i < t->nr_preempts; i++)
+		if (tl_in_window(t, t->preempts[i].cycle, t->preempts[i].cycle))
+			fprintf(f, "%u %" PRIu64 " %s\n", t->preempts[i].sm,
+				t->preempts[i].cycle, t->preempts[i].reason);
+	return tl_close_out(f, dir, "timeline-preempt.dat");
+}
+
+/* Draw what was just plotted again as PNG (as tools/sim/plot.c does). */
+static void tl_gp_png(FILE *gp, int w, int h)
+{
+	fprintf(gp, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+		"\tset terminal pngcairo size %d,%d noenhanced font \"sans,10\" background rgb \"white\"\n"
+		"} else {\n"
+		"\tset terminal png size %d,%d noenhanced\n"
+		"}\n"
+		"set output \"timeline.png\"\n"
+		"replot\n"
+		"unset output\n", w, h, w, h);
+}
+
+static int tl_write_script(const struct tl_trace *t, const char *dir,
+			   const char *title)
+{
+	static const char * const colours[] = {
+		"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b",
+		"#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#d62728",
+	};
+	FILE *gp = tl_open_out(dir, "timeline.gp");
+	unsigned int n = 0, sms = t->nr_sms ? t->nr_sms : 1;
+	unsigned int slots = t->nr_slots ? t->nr_slots : 1;
+	uint64_t t0 = t->from;
+	size_t i;
+
+	if (!gp)
+		return -EIO;
+	fprintf(gp, "# gputbs timeline %s: run \"gnuplot timeline.gp\" in this directory\n"
+		"# after editing to restyle.\n"
+		"set title \"%s: blocks per SM (thin rows: block slots); black: an SM stops issuing a grid (gputbs:preempt)\"\n"
+		"set xlabel \"emulated cycle - %" PRIu64 "\"\n"
+		"set ylabel \"SM\"\n"
+		"set yrange [-0.6:%u.6]\n"
+		"set ytics 1\n"
+		"set xrange [0:*]\n"
+		"set key outside top center horizontal\n"
+		"set style fill solid 0.85 noborder\n"
+		"t0 = %" PRIu64 ".0\n"
+		"slots = %u.0\n"
+		"y(sm, slot) = sm - 0.45 + (slot + 0.5) * 0.9 / slots\n"
+		"h = 0.4 / slots\n"
+		"set terminal svg size 1600,700 noenhanced font \"sans,10\" background rgb \"white\"\n"
+		"set output \"timeline.svg\"\n",
+		t->file, title, t0, sms - 1, t0, slots);
+	fputs("plot ", gp);
+	for (i = 0; i < t->nr_grids; i++) {
+		const struct tl_grid *g = &t->grids[i];
+
+		if (!tl_plotted(t, g))
+			continue;
+		fprintf(gp, "%s\"timeline.dat\" index %u using (($4 + $5) / 2 - t0):(y($1, $2)):(($5 - $4) / 2):(h) with boxxyerror lc rgb \"%s\" title \"%s (%" PRIu64 ":%u)\"",
+			n ? ", \\\n     " : "", n,
+			colours[n % ARRAY_SIZE(colours)],
+			g->label[0] ? g->label : "grid", g->client, g->handle);
+		n++;
+	}
+	if (tl_nr_preempts_plotted(t))
+		fprintf(gp, "%s\"timeline-preempt.dat\" using ($2 - t0):($1 - 0.5):(0):(1) with vectors nohead lw 2 lc rgb \"black\" title \"preempt\"",
+			n++ ? ", \\\n     " : "");
+	if (!n)	/* nothing to draw: an empty frame */
+		fputs("NaN notitle", gp);
+	fputs("\nunset output\n", gp);
+	tl_gp_png(gp, 1600, 700);
+	return tl_close_out(gp, dir, "timeline.gp");
+}
+
+/* Run "gnuplot timeline.gp" in @dir.  0, or an exit status after a message. */
+static int tl_gnuplot(const char *dir)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		err_msg("fork: %s", strerror(errno));
+		return EXIT_DEVICE;
+	}
+	if (!pid) {
+		if (chdir(dir))
+			_exit(126);
+		execlp("gnuplot", "gnuplot", "timeline.gp", (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return EXIT_DEVICE;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		err_msg("cannot run gnuplot (Debian: apt-get install gnuplot-nox); the data and timeline.gp are in %s",
+			dir);
+	else
+		err_msg("gnuplot %s/timeline.gp failed", dir);
+	return EXIT_DEVICE;
+}
+
+/* A trace-cmd .dat file starts with "\027\010\104tracing". */
+static bool tl_is_dat(const char *path)
+{
+	static const char magic[] = "\027\010\104tracing";
+	char buf[sizeof(magic) - 1];
+	FILE *f = fopen(path, "re");
+	bool dat;
+
+	if (!f)
+		return false;
+	dat = fread(buf, 1, sizeof(buf), f) == sizeof(buf) &&
+	      !memcmp(buf, magic, sizeof(buf));
+	fclose(f);
+	return dat;
+}
+
+/* Open @path, through "trace-cmd report" for a .dat file. */
+static FILE *tl_open_trace(const char *path, bool *piped)
+{
+	char cmd[4200];
+	const char *s;
+	size_t n = 0;
+	FILE *f;
+
+	*piped = false;
+	if (!strcmp(path, "-"))
+		return stdin;
+	if (!tl_is_dat(path)) {
+		f = fopen(path, "re");
+		if (!f)
+			err_msg("%s: %s", path, strerror(errno));
+		return f;
+	}
+	/* single-quote the path for sh -c */
+	n = snprintf(cmd, sizeof(cmd), "trace-cmd report -i '");
+	for (s = path; *s && n + 8 < sizeof(cmd); s++) {
+		if (*s == '\'')
+			n += snprintf(cmd + n, sizeof(cmd) - n, "'\\''");
+		else
+			cmd[n++] = *s;
+	}
+	snprintf(cmd + n, sizeof(cmd) - n, "' 2>/dev/null");
+	f = popen(cmd, "re");
+	if (!f)
+		err_msg("%s: trace-cmd report: %s", path, strerror(errno));
+	*piped = true;
+	return f;
+}
+
+/* "FROM:TO", either part empty: 0 or -EINVAL. */
+static int tl_parse_window(const char *s, uint64_t *from, uint64_t *to)
+{
+	const char *colon = strchr(s, ':');
+	char *end;
+
+	if (!colon)
+		return -EINVAL;
+	errno = 0;
+	if (colon > s) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		*from = strtoull(s, &end, 10);
+		if (errno || end != colon)
+			return -EINVAL;
+	}
+	if (colon[1]) {
+		if (colon[1] < '0' || colon[1] > '9')
+			return -EINVAL;
+		*to = strtoull(colon + 1, &end, 10);
+		if (errno || *end)
+			return -EINVAL;
+	}
+	return *from <= *to ? 0 : -EINVAL;
+}
+
+int cmd_timeline(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "no-plot", no_argument, NULL, 'n' },
+		{ "summary", no_argument, NULL, 's' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "title", required_argument, NULL, 't' },
+		{ "window", required_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool plot = true, write = true, check = false, piped;
+	const char *dir = "timeline", *title = NULL;
+	bool window = false;
+	struct tl_trace t = { 0 };
+	unsigned int bad;
+	FILE *in;
+	int c, ret;
+
+	t.to = UINT64_MAX;
+	while ((c = getopt_long(argc, argv, "o:nsct:w:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			dir = optarg;
+			break;
+		case 'n':
+			plot = false;
+			break;
+		case 's':
+			write = false;
+			break;
+		case 'c':
+			check = true;
+			break;
+		case 't':
+			title = optarg;
+			break;
+		case 'w':
+			if (tl_parse_window(optarg, &t.from, &t.to))
+				return usage_error(usage_timeline,
+						   "bad --window '%s' (FROM:TO, cycles)",
+						   optarg);
+			window = true;
+			break;
+		case 'h':
+			fputs(usage_timeline, stdout);
+			return 0;
+		default:
+			fputs(usage_timeline, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1)
+		return usage_error(usage_timeline, "%s",
+				   optind < argc ? "one TRACE only" :
+						   "missing TRACE");
+	t.file = argv[optind];
+	in = tl_open_trace(t.file, &piped);
+	if (!in)
+		return EXIT_USAGE;
+	ret = tl_read(&t, in);
+	if (piped) {
+		int st = pclose(in);
+
+		if (!ret && st) {
+			err_msg("%s: 'trace-cmd report' failed (is trace-cmd installed?)",
+				t.file);
+			return EXIT_DEVICE;
+		}
+	} else if (in != stdin) {
+		fclose(in);
+	}
+	if (ret)
+		return ret == -EIO ? EXIT_DEVICE : EXIT_USAGE;
+	if (!window)
+		t.from = t.first == UINT64_MAX ? 0 : t.first;
+	tl_summary(stdout, &t);
+	bad = tl_problems(stdout, &t);
+	printf("check: %s (%u problems)\n", bad ? "FAILED" : "ok", bad);
+	if (write) {
+		if (mkdir(dir, 0777) && errno != EEXIST) {
+			err_msg("%s: %s", dir, strerror(errno));
+			return EXIT_DEVICE;
+		}
+		if (tl_write_data(&t, dir) ||
+		    tl_write_script(&t, dir, title ? title : t.file))
+			return EXIT_DEVICE;
+		if (plot) {
+			ret = tl_gnuplot(dir);
+			if (ret)
+				return ret;
+		}
+	}
+	return check && bad ? EXIT_DEVICE : 0;
+}
