@@ -665,7 +665,8 @@ START_TEST(wait_restarts_after_signals)
 	stop_signal_storm();
 	ck_assert_msg(!ret, "WAIT: %s", gputbs_strerror(ret));
 	ck_assert_uint_eq(w.blocks_done, 1);
-	ck_assert_int_gt(nr_signals, 10);
+	/* at least one signal interrupted the wait (how many: load-bound) */
+	ck_assert_int_gt(nr_signals, 0);
 }
 END_TEST
 
@@ -681,7 +682,7 @@ START_TEST(wait_deadline_kept_across_signals)
 	stop_signal_storm();
 	dt = gputbs_now_ns() - t0;
 	ck_assert_int_eq(ret, -ETIME);
-	ck_assert_int_gt(nr_signals, 10);
+	ck_assert_int_gt(nr_signals, 0);
 	ck_assert_uint_ge(dt, 200 * NS_PER_MS);
 	ck_assert_uint_lt(dt, 1000 * NS_PER_MS);
 }
