@@ -34,7 +34,7 @@
 #include "gputbs_drv.h"
 
 /* GPUTBS_MAX_GRIDS_PER_DEVICE_LIMIT - largest max_grids_per_device */
-#define GPUTBS_MAX_GRIDS_PER_DEVICE_LIMIT	(1U << 20)
+#define GPUTBS_MAX_GRIDS_PER_DEVICE_LIMIT	BIT(20)
 
 static unsigned int max_grids_per_device = 4096;
 

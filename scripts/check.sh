@@ -245,8 +245,8 @@ obs_guest() {
 	vm --host-bin trace-cmd --host-bin perl "${perlfiles[@]}" \
 		--host-file "$SRC_TREE/scripts/get_abi.pl" \
 		--host-file "$SRC_TREE/Documentation/ABI" \
-		--host-file "$root/Documentation/ABI" -- \
-		"gputbs-obs-test; o=\$?; gputbs-abi-test '$SRC_TREE/scripts/get_abi.pl' '$SRC_TREE/Documentation/ABI' '$root/Documentation/ABI' && exit \$o"
+		--host-file "$root/Documentation/ABI=/gputbs/Documentation/ABI" -- \
+		"gputbs-obs-test; o=\$?; gputbs-abi-test '$SRC_TREE/scripts/get_abi.pl' '$SRC_TREE/Documentation/ABI' /gputbs/Documentation/ABI && exit \$o"
 }
 
 parse_nlcli() {	# "nlcli: ..." (guest) and "nljson: ..." (host), added up
