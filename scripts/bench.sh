@@ -13,9 +13,8 @@
 #      grids in flight x every policy), with allocations counted;
 #   2. guest (tools/gputbs-vm, stock kernel, one boot): the guest's own
 #      timer lateness, ABI costs against getpid(), emulation fidelity at
-#      1x, 10x and 100x time scales,
-#      kernel memory per grid and per SM (module reloaded with nr_sms=15
-#      and 132);
+#      1x, 10x and 100x time scales, kernel memory per grid and per SM
+#      (module reloaded with nr_sms=15 and 132);
 #   3. host: the simulator's block events per second (--jobs 1), the wall
 #      time and peak RSS of the default `gputbs-sim eval` sweep;
 # then tools/bench/bench.py prints the table and writes results.json and
@@ -46,7 +45,7 @@ while [ $# -gt 0 ]; do
 		shift
 		;;
 	-h | --help)
-		sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '3,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
 		exit 0
 		;;
 	*)

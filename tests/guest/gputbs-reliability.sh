@@ -10,10 +10,11 @@
 #	(gputbs-hygiene-test), module unload refused while open and clean
 #	after, 50 unload/load cycles, fail-nth fault injection on every path
 #	(gputbs-failnth), the stress test (gputbs-stress, 1 ns per cycle,
-#	STRESS_GRIDS grids, default 2000) and the ioctl fuzzer
+#	STRESS_GRIDS grids, default 4000) and the ioctl fuzzer
 #	(gputbs-fuzz, FUZZ_SECONDS, default 30)
 #   gputbs-reliability reload [N]	N unload/load cycles (default 50)
 #   gputbs-reliability fuzz [SECONDS [PROCS]]	the fuzzer alone
+#   gputbs-reliability stress [GRIDS]	the stress test alone
 #
 # Each part prints "reliability: NAME: PASS" or "... FAIL"; the hygiene
 # suite's tests count one by one.  The last line is
@@ -21,6 +22,7 @@
 # tools/gputbs-vm then unloads the module and, on the debug kernel, scans
 # for leaks.
 
+# shellcheck disable=SC3043 # busybox sh has local
 KO=/lib/gputbs-vm/modules/gputbs.ko
 # the parameters gputbs-vm loaded the module with
 PARAMS=$(sed -n 's|^[^ ]*/gputbs\.ko gputbs ||p' /etc/gputbs-vm/modules 2>/dev/null)
@@ -29,6 +31,52 @@ failed=0
 failures=""
 
 say() { echo "reliability: $*"; }
+
+uptime_s() { cut -d. -f1 /proc/uptime; }
+
+# guard SECONDS NAME CMD...: run CMD; if it still runs after SECONDS, show
+# where the gputbs processes are (kernel stacks) and kill them: status 124
+# instead of a silent hang until the VM's timeout.
+guard() {
+	local limit=$1 name=$2 pid waited=0 p c t
+	shift 2
+	"$@" &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ "$waited" -ge "$limit" ]; then
+			say "$name: still running after $limit s; the gputbs processes:"
+			for p in /proc/[0-9]*; do
+				c=$(cat "$p/comm" 2>/dev/null) || continue
+				case "$c" in
+				gputbs-reliabil) ;;
+				gputbs*)
+					for t in "$p"/task/*; do
+						echo "== ${p#/proc/}/${t##*/} $c $(cat "$t/wchan" 2>/dev/null)"
+						cat "$t/stack" 2>/dev/null
+					done
+					kill -9 "${p#/proc/}" 2>/dev/null
+					;;
+				esac
+			done
+			wait "$pid"
+			return 124
+		fi
+		sleep 1
+		waited=$((waited + 1))
+	done
+	wait "$pid"
+}
+
+# timed NAME CMD...: run CMD, then report its result and how long it took
+timed() {
+	local name=$1 t0 rc
+	shift
+	t0=$(uptime_s)
+	"$@"
+	rc=$?
+	say "$name: $(($(uptime_s) - t0)) s"
+	result "$name" $rc
+}
 
 result() {	# result NAME STATUS
 	if [ "$2" = 0 ]; then
@@ -115,34 +163,38 @@ unload_while_open() (
 
 # N unload/load cycles, each with the device used in between.
 reload() {
-	local n=${1:-50} i=0 t0
-	t0=$(cut -d. -f1 /proc/uptime)
+	local n=${1:-50} i=0
 	while [ $i -lt "$n" ]; do
 		load $PARAMS || { say "load $i failed"; return 1; }
-		gputbs-stress --grids 4 --procs 2 --kill 0 --timeout 60 \
-			>/tmp/reload.out 2>&1 ||
-			{ cat /tmp/reload.out; say "cycle $i: grids failed"; return 2; }
+		# the device in use: INFO, and every tenth time grids from
+		# two processes (forks cost 0.2 s each in the debug guest)
+		gputbs info >/dev/null || { say "cycle $i: INFO failed"; return 2; }
+		if [ $((i % 10)) = 0 ]; then
+			gputbs-stress --grids 4 --procs 2 --kill 0 --timeout 60 \
+				>/tmp/reload.out 2>&1 ||
+				{ cat /tmp/reload.out; say "cycle $i: grids failed"; return 3; }
+		fi
 		i=$((i + 1))
 	done
 	rmmod gputbs || return 3
 	load $PARAMS || return 4
-	say "$n unload/load cycles with grids in between in $(($(cut -d. -f1 /proc/uptime) - t0)) s"
+	say "$n unload/load cycles, the device used in each"
 	return 0
 }
 
 failnth() {
 	load $PARAMS || return 1
-	gputbs-failnth
+	guard 600 fail-nth gputbs-failnth
 }
 
 stress() {
 	load $PARAMS time_scale_ps=1000 || return 1
-	gputbs-stress --grids "${1:-2000}" --kill 8
+	guard 900 stress gputbs-stress --grids "${1:-4000}" --kill 8
 }
 
 fuzz() {
 	load $PARAMS time_scale_ps=1000 max_blocks_per_grid=4096 || return 1
-	gputbs-fuzz --time "${1:-30}" --procs "${2:-4}"
+	guard $((${1:-30} + 300)) fuzzer gputbs-fuzz --time "${1:-30}" --procs "${2:-4}"
 }
 
 summary() {
@@ -153,33 +205,35 @@ summary() {
 
 case "${1:-check}" in
 check)
+	t_all=$(uptime_s)
+	t0=$(uptime_s)
 	hygiene
-	unload_while_open
-	result "module unload refused while open, clean after" $?
-	reload 50
-	result "50 unload/load cycles" $?
-	failnth
-	result "fail-nth fault injection on every path" $?
-	stress "${2:-2000}"
-	result "stress" $?
-	fuzz "${3:-30}" 4
-	result "ioctl fuzzer" $?
+	say "hygiene suite: $(($(uptime_s) - t0)) s"
+	timed "module unload refused while open, clean after" unload_while_open
+	timed "50 unload/load cycles" reload 50
+	timed "fail-nth fault injection on every path" failnth
+	timed "stress" stress "${2:-4000}"
+	timed "ioctl fuzzer" fuzz "${3:-30}" 4
 	load $PARAMS
+	say "all: $(($(uptime_s) - t_all)) s"
 	summary
 	;;
 reload)
-	reload "${2:-50}"
-	result "${2:-50} unload/load cycles" $?
+	timed "${2:-50} unload/load cycles" reload "${2:-50}"
 	summary
 	;;
 fuzz)
-	fuzz "${2:-600}" "${3:-8}"
-	result "ioctl fuzzer" $?
+	timed "ioctl fuzzer" fuzz "${2:-600}" "${3:-8}"
+	load $PARAMS
+	summary
+	;;
+stress)
+	timed "stress" stress "${2:-4000}"
 	load $PARAMS
 	summary
 	;;
 *)
-	echo "Usage: gputbs-reliability [check [GRIDS [FUZZ_SECONDS]] | reload [N] | fuzz [SECONDS [PROCS]]]" >&2
+	echo "Usage: gputbs-reliability [check [GRIDS [FUZZ_SECONDS]] | reload [N] | fuzz [SECONDS [PROCS]] | stress [GRIDS]]" >&2
 	exit 2
 	;;
 esac

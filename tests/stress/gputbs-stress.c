@@ -430,8 +430,10 @@ static int victim(unsigned int id, int ready)
 	if (!d)
 		return 1;
 	for (i = 0; i < 4; i++) {
+		/* blocks of 0.5 to 5 s: still running when it is killed */
 		gu_grid(&s, gu_range(&rng, 1, 256), 64 << gu_range(&rng, 0, 3),
-			gu_range(&rng, 100000, 10000000));
+			gu_cycles_for_ns(&info, gu_range(&rng, 500, 5000) *
+					 GU_NS_PER_MS));
 		if (i == 1)
 			s.flags = GPUTBS_SUBMIT_RECORD_BLOCKS;
 		if (i == 2) {
@@ -443,7 +445,7 @@ static int victim(unsigned int id, int ready)
 			int j;
 
 			for (j = 0; j < (int)s.nr_blocks; j++)
-				d[j] = gu_range(&rng, 1000, 1000000);
+				d[j] = s.block_cycles / gu_range(&rng, 1, 4);
 			s.block_cycles = 0;
 			s.work_model = GPUTBS_WORK_ARRAY;
 			s.nr_durations = s.nr_blocks;
@@ -470,9 +472,9 @@ static int victim(unsigned int id, int ready)
 			if (gu_submit96(fd, &s))
 				gu_wait(fd, 0, GPUTBS_WAIT_ANY, 0, NULL);
 		}
-	default:
-		pause();
 	}
+	for (;;)	/* until it is killed */
+		pause();
 	return 0;
 }
 
