@@ -468,16 +468,28 @@ static int gputbs_grid_reap(struct gputbs_client *client,
 	return 0;
 }
 
+/*
+ * Time left until the absolute CLOCK_MONOTONIC @deadline_ns, or 0 if it
+ * passed.  Compared before subtracting: any s64 deadline is valid input,
+ * and S64_MIN - now must not wrap into a deadline centuries away.
+ */
+static s64 gputbs_time_left(s64 deadline_ns)
+{
+	s64 now = ktime_get_ns();
+
+	return deadline_ns > now ? deadline_ns - now : 0;
+}
+
 /* Sleep until @cond or the absolute deadline.  0, -ETIME or -ERESTARTSYS. */
 static int gputbs_wait_until(struct gputbs_client *client, bool *cond,
 			     s64 deadline_ns)
 {
-	s64 left = deadline_ns - (s64)ktime_get_ns();
+	s64 left = gputbs_time_left(deadline_ns);
 	long ret;
 
 	if (READ_ONCE(*cond))
 		return 0;
-	if (left <= 0)
+	if (!left)
 		return -ETIME;
 	ret = wait_event_interruptible_hrtimeout(client->wq, READ_ONCE(*cond),
 						 ns_to_ktime(left));
@@ -508,8 +520,8 @@ static long gputbs_wait_any(struct gputbs_client *client,
 		}
 		if (!atomic_read(&client->nr_grids))
 			return -ENOENT;
-		left = ns_to_ktime(args->timeout_ns - (s64)ktime_get_ns());
-		if (ktime_to_ns(left) <= 0)
+		left = ns_to_ktime(gputbs_time_left(args->timeout_ns));
+		if (!left)
 			return -ETIME;
 		ret = wait_event_interruptible_hrtimeout(client->wq,
 							 gputbs_client_has_done(client),

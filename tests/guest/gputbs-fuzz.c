@@ -162,9 +162,11 @@ static __u64 some_ptr(size_t size)
 
 static int pick_fd(void)
 {
-	int fd = atomic_load(&fds[range(0, NR_FDS - 1)]);
+	int fd = -1, tries;
 
-	/* a closed slot: a number no file has (never the console's 0-2) */
+	for (tries = 0; tries < 3 && fd < 0; tries++)
+		fd = atomic_load(&fds[range(0, NR_FDS - 1)]);
+	/* no file: a number none has (never the console's 0-2) */
 	return fd >= 0 ? fd : 1000 + (int)range(0, 9);
 }
 
@@ -487,7 +489,8 @@ static void act_read(int fd)
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
 	f = open(path, O_RDONLY | O_CLOEXEC);
 	if (f >= 0) {
-		if (read(f, buf, sizeof(buf)) < 0 && errno != EINVAL)
+		/* ENOENT: the other thread closed the file meanwhile */
+		if (read(f, buf, sizeof(buf)) < 0 && errno != ENOENT)
 			unexpected("fdinfo read", -errno);
 		close(f);
 	}

@@ -526,6 +526,30 @@ START_TEST(wait_unknown_flag_bit)
 }
 END_TEST
 
+/* Deadlines in the past, to the most negative: ETIME at once. */
+static const __s64 past_deadlines[] = {
+	INT64_MIN, INT64_MIN + 1, -GU_NS_PER_SEC, -1, 0, 1,
+};
+
+#define NR_PAST	(int)(sizeof(past_deadlines) / sizeof(past_deadlines[0]))
+
+/* Loop: deadline index * 2 + (WAIT_ANY). */
+START_TEST(wait_past_deadline_returns_at_once)
+{
+	int fd = dev_open();
+	__u32 h = submit_long(fd, LONG_NS);
+	__s64 deadline = past_deadlines[_i / 2];
+	__u64 t0 = gu_now_ns();
+
+	ck_assert_int_eq(gu_wait(fd, _i % 2 ? 0 : h,
+				 _i % 2 ? GPUTBS_WAIT_ANY : 0, deadline, NULL),
+			 -ETIME);
+	ck_assert_msg(gu_now_ns() - t0 < GU_NS_PER_SEC,
+		      "deadline %lld: ETIME after %llu ms", (long long)deadline,
+		      (unsigned long long)(gu_now_ns() - t0) / GU_NS_PER_MS);
+}
+END_TEST
+
 /* A completed recorded grid of 10 blocks. */
 static __u32 recorded_done(int fd)
 {
@@ -1652,6 +1676,8 @@ static Suite *hygiene_suite(void)
 
 	tc = tcase(s, "wait-blocks", 30);
 	tcase_add_loop_test(tc, wait_unknown_flag_bit, 1, 32);
+	tcase_add_loop_test(tc, wait_past_deadline_returns_at_once, 0,
+			    2 * NR_PAST);
 	tcase_add_loop_test(tc, blocks_unknown_flag_bit, 0, 32);
 	tcase_add_loop_test(tc, blocks_pad_bit, 0, 32);
 	tcase_add_test(tc, blocks_flags_before_handle);
