@@ -14,6 +14,10 @@
 #                 the simulator's: tables, figures, geomeans within 5%
 #   make bench    benchmarks (module in QEMU, simulator on the host): a table,
 #                 build/bench/results.json and .md; BENCH_SMOKE=1: tiny run
+#   make stress   the stress test in the debug kernel guest, longer than in
+#                 make check (STRESS_GRIDS, STRESS_PROCS; reliability.rst)
+#   make fuzz     the host fuzzers, then the in-guest ioctl fuzzer
+#                 (make fuzz-guest), each for FUZZ_TIME seconds
 #
 # Kbuild (the module's object list) is read by the kernel's build system;
 # this file only drives it.
@@ -37,7 +41,7 @@ KMOD_SRCS := Kbuild $(wildcard kmod/*.[ch] sm-emu/*.[ch] uapi/linux/*.h \
 all: module userland
 
 help:
-	@sed -n '3,18p' Makefile
+	@sed -n '3,20p' Makefile
 
 -include userlib/userland.mk
 -include install.mk

@@ -15,7 +15,8 @@
 # usage errors, plots); libgputbs' exported symbols; the debug kernel
 # (cached); the KUnit suites loaded as a module in the debug kernel and
 # parsed by the kernel's own kunit.py; the userland suite in the debug
-# kernel guest; the CLI on the module (policies, traces, classes, exact
+# kernel guest; the reliability tests there (hygiene, unload, fail-nth,
+# stress, fuzzing, Documentation/reliability.rst); the CLI on the module (policies, traces, classes, exact
 # arrival offsets, gputbs eval against gputbs-sim eval); the generic
 # netlink family (its YNL spec, the monitor API's suite, genl-ctrl-list,
 # gputbs top and monitor, a 4-event queue); make install into a scratch
@@ -130,6 +131,10 @@ parse_kunit() {	# kunit.py parse's "Testing complete. Ran N tests: passed: P, fa
 
 parse_trace() {	# "trace: N passed, M failed"
 	sed -n 's/^trace: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
+parse_reliability() {	# "reliability: N passed, M failed"
+	sed -n 's/^reliability: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
 
 parse_srtf() {	# "srtf: N passed, M failed"
@@ -333,6 +338,12 @@ suite "KUnit suites (debug kernel)" parse_kunit \
 	--module "$BUILD/kmod-debug/gputbs_kunit.ko" -- true
 suite "userland suites: ioctls, netlink family (debug kernel)" parse_guest \
 	vm --debug-kernel -- 'gputbs-test; r=$?; gputbs-nl-test || r=1; exit $r'
+# Documentation/reliability.rst: input hygiene (each test counted), unload
+# refused while open, 50 unload/load cycles, fail-nth on every path, 4000
+# grids of stress, 30 s of ioctl fuzzing; then the VM's kmemleak scan.
+suite "reliability: hygiene, unload, fail-nth, stress, fuzzing (debug kernel)" \
+	parse_reliability vm --debug-kernel --timeout 1500 -- \
+	gputbs-reliability check
 # The CLI on the module: policies compared and restored, a recorded trace
 # that gputbs predict accepts, classes, and what a user may not do.
 cli_vm_script='set -e

@@ -11,6 +11,8 @@
 #   $(BUILD)/bin/gputbs        CLI, static (runs in a busybox initramfs)
 #   $(BUILD)/bin/gputbs-test   in-guest Check suite, static
 #   $(BUILD)/bin/gputbs-trace-test  in-guest trace/predict check (sh)
+#   $(BUILD)/bin/gputbs-{hygiene-test,stress,failnth,fuzz,reliability}
+#                      in-guest reliability tests (tests/stress/reliability.mk)
 #   $(BUILD)/bin/gputbs-obs-test, gputbs-abi-test  in-guest checks of
 #                              sysfs, debugfs, fdinfo, tracepoints, ABI (sh)
 #   $(BUILD)/bin/gputbs-bench  in-guest benchmarks (make bench), static

@@ -6,7 +6,9 @@
 #   fuzz-build        build/fuzz/fuzz_{workload,trace,sched}
 #   fuzz-host         each target for a bounded number of runs from its
 #                     seed corpus (make check); FUZZ_RUNS=N to change
-#   fuzz              each target for FUZZ_TIME seconds (default 600)
+#   fuzz              each target for FUZZ_TIME seconds (default 600),
+#                     then the in-guest ioctl fuzzer for as long
+#                     (fuzz-guest, tests/stress/reliability.mk)
 
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_CC ?= clang
@@ -44,3 +46,4 @@ fuzz-host: fuzz-build
 
 fuzz: fuzz-build
 	tests/fuzz/run-fuzz.sh "$(FUZZ_DIR)" -max_total_time=$(FUZZ_TIME)
+	$(MAKE) fuzz-guest

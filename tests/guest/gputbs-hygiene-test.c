@@ -544,7 +544,7 @@ START_TEST(wait_past_deadline_returns_at_once)
 	ck_assert_int_eq(gu_wait(fd, _i % 2 ? 0 : h,
 				 _i % 2 ? GPUTBS_WAIT_ANY : 0, deadline, NULL),
 			 -ETIME);
-	ck_assert_msg(gu_now_ns() - t0 < GU_NS_PER_SEC,
+	ck_assert_msg(gu_now_ns() - t0 < 2 * GU_NS_PER_SEC,
 		      "deadline %lld: ETIME after %llu ms", (long long)deadline,
 		      (unsigned long long)(gu_now_ns() - t0) / GU_NS_PER_MS);
 }
@@ -1289,8 +1289,8 @@ static void fill_device(int fd, const struct gputbs_info *info, __u32 flags)
 
 /*
  * The device is free: a grid of one block per slot of every SM, each
- * block 1 ms, completes within 2 s (it would wait 20 s behind a grid that
- * was not cancelled).
+ * block 1 ms, completes within 5 s (it would wait 20 s behind a grid that
+ * was not cancelled; the slack is for a busy TCG host).
  */
 static void assert_device_free(void)
 {
@@ -1303,7 +1303,7 @@ static void assert_device_free(void)
 	gu_grid(&s, info.nr_sms * info.max_blocks_per_sm, 32,
 		gu_cycles_for_ns(&info, GU_NS_PER_MS));
 	ck_assert_int_eq(gu_wait(fd, submit_ok(fd, &s), 0,
-				 deadline_in(2 * GU_NS_PER_SEC), &w), 0);
+				 deadline_in(5 * GU_NS_PER_SEC), &w), 0);
 	ck_assert_uint_eq(w.blocks_done, s.nr_blocks);
 	dev_close(fd);
 }
@@ -1393,7 +1393,7 @@ START_TEST(lifetime_sigkill)
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
 		      "victim in %s: status %#x", victim_names[_i], status);
-	ck_assert_msg(gu_now_ns() - t0 < 2 * GU_NS_PER_SEC,
+	ck_assert_msg(gu_now_ns() - t0 < 5 * GU_NS_PER_SEC,
 		      "victim in %s took %llu ms to die", victim_names[_i],
 		      (unsigned long long)(gu_now_ns() - t0) / GU_NS_PER_MS);
 	assert_device_free();
