@@ -96,6 +96,7 @@ static void gputbs_core_reinit(struct gputbs_device *gdev,
 	core->share_residency = old.share_residency;
 	core->grids_submitted = old.grids_submitted;
 	core->grids_completed = old.grids_completed;
+	core->grids_cancelled = old.grids_cancelled;
 	core->blocks_dispatched = old.blocks_dispatched;
 	core->predictions = old.predictions;
 	core->promotions = old.promotions;

@@ -620,7 +620,7 @@ struct gputbs_nl_dev {
 	u32 arriving;
 	u32 queued;
 	u32 running;
-	u64 counters[7];
+	u64 counters[8];
 	u64 ev_queued;
 	u64 ev_dropped;
 };
@@ -653,6 +653,7 @@ static void gputbs_nl_dev_get(struct gputbs_device *gdev,
 	d->counters[4] = core->promotions;
 	d->counters[5] = core->policy_switches;
 	d->counters[6] = core->sharing_switches;
+	d->counters[7] = core->grids_cancelled;
 	d->ev_queued = gputbs_nl->queued;
 	d->ev_dropped = gputbs_nl->dropped;
 	spin_unlock(&gdev->lock);
@@ -664,7 +665,7 @@ static int gputbs_nl_put_dev(struct sk_buff *skb, const struct gputbs_nl_dev *d)
 		GPUTBS_A_DEV_GRIDS_SUBMITTED, GPUTBS_A_DEV_GRIDS_COMPLETED,
 		GPUTBS_A_DEV_BLOCKS_DISPATCHED, GPUTBS_A_DEV_PREDICTIONS,
 		GPUTBS_A_DEV_PROMOTIONS, GPUTBS_A_DEV_POLICY_SWITCHES,
-		GPUTBS_A_DEV_SHARING_SWITCHES,
+		GPUTBS_A_DEV_SHARING_SWITCHES, GPUTBS_A_DEV_GRIDS_CANCELLED,
 	};
 	const struct gtbs_policy_ops *ops;
 	unsigned int i;

@@ -34,8 +34,8 @@
  *	grid exists (else %-EBUSY): gputbs_reconfigure() builds new SMs and
  *	SM kthreads.  A value the configuration rules refuse is %-EINVAL.
  *
- * grids_submitted, grids_completed, blocks_dispatched, predictions,
- * promotions, policy_switches, sharing_switches, preemptions
+ * grids_submitted, grids_completed, grids_cancelled, blocks_dispatched,
+ * predictions, promotions, policy_switches, sharing_switches, preemptions
  *	Read-only counters since the module was loaded (the core's, and
  *	&gputbs_obs.preemptions).
  *
@@ -368,6 +368,7 @@ static DEVICE_ATTR_RO(name)
 
 GPUTBS_COUNTER_ATTR(grids_submitted, gdev->core.grids_submitted);
 GPUTBS_COUNTER_ATTR(grids_completed, gdev->core.grids_completed);
+GPUTBS_COUNTER_ATTR(grids_cancelled, gdev->core.grids_cancelled);
 GPUTBS_COUNTER_ATTR(blocks_dispatched, gdev->core.blocks_dispatched);
 GPUTBS_COUNTER_ATTR(predictions, gdev->core.predictions);
 GPUTBS_COUNTER_ATTR(promotions, gdev->core.promotions);
@@ -391,6 +392,7 @@ static struct attribute *gputbs_attrs[] = {
 	&dev_attr_time_scale_ps.attr.attr,
 	&dev_attr_grids_submitted.attr,
 	&dev_attr_grids_completed.attr,
+	&dev_attr_grids_cancelled.attr,
 	&dev_attr_blocks_dispatched.attr,
 	&dev_attr_predictions.attr,
 	&dev_attr_promotions.attr,

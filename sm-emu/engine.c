@@ -762,6 +762,7 @@ void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 	}
 	grid->state = GTBS_GRID_CANCELLED;
 	grid->end_cycle = max(now, grid->submit_cycle);
+	dev->grids_cancelled++;
 	gtbs_grid_leave(dev, grid, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_cancel);

@@ -454,6 +454,9 @@ struct gtbs_backend_ops {
  * @sample_sm: SRTF: the SM sampling it.
  * @grids_submitted: counter.
  * @grids_completed: counter.
+ * @grids_cancelled: counter of arrived grids cancelled before completing
+ *	by gtbs_grid_cancel(); with no grid present, @grids_submitted =
+ *	@grids_completed + @grids_cancelled.
  * @blocks_dispatched: counter.
  * @predictions: counter of predictions made.
  * @promotions: counter of starvation-guard promotions.
@@ -488,6 +491,7 @@ struct gtbs_dev {
 	u32 sample_sm;
 	u64 grids_submitted;
 	u64 grids_completed;
+	u64 grids_cancelled;
 	u64 blocks_dispatched;
 	u64 predictions;
 	u64 promotions;

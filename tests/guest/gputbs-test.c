@@ -808,9 +808,16 @@ START_TEST(handles_independent_per_file)
 }
 END_TEST
 
+static unsigned long long sysfs_num(const char *attr);
+
+/*
+ * Closing a file cancels its running grid: its SM resources are free at
+ * once and sysfs grids_cancelled counts it.
+ */
 START_TEST(close_cancels_running_grid)
 {
 	struct gputbs *a = dev_open(), *b = dev_open();
+	unsigned long long cancelled = sysfs_num("grids_cancelled");
 	struct gputbs_info info;
 	struct gputbs_submit s;
 	struct gputbs_wait w;
@@ -821,6 +828,7 @@ START_TEST(close_cancels_running_grid)
 		  cycles_for_ns(&info, 10 * NS_PER_SEC));
 	submit_ok(a, &s);
 	dev_close(a);
+	ck_assert_uint_eq(sysfs_num("grids_cancelled"), cancelled + 1);
 	/* ... closing the file frees them for the next grid at once. */
 	grid_dist(&s, 15, 32, cycles_for_ns(&info, NS_PER_MS));
 	ck_assert_int_eq(gputbs_wait_handle(b, submit_ok(b, &s),
@@ -1674,10 +1682,16 @@ START_TEST(arrival_close_cancels_arriving)
 }
 END_TEST
 
-/* The same, with one grid of the file arrived and running, one ARRIVING. */
+/*
+ * The same, with one grid of the file arrived and running, one ARRIVING:
+ * grids_cancelled counts the arrived one only (the other never arrived,
+ * so grids_submitted never counted it either).
+ */
 START_TEST(arrival_close_cancels_mixed)
 {
 	struct gputbs *a = dev_open(), *b = dev_open();
+	unsigned long long cancelled = sysfs_num("grids_cancelled");
+	unsigned long long submitted = sysfs_num("grids_submitted");
 	struct gputbs_info info;
 	struct gputbs_submit s;
 	struct gputbs_wait w;
@@ -1695,6 +1709,8 @@ START_TEST(arrival_close_cancels_mixed)
 	submit_ok(a, &s);
 	usleep(300 * 1000);	/* the first has arrived */
 	dev_close(a);
+	ck_assert_uint_eq(sysfs_num("grids_cancelled"), cancelled + 1);
+	ck_assert_uint_eq(sysfs_num("grids_submitted"), submitted + 1);
 	grid_dist(&s, 15, 32, cycles_for_ns(&info, NS_PER_MS));
 	ck_assert_int_eq(gputbs_wait_handle(b, submit_ok(b, &s),
 					    deadline_in(2 * NS_PER_SEC), &w),
@@ -2288,7 +2304,7 @@ static unsigned long long sysfs_num(const char *attr)
 static const char * const counter_attrs[] = {
 	"grids_submitted", "grids_completed", "blocks_dispatched",
 	"predictions", "promotions", "policy_switches", "sharing_switches",
-	"preemptions",
+	"preemptions", "grids_cancelled",
 };
 
 START_TEST(sysfs_counters_add_up)

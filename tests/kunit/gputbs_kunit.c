@@ -564,6 +564,7 @@ static void gtbs_fifo_cancel_returns_resources(struct kunit *test)
 	gtbs_grid_cancel(&td->dev, ga, 100);
 	KUNIT_EXPECT_EQ(test, ga->state, GTBS_GRID_CANCELLED);
 	KUNIT_EXPECT_EQ(test, ga->resident, 0);
+	KUNIT_EXPECT_EQ(test, td->dev.grids_cancelled, 1);
 	gtbs_dev_run_until(&td->dev, 100);
 	KUNIT_EXPECT_EQ(test, gb->start_cycle, 100);
 	gtbs_test_drain(td);
@@ -575,6 +576,8 @@ static void gtbs_fifo_cancel_returns_resources(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, td->sms[i]->used_regs, 0);
 	}
 	KUNIT_EXPECT_TRUE(test, gtbs_dev_idle(&td->dev));
+	KUNIT_EXPECT_EQ(test, td->dev.grids_submitted,
+			td->dev.grids_completed + td->dev.grids_cancelled);
 }
 
 /* Never more than the SM's resources, at any event. */

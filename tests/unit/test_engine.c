@@ -270,6 +270,7 @@ START_TEST(cancel_other_states_noop)
 	ck_assert_int_eq(done->state, GTBS_GRID_DONE);
 	ck_assert_uint_eq(done->end_cycle, h_ceil_div(100 * 10, 24));
 	ck_assert_uint_eq(h->dev.grids_completed, 1);
+	ck_assert_uint_eq(h->dev.grids_cancelled, 0);
 
 	fresh = h_grid_new(h, &a, NULL, NULL);
 	ck_assert_ptr_nonnull(fresh);
@@ -284,6 +285,7 @@ START_TEST(cancel_other_states_noop)
 	gtbs_grid_cancel(&h->dev, twice, 400);
 	ck_assert_uint_eq(h->dev.nr_grids, 1);
 	ck_assert_uint_eq(twice->end_cycle, 300);
+	ck_assert_uint_eq(h->dev.grids_cancelled, 1);
 	/*
 	 * kicks: one per submit (2), one per grid fully issued (2: the grids
 	 * behind it may issue), one for the real cancel
@@ -292,6 +294,44 @@ START_TEST(cancel_other_states_noop)
 	h_drain(h);
 	ck_assert(gtbs_dev_idle(&h->dev));
 	ck_assert_uint_eq(h->dev.nr_grids, 0);
+	h_free(h);
+}
+END_TEST
+
+/*
+ * The counters add up: a grid cancelled after its arrival counts in
+ * grids_submitted and grids_cancelled; one cancelled before its arrival
+ * cycle in neither, as it never arrived.
+ */
+START_TEST(cancel_counters_add_up)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc a = h_desc(4, 64, 16, 0, 1000);
+	struct gtbs_grid *run, *early, *late;
+
+	run = h_submit(h, &a, 0);
+	early = h_grid_new(h, &a, NULL, NULL);
+	late = h_grid_new(h, &a, NULL, NULL);
+	ck_assert_ptr_nonnull(early);
+	ck_assert_ptr_nonnull(late);
+	gtbs_grid_submit_at(&h->dev, early, 0, 50);
+	gtbs_grid_submit_at(&h->dev, late, 0, 5000);
+	gtbs_dev_run_until(&h->dev, 100);
+	ck_assert_int_ne(early->state, GTBS_GRID_ARRIVING);
+	ck_assert_int_eq(late->state, GTBS_GRID_ARRIVING);
+	ck_assert_uint_eq(h->dev.grids_submitted, 2);
+
+	gtbs_grid_cancel(&h->dev, late, 100);
+	ck_assert_int_eq(late->state, GTBS_GRID_CANCELLED);
+	ck_assert_uint_eq(h->dev.grids_cancelled, 0);
+	gtbs_grid_cancel(&h->dev, early, 100);
+	ck_assert_int_eq(early->state, GTBS_GRID_CANCELLED);
+	ck_assert_uint_eq(h->dev.grids_cancelled, 1);
+	gtbs_grid_cancel(&h->dev, run, 100);
+	ck_assert_uint_eq(h->dev.grids_cancelled, 2);
+	ck_assert(gtbs_dev_idle(&h->dev));
+	ck_assert_uint_eq(h->dev.grids_submitted,
+			  h->dev.grids_completed + h->dev.grids_cancelled);
 	h_free(h);
 }
 END_TEST
@@ -1600,6 +1640,7 @@ Suite *engine_suite(void)
 	tcase_add_test(tc, cancel_queued);
 	tcase_add_test(tc, cancel_running_returns_resources);
 	tcase_add_test(tc, cancel_other_states_noop);
+	tcase_add_test(tc, cancel_counters_add_up);
 	suite_add_tcase(s, tc);
 
 	tc = h_tcase("resources");
