@@ -114,6 +114,7 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 	INIT_LIST_HEAD(&dev->grids);
 	INIT_LIST_HEAD(&dev->arrivals);
 	INIT_LIST_HEAD(&dev->pending);
+	INIT_LIST_HEAD(&dev->policy_grids);
 	dev->share_threshold = GTBS_FP_ONE / 2;
 	dev->share_residency = 3;
 	if (policy->attach)
@@ -216,6 +217,7 @@ int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	grid->state = GTBS_GRID_NEW;
 	INIT_LIST_HEAD(&grid->node);
 	INIT_LIST_HEAD(&grid->pending_node);
+	INIT_LIST_HEAD(&grid->policy_node);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_init);
@@ -318,6 +320,7 @@ static void gtbs_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	list_add_tail(&grid->node, &dev->grids);
 	list_add_tail(&grid->pending_node, &dev->pending);
 	dev->nr_pending[grid->desc.prio_class]++;
+	dev->pending_gen++;
 	dev->nr_grids++;
 	dev->grids_submitted++;
 	if (dev->policy->grid_arrive)
@@ -532,6 +535,7 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		/* the grids behind it may now issue, on any SM */
 		list_del_init(&grid->pending_node);
 		dev->nr_pending[grid->desc.prio_class]--;
+		dev->pending_gen++;
 		gtbs_dev_kick(dev, sm->now);
 	}
 	if (grid->state == GTBS_GRID_QUEUED) {
@@ -592,25 +596,6 @@ static u32 gtbs_dev_top_class(const struct gtbs_dev *dev, u64 now)
 	return top;
 }
 
-/**
- * gtbs_grid_eligible() - whether a policy may pick a grid now
- * @dev: the device, inside &gtbs_policy_ops.pick_grid.
- * @grid: a grid on &gtbs_dev.grids.
- *
- * Priority classes are strict: only grids of the highest effective class
- * with unissued blocks (gtbs_grid_class()) may issue blocks.
- *
- * Context: device lock held, from &gtbs_policy_ops.pick_grid.
- * Return: true if @grid has unissued blocks and is of &gtbs_dev.top_class.
- */
-bool gtbs_grid_eligible(const struct gtbs_dev *dev,
-			const struct gtbs_grid *grid)
-{
-	return grid->next_block < grid->desc.nr_blocks &&
-	       gtbs_grid_class(dev, grid, dev->pick_cycle) == dev->top_class;
-}
-EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_eligible);
-
 /*
  * A grid's residency on the SM changed: a new slice (paper Section "The
  * Simple Slicing Predictor") with Resident_Blocks the new count.  Compared
@@ -664,7 +649,9 @@ static void gtbs_grid_leave(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	if (!list_empty(&grid->pending_node)) {
 		list_del_init(&grid->pending_node);
 		dev->nr_pending[grid->desc.prio_class]--;
+		dev->pending_gen++;
 	}
+	list_del_init(&grid->policy_node);
 	dev->nr_grids--;
 	/* OnKernelEnd: every other running grid starts a new slice */
 	gtbs_reslice_others(dev, grid);
@@ -957,6 +944,9 @@ void gtbs_dev_set_policy(struct gtbs_dev *dev,
 		return;
 	dev->policy = policy;
 	dev->policy_switches++;
+	while (!list_empty(&dev->policy_grids))
+		list_del_init(dev->policy_grids.next);
+	dev->mpmax_gen = 0;
 	if (policy->attach)
 		policy->attach(dev);
 	gtbs_dev_kick(dev, now);

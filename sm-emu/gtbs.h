@@ -236,6 +236,8 @@ struct gtbs_grid_sm {
  * @node: link in &gtbs_dev.grids (arrival order) while QUEUED or RUNNING;
  *	in &gtbs_dev.arrivals (by @submit_cycle) while ARRIVING.
  * @pending_node: link in &gtbs_dev.pending while blocks remain unissued.
+ * @policy_node: link in &gtbs_dev.policy_grids, kept by the policy (the
+ *	SJF oracle's order); the engine unlinks it when the grid leaves.
  * @desc: what was asked for.
  * @occ: footprint and maximum residency R.
  * @id: device-wide sequence number, in arrival order.
@@ -266,6 +268,7 @@ struct gtbs_grid_sm {
 struct gtbs_grid {
 	struct list_head node;
 	struct list_head pending_node;
+	struct list_head policy_node;
 	struct gtbs_grid_desc desc;
 	struct gtbs_occupancy occ;
 	u64 id;
@@ -439,6 +442,16 @@ struct gtbs_backend_ops {
  * @grids: QUEUED and RUNNING grids in arrival order.
  * @arrivals: ARRIVING grids by arrival cycle, then submission order.
  * @pending: grids with unissued blocks, in arrival order.
+ * @pending_gen: incremented whenever a grid joins or leaves @pending:
+ *	policies that cache something computed over @pending compare it.
+ * @policy_grids: grids in the policy's own order, linked by
+ *	&gtbs_grid.policy_node (the SJF oracle: by alone runtime); empty
+ *	when a policy is attached.
+ * @mpmax_all: MPMax: one block of every grid that may issue (the
+ *	composite kernel), valid while @mpmax_gen and @mpmax_class match.
+ * @mpmax_gen: MPMax: the @pending_gen @mpmax_all was computed at, plus 1
+ *	(0: not computed).
+ * @mpmax_class: MPMax: the &gtbs_dev.top_class it was computed for.
  * @nr_grids: grids on @grids.
  * @nr_pending: grids on @pending per &enum gtbs_prio_class.
  * @next_id: id of the next grid submitted.
@@ -480,6 +493,11 @@ struct gtbs_dev {
 	struct list_head grids;
 	struct list_head arrivals;
 	struct list_head pending;
+	u64 pending_gen;
+	struct list_head policy_grids;
+	struct gtbs_footprint mpmax_all;
+	u64 mpmax_gen;
+	u32 mpmax_class;
 	u32 nr_grids;
 	u32 nr_pending[GTBS_NR_PRIO_CLASSES];
 	u64 next_id;
@@ -550,8 +568,30 @@ bool gtbs_block_fits(const struct gtbs_dev *dev, const struct gtbs_sm *sm,
 		     const struct gtbs_grid *grid);
 u32 gtbs_grid_class(const struct gtbs_dev *dev, const struct gtbs_grid *grid,
 		    u64 now);
-bool gtbs_grid_eligible(const struct gtbs_dev *dev,
-			const struct gtbs_grid *grid);
+
+/**
+ * gtbs_grid_eligible() - whether a policy may pick a grid now
+ * @dev: the device, inside &gtbs_policy_ops.pick_grid.
+ * @grid: a grid on &gtbs_dev.grids.
+ *
+ * Priority classes are strict: only grids of the highest effective class
+ * with unissued blocks (gtbs_grid_class()) may issue blocks.  Inline: the
+ * policies call it for every pending grid on every pick; without the
+ * starvation guard the effective class is the submitted one.
+ *
+ * Context: device lock held, from &gtbs_policy_ops.pick_grid.
+ * Return: true if @grid has unissued blocks and is of &gtbs_dev.top_class.
+ */
+static inline bool gtbs_grid_eligible(const struct gtbs_dev *dev,
+				      const struct gtbs_grid *grid)
+{
+	if (grid->next_block >= grid->desc.nr_blocks)
+		return false;
+	if (!dev->starve_cycles)
+		return grid->desc.prio_class == dev->top_class;
+	return gtbs_grid_class(dev, grid, dev->pick_cycle) == dev->top_class;
+}
+
 u64 gtbs_grid_alone_cycles(const struct gtbs_dev_config *cfg,
 			   const struct gtbs_grid_desc *desc,
 			   const struct gtbs_occupancy *occ);

@@ -25,6 +25,11 @@
  * oldest grid with unissued blocks that has fewer blocks on the SM than its
  * limit, and waits if that block does not fit yet (blocks of grids that
  * arrived alone and filled the SM drain down to their own limit).
+ *
+ * The composite changes only when a grid joins or leaves the pending list
+ * or the class that may issue changes, so it is cached
+ * (&gtbs_dev.mpmax_all) and recomputed then, or on every pick while the
+ * starvation guard can promote grids with time.
  */
 #include "gtbs.h"
 
@@ -42,20 +47,35 @@ gtbs_mpmax_without(const struct gtbs_footprint *all,
 	};
 }
 
+/* One block of every grid that may issue: the composite kernel. */
+static const struct gtbs_footprint *gtbs_mpmax_composite(struct gtbs_dev *dev)
+{
+	struct gtbs_footprint *all = &dev->mpmax_all;
+	struct gtbs_grid *grid;
+
+	if (!dev->starve_cycles && dev->mpmax_gen == dev->pending_gen + 1 &&
+	    dev->mpmax_class == dev->top_class)
+		return all;
+	*all = (struct gtbs_footprint) { 0 };
+	list_for_each_entry(grid, &dev->pending, pending_node)
+		if (gtbs_grid_eligible(dev, grid))
+			gtbs_footprint_add(all, &grid->occ, 1);
+	dev->mpmax_gen = dev->pending_gen + 1;
+	dev->mpmax_class = dev->top_class;
+	return all;
+}
+
 static struct gtbs_grid *gtbs_mpmax_pick_grid(struct gtbs_dev *dev,
 					      struct gtbs_sm *sm)
 {
-	struct gtbs_footprint all = { 0 }, others;
+	const struct gtbs_footprint *all = gtbs_mpmax_composite(dev);
+	struct gtbs_footprint others;
 	struct gtbs_grid *grid;
 
-	/* one block of every grid that may issue: the composite kernel */
-	list_for_each_entry(grid, &dev->pending, pending_node)
-		if (gtbs_grid_eligible(dev, grid))
-			gtbs_footprint_add(&all, &grid->occ, 1);
 	list_for_each_entry(grid, &dev->pending, pending_node) {
 		if (!gtbs_grid_eligible(dev, grid))
 			continue;
-		others = gtbs_mpmax_without(&all, &grid->occ);
+		others = gtbs_mpmax_without(all, &grid->occ);
 		/* the MPMax limit: at least one block of its own */
 		if (grid->sm[sm->id].resident <
 		    max(gtbs_footprint_room(&dev->cfg, &grid->occ, &others), 1U))

@@ -23,26 +23,56 @@
  * resident blocks to end (as SRTF's hand-off does); running blocks are
  * never interrupted.  The key does not change as a grid runs: a grid that
  * started first keeps its place only if it is shorter in total.
+ *
+ * Since the key is fixed at arrival, the grids are kept sorted by it on
+ * &gtbs_dev.policy_grids (insertion at arrival, O(grids)), and a pick is
+ * the first eligible grid there: O(1) when one class has blocks to issue,
+ * instead of a scan of every pending grid on every block issue.
  */
 #include "gtbs.h"
 
+/* Insert @grid after every grid with a key <= its own (arrival order). */
+static void gtbs_sjf_insert(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	struct gtbs_grid *pos;
+
+	list_for_each_entry_reverse(pos, &dev->policy_grids, policy_node)
+		if (pos->alone_cycles <= grid->alone_cycles)
+			break;
+	list_add(&grid->policy_node, &pos->policy_node);
+}
+
+static void gtbs_sjf_attach(struct gtbs_dev *dev)
+{
+	struct gtbs_grid *grid;
+
+	/* &gtbs_dev.grids is in arrival order, so ties stay in it */
+	list_for_each_entry(grid, &dev->grids, node)
+		gtbs_sjf_insert(dev, grid);
+}
+
+static void gtbs_sjf_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	gtbs_sjf_insert(dev, grid);
+}
+
+/* The shortest eligible grid, the earliest arrival among equals. */
 static struct gtbs_grid *gtbs_sjf_pick_grid(struct gtbs_dev *dev,
 					    struct gtbs_sm *sm)
 {
-	struct gtbs_grid *grid, *best = NULL;
+	struct gtbs_grid *grid;
 
-	list_for_each_entry(grid, &dev->pending, pending_node) {
-		if (!gtbs_grid_eligible(dev, grid))
-			continue;
-		if (!best || grid->alone_cycles < best->alone_cycles)
-			best = grid;
-	}
-	return best;
+	list_for_each_entry(grid, &dev->policy_grids, policy_node)
+		if (gtbs_grid_eligible(dev, grid))
+			return grid;
+	return NULL;
 }
 
 /* SJF oracle policy ops (an evaluation baseline, see DOC above). */
 const struct gtbs_policy_ops gtbs_policy_sjf = {
 	.name = "sjf",
 	.pick_grid = gtbs_sjf_pick_grid,
+	.attach = gtbs_sjf_attach,
+	.grid_arrive = gtbs_sjf_grid_arrive,
 };
 EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_sjf);

@@ -192,6 +192,115 @@ START_TEST(sjf_shortest_first)
 }
 END_TEST
 
+/*
+ * Reference versions of the SJF and MPMax picks: the plain scans over the
+ * pending grids that the policies replaced with a sorted list (SJF) and a
+ * cached composite (MPMax).  The policies must schedule exactly as these.
+ */
+static struct gtbs_grid *ref_sjf_pick(struct gtbs_dev *dev, struct gtbs_sm *sm)
+{
+	struct gtbs_grid *grid, *best = NULL;
+
+	list_for_each_entry(grid, &dev->pending, pending_node)
+		if (gtbs_grid_eligible(dev, grid) &&
+		    (!best || grid->alone_cycles < best->alone_cycles))
+			best = grid;
+	return best;
+}
+
+static struct gtbs_grid *ref_mpmax_pick(struct gtbs_dev *dev,
+					struct gtbs_sm *sm)
+{
+	struct gtbs_footprint all = { 0 }, others;
+	struct gtbs_grid *grid;
+
+	list_for_each_entry(grid, &dev->pending, pending_node)
+		if (gtbs_grid_eligible(dev, grid))
+			gtbs_footprint_add(&all, &grid->occ, 1);
+	list_for_each_entry(grid, &dev->pending, pending_node) {
+		if (!gtbs_grid_eligible(dev, grid))
+			continue;
+		others = (struct gtbs_footprint) {
+			.blocks = all.blocks - 1,
+			.warps = all.warps - grid->occ.warps,
+			.threads = all.threads - grid->occ.threads,
+			.regs = all.regs - grid->occ.regs,
+			.shmem = all.shmem - grid->occ.shmem,
+		};
+		if (grid->sm[sm->id].resident <
+		    max(gtbs_footprint_room(&dev->cfg, &grid->occ, &others), 1U))
+			return grid;
+	}
+	return NULL;
+}
+
+static const struct gtbs_policy_ops ref_sjf = {
+	.name = "ref-sjf", .pick_grid = ref_sjf_pick,
+};
+static const struct gtbs_policy_ops ref_mpmax = {
+	.name = "ref-mpmax", .pick_grid = ref_mpmax_pick,
+};
+
+/*
+ * 32 random grids of random classes and sizes on 4 SMs, some with equal
+ * alone runtimes; with @switches, the device starts under FIFO and
+ * switches to @pol before grid 8, back to FIFO before grid 16 and to @pol
+ * again before grid 22 (the attach path with grids present).
+ */
+static struct h_dev *ref_run(const struct gtbs_policy_ops *pol, u64 seed,
+			     bool starve, bool switches)
+{
+	struct gtbs_dev_config cfg;
+	struct h_dev *h;
+	u64 rng = seed, at = 0;
+	u32 i;
+
+	gtbs_config_default(&cfg);
+	cfg.nr_sms = 4;
+	h = h_new(&cfg, switches ? NULL : pol);
+	if (starve)
+		h->dev.starve_cycles = 500;
+	for (i = 0; i < 32; i++) {
+		struct gtbs_grid_desc d = h_desc(h_rand_range(&rng, 1, 40),
+						 32 << h_rand_range(&rng, 0, 4),
+						 h_rand_range(&rng, 0, 32),
+						 h_rand_range(&rng, 0, 3) * 8192,
+						 100 * h_rand_range(&rng, 1, 6));
+
+		d.prio_class = h_rand_range(&rng, 1, 2);
+		at += h_rand_range(&rng, 0, 300);
+		if (switches && (i == 8 || i == 22))
+			gtbs_dev_set_policy(&h->dev, pol, at);
+		if (switches && i == 16)
+			gtbs_dev_set_policy(&h->dev, gtbs_policy_find("fifo"),
+					    at);
+		h_submit(h, &d, at);
+	}
+	h_drain(h);
+	ck_assert(gtbs_dev_idle(&h->dev));
+	ck_assert_uint_eq(h->violations, 0);
+	return h;
+}
+
+START_TEST(sjf_mpmax_match_reference)
+{
+	bool mpmax = _i & 1, starve = _i & 2, switches = _i & 4;
+	const struct gtbs_policy_ops *pol = gtbs_policy_find(mpmax ? "mpmax" :
+								    "sjf");
+	struct h_dev *a = ref_run(pol, 7 + _i, starve, switches);
+	struct h_dev *b = ref_run(mpmax ? &ref_mpmax : &ref_sjf, 7 + _i,
+				  starve, switches);
+
+	ck_assert_uint_gt(a->nr_ev, 0);
+	ck_assert_uint_eq(a->nr_ev, b->nr_ev);
+	ck_assert_msg(!memcmp(a->ev, b->ev, a->nr_ev * sizeof(*a->ev)),
+		      "%s (starve %d, switches %d) schedules differently from the plain scan",
+		      pol->name, starve, switches);
+	h_free(a);
+	h_free(b);
+}
+END_TEST
+
 /* The paper's workloads: every ordered pair of ERCBench kernels at offset 0. */
 static void erc_geomeans(const char *policy, double *stp, double *antt)
 {
@@ -296,6 +405,7 @@ Suite *policy_suite(void)
 	tcase_add_test(tc, class_rules);
 	tcase_add_loop_test(tc, strict_classes_random, 0, 10);
 	tcase_add_test(tc, sjf_shortest_first);
+	tcase_add_loop_test(tc, sjf_mpmax_match_reference, 0, 16);
 	tcase_add_test(tc, prediction_accuracy);
 	tcase_add_test(tc, srtf_beats_fifo_on_ercbench);
 	suite_add_tcase(s, tc);
