@@ -281,12 +281,16 @@ static void gtbs_sm_refile(struct gtbs_dev *dev, struct gtbs_sm *sm)
 }
 
 /**
- * gtbs_dev_kick() - make every SM re-evaluate its scheduling
+ * gtbs_dev_kick() - make every SM that could issue re-evaluate
  * @dev: the device.
  * @cycle: emulated cycle of the change; idle SMs issue blocks at it.
  *
  * For the engine and for policies whose decision changed outside an SM's
- * own events (SRTF's sample prediction, a policy switch).
+ * own events (SRTF's sample prediction, a policy switch).  An SM with
+ * every block slot held, or any SM while no grid has a block to issue,
+ * could only find that it cannot issue (gtbs_sm_dispatch()), so it is
+ * left alone: it re-evaluates at its next block end or at a later kick.
+ * That keeps SUBMIT and a grid's last issue from touching every SM.
  *
  * Context: device lock held.
  */
@@ -294,9 +298,13 @@ void gtbs_dev_kick(struct gtbs_dev *dev, u64 cycle)
 {
 	u32 i;
 
+	if (list_empty(&dev->pending))
+		return;
 	for (i = 0; i < dev->cfg.nr_sms; i++) {
 		struct gtbs_sm *sm = dev->sms[i];
 
+		if (sm->nr_resident >= dev->cfg.max_blocks_per_sm)
+			continue;
 		if (!sm->kicked || cycle < sm->kick_cycle)
 			sm->kick_cycle = cycle;
 		sm->kicked = true;
