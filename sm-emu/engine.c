@@ -57,13 +57,18 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_size);
  * gtbs_grid_size() - bytes to allocate for one grid
  * @cfg: device configuration.
  *
+ * The grid, its &gtbs_grid_sm per SM, then the predictor's Block_Start[]
+ * of every SM, &gtbs_dev_config.max_blocks_per_sm cycles each (bound by
+ * gtbs_grid_init()): 160 bytes per SM at the paper's 8 slots.
+ *
  * Context: any.
- * Return: size of &struct gtbs_grid with its per-SM state.
+ * Return: size of &struct gtbs_grid with its per-SM state, bytes.
  */
 size_t gtbs_grid_size(const struct gtbs_dev_config *cfg)
 {
 	return sizeof(struct gtbs_grid) +
-	       cfg->nr_sms * sizeof(struct gtbs_grid_sm);
+	       cfg->nr_sms * (sizeof(struct gtbs_grid_sm) +
+			      cfg->max_blocks_per_sm * sizeof(u64));
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_size);
 
@@ -207,10 +212,17 @@ int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
 		   const struct gtbs_grid_desc *desc, const char **why)
 {
 	int ret = gtbs_grid_desc_check(&dev->cfg, desc, why);
+	u64 *starts;
+	u32 i;
 
 	if (ret)
 		return ret;
 	memset(grid, 0, gtbs_grid_size(&dev->cfg));
+	starts = (u64 *)&grid->sm[dev->cfg.nr_sms];
+	for (i = 0; i < dev->cfg.nr_sms; i++)
+		gtbs_pred_init(&grid->sm[i].pred,
+			       starts + i * dev->cfg.max_blocks_per_sm,
+			       dev->cfg.max_blocks_per_sm);
 	grid->desc = *desc;
 	gtbs_occupancy_calc(&dev->cfg, desc, &grid->occ);
 	grid->alone_cycles = gtbs_grid_alone_cycles(&dev->cfg, desc, &grid->occ);

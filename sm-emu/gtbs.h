@@ -261,7 +261,9 @@ struct gtbs_grid_sm {
  *	latest prediction on any SM, cycles (valid once @nr_predictions).
  * @pred_cycle: cycle of that prediction.
  * @priv: owner's pointer (the module's grid, the simulator's job).
- * @sm: per-SM state, &gtbs_dev_config.nr_sms entries.
+ * @sm: per-SM state, &gtbs_dev_config.nr_sms entries, followed in the same
+ *	allocation by the predictor's Block_Start[] storage
+ *	(gtbs_grid_size()).
  *
  * All members are protected by the lock that serialises the device.
  */

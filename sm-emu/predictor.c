@@ -99,8 +99,32 @@ u64 gtbs_pred_equation2(u64 active_cycles, u32 total_blocks, u32 done_blocks,
 EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_equation2);
 
 /**
+ * gtbs_pred_init() - bind a predictor state to its Block_Start[] storage
+ * @s: the kernel's state on this SM; any content.
+ * @block_start: @nr_slots cycles owned by the caller, for Block_Start[].
+ * @nr_slots: thread block slots of the SM, 1..%GTBS_MAX_BLOCKS_PER_SM:
+ *	the range of blkindex.
+ *
+ * Once per state, before gtbs_pred_on_launch(), which keeps the binding.
+ * The state is then as after a launch of one block with residency 1.
+ *
+ * Context: any; the caller serialises calls on @s.
+ * Return: 0, or -EINVAL (and @s unchanged) if @nr_slots is out of range
+ * or @block_start is NULL.
+ */
+int gtbs_pred_init(struct gtbs_pred_sm *s, u64 *block_start, u32 nr_slots)
+{
+	if (!block_start || !nr_slots || nr_slots > GTBS_MAX_BLOCKS_PER_SM)
+		return -EINVAL;
+	s->block_start = block_start;
+	s->nr_slots = nr_slots;
+	return gtbs_pred_on_launch(s, 1, 1, 1);
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_init);
+
+/**
  * gtbs_pred_on_launch() - OnLaunch: a kernel was launched onto the SM
- * @s: the kernel's state on this SM.
+ * @s: the kernel's state on this SM, bound by gtbs_pred_init().
  * @nr_blocks: Kernel.Blocks, thread blocks in the grid, >= 1.
  * @residency: Kernel.Residency, maximum residency R alone, blocks,
  *	1..%GTBS_MAX_BLOCKS_PER_SM.
@@ -109,7 +133,8 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_equation2);
  * Algorithm 1, OnLaunch: every counter zero, Resident_Blocks = R,
  * Total_Blocks = ceil(@nr_blocks / @nr_sms) (uniform distribution of the
  * blocks over the SMs, as the paper assumes), Reslice = true, no
- * prediction, no resident block.  The mode is reset to slice-aware; call
+ * prediction, no resident block (the binding of gtbs_pred_init() is
+ * kept).  The mode is reset to slice-aware; call
  * gtbs_pred_set_slice_unaware() after this for the slice-unaware mode.
  *
  * Context: any; the caller serialises calls on @s.
@@ -118,10 +143,15 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_equation2);
 int gtbs_pred_on_launch(struct gtbs_pred_sm *s, u32 nr_blocks, u32 residency,
 			u32 nr_sms)
 {
+	u64 *block_start = s->block_start;
+	u32 nr_slots = s->nr_slots;
+
 	if (!nr_blocks || !nr_sms || !residency ||
 	    residency > GTBS_MAX_BLOCKS_PER_SM)
 		return -EINVAL;
 	memset(s, 0, sizeof(*s));
+	s->block_start = block_start;
+	s->nr_slots = nr_slots;
 	/* ceil without overflowing nr_blocks + nr_sms - 1 */
 	s->total_blocks = (nr_blocks - 1) / nr_sms + 1;
 	s->resident_blocks = residency;
@@ -189,7 +219,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_set_residency);
 /**
  * gtbs_pred_on_block_start() - OnBlockStart: a block of the kernel started
  * @s: the kernel's state on this SM.
- * @blkindex: SM slot of the block, 0..%GTBS_MAX_BLOCKS_PER_SM-1.
+ * @blkindex: SM slot of the block, 0..&gtbs_pred_sm.nr_slots-1.
  * @cycle: clock(), cycles; not before the previous event on @s.
  *
  * Algorithm 1, OnBlockStart: Block_Start[@blkindex] = @cycle.  Also opens
@@ -202,7 +232,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_set_residency);
  */
 int gtbs_pred_on_block_start(struct gtbs_pred_sm *s, u32 blkindex, u64 cycle)
 {
-	if (blkindex >= GTBS_MAX_BLOCKS_PER_SM || cycle < s->last_cycle)
+	if (blkindex >= s->nr_slots || cycle < s->last_cycle)
 		return -EINVAL;
 	if (s->slot_busy & BIT_ULL(blkindex))
 		return -EBUSY;
@@ -237,7 +267,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_active_cycles);
 /**
  * gtbs_pred_on_block_end() - OnBlockEnd: a block of the kernel ended
  * @s: the kernel's state on this SM.
- * @blkindex: SM slot of the block, 0..%GTBS_MAX_BLOCKS_PER_SM-1.
+ * @blkindex: SM slot of the block, 0..&gtbs_pred_sm.nr_slots-1.
  * @cycle: clock(), cycles; not before the previous event on @s.
  *
  * Algorithm 1, OnBlockEnd: Done_Blocks++; if Reslice, t = @cycle -
@@ -259,7 +289,7 @@ int gtbs_pred_on_block_end(struct gtbs_pred_sm *s, u32 blkindex, u64 cycle)
 {
 	int predicted = 0;
 
-	if (blkindex >= GTBS_MAX_BLOCKS_PER_SM || cycle < s->last_cycle)
+	if (blkindex >= s->nr_slots || cycle < s->last_cycle)
 		return -EINVAL;
 	if (!(s->slot_busy & BIT_ULL(blkindex)))
 		return -ENOENT;

@@ -37,7 +37,11 @@
  *	1..%GTBS_MAX_BLOCKS_PER_SM; R at launch, then gtbs_pred_set_residency().
  * @slot_busy: bit i set while @block_start[i] holds a resident block.
  * @block_start: Block_Start[]: cycle at which the block resident in SM
- *	slot i (the paper's blkindex) started.
+ *	slot i (the paper's blkindex) started; @nr_slots entries owned by
+ *	the caller and bound by gtbs_pred_init() (the engine sizes them by
+ *	the device's &gtbs_dev_config.max_blocks_per_sm, not the largest
+ *	possible slot count, so that a grid stays small).
+ * @nr_slots: entries of @block_start, 1..%GTBS_MAX_BLOCKS_PER_SM.
  * @t: t: duration of the first block to end in the current slice, cycles.
  * @pred_cycles: Pred_Cycles: latest prediction of the kernel's total
  *	active cycles on this SM (Equation 2), cycles.
@@ -60,7 +64,8 @@ struct gtbs_pred_sm {
 	u32 total_blocks;
 	u32 resident_blocks;
 	u64 slot_busy;
-	u64 block_start[GTBS_MAX_BLOCKS_PER_SM];
+	u64 *block_start;
+	u32 nr_slots;
 	u64 t;
 	u64 pred_cycles;
 	bool reslice;
@@ -70,6 +75,7 @@ struct gtbs_pred_sm {
 
 u64 gtbs_pred_equation2(u64 active_cycles, u32 total_blocks, u32 done_blocks,
 			u64 t, u32 resident_blocks);
+int gtbs_pred_init(struct gtbs_pred_sm *s, u64 *block_start, u32 nr_slots);
 int gtbs_pred_on_launch(struct gtbs_pred_sm *s, u32 nr_blocks, u32 residency,
 			u32 nr_sms);
 void gtbs_pred_set_slice_unaware(struct gtbs_pred_sm *s, bool on);

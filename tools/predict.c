@@ -110,6 +110,7 @@ struct pt_pred {
  * @start: cycle of the first block start.
  * @end: cycle of the last block end.
  * @sm: while running, one predictor state per SM.
+ * @starts: while running, their Block_Start[] storage, %PT_NR_SLOTS per SM.
  * @last_pred: while running, per SM, 1 + index in &pt_trace.preds of its
  *	latest prediction, or 0.
  * @run_pos: index in &pt_trace.running while running.
@@ -125,6 +126,7 @@ struct pt_grid {
 	bool running, launched;
 	__u64 start, end;
 	struct gtbs_pred_sm *sm;
+	__u64 *starts;
 	__u32 *last_pred;
 	__u32 run_pos;
 	__u32 nr_preds;
@@ -491,11 +493,14 @@ static int pt_launch(struct pt_trace *tr, __u32 gi, __u64 cycle)
 	__u32 sm;
 
 	g->sm = calloc(tr->nr_sms, sizeof(*g->sm));
+	g->starts = calloc((size_t)tr->nr_sms * PT_NR_SLOTS, sizeof(*g->starts));
 	g->last_pred = calloc(tr->nr_sms, sizeof(*g->last_pred));
-	if (!g->sm || !g->last_pred)
+	if (!g->sm || !g->starts || !g->last_pred)
 		return pt_nomem(tr);
 	for (sm = 0; sm < tr->nr_sms; sm++) {
-		if (gtbs_pred_on_launch(&g->sm[sm], g->nr_blocks, g->residency,
+		if (gtbs_pred_init(&g->sm[sm], g->starts + sm * PT_NR_SLOTS,
+				   PT_NR_SLOTS) ||
+		    gtbs_pred_on_launch(&g->sm[sm], g->nr_blocks, g->residency,
 					tr->nr_sms))
 			return pt_fail(tr, g->line, "internal: bad launch");
 		gtbs_pred_set_slice_unaware(&g->sm[sm], tr->unaware);
@@ -523,8 +528,10 @@ static void pt_finish(struct pt_trace *tr, __u32 gi, __u64 cycle)
 			g->final = p;
 	}
 	free(g->sm);
+	free(g->starts);
 	free(g->last_pred);
 	g->sm = NULL;
+	g->starts = NULL;
 	g->last_pred = NULL;
 	g->running = false;
 	last = tr->running[--tr->nr_running];
@@ -763,6 +770,7 @@ static void pt_free(struct pt_trace *tr)
 
 	for (i = 0; i < tr->nr_grids; i++) {
 		free(tr->grids[i].sm);
+		free(tr->grids[i].starts);
 		free(tr->grids[i].last_pred);
 	}
 	free(tr->grids);

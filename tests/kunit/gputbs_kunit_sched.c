@@ -90,8 +90,11 @@ static void gtbs_predictor_staircase(struct kunit *test)
 {
 	static const u64 pred[4] = { 3750, 3500, 3250, 3000 };
 	struct gtbs_pred_sm s;
+	u64 starts[8];
 	u32 step, slot;
 
+	KUNIT_ASSERT_EQ(test,
+			gtbs_pred_init(&s, starts, ARRAY_SIZE(starts)), 0);
 	KUNIT_ASSERT_EQ(test, gtbs_pred_on_launch(&s, 12, 4, 1), 0);
 	for (step = 0; step < 3; step++) {
 		for (slot = 0; slot < 4; slot++)
@@ -117,8 +120,11 @@ static void gtbs_predictor_staggered(struct kunit *test)
 {
 	static const u64 pred[6] = { 350, 330, 350, 330, 350, 330 };
 	struct gtbs_pred_sm s;
+	u64 starts[8];
 	u32 i;
 
+	KUNIT_ASSERT_EQ(test,
+			gtbs_pred_init(&s, starts, ARRAY_SIZE(starts)), 0);
 	KUNIT_ASSERT_EQ(test, gtbs_pred_on_launch(&s, 6, 2, 1), 0);
 	KUNIT_ASSERT_EQ(test, gtbs_pred_on_block_start(&s, 0, 0), 0);
 	KUNIT_ASSERT_EQ(test, gtbs_pred_on_block_start(&s, 1, 30), 0);
@@ -148,8 +154,11 @@ static void gtbs_predictor_two_slices_run(struct kunit *test, bool unaware)
 	static const u64 ends[4] = { 100, 200, 350, 500 };
 	static const u64 pred[8] = { 450, 400, 450, 400, 575, 500, 575, 500 };
 	struct gtbs_pred_sm s;
+	u64 starts[8];
 	u32 step, slot;
 
+	KUNIT_ASSERT_EQ(test,
+			gtbs_pred_init(&s, starts, ARRAY_SIZE(starts)), 0);
 	KUNIT_ASSERT_EQ(test, gtbs_pred_on_launch(&s, 8, 2, 1), 0);
 	gtbs_pred_set_slice_unaware(&s, unaware);
 	for (slot = 0; slot < 2; slot++)

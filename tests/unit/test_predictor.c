@@ -15,14 +15,24 @@
 
 typedef unsigned __int128 u128;
 
+/* A state with Block_Start[] for every possible slot, in one allocation. */
+struct st_full {
+	struct gtbs_pred_sm s;
+	u64 starts[GTBS_MAX_BLOCKS_PER_SM];
+};
+
 static struct gtbs_pred_sm *st_new(u32 blocks, u32 r, u32 sms)
 {
-	struct gtbs_pred_sm *s = malloc(sizeof(*s));
+	struct st_full *f = malloc(sizeof(*f));
 
-	ck_assert_ptr_nonnull(s);
-	memset(s, 0xa5, sizeof(*s));	/* on_launch must initialise all */
-	ck_assert_int_eq(gtbs_pred_on_launch(s, blocks, r, sms), 0);
-	return s;
+	ck_assert_ptr_nonnull(f);
+	memset(f, 0xa5, sizeof(*f));	/* init and on_launch set it all */
+	ck_assert_int_eq(gtbs_pred_init(&f->s, f->starts,
+					GTBS_MAX_BLOCKS_PER_SM), 0);
+	ck_assert_uint_eq(f->s.slot_busy, 0);
+	ck_assert_int_eq(gtbs_pred_on_launch(&f->s, blocks, r, sms), 0);
+	ck_assert_ptr_eq(f->s.block_start, f->starts);
+	return &f->s;
 }
 
 /* One block end; checks the return value and, if predicted, Pred and t. */
@@ -370,6 +380,28 @@ START_TEST(rejects_bad_input)
 }
 END_TEST
 
+/* Block_Start[] as the engine sizes it: blkindex is checked against it. */
+START_TEST(slots_bound_by_init)
+{
+	u64 starts[8] = { 0 };
+	struct gtbs_pred_sm s;
+
+	ck_assert_int_eq(gtbs_pred_init(&s, NULL, 8), -EINVAL);
+	ck_assert_int_eq(gtbs_pred_init(&s, starts, 0), -EINVAL);
+	ck_assert_int_eq(gtbs_pred_init(&s, starts,
+					GTBS_MAX_BLOCKS_PER_SM + 1), -EINVAL);
+	ck_assert_int_eq(gtbs_pred_init(&s, starts, 8), 0);
+	ck_assert_int_eq(gtbs_pred_on_launch(&s, 16, 8, 1), 0);
+	ck_assert_uint_eq(s.nr_slots, 8);
+	ck_assert_int_eq(gtbs_pred_on_block_start(&s, 8, 10), -EINVAL);
+	ck_assert_int_eq(gtbs_pred_on_block_end(&s, 8, 10), -EINVAL);
+	ck_assert_int_eq(gtbs_pred_on_block_start(&s, 7, 10), 0);
+	ck_assert_uint_eq(starts[7], 10);
+	/* t = 40, active 40: 40 + 15 * 40 / 8 = 115 */
+	end_expect(&s, 7, 50, 1, 115, 40);
+}
+END_TEST
+
 Suite *predictor_suite(void)
 {
 	Suite *s = suite_create("predictor");
@@ -384,6 +416,7 @@ Suite *predictor_suite(void)
 	tcase_add_test(tc, overflow_bounds);
 	tcase_add_loop_test(tc, equation2_matches_reference, 0, 4);
 	tcase_add_test(tc, rejects_bad_input);
+	tcase_add_test(tc, slots_bound_by_init);
 	suite_add_tcase(s, tc);
 	return s;
 }
