@@ -236,6 +236,8 @@ struct gtbs_grid_sm {
  * @node: link in &gtbs_dev.grids (arrival order) while QUEUED or RUNNING;
  *	in &gtbs_dev.arrivals (by @submit_cycle) while ARRIVING.
  * @pending_node: link in &gtbs_dev.pending while blocks remain unissued.
+ * @run_node: link in &gtbs_dev.running from the grid's first block issue
+ *	until it leaves.
  * @policy_node: link in &gtbs_dev.policy_grids, kept by the policy (the
  *	SJF oracle's order); the engine unlinks it when the grid leaves.
  * @desc: what was asked for.
@@ -270,6 +272,7 @@ struct gtbs_grid_sm {
 struct gtbs_grid {
 	struct list_head node;
 	struct list_head pending_node;
+	struct list_head run_node;
 	struct list_head policy_node;
 	struct gtbs_grid_desc desc;
 	struct gtbs_occupancy occ;
@@ -444,6 +447,9 @@ struct gtbs_backend_ops {
  * @grids: QUEUED and RUNNING grids in arrival order.
  * @arrivals: ARRIVING grids by arrival cycle, then submission order.
  * @pending: grids with unissued blocks, in arrival order.
+ * @running: RUNNING grids, in launch order: the co-runners whose slices a
+ *	launch or an end restarts (OnKernelEnd), without a walk over every
+ *	queued grid.
  * @pending_gen: incremented whenever a grid joins or leaves @pending:
  *	policies that cache something computed over @pending compare it.
  * @policy_grids: grids in the policy's own order, linked by
@@ -495,6 +501,7 @@ struct gtbs_dev {
 	struct list_head grids;
 	struct list_head arrivals;
 	struct list_head pending;
+	struct list_head running;
 	u64 pending_gen;
 	struct list_head policy_grids;
 	struct gtbs_footprint mpmax_all;

@@ -301,6 +301,47 @@ START_TEST(cancel_other_states_noop)
 END_TEST
 
 /*
+ * OnKernelEnd: a grid that ran restarts the slices of the grids running
+ * beside it when it leaves; a grid cancelled while still queued never ran
+ * beside them and changes no slice.
+ */
+START_TEST(cancel_reslices_only_after_running)
+{
+	struct h_dev *h = h_new_sms(1);
+	/* b: 2 long blocks; a: 12 short ones, 6 resident beside b's 2 */
+	struct gtbs_grid_desc db = h_desc(2, 64, 16, 2048, 5000);
+	struct gtbs_grid_desc da = h_desc(12, 64, 16, 2048, 1000);
+	/* c: 48 KiB of shared memory, cannot fit beside them: queued */
+	struct gtbs_grid_desc dc = h_desc(1, 64, 16, 48 * 1024, 1000);
+	struct gtbs_grid *a, *b, *c;
+
+	b = h_submit(h, &db, 0);
+	a = h_submit(h, &da, 0);
+	c = h_submit(h, &dc, 0);
+	ck_assert_uint_eq(a->sm[0].resident, 6);
+	ck_assert_int_eq(b->state, GTBS_GRID_RUNNING);
+	ck_assert_int_eq(c->state, GTBS_GRID_QUEUED);
+	/* a's first wave ends and the second starts: Reslice is cleared */
+	gtbs_dev_run_until(&h->dev, gtbs_dev_next_event(&h->dev));
+	ck_assert_uint_eq(a->blocks_done, 6);
+	ck_assert_uint_eq(a->sm[0].resident, 6);
+	ck_assert(a->sm[0].pred.predicted);
+	ck_assert(!a->sm[0].pred.reslice);
+
+	gtbs_grid_cancel(&h->dev, c, h->dev.sms[0]->now);
+	ck_assert_int_eq(c->state, GTBS_GRID_CANCELLED);
+	ck_assert(!a->sm[0].pred.reslice);
+	gtbs_grid_cancel(&h->dev, b, h->dev.sms[0]->now);
+	ck_assert_int_eq(b->state, GTBS_GRID_CANCELLED);
+	ck_assert(a->sm[0].pred.reslice);
+	h_drain(h);
+	ck_assert_int_eq(a->state, GTBS_GRID_DONE);
+	ck_assert(gtbs_dev_idle(&h->dev));
+	h_free(h);
+}
+END_TEST
+
+/*
  * The counters add up: a grid cancelled after its arrival counts in
  * grids_submitted and grids_cancelled; one cancelled before its arrival
  * cycle in neither, as it never arrived.
@@ -1644,6 +1685,7 @@ Suite *engine_suite(void)
 	tcase_add_test(tc, cancel_running_returns_resources);
 	tcase_add_test(tc, cancel_other_states_noop);
 	tcase_add_test(tc, cancel_counters_add_up);
+	tcase_add_test(tc, cancel_reslices_only_after_running);
 	suite_add_tcase(s, tc);
 
 	tc = h_tcase("resources");
