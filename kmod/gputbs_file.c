@@ -79,6 +79,15 @@ static void gputbs_grid_put(struct gputbs_grid *grid)
 	kref_put(&grid->ref, gputbs_grid_free);
 }
 
+/* Cancel @grid (if not DONE) and forget it was done.  Device lock held. */
+static void gputbs_grid_drop(struct gputbs_device *gdev,
+			     struct gputbs_grid *grid, u64 now)
+{
+	gtbs_grid_cancel(&gdev->core, &grid->core, now);
+	gputbs_obs_grid_cancel(gdev, grid);
+	list_del_init(&grid->done_node);
+}
+
 static int gputbs_release(struct inode *inode, struct file *file)
 {
 	struct gputbs_client *client = file->private_data;
@@ -91,11 +100,18 @@ static int gputbs_release(struct inode *inode, struct file *file)
 	spin_lock(&gdev->lock);
 	now = gputbs_dev_sync(gdev);
 	gputbs_obs_flush(gdev, now);	/* SM time up to the cancellation */
-	xa_for_each(&client->grids, handle, grid) {
-		gtbs_grid_cancel(&gdev->core, &grid->core, now);
-		gputbs_obs_grid_cancel(gdev, grid);
-		list_del_init(&grid->done_node);
-	}
+	/*
+	 * The grids that have not started first: otherwise each running grid
+	 * cancelled would free room for the next queued grid of the same
+	 * file, which would be launched only to be cancelled in turn.
+	 */
+	xa_for_each(&client->grids, handle, grid)
+		if (grid->core.state == GTBS_GRID_QUEUED ||
+		    grid->core.state == GTBS_GRID_ARRIVING)
+			gputbs_grid_drop(gdev, grid, now);
+	xa_for_each(&client->grids, handle, grid)
+		if (grid->core.state != GTBS_GRID_CANCELLED)
+			gputbs_grid_drop(gdev, grid, now);
 	gputbs_dev_sync(gdev);	/* others' blocks take the freed resources */
 	spin_unlock(&gdev->lock);
 	xa_for_each(&client->grids, handle, grid) {
