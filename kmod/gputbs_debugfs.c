@@ -299,7 +299,7 @@ static void gputbs_dbg_copy_grid(struct gputbs_device *gdev,
 				     gtbs_pred_remaining(p, sm_now) : 0,
 			.init_remaining = gs->init_remaining,
 			.has_init = gs->has_init,
-			.reslice = p->reslice,
+			.reslice = gtbs_grid_sm_reslice_due(&gdev->core, gs),
 			.predicted = p->predicted,
 		};
 	}

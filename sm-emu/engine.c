@@ -495,28 +495,53 @@ static void gtbs_sm_release(struct gtbs_sm *sm, struct gtbs_slot *slot)
 
 /*
  * Slices (paper Section "The Simple Slicing Predictor"): the launch or the
- * end of @except starts a new slice for every other running grid on every
- * SM.  Device lock held.
+ * end of a grid starts a new slice for every other running grid on every
+ * SM.  Applied lazily: the device's slice generation moves on, and each
+ * (grid, SM) predictor state catches up at its next block end
+ * (gtbs_grid_sm_catch_up()), which is the only place Reslice is read.  So
+ * a launch or an end costs O(1) instead of O(running grids x SMs).
+ * Device lock held.
  */
-static void gtbs_reslice_others(struct gtbs_dev *dev,
-				const struct gtbs_grid *except)
+static void gtbs_reslice_others(struct gtbs_dev *dev)
 {
-	struct gtbs_grid *grid;
-	u32 i;
-
-	list_for_each_entry(grid, &dev->running, run_node) {
-		if (grid == except)
-			continue;
-		for (i = 0; i < dev->cfg.nr_sms; i++)
-			gtbs_pred_reslice(&grid->sm[i].pred);
-	}
+	dev->slice_gen++;
 }
+
+/* Set Reslice if a slice started since @gs last saw one.  Lock held. */
+static void gtbs_grid_sm_catch_up(struct gtbs_dev *dev, struct gtbs_grid_sm *gs)
+{
+	if (gs->slice_gen == dev->slice_gen)
+		return;
+	gs->slice_gen = dev->slice_gen;
+	gtbs_pred_reslice(&gs->pred);
+}
+
+/**
+ * gtbs_grid_sm_reslice_due() - whether a grid's next block end on an SM
+ *	starts a slice
+ * @dev: the device.
+ * @gs: the grid's state on the SM.
+ *
+ * Reslice of the paper's Algorithm 1, including the slices started by
+ * other grids' launches and ends that the state has not caught up with.
+ *
+ * Context: device lock held.
+ * Return: the effective Reslice flag.
+ */
+bool gtbs_grid_sm_reslice_due(const struct gtbs_dev *dev,
+			      const struct gtbs_grid_sm *gs)
+{
+	return gs->pred.reslice || gs->slice_gen != dev->slice_gen;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_sm_reslice_due);
 
 /* OnLaunch on every SM: the grid's first block starts.  Lock held. */
 static void gtbs_grid_launch(struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
 	u32 i;
 
+	/* a new slice for the others; this grid's own starts at launch */
+	gtbs_reslice_others(dev);
 	for (i = 0; i < dev->cfg.nr_sms; i++) {
 		struct gtbs_pred_sm *pred = &grid->sm[i].pred;
 
@@ -524,8 +549,8 @@ static void gtbs_grid_launch(struct gtbs_dev *dev, struct gtbs_grid *grid)
 		gtbs_pred_on_launch(pred, grid->desc.nr_blocks,
 				    grid->occ.residency, dev->cfg.nr_sms);
 		gtbs_pred_set_slice_unaware(pred, dev->slice_unaware);
+		grid->sm[i].slice_gen = dev->slice_gen;
 	}
-	gtbs_reslice_others(dev, grid);
 }
 
 /* Issue the next block of @grid on @sm at sm->now.  Device lock held. */
@@ -683,7 +708,7 @@ static void gtbs_grid_leave(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	 */
 	if (!list_empty(&grid->run_node)) {
 		list_del_init(&grid->run_node);
-		gtbs_reslice_others(dev, grid);
+		gtbs_reslice_others(dev);
 	}
 	if (dev->policy->grid_end)
 		dev->policy->grid_end(dev, grid);
@@ -722,6 +747,7 @@ static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		dev->backend->block_end(dev, sm, grid, index, block, start,
 					sm->now);
 	/* OnBlockEnd; the slot held this block, so this cannot fail */
+	gtbs_grid_sm_catch_up(dev, &grid->sm[sm->id]);
 	if (gtbs_pred_on_block_end(&grid->sm[sm->id].pred, index, sm->now) > 0)
 		gtbs_grid_predicted(dev, sm, grid);
 	if (grid->blocks_done < grid->desc.nr_blocks)

@@ -219,8 +219,12 @@ enum gtbs_sample_state {
  * @init_remaining: SRTF: the sample prediction of the grid's remaining
  *	runtime copied to this SM as its initial prediction, cycles; used
  *	until the SM makes its own (@pred.predicted).
+ * @slice_gen: the &gtbs_dev.slice_gen that @pred.reslice reflects; when
+ *	the device's has moved on, a slice started since (gtbs_reslice_others()
+ *	in engine.c) and the next block end on the SM catches up.
  * @pred: the Simple Slicing predictor's state of the grid on the SM (paper
- *	Table "State maintained per-kernel in each SM").
+ *	Table "State maintained per-kernel in each SM").  Its Reslice flag
+ *	alone may be stale: gtbs_grid_sm_reslice_due() is the effective one.
  *
  * Protected by the device lock.
  */
@@ -228,6 +232,7 @@ struct gtbs_grid_sm {
 	u32 resident;
 	bool has_init;
 	u64 init_remaining;
+	u64 slice_gen;
 	struct gtbs_pred_sm pred;
 };
 
@@ -447,9 +452,10 @@ struct gtbs_backend_ops {
  * @grids: QUEUED and RUNNING grids in arrival order.
  * @arrivals: ARRIVING grids by arrival cycle, then submission order.
  * @pending: grids with unissued blocks, in arrival order.
- * @running: RUNNING grids, in launch order: the co-runners whose slices a
- *	launch or an end restarts (OnKernelEnd), without a walk over every
- *	queued grid.
+ * @running: RUNNING grids, in launch order.
+ * @slice_gen: incremented at every launch and at every end of a grid that
+ *	ran: a new slice for every running grid on every SM (Algorithm 1's
+ *	OnKernelEnd), applied lazily (&gtbs_grid_sm.slice_gen).
  * @pending_gen: incremented whenever a grid joins or leaves @pending:
  *	policies that cache something computed over @pending compare it.
  * @policy_grids: grids in the policy's own order, linked by
@@ -502,6 +508,7 @@ struct gtbs_dev {
 	struct list_head arrivals;
 	struct list_head pending;
 	struct list_head running;
+	u64 slice_gen;
 	u64 pending_gen;
 	struct list_head policy_grids;
 	struct gtbs_footprint mpmax_all;
@@ -577,6 +584,8 @@ bool gtbs_block_fits(const struct gtbs_dev *dev, const struct gtbs_sm *sm,
 		     const struct gtbs_grid *grid);
 u32 gtbs_grid_class(const struct gtbs_dev *dev, const struct gtbs_grid *grid,
 		    u64 now);
+bool gtbs_grid_sm_reslice_due(const struct gtbs_dev *dev,
+			      const struct gtbs_grid_sm *gs);
 
 /**
  * gtbs_grid_eligible() - whether a policy may pick a grid now

@@ -326,14 +326,14 @@ START_TEST(cancel_reslices_only_after_running)
 	ck_assert_uint_eq(a->blocks_done, 6);
 	ck_assert_uint_eq(a->sm[0].resident, 6);
 	ck_assert(a->sm[0].pred.predicted);
-	ck_assert(!a->sm[0].pred.reslice);
+	ck_assert(!gtbs_grid_sm_reslice_due(&h->dev, &a->sm[0]));
 
 	gtbs_grid_cancel(&h->dev, c, h->dev.sms[0]->now);
 	ck_assert_int_eq(c->state, GTBS_GRID_CANCELLED);
-	ck_assert(!a->sm[0].pred.reslice);
+	ck_assert(!gtbs_grid_sm_reslice_due(&h->dev, &a->sm[0]));
 	gtbs_grid_cancel(&h->dev, b, h->dev.sms[0]->now);
 	ck_assert_int_eq(b->state, GTBS_GRID_CANCELLED);
-	ck_assert(a->sm[0].pred.reslice);
+	ck_assert(gtbs_grid_sm_reslice_due(&h->dev, &a->sm[0]));
 	h_drain(h);
 	ck_assert_int_eq(a->state, GTBS_GRID_DONE);
 	ck_assert(gtbs_dev_idle(&h->dev));
