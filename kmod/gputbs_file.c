@@ -329,10 +329,12 @@ static struct gputbs_grid *gputbs_grid_create(struct gputbs_client *client,
 	memcpy(desc.label, args->label, sizeof(desc.label));
 	if (args->nr_blocks > core->cfg.max_blocks_per_grid)
 		return ERR_PTR(-E2BIG);
-	grid = kvzalloc(sizeof(*grid) - sizeof(grid->core) +
+	/* gtbs_grid_init() zeroes the core's part, which is most of it */
+	grid = kvmalloc(sizeof(*grid) - sizeof(grid->core) +
 			gtbs_grid_size(&core->cfg), GFP_KERNEL_ACCOUNT);
 	if (!grid)
 		return ERR_PTR(-ENOMEM);
+	memset(grid, 0, offsetof(struct gputbs_grid, core));
 	grid->lat_pending = bitmap_zalloc(core->cfg.nr_sms, GFP_KERNEL_ACCOUNT);
 	if (!grid->lat_pending) {
 		ret = -ENOMEM;
