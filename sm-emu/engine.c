@@ -960,6 +960,17 @@ void gtbs_dev_run_until(struct gtbs_dev *dev, u64 until)
 		}
 		if (next == U64_MAX || next > until)
 			break;
+		if (first->kicked && first->next_end > next &&
+		    list_empty(&dev->pending)) {
+			/*
+			 * A kick that found nothing left to issue (another SM
+			 * took the last block first): the SM has nothing to do
+			 * before its next end, where it is synced exactly.
+			 */
+			first->kicked = false;
+			gtbs_sm_refile(dev, first);
+			continue;
+		}
 		gtbs_sm_advance(dev, first, next);
 	}
 }
