@@ -1453,6 +1453,12 @@ END_TEST
 
 /* --- regressions (suite regressions) ------------------------------------ */
 
+/*
+ * Each case below is named after a bug that was found ("kb_", known bug)
+ * and describes it as it was; the bug is fixed and the case asserts the
+ * fixed behaviour, so that it cannot come back.
+ */
+
 static struct gtbs_dev *idle_dev_new(void)
 {
 	static struct gtbs_dev dev;

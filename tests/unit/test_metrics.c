@@ -245,6 +245,12 @@ END_TEST
 /* --- regressions (suite regressions) ------------------------------------ */
 
 /*
+ * Each case below is named after a bug that was found ("kb_", known bug)
+ * and describes it as it was; the bug is fixed and the case asserts the
+ * fixed behaviour, so that it cannot come back.
+ */
+
+/*
  * Known bug: gtbs_slowdown() bounds its first argument at 2^44, and
  * gtbs_metrics_calc() also calls it as gtbs_slowdown(alone, shared) for
  * STP.  So both runtimes above 2^44 (1.8e13 cycles, 3.5 h at 1.4 GHz)
