@@ -172,5 +172,6 @@ extern const struct attribute_group *gputbs_groups[];
 void gputbs_limits_apply(struct gtbs_dev_config *cfg);
 int gputbs_grid_charge(struct gputbs_client *client);
 void gputbs_grid_uncharge(struct gputbs_client *client, unsigned int n);
+u32 gputbs_max_grids_per_device(void);
 
 #endif /* _GPUTBS_DRV_H */

@@ -189,7 +189,8 @@ static long gputbs_ioctl_info(struct gputbs_client *client, void *data,
 			 GPUTBS_FEATURE_WAIT_ANY | GPUTBS_FEATURE_POLL |
 			 GPUTBS_FEATURE_PRIO_CLASS |
 			 GPUTBS_FEATURE_BLOCK_RECORDS |
-			 GPUTBS_FEATURE_ARRIVAL_CYCLE;
+			 GPUTBS_FEATURE_ARRIVAL_CYCLE |
+			 GPUTBS_FEATURE_DEVICE_GRID_LIMIT;
 	info->nr_sms = cfg->nr_sms;
 	info->warp_size = cfg->warp_size;
 	info->max_threads_per_sm = cfg->max_threads_per_sm;
@@ -207,6 +208,7 @@ static long gputbs_ioctl_info(struct gputbs_client *client, void *data,
 	info->max_grids_per_fd = gdev->max_grids_per_fd;
 	info->load_knee_warps = cfg->load_knee_warps;
 	info->epoch_ns = gdev->epoch_ns;
+	info->max_grids_per_device = gputbs_max_grids_per_device();
 	return 0;
 }
 

@@ -119,3 +119,14 @@ void gputbs_grid_uncharge(struct gputbs_client *client, unsigned int n)
 	atomic_sub(n, &client->nr_grids);
 	atomic_sub(n, &client->gdev->nr_unreaped);
 }
+
+/**
+ * gputbs_max_grids_per_device() - the device-wide limit on unreaped grids
+ *
+ * Context: any.
+ * Return: the module parameter max_grids_per_device now, grids, 1..2^20.
+ */
+u32 gputbs_max_grids_per_device(void)
+{
+	return READ_ONCE(max_grids_per_device);
+}

@@ -62,6 +62,7 @@ static const struct {
 	INFO_FIELD(max_grids_per_fd, "grids"),
 	INFO_FIELD(load_knee_warps, "warps"),
 	INFO_FIELD(epoch_ns, "ns, CLOCK_MONOTONIC"),
+	INFO_FIELD(max_grids_per_device, "grids"),
 };
 
 static uint64_t report_info_field(const struct gputbs_info *info,

@@ -329,7 +329,10 @@ static void act_info(int fd)
 		unexpected("INFO", ret);
 	if (!ret && in_scratch(a, sizeof(in))) {
 		memcpy(&in, a, sizeof(in));
-		for (i = 0; i < 4; i++)
+		if (in.pad)
+			unexpected("INFO pad non-zero", -EIO);
+		for (i = 0; i < sizeof(in.reserved) / sizeof(in.reserved[0]);
+		     i++)
 			if (in.reserved[i])
 				unexpected("INFO reserved non-zero", -EIO);
 	}

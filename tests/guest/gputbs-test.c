@@ -289,6 +289,7 @@ START_TEST(info_features)
 	ck_assert(info.features & GPUTBS_FEATURE_PRIO_CLASS);
 	ck_assert(info.features & GPUTBS_FEATURE_BLOCK_RECORDS);
 	ck_assert(info.features & GPUTBS_FEATURE_ARRIVAL_CYCLE);
+	ck_assert(info.features & GPUTBS_FEATURE_DEVICE_GRID_LIMIT);
 }
 END_TEST
 
@@ -304,8 +305,40 @@ START_TEST(info_limits_and_clock)
 	ck_assert_uint_gt(info.load_knee_warps, 0);
 	ck_assert_uint_gt(info.clock_khz, 0);
 	ck_assert_uint_le(info.epoch_ns, gputbs_now_ns());
-	for (i = 0; i < 4; i++)
+	ck_assert_uint_eq(info.pad, 0);
+	for (i = 0; i < sizeof(info.reserved) / sizeof(info.reserved[0]); i++)
 		ck_assert_uint_eq(info.reserved[i], 0);
+}
+END_TEST
+
+/* INFO reports the device-wide grid limit as root sets it. */
+START_TEST(info_device_grid_limit)
+{
+	static const char param[] =
+		"/sys/module/gputbs/parameters/max_grids_per_device";
+	struct gputbs *g = dev_open();
+	struct gputbs_info info;
+	unsigned long long old;
+	char buf[32];
+	FILE *f;
+
+	f = fopen(param, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fscanf(f, "%llu", &old), 1);
+	fclose(f);
+	dev_info(g, &info);
+	ck_assert_uint_eq(info.max_grids_per_device, old);
+	f = fopen(param, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_gt(fprintf(f, "%llu\n", old + 7), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	dev_info(g, &info);
+	snprintf(buf, sizeof(buf), "%llu", old);
+	f = fopen(param, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(buf, f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_uint_eq(info.max_grids_per_device, old + 7);
 }
 END_TEST
 
@@ -2639,6 +2672,7 @@ static Suite *gputbs_suite(void)
 	tcase_add_test(tc, info_paper_defaults);
 	tcase_add_test(tc, info_features);
 	tcase_add_test(tc, info_limits_and_clock);
+	tcase_add_test(tc, info_device_grid_limit);
 
 	tc = tcase(s, "submit", 60);
 	tcase_add_test(tc, submit_wait_small_grid);

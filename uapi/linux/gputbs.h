@@ -46,6 +46,11 @@
  * &gputbs_submit.arrival_cycle: a grid arrives at a given emulated cycle
  */
 #define GPUTBS_FEATURE_ARRIVAL_CYCLE	_BITULL(6)
+/**
+ * GPUTBS_FEATURE_DEVICE_GRID_LIMIT - &gputbs_info.max_grids_per_device is
+ * reported (a module without it leaves the field zero)
+ */
+#define GPUTBS_FEATURE_DEVICE_GRID_LIMIT	_BITULL(7)
 
 /** GPUTBS_LABEL_LEN - size of a grid label in bytes, NUL included */
 #define GPUTBS_LABEL_LEN	32
@@ -73,6 +78,11 @@
  * @load_knee_warps: timing model constant K (Documentation/timing-model.rst),
  *	warps.
  * @epoch_ns: CLOCK_MONOTONIC time of emulated cycle 0, ns.
+ * @max_grids_per_device: largest number of unreaped grids that all files
+ *	together may hold (beyond it SUBMIT fails with -ENOSPC), grids,
+ *	1..2^20, at the time of the call: root may change it at run time
+ *	(%GPUTBS_FEATURE_DEVICE_GRID_LIMIT; 0 from an older module).
+ * @pad: zero.
  * @reserved: zero.
  *
  * Filled by %GPUTBS_IOCTL_INFO.  The defaults model the paper's Table
@@ -98,7 +108,9 @@ struct gputbs_info {
 	__u32 max_grids_per_fd;
 	__u32 load_knee_warps;
 	__u64 epoch_ns;
-	__u64 reserved[4];
+	__u32 max_grids_per_device;
+	__u32 pad;
+	__u64 reserved[3];
 };
 
 /* Work models for &struct gputbs_submit.work_model. */
