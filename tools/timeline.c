@@ -23,10 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "sim/sim.h"
 
 #define TL_LABEL_LEN	32
 #define TL_MAX_SMS	1024
@@ -665,27 +665,13 @@ static int tl_write_script(const struct tl_trace *t, const char *dir,
 /* Run "gnuplot timeline.gp" in @dir.  0, or an exit status after a message. */
 static int tl_gnuplot(const char *dir)
 {
-	int status;
-	pid_t pid;
+	int ret = sim_run_gnuplot(dir, "timeline.gp");
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		err_msg("fork: %s", strerror(errno));
-		return EXIT_DEVICE;
-	}
-	if (!pid) {
-		if (chdir(dir))
-			_exit(126);
-		execlp("gnuplot", "gnuplot", "timeline.gp", (char *)NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return EXIT_DEVICE;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	if (!ret)
 		return 0;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+	if (ret < 0)
+		err_msg("fork: %s", strerror(errno));
+	else if (ret == SIM_GNUPLOT_MISSING)
 		err_msg("cannot run gnuplot (Debian: apt-get install gnuplot-nox); the data and timeline.gp are in %s",
 			dir);
 	else

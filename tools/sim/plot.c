@@ -296,31 +296,51 @@ static void sim_gp_timeline(FILE *gp, const struct sim_eval *ev,
 	sim_gp_png(gp, base, 1600, 700);
 }
 
-/* Run "gnuplot plot.gp" in @dir.  0 or an exit status after a message. */
-static int sim_gnuplot(const char *dir)
+/**
+ * sim_run_gnuplot() - run "gnuplot @script" in a directory
+ * @dir: the directory, which holds @script and its data.
+ * @script: file name of the gnuplot script.
+ *
+ * Shared by the sweep's figures and "gputbs timeline".
+ *
+ * Return: 0 on success; %SIM_GNUPLOT_MISSING if gnuplot cannot be run;
+ * -1 (errno set) if fork() or waitpid() failed; any other value if
+ * gnuplot failed (or could not enter @dir).
+ */
+int sim_run_gnuplot(const char *dir, const char *script)
 {
 	int status;
 	pid_t pid;
 
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "%s: --plot: fork: %s\n", sim_progname,
-			strerror(errno));
-		return SIM_EXIT_SYSTEM;
-	}
+	if (pid < 0)
+		return -1;
 	if (!pid) {
 		if (chdir(dir))
 			_exit(126);
-		execlp("gnuplot", "gnuplot", "plot.gp", (char *)NULL);
-		_exit(127);
+		execlp("gnuplot", "gnuplot", script, (char *)NULL);
+		_exit(SIM_GNUPLOT_MISSING);
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return SIM_EXIT_SYSTEM;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			return -1;
+	if (!WIFEXITED(status))
+		return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	return WEXITSTATUS(status);
+}
+
+/* Run "gnuplot plot.gp" in @dir.  0 or an exit status after a message. */
+static int sim_gnuplot(const char *dir)
+{
+	int ret = sim_run_gnuplot(dir, "plot.gp");
+
+	if (!ret)
 		return 0;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+	if (ret < 0)
+		fprintf(stderr, "%s: --plot: fork: %s\n", sim_progname,
+			strerror(errno));
+	else if (ret == SIM_GNUPLOT_MISSING)
 		fprintf(stderr, "%s: --plot: cannot run gnuplot (Debian: apt-get install gnuplot-nox); the data and plot.gp are in %s\n",
 			sim_progname, dir);
 	else

@@ -310,6 +310,9 @@ struct sim_timeline {
 
 int sim_plot(const struct sim_eval *ev, const struct sim_timeline *tl,
 	     const char *dir);
+/* SIM_GNUPLOT_MISSING - sim_run_gnuplot(): gnuplot could not be run */
+#define SIM_GNUPLOT_MISSING	127
+int sim_run_gnuplot(const char *dir, const char *script);
 
 /* args.c */
 typedef void sim_help_fn(FILE *f);
