@@ -322,21 +322,9 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 	}
 	if (started && cli->finish)
 		ret = cli->finish(ev, cli->priv, ret);
-	if (!ret) {
-		if (json)
-			sim_report_json(stdout, ev, tl);
-		else
-			sim_report_text(stdout, ev);
-		if (fflush(stdout) || ferror(stdout)) {
-			sim_err("standard output: %s", strerror(errno));
-			ret = SIM_EXIT_SYSTEM;
-		}
-	}
-	if (!ret && plot)
-		ret = sim_plot(ev, tl, plot);
-	for (i = 0; tl && i < tl->nr_policies; i++)
-		sim_out_free(&tl->outs[i]);
-	free(tl);
+	if (!ret)
+		ret = sim_emit(ev, tl, json, plot);
+	sim_timeline_free(tl);
 	sim_eval_free(ev);
 	wl_free(ev->set);
 	free(ev);

@@ -163,7 +163,6 @@ static int cmd_report(int argc, char **argv)
 	struct sim_timeline *tl;
 	struct sim_eval *ev;
 	bool json = false;
-	unsigned int i;
 	int opt, ret = 0;
 
 	while (!ret && (opt = getopt_long(argc, argv, "r:f:p:h", opts,
@@ -206,22 +205,10 @@ static int cmd_report(int argc, char **argv)
 		return SIM_EXIT_SYSTEM;
 	}
 	ret = sim_load_results(results, ev, tl);
-	if (!ret) {
-		if (json)
-			sim_report_json(stdout, ev, tl->nr_policies ? tl : NULL);
-		else
-			sim_report_text(stdout, ev);
-		if (fflush(stdout) || ferror(stdout)) {
-			sim_err("standard output: %s", strerror(errno));
-			ret = SIM_EXIT_SYSTEM;
-		}
-	}
-	if (!ret && plot)
-		ret = sim_plot(ev, tl, plot);
-	for (i = 0; i < tl->nr_policies; i++)
-		sim_out_free(&tl->outs[i]);
+	if (!ret)
+		ret = sim_emit(ev, tl, json, plot);
+	sim_timeline_free(tl);
 	sim_results_free(ev);
-	free(tl);
 	free(ev);
 	return ret;
 }

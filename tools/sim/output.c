@@ -785,3 +785,39 @@ void sim_report_json(FILE *f, const struct sim_eval *ev,
 	json_obj_end(&j);
 	json_end(&j);
 }
+
+/**
+ * sim_emit() - print a sweep's report and draw its figures
+ * @ev: the sweep, run or loaded from a results file.
+ * @tl: NULL, or its timeline (printed in the JSON when it has policies).
+ * @json: JSON instead of the text tables.
+ * @plot: NULL, or the directory for the figures (sim_plot()).
+ *
+ * Return: 0, or an exit status after a message.
+ */
+int sim_emit(const struct sim_eval *ev, const struct sim_timeline *tl,
+	     bool json, const char *plot)
+{
+	if (json)
+		sim_report_json(stdout, ev, tl);
+	else
+		sim_report_text(stdout, ev);
+	if (fflush(stdout) || ferror(stdout)) {
+		sim_err("standard output: %s", strerror(errno));
+		return SIM_EXIT_SYSTEM;
+	}
+	return plot ? sim_plot(ev, tl, plot) : 0;
+}
+
+/**
+ * sim_timeline_free() - free a timeline and the executions it holds
+ * @tl: NULL, or a timeline allocated with calloc().
+ */
+void sim_timeline_free(struct sim_timeline *tl)
+{
+	unsigned int i;
+
+	for (i = 0; tl && i < tl->nr_policies; i++)
+		sim_out_free(&tl->outs[i]);
+	free(tl);
+}
