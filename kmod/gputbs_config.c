@@ -170,3 +170,32 @@ err_free:
 	gputbs_sm_set_free(&set);
 	return ret;
 }
+
+/**
+ * gputbs_switch_policy() - switch the device's scheduling policy now
+ * @gdev: the device.
+ * @ops: the new policy, from the core's registry (gtbs_policy_at()).
+ *
+ * For the sysfs attribute policy and the netlink policy-set command: runs
+ * the device up to the current cycle, switches among the policies of
+ * paper Section "Thread Block Scheduling" with gtbs_dev_set_policy()
+ * (grids keep running: blocks are never interrupted), reports the switch
+ * and lets the kicked SMs issue under the new policy at once.  Selecting
+ * the current policy changes nothing.
+ *
+ * Context: process context; takes &gputbs_device.lock.
+ */
+void gputbs_switch_policy(struct gputbs_device *gdev,
+			  const struct gtbs_policy_ops *ops)
+{
+	const struct gtbs_policy_ops *old;
+	u64 now;
+
+	spin_lock(&gdev->lock);
+	old = gdev->core.policy;
+	now = gputbs_dev_sync(gdev);
+	gtbs_dev_set_policy(&gdev->core, ops, now);
+	gputbs_obs_policy_switched(gdev, old, now);
+	gputbs_dev_sync(gdev);	/* kicked SMs issue under the new policy now */
+	spin_unlock(&gdev->lock);
+}

@@ -986,9 +986,8 @@ static int gputbs_nl_policy_set_doit(struct sk_buff *skb,
 {
 	struct gputbs_device *gdev = gputbs_nl->gdev;
 	struct nlattr *attr = info->attrs[GPUTBS_A_DEV_POLICY];
-	const struct gtbs_policy_ops *ops, *old;
+	const struct gtbs_policy_ops *ops;
 	unsigned int i;
-	u64 now;
 
 	/* GENL_ADMIN_PERM checked CAP_NET_ADMIN; the policy is the device's */
 	if (!netlink_capable(skb, CAP_SYS_ADMIN)) {
@@ -1005,14 +1004,7 @@ static int gputbs_nl_policy_set_doit(struct sk_buff *skb,
 				    "unknown policy (see policies of dev-get)");
 		return -EINVAL;
 	}
-	/* as the sysfs attribute policy does */
-	spin_lock(&gdev->lock);
-	old = gdev->core.policy;
-	now = gputbs_dev_sync(gdev);
-	gtbs_dev_set_policy(&gdev->core, ops, now);
-	gputbs_obs_policy_switched(gdev, old, now);
-	gputbs_dev_sync(gdev);	/* kicked SMs issue under the new policy now */
-	spin_unlock(&gdev->lock);
+	gputbs_switch_policy(gdev, ops);
 	return 0;
 }
 

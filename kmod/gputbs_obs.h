@@ -201,5 +201,7 @@ void gputbs_debugfs_exit(struct gputbs_device *gdev);
 /* gputbs_config.c */
 int gputbs_reconfigure(struct gputbs_device *gdev,
 		       const struct gtbs_dev_config *cfg, u32 time_scale_ps);
+void gputbs_switch_policy(struct gputbs_device *gdev,
+			  const struct gtbs_policy_ops *ops);
 
 #endif /* _GPUTBS_OBS_H */

@@ -81,22 +81,15 @@ static ssize_t policy_store(struct device *dev, struct device_attribute *attr,
 			    const char *buf, size_t count)
 {
 	struct gputbs_device *gdev = gputbs_from_dev(dev);
-	const struct gtbs_policy_ops *ops, *old;
+	const struct gtbs_policy_ops *ops;
 	unsigned int i;
-	u64 now;
 
 	for (i = 0; (ops = gtbs_policy_at(i)); i++)
 		if (sysfs_streq(buf, ops->name))
 			break;
 	if (!ops)
 		return -EINVAL;
-	spin_lock(&gdev->lock);
-	old = gdev->core.policy;
-	now = gputbs_dev_sync(gdev);
-	gtbs_dev_set_policy(&gdev->core, ops, now);
-	gputbs_obs_policy_switched(gdev, old, now);
-	gputbs_dev_sync(gdev);	/* kicked SMs issue under the new policy now */
-	spin_unlock(&gdev->lock);
+	gputbs_switch_policy(gdev, ops);
 	return count;
 }
 static DEVICE_ATTR_RW(policy);
