@@ -119,7 +119,6 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 	INIT_LIST_HEAD(&dev->grids);
 	INIT_LIST_HEAD(&dev->arrivals);
 	INIT_LIST_HEAD(&dev->pending);
-	INIT_LIST_HEAD(&dev->running);
 	INIT_LIST_HEAD(&dev->policy_grids);
 	dev->share_threshold = GTBS_FP_ONE / 2;
 	dev->share_residency = 3;
@@ -230,7 +229,6 @@ int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	grid->state = GTBS_GRID_NEW;
 	INIT_LIST_HEAD(&grid->node);
 	INIT_LIST_HEAD(&grid->pending_node);
-	INIT_LIST_HEAD(&grid->run_node);
 	INIT_LIST_HEAD(&grid->policy_node);
 	return 0;
 }
@@ -588,7 +586,6 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	if (grid->state == GTBS_GRID_QUEUED) {
 		grid->state = GTBS_GRID_RUNNING;
 		grid->start_cycle = sm->now;
-		list_add_tail(&grid->run_node, &dev->running);
 		gtbs_grid_launch(dev, grid);
 		if (dev->backend && dev->backend->grid_start)
 			dev->backend->grid_start(dev, grid);
@@ -706,10 +703,8 @@ static void gtbs_grid_leave(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	 * cancelled before its first block never shared an SM: no slice
 	 * changes, and cancelling many queued grids stays linear.
 	 */
-	if (!list_empty(&grid->run_node)) {
-		list_del_init(&grid->run_node);
+	if (grid->next_block)
 		gtbs_reslice_others(dev);
-	}
 	if (dev->policy->grid_end)
 		dev->policy->grid_end(dev, grid);
 	gtbs_dev_kick(dev, cycle);

@@ -241,8 +241,6 @@ struct gtbs_grid_sm {
  * @node: link in &gtbs_dev.grids (arrival order) while QUEUED or RUNNING;
  *	in &gtbs_dev.arrivals (by @submit_cycle) while ARRIVING.
  * @pending_node: link in &gtbs_dev.pending while blocks remain unissued.
- * @run_node: link in &gtbs_dev.running from the grid's first block issue
- *	until it leaves.
  * @policy_node: link in &gtbs_dev.policy_grids, kept by the policy (the
  *	SJF oracle's order); the engine unlinks it when the grid leaves.
  * @desc: what was asked for.
@@ -277,7 +275,6 @@ struct gtbs_grid_sm {
 struct gtbs_grid {
 	struct list_head node;
 	struct list_head pending_node;
-	struct list_head run_node;
 	struct list_head policy_node;
 	struct gtbs_grid_desc desc;
 	struct gtbs_occupancy occ;
@@ -452,7 +449,6 @@ struct gtbs_backend_ops {
  * @grids: QUEUED and RUNNING grids in arrival order.
  * @arrivals: ARRIVING grids by arrival cycle, then submission order.
  * @pending: grids with unissued blocks, in arrival order.
- * @running: RUNNING grids, in launch order.
  * @slice_gen: incremented at every launch and at every end of a grid that
  *	ran: a new slice for every running grid on every SM (Algorithm 1's
  *	OnKernelEnd), applied lazily (&gtbs_grid_sm.slice_gen).
@@ -507,7 +503,6 @@ struct gtbs_dev {
 	struct list_head grids;
 	struct list_head arrivals;
 	struct list_head pending;
-	struct list_head running;
 	u64 slice_gen;
 	u64 pending_gen;
 	struct list_head policy_grids;
