@@ -347,6 +347,9 @@ suite "reliability: hygiene, unload, fail-nth, stress, fuzzing (debug kernel)" \
 # The CLI on the module: policies compared and restored, a recorded trace
 # that gputbs predict accepts, classes, and what a user may not do.
 cli_vm_script='set -e
+gputbs info >/tmp/info.txt
+grep -Eq "^features +0x[0-9a-f]+( [a-z-]+)+\$" /tmp/info.txt
+grep -Eq "^max_grids_per_device +[0-9]+ +grids\$" /tmp/info.txt
 cd /workloads/ercbench
 pair=pairs/JPEG-d+JPEG-e.gtbs
 gputbs run --policy fifo,srtf,sjf $pair >/tmp/run.txt

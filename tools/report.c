@@ -28,6 +28,8 @@ static const struct {
 	{ GPUTBS_FEATURE_POLL, "poll" },
 	{ GPUTBS_FEATURE_PRIO_CLASS, "prio-class" },
 	{ GPUTBS_FEATURE_BLOCK_RECORDS, "block-records" },
+	{ GPUTBS_FEATURE_ARRIVAL_CYCLE, "arrival-cycle" },
+	{ GPUTBS_FEATURE_DEVICE_GRID_LIMIT, "device-grid-limit" },
 };
 
 #define NR_FEATURES	ARRAY_SIZE(report_features)
