@@ -84,8 +84,7 @@ static void gputbs_core_reinit(struct gputbs_device *gdev,
 {
 	struct gtbs_dev old = gdev->core;
 	struct gtbs_dev *core = &gdev->core;
-	u32 rem;
-	u64 ps;
+	u64 timeout;
 
 	gtbs_dev_init(core, cfg, old.policy, sms);
 	core->backend = old.backend;
@@ -97,16 +96,20 @@ static void gputbs_core_reinit(struct gputbs_device *gdev,
 	core->grids_submitted = old.grids_submitted;
 	core->grids_completed = old.grids_completed;
 	core->grids_cancelled = old.grids_cancelled;
+	core->grids_timed_out = old.grids_timed_out;
 	core->blocks_dispatched = old.blocks_dispatched;
 	core->predictions = old.predictions;
 	core->promotions = old.promotions;
 	core->policy_switches = old.policy_switches;
 	core->sharing_switches = old.sharing_switches;
-	/* the guard is kept in ns: in cycles of the new scale, rounded up */
-	ps = gdev->starve_ns * 1000;	/* checked not to overflow when set */
-	core->starve_cycles = div_u64_rem(ps, time_scale_ps, &rem);
-	if (rem)
-		core->starve_cycles++;
+	/*
+	 * The guard and the timeout are kept in ns: in cycles of the new
+	 * scale, rounded up (checked not to overflow when set).
+	 */
+	gdev->time_scale_ps = time_scale_ps;
+	gputbs_ns_to_cycles(gdev, gdev->starve_ns, &core->starve_cycles);
+	gputbs_ns_to_cycles(gdev, gdev->timeout_ns, &timeout);
+	core->timeout_cycles = min(timeout, GTBS_MAX_TIMEOUT_CYCLES);
 }
 
 /**
@@ -183,19 +186,25 @@ err_free:
  * and lets the kicked SMs issue under the new policy at once.  Selecting
  * the current policy changes nothing.
  *
- * Context: process context; takes &gputbs_device.lock.
+ * Context: process context, may sleep; takes &gputbs_device.lock
+ * (gputbs_dev_lock_sync()).
+ * Return: 0, or -EINTR when a signal arrived while the device caught up
+ * (the policy is unchanged).
  */
-void gputbs_switch_policy(struct gputbs_device *gdev,
-			  const struct gtbs_policy_ops *ops)
+int gputbs_switch_policy(struct gputbs_device *gdev,
+			 const struct gtbs_policy_ops *ops)
 {
 	const struct gtbs_policy_ops *old;
 	u64 now;
+	int ret;
 
-	spin_lock(&gdev->lock);
+	ret = gputbs_dev_lock_sync(gdev, &now);
+	if (ret)
+		return ret;
 	old = gdev->core.policy;
-	now = gputbs_dev_sync(gdev);
 	gtbs_dev_set_policy(&gdev->core, ops, now);
 	gputbs_obs_policy_switched(gdev, old, now);
 	gputbs_dev_sync(gdev);	/* kicked SMs issue under the new policy now */
 	spin_unlock(&gdev->lock);
+	return 0;
 }

@@ -8,7 +8,7 @@
 /**
  * DOC: debugfs
  *
- * /sys/kernel/debug/gputbs/ (root only) holds four read-only seq_files,
+ * /sys/kernel/debug/gputbs/ (root only) holds five read-only seq_files,
  * described with their formats in Documentation/tracing.rst:
  *
  * sms
@@ -27,6 +27,12 @@
  * preempt_latency
  *	Preemptions per reason and the preemption-latency histogram in log2
  *	buckets of cycles (gputbs_obs.c).
+ * sync
+ *	How the device lock is held to run the device (struct
+ *	gputbs_sync_stats): the budget of events per hold, slices run, slices
+ *	that left the device behind the wall clock, the most events and the
+ *	longest hold of one slice (ns), the device's clock and how many
+ *	cycles it lags the wall clock now.
  *
  * Every file is safe to read under load: the show function allocates a
  * snapshot buffer first, then takes &gputbs_device.lock only to copy the
@@ -151,7 +157,7 @@ static int gputbs_dbg_sms_show(struct seq_file *m, void *unused)
 		return -ENOMEM;
 	}
 	spin_lock(&gdev->lock);
-	gputbs_dev_sync(gdev);
+	gputbs_dev_sync(gdev);	/* a bounded slice: the state as far as it got */
 	for (i = 0; i < cfg.nr_sms; i++)
 		gputbs_dbg_copy_sm(gdev->sms[i], nr_slots, &sms[i],
 				   &slots[(size_t)i * nr_slots]);
@@ -393,7 +399,8 @@ static int gputbs_dbg_grids_show(struct seq_file *m, void *unused)
 		}
 	}
 	spin_lock(&gdev->lock);
-	now = gputbs_dev_sync(gdev);
+	gputbs_dev_sync(gdev);	/* a bounded slice: the state as far as it got */
+	now = gdev->core.clock;
 	total = gputbs_dbg_copy_grids(gdev, now, n, grids, preds);
 	spin_unlock(&gdev->lock);
 	mutex_unlock(&gdev->cfg_lock);
@@ -509,6 +516,31 @@ static int gputbs_dbg_latency_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(gputbs_dbg_latency);
 
+/* ---- sync ------------------------------------------------------------ */
+
+static int gputbs_dbg_sync_show(struct seq_file *m, void *unused)
+{
+	struct gputbs_device *gdev = m->private;
+	struct gputbs_sync_stats st;
+	u64 clock, now;
+
+	spin_lock(&gdev->lock);
+	st = gdev->sync;
+	clock = gdev->core.clock;
+	now = gputbs_now_cycles(gdev);
+	spin_unlock(&gdev->lock);
+
+	seq_printf(m, "budget %u\n", GPUTBS_SYNC_BUDGET);
+	seq_printf(m, "slices %llu\n", st.slices);
+	seq_printf(m, "behind %llu\n", st.behind);
+	seq_printf(m, "max_events %u\n", st.max_events);
+	seq_printf(m, "max_ns %llu\n", st.max_ns);
+	seq_printf(m, "clock %llu\n", clock);
+	seq_printf(m, "lag %llu\n", now > clock ? now - clock : 0);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(gputbs_dbg_sync);
+
 /**
  * gputbs_debugfs_init() - create /sys/kernel/debug/gputbs/
  * @gdev: the device, registered.
@@ -529,6 +561,7 @@ void gputbs_debugfs_init(struct gputbs_device *gdev)
 			    &gputbs_dbg_accuracy_fops);
 	debugfs_create_file("preempt_latency", 0400, dir, gdev,
 			    &gputbs_dbg_latency_fops);
+	debugfs_create_file("sync", 0400, dir, gdev, &gputbs_dbg_sync_fops);
 }
 
 /**

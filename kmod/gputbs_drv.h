@@ -23,6 +23,22 @@ struct dentry;
 struct task_struct;
 
 /**
+ * GPUTBS_SYNC_BUDGET - the most events one hold of &gputbs_device.lock
+ * processes (gputbs_dev_sync()): 256 block completions, arrivals, kicks or
+ * timeouts, each O(block slots x pick).  Documentation/reliability.rst
+ * gives the measured hold times.
+ */
+#define GPUTBS_SYNC_BUDGET	256
+
+/**
+ * GPUTBS_DEFAULT_TIMEOUT_NS - the device's job timeout at load, ns of
+ * emulated time (120 s: 120 million cycles at the default 1 us per cycle,
+ * over five times the longest ERCBench kernel alone, SHA1's 22.2 million
+ * cycles; root changes it in /sys/class/misc/gputbs/timeout_ns)
+ */
+#define GPUTBS_DEFAULT_TIMEOUT_NS	(120ULL * NSEC_PER_SEC)
+
+/**
  * struct gputbs_sm_thread - the kthread that runs one emulated SM
  * @gdev: the device.
  * @sm: the SM's core state (protected by &gputbs_device.lock).
@@ -44,6 +60,26 @@ struct gputbs_sm_thread {
 };
 
 /**
+ * struct gputbs_sync_stats - how long the device lock is held to run the
+ *	device (gputbs_dev_sync(), gputbs_dev_lock_sync())
+ * @slices: bounded slices run.
+ * @behind: slices that stopped with events due left (the device was
+ *	behind the wall clock; an SM kthread went on).
+ * @max_events: the most events one slice processed, at most
+ *	%GPUTBS_SYNC_BUDGET.
+ * @max_ns: the longest slice, wall-clock ns (CLOCK_MONOTONIC), including
+ *	re-arming the SM timers.
+ *
+ * Protected by &gputbs_device.lock; shown in debugfs gputbs/sync.
+ */
+struct gputbs_sync_stats {
+	u64 slices;
+	u64 behind;
+	u32 max_events;
+	u64 max_ns;
+};
+
+/**
  * struct gputbs_device - the emulated GPU behind /dev/gputbs
  * @lock: serialises every call into the portable core and the grids'
  *	done lists; taken by SM kthreads and ioctls, never from irq context.
@@ -61,12 +97,16 @@ struct gputbs_sm_thread {
  *	max_grids_per_device (gputbs_limits.c).
  * @starve_ns: the value last written to the sysfs file starve_ns, ns; the
  *	core's &gtbs_dev.starve_cycles holds it in cycles (@lock).
+ * @timeout_ns: the job timeout last written to the sysfs file timeout_ns
+ *	(initially %GPUTBS_DEFAULT_TIMEOUT_NS), ns of emulated time; the
+ *	core's &gtbs_dev.timeout_cycles holds it in cycles; 0: none (@lock).
  * @cfg_lock: serialises opening the device with reconfiguring it
  *	(gputbs_reconfigure()) and keeps the configuration stable for
  *	debugfs readers; taken before @lock, never under it.
  * @nr_open: open files of /dev/gputbs (@cfg_lock to increment).
  * @next_client_id: the last drm-client-id given to an open file.
  * @obs: preemptions, latencies, accuracy log, per-SM tracking (@lock).
+ * @sync: lock hold statistics of the device's runs (@lock).
  * @debugfs: the debugfs directory gputbs/, or an error pointer.
  */
 struct gputbs_device {
@@ -81,11 +121,13 @@ struct gputbs_device {
 	u32 max_grids_per_fd;
 	atomic_t nr_unreaped;
 	u64 starve_ns;
+	u64 timeout_ns;
 	/* serialises open() with reconfiguration: see @cfg_lock above */
 	struct mutex cfg_lock;
 	atomic_t nr_open;
 	atomic64_t next_client_id;
 	struct gputbs_obs obs;
+	struct gputbs_sync_stats sync;
 	struct dentry *debugfs;
 };
 
@@ -157,7 +199,9 @@ int gputbs_sm_threads_create(struct gputbs_device *gdev,
 			     struct gputbs_sm_thread *threads,
 			     struct gtbs_sm **sms, u32 nr);
 void gputbs_sm_threads_destroy(struct gputbs_sm_thread *threads, u32 nr);
-u64 gputbs_dev_sync(struct gputbs_device *gdev);
+bool gputbs_dev_sync(struct gputbs_device *gdev);
+int gputbs_ns_to_cycles(const struct gputbs_device *gdev, u64 ns, u64 *cycles);
+int gputbs_dev_lock_sync(struct gputbs_device *gdev, u64 *now);
 
 /* gputbs_file.c */
 extern const struct file_operations gputbs_fops;

@@ -96,9 +96,15 @@ static int gputbs_release(struct inode *inode, struct file *file)
 	unsigned long handle;
 	u64 now;
 
-	/* No ioctl runs any more: nobody else holds a grid reference. */
+	/*
+	 * No ioctl runs any more: nobody else holds a grid reference.  The
+	 * grids are cancelled where the device is after one bounded slice
+	 * (&gtbs_dev.clock): the current cycle, unless the device is behind,
+	 * and then closing a file never waits for the backlog.
+	 */
 	spin_lock(&gdev->lock);
-	now = gputbs_dev_sync(gdev);
+	gputbs_dev_sync(gdev);
+	now = gdev->core.clock;
 	gputbs_obs_flush(gdev, now);	/* SM time up to the cancellation */
 	/*
 	 * The grids that have not started first: otherwise each running grid
@@ -110,7 +116,8 @@ static int gputbs_release(struct inode *inode, struct file *file)
 		    grid->core.state == GTBS_GRID_ARRIVING)
 			gputbs_grid_drop(gdev, grid, now);
 	xa_for_each(&client->grids, handle, grid)
-		if (grid->core.state != GTBS_GRID_CANCELLED)
+		if (grid->core.state != GTBS_GRID_CANCELLED &&
+		    grid->core.state != GTBS_GRID_TIMED_OUT)
 			gputbs_grid_drop(gdev, grid, now);
 	gputbs_dev_sync(gdev);	/* others' blocks take the freed resources */
 	spin_unlock(&gdev->lock);
@@ -127,17 +134,21 @@ static int gputbs_release(struct inode *inode, struct file *file)
 }
 
 /**
- * gputbs_grid_done() - a grid's last block ended
+ * gputbs_grid_done() - a grid ended: its last block, or its job timeout
  * @gdev: the device.
- * @grid: the grid.
+ * @grid: the grid, DONE or TIMED_OUT (WAIT reaps the latter with
+ *	-ETIMEDOUT).
  *
  * Queues the grid on its file's done list and wakes waiters and poll().
- * The core's &gtbs_backend_ops.grid_done.
+ * The core's &gtbs_backend_ops.grid_done and, after the observers,
+ * &gtbs_backend_ops.grid_timeout.
  *
- * Context: &gputbs_device.lock held, from an SM kthread.
+ * Context: &gputbs_device.lock held, wherever the device runs (an SM
+ * kthread or an ioctl's bounded slice).
  */
 void gputbs_grid_done(struct gputbs_device *gdev, struct gputbs_grid *grid)
 {
+	lockdep_assert_held(&gdev->lock);
 	WRITE_ONCE(grid->done, true);
 	list_add_tail(&grid->done_node, &grid->client->done);
 	wake_up_all(&grid->client->wq);
@@ -190,7 +201,8 @@ static long gputbs_ioctl_info(struct gputbs_client *client, void *data,
 			 GPUTBS_FEATURE_PRIO_CLASS |
 			 GPUTBS_FEATURE_BLOCK_RECORDS |
 			 GPUTBS_FEATURE_ARRIVAL_CYCLE |
-			 GPUTBS_FEATURE_DEVICE_GRID_LIMIT;
+			 GPUTBS_FEATURE_DEVICE_GRID_LIMIT |
+			 GPUTBS_FEATURE_JOB_TIMEOUT;
 	info->nr_sms = cfg->nr_sms;
 	info->warp_size = cfg->warp_size;
 	info->max_threads_per_sm = cfg->max_threads_per_sm;
@@ -253,14 +265,32 @@ static int gputbs_arrival_check(const struct gputbs_device *gdev,
  * (-EPERM), checked after that (gputbs_ioctl_submit()), so that an
  * invalid grid is -EINVAL (or -E2BIG) for anyone.
  */
+/*
+ * A grid's own timeout needs the flag, the flag the command of the struct
+ * that has the member (@size), and a value 1..GPUTBS_TIMEOUT_MAX_CYCLES.
+ */
+static int gputbs_timeout_check(const struct gputbs_submit *args,
+				unsigned int size)
+{
+	if (!(args->flags & GPUTBS_SUBMIT_TIMEOUT))
+		return args->timeout_cycles ? -EINVAL : 0;
+	if (size < GPUTBS_SUBMIT_SIZE_VER2)
+		return -EINVAL;
+	if (!args->timeout_cycles ||
+	    args->timeout_cycles > GPUTBS_TIMEOUT_MAX_CYCLES)
+		return -EINVAL;
+	return 0;
+}
+
 static int gputbs_submit_check(const struct gputbs_device *gdev,
 			       const struct gputbs_submit *args,
 			       unsigned int size)
 {
 	if (args->flags & ~(GPUTBS_SUBMIT_RECORD_BLOCKS |
-			    GPUTBS_SUBMIT_AT_CYCLE))
+			    GPUTBS_SUBMIT_AT_CYCLE | GPUTBS_SUBMIT_TIMEOUT))
 		return -EINVAL;
-	if (gputbs_arrival_check(gdev, args, size))
+	if (gputbs_arrival_check(gdev, args, size) ||
+	    gputbs_timeout_check(args, size))
 		return -EINVAL;
 	if (args->prio_class > GPUTBS_PRIO_REALTIME)
 		return -EINVAL;
@@ -322,6 +352,7 @@ static struct gputbs_grid *gputbs_grid_create(struct gputbs_client *client,
 		.block_rsd_ppm = args->block_rsd_ppm,
 		.seed = args->seed,
 		.prio_class = gputbs_prio_class(args->prio_class),
+		.timeout_cycles = args->timeout_cycles,
 	};
 	struct gputbs_grid *grid;
 	const char *why;
@@ -411,14 +442,22 @@ static long gputbs_ioctl_submit(struct gputbs_client *client, void *data,
 
 	/*
 	 * arrival_cycle is 0 without GPUTBS_SUBMIT_AT_CYCLE, and a cycle at
-	 * or before now means now: the grid arrives at once.  Otherwise it
-	 * waits on the core's arrivals and the second sync arms SM 0's timer
-	 * for its cycle (gputbs_dev_sync()).
+	 * or before now means now.  When the device is at now (one bounded
+	 * slice brought it there), the grid arrives at once.  Otherwise it
+	 * waits on the core's arrivals for its cycle, or for now if the
+	 * device is behind (its catch-up is left to the SM kthreads, so a
+	 * submitter never waits for another's backlog), and the second sync
+	 * arms SM 0's timer for it (gputbs_dev_sync()).
 	 */
 	spin_lock(&gdev->lock);
-	now = gputbs_dev_sync(gdev);
-	gtbs_grid_submit_at(&gdev->core, &grid->core, now,
-			    args->arrival_cycle);
+	if (gputbs_dev_sync(gdev) && args->arrival_cycle <= gdev->core.clock) {
+		now = gdev->core.clock;
+		gtbs_grid_submit(&gdev->core, &grid->core, now);
+	} else {
+		now = gputbs_now_cycles(gdev);
+		gtbs_grid_submit_at(&gdev->core, &grid->core, now,
+				    args->arrival_cycle);
+	}
 	gputbs_obs_grid_submit(gdev, grid, now);
 	gputbs_dev_sync(gdev);	/* issue its blocks now, at its arrival */
 	spin_unlock(&gdev->lock);
@@ -460,7 +499,11 @@ static struct gputbs_grid *gputbs_grid_get_done(struct gputbs_client *client)
 	return grid;
 }
 
-/* Fill @args from the DONE @grid and drop its handle.  Returns 0/-ENOENT. */
+/*
+ * Fill @args from the DONE or TIMED_OUT @grid and drop its handle.
+ * Returns 0, -ETIMEDOUT (reaped too: the job timeout stopped it) or
+ * -ENOENT (another waiter reaped it).
+ */
 static int gputbs_grid_reap(struct gputbs_client *client,
 			    struct gputbs_grid *grid, struct gputbs_wait *args)
 {
@@ -485,7 +528,8 @@ static int gputbs_grid_reap(struct gputbs_client *client,
 	args->blocks_done = g->blocks_done;
 	args->residency = g->occ.residency;
 	gputbs_grid_put(grid);
-	return 0;
+	/* stable: the core set it before gputbs_grid_done() */
+	return g->state == GTBS_GRID_TIMED_OUT ? -ETIMEDOUT : 0;
 }
 
 /*
@@ -534,7 +578,7 @@ static long gputbs_wait_any(struct gputbs_client *client,
 		if (grid) {
 			ret = gputbs_grid_reap(client, grid, args);
 			gputbs_grid_put(grid);
-			if (ret != -ENOENT)
+			if (ret != -ENOENT)	/* 0 or -ETIMEDOUT: reaped */
 				return ret;
 			continue;	/* a concurrent waiter reaped it */
 		}
@@ -627,24 +671,43 @@ static __poll_t gputbs_poll(struct file *file, poll_table *wait)
 /**
  * struct gputbs_ioctl_desc - one ioctl of the ABI
  * @cmd: the command with the kernel's struct size.
- * @old_size: the struct's size before it last grew, also accepted, or 0.
+ * @old_sizes: the struct's sizes before it grew, also accepted; 0 ends
+ *	the list.
+ * @out_err: besides success, the error after which the outputs are
+ *	copied back too (WAIT's -ETIMEDOUT: the grid was reaped), or 0.
  * @func: handler; gets a zero-extended kernel copy of the argument and
  *	the size userspace passed (_IOC_SIZE() of its command).
  */
 struct gputbs_ioctl_desc {
 	unsigned int cmd;
-	unsigned int old_size;
+	unsigned int old_sizes[2];
+	int out_err;
 	long (*func)(struct gputbs_client *client, void *data,
 		     unsigned int size);
 };
 
 static const struct gputbs_ioctl_desc gputbs_ioctls[] = {
-	[0x00] = { GPUTBS_IOCTL_INFO, 0, gputbs_ioctl_info },
-	[0x01] = { GPUTBS_IOCTL_SUBMIT, GPUTBS_SUBMIT_SIZE_VER0,
+	[0x00] = { GPUTBS_IOCTL_INFO, {}, 0, gputbs_ioctl_info },
+	[0x01] = { GPUTBS_IOCTL_SUBMIT,
+		   { GPUTBS_SUBMIT_SIZE_VER0, GPUTBS_SUBMIT_SIZE_VER1 }, 0,
 		   gputbs_ioctl_submit },
-	[0x02] = { GPUTBS_IOCTL_WAIT, 0, gputbs_ioctl_wait },
-	[0x03] = { GPUTBS_IOCTL_BLOCKS, 0, gputbs_ioctl_blocks },
+	[0x02] = { GPUTBS_IOCTL_WAIT, {}, -ETIMEDOUT, gputbs_ioctl_wait },
+	[0x03] = { GPUTBS_IOCTL_BLOCKS, {}, 0, gputbs_ioctl_blocks },
 };
+
+/* Whether userspace's struct size @usize is one the command accepts. */
+static bool gputbs_ioctl_size_ok(const struct gputbs_ioctl_desc *desc,
+				 unsigned int usize)
+{
+	unsigned int i;
+
+	if (usize == _IOC_SIZE(desc->cmd))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(desc->old_sizes) && desc->old_sizes[i]; i++)
+		if (usize == desc->old_sizes[i])
+			return true;
+	return false;
+}
 
 /* Largest argument struct: the on-stack buffer every handler gets. */
 union gputbs_ioctl_arg {
@@ -658,9 +721,9 @@ union gputbs_ioctl_arg {
  * Table-driven dispatch in the style of drm_ioctl(): the handler works on a
  * zeroed kernel copy, so nothing of the kernel stack reaches userspace.
  * A command whose type, number, direction or size the module does not know
- * is -ENOTTY.  A struct that grew is also accepted at its older size
- * (&gputbs_ioctl_desc.old_size): the copy is zero-extended, and only the
- * older size is copied back.
+ * is -ENOTTY.  A struct that grew is also accepted at its older sizes
+ * (&gputbs_ioctl_desc.old_sizes): the copy is zero-extended, and only
+ * the size userspace passed is copied back.
  */
 static long gputbs_ioctl(struct file *file, unsigned int cmd,
 			 unsigned long arg)
@@ -669,7 +732,7 @@ static long gputbs_ioctl(struct file *file, unsigned int cmd,
 	const struct gputbs_ioctl_desc *desc;
 	void __user *uarg = (void __user *)arg;
 	union gputbs_ioctl_arg data;
-	unsigned int nr = _IOC_NR(cmd), usize = _IOC_SIZE(cmd), ksize;
+	unsigned int nr = _IOC_NR(cmd), usize = _IOC_SIZE(cmd);
 
 	long ret;
 
@@ -678,11 +741,12 @@ static long gputbs_ioctl(struct file *file, unsigned int cmd,
 	desc = &gputbs_ioctls[nr];
 	if (!desc->func || _IOC_DIR(cmd) != _IOC_DIR(desc->cmd))
 		return -ENOTTY;
-	ksize = _IOC_SIZE(desc->cmd);
-	if (usize != ksize && (!desc->old_size || usize != desc->old_size))
+	if (!gputbs_ioctl_size_ok(desc, usize))
 		return -ENOTTY;
 
-	BUILD_BUG_ON(sizeof(struct gputbs_submit) != GPUTBS_SUBMIT_SIZE_VER1);
+	BUILD_BUG_ON(sizeof(struct gputbs_submit) != GPUTBS_SUBMIT_SIZE_VER2);
+	BUILD_BUG_ON(offsetofend(struct gputbs_submit, arrival_cycle) !=
+		     GPUTBS_SUBMIT_SIZE_VER1);
 	BUILD_BUG_ON(offsetofend(struct gputbs_submit, prio_class) !=
 		     GPUTBS_SUBMIT_SIZE_VER0);
 	memset(&data, 0, sizeof(data));
@@ -691,7 +755,7 @@ static long gputbs_ioctl(struct file *file, unsigned int cmd,
 	ret = desc->func(client, &data, usize);
 	if (ret == -ERESTARTSYS && nr != _IOC_NR(GPUTBS_IOCTL_WAIT))
 		ret = -EINTR;
-	if ((_IOC_DIR(cmd) & _IOC_READ) && !ret &&
+	if ((_IOC_DIR(cmd) & _IOC_READ) && (!ret || ret == desc->out_err) &&
 	    copy_to_user(uarg, &data, usize))
 		return -EFAULT;
 	return ret;

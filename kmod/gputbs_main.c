@@ -88,6 +88,13 @@ static void gputbs_backend_grid_done(struct gtbs_dev *core,
 	gputbs_grid_done(core->priv, grid->priv);
 }
 
+static void gputbs_backend_grid_timeout(struct gtbs_dev *core,
+					struct gtbs_grid *grid)
+{
+	gputbs_obs_grid_timeout(core->priv, grid->priv);
+	gputbs_grid_done(core->priv, grid->priv);
+}
+
 static void gputbs_backend_block_end(struct gtbs_dev *core,
 				     struct gtbs_sm *sm,
 				     struct gtbs_grid *grid, u32 slot,
@@ -105,6 +112,7 @@ static void gputbs_backend_block_end(struct gtbs_dev *core,
 static const struct gtbs_backend_ops gputbs_backend = {
 	.grid_start = gputbs_obs_grid_start,
 	.grid_done = gputbs_backend_grid_done,
+	.grid_timeout = gputbs_backend_grid_timeout,
 	.block_start = gputbs_obs_block_start,
 	.block_end = gputbs_backend_block_end,
 	.predict = gputbs_obs_predict,
@@ -194,6 +202,9 @@ static struct gputbs_device *gputbs_device_alloc(void)
 	gdev->epoch_ns = ktime_get_ns();
 	gdev->time_scale_ps = time_scale_ps;
 	gdev->max_grids_per_fd = max_grids_per_fd;
+	gdev->timeout_ns = GPUTBS_DEFAULT_TIMEOUT_NS;
+	/* 120 s in cycles: no overflow at any time scale */
+	gputbs_ns_to_cycles(gdev, gdev->timeout_ns, &gdev->core.timeout_cycles);
 	return gdev;
 
 err_nomem:

@@ -217,6 +217,8 @@ static u32 gputbs_nl_state(enum gtbs_grid_state state)
 		return GPUTBS_GRID_STATE_RUNNING;
 	case GTBS_GRID_DONE:
 		return GPUTBS_GRID_STATE_DONE;
+	case GTBS_GRID_TIMED_OUT:
+		return GPUTBS_GRID_STATE_TIMED_OUT;
 	case GTBS_GRID_CANCELLED:
 		break;
 	}
@@ -254,7 +256,8 @@ static void gputbs_nl_grid_get(const struct gputbs_grid *grid,
 	out->started = g->next_block > 0;
 	out->start_cycle = g->start_cycle;
 	out->ended = g->state == GTBS_GRID_DONE ||
-		     g->state == GTBS_GRID_CANCELLED;
+		     g->state == GTBS_GRID_CANCELLED ||
+		     g->state == GTBS_GRID_TIMED_OUT;
 	out->end_cycle = g->end_cycle;
 	out->alone_cycles = g->alone_cycles;
 	out->nr_predictions = g->nr_predictions;
@@ -424,21 +427,26 @@ void gputbs_nl_grid_completed(struct gputbs_device *gdev,
 }
 
 /**
- * gputbs_nl_grid_cancelled() - a grid was cancelled before completing
+ * gputbs_nl_grid_stopped() - a grid ended before completing
  * @gdev: the device.
- * @grid: the grid, CANCELLED.
+ * @grid: the grid, CANCELLED (its file was closed) or TIMED_OUT (the job
+ *	timeout stopped it).
  *
- * Queues grid-cancelled-ntf.  Called by gputbs_obs_grid_cancel().
+ * Queues grid-cancelled-ntf or grid-timed-out-ntf, by @grid's state.
+ * Called by gputbs_obs_grid_cancel() and gputbs_obs_grid_timeout().
  *
- * Context: &gputbs_device.lock held, from release.
+ * Context: &gputbs_device.lock held, from release or wherever the device
+ * runs (a timeout is an event of the core).
  */
-void gputbs_nl_grid_cancelled(struct gputbs_device *gdev,
-			      const struct gputbs_grid *grid)
+void gputbs_nl_grid_stopped(struct gputbs_device *gdev,
+			    const struct gputbs_grid *grid)
 {
 	if (gputbs_nl)
 		gputbs_nl->gen++;
-	gputbs_nl_grid_event(gdev, GPUTBS_CMD_GRID_CANCELLED_NTF, grid,
-			     grid->core.end_cycle);
+	gputbs_nl_grid_event(gdev, grid->core.state == GTBS_GRID_TIMED_OUT ?
+			     GPUTBS_CMD_GRID_TIMED_OUT_NTF :
+			     GPUTBS_CMD_GRID_CANCELLED_NTF,
+			     grid, grid->core.end_cycle);
 }
 
 /**
@@ -610,6 +618,7 @@ static void gputbs_nl_work(struct work_struct *work)
  * @counters: the core's counters (in its member order).
  * @ev_queued: events queued.
  * @ev_dropped: events dropped.
+ * @timeout_ns: the device's job timeout, ns (sysfs timeout_ns).
  */
 struct gputbs_nl_dev {
 	const char *policy;
@@ -620,7 +629,8 @@ struct gputbs_nl_dev {
 	u32 arriving;
 	u32 queued;
 	u32 running;
-	u64 counters[8];
+	u64 counters[9];
+	u64 timeout_ns;
 	u64 ev_queued;
 	u64 ev_dropped;
 };
@@ -633,7 +643,8 @@ static void gputbs_nl_dev_get(struct gputbs_device *gdev,
 
 	memset(d, 0, sizeof(*d));
 	spin_lock(&gdev->lock);
-	d->now = gputbs_dev_sync(gdev);
+	gputbs_dev_sync(gdev);	/* a bounded slice: as far as it got */
+	d->now = core->clock;
 	d->policy = core->policy->name;
 	d->cfg = core->cfg;
 	d->time_scale_ps = gdev->time_scale_ps;
@@ -654,6 +665,8 @@ static void gputbs_nl_dev_get(struct gputbs_device *gdev,
 	d->counters[5] = core->policy_switches;
 	d->counters[6] = core->sharing_switches;
 	d->counters[7] = core->grids_cancelled;
+	d->counters[8] = core->grids_timed_out;
+	d->timeout_ns = gdev->timeout_ns;
 	d->ev_queued = gputbs_nl->queued;
 	d->ev_dropped = gputbs_nl->dropped;
 	spin_unlock(&gdev->lock);
@@ -666,6 +679,7 @@ static int gputbs_nl_put_dev(struct sk_buff *skb, const struct gputbs_nl_dev *d)
 		GPUTBS_A_DEV_BLOCKS_DISPATCHED, GPUTBS_A_DEV_PREDICTIONS,
 		GPUTBS_A_DEV_PROMOTIONS, GPUTBS_A_DEV_POLICY_SWITCHES,
 		GPUTBS_A_DEV_SHARING_SWITCHES, GPUTBS_A_DEV_GRIDS_CANCELLED,
+		GPUTBS_A_DEV_GRIDS_TIMED_OUT,
 	};
 	const struct gtbs_policy_ops *ops;
 	unsigned int i;
@@ -702,6 +716,8 @@ static int gputbs_nl_put_dev(struct sk_buff *skb, const struct gputbs_nl_dev *d)
 	    nla_put_u64_64bit(skb, GPUTBS_A_DEV_EVENTS_SENT,
 			      atomic64_read(&gputbs_nl->sent), GPUTBS_A_DEV_PAD) ||
 	    nla_put_u64_64bit(skb, GPUTBS_A_DEV_EVENTS_DROPPED, d->ev_dropped,
+			      GPUTBS_A_DEV_PAD) ||
+	    nla_put_u64_64bit(skb, GPUTBS_A_DEV_TIMEOUT_NS, d->timeout_ns,
 			      GPUTBS_A_DEV_PAD))
 		return -EMSGSIZE;
 	return 0;
@@ -1004,8 +1020,7 @@ static int gputbs_nl_policy_set_doit(struct sk_buff *skb,
 				    "unknown policy (see policies of dev-get)");
 		return -EINVAL;
 	}
-	gputbs_switch_policy(gdev, ops);
-	return 0;
+	return gputbs_switch_policy(gdev, ops);
 }
 
 /* The policies the spec derives (scripts/netlink-spec.sh compares them). */

@@ -25,8 +25,8 @@ void gputbs_nl_grid_started(struct gputbs_device *gdev,
 			    const struct gputbs_grid *grid);
 void gputbs_nl_grid_completed(struct gputbs_device *gdev,
 			      const struct gputbs_grid *grid);
-void gputbs_nl_grid_cancelled(struct gputbs_device *gdev,
-			      const struct gputbs_grid *grid);
+void gputbs_nl_grid_stopped(struct gputbs_device *gdev,
+			    const struct gputbs_grid *grid);
 void gputbs_nl_grid_preempted(struct gputbs_device *gdev,
 			      const struct gtbs_sm *sm,
 			      const struct gputbs_grid *grid,

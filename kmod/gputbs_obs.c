@@ -232,7 +232,7 @@ void gputbs_obs_grid_submit(struct gputbs_device *gdev,
  * charged their share of the time before the cancellation at the old
  * count of resident blocks.
  *
- * Context: &gputbs_device.lock held, from release.
+ * Context: &gputbs_device.lock held, from release or a job timeout.
  */
 void gputbs_obs_flush(struct gputbs_device *gdev, u64 now)
 {
@@ -258,8 +258,28 @@ void gputbs_obs_grid_cancel(struct gputbs_device *gdev,
 {
 	if (grid->core.state == GTBS_GRID_CANCELLED) {
 		trace_grid_end(grid);
-		gputbs_nl_grid_cancelled(gdev, grid);
+		gputbs_nl_grid_stopped(gdev, grid);
 	}
+}
+
+/**
+ * gputbs_obs_grid_timeout() - a grid is being stopped by the job timeout
+ * @gdev: the device.
+ * @grid: the grid, TIMED_OUT, its blocks still resident.
+ *
+ * Charges every SM's time up to the timeout at the count of resident
+ * blocks before the eviction (gputbs_obs_flush()), emits gputbs:grid_end
+ * with state timed_out and queues grid-timed-out-ntf.  The timeout is
+ * counted by the core (&gtbs_dev.grids_timed_out).
+ *
+ * Context: &gputbs_device.lock held, wherever the device runs.
+ */
+void gputbs_obs_grid_timeout(struct gputbs_device *gdev,
+			     struct gputbs_grid *grid)
+{
+	gputbs_obs_flush(gdev, grid->core.end_cycle);
+	trace_grid_end(grid);
+	gputbs_nl_grid_stopped(gdev, grid);
 }
 
 /**

@@ -176,6 +176,8 @@ void gputbs_obs_grid_cancel(struct gputbs_device *gdev,
 			    struct gputbs_grid *grid);
 void gputbs_obs_flush(struct gputbs_device *gdev, u64 now);
 void gputbs_obs_grid_start(struct gtbs_dev *core, struct gtbs_grid *grid);
+void gputbs_obs_grid_timeout(struct gputbs_device *gdev,
+			     struct gputbs_grid *grid);
 void gputbs_obs_grid_done(struct gputbs_device *gdev,
 			  struct gputbs_grid *grid);
 void gputbs_obs_block_start(struct gtbs_dev *core, struct gtbs_sm *sm,
@@ -201,7 +203,7 @@ void gputbs_debugfs_exit(struct gputbs_device *gdev);
 /* gputbs_config.c */
 int gputbs_reconfigure(struct gputbs_device *gdev,
 		       const struct gtbs_dev_config *cfg, u32 time_scale_ps);
-void gputbs_switch_policy(struct gputbs_device *gdev,
-			  const struct gtbs_policy_ops *ops);
+int gputbs_switch_policy(struct gputbs_device *gdev,
+			 const struct gtbs_policy_ops *ops);
 
 #endif /* _GPUTBS_OBS_H */

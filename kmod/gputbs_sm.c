@@ -14,11 +14,25 @@
  * fires it wakes the thread, which runs the whole device up to the current
  * cycle and re-arms every SM's timer whose next completion moved::
  *
- *          +---------------------------------------------------+
- *          v                                                   |
- *   sleep (TASK_IDLE) until the SM's hrtimer fires             |
- *          |                                                   |
- *   lock; gtbs_dev_run_until(now); re-arm moved timers; unlock -+
+ *          +-------------------------------------------------------+
+ *          v                                                       |
+ *   sleep (TASK_IDLE) until the SM's hrtimer fires                 |
+ *          |                                                       |
+ *   lock; gtbs_dev_run_bounded(now, GPUTBS_SYNC_BUDGET); unlock <-+ |
+ *          |                                                    | |
+ *          +-- events due remain: cond_resched() ----------------+ |
+ *          +-- caught up (timers re-armed) --------------------------+
+ *
+ * Bounded lock holds: one hold processes at most %GPUTBS_SYNC_BUDGET
+ * events (a block completion with the blocks its SM then issues, an
+ * arrival, a kick or a job timeout), whatever the workload.  A workload
+ * whose events come faster than the emulator processes them (a million
+ * one-cycle blocks at 1 us per cycle: 120 block ends per emulated
+ * microsecond) makes the device fall behind the wall clock: the kthread
+ * catches up slice by slice, SUBMIT queues its grid at the cycle of the
+ * call (a deferred arrival, gtbs_grid_submit_at()) without waiting for the
+ * backlog, readers see the device as far as it got (&gtbs_dev.clock), and
+ * the emulated schedule stays exactly the one the simulator computes.
  *
  * Submissions and cancellations run the device the same way in the ioctl
  * (gputbs_dev_sync()), so a new grid's blocks issue at its arrival without
@@ -38,10 +52,13 @@
  */
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
+#include <linux/lockdep.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/overflow.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 
 #include "gputbs_drv.h"
@@ -85,6 +102,32 @@ u64 gputbs_cycles_to_ns(const struct gputbs_device *gdev, u64 cycles)
 	return gdev->epoch_ns + ns;
 }
 
+/**
+ * gputbs_ns_to_cycles() - emulated cycles in a span of emulated time
+ * @gdev: the device.
+ * @ns: wall-clock ns of emulated time at the device's time scale.
+ * @cycles: out: @ns in emulated cycles, rounded up.
+ *
+ * For tunables kept in ns (starve_ns, timeout_ns) that the core needs in
+ * cycles; gputbs_reconfigure() converts them again at a new time scale.
+ *
+ * Context: any; the caller keeps the time scale stable
+ * (&gputbs_device.lock, or &gputbs_device.cfg_lock with no file open).
+ * Return: 0, or -ERANGE when @ns * 1000 overflows (nothing stored).
+ */
+int gputbs_ns_to_cycles(const struct gputbs_device *gdev, u64 ns, u64 *cycles)
+{
+	u64 ps;
+	u32 rem;
+
+	if (check_mul_overflow(ns, 1000ULL, &ps))
+		return -ERANGE;
+	*cycles = div_u64_rem(ps, gdev->time_scale_ps, &rem);
+	if (rem)
+		(*cycles)++;
+	return 0;
+}
+
 /* The SM's timer fired: its next completion is due.  Hard irq context. */
 static enum hrtimer_restart gputbs_sm_timer_fn(struct hrtimer *timer)
 {
@@ -100,20 +143,22 @@ static enum hrtimer_restart gputbs_sm_timer_fn(struct hrtimer *timer)
  * Arm each SM's timer for the SM's next completion, wherever it moved (a
  * block was issued on it or retired by another thread), so that exactly
  * the SM that has an event due wakes; SM 0's also for the device's next
- * deferred arrival, if that comes first, so that a grid submitted for a
- * later cycle arrives even on an idle device.  No thread is woken from
- * here.  Called with the device lock held.
+ * deferred arrival or job timeout, if that comes first, so that a grid
+ * submitted for a later cycle arrives, and a grid past its timeout stops,
+ * even on an idle device.  No thread is woken from here.
  */
 static void gputbs_sm_rearm(struct gputbs_device *gdev)
 {
 	u32 i;
 
+	lockdep_assert_held(&gdev->lock);
 	for (i = 0; i < gdev->core.cfg.nr_sms; i++) {
 		struct gputbs_sm_thread *t = &gdev->threads[i];
 		u64 next = gtbs_sm_next_event(&gdev->core, t->sm);
 
 		if (i == 0)
-			next = min(next, gtbs_dev_next_arrival(&gdev->core));
+			next = min3(next, gtbs_dev_next_arrival(&gdev->core),
+				    gtbs_dev_next_expiry(&gdev->core));
 
 		if (next == t->deadline)
 			continue;
@@ -127,34 +172,107 @@ static void gputbs_sm_rearm(struct gputbs_device *gdev)
 	}
 }
 
+/* Wake SM 0's kthread to go on catching up where a slice stopped. */
+static void gputbs_sm_hand_off(struct gputbs_device *gdev)
+{
+	struct gputbs_sm_thread *t = &gdev->threads[0];
+
+	if (!t->task || current == t->task)
+		return;
+	WRITE_ONCE(t->woken, true);
+	wake_up_process(t->task);
+}
+
+/*
+ * One bounded slice up to @until, timed and counted in
+ * &gputbs_device.sync; re-arms the timers when it got there.
+ */
+static bool gputbs_dev_slice(struct gputbs_device *gdev, u64 until)
+{
+	struct gputbs_sync_stats *st = &gdev->sync;
+	u32 budget = GPUTBS_SYNC_BUDGET;
+	u64 t0 = ktime_get_ns();
+	bool done;
+
+	lockdep_assert_held(&gdev->lock);
+	done = gtbs_dev_run_bounded(&gdev->core, until, &budget);
+	if (done)
+		gputbs_sm_rearm(gdev);
+	st->slices++;
+	st->behind += !done;
+	st->max_events = max(st->max_events, GPUTBS_SYNC_BUDGET - budget);
+	st->max_ns = max(st->max_ns, ktime_get_ns() - t0);
+	return done;
+}
+
 /**
- * gputbs_dev_sync() - run the device up to the current emulated cycle
+ * gputbs_dev_sync() - run the device toward the current emulated cycle,
+ *	one bounded slice
  * @gdev: the device.
  *
- * Processes every event due by now in cycle order (including deferred
- * arrivals and the kicks of a grid that just arrived or ended, so its
- * blocks issue at once) and re-arms the SM timers, SM 0's also for the
- * next deferred arrival.  Called by the SM threads when their timer fires,
- * and around every submission and cancellation, so that a change happens
- * after every event that precedes it: no block of a new grid can start
- * before its arrival, however late the SM threads run.
+ * Processes the events due by now in cycle order (including deferred
+ * arrivals, job timeouts and the kicks of a grid that just arrived or
+ * ended, so its blocks issue at once), but at most %GPUTBS_SYNC_BUDGET of
+ * them (gtbs_dev_run_bounded()): however many events a workload makes due
+ * at once (a million one-cycle blocks), no caller holds
+ * &gputbs_device.lock for more than one slice.  When the device is at the
+ * current cycle, re-arms the SM timers; otherwise the rest is left to an
+ * SM kthread, which goes on in slices, dropping the lock and rescheduling
+ * between them: emulated results come late but are exactly the same,
+ * because the core takes every event at the cycle it was due whoever runs
+ * it and however late.
  *
- * Context: &gputbs_device.lock held.
- * Return: the current emulated cycle.
+ * Context: &gputbs_device.lock held; does not sleep.
+ * Return: true when every event due by the current cycle was processed
+ * (&gputbs_device.core.clock is the current cycle), false when events due
+ * remain (the device is at &gputbs_device.core.clock).
  */
-u64 gputbs_dev_sync(struct gputbs_device *gdev)
+bool gputbs_dev_sync(struct gputbs_device *gdev)
 {
-	u64 now = gputbs_now_cycles(gdev);
+	bool done = gputbs_dev_slice(gdev, gputbs_now_cycles(gdev));
 
-	gtbs_dev_run_until(&gdev->core, now);
-	gputbs_sm_rearm(gdev);
-	return now;
+	if (!done)
+		gputbs_sm_hand_off(gdev);
+	return done;
+}
+
+/**
+ * gputbs_dev_lock_sync() - lock the device, run up to the current cycle
+ * @gdev: the device.
+ * @now: out: the emulated cycle the device is at (&gtbs_dev.clock), at or
+ *	after the cycle of the call.
+ *
+ * For changes that must happen after every event that precedes them (a
+ * policy switch, a tunable): runs the device up to the cycle of the call
+ * in slices of %GPUTBS_SYNC_BUDGET events, dropping &gputbs_device.lock
+ * and rescheduling between slices, so that the lock is never held for
+ * more than a slice however far behind the device is.
+ *
+ * Context: process context, may sleep; takes &gputbs_device.lock.
+ * Return: 0 with &gputbs_device.lock held, or -EINTR without it when a
+ * signal arrived while catching up (nothing was changed).
+ */
+int gputbs_dev_lock_sync(struct gputbs_device *gdev, u64 *now)
+{
+	u64 target = gputbs_now_cycles(gdev);
+
+	spin_lock(&gdev->lock);
+	while (!gputbs_dev_slice(gdev, target)) {
+		spin_unlock(&gdev->lock);
+		if (signal_pending(current))
+			return -EINTR;
+		cond_resched();
+		spin_lock(&gdev->lock);
+	}
+	*now = gdev->core.clock;
+	return 0;
 }
 
 static int gputbs_sm_thread_fn(void *arg)
 {
 	struct gputbs_sm_thread *t = arg;
 	struct gputbs_device *gdev = t->gdev;
+	bool done;
 
 	for (;;) {
 		set_current_state(TASK_IDLE);
@@ -164,9 +282,13 @@ static int gputbs_sm_thread_fn(void *arg)
 			schedule();
 		__set_current_state(TASK_RUNNING);
 		WRITE_ONCE(t->woken, false);
-		spin_lock(&gdev->lock);
-		gputbs_dev_sync(gdev);
-		spin_unlock(&gdev->lock);
+		/* catch up in slices; others take the lock in between */
+		do {
+			spin_lock(&gdev->lock);
+			done = gputbs_dev_sync(gdev);
+			spin_unlock(&gdev->lock);
+			cond_resched();
+		} while (!done && !kthread_should_stop());
 	}
 	__set_current_state(TASK_RUNNING);
 	return 0;

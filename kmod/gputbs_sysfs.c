@@ -83,14 +83,15 @@ static ssize_t policy_store(struct device *dev, struct device_attribute *attr,
 	struct gputbs_device *gdev = gputbs_from_dev(dev);
 	const struct gtbs_policy_ops *ops;
 	unsigned int i;
+	int ret;
 
 	for (i = 0; (ops = gtbs_policy_at(i)); i++)
 		if (sysfs_streq(buf, ops->name))
 			break;
 	if (!ops)
 		return -EINVAL;
-	gputbs_switch_policy(gdev, ops);
-	return count;
+	ret = gputbs_switch_policy(gdev, ops);
+	return ret ?: count;
 }
 static DEVICE_ATTR_RW(policy);
 
@@ -106,18 +107,43 @@ static ssize_t starve_ns_show(struct device *dev,
 	return sysfs_emit(buf, "%llu\n", ns);
 }
 
-/* ns of emulated time in cycles, rounded up: 0, or -ERANGE on overflow. */
-static int gputbs_ns_to_cycles(const struct gputbs_device *gdev, u64 ns,
-			       u64 *cycles)
+/*
+ * A scheduler tunable changes at the current cycle, after every event due
+ * before it (gputbs_dev_lock_sync()), and every SM re-evaluates its waits
+ * against it at once.  @set stores @val at cycle @now under the lock and
+ * returns 0 or a negative errno (nothing changed).
+ */
+static int gputbs_tunable_store(struct gputbs_device *gdev,
+				int (*set)(struct gputbs_device *gdev, u64 val,
+					   u64 now),
+				u64 val)
 {
-	u64 ps;
-	u32 rem;
+	u64 now;
+	int ret;
 
-	if (check_mul_overflow(ns, 1000ULL, &ps))
-		return -ERANGE;
-	*cycles = div_u64_rem(ps, gdev->time_scale_ps, &rem);
-	if (rem)
-		(*cycles)++;
+	ret = gputbs_dev_lock_sync(gdev, &now);
+	if (ret)
+		return ret;
+	ret = set(gdev, val, now);
+	if (!ret) {
+		gtbs_dev_kick(&gdev->core, now);
+		gputbs_dev_sync(gdev);
+	}
+	spin_unlock(&gdev->lock);
+	return ret;
+}
+
+static int gputbs_set_starve_ns(struct gputbs_device *gdev, u64 ns, u64 now)
+{
+	u64 cycles;
+	int ret;
+
+	/* under the lock: the time scale changes with the configuration */
+	ret = gputbs_ns_to_cycles(gdev, ns, &cycles);
+	if (ret)
+		return ret;
+	gdev->core.starve_cycles = cycles;
+	gdev->starve_ns = ns;
 	return 0;
 }
 
@@ -125,27 +151,15 @@ static ssize_t starve_ns_store(struct device *dev,
 			       struct device_attribute *attr,
 			       const char *buf, size_t count)
 {
-	struct gputbs_device *gdev = gputbs_from_dev(dev);
-	u64 ns, cycles, now;
+	u64 ns;
 	int ret;
 
 	ret = kstrtou64(buf, 10, &ns);
 	if (ret)
 		return ret;
-	spin_lock(&gdev->lock);
-	/* under the lock: the time scale changes with the configuration */
-	ret = gputbs_ns_to_cycles(gdev, ns, &cycles);
-	if (ret) {
-		spin_unlock(&gdev->lock);
-		return ret;
-	}
-	now = gputbs_dev_sync(gdev);
-	gdev->core.starve_cycles = cycles;
-	gdev->starve_ns = ns;
-	gtbs_dev_kick(&gdev->core, now);
-	gputbs_dev_sync(gdev);	/* re-evaluate waits against the new limit */
-	spin_unlock(&gdev->lock);
-	return count;
+	ret = gputbs_tunable_store(gputbs_from_dev(dev), gputbs_set_starve_ns,
+				   ns);
+	return ret ?: count;
 }
 static DEVICE_ATTR_RW(starve_ns);
 
@@ -164,12 +178,18 @@ static ssize_t share_threshold_ppm_show(struct device *dev,
 	return sysfs_emit(buf, "%llu\n", fp);
 }
 
+static int gputbs_set_share_threshold(struct gputbs_device *gdev, u64 ppm,
+				      u64 now)
+{
+	gdev->core.share_threshold = ppm;
+	return 0;
+}
+
 static ssize_t share_threshold_ppm_store(struct device *dev,
 					 struct device_attribute *attr,
 					 const char *buf, size_t count)
 {
-	struct gputbs_device *gdev = gputbs_from_dev(dev);
-	u64 ppm, now;
+	u64 ppm;
 	int ret;
 
 	BUILD_BUG_ON(GTBS_FP_ONE != 1000000);
@@ -178,13 +198,9 @@ static ssize_t share_threshold_ppm_store(struct device *dev,
 		return ret;
 	if (ppm > 100 * GTBS_FP_ONE)
 		return -ERANGE;
-	spin_lock(&gdev->lock);
-	now = gputbs_dev_sync(gdev);
-	gdev->core.share_threshold = ppm;
-	gtbs_dev_kick(&gdev->core, now);
-	gputbs_dev_sync(gdev);
-	spin_unlock(&gdev->lock);
-	return count;
+	ret = gputbs_tunable_store(gputbs_from_dev(dev),
+				   gputbs_set_share_threshold, ppm);
+	return ret ?: count;
 }
 static DEVICE_ATTR_RW(share_threshold_ppm);
 
@@ -201,13 +217,18 @@ static ssize_t share_residency_show(struct device *dev,
 	return sysfs_emit(buf, "%u\n", limit);
 }
 
+static int gputbs_set_share_residency(struct gputbs_device *gdev, u64 limit,
+				      u64 now)
+{
+	gdev->core.share_residency = limit;
+	return 0;
+}
+
 static ssize_t share_residency_store(struct device *dev,
 				     struct device_attribute *attr,
 				     const char *buf, size_t count)
 {
-	struct gputbs_device *gdev = gputbs_from_dev(dev);
 	u32 limit;
-	u64 now;
 	int ret;
 
 	ret = kstrtou32(buf, 10, &limit);
@@ -215,15 +236,55 @@ static ssize_t share_residency_store(struct device *dev,
 		return ret;
 	if (!limit || limit > GTBS_MAX_BLOCKS_PER_SM)
 		return -ERANGE;
-	spin_lock(&gdev->lock);
-	now = gputbs_dev_sync(gdev);
-	gdev->core.share_residency = limit;
-	gtbs_dev_kick(&gdev->core, now);
-	gputbs_dev_sync(gdev);
-	spin_unlock(&gdev->lock);
-	return count;
+	ret = gputbs_tunable_store(gputbs_from_dev(dev),
+				   gputbs_set_share_residency, limit);
+	return ret ?: count;
 }
 static DEVICE_ATTR_RW(share_residency);
+
+/* The job timeout, in wall-clock ns of emulated time; 0: none. */
+static ssize_t timeout_ns_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct gputbs_device *gdev = gputbs_from_dev(dev);
+	u64 ns;
+
+	spin_lock(&gdev->lock);
+	ns = gdev->timeout_ns;
+	spin_unlock(&gdev->lock);
+	return sysfs_emit(buf, "%llu\n", ns);
+}
+
+static int gputbs_set_timeout_ns(struct gputbs_device *gdev, u64 ns, u64 now)
+{
+	u64 cycles;
+	int ret;
+
+	ret = gputbs_ns_to_cycles(gdev, ns, &cycles);
+	if (ret)
+		return ret;
+	if (cycles > GTBS_MAX_TIMEOUT_CYCLES)
+		return -ERANGE;
+	gtbs_dev_set_timeout(&gdev->core, cycles, now);
+	gdev->timeout_ns = ns;
+	return 0;
+}
+
+static ssize_t timeout_ns_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	u64 ns;
+	int ret;
+
+	ret = kstrtou64(buf, 10, &ns);
+	if (ret)
+		return ret;
+	ret = gputbs_tunable_store(gputbs_from_dev(dev), gputbs_set_timeout_ns,
+				   ns);
+	return ret ?: count;
+}
+static DEVICE_ATTR_RW(timeout_ns);
 
 /*
  * The device's configuration: a field of struct gtbs_dev_config, or the
@@ -362,6 +423,7 @@ static DEVICE_ATTR_RO(name)
 GPUTBS_COUNTER_ATTR(grids_submitted, gdev->core.grids_submitted);
 GPUTBS_COUNTER_ATTR(grids_completed, gdev->core.grids_completed);
 GPUTBS_COUNTER_ATTR(grids_cancelled, gdev->core.grids_cancelled);
+GPUTBS_COUNTER_ATTR(grids_timed_out, gdev->core.grids_timed_out);
 GPUTBS_COUNTER_ATTR(blocks_dispatched, gdev->core.blocks_dispatched);
 GPUTBS_COUNTER_ATTR(predictions, gdev->core.predictions);
 GPUTBS_COUNTER_ATTR(promotions, gdev->core.promotions);
@@ -374,6 +436,7 @@ static struct attribute *gputbs_attrs[] = {
 	&dev_attr_starve_ns.attr,
 	&dev_attr_share_threshold_ppm.attr,
 	&dev_attr_share_residency.attr,
+	&dev_attr_timeout_ns.attr,
 	&dev_attr_nr_sms.attr.attr,
 	&dev_attr_threads_per_sm.attr.attr,
 	&dev_attr_regs_per_sm.attr.attr,
@@ -386,6 +449,7 @@ static struct attribute *gputbs_attrs[] = {
 	&dev_attr_grids_submitted.attr,
 	&dev_attr_grids_completed.attr,
 	&dev_attr_grids_cancelled.attr,
+	&dev_attr_grids_timed_out.attr,
 	&dev_attr_blocks_dispatched.attr,
 	&dev_attr_predictions.attr,
 	&dev_attr_promotions.attr,

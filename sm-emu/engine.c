@@ -118,6 +118,7 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 	}
 	INIT_LIST_HEAD(&dev->grids);
 	INIT_LIST_HEAD(&dev->arrivals);
+	INIT_LIST_HEAD(&dev->timeouts);
 	INIT_LIST_HEAD(&dev->pending);
 	INIT_LIST_HEAD(&dev->policy_grids);
 	dev->share_threshold = GTBS_FP_ONE / 2;
@@ -180,6 +181,8 @@ int gtbs_grid_desc_check(const struct gtbs_dev_config *cfg,
 		*why = "block_cycles must be 1..2^40";
 	else if (desc->prio_class >= GTBS_NR_PRIO_CLASSES)
 		*why = "prio_class out of range";
+	else if (desc->timeout_cycles > GTBS_MAX_TIMEOUT_CYCLES)
+		*why = "timeout_cycles exceeds 2^62";
 	else if (!gtbs_label_ok(desc->label))
 		*why = "label must be NUL-terminated printable ASCII";
 	else if (gtbs_occupancy_calc(cfg, desc, &occ))
@@ -230,6 +233,8 @@ int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	INIT_LIST_HEAD(&grid->node);
 	INIT_LIST_HEAD(&grid->pending_node);
 	INIT_LIST_HEAD(&grid->policy_node);
+	INIT_LIST_HEAD(&grid->timeout_node);
+	grid->expire_cycle = U64_MAX;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_init);
@@ -369,20 +374,24 @@ void gtbs_grid_submit(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_submit);
 
 /**
- * gtbs_grid_submit_at() - submit a grid that arrives at a later cycle
+ * gtbs_grid_submit_at() - submit a grid that arrives at a given cycle
  * @dev: the device.
  * @grid: initialised by gtbs_grid_init(), state NEW.
- * @now: emulated cycle of the call.
- * @at: emulated cycle of the arrival; at or before @now means
- *	gtbs_grid_submit() at @now.
+ * @now: emulated cycle of the call, at or after &gtbs_dev.clock.
+ * @at: emulated cycle of the arrival; at or before @now means @now.
  *
  * The grid waits, ARRIVING and unseen by the policy, on &gtbs_dev.arrivals;
- * gtbs_dev_run_until() makes it arrive at exactly @at, after the SMs'
- * events at @at; grids due at the same cycle arrive in submission order.
- * So a workload's arrival offsets are exact in emulated cycles whatever the
- * wall-clock latency of the processes that submit it.  The owner must run
- * the device at @at: gtbs_dev_next_event() and gtbs_dev_next_arrival()
- * include it.
+ * the next gtbs_dev_run_until() or gtbs_dev_run_bounded() that reaches the
+ * arrival cycle makes it arrive there, after the SMs' events at that cycle;
+ * grids due at the same cycle arrive in submission order.  So a workload's
+ * arrival offsets are exact in emulated cycles whatever the wall-clock
+ * latency of the processes that submit it, and a grid submitted "now" to a
+ * device that has not yet been run up to @now (an owner that catches up in
+ * bounded steps) arrives at exactly @now all the same, with no event
+ * processed here: O(ARRIVING grids due after @at), never O(events).  The
+ * owner must run the device to the arrival: gtbs_dev_next_event() and
+ * gtbs_dev_next_arrival() include it.  For an arrival at or before @now
+ * this is the same schedule as gtbs_grid_submit() at @now.
  *
  * Context: device lock held.
  */
@@ -391,11 +400,7 @@ void gtbs_grid_submit_at(struct gtbs_dev *dev, struct gtbs_grid *grid,
 {
 	struct gtbs_grid *pos;
 
-	if (at <= now) {
-		gtbs_grid_submit(dev, grid, now);
-		return;
-	}
-	gtbs_dev_run_until(dev, now);
+	at = max(max(at, now), dev->clock);
 	grid->state = GTBS_GRID_ARRIVING;
 	grid->submit_cycle = at;
 	list_for_each_entry_reverse(pos, &dev->arrivals, node)
@@ -420,6 +425,70 @@ u64 gtbs_dev_next_arrival(const struct gtbs_dev *dev)
 			  node)->submit_cycle;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_arrival);
+
+/**
+ * gtbs_dev_next_expiry() - cycle of the next job timeout
+ * @dev: the device.
+ *
+ * Context: device lock held.
+ * Return: the &gtbs_grid.expire_cycle of the first grid on
+ * &gtbs_dev.timeouts, or U64_MAX.
+ */
+u64 gtbs_dev_next_expiry(const struct gtbs_dev *dev)
+{
+	if (list_empty(&dev->timeouts))
+		return U64_MAX;
+	return list_first_entry(&dev->timeouts, struct gtbs_grid,
+				timeout_node)->expire_cycle;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_expiry);
+
+/**
+ * gtbs_grid_timeout() - the job timeout that applies to a grid
+ * @dev: the device.
+ * @grid: the grid.
+ *
+ * The lower of the device's (&gtbs_dev.timeout_cycles) and the grid's own
+ * (&gtbs_grid_desc.timeout_cycles), ignoring either when 0: a submitter
+ * may ask for a shorter timeout than the device's, never a longer one.
+ * The timeout counts from the grid's first block's start, like a GPU
+ * watchdog or the DRM scheduler's job timeout (drm_sched's timedout_job):
+ * time spent queued behind other grids does not count against it.
+ *
+ * Context: device lock held.
+ * Return: emulated cycles, 0 when no timeout applies.
+ */
+u64 gtbs_grid_timeout(const struct gtbs_dev *dev, const struct gtbs_grid *grid)
+{
+	u64 dt = dev->timeout_cycles, gt = grid->desc.timeout_cycles;
+
+	if (!dt || !gt)
+		return dt | gt;
+	return min(dt, gt);
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_timeout);
+
+/*
+ * (Re)file a RUNNING grid on &gtbs_dev.timeouts by its expiry: its start
+ * plus its timeout, no earlier than the device's clock (a timeout lowered
+ * at run time below what a grid has run stops it at once).  Lock held.
+ */
+static void gtbs_grid_arm_timeout(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	u64 timeout = gtbs_grid_timeout(dev, grid);
+	struct gtbs_grid *pos;
+
+	list_del_init(&grid->timeout_node);
+	grid->expire_cycle = U64_MAX;
+	if (!timeout)
+		return;
+	/* start_cycle <= clock < 2^63 and timeout <= 2^62: no overflow */
+	grid->expire_cycle = max(grid->start_cycle + timeout, dev->clock);
+	list_for_each_entry_reverse(pos, &dev->timeouts, timeout_node)
+		if (pos->expire_cycle <= grid->expire_cycle)
+			break;
+	list_add(&grid->timeout_node, &pos->timeout_node);
+}
 
 /* Bring the SM's progress clock to @now.  Device lock held. */
 static void gtbs_sm_sync(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now)
@@ -587,6 +656,7 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		grid->state = GTBS_GRID_RUNNING;
 		grid->start_cycle = sm->now;
 		gtbs_grid_launch(dev, grid);
+		gtbs_grid_arm_timeout(dev, grid);
 		if (dev->backend && dev->backend->grid_start)
 			dev->backend->grid_start(dev, grid);
 	}
@@ -697,6 +767,8 @@ static void gtbs_grid_leave(struct gtbs_dev *dev, struct gtbs_grid *grid,
 		dev->pending_gen++;
 	}
 	list_del_init(&grid->policy_node);
+	list_del_init(&grid->timeout_node);
+	grid->expire_cycle = U64_MAX;
 	dev->nr_grids--;
 	/*
 	 * OnKernelEnd: every other running grid starts a new slice.  A grid
@@ -755,37 +827,16 @@ static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		dev->backend->grid_done(dev, grid);
 }
 
-/**
- * gtbs_grid_cancel() - remove a grid before it completes
- * @dev: the device.
- * @grid: an ARRIVING, QUEUED or RUNNING grid; other states are left
- *	alone.  An ARRIVING grid due after @now just leaves the arrivals.
- * @now: emulated cycle of the cancellation.
- *
- * First runs the device up to @now; if the grid completed by then it stays
- * DONE (and its &gtbs_backend_ops.grid_done was called).  Otherwise its
- * unissued blocks are dropped and its resident blocks release their SM
- * resources at once; no callback is made for the grid.
- *
- * Context: device lock held.
+/*
+ * Release every resident block of @grid at @now, on every SM it holds
+ * (each SM's clock is brought to @now first: blocks that share the SM are
+ * charged the load up to @now), and drop its unissued blocks.  Lock held.
  */
-void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
+static void gtbs_grid_evict(struct gtbs_dev *dev, struct gtbs_grid *grid,
+			    u64 now)
 {
 	u32 i, j;
 
-	if (grid->state == GTBS_GRID_ARRIVING && now < grid->submit_cycle) {
-		list_del_init(&grid->node);
-		grid->state = GTBS_GRID_CANCELLED;
-		grid->end_cycle = grid->submit_cycle;
-		return;
-	}
-	if (grid->state != GTBS_GRID_QUEUED &&
-	    grid->state != GTBS_GRID_RUNNING &&
-	    grid->state != GTBS_GRID_ARRIVING)
-		return;
-	gtbs_dev_run_until(dev, now);
-	if (grid->state == GTBS_GRID_DONE)
-		return;
 	for (i = 0; i < dev->cfg.nr_sms && grid->resident; i++) {
 		struct gtbs_sm *sm = dev->sms[i];
 
@@ -798,12 +849,92 @@ void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 		gtbs_sm_update_next(dev, sm);
 		gtbs_sm_refile(dev, sm);
 	}
+}
+
+/**
+ * gtbs_grid_cancel() - remove a grid before it completes
+ * @dev: the device.
+ * @grid: an ARRIVING, QUEUED or RUNNING grid; other states are left
+ *	alone.  An ARRIVING grid due after @now just leaves the arrivals.
+ * @now: emulated cycle of the cancellation, at or after &gtbs_dev.clock.
+ *
+ * First runs the device up to @now; if the grid completed (or timed out)
+ * by then it stays so (and its &gtbs_backend_ops.grid_done or
+ * &gtbs_backend_ops.grid_timeout was called).  Otherwise its unissued
+ * blocks are dropped and its resident blocks release their SM resources
+ * at once; no callback is made for the grid.  An owner that catches up in
+ * bounded steps passes &gtbs_dev.clock, so that the run here only takes
+ * the events left at that one cycle.
+ *
+ * Context: device lock held.
+ */
+void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
+{
+	if (grid->state == GTBS_GRID_ARRIVING && now < grid->submit_cycle) {
+		list_del_init(&grid->node);
+		grid->state = GTBS_GRID_CANCELLED;
+		grid->end_cycle = grid->submit_cycle;
+		return;
+	}
+	if (grid->state != GTBS_GRID_QUEUED &&
+	    grid->state != GTBS_GRID_RUNNING &&
+	    grid->state != GTBS_GRID_ARRIVING)
+		return;
+	gtbs_dev_run_until(dev, now);
+	if (grid->state != GTBS_GRID_QUEUED &&
+	    grid->state != GTBS_GRID_RUNNING)
+		return;
+	gtbs_grid_evict(dev, grid, now);
 	grid->state = GTBS_GRID_CANCELLED;
 	grid->end_cycle = max(now, grid->submit_cycle);
 	dev->grids_cancelled++;
 	gtbs_grid_leave(dev, grid, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_cancel);
+
+/*
+ * The job timeout of the first grid on &gtbs_dev.timeouts is due at @now:
+ * stop it like a cancellation, as TIMED_OUT, and tell the owner.  Lock
+ * held.
+ */
+static void gtbs_grid_expire(struct gtbs_dev *dev, struct gtbs_grid *grid,
+			     u64 now)
+{
+	grid->state = GTBS_GRID_TIMED_OUT;
+	grid->end_cycle = now;
+	dev->grids_timed_out++;
+	/* before the eviction: the owner accounts SM time up to @now */
+	if (dev->backend && dev->backend->grid_timeout)
+		dev->backend->grid_timeout(dev, grid);
+	gtbs_grid_evict(dev, grid, now);
+	gtbs_grid_leave(dev, grid, now);
+}
+
+/**
+ * gtbs_dev_set_timeout() - set the device's job timeout
+ * @dev: the device.
+ * @timeout_cycles: emulated cycles a grid may run from its first block's
+ *	start, 0..%GTBS_MAX_TIMEOUT_CYCLES; 0 turns the device's timeout off
+ *	(grids' own timeouts still apply).
+ * @now: emulated cycle of the change, at or after &gtbs_dev.clock.
+ *
+ * Runs the device up to @now, then applies the new value to every running
+ * grid too: a grid that has already run longer than a lowered timeout is
+ * stopped at @now, by the next run of the device.
+ *
+ * Context: device lock held.
+ */
+void gtbs_dev_set_timeout(struct gtbs_dev *dev, u64 timeout_cycles, u64 now)
+{
+	struct gtbs_grid *grid;
+
+	gtbs_dev_run_until(dev, now);
+	dev->timeout_cycles = min(timeout_cycles, GTBS_MAX_TIMEOUT_CYCLES);
+	list_for_each_entry(grid, &dev->grids, node)
+		if (grid->state == GTBS_GRID_RUNNING)
+			gtbs_grid_arm_timeout(dev, grid);
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_set_timeout);
 
 /* Cycles until @sm's progress clock, with its carry, gains @left units. */
 static u64 gtbs_sm_cycles_to(const struct gtbs_dev *dev,
@@ -904,70 +1035,122 @@ u64 gtbs_sm_advance(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now)
 EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_advance);
 
 /**
- * gtbs_dev_next_event() - the device's next block completion
+ * gtbs_dev_next_event() - the device's next event
  * @dev: the device.
  *
  * Context: device lock held.
- * Return: emulated cycle of the next block completion or deferred arrival
- * (or of a kick not yet processed: an SM to re-evaluate at once), or
- * U64_MAX when there is none.  O(1).
+ * Return: emulated cycle of the next block completion, deferred arrival or
+ * job timeout (or of a kick not yet processed: an SM to re-evaluate at
+ * once), or U64_MAX when there is none.  O(1).
  */
 u64 gtbs_dev_next_event(const struct gtbs_dev *dev)
 {
 	/* the heap's first SM; pending kicks (due at once) count too */
-	return min(dev->sms[dev->sm_heap[0]]->heap_key,
-		   gtbs_dev_next_arrival(dev));
+	return min(min(dev->sms[dev->sm_heap[0]]->heap_key,
+		       gtbs_dev_next_arrival(dev)),
+		   gtbs_dev_next_expiry(dev));
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_event);
+
+/**
+ * gtbs_dev_run_bounded() - run the device in emulated-cycle order, at most
+ *	a given number of events
+ * @dev: the device.
+ * @until: emulated cycle to stop at.
+ * @budget: in: the most events to process, 0..U32_MAX; out: what is left
+ *	of it (the caller learns how many events were processed).
+ *
+ * Processes the device's events in global cycle order (lowest SM index
+ * first on ties) up to and including @until, and stops early once @budget
+ * events were processed.  An event is a block completion (with the blocks
+ * the SM issues at once: at most &gtbs_dev_config.max_blocks_per_sm of
+ * each, so one event is O(slots x pick)), a kick (an SM whose scheduling
+ * state changed because a grid arrived or ended at &gtbs_sm.kick_cycle
+ * issues blocks at that cycle), a deferred arrival or a job timeout; at
+ * one cycle, SM events come first, then arrivals, then timeouts (a grid
+ * whose last block ends at its expiry completes).
+ *
+ * Stopping early changes nothing in the schedule: the next call goes on
+ * from the same event, so running a device in slices of any size gives
+ * exactly the events, cycles and decisions of one gtbs_dev_run_until()
+ * (the module bounds its lock hold times this way, kmod/gputbs_sm.c).
+ * &gtbs_dev.clock says how far the device got.
+ *
+ * Context: device lock held (or a device private to the caller).
+ * Return: true when every event due by @until was processed (the device
+ * is at @until), false when the budget ran out first.
+ */
+bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
+{
+	for (;;) {
+		/* the SM with the earliest event, lowest index on ties */
+		struct gtbs_sm *first = dev->sms[dev->sm_heap[0]];
+		u64 next = first->heap_key, arrival, expiry, ev;
+
+		arrival = gtbs_dev_next_arrival(dev);
+		expiry = gtbs_dev_next_expiry(dev);
+		ev = min(min(next, arrival), expiry);
+		if (ev == U64_MAX || ev > until) {
+			if (until != U64_MAX)
+				dev->clock = max(dev->clock, until);
+			return true;
+		}
+		if (!*budget)
+			return false;
+		(*budget)--;
+		dev->clock = max(dev->clock, ev);
+		if (ev == next) {
+			if (first->kicked && first->next_end > next &&
+			    list_empty(&dev->pending)) {
+				/*
+				 * A kick that found nothing left to issue
+				 * (another SM took the last block first): the
+				 * SM has nothing to do before its next end,
+				 * where it is synced exactly.
+				 */
+				first->kicked = false;
+				gtbs_sm_refile(dev, first);
+				continue;
+			}
+			gtbs_sm_advance(dev, first, next);
+		} else if (ev == arrival) {
+			/* the SMs' events at the cycle came first */
+			gtbs_grid_arrive(dev, list_first_entry(&dev->arrivals,
+							       struct gtbs_grid,
+							       node),
+					 arrival);
+		} else {
+			gtbs_grid_expire(dev, list_first_entry(&dev->timeouts,
+							       struct gtbs_grid,
+							       timeout_node),
+					 expiry);
+		}
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_run_bounded);
 
 /**
  * gtbs_dev_run_until() - run the whole device in emulated-cycle order
  * @dev: the device.
  * @until: emulated cycle to stop at.
  *
- * Processes the device's events in global cycle order (lowest SM index
- * first on ties) up to and including @until.  An event is a block
- * completion, or a kick: an SM whose scheduling state changed (a grid
- * arrived or ended at &gtbs_sm.kick_cycle) issues blocks at that cycle.
- * Because every SM's events are taken in global order, the schedule does
- * not depend on who calls this or how late: the KUnit suite, the unit
- * tests and the simulator call it in pure virtual time, and the module's
- * SM kthreads call it with the wall-clock cycle when a timer or kick wakes
- * them, so the module and the simulator agree cycle for cycle.
+ * gtbs_dev_run_bounded() without a budget: processes every event due by
+ * @until.  Because every SM's events are taken in global order, the
+ * schedule does not depend on who calls this or how late: the KUnit suite,
+ * the unit tests and the simulator call it in pure virtual time, and the
+ * module's SM kthreads run the device (in bounded slices) with the
+ * wall-clock cycle when a timer or kick wakes them, so the module and the
+ * simulator agree cycle for cycle.
  *
  * Context: device lock held (or a device private to the caller).
  */
 void gtbs_dev_run_until(struct gtbs_dev *dev, u64 until)
 {
-	for (;;) {
-		/* the SM with the earliest event, lowest index on ties */
-		struct gtbs_sm *first = dev->sms[dev->sm_heap[0]];
-		u64 next = first->heap_key, arrival;
+	u32 budget;
 
-		arrival = gtbs_dev_next_arrival(dev);
-		if (arrival < next && arrival <= until) {
-			/* the SMs' events at the cycle come first */
-			gtbs_grid_arrive(dev, list_first_entry(&dev->arrivals,
-							       struct gtbs_grid,
-							       node),
-					 arrival);
-			continue;
-		}
-		if (next == U64_MAX || next > until)
-			break;
-		if (first->kicked && first->next_end > next &&
-		    list_empty(&dev->pending)) {
-			/*
-			 * A kick that found nothing left to issue (another SM
-			 * took the last block first): the SM has nothing to do
-			 * before its next end, where it is synced exactly.
-			 */
-			first->kicked = false;
-			gtbs_sm_refile(dev, first);
-			continue;
-		}
-		gtbs_sm_advance(dev, first, next);
-	}
+	do {
+		budget = U32_MAX;
+	} while (!gtbs_dev_run_bounded(dev, until, &budget));
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_run_until);
 

@@ -22,6 +22,8 @@
 #define GTBS_PPM		1000000U
 /** GTBS_MAX_BLOCK_CYCLES - longest block duration accepted, cycles */
 #define GTBS_MAX_BLOCK_CYCLES	BIT_ULL(40)
+/** GTBS_MAX_TIMEOUT_CYCLES - longest job timeout accepted, cycles (2^62) */
+#define GTBS_MAX_TIMEOUT_CYCLES	BIT_ULL(62)
 /** GTBS_PROGRESS_SCALE - fixed-point scale of an SM's progress clock */
 #define GTBS_PROGRESS_SCALE	BIT_ULL(16)
 /** GTBS_LABEL_LEN - bytes in a grid label, NUL included */
@@ -104,6 +106,10 @@ enum gtbs_prio_class {
  *	caller owns the array for the grid's lifetime).
  * @label: NUL-terminated name.
  * @prio_class: &enum gtbs_prio_class, below %GTBS_NR_PRIO_CLASSES.
+ * @timeout_cycles: the grid's own job timeout, emulated cycles from its
+ *	first block's start, 0..2^62; 0 means the device's
+ *	(&gtbs_dev.timeout_cycles).  The lower of the two non-zero values
+ *	applies (gtbs_grid_timeout()).
  */
 struct gtbs_grid_desc {
 	u32 nr_blocks;
@@ -116,6 +122,7 @@ struct gtbs_grid_desc {
 	const u64 *durations;
 	char label[GTBS_LABEL_LEN];
 	u32 prio_class;
+	u64 timeout_cycles;
 };
 
 /**
@@ -175,14 +182,17 @@ struct gtbs_footprint {
  * @GTBS_GRID_RUNNING: at least one block started, not all ended.
  * @GTBS_GRID_DONE: every block ended.
  * @GTBS_GRID_CANCELLED: removed before completion by gtbs_grid_cancel().
+ * @GTBS_GRID_TIMED_OUT: stopped by the job timeout: it was RUNNING
+ *	gtbs_grid_timeout() cycles after its first block started.
  *
  * ::
  *
  *   NEW --submit--> QUEUED --first block--> RUNNING --last block--> DONE
- *    |                 ^  |                       |
- *    +--submit_at--> ARRIVING   +--------cancel---------+--> CANCELLED
- *                      |                                  ^
- *                      +--------------cancel--------------+
+ *    |                 ^  |                   |   |
+ *    +--submit_at--> ARRIVING   +----cancel----+  +--timeout--> TIMED_OUT
+ *                      |        v
+ *                      +----> CANCELLED
+ *                     cancel
  */
 enum gtbs_grid_state {
 	GTBS_GRID_NEW,
@@ -191,6 +201,7 @@ enum gtbs_grid_state {
 	GTBS_GRID_RUNNING,
 	GTBS_GRID_DONE,
 	GTBS_GRID_CANCELLED,
+	GTBS_GRID_TIMED_OUT,
 };
 
 /**
@@ -265,6 +276,9 @@ struct gtbs_grid_sm {
  * @pred_remaining: predicted remaining runtime at @pred_cycle by the
  *	latest prediction on any SM, cycles (valid once @nr_predictions).
  * @pred_cycle: cycle of that prediction.
+ * @expire_cycle: while RUNNING with a job timeout, the cycle at which it
+ *	times out (@start_cycle + gtbs_grid_timeout()), else U64_MAX.
+ * @timeout_node: link in &gtbs_dev.timeouts while @expire_cycle is set.
  * @priv: owner's pointer (the module's grid, the simulator's job).
  * @sm: per-SM state, &gtbs_dev_config.nr_sms entries, followed in the same
  *	allocation by the predictor's Block_Start[] storage
@@ -293,6 +307,8 @@ struct gtbs_grid {
 	u64 first_pred;
 	u64 pred_remaining;
 	u64 pred_cycle;
+	u64 expire_cycle;
+	struct list_head timeout_node;
 	void *priv;
 	struct gtbs_grid_sm sm[];
 };
@@ -400,6 +416,13 @@ struct gtbs_policy_ops {
  * @grid_start: optional.  First block of @grid started.
  * @grid_done: optional.  Last block of @grid ended; the grid has left
  *	&gtbs_dev.grids and the core no longer touches it.
+ * @grid_timeout: optional.  @grid ran past its job timeout and is being
+ *	stopped (state %GTBS_GRID_TIMED_OUT, &gtbs_grid.end_cycle the cycle).
+ *	Called while its blocks are still resident, so that the owner can
+ *	account SM time up to the cycle; right after the call, under the same
+ *	lock hold, the core releases its resident blocks' SM resources, drops
+ *	its unissued blocks, removes it from &gtbs_dev.grids and no longer
+ *	touches it.  No @block_end is made for the blocks it lost.
  * @block_start: optional.  Block @block of @grid started in slot @slot of
  *	@sm (the paper's blkindex) at @cycle.
  * @block_end: optional.  Block @block of @grid that ran in slot @slot of
@@ -423,6 +446,7 @@ struct gtbs_policy_ops {
 struct gtbs_backend_ops {
 	void (*grid_start)(struct gtbs_dev *dev, struct gtbs_grid *grid);
 	void (*grid_done)(struct gtbs_dev *dev, struct gtbs_grid *grid);
+	void (*grid_timeout)(struct gtbs_dev *dev, struct gtbs_grid *grid);
 	void (*block_start)(struct gtbs_dev *dev, struct gtbs_sm *sm,
 			    struct gtbs_grid *grid, u32 slot, u32 block,
 			    u64 cycle);
@@ -449,6 +473,10 @@ struct gtbs_backend_ops {
  * @grids: QUEUED and RUNNING grids in arrival order.
  * @arrivals: ARRIVING grids by arrival cycle, then submission order.
  * @pending: grids with unissued blocks, in arrival order.
+ * @timeouts: RUNNING grids with a job timeout, by &gtbs_grid.expire_cycle
+ *	(then launch order), linked by &gtbs_grid.timeout_node.
+ * @clock: the cycle the device has been run to: every event before it has
+ *	been processed, and no SM's clock is past it (gtbs_dev_run_bounded()).
  * @slice_gen: incremented at every launch and at every end of a grid that
  *	ran: a new slice for every running grid on every SM (Algorithm 1's
  *	OnKernelEnd), applied lazily (&gtbs_grid_sm.slice_gen).
@@ -490,6 +518,12 @@ struct gtbs_backend_ops {
  * @share_residency: SRTF/Adaptive: residency limit of the fastest grid in
  *	sharing mode, blocks per SM, >= 1 (default 3, the paper's).
  * @sharing_switches: counter of SMs entering or leaving sharing mode.
+ * @timeout_cycles: the device's job timeout, emulated cycles from a grid's
+ *	first block's start; 0 (the default in the core) turns it off.  Set
+ *	with gtbs_dev_set_timeout().
+ * @grids_timed_out: counter of grids stopped by their job timeout; with no
+ *	grid present, @grids_submitted = @grids_completed + @grids_cancelled
+ *	+ @grids_timed_out.
  *
  * Every member is protected by the owner's device lock.
  */
@@ -503,6 +537,8 @@ struct gtbs_dev {
 	struct list_head grids;
 	struct list_head arrivals;
 	struct list_head pending;
+	struct list_head timeouts;
+	u64 clock;
 	u64 slice_gen;
 	u64 pending_gen;
 	struct list_head policy_grids;
@@ -528,6 +564,8 @@ struct gtbs_dev {
 	u64 share_threshold;
 	u32 share_residency;
 	u64 sharing_switches;
+	u64 timeout_cycles;
+	u64 grids_timed_out;
 };
 
 /* config.c */
@@ -566,11 +604,15 @@ void gtbs_grid_submit(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now);
 void gtbs_grid_submit_at(struct gtbs_dev *dev, struct gtbs_grid *grid,
 			 u64 now, u64 at);
 u64 gtbs_dev_next_arrival(const struct gtbs_dev *dev);
+u64 gtbs_dev_next_expiry(const struct gtbs_dev *dev);
 void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now);
 u64 gtbs_sm_advance(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now);
 u64 gtbs_sm_next_event(const struct gtbs_dev *dev, const struct gtbs_sm *sm);
 u64 gtbs_dev_next_event(const struct gtbs_dev *dev);
 void gtbs_dev_run_until(struct gtbs_dev *dev, u64 until);
+bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget);
+u64 gtbs_grid_timeout(const struct gtbs_dev *dev, const struct gtbs_grid *grid);
+void gtbs_dev_set_timeout(struct gtbs_dev *dev, u64 timeout_cycles, u64 now);
 bool gtbs_dev_idle(const struct gtbs_dev *dev);
 void gtbs_dev_kick(struct gtbs_dev *dev, u64 cycle);
 void gtbs_dev_set_policy(struct gtbs_dev *dev,

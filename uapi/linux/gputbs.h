@@ -51,6 +51,13 @@
  * reported (a module without it leaves the field zero)
  */
 #define GPUTBS_FEATURE_DEVICE_GRID_LIMIT	_BITULL(7)
+/**
+ * GPUTBS_FEATURE_JOB_TIMEOUT - the job timeout: a grid that runs longer than
+ * the device's timeout (sysfs timeout_ns) or its own
+ * (%GPUTBS_SUBMIT_TIMEOUT, &gputbs_submit.timeout_cycles) is stopped, and
+ * %GPUTBS_IOCTL_WAIT reaps it with -ETIMEDOUT
+ */
+#define GPUTBS_FEATURE_JOB_TIMEOUT	_BITULL(9)
 
 /** GPUTBS_LABEL_LEN - size of a grid label in bytes, NUL included */
 #define GPUTBS_LABEL_LEN	32
@@ -130,6 +137,17 @@ struct gputbs_info {
  * &gputbs_submit.arrival_cycle, not at once
  */
 #define GPUTBS_SUBMIT_AT_CYCLE		_BITUL(1)
+/**
+ * GPUTBS_SUBMIT_TIMEOUT - the grid's own job timeout is
+ * &gputbs_submit.timeout_cycles (lower than the device's to matter)
+ */
+#define GPUTBS_SUBMIT_TIMEOUT		_BITUL(2)
+
+/**
+ * GPUTBS_TIMEOUT_MAX_CYCLES - the longest &gputbs_submit.timeout_cycles,
+ * emulated cycles (2^62)
+ */
+#define GPUTBS_TIMEOUT_MAX_CYCLES	_BITULL(62)
 
 /**
  * GPUTBS_ARRIVAL_MAX_AHEAD - how far ahead of the device's current cycle
@@ -189,6 +207,16 @@ struct gputbs_info {
  *	%GPUTBS_FEATURE_ARRIVAL_CYCLE: the struct was
  *	%GPUTBS_SUBMIT_SIZE_VER0 bytes before, and the module still accepts
  *	that command, as if this member were 0 (the flag is then -EINVAL).
+ * @timeout_cycles: with %GPUTBS_SUBMIT_TIMEOUT: the grid's own job timeout,
+ *	emulated cycles from its first block's start, 1..
+ *	%GPUTBS_TIMEOUT_MAX_CYCLES; the lower of it and the device's
+ *	timeout (sysfs timeout_ns, in cycles at the device's time scale)
+ *	applies: a submitter may shorten the device's timeout, never extend
+ *	it.  Must be 0 without the flag.  Added with
+ *	%GPUTBS_FEATURE_JOB_TIMEOUT: the struct was %GPUTBS_SUBMIT_SIZE_VER1
+ *	bytes before, and the module still accepts that command (and the
+ *	%GPUTBS_SUBMIT_SIZE_VER0 one), as if this member were 0 (the flag is
+ *	then -EINVAL).
  *
  * %GPUTBS_IOCTL_SUBMIT computes the grid's maximum residency R with the
  * occupancy calculation and queues it.  With %GPUTBS_SUBMIT_AT_CYCLE and
@@ -200,11 +228,18 @@ struct gputbs_info {
  * arrival; closing the file first cancels it like any other grid.  With
  * %GPUTBS_SUBMIT_RECORD_BLOCKS the module also allocates @nr_blocks
  * records of 32 bytes (charged to the caller's memory cgroup) that it
- * fills as the blocks end.  Errors: -EINVAL for an invalid field, an
- * unknown flag, @prio_class above 4, @arrival_cycle non-zero without
- * %GPUTBS_SUBMIT_AT_CYCLE or more than %GPUTBS_ARRIVAL_MAX_AHEAD cycles
- * ahead, %GPUTBS_SUBMIT_AT_CYCLE in a command of %GPUTBS_SUBMIT_SIZE_VER0
- * bytes, or a grid that cannot fit on an SM (R = 0), -EPERM for
+ * fills as the blocks end.  A grid still running when its job timeout
+ * expires (the lower of the device's and @timeout_cycles, counted from
+ * its first block's start) is stopped at that cycle: its resident blocks
+ * release their SMs, its other blocks never run, and %GPUTBS_IOCTL_WAIT
+ * reaps it with -ETIMEDOUT (Documentation/reliability.rst).
+ * Errors: -EINVAL for an invalid field, an unknown flag, @prio_class
+ * above 4, @arrival_cycle non-zero without %GPUTBS_SUBMIT_AT_CYCLE or more
+ * than %GPUTBS_ARRIVAL_MAX_AHEAD cycles ahead, %GPUTBS_SUBMIT_AT_CYCLE in a
+ * command of %GPUTBS_SUBMIT_SIZE_VER0 bytes, %GPUTBS_SUBMIT_TIMEOUT in a
+ * command shorter than %GPUTBS_SUBMIT_SIZE_VER2 bytes, @timeout_cycles 0
+ * or above %GPUTBS_TIMEOUT_MAX_CYCLES with the flag or non-zero without
+ * it, or a grid that cannot fit on an SM (R = 0), -EPERM for
  * %GPUTBS_PRIO_HIGH or %GPUTBS_PRIO_REALTIME without CAP_SYS_NICE (checked
  * after every other field: an invalid grid is -EINVAL or -E2BIG for
  * anyone), -EFAULT for a bad pointer, -E2BIG for too many blocks, -EAGAIN
@@ -233,6 +268,7 @@ struct gputbs_submit {
 	__u32 handle;
 	__u32 prio_class;
 	__u64 arrival_cycle;
+	__u64 timeout_cycles;
 };
 
 /**
@@ -246,6 +282,11 @@ struct gputbs_submit {
  * &gputbs_submit.arrival_cycle, bytes
  */
 #define GPUTBS_SUBMIT_SIZE_VER1	104
+/**
+ * GPUTBS_SUBMIT_SIZE_VER2 - size of &struct gputbs_submit with
+ * &gputbs_submit.timeout_cycles, bytes
+ */
+#define GPUTBS_SUBMIT_SIZE_VER2	112
 
 /* Flags of &struct gputbs_wait. */
 /** GPUTBS_WAIT_ANY - ignore @handle, reap any completed grid of this fd */
@@ -268,7 +309,10 @@ struct gputbs_submit {
  * @residency: out: the grid's maximum residency R, blocks per SM.
  *
  * %GPUTBS_IOCTL_WAIT sleeps interruptibly until the grid completes, then
- * fills the outputs and releases the handle.  Errors: -ETIME when the
+ * fills the outputs and releases the handle.  Errors: -ETIMEDOUT when the
+ * grid was stopped by its job timeout (%GPUTBS_FEATURE_JOB_TIMEOUT): it is
+ * reaped all the same and the outputs are filled (@blocks_done below the
+ * grid's blocks, @end_cycle the cycle it was stopped); -ETIME when the
  * deadline passed first (the grid stays queued), -ENOENT for an unknown
  * handle (or no grid with %GPUTBS_WAIT_ANY), -EINVAL for unknown flags,
  * -ERESTARTSYS/-EINTR on a signal, -EFAULT for a bad pointer (if only

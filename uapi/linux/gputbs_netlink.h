@@ -20,6 +20,9 @@
  * @GPUTBS_GRID_STATE_DONE: Every block ended.
  * @GPUTBS_GRID_STATE_CANCELLED: Removed before completion (its file was
  *   closed).
+ * @GPUTBS_GRID_STATE_TIMED_OUT: Stopped by the job timeout: it ran longer
+ *   than the device's timeout_ns (or its own GPUTBS_SUBMIT_TIMEOUT) from its
+ *   first block's start.
  */
 enum gputbs_grid_state {
 	GPUTBS_GRID_STATE_ARRIVING,
@@ -27,6 +30,7 @@ enum gputbs_grid_state {
 	GPUTBS_GRID_STATE_RUNNING,
 	GPUTBS_GRID_STATE_DONE,
 	GPUTBS_GRID_STATE_CANCELLED,
+	GPUTBS_GRID_STATE_TIMED_OUT,
 };
 
 /**
@@ -99,6 +103,8 @@ enum {
 	GPUTBS_A_DEV_EVENTS_SENT,
 	GPUTBS_A_DEV_EVENTS_DROPPED,
 	GPUTBS_A_DEV_GRIDS_CANCELLED,
+	GPUTBS_A_DEV_GRIDS_TIMED_OUT,
+	GPUTBS_A_DEV_TIMEOUT_NS,
 
 	__GPUTBS_A_DEV_MAX,
 	GPUTBS_A_DEV_MAX = (__GPUTBS_A_DEV_MAX - 1)
@@ -190,6 +196,7 @@ enum {
 	GPUTBS_CMD_GRID_CANCELLED_NTF,
 	GPUTBS_CMD_POLICY_CHANGED_NTF,
 	GPUTBS_CMD_EVENTS_LOST_NTF,
+	GPUTBS_CMD_GRID_TIMED_OUT_NTF,
 
 	__GPUTBS_CMD_MAX,
 	GPUTBS_CMD_MAX = (__GPUTBS_CMD_MAX - 1)
