@@ -249,6 +249,21 @@ static void h_grid_done(struct gtbs_dev *dev, struct gtbs_grid *grid)
 	      grid->end_cycle, grid->end_cycle);
 }
 
+/*
+ * Called while the TIMED_OUT grid's blocks are still resident (for the
+ * owner's accounting): the SMs are checked at the next event instead.
+ */
+static void h_grid_timeout(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	struct h_dev *h = h_of(dev);
+	bool check = h->check_every_event;
+
+	h->check_every_event = false;
+	h_log(h, H_EV_GRID_TIMEOUT, NULL, grid, U32_MAX, grid->end_cycle,
+	      grid->end_cycle);
+	h->check_every_event = check;
+}
+
 static void h_kick(struct gtbs_dev *dev, struct gtbs_sm *sm)
 {
 	struct h_dev *h = h_of(dev);
@@ -260,6 +275,7 @@ static void h_kick(struct gtbs_dev *dev, struct gtbs_sm *sm)
 static const struct gtbs_backend_ops h_backend = {
 	.grid_start = h_grid_start,
 	.grid_done = h_grid_done,
+	.grid_timeout = h_grid_timeout,
 	.block_start = h_block_start,
 	.block_end = h_block_end,
 	.kick = h_kick,

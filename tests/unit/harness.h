@@ -25,6 +25,7 @@ enum h_ev_kind {
 	H_EV_BLOCK_END,
 	H_EV_GRID_START,
 	H_EV_GRID_DONE,
+	H_EV_GRID_TIMEOUT,
 };
 
 /*
@@ -151,6 +152,7 @@ Suite *engine_suite(void);
 Suite *metrics_suite(void);
 Suite *predictor_suite(void);
 Suite *policy_suite(void);
+Suite *timeout_suite(void);
 /* Regression cases, one per core bug found by these tests. */
 Suite *regressions_suite(void);
 void regressions_timing(Suite *s);
