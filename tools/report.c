@@ -30,6 +30,7 @@ static const struct {
 	{ GPUTBS_FEATURE_BLOCK_RECORDS, "block-records" },
 	{ GPUTBS_FEATURE_ARRIVAL_CYCLE, "arrival-cycle" },
 	{ GPUTBS_FEATURE_DEVICE_GRID_LIMIT, "device-grid-limit" },
+	{ GPUTBS_FEATURE_JOB_TIMEOUT, "job-timeout" },
 };
 
 #define NR_FEATURES	ARRAY_SIZE(report_features)

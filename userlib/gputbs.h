@@ -78,18 +78,22 @@ GPUTBS_API int gputbs_info(struct gputbs *g, struct gputbs_info *info);
  * @sub: in: the grid; out: @sub->handle.
  *
  * With %GPUTBS_SUBMIT_AT_CYCLE in @sub->flags the grid arrives at
- * @sub->arrival_cycle (%GPUTBS_FEATURE_ARRIVAL_CYCLE).  Without it,
- * @sub->arrival_cycle is not read: the call uses the command of the
- * struct's older, %GPUTBS_SUBMIT_SIZE_VER0-byte layout, so that programs
- * built against an older <linux/gputbs.h> keep working with this library
- * and every module accepts the call.
+ * @sub->arrival_cycle (%GPUTBS_FEATURE_ARRIVAL_CYCLE); with
+ * %GPUTBS_SUBMIT_TIMEOUT its own job timeout is @sub->timeout_cycles
+ * (%GPUTBS_FEATURE_JOB_TIMEOUT).  The call uses the command of the
+ * smallest struct layout that has the members the flags use
+ * (%GPUTBS_SUBMIT_SIZE_VER0 without either flag, %GPUTBS_SUBMIT_SIZE_VER1
+ * with AT_CYCLE only), so that programs built against an older
+ * <linux/gputbs.h> keep working with this library and every module accepts
+ * the calls it can.
  *
  * Not retried on -EAGAIN: that means the file holds
  * &gputbs_info.max_grids_per_fd unreaped grids; reap one and try again.
  *
  * Return: 0, or -EINVAL, -EPERM, -EFAULT, -E2BIG, -EAGAIN, -ENOMEM (see
  * the uapi), or -ENOTTY for %GPUTBS_SUBMIT_AT_CYCLE from a module without
- * %GPUTBS_FEATURE_ARRIVAL_CYCLE.
+ * %GPUTBS_FEATURE_ARRIVAL_CYCLE, or for %GPUTBS_SUBMIT_TIMEOUT from one
+ * without %GPUTBS_FEATURE_JOB_TIMEOUT.
  */
 GPUTBS_API int gputbs_submit(struct gputbs *g, struct gputbs_submit *sub);
 
@@ -100,8 +104,10 @@ GPUTBS_API int gputbs_submit(struct gputbs *g, struct gputbs_submit *sub);
  *
  * A wait interrupted by a signal is restarted with the same deadline.
  *
- * Return: 0, -ETIME when the deadline passed (the grid stays queued),
- * -ENOENT for an unknown handle, -EINVAL for unknown flags.
+ * Return: 0, -ETIMEDOUT when the grid was stopped by its job timeout
+ * (reaped all the same, @w filled: blocks_done below its blocks), -ETIME
+ * when the deadline passed (the grid stays queued), -ENOENT for an unknown
+ * handle, -EINVAL for unknown flags.
  */
 GPUTBS_API int gputbs_wait(struct gputbs *g, struct gputbs_wait *w);
 

@@ -87,18 +87,29 @@ GPUTBS_API int gputbs_info(struct gputbs *g, struct gputbs_info *info)
 	_IOC(_IOC_READ | _IOC_WRITE, GPUTBS_IOCTL_BASE, \
 	     _IOC_NR(GPUTBS_IOCTL_SUBMIT), GPUTBS_SUBMIT_SIZE_VER0)
 
+/* SUBMIT with the struct of GPUTBS_SUBMIT_SIZE_VER1 bytes */
+#define GPUTBS_IOCTL_SUBMIT_VER1 \
+	_IOC(_IOC_READ | _IOC_WRITE, GPUTBS_IOCTL_BASE, \
+	     _IOC_NR(GPUTBS_IOCTL_SUBMIT), GPUTBS_SUBMIT_SIZE_VER1)
+
 /*
- * Only a submission with GPUTBS_SUBMIT_AT_CYCLE needs arrival_cycle, the
- * one member the struct gained; every other one goes with the command of
- * the older struct, which every module accepts and which reads and writes
- * only what a program built against the older header has: its struct is
- * GPUTBS_SUBMIT_SIZE_VER0 bytes, and this library must not touch more.
+ * Each submission goes with the command of the smallest struct that has
+ * the members its flags use: GPUTBS_SUBMIT_TIMEOUT needs timeout_cycles
+ * (the current struct), GPUTBS_SUBMIT_AT_CYCLE arrival_cycle (VER1), and
+ * anything else goes with the VER0 command, which every module accepts.
+ * The command reads and writes only what a program built against an older
+ * header has: one built before timeout_cycles has a struct of
+ * GPUTBS_SUBMIT_SIZE_VER1 bytes and cannot set the flag, one built before
+ * arrival_cycle GPUTBS_SUBMIT_SIZE_VER0, and this library must not touch
+ * more.
  */
 GPUTBS_API int gputbs_submit(struct gputbs *g, struct gputbs_submit *sub)
 {
-	if (!(sub->flags & GPUTBS_SUBMIT_AT_CYCLE))
-		return gputbs_ioctl(g->fd, GPUTBS_IOCTL_SUBMIT_VER0, sub);
-	return gputbs_ioctl(g->fd, GPUTBS_IOCTL_SUBMIT, sub);
+	if (sub->flags & GPUTBS_SUBMIT_TIMEOUT)
+		return gputbs_ioctl(g->fd, GPUTBS_IOCTL_SUBMIT, sub);
+	if (sub->flags & GPUTBS_SUBMIT_AT_CYCLE)
+		return gputbs_ioctl(g->fd, GPUTBS_IOCTL_SUBMIT_VER1, sub);
+	return gputbs_ioctl(g->fd, GPUTBS_IOCTL_SUBMIT_VER0, sub);
 }
 
 GPUTBS_API int gputbs_wait(struct gputbs *g, struct gputbs_wait *w)
@@ -258,6 +269,8 @@ GPUTBS_API const char *gputbs_strerror(int err)
 		err = -err;
 	if (!err)
 		return "Success";
+	if (err == ETIMEDOUT)	/* from WAIT: GPUTBS_FEATURE_JOB_TIMEOUT */
+		return "Grid stopped by the job timeout (sysfs timeout_ns or GPUTBS_SUBMIT_TIMEOUT)";
 	s = strerrordesc_np(err);
 	return s ? s : "Unknown error";
 }

@@ -133,7 +133,7 @@ static bool usable(void)
 		return false;
 	}
 	gu_grid(&s, 30, 64, 10);
-	ret = gu_submit104(fd, &s);
+	ret = gu_submit(fd, &s);
 	if (!ret)
 		ret = gu_wait(fd, s.handle, 0,
 			      (__s64)gu_now_ns() + 30 * GU_NS_PER_SEC, &w);
@@ -269,7 +269,7 @@ static void prep_submit(struct ctx *c, const struct path *p)
 static int call_submit(struct ctx *c, const struct path *p)
 {
 	return p->kind == SUB_DIST96 ? gu_submit96(c->fd, &c->s) :
-				       gu_submit104(c->fd, &c->s);
+				       gu_submit(c->fd, &c->s);
 }
 
 /*
@@ -317,7 +317,7 @@ static void prep_done_grid(struct ctx *c, const struct path *p)
 	open_fd(c);
 	gu_grid(&c->s, 20, 64, 10);
 	c->s.flags = GPUTBS_SUBMIT_RECORD_BLOCKS;
-	if (gu_submit104(c->fd, &c->s)) {
+	if (gu_submit(c->fd, &c->s)) {
 		perror("failnth: submit");
 		exit(1);
 	}
@@ -367,7 +367,7 @@ static void prep_sleeping_wait(struct ctx *c, const struct path *p)
 	(void)p;
 	open_fd(c);
 	gu_grid(&c->s, 1, 32, gu_cycles_for_ns(&info, 10 * GU_NS_PER_SEC));
-	if (gu_submit104(c->fd, &c->s)) {
+	if (gu_submit(c->fd, &c->s)) {
 		perror("failnth: submit");
 		exit(1);
 	}
@@ -452,14 +452,14 @@ static void prep_busy_file(struct ctx *c, const struct path *p)
 	gu_grid(&c->s, info.nr_sms * info.max_blocks_per_sm, 32,
 		gu_cycles_for_ns(&info, 10 * GU_NS_PER_SEC));
 	c->s.flags = GPUTBS_SUBMIT_RECORD_BLOCKS;
-	if (gu_submit104(c->fd, &c->s) || gu_submit104(c->fd, &c->s)) {
+	if (gu_submit(c->fd, &c->s) || gu_submit(c->fd, &c->s)) {
 		perror("failnth: submit");
 		exit(1);
 	}
 	c->s.flags = GPUTBS_SUBMIT_AT_CYCLE;
 	c->s.arrival_cycle = gu_now_cycle(&info) +
 			     gu_cycles_for_ns(&info, GU_NS_PER_SEC);
-	if (gu_submit104(c->fd, &c->s)) {
+	if (gu_submit(c->fd, &c->s)) {
 		perror("failnth: submit");
 		exit(1);
 	}

@@ -349,7 +349,7 @@ static void act_submit(int fd)
 	if (range(0, 2) == 0)
 		mutate(&s, sizeof(s));
 	a = arg_for(&s, sizeof(s));
-	ret = v96 ? gu_submit96(fd, a) : gu_submit104(fd, a);
+	ret = v96 ? gu_submit96(fd, a) : gu_submit(fd, a);
 	note_errno(ret, true);
 	if (!documented(ret))
 		unexpected("SUBMIT", ret);
@@ -747,7 +747,7 @@ static int final_submit(void)
 	if (fd < 0)
 		return 1;
 	gu_grid(&s, 100, 64, 100);
-	ret = gu_submit104(fd, &s);
+	ret = gu_submit(fd, &s);
 	if (!ret)
 		ret = gu_wait(fd, s.handle, 0,
 			      (__s64)gu_now_ns() + 30 * GU_NS_PER_SEC, &w);

@@ -107,7 +107,7 @@ static void assert_no_grids(int fd)
 
 static __u32 submit_ok(int fd, struct gputbs_submit *s)
 {
-	int ret = gu_submit104(fd, s);
+	int ret = gu_submit(fd, s);
 
 	ck_assert_msg(!ret, "SUBMIT: %s", strerror(-ret));
 	ck_assert_uint_ne(s->handle, 0);
@@ -207,11 +207,30 @@ END_TEST
 
 /* ---- invalid SUBMIT fields, both commands, with and without AT_CYCLE ---- */
 
-enum submit_variant { VAR_96, VAR_104, VAR_104_AT_CYCLE, NR_VARIANTS };
+enum submit_variant {
+	VAR_96, VAR_104, VAR_112, VAR_112_AT_CYCLE, NR_VARIANTS
+};
 
 static const char * const variant_names[] = {
-	"96-byte command", "104-byte command", "104-byte command + AT_CYCLE",
+	"96-byte command", "104-byte command", "112-byte command",
+	"112-byte command + AT_CYCLE",
 };
+
+/* SUBMIT @s with the command of variant @v: 0 or -errno. */
+static int submit_variant(int fd, struct gputbs_submit *s,
+			  enum submit_variant v)
+{
+	if (v == VAR_112_AT_CYCLE)
+		s->flags |= GPUTBS_SUBMIT_AT_CYCLE;	/* cycle 0: now */
+	switch (v) {
+	case VAR_96:
+		return gu_submit96(fd, s);
+	case VAR_104:
+		return gu_submit104(fd, s);
+	default:
+		return gu_submit(fd, s);
+	}
+}
 
 static __u64 durations[4];
 
@@ -380,10 +399,8 @@ START_TEST(submit_invalid_field)
 
 	info_get(fd, &info);
 	valid_grid(&s, c->array);
-	if (v == VAR_104_AT_CYCLE)
-		s.flags |= GPUTBS_SUBMIT_AT_CYCLE;	/* cycle 0: now */
 	apply_case(c->id, &s, &info);
-	ret = v == VAR_96 ? gu_submit96(fd, &s) : gu_submit104(fd, &s);
+	ret = submit_variant(fd, &s, v);
 	ck_assert_msg(ret == c->err, "%s, %s: %d (%s), expected %d",
 		      c->what, variant_names[v], ret, strerror(-ret), c->err);
 	ck_assert_uint_eq(s.handle, 0);
@@ -400,16 +417,14 @@ START_TEST(submit_valid_baseline)
 	struct gputbs_wait w;
 
 	valid_grid(&s, _i >= NR_VARIANTS);
-	if (v == VAR_104_AT_CYCLE)
-		s.flags |= GPUTBS_SUBMIT_AT_CYCLE;
-	ret = v == VAR_96 ? gu_submit96(fd, &s) : gu_submit104(fd, &s);
+	ret = submit_variant(fd, &s, v);
 	ck_assert_msg(!ret, "%s: %s", variant_names[v], strerror(-ret));
 	wait_ok(fd, s.handle, &w);
 	ck_assert_uint_eq(w.blocks_done, 4);
 }
 END_TEST
 
-/* Every unknown flag bit of SUBMIT (2..31), 104-byte command. */
+/* Every unknown flag bit of SUBMIT (3..31), current command. */
 START_TEST(submit_unknown_flag_bit)
 {
 	int fd = dev_open();
@@ -417,7 +432,7 @@ START_TEST(submit_unknown_flag_bit)
 
 	gu_grid(&s, 4, 64, 100);
 	s.flags = 1U << _i;
-	ck_assert_int_eq(gu_submit104(fd, &s), -EINVAL);
+	ck_assert_int_eq(gu_submit(fd, &s), -EINVAL);
 	ck_assert_uint_eq(s.handle, 0);
 	assert_no_grids(fd);
 }
@@ -457,9 +472,67 @@ START_TEST(submit_invalid_arrival)
 	s.arrival_cycle = arrival_cases[_i].cycle;
 	if (arrival_cases[_i].rel)
 		s.arrival_cycle += gu_now_cycle(&info);
-	ck_assert_msg(gu_submit104(fd, &s) == -EINVAL, "%s: not EINVAL",
+	ck_assert_msg(gu_submit(fd, &s) == -EINVAL, "%s: not EINVAL",
 		      arrival_cases[_i].what);
 	ck_assert_uint_eq(s.handle, 0);
+	assert_no_grids(fd);
+}
+END_TEST
+
+/*
+ * The timeout_cycles member (GPUTBS_SUBMIT_TIMEOUT), one case each:
+ * {what, flags, value, command size, expected}.
+ */
+static const struct {
+	const char *what;
+	__u32 flags;
+	__u64 cycles;
+	enum submit_variant v;
+	int err;
+} timeout_cases[] = {
+	{ "timeout_cycles 1 without the flag", 0, 1, VAR_112, -EINVAL },
+	{ "timeout_cycles ~0 without the flag", 0, ~0ULL, VAR_112, -EINVAL },
+	{ "TIMEOUT with timeout_cycles 0", GPUTBS_SUBMIT_TIMEOUT, 0, VAR_112,
+	  -EINVAL },
+	{ "TIMEOUT, 2^62 + 1", GPUTBS_SUBMIT_TIMEOUT,
+	  GPUTBS_TIMEOUT_MAX_CYCLES + 1, VAR_112, -EINVAL },
+	{ "TIMEOUT, ~0", GPUTBS_SUBMIT_TIMEOUT, ~0ULL, VAR_112, -EINVAL },
+	{ "TIMEOUT in the 104-byte command", GPUTBS_SUBMIT_TIMEOUT, 1000,
+	  VAR_104, -EINVAL },
+	{ "TIMEOUT in the 96-byte command", GPUTBS_SUBMIT_TIMEOUT, 1000,
+	  VAR_96, -EINVAL },
+	{ "TIMEOUT, 2^62", GPUTBS_SUBMIT_TIMEOUT, GPUTBS_TIMEOUT_MAX_CYCLES,
+	  VAR_112, 0 },
+	{ "TIMEOUT | AT_CYCLE, 1", GPUTBS_SUBMIT_TIMEOUT, 1,
+	  VAR_112_AT_CYCLE, 0 },
+};
+
+#define NR_TIMEOUT_CASES \
+	(int)(sizeof(timeout_cases) / sizeof(timeout_cases[0]))
+
+START_TEST(submit_timeout_field)
+{
+	int fd = dev_open(), ret;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+
+	gu_grid(&s, 4, 64, 100);
+	s.flags = timeout_cases[_i].flags;
+	s.timeout_cycles = timeout_cases[_i].cycles;
+	ret = submit_variant(fd, &s, timeout_cases[_i].v);
+	ck_assert_msg(ret == timeout_cases[_i].err, "%s: %d (%s), expected %d",
+		      timeout_cases[_i].what, ret, strerror(-ret),
+		      timeout_cases[_i].err);
+	if (ret) {
+		ck_assert_uint_eq(s.handle, 0);
+	} else {
+		/* the grid ran: completed, or stopped by a 1-cycle timeout */
+		ret = gu_wait(fd, s.handle, 0, deadline_in(30 * GU_NS_PER_SEC), &w);
+		ck_assert_msg(ret == 0 || (ret == -ETIMEDOUT &&
+					   timeout_cases[_i].cycles == 1),
+			      "%s: WAIT %d", timeout_cases[_i].what, ret);
+		ck_assert_uint_eq(w.handle, s.handle);
+	}
 	assert_no_grids(fd);
 }
 END_TEST
@@ -501,7 +574,7 @@ START_TEST(submit_input_handle_ignored)
 
 	gu_grid(&s, 4, 64, 100);
 	s.handle = 0xdeadbeef;
-	ck_assert_int_eq(gu_submit104(fd, &s), 0);
+	ck_assert_int_eq(gu_submit(fd, &s), 0);
 	ck_assert_uint_eq(s.handle, 1);	/* the first handle of a file */
 }
 END_TEST
@@ -873,7 +946,7 @@ START_TEST(limit_device_enospc_other_file)
 	for (i = 0; i < 3; i++)
 		submit_long(a, LONG_NS);
 	gu_grid(&s, 1, 32, 10);
-	ck_assert_int_eq(gu_submit104(b, &s), -ENOSPC);
+	ck_assert_int_eq(gu_submit(b, &s), -ENOSPC);
 	ck_assert_uint_eq(s.handle, 0);
 	assert_no_grids(b);
 }
@@ -906,7 +979,7 @@ START_TEST(limit_device_reap_makes_room)
 	submit_long(a, LONG_NS);
 	gu_grid(&s, 1, 32, 10);
 	h = submit_ok(a, &s);
-	ck_assert_int_eq(gu_submit104(b, &s), -ENOSPC);
+	ck_assert_int_eq(gu_submit(b, &s), -ENOSPC);
 	wait_ok(a, h, &w);
 	gu_grid(&s, 1, 32, 10);
 	h = submit_ok(b, &s);
@@ -924,13 +997,13 @@ START_TEST(limit_device_close_makes_room)
 	for (i = 0; i < 4; i++)
 		submit_long(a, LONG_NS);
 	gu_grid(&s, 1, 32, 10);
-	ck_assert_int_eq(gu_submit104(b, &s), -ENOSPC);
+	ck_assert_int_eq(gu_submit(b, &s), -ENOSPC);
 	dev_close(a);
 	for (i = 0; i < 4; i++) {
 		gu_grid(&s, 1, 32, 10);
 		submit_ok(b, &s);
 	}
-	ck_assert_int_eq(gu_submit104(b, &s), -ENOSPC);
+	ck_assert_int_eq(gu_submit(b, &s), -ENOSPC);
 }
 END_TEST
 
@@ -944,7 +1017,7 @@ static int child_fill_and_sleep(void *arg)
 		return 1;
 	for (i = 0; i < 4; i++) {
 		gu_grid(&s, 1, 32, 1ULL << 40);
-		if (gu_submit104(fd, &s))
+		if (gu_submit(fd, &s))
 			return 2;
 	}
 	if (write(pipefd[1], "x", 1) != 1)
@@ -968,7 +1041,7 @@ START_TEST(limit_device_sigkill_makes_room)
 		_exit(child_fill_and_sleep(pipefd));
 	ck_assert_int_eq(read(pipefd[0], &c, 1), 1);
 	gu_grid(&s, 1, 32, 10);
-	ck_assert_int_eq(gu_submit104(b, &s), -ENOSPC);
+	ck_assert_int_eq(gu_submit(b, &s), -ENOSPC);
 	kill(pid, SIGKILL);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFSIGNALED(status));
@@ -994,8 +1067,8 @@ START_TEST(limit_fd_eagain_before_enospc)
 	gu_grid(&s, 1, 32, 1ULL << 40);
 	for (i = 0; i < info.max_grids_per_fd; i++)
 		submit_ok(a, &s);
-	ck_assert_int_eq(gu_submit104(a, &s), -EAGAIN);
-	ck_assert_int_eq(gu_submit104(b, &s), -ENOSPC);
+	ck_assert_int_eq(gu_submit(a, &s), -EAGAIN);
+	ck_assert_int_eq(gu_submit(b, &s), -ENOSPC);
 }
 END_TEST
 
@@ -1012,7 +1085,7 @@ START_TEST(limit_device_lowered_keeps_grids)
 		h[i] = submit_ok(a, &s);
 	}
 	set_dev_limit(1);
-	ck_assert_int_eq(gu_submit104(a, &s), -ENOSPC);
+	ck_assert_int_eq(gu_submit(a, &s), -ENOSPC);
 	for (i = 0; i < 3; i++) {
 		wait_ok(a, h[i], &w);
 		ck_assert_uint_eq(w.blocks_done, 15);
@@ -1031,7 +1104,7 @@ START_TEST(limit_device_rejected_not_counted)
 	set_dev_limit(1);
 	for (i = 0; i < 50; i++) {
 		gu_grid(&s, 0, 32, 10);
-		ck_assert_int_eq(gu_submit104(a, &s), -EINVAL);
+		ck_assert_int_eq(gu_submit(a, &s), -EINVAL);
 	}
 	gu_grid(&s, 1, 32, 10);
 	submit_ok(a, &s);
@@ -1134,7 +1207,7 @@ static int child_nobody_runs(void *arg)
 	for (i = 0; i < 3; i++) {
 		gu_grid(&s, 8, 64, 100);
 		s.prio_class = classes[i];
-		if (gu_submit104(fd, &s))
+		if (gu_submit(fd, &s))
 			return 10 + i;
 		if (gu_wait(fd, s.handle, 0, deadline_in(30 * GU_NS_PER_SEC),
 			    &w) || w.blocks_done != 8)
@@ -1161,7 +1234,7 @@ static int child_nobody_class(void *arg)
 	s.prio_class = i % 2 ? GPUTBS_PRIO_REALTIME : GPUTBS_PRIO_HIGH;
 	if (i / 2 == 2)
 		s.flags |= GPUTBS_SUBMIT_AT_CYCLE;
-	if ((i / 2 ? gu_submit104(fd, &s) : gu_submit96(fd, &s)) != -EPERM)
+	if ((i / 2 ? gu_submit(fd, &s) : gu_submit96(fd, &s)) != -EPERM)
 		return 2;
 	if (s.handle)
 		return 3;
@@ -1169,7 +1242,7 @@ static int child_nobody_class(void *arg)
 		return 4;
 	/* an invalid grid in a privileged class is EINVAL for anyone */
 	s.nr_blocks = 0;
-	if (gu_submit104(fd, &s) != -EINVAL)
+	if (gu_submit(fd, &s) != -EINVAL)
 		return 5;
 	return 0;
 }
@@ -1283,7 +1356,7 @@ static void fill_device(int fd, const struct gputbs_info *info, __u32 flags)
 	gu_grid(&s, info->nr_sms * info->max_blocks_per_sm, 32,
 		gu_cycles_for_ns(info, LONG_NS));
 	s.flags = flags;
-	if (gu_submit104(fd, &s))
+	if (gu_submit(fd, &s))
 		_exit(20);
 }
 
@@ -1336,7 +1409,7 @@ static int victim(int mode, int *pipefd)
 	s.flags = GPUTBS_SUBMIT_AT_CYCLE;
 	s.arrival_cycle = gu_now_cycle(&info) +
 			  gu_cycles_for_ns(&info, 10 * GU_NS_PER_SEC);
-	if (gu_submit104(b, &s))
+	if (gu_submit(b, &s))
 		return 11;
 	for (i = 0; i < 64; i++)
 		d[i] = 1000 + i;
@@ -1344,7 +1417,7 @@ static int victim(int mode, int *pipefd)
 	s.work_model = GPUTBS_WORK_ARRAY;
 	s.nr_durations = 64;
 	s.durations_ptr = (__u64)(uintptr_t)d;
-	if (gu_submit104(b, &s))
+	if (gu_submit(b, &s))
 		return 12;
 	if (write(pipefd[1], "x", 1) != 1)
 		return 13;
@@ -1597,7 +1670,7 @@ static int child_wait_deadline(void *arg)
 	if (fd < 0 || gu_ioctl(fd, GPUTBS_IOCTL_INFO, &info))
 		return 1;
 	gu_grid(&s, 1, 32, gu_cycles_for_ns(&info, 10 * GU_NS_PER_SEC));
-	if (gu_submit104(fd, &s))
+	if (gu_submit(fd, &s))
 		return 2;
 	deadline = deadline_in(400 * GU_NS_PER_MS);
 	ret = gu_wait(fd, s.handle, 0, deadline, NULL);
@@ -1668,7 +1741,8 @@ static Suite *hygiene_suite(void)
 	tcase_add_loop_test(tc, submit_valid_baseline, 0, 2 * NR_VARIANTS);
 	tcase_add_loop_test(tc, submit_invalid_field, 0,
 			    NR_SUBMIT_CASES * NR_VARIANTS);
-	tcase_add_loop_test(tc, submit_unknown_flag_bit, 2, 32);
+	tcase_add_loop_test(tc, submit_unknown_flag_bit, 3, 32);
+	tcase_add_loop_test(tc, submit_timeout_field, 0, NR_TIMEOUT_CASES);
 	tcase_add_loop_test(tc, submit_invalid_arrival, 0, NR_ARRIVAL_CASES);
 	tcase_add_test(tc, submit96_at_cycle_einval);
 	tcase_add_test(tc, submit96_ignores_tail);

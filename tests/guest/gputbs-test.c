@@ -26,6 +26,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/capability.h>
 #include <poll.h>
 #include <signal.h>
@@ -290,6 +291,7 @@ START_TEST(info_features)
 	ck_assert(info.features & GPUTBS_FEATURE_BLOCK_RECORDS);
 	ck_assert(info.features & GPUTBS_FEATURE_ARRIVAL_CYCLE);
 	ck_assert(info.features & GPUTBS_FEATURE_DEVICE_GRID_LIMIT);
+	ck_assert(info.features & GPUTBS_FEATURE_JOB_TIMEOUT);
 }
 END_TEST
 
@@ -2646,6 +2648,296 @@ END_TEST
 
 /* ---- suite -------------------------------------------------------------- */
 
+/* ---- robustness: the job timeout, bounded lock holds -------------------- */
+
+/* GPUTBS_DEFAULT_TIMEOUT_NS of the module, as sysfs timeout_ns reads it */
+#define DEFAULT_TIMEOUT_NS	"120000000000\n"
+
+/* Become user nobody (no capabilities left): 0 or -1. */
+static int become_nobody(void)
+{
+	return setgroups(0, NULL) || setgid(65534) || setuid(65534) ? -1 : 0;
+}
+
+/* The first line of @path into @buf (NUL-terminated): 0 or -1. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	int ret = f && fgets(buf, (int)len, f) ? 0 : -1;
+
+	if (f)
+		fclose(f);
+	return ret;
+}
+
+/* Write @val to @path: 0 or -1. */
+static int write_str(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "we");
+	int ret = f && fputs(val, f) >= 0 ? 0 : -1;
+
+	if (f && fclose(f))
+		ret = -1;
+	return ret;
+}
+
+static void teardown_timeout(void)
+{
+	sysfs_write("timeout_ns", DEFAULT_TIMEOUT_NS);
+}
+
+/* Cycles of @ns as the module converts timeout_ns: rounded up. */
+static __u64 timeout_cycles_of(const struct gputbs_info *info, __u64 ns)
+{
+	return (__u64)(((__uint128_t)ns * 1000 + info->time_scale_ps - 1) /
+		       info->time_scale_ps);
+}
+
+START_TEST(timeout_sysfs)
+{
+	char buf[64];
+
+	sysfs_read("timeout_ns", buf, sizeof(buf));
+	ck_assert_str_eq(buf, DEFAULT_TIMEOUT_NS);
+	ck_assert_int_eq(sysfs_write("timeout_ns", "5000000\n"), 0);
+	sysfs_read("timeout_ns", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "5000000\n");
+	ck_assert_int_eq(sysfs_write("timeout_ns", "abc"), -EINVAL);
+	ck_assert_int_eq(sysfs_write("timeout_ns", "-5"), -EINVAL);
+	ck_assert_int_eq(sysfs_write("timeout_ns", "18446744073709551615"),
+			 -ERANGE);
+	sysfs_read("timeout_ns", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "5000000\n");
+	ck_assert_int_eq(sysfs_write("timeout_ns", "0"), 0);
+	sysfs_read("timeout_ns", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "0\n");
+}
+END_TEST
+
+/*
+ * A grid's own timeout stops it exactly that many cycles after its first
+ * block started, however long its blocks are: WAIT reaps it with
+ * -ETIMEDOUT and fills the outputs, and the counters add up.
+ */
+START_TEST(timeout_own_grid_exact)
+{
+	struct gputbs *g = dev_open();
+	unsigned long long sub0, done0, canc0, tout0;
+	struct gputbs_info info;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	__u64 to;
+	__u32 h;
+
+	dev_info(g, &info);
+	sub0 = sysfs_num("grids_submitted");
+	done0 = sysfs_num("grids_completed");
+	canc0 = sysfs_num("grids_cancelled");
+	tout0 = sysfs_num("grids_timed_out");
+	grid_dist(&s, info.nr_sms * info.max_blocks_per_sm * 4, 32,
+		  cycles_for_ns(&info, 10 * NS_PER_SEC));
+	to = cycles_for_ns(&info, 50 * NS_PER_MS);
+	s.flags = GPUTBS_SUBMIT_TIMEOUT;
+	s.timeout_cycles = to;
+	h = submit_ok(g, &s);
+	memset(&w, 0, sizeof(w));
+	ck_assert_int_eq(gputbs_wait_handle(g, h, deadline_in(30 * NS_PER_SEC),
+					    &w), -ETIMEDOUT);
+	ck_assert_uint_eq(w.handle, h);
+	ck_assert_uint_eq(w.end_cycle - w.start_cycle, to);
+	ck_assert_uint_eq(w.blocks_done, 0);
+	assert_no_grids(g);	/* reaped */
+	ck_assert_uint_eq(sysfs_num("grids_timed_out") - tout0, 1);
+	ck_assert_uint_eq(sysfs_num("grids_submitted") - sub0, 1);
+	ck_assert_uint_eq(sysfs_num("grids_completed"), done0);
+	ck_assert_uint_eq(sysfs_num("grids_cancelled"), canc0);
+}
+END_TEST
+
+/*
+ * Child, as nobody: fill every SM with a low-class grid of 2^20 blocks
+ * of 2^40 cycles (it would hold the device for centuries), tell the
+ * parent its handle, and wait for it: the device's timeout must stop it
+ * (-ETIMEDOUT).  Writes {status, start, end} to @fd.
+ */
+static int child_hog_low(int fd)
+{
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	struct gputbs *g;
+	__u64 out[3];
+	int ret;
+
+	if (become_nobody() || gputbs_open(device_path, 0, &g))
+		return 10;
+	grid_dist(&s, 1U << 20, 32, MAX_CYCLES);
+	s.prio_class = GPUTBS_PRIO_LOW;
+	if (gputbs_submit(g, &s))
+		return 11;
+	out[0] = 1;
+	if (write(fd, out, sizeof(out[0])) != sizeof(out[0]))
+		return 12;
+	memset(&w, 0, sizeof(w));
+	w.flags = GPUTBS_WAIT_ANY;
+	w.timeout_ns = deadline_in(60 * NS_PER_SEC);
+	ret = gputbs_wait(g, &w);
+	out[0] = -ret;
+	out[1] = w.start_cycle;
+	out[2] = w.end_cycle;
+	if (write(fd, out, sizeof(out)) != sizeof(out))
+		return 13;
+	gputbs_close(g);
+	return ret == -ETIMEDOUT && w.handle == s.handle &&
+	       w.blocks_done == 0 ? 0 : 14;
+}
+
+/*
+ * One user's never-ending low-class grid cannot keep another's realtime
+ * grid off the device beyond the job timeout: the realtime grid starts at
+ * exactly the cycle the hog is stopped, timeout_ns after it started.
+ */
+START_TEST(timeout_frees_sms_for_realtime)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_info info;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	__u64 res[3], ready;
+	int pfd[2], status;
+	pid_t pid;
+
+	dev_info(g, &info);
+	ck_assert_int_eq(sysfs_write("timeout_ns", "300000000"), 0);
+	ck_assert_int_eq(pipe(pfd), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		close(pfd[0]);
+		_exit(child_hog_low(pfd[1]));
+	}
+	close(pfd[1]);
+	ck_assert_int_eq(read(pfd[0], &ready, sizeof(ready)), sizeof(ready));
+	grid_dist(&s, 1, 32, cycles_for_ns(&info, NS_PER_MS));
+	s.prio_class = GPUTBS_PRIO_REALTIME;
+	wait_ok(g, submit_ok(g, &s), &w);
+	ck_assert_int_eq(read(pfd[0], res, sizeof(res)), sizeof(res));
+	close(pfd[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "hog child: status %#x, WAIT %llu", status,
+		      (unsigned long long)res[0]);
+	ck_assert_uint_eq(res[2] - res[1],
+			  timeout_cycles_of(&info, 300 * NS_PER_MS));
+	ck_assert_uint_eq(w.start_cycle, res[2]);
+}
+END_TEST
+
+/* A number from debugfs gputbs/sync ("key value" lines). */
+static unsigned long long sync_num(const char *key)
+{
+	char buf[512], *p;
+	size_t n = strlen(key);
+
+	debugfs_read("sync", buf, sizeof(buf));
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, n) && p[n] == ' ')
+			return strtoull(p + n + 1, NULL, 10);
+	ck_abort_msg("no %s in debugfs gputbs/sync: %s", key, buf);
+	return 0;
+}
+
+/* Child, as nobody: @nr grids of @blocks one-cycle blocks at cycle @at. */
+static int child_flood(int fd, unsigned int nr, __u32 blocks, __u64 at)
+{
+	__u32 handles[16];
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	struct gputbs *g;
+	unsigned int i;
+	char c = 1;
+
+	if (nr > 16 || become_nobody() || gputbs_open(device_path, 0, &g))
+		return 10;
+	for (i = 0; i < nr; i++) {
+		grid_dist(&s, blocks, 32, 1);
+		grid_at(&s, at);
+		if (gputbs_submit(g, &s))
+			return 11;
+		handles[i] = s.handle;
+	}
+	if (write(fd, &c, 1) != 1)
+		return 12;
+	for (i = 0; i < nr; i++) {
+		if (gputbs_wait_handle(g, handles[i],
+				       deadline_in(300 * NS_PER_SEC), &w))
+			return 13;
+		if (w.blocks_done != blocks)
+			return 14;
+	}
+	gputbs_close(g);
+	return 0;
+}
+
+/*
+ * The soft-lockup reproducer of the unbounded catch-up, scaled to the
+ * test's time: an unprivileged user makes half a million one-cycle blocks
+ * due at one cycle (120 block ends per emulated microsecond at 15 SMs,
+ * far more than the guest processes).  With the soft-lockup detector at 2
+ * s (watchdog_thresh 1), one long hold of the device lock would be
+ * reported in the log (make check fails on it).  The device must fall
+ * behind (the overload happened), no hold may process more than the
+ * budget, counters and debugfs stay readable meanwhile, and every block
+ * still runs.
+ */
+START_TEST(bounded_catch_up_flood)
+{
+	static const char thresh_path[] = "/proc/sys/kernel/watchdog_thresh";
+	unsigned long long behind0, completed0;
+	char old_thresh[32] = "", c;
+	struct gputbs *g = dev_open();
+	struct gputbs_info info;
+	unsigned int reads = 0, lagging = 0;
+	int pfd[2], status;
+	pid_t pid;
+
+	dev_info(g, &info);
+	if (read_line(thresh_path, old_thresh, sizeof(old_thresh)) == 0)
+		write_str(thresh_path, "1");
+	behind0 = sync_num("behind");
+	completed0 = sysfs_num("grids_completed");
+	ck_assert_int_eq(pipe(pfd), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		close(pfd[0]);
+		_exit(child_flood(pfd[1], 4, 1U << 17,
+				  now_cycle(&info) +
+				  cycles_for_ns(&info, 200 * NS_PER_MS)));
+	}
+	close(pfd[1]);
+	ck_assert_int_eq(read(pfd[0], &c, 1), 1);
+	close(pfd[0]);
+	/* readers are served while the device catches up */
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		sysfs_num("grids_completed");
+		reads++;
+		if (sync_num("lag") > 1000)
+			lagging++;
+		usleep(20000);
+	}
+	if (old_thresh[0])
+		write_str(thresh_path, old_thresh);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "flood child: status %#x", status);
+	ck_assert_uint_eq(sysfs_num("grids_completed") - completed0, 4);
+	ck_assert_uint_gt(sync_num("behind"), behind0);
+	ck_assert_uint_gt(lagging, 0);
+	ck_assert_uint_le(sync_num("max_events"), sync_num("budget"));
+	ck_assert_uint_gt(reads, 0);
+}
+END_TEST
+
+
 static TCase *tcase(Suite *s, const char *name, int timeout)
 {
 	TCase *tc = tcase_create(name);
@@ -2773,6 +3065,13 @@ static Suite *gputbs_suite(void)
 	tcase_add_test(tc, arrival_close_cancels_arriving);
 	tcase_add_test(tc, arrival_close_cancels_mixed);
 	tcase_add_test(tc, arrival_same_cycle_submission_order);
+
+	tc = tcase(s, "robust", 300);
+	tcase_add_checked_fixture(tc, NULL, teardown_timeout);
+	tcase_add_test(tc, timeout_sysfs);
+	tcase_add_test(tc, timeout_own_grid_exact);
+	tcase_add_test(tc, timeout_frees_sms_for_realtime);
+	tcase_add_test(tc, bounded_catch_up_flood);
 
 	tc = tcase(s, "sysfs", 60);
 	tcase_add_checked_fixture(tc, NULL, teardown_sysfs);

@@ -40,6 +40,11 @@
 	_IOC(_IOC_READ | _IOC_WRITE, GPUTBS_IOCTL_BASE, \
 	     _IOC_NR(GPUTBS_IOCTL_SUBMIT), GPUTBS_SUBMIT_SIZE_VER0)
 
+/* The 104-byte SUBMIT command of programs built before timeout_cycles. */
+#define GU_IOCTL_SUBMIT_VER1 \
+	_IOC(_IOC_READ | _IOC_WRITE, GPUTBS_IOCTL_BASE, \
+	     _IOC_NR(GPUTBS_IOCTL_SUBMIT), GPUTBS_SUBMIT_SIZE_VER1)
+
 static inline __u64 gu_now_ns(void)
 {
 	struct timespec ts;
@@ -70,10 +75,16 @@ static inline int gu_open(void)
 	return open(GU_DEVICE, O_RDWR | O_CLOEXEC);
 }
 
-/* SUBMIT with the 104-byte command (arrival_cycle included). */
-static inline int gu_submit104(int fd, struct gputbs_submit *s)
+/* SUBMIT with the current command (timeout_cycles included, 112 bytes). */
+static inline int gu_submit(int fd, struct gputbs_submit *s)
 {
 	return gu_ioctl(fd, GPUTBS_IOCTL_SUBMIT, s);
+}
+
+/* SUBMIT with the 104-byte command: arrival_cycle, no timeout_cycles. */
+static inline int gu_submit104(int fd, struct gputbs_submit *s)
+{
+	return gu_ioctl(fd, GU_IOCTL_SUBMIT_VER1, s);
 }
 
 /* SUBMIT with the 96-byte command: only the first 96 bytes are used. */
