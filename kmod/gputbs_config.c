@@ -199,8 +199,10 @@ int gputbs_switch_policy(struct gputbs_device *gdev,
 	int ret;
 
 	ret = gputbs_dev_lock_sync(gdev, &now);
-	if (ret)
+	if (ret) {
+		spin_unlock(&gdev->lock);
 		return ret;
+	}
 	old = gdev->core.policy;
 	gtbs_dev_set_policy(&gdev->core, ops, now);
 	gputbs_obs_policy_switched(gdev, old, now);

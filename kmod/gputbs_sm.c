@@ -248,21 +248,23 @@ bool gputbs_dev_sync(struct gputbs_device *gdev)
  * and rescheduling between slices, so that the lock is never held for
  * more than a slice however far behind the device is.
  *
- * Context: process context, may sleep; takes &gputbs_device.lock.
- * Return: 0 with &gputbs_device.lock held, or -EINTR without it when a
- * signal arrived while catching up (nothing was changed).
+ * Context: process context, may sleep; returns with &gputbs_device.lock
+ * held whatever it returns (the caller unlocks).
+ * Return: 0 with the device at @now, or -EINTR when a signal arrived while
+ * catching up (@now not set: the caller changes nothing).
  */
 int gputbs_dev_lock_sync(struct gputbs_device *gdev, u64 *now)
+	__acquires(&gdev->lock)
 {
 	u64 target = gputbs_now_cycles(gdev);
 
 	spin_lock(&gdev->lock);
 	while (!gputbs_dev_slice(gdev, target)) {
 		spin_unlock(&gdev->lock);
-		if (signal_pending(current))
-			return -EINTR;
 		cond_resched();
 		spin_lock(&gdev->lock);
+		if (signal_pending(current))
+			return -EINTR;
 	}
 	*now = gdev->core.clock;
 	return 0;

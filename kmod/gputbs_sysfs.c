@@ -122,9 +122,8 @@ static int gputbs_tunable_store(struct gputbs_device *gdev,
 	int ret;
 
 	ret = gputbs_dev_lock_sync(gdev, &now);
-	if (ret)
-		return ret;
-	ret = set(gdev, val, now);
+	if (!ret)
+		ret = set(gdev, val, now);
 	if (!ret) {
 		gtbs_dev_kick(&gdev->core, now);
 		gputbs_dev_sync(gdev);

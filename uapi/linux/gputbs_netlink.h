@@ -20,9 +20,9 @@
  * @GPUTBS_GRID_STATE_DONE: Every block ended.
  * @GPUTBS_GRID_STATE_CANCELLED: Removed before completion (its file was
  *   closed).
- * @GPUTBS_GRID_STATE_TIMED_OUT: Stopped by the job timeout: it ran longer
- *   than the device's timeout_ns (or its own GPUTBS_SUBMIT_TIMEOUT) from its
- *   first block's start.
+ * @GPUTBS_GRID_STATE_TIMED_OUT: Stopped by the job timeout: it ran longer than
+ *   the device's timeout_ns (or its own GPUTBS_SUBMIT_TIMEOUT) from its first
+ *   block's start.
  */
 enum gputbs_grid_state {
 	GPUTBS_GRID_STATE_ARRIVING,
