@@ -31,7 +31,8 @@
  *    and a slot holds one block at a time;
  *  - the device ends idle and its counters add up: debugfs gputbs/sms
  *    shows no resident block and every resource free, gputbs/grids no
- *    grid; grids_submitted = grids_completed + grids_cancelled, and
+ *    grid; grids_submitted = grids_completed + grids_cancelled +
+ *    grids_timed_out (none times out in a run), and
  *    over the run they grew by at least what this program saw.
  *
  * Use a fast time scale (module parameter time_scale_ps=1000: one cycle
@@ -683,7 +684,7 @@ static int check_idle(void)
 }
 
 struct counters {
-	__u64 submitted, completed, cancelled;
+	__u64 submitted, completed, cancelled, timed_out;
 	bool ok;
 };
 
@@ -691,7 +692,8 @@ static void read_counters(struct counters *c)
 {
 	c->ok = !gu_read_u64(GU_SYSFS, "grids_submitted", &c->submitted) &&
 		!gu_read_u64(GU_SYSFS, "grids_completed", &c->completed) &&
-		!gu_read_u64(GU_SYSFS, "grids_cancelled", &c->cancelled);
+		!gu_read_u64(GU_SYSFS, "grids_cancelled", &c->cancelled) &&
+		!gu_read_u64(GU_SYSFS, "grids_timed_out", &c->timed_out);
 }
 
 /*
@@ -704,26 +706,30 @@ static int check_counters(const struct counters *a, const struct counters *b,
 	__u64 ds = b->submitted - a->submitted;
 	__u64 dc = b->completed - a->completed;
 	__u64 dx = b->cancelled - a->cancelled;
+	__u64 dt = b->timed_out - a->timed_out;
 
 	if (!a->ok || !b->ok) {
-		fail("cannot read grids_submitted, grids_completed and grids_cancelled in %s",
+		fail("cannot read grids_submitted, grids_completed, grids_cancelled and grids_timed_out in %s",
 		     GU_SYSFS);
 		return 1;
 	}
-	printf("stress: counters since load: grids_submitted %llu = grids_completed %llu + grids_cancelled %llu; this run %llu submitted, %llu completed, %llu cancelled\n",
+	printf("stress: counters since load: grids_submitted %llu = grids_completed %llu + grids_cancelled %llu + grids_timed_out %llu; this run %llu submitted, %llu completed, %llu cancelled, %llu timed out\n",
 	       (unsigned long long)b->submitted,
 	       (unsigned long long)b->completed,
 	       (unsigned long long)b->cancelled,
+	       (unsigned long long)b->timed_out,
 	       (unsigned long long)ds, (unsigned long long)dc,
-	       (unsigned long long)dx);
-	if (b->submitted != b->completed + b->cancelled) {
-		fail("grids_submitted %llu != grids_completed %llu + grids_cancelled %llu",
+	       (unsigned long long)dx, (unsigned long long)dt);
+	if (b->submitted != b->completed + b->cancelled + b->timed_out) {
+		fail("grids_submitted %llu != grids_completed %llu + grids_cancelled %llu + grids_timed_out %llu",
 		     (unsigned long long)b->submitted,
 		     (unsigned long long)b->completed,
-		     (unsigned long long)b->cancelled);
+		     (unsigned long long)b->cancelled,
+		     (unsigned long long)b->timed_out);
 		return 1;
 	}
-	if (ds < submitted || dc < reaped || ds != dc + dx) {
+	/* nothing of this run runs for 120 s of emulated time */
+	if (ds < submitted || dc < reaped || ds != dc + dx || dt) {
 		fail("counters: %llu submitted, %llu completed and %llu cancelled, but this run submitted %llu and reaped %llu",
 		     (unsigned long long)ds, (unsigned long long)dc,
 		     (unsigned long long)dx, (unsigned long long)submitted,

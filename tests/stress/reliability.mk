@@ -15,7 +15,11 @@
 # Targets (top level):
 #   stress       gputbs-stress in the debug kernel guest, longer than in
 #                make check: STRESS_GRIDS (default 20000), STRESS_PROCS
-#                (default 64), STRESS_TIMEOUT (VM seconds, default 1800)
+#                (default 64), STRESS_KILL (victims SIGKILLed mid-grid,
+#                default 16), STRESS_TIMEOUT (VM seconds, default 1800);
+#                the campaign of Documentation/reliability.rst:
+#                make stress STRESS_GRIDS=100000 STRESS_PROCS=32 \
+#                STRESS_KILL=1000 STRESS_TIMEOUT=3600
 #   fuzz-guest   gputbs-fuzz in the debug kernel guest for FUZZ_TIME
 #                seconds (default 600; make fuzz runs it after the host
 #                targets), FUZZ_PROCS processes (default 8)
@@ -50,6 +54,7 @@ $(UL_BIN)/gputbs-reliability: tests/guest/gputbs-reliability.sh
 STRESS_GRIDS ?= 20000
 STRESS_PROCS ?= 64
 STRESS_TIMEOUT ?= 1800
+STRESS_KILL ?= 16
 FUZZ_TIME ?= 600
 FUZZ_PROCS ?= 8
 
@@ -59,7 +64,7 @@ stress: module-debug userland
 	tools/gputbs-vm --debug-kernel --quiet-boot --timeout $(STRESS_TIMEOUT) \
 		--modparam gputbs.time_scale_ps=1000 -- \
 		gputbs-stress --grids $(STRESS_GRIDS) --procs $(STRESS_PROCS) \
-		--kill 16
+		--kill $(STRESS_KILL)
 
 fuzz-guest: module-debug userland
 	tools/gputbs-vm --debug-kernel --quiet-boot \
