@@ -5,8 +5,10 @@
  *
  * The input is a program for a small device (1 to 4 SMs): submit a grid
  * (any shape, class and work model, now or at a later cycle), advance
- * time, cancel a grid, switch the policy, set the starvation guard or the
- * SRTF/Adaptive tunables.  After every operation:
+ * time (also in bounded slices of a few events, as the module does), cancel
+ * a grid, switch the policy, set the starvation guard, the SRTF/Adaptive
+ * tunables or the device's job timeout; grids may have their own timeout.
+ * After every operation:
  *
  * - no SM holds more than its resources, and its counters equal the sum
  *   over its slots;
@@ -15,8 +17,8 @@
  * - the block callbacks match: every started block ends once, no block
  *   starts twice.
  *
- * At the end the device is drained: every grid not cancelled is DONE with
- * all its blocks, the SMs are empty and the device is idle.
+ * At the end the device is drained: every grid not cancelled or timed out
+ * is DONE with all its blocks, the SMs are empty and the device is idle.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -155,6 +157,8 @@ static void fz_submit(struct fz *f)
 		d.block_cycles = fz_u16(f) % 5000 + 1;
 		d.block_rsd_ppm = fz_byte(f) * 4000;
 	}
+	if (fz_byte(f) % 4 == 0)
+		d.timeout_cycles = fz_u16(f) % 8000 + 1;
 	at = f->now + (fz_byte(f) & 1 ? fz_u16(f) % 3000 : 0);
 	grid = calloc(1, gtbs_grid_size(&f->dev.cfg));
 	if (!grid)
@@ -172,8 +176,9 @@ static void fz_step(struct fz *f)
 {
 	static const u64 limits[] = { 0, 100, 1000 };
 	unsigned int g;
+	u32 budget;
 
-	switch (fz_byte(f) % 7) {
+	switch (fz_byte(f) % 9) {
 	case 0:
 		fz_submit(f);
 		break;
@@ -197,6 +202,18 @@ static void fz_step(struct fz *f)
 	case 5:
 		f->dev.share_threshold = fz_byte(f) * 10000ULL;
 		f->dev.share_residency = fz_byte(f) % 8 + 1;
+		break;
+	case 6:
+		/* a slice: the device may stay behind f->now */
+		budget = fz_byte(f) % 8;
+		f->now += fz_u16(f);
+		fz_assert(gtbs_dev_run_bounded(&f->dev, f->now, &budget) ||
+			  !budget);
+		fz_assert(f->dev.clock <= f->now);
+		break;
+	case 7:
+		gtbs_dev_set_timeout(&f->dev, limits[fz_byte(f) % 3] * 5,
+				     f->now);
 		break;
 	default:
 		gtbs_dev_run_until(&f->dev, f->now);
@@ -238,7 +255,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (g = 0; g < f->nr_grids; g++) {
 		struct gtbs_grid *grid = f->grids[g];
 
-		if (grid->state != GTBS_GRID_CANCELLED) {
+		if (grid->state == GTBS_GRID_TIMED_OUT) {
+			/* stopped while running: some block never ended */
+			fz_assert(grid->blocks_done < grid->desc.nr_blocks);
+			fz_assert(grid->end_cycle > grid->start_cycle);
+		} else if (grid->state != GTBS_GRID_CANCELLED) {
 			fz_assert(grid->state == GTBS_GRID_DONE);
 			fz_assert(grid->blocks_done == grid->desc.nr_blocks);
 			for (i = 0; i < grid->desc.nr_blocks; i++)
