@@ -77,6 +77,7 @@ void mon_event_text(FILE *f, const struct gputbs_mon_event *ev)
 		break;
 	case GPUTBS_EVENT_GRID_COMPLETED:
 	case GPUTBS_EVENT_GRID_CANCELLED:
+	case GPUTBS_EVENT_GRID_TIMED_OUT:
 		fprintf(f, " turnaround %" PRIu64,
 			(uint64_t)(g->end_cycle - g->submit_cycle));
 		break;

@@ -243,6 +243,7 @@ struct gputbs_monitor;
  *	old_policy).
  * @GPUTBS_EVENT_LOST: the module dropped lost events here (its queue was
  *	full).
+ * @GPUTBS_EVENT_GRID_TIMED_OUT: the job timeout stopped it.
  */
 enum gputbs_event_type {
 	GPUTBS_EVENT_GRID_SUBMITTED = 1,
@@ -252,6 +253,7 @@ enum gputbs_event_type {
 	GPUTBS_EVENT_GRID_CANCELLED,
 	GPUTBS_EVENT_POLICY_CHANGED,
 	GPUTBS_EVENT_LOST,
+	GPUTBS_EVENT_GRID_TIMED_OUT,
 };
 
 /**
@@ -380,6 +382,13 @@ struct gputbs_mon_sm {
  * @events_queued: events the module queued for the events group.
  * @events_sent: events it multicast.
  * @events_dropped: events it dropped (queue full).
+ * @grids_cancelled: counter of grids cancelled by their file's release.
+ * @grids_timed_out: counter of grids stopped by the job timeout.
+ * @timeout_ns: the device's job timeout, ns of emulated time (sysfs
+ *	timeout_ns); 0 when off or from a module without it.
+ *
+ * The last three members came later: a caller that passes the older size
+ * gets the older members only.
  */
 struct gputbs_mon_dev {
 	char policy[GPUTBS_POLICY_NAME_LEN];
@@ -408,6 +417,9 @@ struct gputbs_mon_dev {
 	__u64 events_queued;
 	__u64 events_sent;
 	__u64 events_dropped;
+	__u64 grids_cancelled;
+	__u64 grids_timed_out;
+	__u64 timeout_ns;
 };
 
 /**

@@ -358,6 +358,9 @@ static struct nla_policy dev_policy[GPUTBS_A_DEV_MAX + 1] = {
 	[GPUTBS_A_DEV_EVENTS_QUEUED] = { .type = NLA_U64 },
 	[GPUTBS_A_DEV_EVENTS_SENT] = { .type = NLA_U64 },
 	[GPUTBS_A_DEV_EVENTS_DROPPED] = { .type = NLA_U64 },
+	[GPUTBS_A_DEV_GRIDS_CANCELLED] = { .type = NLA_U64 },
+	[GPUTBS_A_DEV_GRIDS_TIMED_OUT] = { .type = NLA_U64 },
+	[GPUTBS_A_DEV_TIMEOUT_NS] = { .type = NLA_U64 },
 };
 
 static int parse_dev(struct nlmsghdr *nlh, struct gputbs_mon_dev *d)
@@ -407,6 +410,9 @@ static int parse_dev(struct nlmsghdr *nlh, struct gputbs_mon_dev *d)
 	d->events_queued = get_u64(tb, GPUTBS_A_DEV_EVENTS_QUEUED);
 	d->events_sent = get_u64(tb, GPUTBS_A_DEV_EVENTS_SENT);
 	d->events_dropped = get_u64(tb, GPUTBS_A_DEV_EVENTS_DROPPED);
+	d->grids_cancelled = get_u64(tb, GPUTBS_A_DEV_GRIDS_CANCELLED);
+	d->grids_timed_out = get_u64(tb, GPUTBS_A_DEV_GRIDS_TIMED_OUT);
+	d->timeout_ns = get_u64(tb, GPUTBS_A_DEV_TIMEOUT_NS);
 	return 0;
 }
 
@@ -450,6 +456,9 @@ static int parse_event(struct nlmsghdr *nlh, struct gputbs_mon_event *ev)
 		break;
 	case GPUTBS_CMD_EVENTS_LOST_NTF:
 		ev->type = GPUTBS_EVENT_LOST;
+		break;
+	case GPUTBS_CMD_GRID_TIMED_OUT_NTF:
+		ev->type = GPUTBS_EVENT_GRID_TIMED_OUT;
 		break;
 	default:
 		return -ENOENT;
@@ -903,6 +912,7 @@ GPUTBS_API const char *gputbs_event_name(unsigned int type)
 		[GPUTBS_EVENT_GRID_CANCELLED] = "grid-cancelled",
 		[GPUTBS_EVENT_POLICY_CHANGED] = "policy-changed",
 		[GPUTBS_EVENT_LOST] = "events-lost",
+		[GPUTBS_EVENT_GRID_TIMED_OUT] = "grid-timed-out",
 	};
 
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])
@@ -918,6 +928,7 @@ GPUTBS_API const char *gputbs_grid_state_name(unsigned int state)
 		[GPUTBS_GRID_STATE_RUNNING] = "running",
 		[GPUTBS_GRID_STATE_DONE] = "done",
 		[GPUTBS_GRID_STATE_CANCELLED] = "cancelled",
+		[GPUTBS_GRID_STATE_TIMED_OUT] = "timed-out",
 	};
 
 	if (state < sizeof(names) / sizeof(names[0]))

@@ -123,8 +123,9 @@ static bool next_event(struct gputbs_mon_event *ev, int ms)
 /* Is @ev about the grid @handle that this process submitted? */
 static bool ours(const struct gputbs_mon_event *ev, __u32 handle)
 {
-	return ev->type >= GPUTBS_EVENT_GRID_SUBMITTED &&
-	       ev->type <= GPUTBS_EVENT_GRID_CANCELLED &&
+	return ((ev->type >= GPUTBS_EVENT_GRID_SUBMITTED &&
+		 ev->type <= GPUTBS_EVENT_GRID_CANCELLED) ||
+		ev->type == GPUTBS_EVENT_GRID_TIMED_OUT) &&
 	       ev->grid.pid == (__u32)getpid() && ev->grid.handle == handle;
 }
 
@@ -304,6 +305,41 @@ START_TEST(nl_events_cancelled)
 	ck_assert_uint_eq(ev.grid.state, GPUTBS_GRID_STATE_CANCELLED);
 	ck_assert(ev.grid.flags & GPUTBS_MON_GRID_ENDED);
 	ck_assert_uint_lt(ev.grid.blocks_done, ev.grid.nr_blocks);
+}
+END_TEST
+
+/*
+ * A grid with its own job timeout: grid-timed-out, its state timed-out,
+ * stopped exactly timeout_cycles after it started; dev-get counts it.
+ */
+START_TEST(nl_events_timed_out)
+{
+	struct gputbs_mon_event ev;
+	struct gputbs_mon_dev d0, d1;
+	struct gputbs_submit s;
+	struct gputbs *g;
+	__u32 h;
+
+	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d0, sizeof(d0)), 0);
+	ck_assert_int_eq(gputbs_open(NULL, 0, &g), 0);
+	grid(&s, 10 * g_info.nr_sms * g_info.max_blocks_per_sm, 64, 20,
+	     "nl-timeout");
+	s.block_cycles = 1ULL << 30;
+	s.flags = GPUTBS_SUBMIT_TIMEOUT;
+	s.timeout_cycles = 20000;
+	h = submit(g, &s);
+	expect_event(GPUTBS_EVENT_GRID_STARTED, h, &ev);
+	expect_event(GPUTBS_EVENT_GRID_TIMED_OUT, h, &ev);
+	ck_assert_str_eq(ev.grid.label, "nl-timeout");
+	ck_assert_uint_eq(ev.grid.state, GPUTBS_GRID_STATE_TIMED_OUT);
+	ck_assert_str_eq(gputbs_grid_state_name(ev.grid.state), "timed-out");
+	ck_assert(ev.grid.flags & GPUTBS_MON_GRID_ENDED);
+	ck_assert_uint_eq(ev.grid.end_cycle - ev.grid.start_cycle, 20000);
+	ck_assert_uint_eq(ev.cycle, ev.grid.end_cycle);
+	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d1, sizeof(d1)), 0);
+	ck_assert_uint_eq(d1.grids_timed_out - d0.grids_timed_out, 1);
+	ck_assert_uint_gt(d1.timeout_ns, 0);
+	gputbs_close(g);
 }
 END_TEST
 
@@ -737,6 +773,7 @@ static Suite *nl_suite(void)
 	tcase_add_test(tc, nl_events_lifecycle);
 	tcase_add_test(tc, nl_events_preempted_by_class);
 	tcase_add_test(tc, nl_events_cancelled);
+	tcase_add_test(tc, nl_events_timed_out);
 	tcase_add_test(tc, nl_events_burst_accounted);
 	suite_add_tcase(s, tc);
 
