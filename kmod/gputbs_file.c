@@ -259,13 +259,6 @@ static int gputbs_arrival_check(const struct gputbs_device *gdev,
 }
 
 /*
- * Work-model fields must match the chosen model, flags be known, the
- * arrival valid and the class exist (-EINVAL).  The core checks the rest
- * when the grid is created; the classes above normal need CAP_SYS_NICE
- * (-EPERM), checked after that (gputbs_ioctl_submit()), so that an
- * invalid grid is -EINVAL (or -E2BIG) for anyone.
- */
-/*
  * A grid's own timeout needs the flag, the flag the command of the struct
  * that has the member (@size), and a value 1..GPUTBS_TIMEOUT_MAX_CYCLES.
  */
@@ -282,6 +275,13 @@ static int gputbs_timeout_check(const struct gputbs_submit *args,
 	return 0;
 }
 
+/*
+ * Work-model fields must match the chosen model, flags be known, the
+ * arrival valid and the class exist (-EINVAL).  The core checks the rest
+ * when the grid is created; the classes above normal need CAP_SYS_NICE
+ * (-EPERM), checked after that (gputbs_ioctl_submit()), so that an
+ * invalid grid is -EINVAL (or -E2BIG) for anyone.
+ */
 static int gputbs_submit_check(const struct gputbs_device *gdev,
 			       const struct gputbs_submit *args,
 			       unsigned int size)
