@@ -237,6 +237,7 @@ static const char *gputbs_dbg_state_name(u32 state)
 		[GTBS_GRID_RUNNING] = "running",
 		[GTBS_GRID_DONE] = "done",
 		[GTBS_GRID_CANCELLED] = "cancelled",
+		[GTBS_GRID_TIMED_OUT] = "timed_out",
 	};
 
 	return state < ARRAY_SIZE(names) ? names[state] : "?";
