@@ -24,11 +24,11 @@ struct task_struct;
 
 /**
  * GPUTBS_SYNC_BUDGET - the most events one hold of &gputbs_device.lock
- * processes (gputbs_dev_sync()): 256 block completions, arrivals, kicks or
+ * processes (gputbs_dev_sync()): 64 block completions, arrivals, kicks or
  * timeouts, each O(block slots x pick).  Documentation/reliability.rst
  * gives the measured hold times.
  */
-#define GPUTBS_SYNC_BUDGET	256
+#define GPUTBS_SYNC_BUDGET	64
 
 /**
  * GPUTBS_DEFAULT_TIMEOUT_NS - the device's job timeout at load, ns of
