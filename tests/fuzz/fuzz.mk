@@ -29,10 +29,10 @@ $(FUZZ_DIR)/fuzz_workload: tests/fuzz/fuzz_workload.c tools/workload.c $(FUZZ_HD
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_workload.c tools/workload.c
 
 $(FUZZ_DIR)/fuzz_trace: tests/fuzz/fuzz_trace.c tools/predict.c tools/json.c \
-		sm-emu/predictor.c sm-emu/metrics.c $(FUZZ_HDRS)
+		tools/input.c sm-emu/predictor.c sm-emu/metrics.c $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_trace.c tools/predict.c \
-		tools/json.c sm-emu/predictor.c sm-emu/metrics.c
+		tools/json.c tools/input.c sm-emu/predictor.c sm-emu/metrics.c
 
 $(FUZZ_DIR)/fuzz_sched: tests/fuzz/fuzz_sched.c $(FUZZ_CORE) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)

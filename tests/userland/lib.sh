@@ -5,6 +5,7 @@
 #
 # Source it after setting $out (a scratch file).  It defines ok, fail,
 # expect STATUS PATTERN CMD... (exit status and a line of stdout+stderr),
+# no_raw NAME (the last output holds no control byte but tab and newline),
 # and summary NAME, which prints "NAME: N passed, M failed" and returns
 # non-zero if anything failed.
 
@@ -28,6 +29,15 @@ expect() {
 		sed 's/^/  | /' "$out"
 	else
 		ok
+	fi
+}
+
+no_raw() {
+	if tr -d '\001-\010\013-\037\177' <"$out" | cmp -s - "$out"; then
+		ok
+	else
+		fail "$1: raw control bytes in the output"
+		od -c "$out" | sed 's/^/  | /'
 	fi
 }
 
