@@ -24,9 +24,11 @@ FUZZ_HDRS := $(wildcard sm-emu/*.h tools/*.h tools/include/*.h uapi/linux/*.h)
 
 .PHONY: fuzz-build fuzz-host fuzz
 
-$(FUZZ_DIR)/fuzz_workload: tests/fuzz/fuzz_workload.c tools/workload.c $(FUZZ_HDRS)
+$(FUZZ_DIR)/fuzz_workload: tests/fuzz/fuzz_workload.c tools/workload.c \
+		tools/input.c $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_workload.c tools/workload.c
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_workload.c tools/workload.c \
+		tools/input.c
 
 $(FUZZ_DIR)/fuzz_trace: tests/fuzz/fuzz_trace.c tools/predict.c tools/json.c \
 		tools/input.c sm-emu/predictor.c sm-emu/metrics.c $(FUZZ_HDRS)
