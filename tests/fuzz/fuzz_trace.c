@@ -2,34 +2,17 @@
 /*
  * fuzz_trace.c - libFuzzer target: `gputbs predict` (tools/predict.c), the
  * block trace parser and its replay through the Simple Slicing predictor,
- * on arbitrary bytes.
+ * on arbitrary bytes.  err_msg() and usage_error() are in fuzz_cli.c.
  *
  * Copyright (C) 2026 The gputbs developers
  */
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "cli.h"
-
-/* The CLI's error printer (tools/gputbs.c). */
-void err_msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-}
-
-/* The CLI's usage error (tools/gputbs.c): the fuzzer passes valid options. */
-int usage_error(const char *usage, const char *fmt, const char *arg)
-{
-	__builtin_trap();
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
