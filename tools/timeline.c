@@ -576,8 +576,9 @@ static int tl_write_data(const struct tl_trace *t, const char *dir)
 
 	if (!f)
 		return -EIO;
-	fprintf(f, "# %s: every block that ended in [%" PRIu64 ", %" PRIu64 "], one data block per grid\n"
-		"# sm slot block start end\n", t->file, t->from, t->to);
+	input_print(f, "# %s: every block that ended in [%" PRIu64 ", %" PRIu64 "], one data block per grid",
+		    t->file, t->from, t->to);
+	fputs("\n# sm slot block start end\n", f);
 	for (i = 0; i < t->nr_grids; i++) {
 		const struct tl_grid *g = &t->grids[i];
 
@@ -635,9 +636,12 @@ static int tl_write_script(const struct tl_trace *t, const char *dir,
 
 	if (!gp)
 		return -EIO;
-	fprintf(gp, "# gputbs timeline %s: run \"gnuplot timeline.gp\" in this directory\n"
-		"# after editing to restyle.\n"
-		"set title \"%s: blocks per SM (thin rows: block slots); black: an SM stops issuing a grid (gputbs:preempt)\"\n"
+	input_print(gp, "# gputbs timeline %s: run \"gnuplot timeline.gp\" in this directory",
+		    t->file);
+	fputs("\n# after editing to restyle.\nset title ", gp);
+	sim_gp_str(gp, "%s: blocks per SM (thin rows: block slots); black: an SM stops issuing a grid (gputbs:preempt)",
+		   title);
+	fprintf(gp, "\n"
 		"set xlabel \"emulated cycle - %" PRIu64 "\"\n"
 		"set ylabel \"SM\"\n"
 		"set yrange [-0.6:%u.6]\n"
@@ -650,18 +654,18 @@ static int tl_write_script(const struct tl_trace *t, const char *dir,
 		"y(sm, slot) = sm - 0.45 + (slot + 0.5) * 0.9 / slots\n"
 		"h = 0.4 / slots\n"
 		"set terminal svg size 1600,700 noenhanced font \"sans,10\" background rgb \"white\"\n"
-		"set output \"timeline.svg\"\n",
-		t->file, title, t0, sms - 1, t0, slots);
+		"set output \"timeline.svg\"\n", t0, sms - 1, t0, slots);
 	fputs("plot ", gp);
 	for (i = 0; i < t->nr_grids; i++) {
 		const struct tl_grid *g = &t->grids[i];
 
 		if (!tl_plotted(t, g))
 			continue;
-		fprintf(gp, "%s\"timeline.dat\" index %u using (($4 + $5) / 2 - t0):(y($1, $2)):(($5 - $4) / 2):(h) with boxxyerror lc rgb \"%s\" title \"%s (%" PRIu64 ":%u)\"",
+		fprintf(gp, "%s\"timeline.dat\" index %u using (($4 + $5) / 2 - t0):(y($1, $2)):(($5 - $4) / 2):(h) with boxxyerror lc rgb \"%s\" title ",
 			n ? ", \\\n     " : "", n,
-			colours[n % ARRAY_SIZE(colours)],
-			g->label[0] ? g->label : "grid", g->client, g->handle);
+			colours[n % ARRAY_SIZE(colours)]);
+		sim_gp_str(gp, "%s (%" PRIu64 ":%u)",
+			   g->label[0] ? g->label : "grid", g->client, g->handle);
 		n++;
 	}
 	if (tl_nr_preempts_plotted(t))

@@ -121,6 +121,19 @@ printf '%s grid_submit: client=1 handle=1 blocks=1 arrival=1 label=lone\n' \
 expect 1 "grid 1:1: a grid_submit, 0 grid_end" \
 	"$gputbs" timeline --check --summary "$tmp/lone"
 
+# a label (anyone's grid) or a title cannot run a command through the
+# gnuplot script: in double quotes, gnuplot runs `backquoted` text
+sed 's/label=frame$/label=it'"'"'s`touch${IFS}pwned`/' "$here/class.report" \
+	>"$tmp/evil.report"
+expect 0 "label=it's\`touch\${IFS}pwned\`" \
+	"$gputbs" timeline -o "$tmp/evil" -t "a \"\`touch pwned\`\" '\`touch pwned\`'" \
+	"$tmp/evil.report"
+if [ -s "$tmp/evil/timeline.svg" ] && [ ! -e "$tmp/evil/pwned" ]; then
+	ok
+else
+	fail "a label or title ran a command in gnuplot (or no plot)"
+fi
+
 # hostile input: each is an error naming the file (and line), at once
 printf '%s grid_submit: client=1 handle=1 blocks=1 arrival=1\n%s grid_start:\0 client=1 handle=1 cycle=2\n' \
 	"$ev" "$ev" >"$tmp/nul"
