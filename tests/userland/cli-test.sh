@@ -114,10 +114,7 @@ expect 2 "gputbs: $d/esc.gtbs:2: unknown key 'c\\x1b]0;x\\x07'" \
 no_raw "control bytes of a workload file"
 expect 2 "unknown command 'frob\\x1b[2J'" "$gputbs" "$(printf 'frob\033[2J')"
 no_raw "control bytes of an argument"
-expect 2 "gputbs: $d: not a regular file" "$gputbs" run --device $nodev "$d"
-mkfifo "$d/fifo"
-expect 2 "gputbs: $d/fifo: not a regular file" \
-	timeout 10 "$gputbs" run --device $nodev "$d/fifo"
+not_regular "$d" "$gputbs" run --device $nodev
 printf "include fifo\n$prog$wl" >"$d/inc-fifo.gtbs"
 expect 2 "gputbs: $d/inc-fifo.gtbs:1: cannot include $d/fifo: not a regular file" \
 	timeout 10 "$gputbs" run --device $nodev "$d/inc-fifo.gtbs"

@@ -96,12 +96,7 @@ no_raw "control bytes of a file name"
 head -c 70000 /dev/zero | tr '\0' a >"$d/long.trace"
 expect 2 "gputbs: $d/long.trace:1: line longer than 65536 bytes" \
 	"$gputbs" predict --trace "$d/long.trace"
-expect 2 "gputbs: $d: not a regular file" "$gputbs" predict --trace "$d"
-expect 2 "gputbs: /dev/zero: not a regular file" \
-	"$gputbs" predict --trace /dev/zero
-mkfifo "$d/fifo.trace"
-expect 2 "gputbs: $d/fifo.trace: not a regular file" \
-	timeout 10 "$gputbs" predict --trace "$d/fifo.trace"
+not_regular "$d" "$gputbs" predict --trace
 
 # JSON: the same numbers, and well-formed if python3 is there
 expect 0 '"mode": "slice-unaware"' \

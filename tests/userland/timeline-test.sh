@@ -145,12 +145,7 @@ no_raw "control bytes of a trace line"
 expect 2 "gputbs: $tmp/a\\x1bb: No such file or directory" \
 	"$gputbs" timeline --summary "$tmp/$(printf 'a\033b')"
 no_raw "control bytes of a file name"
-expect 2 "gputbs: $tmp: not a regular file" "$gputbs" timeline --summary "$tmp"
-expect 2 "gputbs: /dev/zero: not a regular file" \
-	"$gputbs" timeline --summary /dev/zero
-mkfifo "$tmp/fifo"
-expect 2 "gputbs: $tmp/fifo: not a regular file" \
-	timeout 10 "$gputbs" timeline --summary "$tmp/fifo"
+not_regular "$tmp" "$gputbs" timeline --summary
 # standard input may be anything, and a read error names the reason
 expect 1 "gputbs: -: read error: Is a directory" \
 	sh -c '"$1" timeline --summary - <"$2"' sh "$gputbs" "$tmp"
