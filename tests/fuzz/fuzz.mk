@@ -21,15 +21,16 @@ FUZZ_TIME ?= 600
 FUZZ_TARGETS := $(addprefix $(FUZZ_DIR)/,fuzz_workload fuzz_trace \
 	fuzz_timeline fuzz_sched)
 FUZZ_CORE := $(wildcard sm-emu/*.c)
-FUZZ_HDRS := $(wildcard sm-emu/*.h tools/*.h tools/include/*.h uapi/linux/*.h)
+FUZZ_HDRS := $(wildcard sm-emu/*.h tools/*.h tools/include/*.h uapi/linux/*.h) \
+	tests/fuzz/fuzz.h
 
 .PHONY: fuzz-build fuzz-host fuzz
 
-$(FUZZ_DIR)/fuzz_workload: tests/fuzz/fuzz_workload.c tools/workload.c \
-		tools/input.c $(FUZZ_HDRS)
+$(FUZZ_DIR)/fuzz_workload: tests/fuzz/fuzz_workload.c tests/fuzz/fuzz_cli.c \
+		tools/workload.c tools/input.c $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_workload.c tools/workload.c \
-		tools/input.c
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_workload.c \
+		tests/fuzz/fuzz_cli.c tools/workload.c tools/input.c
 
 $(FUZZ_DIR)/fuzz_trace: tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_cli.c \
 		tools/predict.c tools/json.c tools/input.c sm-emu/predictor.c \

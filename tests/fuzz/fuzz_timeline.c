@@ -12,10 +12,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "fuzz.h"
 #include "sim/sim.h"
 
 /* tools/sim/plot.c: --summary never writes a script nor plots. */
@@ -39,14 +39,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* a trace-cmd .dat file goes to "trace-cmd report": not ours */
 	if (size >= sizeof(dat) - 1 && !memcmp(data, dat, sizeof(dat) - 1))
 		return 0;
-	fd = memfd_create("fuzz.report", 0);
+	fd = fuzz_file(data, size, path, sizeof(path));
 	if (fd < 0)
 		return 0;
-	if (write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return 0;
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	optind = 0;	/* getopt_long() state, reset per run */
 	ret = cmd_timeline(4, argv);
 	/* 0; 1 (--check found problems, out of memory); 2 (a bad recording) */

@@ -9,10 +9,10 @@
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -20,14 +20,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *argv[] = { "predict", "--trace", path, "--format", "json", NULL };
 	int fd, ret;
 
-	fd = memfd_create("fuzz.trace", 0);
+	fd = fuzz_file(data, size, path, sizeof(path));
 	if (fd < 0)
 		return 0;
-	if (write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return 0;
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	optind = 0;	/* getopt_long() state, reset per run */
 	ret = cmd_predict(5, argv);
 	/* 0 (replayed), 2 (a trace error, reported), 1 (out of memory) */
