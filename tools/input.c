@@ -78,8 +78,9 @@ int input_open(struct input *in, const char *path, unsigned int flags)
 		return input_fail(in, 0, -EINVAL, "not a regular file");
 	}
 	fl = fcntl(fd, F_GETFL);
-	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) ||
-	    !(in->f = fdopen(fd, "r"))) {
+	if (fl >= 0 && !fcntl(fd, F_SETFL, fl & ~O_NONBLOCK))
+		in->f = fdopen(fd, "r");
+	if (!in->f) {
 		fl = errno;
 		close(fd);
 		return input_fail(in, 0, -fl, "%s", strerror(fl));
