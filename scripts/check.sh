@@ -11,7 +11,8 @@
 # Steps: W=1 module builds against Debian's 6.12 and 6.1 headers; sparse;
 # the host
 # unit tests of the portable core under ASan/UBSan; the CLI's usage and
-# workload-file errors; the simulator (determinism, hand-worked pairs,
+# workload-file errors, hostile input files, and these, predict's and
+# timeline's tests again on the CLI under ASan/UBSan/LeakSanitizer; the simulator (determinism, hand-worked pairs,
 # usage errors, plots); libgputbs' exported symbols; the debug kernel
 # (cached); the KUnit suites loaded as a module in the debug kernel and
 # parsed by the kernel's own kunit.py; the userland suite in the debug
@@ -207,6 +208,12 @@ parse_timeline() {	# "timeline: N passed, M failed"
 	sed -n 's/^timeline: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
 
+parse_asan() {	# the "cli:", "predict:" and "timeline:" lines, added up
+	awk '/^(cli|predict|timeline): [0-9]+ passed, [0-9]+ failed/ {
+		p += $2; f += $4; n++
+	} END { if (n) print p, f + (3 - n) }' "$1"
+}
+
 parse_obs() {	# "obs: ..." and "abi: ...", added up
 	sed -n 's/^\(obs\|abi\): \([0-9]*\) passed, \([0-9]*\) failed.*/\2 \3/p' "$1" |
 		awk '{ p += $1; f += $2; n++ } END { if (n == 2) print p, f; else print p, f + 1 }'
@@ -316,6 +323,8 @@ suite "fuzzing the parsers and the scheduler (host, libFuzzer, ASan/UBSan)" \
 	parse_fuzz make -s fuzz-host
 suite "gputbs timeline on recorded traces (host)" parse_timeline \
 	tests/userland/timeline-test.sh "$BUILD/bin/gputbs"
+suite "CLI, predict and timeline error paths under ASan/UBSan/LeakSanitizer (host)" \
+	parse_asan make -s check-userland-asan
 step "libgputbs exports only its API" make -s check-abi-lib
 suite "make install DESTDIR: files, a program via pkg-config, dkms build (host)" \
 	parse_install tests/userland/install-test.sh

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "input.h"
 
 #define MAX_WORKLOAD_FILES	1024
 #define DEFAULT_TOLERANCE_PPM	50000	/* 5% */
@@ -139,21 +140,16 @@ static int add_file(struct cmd *c, const char *path, char *owned)
 static int add_list(struct cmd *c, const char *list)
 {
 	const char *slash = strrchr(list, '/');
-	unsigned int lineno = 0;
-	char *line = NULL, *s, *path;
-	size_t len = 0;
-	int ret = 0;
-	FILE *f;
+	char *s, *path;
+	struct input in;
+	int ret;
 
-	f = fopen(list, "re");
-	if (!f) {
-		err_msg("%s: %s", list, strerror(errno));
-		return EXIT_USAGE;
-	}
-	while (!ret && getline(&line, &len, f) > 0) {
-		lineno++;
-		line[strcspn(line, "#\r\n")] = '\0';
-		s = line + strspn(line, " \t");
+	ret = input_open(&in, list, 0);
+	while (!ret && (ret = input_line(&in)) > 0) {
+		ret = 0;
+		s = in.line;
+		s[strcspn(s, "#\r")] = '\0';
+		s += strspn(s, " \t");
 		s[strcspn(s, " \t")] = '\0';
 		if (!*s)
 			continue;
@@ -163,14 +159,17 @@ static int add_list(struct cmd *c, const char *list)
 				  s) < 0)
 			path = NULL;
 		if (!path) {
-			err_msg("%s:%u: out of memory", list, lineno);
+			err_msg("%s:%u: out of memory", list, in.nr);
 			ret = EXIT_DEVICE;
 			break;
 		}
 		ret = add_file(c, path, path);
 	}
-	free(line);
-	fclose(f);
+	if (ret < 0) {	/* cannot open, not a regular file, a NUL byte */
+		err_msg("%s", in.err);
+		ret = ret == -ENOMEM ? EXIT_DEVICE : EXIT_USAGE;
+	}
+	input_close(&in);
 	return ret;
 }
 

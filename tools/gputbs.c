@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "input.h"
 #include "monitor_fmt.h"
 
 #define POLICY_ATTR	"/sys/class/misc/gputbs/policy"
@@ -71,16 +72,15 @@ void err_msg(const char *fmt, ...)
 	fflush(stdout);
 	fputs("gputbs: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	input_vprint(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
 
 int usage_error(const char *usage, const char *fmt, const char *arg)
 {
-	fputs("gputbs: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%s", usage);
+	err_msg(fmt, arg);
+	fputs(usage, stderr);
 	return EXIT_USAGE;
 }
 

@@ -26,6 +26,7 @@
 
 #include "cli.h"
 #include "gtbs.h"
+#include "input.h"
 #include "json.h"
 #include "predictor.h"
 
@@ -397,16 +398,21 @@ static int pt_block_line(struct pt_trace *tr, char **tok, int n)
 	return 0;
 }
 
-static int pt_parse(struct pt_trace *tr, FILE *f)
+static int pt_parse(struct pt_trace *tr, struct input *in)
 {
-	char *line = NULL, *tok[16], *save, *s;
-	size_t len = 0;
+	char *line, *tok[16], *save, *s;
 	__u32 i;
-	int n, ret = 0;
+	int n, ret;
 
-	while (!ret && getline(&line, &len, f) >= 0) {
-		tr->lines++;
-		line[strcspn(line, "#\r\n")] = '\0';
+	for (;;) {
+		ret = input_line(in);
+		if (ret < 0)	/* a NUL byte, a read error */
+			snprintf(tr->err, sizeof(tr->err), "%s", in->err);
+		if (ret <= 0)
+			break;
+		tr->lines = in->nr;
+		line = in->line;
+		line[strcspn(line, "#\r")] = '\0';
 		n = 0;
 		for (s = strtok_r(line, " \t", &save); s && n < 16;
 		     s = strtok_r(NULL, " \t", &save))
@@ -423,12 +429,11 @@ static int pt_parse(struct pt_trace *tr, FILE *f)
 			ret = pt_fail(tr, tr->lines, "unknown keyword '%s'",
 				      tok[0]);
 		}
+		if (ret)
+			break;
 	}
-	free(line);
 	if (ret)
 		return ret;
-	if (ferror(f))
-		return pt_fail(tr, tr->lines, "read error");
 	if (!tr->nr_grids)
 		return pt_fail(tr, tr->lines ? tr->lines : 1, "no grids");
 	for (i = 0; i < tr->nr_grids; i++) {
@@ -792,8 +797,8 @@ int cmd_predict(int argc, char **argv)
 	};
 	struct pt_trace tr = { 0 };
 	int format = PT_CSV, c, ret;
+	struct input in;
 	char *endp;
-	FILE *f;
 
 	while ((c = getopt_long(argc, argv, "t:us:f:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -841,13 +846,12 @@ int cmd_predict(int argc, char **argv)
 				   argv[optind]);
 	if (!tr.path)
 		return usage_error(usage_predict, "%s", "no trace given (--trace)");
-	f = fopen(tr.path, "re");
-	if (!f) {
-		err_msg("%s: %s", tr.path, strerror(errno));
-		return EXIT_USAGE;
-	}
-	ret = pt_parse(&tr, f);
-	fclose(f);
+	ret = input_open(&in, tr.path, 0);
+	if (!ret)
+		ret = pt_parse(&tr, &in);
+	else
+		snprintf(tr.err, sizeof(tr.err), "%s", in.err);
+	input_close(&in);
 	if (!ret)
 		ret = pt_replay(&tr);
 	if (ret) {

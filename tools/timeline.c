@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "input.h"
 #include "sim/sim.h"
 
 #define TL_LABEL_LEN	32
@@ -145,20 +146,22 @@ static int tl_error(const struct tl_trace *t, unsigned long line,
 	return -EINVAL;
 }
 
-static void *tl_grow(void *p, size_t *cap, size_t n, size_t size)
+/* Room in *@arr for entry @n of @size bytes: 0 or -ENOMEM after a message. */
+static int tl_grow(void **arr, size_t *cap, size_t n, size_t size)
 {
 	size_t c = *cap ? *cap * 2 : 16;
 	void *q;
 
 	if (n < *cap)
-		return p;
-	q = realloc(p, c * size);
+		return 0;
+	q = realloc(*arr, c * size);
 	if (!q) {
 		err_msg("out of memory");
-		exit(EXIT_DEVICE);
+		return -ENOMEM;
 	}
+	*arr = q;
 	*cap = c;
-	return q;
+	return 0;
 }
 
 /* Split "k=v k=v ... label=rest" in place. */
@@ -225,8 +228,9 @@ static struct tl_grid *tl_grid(struct tl_trace *t, uint64_t client,
 		if (t->grids[i].client == client &&
 		    t->grids[i].handle == handle)
 			return &t->grids[i];
-	t->grids = tl_grow(t->grids, &t->cap_grids, t->nr_grids,
-			   sizeof(*t->grids));
+	if (tl_grow((void **)&t->grids, &t->cap_grids, t->nr_grids,
+		    sizeof(*t->grids)))
+		return NULL;
 	g = &t->grids[t->nr_grids++];
 	memset(g, 0, sizeof(*g));
 	g->client = client;
@@ -236,10 +240,12 @@ static struct tl_grid *tl_grid(struct tl_trace *t, uint64_t client,
 	return g;
 }
 
-static void tl_push(struct tl_vec *v, const struct tl_block *b)
+static int tl_push(struct tl_vec *v, const struct tl_block *b)
 {
-	v->v = tl_grow(v->v, &v->cap, v->n, sizeof(*v->v));
+	if (tl_grow((void **)&v->v, &v->cap, v->n, sizeof(*v->v)))
+		return -ENOMEM;
 	v->v[v->n++] = *b;
+	return 0;
 }
 
 static void tl_seen(struct tl_trace *t, uint64_t cycle)
@@ -250,12 +256,13 @@ static void tl_seen(struct tl_trace *t, uint64_t cycle)
 		t->last = cycle;
 }
 
+/* A field's value for the output: "-" if absent, escaped (input.c). */
 static void tl_copy(char *dst, size_t len, const char *src)
 {
-	snprintf(dst, len, "%s", src ? src : "-");
+	input_escape(dst, len, src ? src : "-");
 }
 
-/* One gputbs event with its fields.  0 or -EINVAL after a message. */
+/* One gputbs event with its fields.  0, -EINVAL or -ENOMEM after a message. */
 static int tl_event(struct tl_trace *t, unsigned long line, enum tl_event ev,
 		    const struct tl_fields *f)
 {
@@ -277,8 +284,9 @@ static int tl_event(struct tl_trace *t, unsigned long line, enum tl_event ev,
 		if (!tl_num(f, "sm", TL_MAX_SMS - 1, &sm) ||
 		    !tl_num(f, "cycle", UINT64_MAX, &c1))
 			return tl_error(t, line, "preempt needs sm= and cycle=");
-		t->preempts = tl_grow(t->preempts, &t->cap_preempts,
-				      t->nr_preempts, sizeof(*t->preempts));
+		if (tl_grow((void **)&t->preempts, &t->cap_preempts,
+			    t->nr_preempts, sizeof(*t->preempts)))
+			return -ENOMEM;
 		p = &t->preempts[t->nr_preempts++];
 		p->sm = sm;
 		p->cycle = c1;
@@ -290,6 +298,8 @@ static int tl_event(struct tl_trace *t, unsigned long line, enum tl_event ev,
 	    !tl_num(f, "handle", UINT32_MAX, &handle))
 		return tl_error(t, line, "no client= and handle= fields");
 	g = tl_grid(t, client, handle);
+	if (!g)
+		return -ENOMEM;
 	switch (ev) {
 	case TL_GRID_SUBMIT:
 		if (!tl_num(f, "blocks", UINT32_MAX, &n) ||
@@ -336,7 +346,8 @@ static int tl_event(struct tl_trace *t, unsigned long line, enum tl_event ev,
 				return tl_error(t, line,
 						"block_start needs cycle=");
 			b.start = c1;
-			tl_push(&g->starts, &b);
+			if (tl_push(&g->starts, &b))
+				return -ENOMEM;
 		} else {
 			if (!tl_num(f, "start", UINT64_MAX, &c1) ||
 			    !tl_num(f, "end", UINT64_MAX, &c2) || c2 < c1)
@@ -344,7 +355,8 @@ static int tl_event(struct tl_trace *t, unsigned long line, enum tl_event ev,
 						"block_end needs start= <= end=");
 			b.start = c1;
 			b.end = c2;
-			tl_push(&g->ends, &b);
+			if (tl_push(&g->ends, &b))
+				return -ENOMEM;
 			tl_seen(t, c2);
 		}
 		tl_seen(t, b.start);
@@ -390,19 +402,19 @@ static int tl_find_event(char *line, char **fields)
 	return -1;
 }
 
-static int tl_read(struct tl_trace *t, FILE *in)
+/* Every line of @in.  0, or -EINVAL, -EIO or -ENOMEM after a message. */
+static int tl_read(struct tl_trace *t, struct input *in)
 {
-	char *line = NULL, *fields;
-	unsigned long nr = 0;
-	size_t cap = 0;
 	struct tl_fields f;
-	ssize_t len;
-	int ev, ret = 0;
+	char *line, *fields;
+	size_t len;
+	int ev, ret;
 
 	t->first = UINT64_MAX;
-	while ((len = getline(&line, &cap, in)) >= 0) {
-		nr++;
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+	while ((ret = input_line(in)) > 0) {
+		line = in->line;
+		len = in->len;
+		while (len && line[len - 1] == '\r')
 			line[--len] = '\0';
 		if (line[0] == '#')
 			continue;
@@ -410,16 +422,13 @@ static int tl_read(struct tl_trace *t, FILE *in)
 		if (ev < 0)
 			continue;
 		tl_split(fields, &f);
-		ret = tl_event(t, nr, ev, &f);
+		ret = tl_event(t, in->nr, ev, &f);
 		if (ret)
-			break;
+			return ret;
 	}
-	free(line);
-	if (ret)
+	if (ret) {	/* a NUL byte, an overlong line, a read error */
+		err_msg("%s", in->err);
 		return ret;
-	if (ferror(in)) {
-		err_msg("%s: %s", t->file, strerror(errno));
-		return -EIO;
 	}
 	if (!t->nr_grids && !t->nr_preempts) {
 		err_msg("%s: no gputbs events (record with: trace-cmd record -e gputbs)",
@@ -445,9 +454,12 @@ static unsigned int tl_problems(FILE *f, struct tl_trace *t)
 	for (i = 0; i < t->nr_grids; i++) {
 		struct tl_grid *g = &t->grids[i];
 
-		qsort(g->starts.v, g->starts.n, sizeof(*g->starts.v),
-		      tl_cmp_block);
-		qsort(g->ends.v, g->ends.n, sizeof(*g->ends.v), tl_cmp_block);
+		if (g->starts.n > 1)	/* v is NULL while n is 0 */
+			qsort(g->starts.v, g->starts.n, sizeof(*g->starts.v),
+			      tl_cmp_block);
+		if (g->ends.n > 1)
+			qsort(g->ends.v, g->ends.n, sizeof(*g->ends.v),
+			      tl_cmp_block);
 		if (g->starts.n != g->ends.n) {
 			fprintf(f, "problem: grid %" PRIu64 ":%u: %zu block_start, %zu block_end\n",
 				g->client, g->handle, g->starts.n, g->ends.n);
@@ -564,8 +576,9 @@ static int tl_write_data(const struct tl_trace *t, const char *dir)
 
 	if (!f)
 		return -EIO;
-	fprintf(f, "# %s: every block that ended in [%" PRIu64 ", %" PRIu64 "], one data block per grid\n"
-		"# sm slot block start end\n", t->file, t->from, t->to);
+	input_print(f, "# %s: every block that ended in [%" PRIu64 ", %" PRIu64 "], one data block per grid",
+		    t->file, t->from, t->to);
+	fputs("\n# sm slot block start end\n", f);
 	for (i = 0; i < t->nr_grids; i++) {
 		const struct tl_grid *g = &t->grids[i];
 
@@ -623,9 +636,12 @@ static int tl_write_script(const struct tl_trace *t, const char *dir,
 
 	if (!gp)
 		return -EIO;
-	fprintf(gp, "# gputbs timeline %s: run \"gnuplot timeline.gp\" in this directory\n"
-		"# after editing to restyle.\n"
-		"set title \"%s: blocks per SM (thin rows: block slots); black: an SM stops issuing a grid (gputbs:preempt)\"\n"
+	input_print(gp, "# gputbs timeline %s: run \"gnuplot timeline.gp\" in this directory",
+		    t->file);
+	fputs("\n# after editing to restyle.\nset title ", gp);
+	sim_gp_str(gp, "%s: blocks per SM (thin rows: block slots); black: an SM stops issuing a grid (gputbs:preempt)",
+		   title);
+	fprintf(gp, "\n"
 		"set xlabel \"emulated cycle - %" PRIu64 "\"\n"
 		"set ylabel \"SM\"\n"
 		"set yrange [-0.6:%u.6]\n"
@@ -638,18 +654,18 @@ static int tl_write_script(const struct tl_trace *t, const char *dir,
 		"y(sm, slot) = sm - 0.45 + (slot + 0.5) * 0.9 / slots\n"
 		"h = 0.4 / slots\n"
 		"set terminal svg size 1600,700 noenhanced font \"sans,10\" background rgb \"white\"\n"
-		"set output \"timeline.svg\"\n",
-		t->file, title, t0, sms - 1, t0, slots);
+		"set output \"timeline.svg\"\n", t0, sms - 1, t0, slots);
 	fputs("plot ", gp);
 	for (i = 0; i < t->nr_grids; i++) {
 		const struct tl_grid *g = &t->grids[i];
 
 		if (!tl_plotted(t, g))
 			continue;
-		fprintf(gp, "%s\"timeline.dat\" index %u using (($4 + $5) / 2 - t0):(y($1, $2)):(($5 - $4) / 2):(h) with boxxyerror lc rgb \"%s\" title \"%s (%" PRIu64 ":%u)\"",
+		fprintf(gp, "%s\"timeline.dat\" index %u using (($4 + $5) / 2 - t0):(y($1, $2)):(($5 - $4) / 2):(h) with boxxyerror lc rgb \"%s\" title ",
 			n ? ", \\\n     " : "", n,
-			colours[n % ARRAY_SIZE(colours)],
-			g->label[0] ? g->label : "grid", g->client, g->handle);
+			colours[n % ARRAY_SIZE(colours)]);
+		sim_gp_str(gp, "%s (%" PRIu64 ":%u)",
+			   g->label[0] ? g->label : "grid", g->client, g->handle);
 		n++;
 	}
 	if (tl_nr_preempts_plotted(t))
@@ -680,38 +696,40 @@ static int tl_gnuplot(const char *dir)
 }
 
 /* A trace-cmd .dat file starts with "\027\010\104tracing". */
-static bool tl_is_dat(const char *path)
+static bool tl_is_dat(FILE *f)
 {
 	static const char magic[] = "\027\010\104tracing";
 	char buf[sizeof(magic) - 1];
-	FILE *f = fopen(path, "re");
 	bool dat;
 
-	if (!f)
-		return false;
 	dat = fread(buf, 1, sizeof(buf), f) == sizeof(buf) &&
 	      !memcmp(buf, magic, sizeof(buf));
-	fclose(f);
+	rewind(f);
 	return dat;
 }
 
-/* Open @path, through "trace-cmd report" for a .dat file. */
-static FILE *tl_open_trace(const char *path, bool *piped)
+/*
+ * Open @path into @in: standard input for "-", a regular file, or a .dat
+ * file through "trace-cmd report" (*@piped then holds the pipe).  0, or
+ * an exit status after a message.
+ */
+static int tl_open_trace(struct input *in, const char *path, FILE **piped)
 {
 	char cmd[4200];
 	const char *s;
 	size_t n = 0;
 	FILE *f;
+	int ret;
 
-	*piped = false;
-	if (!strcmp(path, "-"))
-		return stdin;
-	if (!tl_is_dat(path)) {
-		f = fopen(path, "re");
-		if (!f)
-			err_msg("%s: %s", path, strerror(errno));
-		return f;
+	*piped = NULL;
+	ret = input_open(in, path, INPUT_STDIN);
+	if (ret) {
+		err_msg("%s", in->err);
+		return ret == -ENOMEM ? EXIT_DEVICE : EXIT_USAGE;
 	}
+	if (in->f == stdin || !tl_is_dat(in->f))
+		return 0;
+	input_close(in);
 	/* single-quote the path for sh -c */
 	n = snprintf(cmd, sizeof(cmd), "trace-cmd report -i '");
 	for (s = path; *s && n + 8 < sizeof(cmd); s++) {
@@ -722,10 +740,25 @@ static FILE *tl_open_trace(const char *path, bool *piped)
 	}
 	snprintf(cmd + n, sizeof(cmd) - n, "' 2>/dev/null");
 	f = popen(cmd, "re");
-	if (!f)
+	if (!f) {
 		err_msg("%s: trace-cmd report: %s", path, strerror(errno));
-	*piped = true;
-	return f;
+		return EXIT_DEVICE;
+	}
+	*piped = f;
+	input_stream(in, f, path);
+	return 0;
+}
+
+static void tl_free(struct tl_trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_grids; i++) {
+		free(t->grids[i].starts.v);
+		free(t->grids[i].ends.v);
+	}
+	free(t->grids);
+	free(t->preempts);
 }
 
 /* "FROM:TO", either part empty: 0 or -EINVAL. */
@@ -766,12 +799,12 @@ int cmd_timeline(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool plot = true, write = true, check = false, piped;
+	bool plot = true, write = true, check = false, window = false;
 	const char *dir = "timeline", *title = NULL;
-	bool window = false;
 	struct tl_trace t = { 0 };
+	struct input in;
 	unsigned int bad;
-	FILE *in;
+	FILE *piped;
 	int c, ret;
 
 	t.to = UINT64_MAX;
@@ -812,41 +845,41 @@ int cmd_timeline(int argc, char **argv)
 				   optind < argc ? "one TRACE only" :
 						   "missing TRACE");
 	t.file = argv[optind];
-	in = tl_open_trace(t.file, &piped);
-	if (!in)
-		return EXIT_USAGE;
-	ret = tl_read(&t, in);
-	if (piped) {
-		int st = pclose(in);
-
-		if (!ret && st) {
-			err_msg("%s: 'trace-cmd report' failed (is trace-cmd installed?)",
-				t.file);
-			return EXIT_DEVICE;
-		}
-	} else if (in != stdin) {
-		fclose(in);
-	}
+	ret = tl_open_trace(&in, t.file, &piped);
 	if (ret)
-		return ret == -EIO ? EXIT_DEVICE : EXIT_USAGE;
+		return ret;
+	ret = tl_read(&t, &in);
+	input_close(&in);
+	if (piped && pclose(piped) && !ret) {
+		err_msg("%s: 'trace-cmd report' failed (is trace-cmd installed?)",
+			t.file);
+		ret = EXIT_DEVICE;
+		goto out;
+	}
+	if (ret) {
+		ret = ret == -EINVAL ? EXIT_USAGE : EXIT_DEVICE;
+		goto out;
+	}
 	if (!window)
 		t.from = t.first == UINT64_MAX ? 0 : t.first;
 	tl_summary(stdout, &t);
 	bad = tl_problems(stdout, &t);
 	printf("check: %s (%u problems)\n", bad ? "FAILED" : "ok", bad);
-	if (write) {
-		if (mkdir(dir, 0777) && errno != EEXIST) {
-			err_msg("%s: %s", dir, strerror(errno));
-			return EXIT_DEVICE;
-		}
-		if (tl_write_data(&t, dir) ||
-		    tl_write_script(&t, dir, title ? title : t.file))
-			return EXIT_DEVICE;
-		if (plot) {
-			ret = tl_gnuplot(dir);
-			if (ret)
-				return ret;
-		}
+	ret = check && bad ? EXIT_DEVICE : 0;
+	if (!write)
+		goto out;
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		err_msg("%s: %s", dir, strerror(errno));
+		ret = EXIT_DEVICE;
+	} else if (tl_write_data(&t, dir) ||
+		   tl_write_script(&t, dir, title ? title : t.file)) {
+		ret = EXIT_DEVICE;
+	} else if (plot) {
+		c = tl_gnuplot(dir);
+		if (c)
+			ret = c;
 	}
-	return check && bad ? EXIT_DEVICE : 0;
+out:
+	tl_free(&t);
+	return ret;
 }

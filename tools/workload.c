@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "input.h"
 #include "workload.h"
 
 #define WL_MAX_TOKENS		32
@@ -179,43 +180,45 @@ static int wl_key_u64(struct wl_parser *p, const struct wl_loc *loc,
 	return 0;
 }
 
-/* Read the durations file of a grid: one cycle count per line. */
+/*
+ * Read the durations file of a grid: one cycle count per line, at most
+ * the grid's blocks= (%WL_MAX_BLOCKS without it).  Reading stops at the
+ * first value too many, so memory never grows past that.
+ */
 static int wl_read_durations(struct wl_parser *p, const struct wl_loc *from,
 			     const char *rel, struct wl_grid *g,
 			     __u32 *count)
 {
+	size_t max = g->nr_blocks ? g->nr_blocks : WL_MAX_BLOCKS;
 	struct wl_loc loc = { .line = 0 };
-	size_t cap = 0, n = 0, len = 0;
+	size_t cap = 0, n = 0;
 	__u64 *d = NULL, *nd;
-	char *path, *line = NULL, *tok, *save;
-	FILE *f;
-	int ret = 0;
+	char *path, *tok, *save;
+	struct input in;
+	int ret;
 
 	path = wl_join(from->file, rel);
 	if (!path)
 		return wl_error(p, from, -ENOMEM, "out of memory");
-	f = fopen(path, "re");
-	if (!f) {
-		ret = wl_fail(p, from, "cannot open '%s': %s", path,
-			      strerror(errno));
-		free(path);
-		return ret;
+	ret = input_open(&in, path, 0);
+	if (ret) {
+		ret = wl_fail(p, from, "durations file %s", in.err);
+		goto out;
 	}
 	loc.file = wl_file_add(p->set, path);
-	free(path);
 	if (!loc.file) {
-		fclose(f);
-		return wl_error(p, from, -ENOMEM, "out of memory");
+		ret = wl_error(p, from, -ENOMEM, "out of memory");
+		goto out;
 	}
-	while (getline(&line, &len, f) > 0) {
+	while ((ret = input_line(&in)) > 0) {
 		__u64 v;
 
-		loc.line++;
-		line[strcspn(line, "#")] = '\0';
-		tok = strtok_r(line, " \t\r\n", &save);
+		loc.line = in.nr;
+		in.line[strcspn(in.line, "#")] = '\0';
+		tok = strtok_r(in.line, " \t\r", &save);
 		if (!tok)
 			continue;
-		if (strtok_r(NULL, " \t\r\n", &save)) {
+		if (strtok_r(NULL, " \t\r", &save)) {
 			ret = wl_fail(p, &loc, "one duration per line");
 			goto out;
 		}
@@ -223,13 +226,16 @@ static int wl_read_durations(struct wl_parser *p, const struct wl_loc *from,
 				 &v);
 		if (ret)
 			goto out;
-		if (n == WL_MAX_BLOCKS) {
-			ret = wl_fail(p, &loc, "more than %u durations",
-				      WL_MAX_BLOCKS);
+		if (n == max) {
+			ret = wl_fail(p, &loc, "more than %zu durations (%s)",
+				      max, g->nr_blocks ? "the grid's blocks" :
+				      "the most blocks a grid may have");
 			goto out;
 		}
 		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
+			cap = cap ? 2 * cap : 256;
+			if (cap > max)
+				cap = max;
 			nd = realloc(d, cap * sizeof(*d));
 			if (!nd) {
 				ret = wl_error(p, &loc, -ENOMEM,
@@ -239,6 +245,10 @@ static int wl_read_durations(struct wl_parser *p, const struct wl_loc *from,
 			d = nd;
 		}
 		d[n++] = v;
+	}
+	if (ret) {	/* a NUL byte, a read error */
+		ret = wl_error(p, NULL, ret, "%s", in.err);
+		goto out;
 	}
 	if (!n) {
 		ret = wl_fail(p, from, "durations file '%s' is empty",
@@ -250,8 +260,8 @@ static int wl_read_durations(struct wl_parser *p, const struct wl_loc *from,
 	d = NULL;
 out:
 	free(d);
-	free(line);
-	fclose(f);
+	free(path);
+	input_close(&in);
 	return ret;
 }
 
@@ -636,65 +646,67 @@ static int wl_parse_path(struct wl_parser *p, const char *path,
 {
 	struct wl_file_id id;
 	struct wl_loc loc = { .line = 0 };
-	char *line = NULL;
-	size_t len = 0;
+	struct input in;
 	struct stat st;
 	unsigned int i;
-	FILE *f;
-	int ret = 0;
+	int ret;
 
-	f = fopen(path, "re");
-	if (!f)
-		return wl_error(p, from, from ? -EINVAL : -errno, "%s%s: %s",
-				from ? "cannot include " : "", path,
-				strerror(errno));
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-		fclose(f);
-		return wl_fail(p, from, "%s: not a regular file", path);
+	ret = input_open(&in, path, 0);
+	if (ret) {
+		ret = wl_error(p, from, from ? -EINVAL : ret, "%s%s",
+			       from ? "cannot include " : "", in.err);
+		goto out;
+	}
+	if (fstat(fileno(in.f), &st)) {
+		ret = wl_error(p, from, -errno, "%s: %s", path,
+			       strerror(errno));
+		goto out;
 	}
 	id.dev = st.st_dev;
 	id.ino = st.st_ino;
 	for (i = 0; i < p->depth; i++) {
 		if (wl_same_file(&p->stack[i], &id)) {
-			fclose(f);
-			return wl_fail(p, from, "include loop: %s", path);
+			ret = wl_fail(p, from, "include loop: %s", path);
+			goto out;
 		}
 	}
 	if (p->depth > WL_MAX_DEPTH) {
-		fclose(f);
-		return wl_fail(p, from, "includes nested deeper than %d",
-			       WL_MAX_DEPTH);
+		ret = wl_fail(p, from, "includes nested deeper than %d",
+			      WL_MAX_DEPTH);
+		goto out;
 	}
-	for (i = 0; i < p->nr_seen; i++) {
-		if (wl_same_file(&p->seen[i], &id)) {
-			fclose(f);
-			return 0;
-		}
-	}
+	for (i = 0; i < p->nr_seen; i++)
+		if (wl_same_file(&p->seen[i], &id))
+			goto out;
 	if (p->nr_seen == WL_MAX_FILES) {
-		fclose(f);
-		return wl_fail(p, from, "more than %d files", WL_MAX_FILES);
+		ret = wl_fail(p, from, "more than %d files", WL_MAX_FILES);
+		goto out;
 	}
 	loc.file = wl_file_add(p->set, path);
 	if (!loc.file) {
-		fclose(f);
-		return wl_error(p, from, -ENOMEM, "out of memory");
+		ret = wl_error(p, from, -ENOMEM, "out of memory");
+		goto out;
 	}
 	p->seen[p->nr_seen++] = id;
 	p->stack[p->depth++] = id;
 	p->prog = NULL;
 	p->wl = NULL;
-	while (!ret && getline(&line, &len, f) > 0) {
-		loc.line++;
-		ret = wl_parse_line(p, &loc, line);
+	for (;;) {
+		ret = input_line(&in);
+		if (ret < 0)	/* a NUL byte, a read error */
+			ret = wl_error(p, NULL, ret, "%s", in.err);
+		if (ret <= 0)
+			break;
+		loc.line = in.nr;
+		ret = wl_parse_line(p, &loc, in.line);
+		if (ret)
+			break;
 	}
-	if (!ret && ferror(f))
-		ret = wl_error(p, &loc, -EIO, "read error");
 	p->depth--;
 	if (!p->depth)
 		p->last_line = loc.line;
-	free(line);
-	fclose(f);
+out:
+	input_close(&in);
 	return ret;
 }
 

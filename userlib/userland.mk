@@ -20,6 +20,10 @@
 #   check-abi-lib     the shared library exports exactly the API
 #   check-userland    host tests: workload parser, CLI error paths, the
 #                     predictor replay and the simulator
+#   $(BUILD)/asan/gputbs  the CLI under ASan, UBSan and LeakSanitizer
+#                     (dynamic), for the host tests
+#   check-userland-asan   the CLI, predict and timeline host tests on it:
+#                     every error path free of leaks and undefined behaviour
 #   sim-eval          the simulator's evaluation sweep with its figures, in
 #                     $(BUILD)/sim-eval/
 #   install-userland  into $(DESTDIR)$(PREFIX)
@@ -58,7 +62,8 @@ LIBGPUTBS_OBJS := $(UL_OBJ)/userlib/libgputbs.pic.o
 
 GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/, tools/gputbs.o tools/cmd_run.o \
 	tools/run.o tools/report.o tools/json.o tools/workload.o \
-	tools/predict.o tools/timeline.o sm-emu/metrics.o sm-emu/predictor.o)
+	tools/predict.o tools/timeline.o tools/input.o sm-emu/metrics.o \
+	sm-emu/predictor.o)
 GPUTBS_TEST_OBJS := $(UL_OBJ)/tests/guest/gputbs-test.o
 # The simulator links the whole portable core, as the module does.
 SIM_CORE_OBJS := $(patsubst %.c,$(UL_OBJ)/%.o,$(wildcard sm-emu/*.c))
@@ -73,7 +78,7 @@ GPUTBS_CLI_OBJS += $(UL_OBJ)/tools/cmd_eval.o $(SIM_EVAL_OBJS) \
 	$(filter-out $(GPUTBS_CLI_OBJS),$(SIM_CORE_OBJS))
 GPUTBS_SIM_OBJS := $(addprefix $(UL_OBJ)/, tools/sim/main.o \
 	tools/sim/simulate.o tools/sim/results.o tools/sim/jsonparse.o \
-	tools/workload.o tools/json.o tools/report.o) \
+	tools/workload.o tools/input.o tools/json.o tools/report.o) \
 	$(SIM_EVAL_OBJS) $(SIM_CORE_OBJS)
 
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
@@ -91,8 +96,8 @@ include tests/stress/reliability.mk
 # the monitor API over libnl, gputbs top and monitor, their tests
 include userlib/monitor.mk
 
-.PHONY: userland check-abi-lib check-userland install-userland clean-userland \
-	sim-eval
+.PHONY: userland check-abi-lib check-userland check-userland-asan \
+	install-userland clean-userland sim-eval
 
 userland: $(LIBGPUTBS_A) $(LIBGPUTBS_SO) $(LIBGPUTBS_SO_LINKS) \
 	$(LIBGPUTBS_PC) $(USERLAND_BINS) $(UL_BIN)/gputbs-sim
@@ -188,6 +193,32 @@ check-userland: $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
 	tests/userland/timeline-test.sh $(UL_BIN)/gputbs
 	tests/userland/sim-test.sh $(UL_BIN)/gputbs-sim $(UL_BIN)/gputbs
 
+# The CLI built again under the sanitizers, linked dynamically (they do not
+# link statically), and its host tests on it: a leak (exit 23), an ASan or
+# UBSan report (exit 99) fails the test that ran it.
+ASAN_OBJ := $(BUILD)/asan
+ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:exitcode=99 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
+GPUTBS_ASAN_OBJS := $(patsubst $(UL_OBJ)/%,$(ASAN_OBJ)/%,$(GPUTBS_CLI_OBJS)) \
+	$(ASAN_OBJ)/userlib/libgputbs.o $(ASAN_OBJ)/userlib/monitor.o
+
+$(ASAN_OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USERLAND_CFLAGS) $(ASAN_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(ASAN_OBJ)/sm-emu/%.o: USERLAND_CFLAGS += -Wno-unused-parameter
+$(ASAN_OBJ)/userlib/monitor.o: USERLAND_CFLAGS += $(LIBNL_CFLAGS)
+
+$(ASAN_OBJ)/gputbs: $(GPUTBS_ASAN_OBJS)
+	$(CC) $(ASAN_CFLAGS) -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_LIBS) -lm
+
+check-userland-asan: $(ASAN_OBJ)/gputbs
+	@rc=0; for t in cli predict timeline; do \
+		$(ASAN_ENV) tests/userland/$$t-test.sh $< || rc=1; \
+	done; exit $$rc
+
 # The paper's sweep in virtual time: text, JSON and figures.
 sim-eval: $(UL_BIN)/gputbs-sim
 	@mkdir -p $(BUILD)/sim-eval
@@ -212,7 +243,7 @@ install-userland: userland
 		$(DESTDIR)$(PREFIX)/include/linux/
 
 clean-userland:
-	rm -rf $(UL_OBJ) $(LIBGPUTBS_A) $(LIBGPUTBS_SO) $(LIBGPUTBS_SO_LINKS) \
+	rm -rf $(UL_OBJ) $(ASAN_OBJ) $(LIBGPUTBS_A) $(LIBGPUTBS_SO) $(LIBGPUTBS_SO_LINKS) \
 		$(LIBGPUTBS_PC) $(USERLAND_BINS) $(UL_BIN)/gputbs-sim
 
--include $(shell find $(UL_OBJ) -name '*.d' 2>/dev/null)
+-include $(shell find $(UL_OBJ) $(ASAN_OBJ) -name '*.d' 2>/dev/null)

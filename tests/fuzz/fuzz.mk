@@ -3,7 +3,7 @@
 # fuzz.mk - libFuzzer targets for the portable core and the parsers, on
 # the host, under ASan and UBSan (clang).  Included by the top Makefile.
 #
-#   fuzz-build        build/fuzz/fuzz_{workload,trace,sched}
+#   fuzz-build        build/fuzz/fuzz_{workload,trace,timeline,sched}
 #   fuzz-host         each target for a bounded number of runs from its
 #                     seed corpus (make check); FUZZ_RUNS=N to change
 #   fuzz              each target for FUZZ_TIME seconds (default 600),
@@ -18,21 +18,33 @@ FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-DGPUTBS_VERSION='"fuzz"'
 FUZZ_RUNS ?= 20000
 FUZZ_TIME ?= 600
-FUZZ_TARGETS := $(addprefix $(FUZZ_DIR)/,fuzz_workload fuzz_trace fuzz_sched)
+FUZZ_TARGETS := $(addprefix $(FUZZ_DIR)/,fuzz_workload fuzz_trace \
+	fuzz_timeline fuzz_sched)
 FUZZ_CORE := $(wildcard sm-emu/*.c)
-FUZZ_HDRS := $(wildcard sm-emu/*.h tools/*.h tools/include/*.h uapi/linux/*.h)
+FUZZ_HDRS := $(wildcard sm-emu/*.h tools/*.h tools/include/*.h uapi/linux/*.h) \
+	tests/fuzz/fuzz.h
 
 .PHONY: fuzz-build fuzz-host fuzz
 
-$(FUZZ_DIR)/fuzz_workload: tests/fuzz/fuzz_workload.c tools/workload.c $(FUZZ_HDRS)
+$(FUZZ_DIR)/fuzz_workload: tests/fuzz/fuzz_workload.c tests/fuzz/fuzz_cli.c \
+		tools/workload.c tools/input.c $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_workload.c tools/workload.c
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_workload.c \
+		tests/fuzz/fuzz_cli.c tools/workload.c tools/input.c
 
-$(FUZZ_DIR)/fuzz_trace: tests/fuzz/fuzz_trace.c tools/predict.c tools/json.c \
-		sm-emu/predictor.c sm-emu/metrics.c $(FUZZ_HDRS)
+$(FUZZ_DIR)/fuzz_trace: tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_cli.c \
+		tools/predict.c tools/json.c tools/input.c sm-emu/predictor.c \
+		sm-emu/metrics.c $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_trace.c tools/predict.c \
-		tools/json.c sm-emu/predictor.c sm-emu/metrics.c
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_trace.c \
+		tests/fuzz/fuzz_cli.c tools/predict.c tools/json.c tools/input.c \
+		sm-emu/predictor.c sm-emu/metrics.c
+
+$(FUZZ_DIR)/fuzz_timeline: tests/fuzz/fuzz_timeline.c tests/fuzz/fuzz_cli.c \
+		tools/timeline.c tools/input.c $(FUZZ_HDRS) $(wildcard tools/sim/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_timeline.c \
+		tests/fuzz/fuzz_cli.c tools/timeline.c tools/input.c
 
 $(FUZZ_DIR)/fuzz_sched: tests/fuzz/fuzz_sched.c $(FUZZ_CORE) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)

@@ -2,34 +2,17 @@
 /*
  * fuzz_trace.c - libFuzzer target: `gputbs predict` (tools/predict.c), the
  * block trace parser and its replay through the Simple Slicing predictor,
- * on arbitrary bytes.
+ * on arbitrary bytes.  err_msg() and usage_error() are in fuzz_cli.c.
  *
  * Copyright (C) 2026 The gputbs developers
  */
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "cli.h"
-
-/* The CLI's error printer (tools/gputbs.c). */
-void err_msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-}
-
-/* The CLI's usage error (tools/gputbs.c): the fuzzer passes valid options. */
-int usage_error(const char *usage, const char *fmt, const char *arg)
-{
-	__builtin_trap();
-}
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -37,14 +20,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *argv[] = { "predict", "--trace", path, "--format", "json", NULL };
 	int fd, ret;
 
-	fd = memfd_create("fuzz.trace", 0);
+	fd = fuzz_file(data, size, path, sizeof(path));
 	if (fd < 0)
 		return 0;
-	if (write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return 0;
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	optind = 0;	/* getopt_long() state, reset per run */
 	ret = cmd_predict(5, argv);
 	/* 0 (replayed), 2 (a trace error, reported), 1 (out of memory) */

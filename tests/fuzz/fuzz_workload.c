@@ -11,9 +11,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz.h"
 #include "workload.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -22,14 +22,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct wl_set *set = NULL;
 	int fd, ret;
 
-	fd = memfd_create("fuzz.gtbs", 0);
+	fd = fuzz_file(data, size, path, sizeof(path));
 	if (fd < 0)
 		return 0;
-	if (write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return 0;
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	ret = wl_parse_file(path, 0, &set, err, sizeof(err));
 	if (ret && !err[0])
 		__builtin_trap();	/* every error must say why */

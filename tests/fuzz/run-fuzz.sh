@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run-fuzz.sh DIR LIBFUZZER-OPTION - run each host fuzz target of DIR from
-# a seed corpus (the committed workload files and traces), with one
+# a seed corpus (the committed workload files, traces and recordings), with one
 # libFuzzer option bounding it (-runs=N or -max_total_time=S).  Prints one
 # line per target and "fuzz: N passed, M failed"; a crash leaves its input
 # in DIR/crash-* and fails the target.
@@ -43,6 +43,8 @@ run fuzz_workload "$(corpus workload tests/userland/good/* \
 	tests/userland/bad/* workloads/ercbench/kernels.gtbs \
 	workloads/ercbench/pairs/AES-d+JPEG-d.gtbs)"
 run fuzz_trace "$(corpus trace tests/userland/predict/*.trace)"
+run fuzz_timeline "$(corpus timeline tests/userland/timeline/class.report \
+	tests/userland/timeline/class.trace)"
 # the scheduler's input is a byte program: start from a few random seeds
 c=$(corpus sched)
 for i in 1 2 3 4 5 6 7 8; do

@@ -10,7 +10,9 @@
 # WHERE is a line of that file, or FILE:LINE of a file next to it.  The
 # CLI must exit with status 2 and print "gputbs: FILE:LINE: MESSAGE...".
 # The files in good/ must parse: the CLI then fails to open the (missing)
-# device with status 1.  The last line is "cli: N passed, M failed".
+# device with status 1.  Hostile input files (NUL bytes, control bytes,
+# FIFOs, devices, directories; Documentation/reliability.rst) are made
+# here.  The last line is "cli: N passed, M failed".
 set -u
 
 gputbs=${1:?usage: cli-test.sh PATH-TO-gputbs}
@@ -18,7 +20,9 @@ here=$(dirname "$0")
 nodev=/nonexistent/gputbs
 out=${TMPDIR:-/tmp}/gputbs-cli-test.$$
 
-trap 'rm -f "$out"' EXIT
+d=${TMPDIR:-/tmp}/gputbs-cli-test.d.$$
+
+trap 'rm -rf "$out" "$d"' EXIT
 
 # shellcheck source=tests/userland/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -87,5 +91,46 @@ expect 1 "(is the module loaded?)" "$gputbs" calibrate --device $nodev \
 kernels=$here/../../workloads/ercbench/kernels.gtbs
 expect 2 "kernels.gtbs:$(wc -l < "$kernels"): no workload defined" \
 	"$gputbs" run --device $nodev "$kernels"
+
+# Hostile input: each is an error naming the file (and line), at once.
+mkdir -p "$d"
+prog='program P\ngrid g threads=32 cycles=100 blocks=2\n'
+wl='workload W\nrun P\n'
+printf "${prog}workload W\0 X\nrun P\n" >"$d/nul.gtbs"
+expect 2 "gputbs: $d/nul.gtbs:3: NUL byte in line" \
+	"$gputbs" run --device $nodev "$d/nul.gtbs"
+printf '# shared\nprogram Q\0\n' >"$d/nul.inc"
+printf "include nul.inc\n$prog$wl" >"$d/inc-nul.gtbs"
+expect 2 "gputbs: $d/nul.inc:2: NUL byte in line" \
+	"$gputbs" run --device $nodev "$d/inc-nul.gtbs"
+printf '100\n200\0 300\n' >"$d/nul.dur"
+printf "program P\ngrid g threads=32 durations=nul.dur\n$wl" >"$d/dur-nul.gtbs"
+expect 2 "gputbs: $d/nul.dur:2: NUL byte in line" \
+	"$gputbs" run --device $nodev "$d/dur-nul.gtbs"
+printf 'program P\ngrid g threads=32 cycles=100 blocks=2 c\033]0;x\007=1\n' \
+	>"$d/esc.gtbs"
+expect 2 "gputbs: $d/esc.gtbs:2: unknown key 'c\\x1b]0;x\\x07'" \
+	"$gputbs" run --device $nodev "$d/esc.gtbs"
+no_raw "control bytes of a workload file"
+expect 2 "unknown command 'frob\\x1b[2J'" "$gputbs" "$(printf 'frob\033[2J')"
+no_raw "control bytes of an argument"
+not_regular "$d" "$gputbs" run --device $nodev
+printf "include fifo\n$prog$wl" >"$d/inc-fifo.gtbs"
+expect 2 "gputbs: $d/inc-fifo.gtbs:1: cannot include $d/fifo: not a regular file" \
+	timeout 10 "$gputbs" run --device $nodev "$d/inc-fifo.gtbs"
+printf "program P\ngrid g threads=32 durations=fifo\n$wl" >"$d/dur-fifo.gtbs"
+expect 2 "gputbs: $d/dur-fifo.gtbs:2: durations file $d/fifo: not a regular file" \
+	timeout 10 "$gputbs" run --device $nodev "$d/dur-fifo.gtbs"
+printf "program P\ngrid g threads=32 durations=/dev/zero\n$wl" >"$d/dur-zero.gtbs"
+expect 2 "gputbs: $d/dur-zero.gtbs:2: durations file /dev/zero: not a regular file" \
+	timeout 10 "$gputbs" run --device $nodev "$d/dur-zero.gtbs"
+# more durations than blocks: bad/durations-more.gtbs; and without blocks=,
+# at most 2^20: a file of 2^20 + 1 stops at its last line
+seq 1 1048577 >"$d/many.dur"
+printf "program P\ngrid g threads=32 durations=many.dur\n$wl" >"$d/dur-many.gtbs"
+expect 2 "gputbs: $d/many.dur:1048577: more than 1048576 durations (the most blocks a grid may have)" \
+	"$gputbs" run --device $nodev "$d/dur-many.gtbs"
+expect 2 "gputbs: $d/fifo: not a regular file" \
+	timeout 10 "$gputbs" run --device $nodev --list "$d/fifo"
 
 summary cli

@@ -5,6 +5,8 @@
 #
 # Source it after setting $out (a scratch file).  It defines ok, fail,
 # expect STATUS PATTERN CMD... (exit status and a line of stdout+stderr),
+# no_raw NAME (the last output holds no control byte but tab and newline),
+# not_regular DIR CMD... (CMD FILE refuses a directory, /dev/zero and a FIFO),
 # and summary NAME, which prints "NAME: N passed, M failed" and returns
 # non-zero if anything failed.
 
@@ -29,6 +31,28 @@ expect() {
 	else
 		ok
 	fi
+}
+
+no_raw() {
+	if tr -d '\001-\010\013-\037\177' <"$out" | cmp -s - "$out"; then
+		ok
+	else
+		fail "$1: raw control bytes in the output"
+		od -c "$out" | sed 's/^/  | /'
+	fi
+}
+
+# CMD with DIR, /dev/zero and DIR/fifo (made here) as its last argument:
+# "gputbs: FILE: not a regular file" and status 2, at once (a hang is
+# killed after 10 s and fails)
+not_regular() {
+	nr_dir=$1
+	shift
+	[ -p "$nr_dir/fifo" ] || mkfifo "$nr_dir/fifo"
+	for nr_file in "$nr_dir" /dev/zero "$nr_dir/fifo"; do
+		expect 2 "gputbs: $nr_file: not a regular file" \
+			timeout 10 "$@" "$nr_file"
+	done
 }
 
 summary() {

@@ -13,7 +13,8 @@
 #                       trace's comments)
 #   "# error: WHERE"    bad trace (bad-*.trace): the command must exit with
 #                       status 2 and print "gputbs: FILE:WHERE"
-# plus command line errors and the JSON output.  The last line is
+# plus command line errors, hostile input files (Documentation/
+# reliability.rst) and the JSON output.  The last line is
 # "predict: N passed, M failed".
 set -u
 
@@ -21,7 +22,7 @@ gputbs=${1:?usage: predict-test.sh PATH-TO-gputbs}
 here=$(dirname "$0")/predict
 tmp=${TMPDIR:-/tmp}/gputbs-predict-test.$$
 
-trap 'rm -f "$tmp" "$tmp.want"' EXIT
+trap 'rm -rf "$tmp" "$tmp.want" "$tmp.d"' EXIT
 
 out=$tmp
 # shellcheck source=tests/userland/lib.sh
@@ -78,6 +79,24 @@ expect 2 "gputbs: $here/missing.trace: No such file or directory" \
 # prediction is 100 + (2 - 1) * 100 / 2 = 150
 expect 0 "pred,0,stair,0,100,150,100,1,2,200,0.750000" \
 	"$gputbs" predict --sms 4 --trace "$here/staircase.trace"
+
+# hostile input: each is an error naming the file (and line), at once
+d=$tmp.d
+mkdir -p "$d"
+printf 'grid 0 blocks=1 residency=1\nblock 0 0 0 0 10\0 7 20\n' >"$d/nul.trace"
+expect 2 "gputbs: $d/nul.trace:2: NUL byte in line" \
+	"$gputbs" predict --trace "$d/nul.trace"
+printf 'grid 0 blocks=1 residency=1 col\033[31mour=1\n' >"$d/esc.trace"
+expect 2 "gputbs: $d/esc.trace:1: unknown key 'col\\x1b[31mour'" \
+	"$gputbs" predict --trace "$d/esc.trace"
+no_raw "control bytes of a trace line"
+expect 2 "gputbs: $d/a\\x1bb: No such file or directory" \
+	"$gputbs" predict --trace "$d/$(printf 'a\033b')"
+no_raw "control bytes of a file name"
+head -c 70000 /dev/zero | tr '\0' a >"$d/long.trace"
+expect 2 "gputbs: $d/long.trace:1: line longer than 65536 bytes" \
+	"$gputbs" predict --trace "$d/long.trace"
+not_regular "$d" "$gputbs" predict --trace
 
 # JSON: the same numbers, and well-formed if python3 is there
 expect 0 '"mode": "slice-unaware"' \

@@ -227,6 +227,25 @@ else
 	sed 's/^/  | /' "$tmp.d/plot/timeline-srtf-first.dat"
 fi
 
+# names and labels (printable ASCII from a workload file) cannot run a
+# command through plot.gp: in double quotes, gnuplot runs `backquoted` text
+mkdir -p "$tmp.d/evil"
+cat >"$tmp.d/evil/kernels.gtbs" <<'EOF'
+program L`touch${IFS}pwned`
+grid l'`touch${IFS}pwned`' blocks=4 threads=256 shmem=49152 cycles=1000 expect=4000
+program Short
+grid short blocks=2 threads=256 shmem=49152 cycles=500 expect=1000
+EOF
+expect 0 "geomeans over 2 pairs" "$sim" eval --workloads "$tmp.d/evil" \
+	--sms 1 --offsets 0 --plot "$tmp.d/evil/plot" \
+	--timeline 'Short+L`touch${IFS}pwned`'
+if [ -s "$tmp.d/evil/plot/timeline-srtf.svg" ] &&
+	[ ! -e "$tmp.d/evil/plot/pwned" ]; then
+	ok
+else
+	fail "--plot: a program name or label ran a command in gnuplot"
+fi
+
 # --- run ------------------------------------------------------------------
 expect 0 "STP 1.308  ANTT 1.619  StrictF 0.619" \
 	"$sim" run --sms 1 --policy srtf "$here/pair.gtbs"

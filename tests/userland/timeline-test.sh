@@ -8,7 +8,10 @@
 #
 # Usage: timeline-test.sh PATH-TO-gputbs
 #
-# The last line is "timeline: N passed, M failed".
+# Every error path of the input is run here, so that make
+# check-userland-asan, which runs this on gputbs built with ASan, UBSan and
+# LeakSanitizer, finds a leak or undefined behaviour on any of them.  The
+# last line is "timeline: N passed, M failed".
 set -u
 
 gputbs=${1:?usage: timeline-test.sh PATH-TO-gputbs}
@@ -98,5 +101,55 @@ expect 2 "one TRACE only" "$gputbs" timeline a b
 expect 2 "bad --window" "$gputbs" timeline -w 5:1 "$here/class.trace"
 expect 2 "bad --window" "$gputbs" timeline -w x: "$here/class.trace"
 expect 0 "Usage: gputbs timeline" "$gputbs" timeline --help
+ev='x-1 [000] 1.0:'
+for e in "grid_submit: client=1 handle=1 blocks=1|grid_submit needs blocks= and arrival=" \
+	"grid_start: client=1 handle=1|grid_start needs cycle=" \
+	"grid_end: client=1 handle=1 blocks=1|grid_end needs blocks= and end=" \
+	"block_start: client=1 handle=1 sm=0 slot=0 block=0|block_start needs cycle=" \
+	"block_end: client=1 handle=1 sm=0 slot=99 block=0 start=1 end=2|a block event needs sm=, slot= and block=" \
+	"predict: client=1 handle=1|no cycle= field" \
+	"preempt: sm=0|preempt needs sm= and cycle=" \
+	"grid_start: handle=1 cycle=5|no client= and handle= fields"; do
+	# after a first event, so that there is something to free
+	printf '%s grid_submit: client=1 handle=1 blocks=1 arrival=1\n%s %s\n' \
+		"$ev" "$ev" "${e%%|*}" >"$tmp/bad"
+	expect 2 "$tmp/bad:2: ${e#*|}" "$gputbs" timeline --summary "$tmp/bad"
+done
+# a grid without block events (qsort() of no blocks), with --check
+printf '%s grid_submit: client=1 handle=1 blocks=1 arrival=1 label=lone\n' \
+	"$ev" >"$tmp/lone"
+expect 1 "grid 1:1: a grid_submit, 0 grid_end" \
+	"$gputbs" timeline --check --summary "$tmp/lone"
+
+# a label (anyone's grid) or a title cannot run a command through the
+# gnuplot script: in double quotes, gnuplot runs `backquoted` text
+sed 's/label=frame$/label=it'"'"'s`touch${IFS}pwned`/' "$here/class.report" \
+	>"$tmp/evil.report"
+expect 0 "label=it's\`touch\${IFS}pwned\`" \
+	"$gputbs" timeline -o "$tmp/evil" -t "a \"\`touch pwned\`\" '\`touch pwned\`'" \
+	"$tmp/evil.report"
+if [ -s "$tmp/evil/timeline.svg" ] && [ ! -e "$tmp/evil/pwned" ]; then
+	ok
+else
+	fail "a label or title ran a command in gnuplot (or no plot)"
+fi
+
+# hostile input: each is an error naming the file (and line), at once
+printf '%s grid_submit: client=1 handle=1 blocks=1 arrival=1\n%s grid_start:\0 client=1 handle=1 cycle=2\n' \
+	"$ev" "$ev" >"$tmp/nul"
+expect 2 "$tmp/nul:2: NUL byte in line" "$gputbs" timeline --summary "$tmp/nul"
+printf '%s grid_submit: client=1 handle=1 blocks=1 arrival=1 class=\033[5m label=a\033]0;b\007c\n' \
+	"$ev" >"$tmp/esc"
+expect 0 'class=\x1b[5m blocks=1' "$gputbs" timeline --summary "$tmp/esc"
+no_raw "control bytes of a trace line"
+expect 2 "gputbs: $tmp/a\\x1bb: No such file or directory" \
+	"$gputbs" timeline --summary "$tmp/$(printf 'a\033b')"
+no_raw "control bytes of a file name"
+not_regular "$tmp" "$gputbs" timeline --summary
+# standard input may be anything, and a read error names the reason
+expect 1 "gputbs: -: read error: Is a directory" \
+	sh -c '"$1" timeline --summary - <"$2"' sh "$gputbs" "$tmp"
+expect 2 "gputbs: -:1: NUL byte in line" \
+	sh -c 'head -c 4096 /dev/zero | "$1" timeline --summary -' sh "$gputbs"
 
 summary timeline

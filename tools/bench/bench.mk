@@ -15,7 +15,7 @@
 
 BENCH_SCHED := $(BUILD)/bench/gputbs-bench-sched
 BENCH_SCHED_OBJS := $(addprefix $(UL_OBJ)/, tools/bench/sched.o \
-	tools/workload.o) $(SIM_CORE_OBJS)
+	tools/workload.o tools/input.o) $(SIM_CORE_OBJS)
 # every allocation of the process goes through a counter
 BENCH_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "../input.h"
 #include "sim.h"
 
 /* The prefix of every message: "gputbs-sim" or "gputbs". */
@@ -29,7 +30,7 @@ void sim_err(const char *fmt, ...)
 	fflush(stdout);
 	fprintf(stderr, "%s: ", sim_progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	input_vprint(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
@@ -65,7 +66,7 @@ int sim_usage_error(sim_help_fn *help, const char *fmt, ...)
 	fflush(stdout);
 	fprintf(stderr, "%s: ", sim_progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	input_vprint(stderr, fmt, ap);
 	va_end(ap);
 	fputs("\n\n", stderr);
 	help(stderr);

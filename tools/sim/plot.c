@@ -20,11 +20,13 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../input.h"
 #include "sim.h"
 
 static const char * const sim_metric_file[] = { "stp", "antt", "strictf" };
@@ -263,10 +265,13 @@ static void sim_gp_timeline(FILE *gp, const struct sim_eval *ev,
 
 	sim_offset_names(tl->offset, tag, sizeof(tag), title, sizeof(title));
 	snprintf(base, sizeof(base), "timeline-%s", pol);
-	fprintf(gp, "# the blocks of %s under %s, per SM and slot\n",
-		pair->name, pol);
-	fprintf(gp, "reset\n"
-		"set title \"%s under %s, %s: blocks per SM (thin rows: the SM's %u block slots); black: the SM's first block of %s\"\n"
+	input_print(gp, "# the blocks of %s under %s, per SM and slot",
+		    pair->name, pol);
+	fputs("\nreset\nset title ", gp);
+	sim_gp_str(gp, "%s under %s, %s: blocks per SM (thin rows: the SM's %u block slots); black: the SM's first block of %s",
+		   pair->name, pol, title, ev->cfg.max_blocks_per_sm,
+		   ev->progs[pair->b]->name);
+	fprintf(gp, "\n"
 		"set xlabel \"cycle\"\n"
 		"set ylabel \"SM\"\n"
 		"set yrange [-0.6:%u.6]\n"
@@ -276,24 +281,58 @@ static void sim_gp_timeline(FILE *gp, const struct sim_eval *ev,
 		"set style fill solid 0.85 noborder\n"
 		"slots = %u.0\n"
 		"y(sm, slot) = sm - 0.45 + (slot + 0.5) * 0.9 / slots\n"
-		"h = 0.4 / slots\n", pair->name, pol, title,
-		ev->cfg.max_blocks_per_sm, ev->progs[pair->b]->name,
-		ev->cfg.nr_sms - 1, ev->cfg.max_blocks_per_sm);
+		"h = 0.4 / slots\n", ev->cfg.nr_sms - 1,
+		ev->cfg.max_blocks_per_sm);
 	sim_gp_svg(gp, base, 1600, 700);
 	fputs("plot ", gp);
 	for (r = 0; r < 2; r++) {
 		const struct wl_program *prog = ev->progs[idx[r]];
 
-		for (k = 0; k < prog->nr_grids; k++, n++)
-			fprintf(gp, "%s\"%s.dat\" index %u using (($4 + $5) / 2):(y($1, $2)):(($5 - $4) / 2):(h) with boxxyerror lc rgb \"%s\" title \"%s (%s)\"",
+		for (k = 0; k < prog->nr_grids; k++, n++) {
+			fprintf(gp, "%s\"%s.dat\" index %u using (($4 + $5) / 2):(y($1, $2)):(($5 - $4) / 2):(h) with boxxyerror lc rgb \"%s\" title ",
 				n ? ", \\\n     " : "", base, n,
-				colours[n % ARRAY_SIZE(colours)], prog->name,
-				prog->grids[k].label);
+				colours[n % ARRAY_SIZE(colours)]);
+			sim_gp_str(gp, "%s (%s)", prog->name,
+				   prog->grids[k].label);
+		}
 	}
-	fprintf(gp, ", \\\n     \"%s-first.dat\" using 2:($1 - 0.5):(0):(1) with vectors nohead lw 2 lc rgb \"black\" title \"first block of %s\"\n",
-		base, ev->progs[pair->b]->name);
+	fprintf(gp, ", \\\n     \"%s-first.dat\" using 2:($1 - 0.5):(0):(1) with vectors nohead lw 2 lc rgb \"black\" title ",
+		base);
+	sim_gp_str(gp, "first block of %s", ev->progs[pair->b]->name);
+	fputc('\n', gp);
 	fputs("unset output\n", gp);
 	sim_gp_png(gp, base, 1600, 700);
+}
+
+/**
+ * sim_gp_str() - write a string constant into a gnuplot script
+ * @gp: the script.
+ * @fmt: printf() format of the string, which may quote a workload file,
+ *	a sweep's JSON or a recording (names, labels, file names).
+ *
+ * Shared by the sweep's figures and "gputbs timeline".  The constant is
+ * single-quoted: in double quotes gnuplot runs `backquoted` text as a
+ * shell command, in single quotes it neither does that nor reads
+ * backslash escapes.  A quote is doubled and every byte outside printable
+ * ASCII is written as \xNN (input_escape()), so nothing the string holds
+ * ends it, ends the line or runs.
+ */
+void sim_gp_str(FILE *gp, const char *fmt, ...)
+{
+	va_list ap;
+	char *s, *p;
+
+	va_start(ap, fmt);
+	s = input_vescape(fmt, ap);
+	va_end(ap);
+	fputc('\'', gp);
+	for (p = s; p && *p; p++) {
+		if (*p == '\'')
+			fputc('\'', gp);
+		fputc(*p, gp);
+	}
+	fputc('\'', gp);
+	free(s);
 }
 
 /**
@@ -373,10 +412,10 @@ int sim_plot(const struct sim_eval *ev, const struct sim_timeline *tl,
 	gp = sim_open(dir, "plot.gp");
 	if (!gp)
 		return SIM_EXIT_SYSTEM;
-	fprintf(gp, "# %s --plot: %s, %u SMs, %s.\n"
-		"# Every figure as SVG and PNG; run \"gnuplot plot.gp\" in this directory\n"
-		"# after editing to restyle.\n\n", ev->tool, ev->file,
-		ev->cfg.nr_sms, sim_clock(ev, clock, sizeof(clock)));
+	input_print(gp, "# %s --plot: %s, %u SMs, %s.", ev->tool, ev->file,
+		    ev->cfg.nr_sms, sim_clock(ev, clock, sizeof(clock)));
+	fputs("\n# Every figure as SVG and PNG; run \"gnuplot plot.gp\" in this directory\n"
+	      "# after editing to restyle.\n\n", gp);
 	for (o = 0; !ret && o < ev->nr_offsets; o++) {
 		for (m = 0; !ret && m < ARRAY_SIZE(sim_metric_file); m++) {
 			ret = sim_write_metric(ev, dir, o, m);

@@ -21,6 +21,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "../input.h"
 #include "sim.h"
 
 /* What is being read, for messages. */
@@ -35,10 +36,11 @@ sim_rerr(const struct sim_reader *r, const char *fmt, ...)
 	va_list ap;
 
 	fflush(stdout);
-	fprintf(stderr, "%s: %s: %s%s", sim_progname, r->path, r->where,
-		r->where[0] ? ": " : "");
+	fprintf(stderr, "%s: ", sim_progname);
+	input_print(stderr, "%s: %s%s", r->path, r->where,
+		    r->where[0] ? ": " : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	input_vprint(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	return SIM_EXIT_USAGE;

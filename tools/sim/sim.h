@@ -313,6 +313,8 @@ int sim_plot(const struct sim_eval *ev, const struct sim_timeline *tl,
 /* SIM_GNUPLOT_MISSING - sim_run_gnuplot(): gnuplot could not be run */
 #define SIM_GNUPLOT_MISSING	127
 int sim_run_gnuplot(const char *dir, const char *script);
+void sim_gp_str(FILE *gp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 int sim_emit(const struct sim_eval *ev, const struct sim_timeline *tl,
 	     bool json, const char *plot);
 void sim_timeline_free(struct sim_timeline *tl);
