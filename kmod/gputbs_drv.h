@@ -167,6 +167,7 @@ void gputbs_grid_block_end(struct gputbs_grid *grid, u32 sm, u32 slot,
 
 /* gputbs_sysfs.c */
 extern const struct attribute_group *gputbs_groups[];
+int gputbs_admin_check(void);
 
 /* gputbs_limits.c */
 void gputbs_limits_apply(struct gtbs_dev_config *cfg);

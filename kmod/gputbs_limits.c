@@ -27,6 +27,9 @@
  *
  * A grid counts from its successful submission until it is reaped by
  * %GPUTBS_IOCTL_WAIT or cancelled by the release of its file.
+ *
+ * Writing the parameters needs CAP_SYS_ADMIN besides the file mode
+ * (gputbs_admin_check()), also at load.
  */
 #include <linux/atomic.h>
 #include <linux/moduleparam.h>
@@ -44,6 +47,9 @@ static int max_grids_per_device_set(const char *val,
 	unsigned int n;
 	int ret;
 
+	ret = gputbs_admin_check();
+	if (ret)
+		return ret;
 	ret = kstrtouint(val, 0, &n);
 	if (ret)
 		return ret;

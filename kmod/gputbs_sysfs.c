@@ -39,8 +39,13 @@
  *	Read-only counters since the module was loaded (the core's, and
  *	&gputbs_obs.preemptions).
  *
- * Writable files are 0644: the file mode restricts writing to root.
+ * Writable files are 0644, and every store checks CAP_SYS_ADMIN first
+ * (gputbs_admin_check(), as the netlink family's policy-set does): a
+ * write changes the device for every user, so the file mode alone, which
+ * lets any uid 0 process write, is not enough.  Without the capability a
+ * write fails with %-EPERM and changes nothing.
  */
+#include <linux/capability.h>
 #include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
@@ -51,6 +56,22 @@
 #include <linux/sysfs.h>
 
 #include "gputbs_drv.h"
+
+/**
+ * gputbs_admin_check() - may the caller change the device for everyone?
+ *
+ * The one privilege check of every sysfs store of the misc device and of
+ * the writable module parameters' set operations: CAP_SYS_ADMIN in the
+ * initial user namespace, as the netlink family asks for its policy-set
+ * command.  Called before the value is parsed.
+ *
+ * Context: process context (a sysfs write, or module load).
+ * Return: 0 if the caller has CAP_SYS_ADMIN, else -EPERM.
+ */
+int gputbs_admin_check(void)
+{
+	return capable(CAP_SYS_ADMIN) ? 0 : -EPERM;
+}
 
 static struct gputbs_device *gputbs_from_dev(struct device *dev)
 {
@@ -83,7 +104,11 @@ static ssize_t policy_store(struct device *dev, struct device_attribute *attr,
 	struct gputbs_device *gdev = gputbs_from_dev(dev);
 	const struct gtbs_policy_ops *ops;
 	unsigned int i;
+	int ret;
 
+	ret = gputbs_admin_check();
+	if (ret)
+		return ret;
 	for (i = 0; (ops = gtbs_policy_at(i)); i++)
 		if (sysfs_streq(buf, ops->name))
 			break;
@@ -129,6 +154,9 @@ static ssize_t starve_ns_store(struct device *dev,
 	u64 ns, cycles, now;
 	int ret;
 
+	ret = gputbs_admin_check();
+	if (ret)
+		return ret;
 	ret = kstrtou64(buf, 10, &ns);
 	if (ret)
 		return ret;
@@ -173,6 +201,9 @@ static ssize_t share_threshold_ppm_store(struct device *dev,
 	int ret;
 
 	BUILD_BUG_ON(GTBS_FP_ONE != 1000000);
+	ret = gputbs_admin_check();
+	if (ret)
+		return ret;
 	ret = kstrtou64(buf, 10, &ppm);
 	if (ret)
 		return ret;
@@ -210,6 +241,9 @@ static ssize_t share_residency_store(struct device *dev,
 	u64 now;
 	int ret;
 
+	ret = gputbs_admin_check();
+	if (ret)
+		return ret;
 	ret = kstrtou32(buf, 10, &limit);
 	if (ret)
 		return ret;
@@ -298,6 +332,9 @@ static ssize_t gputbs_cfg_store(struct device *dev,
 	u32 val, scale;
 	int ret;
 
+	ret = gputbs_admin_check();
+	if (ret)
+		return ret;
 	ret = kstrtou32(buf, 10, &val);
 	if (ret)
 		return ret;
