@@ -8,7 +8,7 @@
 /**
  * DOC: debugfs
  *
- * /sys/kernel/debug/gputbs/ (root only) holds five read-only seq_files,
+ * /sys/kernel/debug/gputbs/ (root only) holds six read-only seq_files,
  * described with their formats in Documentation/tracing.rst:
  *
  * sms
@@ -33,6 +33,11 @@
  *	that left the device behind the wall clock, the most events and the
  *	longest hold of one slice (ns), the device's clock and how many
  *	cycles it lags the wall clock now.
+ * users
+ *	The per-user accounting of gputbs_limits.c: per user holding grids
+ *	(at most %GPUTBS_DEBUGFS_MAX_USERS) its uid, unreaped grids and
+ *	bytes of block records and duration arrays, then the device's
+ *	totals and the limits in force.
  *
  * Every file is safe to read under load: the show function allocates a
  * snapshot buffer first, then takes &gputbs_device.lock only to copy the
@@ -48,11 +53,15 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/uidgid.h>
 
 #include "gputbs_drv.h"
 
 /** GPUTBS_DEBUGFS_MAX_GRIDS - grids the file grids shows at most */
 #define GPUTBS_DEBUGFS_MAX_GRIDS	64
+
+/** GPUTBS_DEBUGFS_MAX_USERS - users the file users shows at most */
+#define GPUTBS_DEBUGFS_MAX_USERS	1024
 
 /* ---- sms ------------------------------------------------------------- */
 
@@ -541,6 +550,35 @@ static int gputbs_dbg_sync_show(struct seq_file *m, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(gputbs_dbg_sync);
+/* ---- users ----------------------------------------------------------- */
+
+static int gputbs_dbg_users_show(struct seq_file *m, void *unused)
+{
+	struct gputbs_user_usage *usage, total;
+	u64 per_user, per_device;
+	u32 i, n;
+
+	usage = kvcalloc(GPUTBS_DEBUGFS_MAX_USERS, sizeof(*usage), GFP_KERNEL);
+	if (!usage)
+		return -ENOMEM;
+	n = gputbs_users_snapshot(usage, GPUTBS_DEBUGFS_MAX_USERS, &total);
+	gputbs_max_bytes(&per_user, &per_device);
+
+	seq_printf(m, "# %u users holding grids, %u shown; limits: max_grids_per_user=%u max_bytes_per_user=%llu max_grids_per_device=%u max_bytes_per_device=%llu\n",
+		   n, min_t(u32, n, GPUTBS_DEBUGFS_MAX_USERS),
+		   gputbs_max_grids_per_user(), per_user,
+		   gputbs_max_grids_per_device(), per_device);
+	seq_puts(m, "# uid grids bytes (block records and duration arrays of unreaped grids)\n");
+	for (i = 0; i < min_t(u32, n, GPUTBS_DEBUGFS_MAX_USERS); i++)
+		seq_printf(m, "%u %u %llu\n",
+			   from_kuid_munged(seq_user_ns(m), usage[i].uid),
+			   usage[i].nr_grids, usage[i].bytes);
+	seq_printf(m, "total users=%u grids=%u bytes=%llu\n", n,
+		   total.nr_grids, total.bytes);
+	kvfree(usage);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(gputbs_dbg_users);
 
 /**
  * gputbs_debugfs_init() - create /sys/kernel/debug/gputbs/
@@ -563,6 +601,7 @@ void gputbs_debugfs_init(struct gputbs_device *gdev)
 	debugfs_create_file("preempt_latency", 0400, dir, gdev,
 			    &gputbs_dbg_latency_fops);
 	debugfs_create_file("sync", 0400, dir, gdev, &gputbs_dbg_sync_fops);
+	debugfs_create_file("users", 0400, dir, gdev, &gputbs_dbg_users_fops);
 }
 
 /**

@@ -12,6 +12,7 @@
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
+#include <linux/uidgid.h>
 #include <linux/wait.h>
 #include <linux/xarray.h>
 
@@ -93,8 +94,6 @@ struct gputbs_sync_stats {
  * @time_scale_ps: wall-clock picoseconds per emulated cycle (constant
  *	while a file is open).
  * @max_grids_per_fd: limit of unreaped grids per open file (constant).
- * @nr_unreaped: unreaped grids of all files, for the module parameter
- *	max_grids_per_device (gputbs_limits.c).
  * @starve_ns: the value last written to the sysfs file starve_ns, ns; the
  *	core's &gtbs_dev.starve_cycles holds it in cycles (@lock).
  * @timeout_ns: the job timeout last written to the sysfs file timeout_ns
@@ -119,7 +118,6 @@ struct gputbs_device {
 	u64 epoch_ns;
 	u32 time_scale_ps;
 	u32 max_grids_per_fd;
-	atomic_t nr_unreaped;
 	u64 starve_ns;
 	u64 timeout_ns;
 	/* serialises open() with reconfiguration: see @cfg_lock above */
@@ -136,7 +134,8 @@ struct gputbs_device {
  * @gdev: the device.
  * @grids: handle -> &struct gputbs_grid; each entry holds one reference.
  *	The xarray has its own lock.
- * @nr_grids: entries in @grids, for &gputbs_device.max_grids_per_fd.
+ * @nr_grids: grids charged to the file, for &gputbs_device.max_grids_per_fd
+ *	(gputbs_grid_charge() and gputbs_grid_uncharge()).
  * @done: completed, unreaped grids in completion order (&gputbs_device.lock).
  * @wq: waiters for completions and poll() (wakes under &gputbs_device.lock).
  * @stats: fdinfo accounting (&gputbs_device.lock).
@@ -148,6 +147,35 @@ struct gputbs_client {
 	struct list_head done;
 	wait_queue_head_t wq;
 	struct gputbs_client_stats stats;
+};
+
+struct gputbs_user;
+
+/**
+ * struct gputbs_charge - what a grid is charged (gputbs_limits.c)
+ * @user: the user charged, by the real uid of the submitting task; NULL
+ *	once uncharged.
+ * @bytes: bytes of block records and duration array charged, the
+ *	submission's gputbs_grid_bytes().
+ *
+ * Written by gputbs_grid_charge() and gputbs_grid_uncharge() only, by the
+ * one task that submits or retires the grid; no lock.
+ */
+struct gputbs_charge {
+	struct gputbs_user *user;
+	u64 bytes;
+};
+
+/**
+ * struct gputbs_user_usage - one user's charges, copied for debugfs
+ * @uid: the user (unset for the device's totals).
+ * @nr_grids: unreaped grids charged.
+ * @bytes: bytes of block records and duration arrays charged.
+ */
+struct gputbs_user_usage {
+	kuid_t uid;
+	u32 nr_grids;
+	u64 bytes;
 };
 
 /**
@@ -170,6 +198,9 @@ struct gputbs_client {
  *	id in the gputbs netlink family (set at submission, under
  *	&gputbs_device.lock, by gputbs_nl_grid_submitted()).
  * @pid: thread group id of the submitter, initial PID namespace (likewise).
+ * @charge: what the grid is charged against the per-user and device-wide
+ *	limits, from its submission until gputbs_grid_retire() (reaped or
+ *	cancelled with its file).
  * @core: the core's grid; must be last (per-SM state follows it).
  *
  * Allocated with kvzalloc(): the core's per-SM state is about 600 bytes
@@ -187,6 +218,7 @@ struct gputbs_grid {
 	unsigned long *lat_pending;
 	u64 id;
 	pid_t pid;
+	struct gputbs_charge charge;
 	struct gtbs_grid core;
 };
 
@@ -212,11 +244,19 @@ void gputbs_grid_block_end(struct gputbs_grid *grid, u32 sm, u32 slot,
 
 /* gputbs_sysfs.c */
 extern const struct attribute_group *gputbs_groups[];
+int gputbs_admin_check(void);
 
 /* gputbs_limits.c */
 void gputbs_limits_apply(struct gtbs_dev_config *cfg);
-int gputbs_grid_charge(struct gputbs_client *client);
-void gputbs_grid_uncharge(struct gputbs_client *client, unsigned int n);
+u64 gputbs_grid_bytes(const struct gputbs_submit *args);
+int gputbs_grid_charge(struct gputbs_client *client, u64 bytes,
+		       struct gputbs_charge *charge);
+void gputbs_grid_uncharge(struct gputbs_client *client,
+			  struct gputbs_charge *charge);
+u32 gputbs_users_snapshot(struct gputbs_user_usage *usage, u32 max,
+			  struct gputbs_user_usage *total);
 u32 gputbs_max_grids_per_device(void);
+u32 gputbs_max_grids_per_user(void);
+void gputbs_max_bytes(u64 *per_user, u64 *per_device);
 
 #endif /* _GPUTBS_DRV_H */

@@ -79,6 +79,18 @@ static void gputbs_grid_put(struct gputbs_grid *grid)
 	kref_put(&grid->ref, gputbs_grid_free);
 }
 
+/*
+ * The grid's handle is gone: reaped by WAIT, or cancelled with its file.
+ * Gives back what the grid was charged (gputbs_grid_charge()) and drops
+ * the handle's reference: the one place a submitted grid is uncharged.
+ * Process context.
+ */
+static void gputbs_grid_retire(struct gputbs_grid *grid)
+{
+	gputbs_grid_uncharge(grid->client, &grid->charge);
+	gputbs_grid_put(grid);
+}
+
 /* Cancel @grid (if not DONE) and forget it was done.  Device lock held. */
 static void gputbs_grid_drop(struct gputbs_device *gdev,
 			     struct gputbs_grid *grid, u64 now)
@@ -123,11 +135,10 @@ static int gputbs_release(struct inode *inode, struct file *file)
 	spin_unlock(&gdev->lock);
 	xa_for_each(&client->grids, handle, grid) {
 		xa_erase(&client->grids, handle);
-		gputbs_grid_put(grid);
+		gputbs_grid_retire(grid);
 	}
 	xa_destroy(&client->grids);
-	/* the cancelled grids no longer count against the device's limit */
-	gputbs_grid_uncharge(client, atomic_read(&client->nr_grids));
+	WARN_ON_ONCE(atomic_read(&client->nr_grids));
 	kfree(client);
 	atomic_dec(&gdev->nr_open);
 	return 0;
@@ -202,7 +213,8 @@ static long gputbs_ioctl_info(struct gputbs_client *client, void *data,
 			 GPUTBS_FEATURE_BLOCK_RECORDS |
 			 GPUTBS_FEATURE_ARRIVAL_CYCLE |
 			 GPUTBS_FEATURE_DEVICE_GRID_LIMIT |
-			 GPUTBS_FEATURE_JOB_TIMEOUT;
+			 GPUTBS_FEATURE_JOB_TIMEOUT |
+			 GPUTBS_FEATURE_USER_LIMITS;
 	info->nr_sms = cfg->nr_sms;
 	info->warp_size = cfg->warp_size;
 	info->max_threads_per_sm = cfg->max_threads_per_sm;
@@ -221,6 +233,7 @@ static long gputbs_ioctl_info(struct gputbs_client *client, void *data,
 	info->load_knee_warps = cfg->load_knee_warps;
 	info->epoch_ns = gdev->epoch_ns;
 	info->max_grids_per_device = gputbs_max_grids_per_device();
+	info->max_grids_per_user = gputbs_max_grids_per_user();
 	return 0;
 }
 
@@ -360,8 +373,6 @@ static struct gputbs_grid *gputbs_grid_create(struct gputbs_client *client,
 
 	BUILD_BUG_ON(sizeof(desc.label) != sizeof(args->label));
 	memcpy(desc.label, args->label, sizeof(desc.label));
-	if (args->nr_blocks > core->cfg.max_blocks_per_grid)
-		return ERR_PTR(-E2BIG);
 	/* gtbs_grid_init() zeroes the core's part, which is most of it */
 	grid = kvmalloc(sizeof(*grid) - sizeof(grid->core) +
 			gtbs_grid_size(&core->cfg), GFP_KERNEL_ACCOUNT);
@@ -416,6 +427,7 @@ static long gputbs_ioctl_submit(struct gputbs_client *client, void *data,
 {
 	struct gputbs_submit *args = data;
 	struct gputbs_device *gdev = client->gdev;
+	struct gputbs_charge charge;
 	struct gputbs_grid *grid;
 	u32 handle;
 	u64 now;
@@ -424,19 +436,29 @@ static long gputbs_ioctl_submit(struct gputbs_client *client, void *data,
 	ret = gputbs_submit_check(gdev, args, size);
 	if (ret)
 		return ret;
+	/* the configuration is constant while a file is open */
+	if (args->nr_blocks > gdev->core.cfg.max_blocks_per_grid)
+		return -E2BIG;
+	/*
+	 * -EAGAIN, -EDQUOT, -ENOBUFS, -ENOSPC, -ENOMEM: before anything is
+	 * allocated, so that a grid over a limit costs nothing
+	 */
+	ret = gputbs_grid_charge(client, gputbs_grid_bytes(args), &charge);
+	if (ret)
+		return ret;
 	grid = gputbs_grid_create(client, args);
-	if (IS_ERR(grid))
+	if (IS_ERR(grid)) {
+		gputbs_grid_uncharge(client, &charge);
 		return PTR_ERR(grid);
+	}
+	grid->charge = charge;
 	ret = gputbs_prio_check(args);	/* -EPERM, once the grid is valid */
 	if (ret)
-		goto err_put;
-	ret = gputbs_grid_charge(client);	/* -EAGAIN, -ENOSPC */
-	if (ret)
-		goto err_put;
+		goto err_retire;
 	ret = xa_alloc(&client->grids, &handle, grid, xa_limit_32b,
 		       GFP_KERNEL_ACCOUNT);
 	if (ret)
-		goto err_count;
+		goto err_retire;
 	grid->handle = handle;
 	args->handle = handle;
 
@@ -463,10 +485,8 @@ static long gputbs_ioctl_submit(struct gputbs_client *client, void *data,
 	spin_unlock(&gdev->lock);
 	return 0;
 
-err_count:
-	gputbs_grid_uncharge(client, 1);
-err_put:
-	gputbs_grid_put(grid);
+err_retire:
+	gputbs_grid_retire(grid);
 	return ret;
 }
 
@@ -516,7 +536,7 @@ static int gputbs_grid_reap(struct gputbs_client *client,
 	spin_lock(&gdev->lock);
 	list_del_init(&grid->done_node);
 	spin_unlock(&gdev->lock);
-	gputbs_grid_uncharge(client, 1);
+	gputbs_grid_retire(grid);	/* the caller's reference keeps it */
 
 	args->handle = grid->handle;
 	args->submit_cycle = g->submit_cycle;
@@ -527,7 +547,6 @@ static int gputbs_grid_reap(struct gputbs_client *client,
 	args->end_ns = gputbs_cycles_to_ns(gdev, g->end_cycle);
 	args->blocks_done = g->blocks_done;
 	args->residency = g->occ.residency;
-	gputbs_grid_put(grid);
 	/* stable: the core set it before gputbs_grid_done() */
 	return g->state == GTBS_GRID_TIMED_OUT ? -ETIMEDOUT : 0;
 }

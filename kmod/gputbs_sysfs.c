@@ -39,8 +39,13 @@
  *	Read-only counters since the module was loaded (the core's, and
  *	&gputbs_obs.preemptions).
  *
- * Writable files are 0644: the file mode restricts writing to root.
+ * Writable files are 0644, and every store checks CAP_SYS_ADMIN first
+ * (gputbs_admin_check(), as the netlink family's policy-set does): a
+ * write changes the device for every user, so the file mode alone, which
+ * lets any uid 0 process write, is not enough.  Without the capability a
+ * write fails with %-EPERM and changes nothing.
  */
+#include <linux/capability.h>
 #include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
@@ -51,6 +56,22 @@
 #include <linux/sysfs.h>
 
 #include "gputbs_drv.h"
+
+/**
+ * gputbs_admin_check() - may the caller change the device for everyone?
+ *
+ * The one privilege check of every sysfs store of the misc device and of
+ * the writable module parameters' set operations: CAP_SYS_ADMIN in the
+ * initial user namespace, as the netlink family asks for its policy-set
+ * command.  Called before the value is parsed.
+ *
+ * Context: process context (a sysfs write, or module load).
+ * Return: 0 if the caller has CAP_SYS_ADMIN, else -EPERM.
+ */
+int gputbs_admin_check(void)
+{
+	return capable(CAP_SYS_ADMIN) ? 0 : -EPERM;
+}
 
 static struct gputbs_device *gputbs_from_dev(struct device *dev)
 {
@@ -85,6 +106,9 @@ static ssize_t policy_store(struct device *dev, struct device_attribute *attr,
 	unsigned int i;
 	int ret;
 
+	ret = gputbs_admin_check();
+	if (ret)
+		return ret;
 	for (i = 0; (ops = gtbs_policy_at(i)); i++)
 		if (sysfs_streq(buf, ops->name))
 			break;
@@ -94,18 +118,6 @@ static ssize_t policy_store(struct device *dev, struct device_attribute *attr,
 	return ret ?: count;
 }
 static DEVICE_ATTR_RW(policy);
-
-static ssize_t starve_ns_show(struct device *dev,
-			      struct device_attribute *attr, char *buf)
-{
-	struct gputbs_device *gdev = gputbs_from_dev(dev);
-	u64 ns;
-
-	spin_lock(&gdev->lock);
-	ns = gdev->starve_ns;
-	spin_unlock(&gdev->lock);
-	return sysfs_emit(buf, "%llu\n", ns);
-}
 
 /*
  * A scheduler tunable changes at the current cycle, after every event due
@@ -132,6 +144,44 @@ static int gputbs_tunable_store(struct gputbs_device *gdev,
 	return ret;
 }
 
+/*
+ * A tunable kept in ns of emulated time, @expr of the device (the core
+ * holds it in cycles): read under the lock; written by root
+ * (gputbs_admin_check()) as a decimal number through gputbs_set_@name()
+ * and gputbs_tunable_store().
+ */
+#define GPUTBS_NS_TUNABLE_ATTR(name, expr)				\
+static ssize_t name##_show(struct device *dev,				\
+			   struct device_attribute *attr, char *buf)	\
+{									\
+	struct gputbs_device *gdev = gputbs_from_dev(dev);		\
+	u64 ns;								\
+									\
+	spin_lock(&gdev->lock);						\
+	ns = (expr);							\
+	spin_unlock(&gdev->lock);					\
+	return sysfs_emit(buf, "%llu\n", ns);				\
+}									\
+									\
+static ssize_t name##_store(struct device *dev,				\
+			    struct device_attribute *attr,		\
+			    const char *buf, size_t count)		\
+{									\
+	u64 ns;								\
+	int ret;							\
+									\
+	ret = gputbs_admin_check();					\
+	if (ret)							\
+		return ret;						\
+	ret = kstrtou64(buf, 10, &ns);					\
+	if (ret)							\
+		return ret;						\
+	ret = gputbs_tunable_store(gputbs_from_dev(dev),		\
+				   gputbs_set_##name, ns);		\
+	return ret ?: count;						\
+}									\
+static DEVICE_ATTR_RW(name)
+
 static int gputbs_set_starve_ns(struct gputbs_device *gdev, u64 ns, u64 now)
 {
 	u64 cycles;
@@ -146,21 +196,7 @@ static int gputbs_set_starve_ns(struct gputbs_device *gdev, u64 ns, u64 now)
 	return 0;
 }
 
-static ssize_t starve_ns_store(struct device *dev,
-			       struct device_attribute *attr,
-			       const char *buf, size_t count)
-{
-	u64 ns;
-	int ret;
-
-	ret = kstrtou64(buf, 10, &ns);
-	if (ret)
-		return ret;
-	ret = gputbs_tunable_store(gputbs_from_dev(dev), gputbs_set_starve_ns,
-				   ns);
-	return ret ?: count;
-}
-static DEVICE_ATTR_RW(starve_ns);
+GPUTBS_NS_TUNABLE_ATTR(starve_ns, gdev->starve_ns);
 
 /* SRTF/Adaptive's threshold, read and written in parts per million. */
 static ssize_t share_threshold_ppm_show(struct device *dev,
@@ -192,6 +228,9 @@ static ssize_t share_threshold_ppm_store(struct device *dev,
 	int ret;
 
 	BUILD_BUG_ON(GTBS_FP_ONE != 1000000);
+	ret = gputbs_admin_check();
+	if (ret)
+		return ret;
 	ret = kstrtou64(buf, 10, &ppm);
 	if (ret)
 		return ret;
@@ -230,6 +269,9 @@ static ssize_t share_residency_store(struct device *dev,
 	u32 limit;
 	int ret;
 
+	ret = gputbs_admin_check();
+	if (ret)
+		return ret;
 	ret = kstrtou32(buf, 10, &limit);
 	if (ret)
 		return ret;
@@ -242,18 +284,6 @@ static ssize_t share_residency_store(struct device *dev,
 static DEVICE_ATTR_RW(share_residency);
 
 /* The job timeout, in wall-clock ns of emulated time; 0: none. */
-static ssize_t timeout_ns_show(struct device *dev,
-			       struct device_attribute *attr, char *buf)
-{
-	struct gputbs_device *gdev = gputbs_from_dev(dev);
-	u64 ns;
-
-	spin_lock(&gdev->lock);
-	ns = gdev->timeout_ns;
-	spin_unlock(&gdev->lock);
-	return sysfs_emit(buf, "%llu\n", ns);
-}
-
 static int gputbs_set_timeout_ns(struct gputbs_device *gdev, u64 ns, u64 now)
 {
 	u64 cycles;
@@ -269,21 +299,7 @@ static int gputbs_set_timeout_ns(struct gputbs_device *gdev, u64 ns, u64 now)
 	return 0;
 }
 
-static ssize_t timeout_ns_store(struct device *dev,
-				struct device_attribute *attr,
-				const char *buf, size_t count)
-{
-	u64 ns;
-	int ret;
-
-	ret = kstrtou64(buf, 10, &ns);
-	if (ret)
-		return ret;
-	ret = gputbs_tunable_store(gputbs_from_dev(dev), gputbs_set_timeout_ns,
-				   ns);
-	return ret ?: count;
-}
-static DEVICE_ATTR_RW(timeout_ns);
+GPUTBS_NS_TUNABLE_ATTR(timeout_ns, gdev->timeout_ns);
 
 /*
  * The device's configuration: a field of struct gtbs_dev_config, or the
@@ -358,6 +374,9 @@ static ssize_t gputbs_cfg_store(struct device *dev,
 	u32 val, scale;
 	int ret;
 
+	ret = gputbs_admin_check();
+	if (ret)
+		return ret;
 	ret = kstrtou32(buf, 10, &val);
 	if (ret)
 		return ret;

@@ -354,11 +354,14 @@ suite "reliability: hygiene, unload, fail-nth, stress, fuzzing (debug kernel)" \
 	parse_reliability vm --debug-kernel --timeout 1500 -- \
 	gputbs-reliability check
 # The CLI on the module: policies compared and restored, a recorded trace
-# that gputbs predict accepts, classes, and what a user may not do.
+# that gputbs predict accepts, classes, and what a user may not do: a
+# class above normal, the policy, more grids than max_grids_per_user (the
+# message names the limit).
 cli_vm_script='set -e
 gputbs info >/tmp/info.txt
 grep -Eq "^features +0x[0-9a-f]+( [a-z-]+)+\$" /tmp/info.txt
 grep -Eq "^max_grids_per_device +[0-9]+ +grids\$" /tmp/info.txt
+grep -Eq "^max_grids_per_user +[0-9]+ +grids\$" /tmp/info.txt
 cd /workloads/ercbench
 pair=pairs/JPEG-d+JPEG-e.gtbs
 gputbs run --policy fifo,srtf,sjf $pair >/tmp/run.txt
@@ -383,6 +386,12 @@ grep -q "Operation not permitted" /tmp/err
 if su nobody -s /bin/sh -c "gputbs run --policy srtf $pair" 2>/tmp/err; then exit 1; fi
 grep -q "needs root" /tmp/err
 grep -qxF "[fifo] mpmax srtf srtf-adaptive sjf" /sys/class/misc/gputbs/policy
+printf "program A\ngrid long blocks=240 threads=128 cycles=100000\nprogram B\ngrid short blocks=15 threads=64 cycles=500\nworkload W\nrun A\nrun B\n" >/tmp/u.gtbs
+chmod 644 /tmp/u.gtbs
+echo 1 >/sys/module/gputbs/parameters/max_grids_per_user
+if su nobody -s /bin/sh -c "gputbs run /tmp/u.gtbs" 2>/tmp/err; then exit 1; fi
+echo 1024 >/sys/module/gputbs/parameters/max_grids_per_user
+grep -qF "submit: Disk quota exceeded: per-user grid limit (max_grids_per_user) reached" /tmp/err
 echo CLI-VM-OK'
 step "CLI on the module: --policy, --trace, classes (stock kernel)" \
 	vm -- "$cli_vm_script"

@@ -149,7 +149,7 @@ static int eval_policy(struct eval_state *s, const char *name)
 			 "cannot switch the policy to %s: %s%s", name,
 			 gputbs_strerror(ret),
 			 ret == -EACCES || ret == -EPERM ?
-			 " (writing /sys/class/misc/gputbs/policy needs root)" :
+			 " (writing /sys/class/misc/gputbs/policy needs root with CAP_SYS_ADMIN)" :
 			 "");
 		return ret;
 	}
@@ -177,7 +177,7 @@ static void eval_run_error(struct eval_state *s, const struct wl_program *prog,
 	else
 		snprintf(s->why, sizeof(s->why), "%s: grid %s: %s: %s",
 			 prog->name, prog->grids[err->grid].label, err->what,
-			 gputbs_strerror(err->err));
+			 run_strerror(err));
 }
 
 /* A WAIT result as the simulator's grid, cycles from @base. */

@@ -416,7 +416,7 @@ static void print_run_error(const struct cmd *c, const char *what,
 	else
 		err_msg("%s: %s: grid %s: %s: %s", what, prog->name,
 			prog->grids[err->grid].label, err->what,
-			gputbs_strerror(err->err));
+			run_strerror(err));
 }
 
 static int run_alone_all(struct cmd *c)
@@ -560,8 +560,8 @@ static int switch_policy(struct gputbs *g, const char *name)
 		return 0;
 	if (ret == -EACCES || ret == -EPERM)
 		err_msg("--policy: cannot switch the policy to %s: %s "
-			"(writing %s needs root)", name, gputbs_strerror(ret),
-			POLICY_SYSFS);
+			"(writing %s needs root with CAP_SYS_ADMIN)", name,
+			gputbs_strerror(ret), POLICY_SYSFS);
 	else if (ret == -EINVAL)
 		err_msg("--policy: the module rejected policy '%s'", name);
 	else

@@ -31,6 +31,7 @@ static const struct {
 	{ GPUTBS_FEATURE_ARRIVAL_CYCLE, "arrival-cycle" },
 	{ GPUTBS_FEATURE_DEVICE_GRID_LIMIT, "device-grid-limit" },
 	{ GPUTBS_FEATURE_JOB_TIMEOUT, "job-timeout" },
+	{ GPUTBS_FEATURE_USER_LIMITS, "user-limits" },
 };
 
 #define NR_FEATURES	ARRAY_SIZE(report_features)
@@ -66,6 +67,7 @@ static const struct {
 	INFO_FIELD(load_knee_warps, "warps"),
 	INFO_FIELD(epoch_ns, "ns, CLOCK_MONOTONIC"),
 	INFO_FIELD(max_grids_per_device, "grids"),
+	INFO_FIELD(max_grids_per_user, "grids"),
 };
 
 static uint64_t report_info_field(const struct gputbs_info *info,

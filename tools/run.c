@@ -84,6 +84,20 @@ static const char * const run_what[] = {
 };
 
 /**
+ * run_strerror() - describe the error of a run
+ * @err: where it failed.
+ *
+ * Return: for a failed SUBMIT, gputbs_submit_strerror(): which limit was
+ * hit; else gputbs_strerror().  A static string.
+ */
+const char *run_strerror(const struct run_error *err)
+{
+	if (err->what && !strcmp(err->what, run_what[WHAT_SUBMIT]))
+		return gputbs_submit_strerror(err->err);
+	return gputbs_strerror(err->err);
+}
+
+/**
  * run_submit_args() - SUBMIT arguments of a grid
  * @grid: the grid; its durations must outlive the submission.
  * @sub: out: the arguments.

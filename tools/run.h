@@ -125,5 +125,6 @@ int run_workload(const struct run_opts *opts, const struct gputbs_info *info,
 		 struct workload_result *res, unsigned int *failed_run,
 		 struct run_error *err);
 void run_free_blocks(struct workload_result *res);
+const char *run_strerror(const struct run_error *err);
 
 #endif /* _GPUTBS_RUN_H */

@@ -89,9 +89,14 @@ GPUTBS_API int gputbs_info(struct gputbs *g, struct gputbs_info *info);
  *
  * Not retried on -EAGAIN: that means the file holds
  * &gputbs_info.max_grids_per_fd unreaped grids; reap one and try again.
+ * gputbs_submit_strerror() names the limit behind -EAGAIN, -EDQUOT,
+ * -ENOBUFS, -ENOSPC and -ENOMEM.
  *
- * Return: 0, or -EINVAL, -EPERM, -EFAULT, -E2BIG, -EAGAIN, -ENOMEM (see
- * the uapi), or -ENOTTY for %GPUTBS_SUBMIT_AT_CYCLE from a module without
+ * Return: 0, or -EINVAL, -EPERM, -EFAULT, -E2BIG, -EAGAIN (the file's
+ * grid limit), -EDQUOT (the user's grid limit), -ENOBUFS (the user's byte
+ * limit), -ENOSPC (the device's grid limit), -ENOMEM (the device's byte
+ * limit, or no memory) (see the uapi), or -ENOTTY for
+ * %GPUTBS_SUBMIT_AT_CYCLE from a module without
  * %GPUTBS_FEATURE_ARRIVAL_CYCLE, or for %GPUTBS_SUBMIT_TIMEOUT from one
  * without %GPUTBS_FEATURE_JOB_TIMEOUT.
  */
@@ -198,6 +203,25 @@ GPUTBS_API __u64 gputbs_now_ns(void);
  * Return: a static string, never NULL.
  */
 GPUTBS_API const char *gputbs_strerror(int err);
+
+/**
+ * gputbs_submit_strerror() - describe an error of gputbs_submit()
+ * @err: a negative errno from gputbs_submit() (a positive one is accepted
+ *	too).
+ *
+ * For the errors of SUBMIT's limits, strerror's text followed by the
+ * limit that was hit: -EAGAIN the file's (max_grids_per_fd), -EDQUOT the
+ * user's grids (max_grids_per_user), -ENOBUFS the user's bytes
+ * (max_bytes_per_user), -ENOSPC the device's grids
+ * (max_grids_per_device), -ENOMEM the device's bytes
+ * (max_bytes_per_device) or the kernel's memory.  Any other error as
+ * gputbs_strerror().  gputbs_strerror() itself stays generic: the same
+ * errnos mean other things from the other calls (-ENOBUFS from
+ * gputbs_monitor_recv() is lost events).
+ *
+ * Return: a static string, never NULL.
+ */
+GPUTBS_API const char *gputbs_submit_strerror(int err);
 
 /* ---- monitor: the gputbs generic netlink family (libnl) ---------------- */
 

@@ -274,3 +274,28 @@ GPUTBS_API const char *gputbs_strerror(int err)
 	s = strerrordesc_np(err);
 	return s ? s : "Unknown error";
 }
+
+/* strerror's text, then the limit of <linux/gputbs.h> behind the errno. */
+static const struct {
+	int err;
+	const char *text;
+} gputbs_submit_errors[] = {
+	{ EAGAIN, "Resource temporarily unavailable: per-file grid limit (max_grids_per_fd) reached; reap a grid of this file" },
+	{ EDQUOT, "Disk quota exceeded: per-user grid limit (max_grids_per_user) reached" },
+	{ ENOBUFS, "No buffer space available: per-user limit on bytes of block records and durations (max_bytes_per_user) reached" },
+	{ ENOSPC, "No space left on device: device-wide grid limit (max_grids_per_device) reached" },
+	{ ENOMEM, "Cannot allocate memory: device-wide limit on bytes of block records and durations (max_bytes_per_device) reached, or the kernel is out of memory" },
+};
+
+GPUTBS_API const char *gputbs_submit_strerror(int err)
+{
+	size_t i;
+
+	if (err < 0)
+		err = -err;
+	for (i = 0; i < sizeof(gputbs_submit_errors) /
+			sizeof(gputbs_submit_errors[0]); i++)
+		if (gputbs_submit_errors[i].err == err)
+			return gputbs_submit_errors[i].text;
+	return gputbs_strerror(err);
+}

@@ -6,7 +6,7 @@
 #
 # Targets:
 #   userland          everything below
-#   $(BUILD)/lib/libgputbs.a, $(BUILD)/lib/libgputbs.so.0.2 (+ .so.0, .so)
+#   $(BUILD)/lib/libgputbs.a, $(BUILD)/lib/libgputbs.so.0.3 (+ .so.0, .so)
 #   $(BUILD)/lib/pkgconfig/libgputbs.pc
 #   $(BUILD)/bin/gputbs        CLI, static (runs in a busybox initramfs)
 #   $(BUILD)/bin/gputbs-test   in-guest Check suite, static
@@ -41,7 +41,7 @@ BUILD ?= build
 PKG_CONFIG ?= pkg-config
 PREFIX ?= /usr/local
 
-LIBGPUTBS_VERSION := 0.2
+LIBGPUTBS_VERSION := 0.3
 LIBGPUTBS_SOVERSION := 0
 
 # -Iuapi first: <linux/gputbs.h> is uapi/linux/gputbs.h, never a system copy.

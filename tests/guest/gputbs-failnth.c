@@ -17,8 +17,11 @@
  * leave the value as it was; and after every call a fresh file submits
  * and reaps a grid: the device stays usable.  The path is done at the
  * first N that the call did not reach (fail-nth still positive): N - 1
- * is its number of fault points.  Leaks are kmemleak's to find (the
- * debug kernel's scan after the run, tools/gputbs-vm).
+ * is its number of fault points.  After every call, once its files are
+ * closed, nothing may stay charged to any user or the device (debugfs
+ * gputbs/users: the per-user accounting is balanced on every error path).
+ * Leaks are kmemleak's to find (the debug kernel's scan after the run,
+ * tools/gputbs-vm).
  *
  * The fault attributes are set up first: failslab and fail_page_alloc
  * with ignore-gfp-wait=N (GFP_KERNEL allocations may fail), page
@@ -145,6 +148,26 @@ static bool usable(void)
 	return true;
 }
 
+/* Nothing charged to anyone once every file is closed; true if so. */
+static bool balanced(const char *name, unsigned int n)
+{
+	__u64 grids, bytes;
+	int ret = gu_charges(-1, &grids, &bytes);
+
+	if (ret) {
+		fail("%s, fault %u: debugfs gputbs/users: %s", name, n,
+		     strerror(-ret));
+		return false;
+	}
+	if (grids || bytes) {
+		fail("%s, fault %u: %llu grids and %llu bytes still charged with every file closed",
+		     name, n, (unsigned long long)grids,
+		     (unsigned long long)bytes);
+		return false;
+	}
+	return true;
+}
+
 /* ---- paths ------------------------------------------------------------------ */
 
 /*
@@ -228,13 +251,25 @@ static int call_info(struct ctx *c, const struct path *p)
 
 /* SUBMIT kinds */
 enum { SUB_DIST96, SUB_DIST104, SUB_ARRAY, SUB_RECORD, SUB_AT_CYCLE,
-       SUB_HIGH, SUB_ALL };
+       SUB_HIGH, SUB_ALL, SUB_CHARGED };
 
 static void prep_submit(struct ctx *c, const struct path *p)
 {
 	unsigned int i;
 
 	open_fd(c);
+	if (p->kind == SUB_CHARGED) {
+		/* the user holds a grid already (on another file): no entry
+		 * of its own is allocated for the charge
+		 */
+		c->fd2 = gu_open();
+		gu_grid(&c->s, 1, 32, gu_cycles_for_ns(&info, 10 * GU_NS_PER_SEC));
+		c->s.flags = GPUTBS_SUBMIT_RECORD_BLOCKS;
+		if (c->fd2 < 0 || gu_submit104(c->fd2, &c->s)) {
+			perror("failnth: submit");
+			exit(1);
+		}
+	}
 	gu_grid(&c->s, 40, 64, 100);
 	switch (p->kind) {
 	case SUB_ARRAY:
@@ -262,6 +297,9 @@ static void prep_submit(struct ctx *c, const struct path *p)
 		/* fall through */
 	case SUB_HIGH:
 		c->s.prio_class = GPUTBS_PRIO_REALTIME;
+		break;
+	case SUB_CHARGED:
+		c->s.flags |= GPUTBS_SUBMIT_RECORD_BLOCKS;
 		break;
 	}
 }
@@ -609,6 +647,7 @@ static const struct path paths[] = {
 	SUBMIT_PATH("SUBMIT AT_CYCLE", SUB_AT_CYCLE),
 	SUBMIT_PATH("SUBMIT REALTIME", SUB_HIGH),
 	SUBMIT_PATH("SUBMIT ARRAY+RECORD_BLOCKS+AT_CYCLE+REALTIME", SUB_ALL),
+	SUBMIT_PATH("SUBMIT RECORD_BLOCKS, user already charged", SUB_CHARGED),
 	{ "WAIT (handle)", prep_done_grid, call_wait, check_wait, finish_close,
 	  { 0 }, NULL, NULL, NULL, 0 },
 	{ "WAIT (WAIT_ANY)", prep_done_grid, call_wait, check_wait,
@@ -636,10 +675,18 @@ static const struct path paths[] = {
 		  "time_scale_ps", "2000"),
 	ATTR_PATH("module parameter max_grids_per_device", GU_PARAMS,
 		  "max_grids_per_device", "777"),
+	ATTR_PATH("module parameter max_grids_per_user", GU_PARAMS,
+		  "max_grids_per_user", "555"),
+	ATTR_PATH("module parameter max_bytes_per_user", GU_PARAMS,
+		  "max_bytes_per_user", "12345678"),
+	ATTR_PATH("module parameter max_bytes_per_device", GU_PARAMS,
+		  "max_bytes_per_device", "87654321"),
 	{ "debugfs sms", prep_debugfs, call_read, check_nothing, finish_close,
 	  { 0 }, GU_DEBUGFS, "sms", NULL, 0 },
 	{ "debugfs grids", prep_debugfs, call_read, check_nothing,
 	  finish_close, { 0 }, GU_DEBUGFS, "grids", NULL, 0 },
+	{ "debugfs users", prep_debugfs, call_read, check_nothing,
+	  finish_close, { 0 }, GU_DEBUGFS, "users", NULL, 0 },
 };
 
 #define NR_PATHS	(int)(sizeof(paths) / sizeof(paths[0]))
@@ -693,6 +740,8 @@ static unsigned int run_path(const struct path *p, unsigned int *nomem,
 			     strerror(-ret));
 		p->check(&c, p, ret);
 		p->finish(&c);
+		if (!balanced(p->name, n))
+			return n;
 		if (!usable())
 			return n;
 		if (!injected)

@@ -87,7 +87,8 @@ static bool documented(int ret)
 	switch (-ret) {
 	case 0: case EINVAL: case ENOTTY: case EFAULT: case E2BIG: case EPERM:
 	case EAGAIN: case ENOSPC: case ENOENT: case ETIME: case EBUSY:
-	case ENODATA: case ENOMEM: case EBADF: case EINTR:
+	case ENODATA: case ENOMEM: case EBADF: case EINTR: case EDQUOT:
+	case ENOBUFS:
 		return true;
 	}
 	return false;
@@ -329,8 +330,8 @@ static void act_info(int fd)
 		unexpected("INFO", ret);
 	if (!ret && in_scratch(a, sizeof(in))) {
 		memcpy(&in, a, sizeof(in));
-		if (in.pad)
-			unexpected("INFO pad non-zero", -EIO);
+		if (!in.max_grids_per_user)
+			unexpected("INFO max_grids_per_user zero", -EIO);
 		for (i = 0; i < sizeof(in.reserved) / sizeof(in.reserved[0]);
 		     i++)
 			if (in.reserved[i])
@@ -764,7 +765,8 @@ int main(int argc, char **argv)
 {
 	static const int shown[] = { 0, EINVAL, ENOTTY, EFAULT, E2BIG, EPERM,
 				     EAGAIN, ENOSPC, ENOENT, ETIME, EBUSY,
-				     ENODATA, ENOMEM, EBADF };
+				     ENODATA, ENOMEM, EBADF, EDQUOT,
+				     ENOBUFS };
 	bool force = false;
 	unsigned int i, errs = 0;
 	int fd, status;

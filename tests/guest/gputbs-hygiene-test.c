@@ -7,9 +7,14 @@
  * padding, overflowing count, bad pointer and unknown command of every
  * ioctl, with both SUBMIT commands (96 and 104 bytes) and with
  * GPUTBS_SUBMIT_AT_CYCLE; the device-wide grid limit (ENOSPC) against the
- * per-file one (EAGAIN); handles that mean nothing on another file, in
+ * per-file one (EAGAIN); the per-user limits (EDQUOT, ENOBUFS) of one
+ * unprivileged user against another's and root's submissions,
+ * CAP_SYS_RESOURCE beyond them, and the device-wide byte cap (ENOMEM)
+ * against a pinning attempt; handles that mean nothing on another file, in
  * the same process or another; what user nobody may not do (classes above
- * normal, sysfs and module parameter writes); SIGKILL of processes with
+ * normal, sysfs and module parameter writes), and what uid 0 without
+ * CAP_SYS_ADMIN may not do (EPERM on every write to sysfs and the module
+ * parameters); SIGKILL of processes with
  * running, queued and arriving grids, in WAIT and in poll(); module unload
  * refused while the device is open; waits restarted by the kernel
  * (SA_RESTART) keeping their absolute deadline.  The table-driven cases
@@ -20,9 +25,11 @@
  *   gputbs-hygiene-test [--tap]
  *
  * The tests run in one process (CK_FORK=yes runs each in its own, slower).
- * Needs root (it drops to nobody in forked children) and the module loaded
- * with its default max_grids_per_fd; it changes the module parameter
- * max_grids_per_device and puts back the value it found.
+ * Needs root (it drops to nobody, to uid 65533 and to capability-less
+ * uid 0 in forked children), debugfs, and the module loaded with its
+ * default max_grids_per_fd; it changes the module parameters
+ * max_grids_per_device, max_grids_per_user, max_bytes_per_user and
+ * max_bytes_per_device and puts back the values it found.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -35,6 +42,7 @@
 #include <stddef.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 
 #include "guest-util.h"
@@ -132,21 +140,116 @@ static void wait_ok(int fd, __u32 h, struct gputbs_wait *w)
 	ck_assert_msg(!ret, "WAIT %u: %s", h, strerror(-ret));
 }
 
-/* Run @fn in a child (as nobody if @nobody): its exit status, 0 is good. */
-static int run_child(int (*fn)(void *), void *arg, bool nobody)
+/* All capabilities, for run_child_as() and hold_start(). */
+#define ALL_CAPS	(~0ULL)
+
+/*
+ * In a child: become @uid (its capabilities go with setuid()), or for
+ * uid 0 keep only the capabilities of @caps.  0, or 100 on failure.
+ */
+static int child_become(uid_t uid, __u64 caps)
+{
+	if (uid)
+		return gu_become_user(uid) ? 100 : 0;
+	return caps != ALL_CAPS && gu_keep_caps(caps) ? 100 : 0;
+}
+
+/* Run @fn in a child as @uid (with @caps for uid 0): its exit status. */
+static int run_child_as(uid_t uid, __u64 caps, int (*fn)(void *), void *arg)
 {
 	int status;
 	pid_t pid = fork();
 
 	ck_assert_int_ge(pid, 0);
 	if (!pid) {
-		if (nobody && gu_become_nobody())
+		if (child_become(uid, caps))
 			_exit(100);
 		_exit(fn(arg));
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert_msg(WIFEXITED(status), "child status %#x", status);
 	return WEXITSTATUS(status);
+}
+
+/* Run @fn in a child (as nobody if @nobody): its exit status, 0 is good. */
+static int run_child(int (*fn)(void *), void *arg, bool nobody)
+{
+	return run_child_as(nobody ? GU_NOBODY : 0, ALL_CAPS, fn, arg);
+}
+
+/*
+ * A child that keeps what it submitted: hold_start() runs @fn in it as
+ * @uid (with @caps for uid 0) and returns @fn's result; the child then
+ * waits, its files open, until hold_end() kills it.
+ */
+struct holder {
+	pid_t pid;
+	int result;
+};
+
+/* Holders not ended yet: a failed test's are killed by its teardown. */
+#define MAX_HOLDERS	8
+static pid_t holders[MAX_HOLDERS];
+
+static void holders_forget(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < MAX_HOLDERS; i++)
+		if (holders[i] == pid)
+			holders[i] = 0;
+}
+
+static void holders_kill(void)
+{
+	int i;
+
+	for (i = 0; i < MAX_HOLDERS; i++) {
+		if (holders[i] > 0) {
+			kill(holders[i], SIGKILL);
+			waitpid(holders[i], NULL, 0);
+		}
+		holders[i] = 0;
+	}
+}
+
+static void hold_start(struct holder *h, uid_t uid, __u64 caps,
+		       int (*fn)(void *), void *arg)
+{
+	unsigned char c;
+	int pipefd[2], i;
+
+	ck_assert_int_eq(pipe(pipefd), 0);
+	h->pid = fork();
+	ck_assert_int_ge(h->pid, 0);
+	for (i = 0; h->pid && i < MAX_HOLDERS; i++)
+		if (!holders[i]) {
+			holders[i] = h->pid;
+			break;
+		}
+	if (!h->pid) {
+		c = child_become(uid, caps);
+		if (!c)
+			c = fn(arg);
+		if (write(pipefd[1], &c, 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(pipefd[1]);
+	ck_assert_int_eq(read(pipefd[0], &c, 1), 1);
+	close(pipefd[0]);
+	h->result = c;
+}
+
+/* Kill the holder: its files are released before waitpid() returns. */
+static void hold_end(struct holder *h)
+{
+	int status;
+
+	ck_assert_int_eq(kill(h->pid, SIGKILL), 0);
+	ck_assert_int_eq(waitpid(h->pid, &status, 0), h->pid);
+	holders_forget(h->pid);
 }
 
 /* ---- unknown commands: ENOTTY ------------------------------------------ */
@@ -894,6 +997,9 @@ START_TEST(limit_params_match_info)
 	ck_assert_int_eq(gu_read_u64(GU_PARAMS, "max_grids_per_device", &v),
 			 0);
 	ck_assert_uint_ge(v, 1);
+	ck_assert_int_eq(gu_read_u64(GU_PARAMS, "max_grids_per_user", &v), 0);
+	ck_assert_uint_eq(v, info.max_grids_per_user);
+	ck_assert(info.features & GPUTBS_FEATURE_USER_LIMITS);
 }
 END_TEST
 
@@ -1113,6 +1219,443 @@ START_TEST(limit_device_rejected_not_counted)
 }
 END_TEST
 
+/* ---- per-user limits and the device-wide byte cap -------------------------- */
+
+#define GU_OTHER_USER	65533	/* a second unprivileged user */
+#define FOREVER		(1ULL << 40)	/* cycles: blocks that never end */
+
+static const char * const acct_params[] = {
+	"max_grids_per_user", "max_bytes_per_user", "max_bytes_per_device",
+	"max_grids_per_device",
+};
+
+#define NR_ACCT_PARAMS	(int)(sizeof(acct_params) / sizeof(acct_params[0]))
+
+static __u64 saved_acct[NR_ACCT_PARAMS];
+
+static void setup_user_limits(void)
+{
+	int i;
+
+	setup_fds();
+	for (i = 0; i < NR_ACCT_PARAMS; i++)
+		ck_assert_int_eq(gu_read_u64(GU_PARAMS, acct_params[i],
+					     &saved_acct[i]), 0);
+}
+
+static void teardown_user_limits(void)
+{
+	char buf[32];
+	int i;
+
+	holders_kill();
+	teardown_fds();
+	for (i = 0; i < NR_ACCT_PARAMS; i++) {
+		snprintf(buf, sizeof(buf), "%llu",
+			 (unsigned long long)saved_acct[i]);
+		gu_write_attr(GU_PARAMS, acct_params[i], buf);
+	}
+}
+
+static void set_param(const char *name, __u64 val)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)val);
+	ck_assert_int_eq(gu_write_attr(GU_PARAMS, name, buf), 0);
+}
+
+/* debugfs gputbs/users: @uid holds @grids grids and @bytes bytes. */
+static void assert_charged(long long uid, __u64 grids, __u64 bytes)
+{
+	__u64 g, b;
+
+	ck_assert_int_eq(gu_charges(uid, &g, &b), 0);
+	ck_assert_msg(g == grids && b == bytes,
+		      "uid %lld: %llu grids, %llu bytes charged; expected %llu, %llu",
+		      uid, (unsigned long long)g, (unsigned long long)b,
+		      (unsigned long long)grids, (unsigned long long)bytes);
+}
+
+/* Nothing is charged to anyone: every test ends with the counters at 0. */
+static void assert_no_charges(void)
+{
+	assert_charged(-1, 0, 0);
+}
+
+/* A grid of @blocks never-ending blocks with @flags: 0 or -errno. */
+static int submit_forever(int fd, __u32 blocks, __u32 flags)
+{
+	struct gputbs_submit s;
+	int ret;
+
+	gu_grid(&s, blocks, 32, FOREVER);
+	s.flags = flags;
+	ret = gu_submit104(fd, &s);
+	if (ret && s.handle)
+		return -EIO;	/* a refused grid has no handle */
+	return ret;
+}
+
+/* Out of range or not a number, for a byte limit. */
+static const struct {
+	const char *val;
+	int err;
+} bad_bytes[] = {
+	{ "-1", -EINVAL }, { "abc", -EINVAL }, { "\n", -EINVAL },
+	{ "12x", -EINVAL }, { "18446744073709551616", -ERANGE },
+};
+
+#define NR_BAD_LIMITS	(int)(sizeof(bad_limits) / sizeof(bad_limits[0]))
+#define NR_BAD_BYTES	(int)(sizeof(bad_bytes) / sizeof(bad_bytes[0]))
+
+/* Loop: max_grids_per_user as max_grids_per_device; the byte limits. */
+START_TEST(limit_user_params_invalid)
+{
+	const char *param, *val;
+	__u64 before, after;
+	int ret, err;
+
+	if (_i < NR_BAD_LIMITS) {
+		param = "max_grids_per_user";
+		val = bad_limits[_i].val;
+		err = bad_limits[_i].err;
+	} else {
+		param = (_i - NR_BAD_LIMITS) % 2 ? "max_bytes_per_device" :
+						   "max_bytes_per_user";
+		val = bad_bytes[(_i - NR_BAD_LIMITS) / 2].val;
+		err = bad_bytes[(_i - NR_BAD_LIMITS) / 2].err;
+	}
+	ck_assert_int_eq(gu_read_u64(GU_PARAMS, param, &before), 0);
+	ret = gu_write_attr(GU_PARAMS, param, val);
+	ck_assert_msg(ret == err, "%s '%s': %d, expected %d", param, val, ret,
+		      err);
+	ck_assert_int_eq(gu_read_u64(GU_PARAMS, param, &after), 0);
+	ck_assert_uint_eq(after, before);
+}
+END_TEST
+
+START_TEST(limit_user_params_range)
+{
+	__u64 v;
+
+	set_param("max_grids_per_user", 1);
+	set_param("max_grids_per_user", 1048576);
+	ck_assert_int_eq(gu_read_u64(GU_PARAMS, "max_grids_per_user", &v), 0);
+	ck_assert_uint_eq(v, 1048576);
+	set_param("max_bytes_per_user", 0);
+	set_param("max_bytes_per_user", 18446744073709551615ULL);
+	ck_assert_int_eq(gu_read_u64(GU_PARAMS, "max_bytes_per_user", &v), 0);
+	ck_assert_uint_eq(v, 18446744073709551615ULL);
+	set_param("max_bytes_per_device", 0);
+	ck_assert_int_eq(gu_read_u64(GU_PARAMS, "max_bytes_per_device", &v),
+			 0);
+	ck_assert_uint_eq(v, 0);
+}
+END_TEST
+
+/* The default per-user limits lie well below the device's. */
+START_TEST(limit_user_defaults_below_device)
+{
+	ck_assert_uint_lt(saved_acct[0], saved_acct[3]);	/* grids */
+	ck_assert_uint_lt(saved_acct[1], saved_acct[2]);	/* bytes */
+}
+END_TEST
+
+/*
+ * Child: @n never-ending grids over two files, then one more on each file
+ * must fail with @expect.
+ */
+struct fill_user {
+	int n;
+	int expect;
+};
+
+static int child_fill_user(void *arg)
+{
+	const struct fill_user *f = arg;
+	int fd[2] = { gu_open(), gu_open() }, i;
+
+	if (fd[0] < 0 || fd[1] < 0)
+		return 1;
+	for (i = 0; i < f->n; i++)
+		if (submit_forever(fd[i % 2], 1, 0))
+			return 2;
+	for (i = 0; i < 2; i++) {
+		if (submit_forever(fd[i], 1, 0) != f->expect)
+			return 3 + i;
+		/* the refused grid is not there: WAIT_ANY finds none done */
+		if (gu_wait(fd[i], 0, GPUTBS_WAIT_ANY, 0, NULL) != -ETIME)
+			return 5 + i;
+	}
+	return 0;
+}
+
+/*
+ * nobody at its grid limit gets EDQUOT on any file; another unprivileged
+ * user and root still submit; killing nobody's process gives its grids
+ * back.
+ */
+START_TEST(limit_user_edquot_others_submit)
+{
+	struct fill_user f = { .n = 4, .expect = -EDQUOT };
+	struct gputbs_submit s;
+	struct holder a, b;
+	int fd = dev_open(), i;
+
+	set_param("max_grids_per_user", 4);
+	hold_start(&a, GU_NOBODY, 0, child_fill_user, &f);
+	ck_assert_msg(a.result == 0, "nobody: step %d", a.result);
+	assert_charged(GU_NOBODY, 4, 0);
+	hold_start(&b, GU_OTHER_USER, 0, child_fill_user, &f);
+	ck_assert_msg(b.result == 0, "uid %d: step %d", GU_OTHER_USER,
+		      b.result);
+	assert_charged(GU_OTHER_USER, 4, 0);
+	/* root too, past the per-user limit with CAP_SYS_RESOURCE */
+	for (i = 0; i < 6; i++) {
+		gu_grid(&s, 1, 32, 10);
+		submit_ok(fd, &s);
+	}
+	assert_charged(0, 6, 0);
+	assert_charged(-1, 14, 0);
+	hold_end(&a);
+	assert_charged(GU_NOBODY, 0, 0);
+	hold_start(&a, GU_NOBODY, 0, child_fill_user, &f);
+	ck_assert_msg(a.result == 0, "nobody again: step %d", a.result);
+	hold_end(&a);
+	hold_end(&b);
+	dev_close(fd);
+	assert_no_charges();
+}
+END_TEST
+
+/* Child: at a limit of 2, reaping one grid or closing a file makes room. */
+static int child_reap_close(void *arg)
+{
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	int a = gu_open(), b;
+
+	(void)arg;
+	if (a < 0)
+		return 1;
+	gu_grid(&s, 1, 32, 10);
+	if (gu_submit104(a, &s) || submit_forever(a, 1, 0))
+		return 2;
+	if (submit_forever(a, 1, 0) != -EDQUOT)
+		return 3;
+	if (gu_wait(a, s.handle, 0, deadline_in(30 * GU_NS_PER_SEC), &w))
+		return 4;
+	if (submit_forever(a, 1, 0))
+		return 5;
+	if (submit_forever(a, 1, 0) != -EDQUOT)
+		return 6;
+	close(a);
+	b = gu_open();
+	if (b < 0 || submit_forever(b, 1, 0) || submit_forever(b, 1, 0))
+		return 7;
+	if (submit_forever(b, 1, 0) != -EDQUOT)
+		return 8;
+	close(b);
+	return 0;
+}
+
+START_TEST(limit_user_reap_close_make_room)
+{
+	set_param("max_grids_per_user", 2);
+	ck_assert_int_eq(run_child_as(GU_NOBODY, 0, child_reap_close, NULL),
+			 0);
+	assert_no_charges();
+}
+END_TEST
+
+/*
+ * Child: 64 KiB of bytes, exactly the limit: an ARRAY grid of 2048 blocks
+ * (16 KiB of durations) and a RECORD_BLOCKS grid of 1536 (48 KiB of
+ * records); then any byte more is ENOBUFS, a grid without either is not.
+ */
+static int child_fill_bytes(void *arg)
+{
+	static __u64 durations[2048];
+	struct gputbs_submit s;
+	int fd = gu_open(), i;
+
+	(void)arg;
+	if (fd < 0)
+		return 1;
+	for (i = 0; i < 2048; i++)
+		durations[i] = FOREVER;
+	gu_grid(&s, 2048, 32, 0);
+	s.work_model = GPUTBS_WORK_ARRAY;
+	s.nr_durations = 2048;
+	s.durations_ptr = (__u64)(uintptr_t)durations;
+	if (gu_submit104(fd, &s))
+		return 2;
+	if (submit_forever(fd, 1536, GPUTBS_SUBMIT_RECORD_BLOCKS))
+		return 3;
+	if (submit_forever(fd, 1, GPUTBS_SUBMIT_RECORD_BLOCKS) != -ENOBUFS)
+		return 4;
+	gu_grid(&s, 1, 32, 0);
+	s.work_model = GPUTBS_WORK_ARRAY;
+	s.nr_durations = 1;
+	s.durations_ptr = (__u64)(uintptr_t)durations;
+	if (gu_submit104(fd, &s) != -ENOBUFS || s.handle)
+		return 5;
+	if (submit_forever(fd, 1, 0))
+		return 6;
+	return 0;
+}
+
+START_TEST(limit_user_enobufs)
+{
+	struct holder a;
+
+	set_param("max_bytes_per_user", 65536);
+	hold_start(&a, GU_NOBODY, 0, child_fill_bytes, NULL);
+	ck_assert_msg(a.result == 0, "nobody: step %d", a.result);
+	assert_charged(GU_NOBODY, 3, 65536);
+	assert_charged(-1, 3, 65536);
+	hold_end(&a);
+	assert_no_charges();
+}
+END_TEST
+
+/*
+ * Child: the pinning attempt of issue 12, scaled down: RECORD_BLOCKS
+ * grids of never-ending blocks, 1 MiB of records each, until refused.
+ * Returns the number accepted (at most 64), 250 + step on a failure.
+ */
+static int child_pin(void *arg)
+{
+	int fd = gu_open(), n = 0, ret;
+
+	(void)arg;
+	if (fd < 0)
+		return 251;
+	while (n < 64) {
+		ret = submit_forever(fd, 32768, GPUTBS_SUBMIT_RECORD_BLOCKS);
+		if (ret == -ENOMEM)
+			break;
+		if (ret)
+			return 252;
+		n++;
+	}
+	/* a grid that pins no bytes is not refused by the byte cap */
+	if (submit_forever(fd, 1, 0))
+		return 253;
+	return n;
+}
+
+/* The device-wide byte cap stops nobody's pinning and binds root too. */
+START_TEST(limit_device_bytes_enomem)
+{
+	int fd = dev_open();
+	struct holder a;
+
+	set_param("max_bytes_per_user", 1ULL << 30);
+	set_param("max_bytes_per_device", 4ULL << 20);
+	hold_start(&a, GU_NOBODY, 0, child_pin, NULL);
+	ck_assert_msg(a.result == 4, "nobody pinned %d MiB of a 4 MiB cap",
+		      a.result);
+	assert_charged(GU_NOBODY, 5, 4ULL << 20);
+	/* CAP_SYS_RESOURCE does not pass the device's cap */
+	ck_assert_int_eq(submit_forever(fd, 1, GPUTBS_SUBMIT_RECORD_BLOCKS),
+			 -ENOMEM);
+	hold_end(&a);
+	ck_assert_int_eq(submit_forever(fd, 1, GPUTBS_SUBMIT_RECORD_BLOCKS),
+			 0);
+	assert_charged(-1, 1, 32);
+	dev_close(fd);
+	assert_no_charges();
+}
+END_TEST
+
+/*
+ * Child, uid 0: with CAP_SYS_RESOURCE past both per-user limits (2 grids,
+ * 1 KiB); without it EDQUOT.  Another without it from the start: ENOBUFS
+ * first (kind 1).
+ */
+static int child_cap_sys_resource(void *arg)
+{
+	int fd = gu_open(), i;
+
+	if (fd < 0)
+		return 1;
+	if (!*(int *)arg) {
+		if (submit_forever(fd, 64, GPUTBS_SUBMIT_RECORD_BLOCKS))
+			return 2;
+		for (i = 0; i < 3; i++)
+			if (submit_forever(fd, 1, 0))
+				return 3;
+		if (gu_keep_caps(ALL_CAPS & ~(1ULL << CAP_SYS_RESOURCE)))
+			return 4;
+		return submit_forever(fd, 1, 0) == -EDQUOT ? 0 : 5;
+	}
+	if (submit_forever(fd, 64, GPUTBS_SUBMIT_RECORD_BLOCKS) != -ENOBUFS)
+		return 6;
+	if (submit_forever(fd, 1, 0) || submit_forever(fd, 1, 0))
+		return 7;
+	return submit_forever(fd, 1, 0) == -EDQUOT ? 0 : 8;
+}
+
+START_TEST(limit_user_cap_sys_resource)
+{
+	int kind = _i;
+	struct holder a;
+
+	set_param("max_grids_per_user", 2);
+	set_param("max_bytes_per_user", 1024);
+	hold_start(&a, 0, kind ? ALL_CAPS & ~(1ULL << CAP_SYS_RESOURCE) :
+		   ALL_CAPS, child_cap_sys_resource, &kind);
+	ck_assert_msg(a.result == 0, "uid 0 (kind %d): step %d", kind,
+		      a.result);
+	if (!kind)
+		assert_charged(0, 4, 64 * 32);
+	else
+		assert_charged(0, 2, 0);
+	hold_end(&a);
+	assert_no_charges();
+}
+END_TEST
+
+/* Child: the file first (EAGAIN), then the user (EDQUOT), not the device. */
+static int child_limit_order(void *arg)
+{
+	unsigned int i, per_fd = *(unsigned int *)arg;
+	int a = gu_open(), b = gu_open();
+
+	if (a < 0 || b < 0)
+		return 1;
+	for (i = 0; i < per_fd; i++)
+		if (submit_forever(a, 1, 0))
+			return 2;
+	if (submit_forever(a, 1, 0) != -EAGAIN)
+		return 3;
+	if (submit_forever(b, 1, 0) != -EDQUOT)
+		return 4;
+	return 0;
+}
+
+START_TEST(limit_user_order)
+{
+	int fd = dev_open();
+	struct gputbs_info info;
+	struct holder a;
+
+	info_get(fd, &info);
+	set_param("max_grids_per_user", info.max_grids_per_fd);
+	set_param("max_grids_per_device", info.max_grids_per_fd);
+	hold_start(&a, GU_NOBODY, 0, child_limit_order,
+		   &info.max_grids_per_fd);
+	ck_assert_msg(a.result == 0, "nobody: step %d", a.result);
+	/* root is past the user's limit, not past the device's */
+	ck_assert_int_eq(submit_forever(fd, 1, 0), -ENOSPC);
+	hold_end(&a);
+	dev_close(fd);
+	assert_no_charges();
+}
+END_TEST
+
 /* ---- isolation ------------------------------------------------------------ */
 
 /* A handle of one file is ENOENT for WAIT and BLOCKS on another. */
@@ -1266,6 +1809,8 @@ static const char * const root_only[] = {
 	GU_SYSFS "/blocks_per_sm", GU_SYSFS "/warps_per_sm",
 	GU_SYSFS "/warp_size", GU_SYSFS "/load_knee_warps",
 	GU_SYSFS "/time_scale_ps", GU_PARAMS "/max_grids_per_device",
+	GU_PARAMS "/max_grids_per_user", GU_PARAMS "/max_bytes_per_user",
+	GU_PARAMS "/max_bytes_per_device",
 };
 
 #define NR_ROOT_ONLY	(int)(sizeof(root_only) / sizeof(root_only[0]))
@@ -1345,6 +1890,120 @@ START_TEST(isolation_nobody_no_debugfs)
 		return;
 	}
 	ck_assert_int_eq(run_child(child_nobody_debugfs, NULL, true), 0);
+}
+END_TEST
+
+/* ---- privilege: CAP_SYS_ADMIN, not only uid 0 ----------------------------- */
+
+/* The value @path has, as written back: the policy in brackets. */
+static int current_value(const char *path, char *buf, size_t len)
+{
+	char *b;
+	int n = gu_read_file(path, buf, len);
+
+	if (n < 0)
+		return n;
+	buf[strcspn(buf, "\n")] = '\0';
+	b = strchr(buf, '[');
+	if (b) {
+		b++;
+		b[strcspn(b, "]")] = '\0';
+		memmove(buf, b, strlen(b) + 1);
+	}
+	return 0;
+}
+
+/* Child: write its current value back to @arg; the errno, 0 if it worked. */
+static int child_write_back(void *arg)
+{
+	const char *path = arg;
+	char buf[256];
+	int ret;
+
+	if (current_value(path, buf, sizeof(buf)))
+		return 99;
+	ret = gu_write_file(path, buf);
+	return ret < 0 ? -ret : 0;
+}
+
+/* Loop modes: which capabilities a uid 0 child keeps, and the result. */
+static const struct {
+	const char *what;
+	__u64 caps;
+	int err;
+} priv_modes[] = {
+	{ "uid 0 without any capability", 0, EPERM },
+	{ "uid 0 with every capability but CAP_SYS_ADMIN",
+	  ALL_CAPS & ~(1ULL << CAP_SYS_ADMIN), EPERM },
+	{ "uid 0 with only CAP_SYS_ADMIN", 1ULL << CAP_SYS_ADMIN, 0 },
+};
+
+#define NR_PRIV_MODES	(int)(sizeof(priv_modes) / sizeof(priv_modes[0]))
+
+/*
+ * Loop over the writable files and the modes: a uid 0 writer without
+ * CAP_SYS_ADMIN gets EPERM and changes nothing, with it alone it writes;
+ * real root still writes afterwards.
+ */
+START_TEST(priv_write_needs_cap_sys_admin)
+{
+	const char *path = root_only[_i / NR_PRIV_MODES];
+	int m = _i % NR_PRIV_MODES, err;
+	char before[256], after[256];
+	struct stat st;
+
+	if (stat(path, &st)) {
+		printf("%s: absent, skipped\n", path);
+		return;
+	}
+	ck_assert_int_eq(current_value(path, before, sizeof(before)), 0);
+	err = run_child_as(0, priv_modes[m].caps, child_write_back,
+			   (void *)path);
+	ck_assert_msg(err == priv_modes[m].err, "%s, writing %s: %s, expected %s",
+		      priv_modes[m].what, path, strerror(err),
+		      strerror(priv_modes[m].err));
+	ck_assert_int_eq(current_value(path, after, sizeof(after)), 0);
+	ck_assert_str_eq(after, before);
+	ck_assert_int_eq(gu_write_file(path, before), 0);
+}
+END_TEST
+
+/*
+ * Every writable file of the device's sysfs directory and of the module's
+ * parameters, including ones this test does not know by name: EPERM for
+ * a uid 0 writer without capabilities.
+ */
+START_TEST(priv_capless_root_every_writable_file)
+{
+	static const char * const dirs[] = { GU_SYSFS, GU_PARAMS };
+	struct dirent *de;
+	char path[512];
+	struct stat st;
+	unsigned int i;
+	int n = 0, err;
+	DIR *d;
+
+	for (i = 0; i < 2; i++) {
+		d = opendir(dirs[i]);
+		ck_assert_ptr_nonnull(d);
+		while ((de = readdir(d))) {
+			snprintf(path, sizeof(path), "%s/%s", dirs[i],
+				 de->d_name);
+			if (lstat(path, &st) || !S_ISREG(st.st_mode) ||
+			    !(st.st_mode & S_IWUSR))
+				continue;
+			/* the driver core's, for every device */
+			if (!strcmp(de->d_name, "uevent"))
+				continue;
+			n++;
+			err = run_child_as(0, 0, child_write_back, path);
+			ck_assert_msg(err == EPERM,
+				      "capability-less uid 0 writing %s: %s",
+				      path, strerror(err));
+		}
+		closedir(d);
+	}
+	ck_assert_int_ge(n, NR_ROOT_ONLY);
 }
 END_TEST
 
@@ -1784,6 +2443,21 @@ static Suite *hygiene_suite(void)
 	tcase_add_test(tc, limit_device_lowered_keeps_grids);
 	tcase_add_test(tc, limit_device_rejected_not_counted);
 
+	tc = tcase_create("user-limits");
+	tcase_add_checked_fixture(tc, setup_user_limits, teardown_user_limits);
+	tcase_set_timeout(tc, 60);
+	suite_add_tcase(s, tc);
+	tcase_add_loop_test(tc, limit_user_params_invalid, 0,
+			    NR_BAD_LIMITS + 2 * NR_BAD_BYTES);
+	tcase_add_test(tc, limit_user_params_range);
+	tcase_add_test(tc, limit_user_defaults_below_device);
+	tcase_add_test(tc, limit_user_edquot_others_submit);
+	tcase_add_test(tc, limit_user_reap_close_make_room);
+	tcase_add_test(tc, limit_user_enobufs);
+	tcase_add_test(tc, limit_device_bytes_enomem);
+	tcase_add_loop_test(tc, limit_user_cap_sys_resource, 0, 2);
+	tcase_add_test(tc, limit_user_order);
+
 	tc = tcase(s, "isolation", 30);
 	tcase_add_test(tc, isolation_other_file_same_process);
 	tcase_add_loop_test(tc, isolation_other_process, 0, 2);
@@ -1795,6 +2469,11 @@ static Suite *hygiene_suite(void)
 			    NR_ROOT_ONLY);
 	tcase_add_test(tc, isolation_no_world_writable_attr);
 	tcase_add_test(tc, isolation_nobody_no_debugfs);
+
+	tc = tcase(s, "privilege", 60);
+	tcase_add_loop_test(tc, priv_write_needs_cap_sys_admin, 0,
+			    NR_ROOT_ONLY * NR_PRIV_MODES);
+	tcase_add_test(tc, priv_capless_root_every_writable_file);
 
 	tc = tcase(s, "lifetime", 60);
 	tcase_add_loop_test(tc, lifetime_sigkill, 0, NR_VICTIM_MODES);

@@ -294,6 +294,7 @@ START_TEST(info_features)
 	ck_assert(info.features & GPUTBS_FEATURE_ARRIVAL_CYCLE);
 	ck_assert(info.features & GPUTBS_FEATURE_DEVICE_GRID_LIMIT);
 	ck_assert(info.features & GPUTBS_FEATURE_JOB_TIMEOUT);
+	ck_assert(info.features & GPUTBS_FEATURE_USER_LIMITS);
 }
 END_TEST
 
@@ -309,29 +310,49 @@ START_TEST(info_limits_and_clock)
 	ck_assert_uint_gt(info.load_knee_warps, 0);
 	ck_assert_uint_gt(info.clock_khz, 0);
 	ck_assert_uint_le(info.epoch_ns, gputbs_now_ns());
-	ck_assert_uint_eq(info.pad, 0);
+	ck_assert_uint_ge(info.max_grids_per_device, 1);
+	ck_assert_uint_ge(info.max_grids_per_user, 1);
 	for (i = 0; i < sizeof(info.reserved) / sizeof(info.reserved[0]); i++)
 		ck_assert_uint_eq(info.reserved[i], 0);
 }
 END_TEST
 
-/* INFO reports the device-wide grid limit as root sets it. */
-START_TEST(info_device_grid_limit)
+/* The grid limits INFO reports, each the module parameter of its name. */
+static const struct {
+	const char *param;
+	size_t offset;
+} info_grid_limits[] = {
+	{ "max_grids_per_device",
+	  offsetof(struct gputbs_info, max_grids_per_device) },
+	{ "max_grids_per_user",
+	  offsetof(struct gputbs_info, max_grids_per_user) },
+};
+
+static __u32 info_limit_value(const struct gputbs_info *info, int i)
 {
-	static const char param[] =
-		"/sys/module/gputbs/parameters/max_grids_per_device";
+	__u32 v;
+
+	memcpy(&v, (const char *)info + info_grid_limits[i].offset, sizeof(v));
+	return v;
+}
+
+/* INFO reports the device-wide and per-user grid limits as root sets them. */
+START_TEST(info_grid_limit)
+{
 	struct gputbs *g = dev_open();
 	struct gputbs_info info;
 	unsigned long long old;
-	char buf[32];
+	char param[128], buf[32];
 	FILE *f;
 
+	snprintf(param, sizeof(param), "/sys/module/gputbs/parameters/%s",
+		 info_grid_limits[_i].param);
 	f = fopen(param, "r");
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(fscanf(f, "%llu", &old), 1);
 	fclose(f);
 	dev_info(g, &info);
-	ck_assert_uint_eq(info.max_grids_per_device, old);
+	ck_assert_uint_eq(info_limit_value(&info, _i), old);
 	f = fopen(param, "w");
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_gt(fprintf(f, "%llu\n", old + 7), 0);
@@ -342,7 +363,7 @@ START_TEST(info_device_grid_limit)
 	ck_assert_ptr_nonnull(f);
 	fputs(buf, f);
 	ck_assert_int_eq(fclose(f), 0);
-	ck_assert_uint_eq(info.max_grids_per_device, old + 7);
+	ck_assert_uint_eq(info_limit_value(&info, _i), old + 7);
 }
 END_TEST
 
@@ -2966,7 +2987,9 @@ static Suite *gputbs_suite(void)
 	tcase_add_test(tc, info_paper_defaults);
 	tcase_add_test(tc, info_features);
 	tcase_add_test(tc, info_limits_and_clock);
-	tcase_add_test(tc, info_device_grid_limit);
+	tcase_add_loop_test(tc, info_grid_limit, 0,
+			    (int)(sizeof(info_grid_limits) /
+				  sizeof(info_grid_limits[0])));
 
 	tc = tcase(s, "submit", 60);
 	tcase_add_test(tc, submit_wait_small_grid);

@@ -3,7 +3,8 @@
  * guest-util.h - helpers shared by the in-guest reliability programs
  * (gputbs-hygiene-test, gputbs-stress, gputbs-failnth, gputbs-fuzz): raw
  * ioctls without libgputbs, both SUBMIT commands, sysfs and module
- * parameters, pages that fault, dropping privileges.
+ * parameters, pages that fault, dropping privileges, the per-user
+ * charges of debugfs gputbs/users.
  *
  * Everything is static inline: each program includes it once.
  *
@@ -21,10 +22,13 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/capability.h>
 #include <linux/gputbs.h>
 
 #define GU_NS_PER_MS	1000000LL
@@ -246,6 +250,84 @@ static inline int gu_become_nobody(void)
 	if (setgroups(0, NULL) || setgid(GU_NOBODY) || setuid(GU_NOBODY))
 		return -errno;
 	return 0;
+}
+
+/* Become user @uid, group @uid, no supplementary groups: 0 or -errno. */
+static inline int gu_become_user(uid_t uid)
+{
+	if (setgroups(0, NULL) || setgid(uid) || setuid(uid))
+		return -errno;
+	return 0;
+}
+
+/*
+ * Keep only the capabilities of @keep (a mask of 1ULL << CAP_*) in every
+ * set and in the bounding set; the uid stays what it is: 0 or -errno.
+ */
+static inline int gu_keep_caps(__u64 keep)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	int cap, i;
+
+	for (cap = 0; cap < 64; cap++)
+		if (!(keep & (1ULL << cap)) && prctl(PR_CAPBSET_READ, cap) > 0 &&
+		    prctl(PR_CAPBSET_DROP, cap))
+			return -errno;
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data))
+		return -errno;
+	for (i = 0; i < _LINUX_CAPABILITY_U32S_3; i++) {
+		__u32 mask = (__u32)(keep >> (32 * i));
+
+		data[i].effective &= mask;
+		data[i].permitted &= mask;
+		data[i].inheritable &= mask;
+	}
+	if (syscall(SYS_capset, &hdr, data))
+		return -errno;
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data))
+		return -errno;
+	for (i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
+		if (data[i].effective & ~(__u32)(keep >> (32 * i)))
+			return -EPERM;
+	return 0;
+}
+
+/*
+ * The per-user charges of debugfs gputbs/users: @uid's grids and bytes
+ * (0 and 0 when it holds none), or with @uid -1 the device's totals.
+ * 0, or -errno (-ENOENT: no such file).
+ */
+static inline int gu_charges(long long uid, __u64 *grids, __u64 *bytes)
+{
+	char buf[16384], *line, *save = NULL;
+	unsigned long long u, g, b;
+	int ret;
+
+	ret = gu_read_file(GU_DEBUGFS "/users", buf, sizeof(buf));
+	if (ret < 0)
+		return ret;
+	*grids = *bytes = 0;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (uid < 0 && sscanf(line, "total users=%llu grids=%llu bytes=%llu",
+				      &u, &g, &b) == 3) {
+			*grids = g;
+			*bytes = b;
+			return 0;
+		}
+		if (uid >= 0 && sscanf(line, "%llu %llu %llu", &u, &g, &b) == 3 &&
+		    u == (unsigned long long)uid) {
+			*grids = g;
+			*bytes = b;
+			return 0;
+		}
+	}
+	return uid < 0 ? -EINVAL : 0;
 }
 
 /* A small, fast PRNG (xorshift64*), one state per process. */

@@ -278,7 +278,7 @@ struct client_sum {
 	__u64 reaped;
 	__u64 blocks;
 	__u64 eperm;
-	__u64 full;	/* EAGAIN/ENOSPC seen */
+	__u64 full;	/* EAGAIN/EDQUOT/ENOBUFS/ENOSPC seen */
 	__u64 errors;
 	__u32 nr_shapes;
 };
@@ -341,7 +341,9 @@ static int client(unsigned int id, unsigned int quota, bool root,
 			ret = (s.flags & GPUTBS_SUBMIT_AT_CYCLE) ||
 			      gu_range(&rng, 0, 1) ? gu_submit104(fd, &s) :
 						     gu_submit96(fd, &s);
-			if (ret == -EAGAIN || ret == -ENOSPC) {
+			/* a limit: of the file, the user or the device */
+			if (ret == -EAGAIN || ret == -ENOSPC ||
+			    ret == -EDQUOT || ret == -ENOBUFS) {
 				sum.full++;
 				break;
 			}
@@ -947,7 +949,7 @@ int main(int argc, char **argv)
 		unlink(path);
 	}
 	rmdir(tmpdir);
-	printf("stress: %u processes done: %llu grids submitted and reaped %llu, %llu blocks recorded, %llu nobody HIGH/REALTIME refused (EPERM), %llu EAGAIN/ENOSPC, %u victims killed mid-grid, %.1f s\n",
+	printf("stress: %u processes done: %llu grids submitted and reaped %llu, %llu blocks recorded, %llu nobody HIGH/REALTIME refused (EPERM), %llu EAGAIN/EDQUOT/ENOBUFS/ENOSPC, %u victims killed mid-grid, %.1f s\n",
 	       done, (unsigned long long)total.submitted,
 	       (unsigned long long)total.reaped,
 	       (unsigned long long)nr_recs, (unsigned long long)total.eperm,

@@ -44,14 +44,14 @@ fi
 ok "make install DESTDIR=... PREFIX=$p KDIR=<6.12 headers>"
 (cd "$d" && find . ! -type d | sort) | tee "$t/files"
 
-for f in $p/bin/gputbs $p/lib/libgputbs.a $p/lib/libgputbs.so.0.2 \
+for f in $p/bin/gputbs $p/lib/libgputbs.a $p/lib/libgputbs.so.0.3 \
 	$p/lib/pkgconfig/libgputbs.pc $p/include/gputbs.h \
 	$p/include/linux/gputbs.h $p/include/linux/gputbs_netlink.h \
 	$p/share/man/man1/gputbs.1 $p/share/man/man3/libgputbs.3; do
 	check "installed $f" test -f "$d$f"
 done
-check "libgputbs.so.0 -> libgputbs.so.0.2" \
-	test "$(readlink "$d$p/lib/libgputbs.so.0")" = libgputbs.so.0.2
+check "libgputbs.so.0 -> libgputbs.so.0.3" \
+	test "$(readlink "$d$p/lib/libgputbs.so.0")" = libgputbs.so.0.3
 check "libgputbs.so -> libgputbs.so.0" \
 	test "$(readlink "$d$p/lib/libgputbs.so")" = libgputbs.so.0
 ko=$(find "$d/lib/modules/$STOCK_KVER" -name 'gputbs.ko*' | head -n 1)
@@ -71,8 +71,8 @@ check "the CLI runs" "$d$p/bin/gputbs" --version
 
 # a program built through the installed pkg-config file
 export PKG_CONFIG_PATH=$d$p/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$d
-check "pkg-config finds libgputbs 0.2" \
-	test "$(pkg-config --modversion libgputbs)" = 0.2
+check "pkg-config finds libgputbs 0.3" \
+	test "$(pkg-config --modversion libgputbs)" = 0.3
 # shellcheck disable=SC2046 # word splitting of pkg-config's flags
 if gcc -std=gnu11 -Wall -Wextra -Werror -o "$t/prog" tests/userland/install/prog.c \
 	$(pkg-config --cflags --libs libgputbs) 2>"$t/cc.log"; then
@@ -81,10 +81,13 @@ if gcc -std=gnu11 -Wall -Wextra -Werror -o "$t/prog" tests/userland/install/prog
 	check "it runs (family not found on the host: ENOENT)" \
 		grep -qx "monitor_open: ENOENT" "$t/prog.out"
 	cat "$t/prog.out"
-	check "it needs libgputbs.so.0 at LIBGPUTBS_0.1 and LIBGPUTBS_0.2" \
+	check "gputbs_submit_strerror() names the limit of EDQUOT" \
+		grep -qx "submit: Disk quota exceeded: per-user grid limit (max_grids_per_user) reached" "$t/prog.out"
+	check "it needs libgputbs.so.0 at LIBGPUTBS_0.1, 0.2 and 0.3" \
 		sh -c "readelf -d '$t/prog' | grep -q 'NEEDED.*libgputbs.so.0' &&
 		       readelf -V '$t/prog' | grep -q LIBGPUTBS_0.1 &&
-		       readelf -V '$t/prog' | grep -q LIBGPUTBS_0.2"
+		       readelf -V '$t/prog' | grep -q LIBGPUTBS_0.2 &&
+		       readelf -V '$t/prog' | grep -q LIBGPUTBS_0.3"
 else
 	cat "$t/cc.log"
 	not_ok "a program compiles and links against the installed library"

@@ -52,6 +52,13 @@
  */
 #define GPUTBS_FEATURE_DEVICE_GRID_LIMIT	_BITULL(7)
 /**
+ * GPUTBS_FEATURE_USER_LIMITS - grids and their bytes are charged per user:
+ * &gputbs_info.max_grids_per_user is reported (a module without it leaves
+ * the field zero), and SUBMIT fails with -EDQUOT, -ENOBUFS or -ENOMEM at
+ * the per-user and device-wide limits
+ */
+#define GPUTBS_FEATURE_USER_LIMITS	_BITULL(8)
+/**
  * GPUTBS_FEATURE_JOB_TIMEOUT - the job timeout: a grid that runs longer than
  * the device's timeout (sysfs timeout_ns) or its own
  * (%GPUTBS_SUBMIT_TIMEOUT, &gputbs_submit.timeout_cycles) is stopped, and
@@ -89,7 +96,12 @@
  *	together may hold (beyond it SUBMIT fails with -ENOSPC), grids,
  *	1..2^20, at the time of the call: root may change it at run time
  *	(%GPUTBS_FEATURE_DEVICE_GRID_LIMIT; 0 from an older module).
- * @pad: zero.
+ * @max_grids_per_user: largest number of unreaped grids that all files of
+ *	one user (the submitting task's real uid) together may hold (beyond
+ *	it SUBMIT fails with -EDQUOT unless the caller has
+ *	CAP_SYS_RESOURCE), grids, 1..2^20, at the time of the call: root may
+ *	change it at run time (%GPUTBS_FEATURE_USER_LIMITS; 0 from an older
+ *	module, where this member was padding).
  * @reserved: zero.
  *
  * Filled by %GPUTBS_IOCTL_INFO.  The defaults model the paper's Table
@@ -116,7 +128,7 @@ struct gputbs_info {
 	__u32 load_knee_warps;
 	__u64 epoch_ns;
 	__u32 max_grids_per_device;
-	__u32 pad;
+	__u32 max_grids_per_user;
 	__u64 reserved[3];
 };
 
@@ -233,22 +245,40 @@ struct gputbs_info {
  * its first block's start) is stopped at that cycle: its resident blocks
  * release their SMs, its other blocks never run, and %GPUTBS_IOCTL_WAIT
  * reaps it with -ETIMEDOUT (Documentation/reliability.rst).
+ *
+ * Limits (%GPUTBS_FEATURE_USER_LIMITS; Documentation/reliability.rst): a
+ * grid is charged from its submission until it is reaped or its file is
+ * released, to the file, to the real uid of the submitting task and to
+ * the device, with its bytes: 32 per block with
+ * %GPUTBS_SUBMIT_RECORD_BLOCKS plus 8 per block with %GPUTBS_WORK_ARRAY.
+ * The limits are checked after the struct's own fields and @nr_blocks
+ * (-EINVAL, -E2BIG), before anything is allocated, in this order: -EAGAIN
+ * when the fd holds &gputbs_info.max_grids_per_fd unreaped grids, -EDQUOT
+ * when the user holds &gputbs_info.max_grids_per_user (module parameter
+ * max_grids_per_user), -ENOBUFS when the grid's bytes would take the user
+ * above the module parameter max_bytes_per_user, -ENOSPC when all files
+ * together hold &gputbs_info.max_grids_per_device, -ENOMEM when the
+ * bytes would take the device above the module parameter
+ * max_bytes_per_device.  CAP_SYS_RESOURCE exceeds the per-user limits
+ * (-EDQUOT, -ENOBUFS), never the others.
+ *
  * Errors: -EINVAL for an invalid field, an unknown flag, @prio_class
  * above 4, @arrival_cycle non-zero without %GPUTBS_SUBMIT_AT_CYCLE or more
- * than %GPUTBS_ARRIVAL_MAX_AHEAD cycles ahead, %GPUTBS_SUBMIT_AT_CYCLE in a
- * command of %GPUTBS_SUBMIT_SIZE_VER0 bytes, %GPUTBS_SUBMIT_TIMEOUT in a
- * command shorter than %GPUTBS_SUBMIT_SIZE_VER2 bytes, @timeout_cycles 0
- * or above %GPUTBS_TIMEOUT_MAX_CYCLES with the flag or non-zero without
- * it, or a grid that cannot fit on an SM (R = 0), -EPERM for
+ * than %GPUTBS_ARRIVAL_MAX_AHEAD cycles ahead, %GPUTBS_SUBMIT_AT_CYCLE in
+ * a command of %GPUTBS_SUBMIT_SIZE_VER0 bytes, %GPUTBS_SUBMIT_TIMEOUT in
+ * a command shorter than %GPUTBS_SUBMIT_SIZE_VER2 bytes, @timeout_cycles
+ * 0 or above %GPUTBS_TIMEOUT_MAX_CYCLES with the flag or non-zero without
+ * it, or a grid that cannot fit on an SM (R = 0), -E2BIG for too many
+ * blocks, the limits' -EAGAIN, -EDQUOT, -ENOBUFS, -ENOSPC and -ENOMEM
+ * above, -ENOMEM also when an allocation fails, -EFAULT for a bad
+ * pointer, -EPERM for
  * %GPUTBS_PRIO_HIGH or %GPUTBS_PRIO_REALTIME without CAP_SYS_NICE (checked
- * after every other field: an invalid grid is -EINVAL or -E2BIG for
- * anyone), -EFAULT for a bad pointer, -E2BIG for too many blocks, -EAGAIN
- * when the fd holds &gputbs_info.max_grids_per_fd unreaped grids, -ENOSPC
- * when all files together hold the module parameter max_grids_per_device
- * (Documentation/reliability.rst), -ENOMEM.  On error nothing
- * is queued, except for -EFAULT when the struct cannot be written back: the
- * grid then runs (or arrives) without a known handle and is cancelled when
- * the file is closed.
+ * last: an invalid grid is -EINVAL or -E2BIG for anyone).  The fields the
+ * core checks (the grid's shape, each explicit duration) come after the
+ * limits: an invalid grid over a limit gets the limit's error.  On error
+ * nothing is queued, charged or kept, except for -EFAULT when the struct
+ * cannot be written back: the grid then runs (or arrives) without a known
+ * handle, stays charged, and is cancelled when the file is closed.
  *
  * Context: process context; may sleep (allocation, copy from user).
  */

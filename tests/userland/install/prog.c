@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A program built against an installed libgputbs through its pkg-config
- * file (tests/userland/install-test.sh): it uses both symbol versions and
+ * file (tests/userland/install-test.sh): it uses every symbol version and
  * the netlink uAPI header, and runs without the module loaded.
  */
 #include <errno.h>
@@ -19,6 +19,7 @@ int main(void)
 	a = gputbs_open("/nonexistent/gputbs", 0, &g);
 	b = gputbs_monitor_open(GPUTBS_MONITOR_EVENTS, &m);
 	printf("open: %s\n", gputbs_strerror(a));
+	printf("submit: %s\n", gputbs_submit_strerror(-EDQUOT));
 	/* no module on the build host: the family does not resolve */
 	printf("monitor_open: %s\n", b == -ENOENT ? "ENOENT" :
 	       gputbs_strerror(b));
