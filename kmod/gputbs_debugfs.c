@@ -30,9 +30,9 @@
  * sync
  *	How the device lock is held to run the device (struct
  *	gputbs_sync_stats): the budget of events per hold, slices run, slices
- *	that left the device behind the wall clock, the most events and the
- *	longest hold of one slice (ns), the device's clock and how many
- *	cycles it lags the wall clock now.
+ *	that left the device behind the wall clock, the most events, the
+ *	longest and the mean hold of one slice (ns), the device's clock and
+ *	how many cycles it lags the wall clock now.
  * users
  *	The per-user accounting of gputbs_limits.c: per user holding grids
  *	(at most %GPUTBS_DEBUGFS_MAX_USERS) its uid, unreaped grids and
@@ -545,6 +545,8 @@ static int gputbs_dbg_sync_show(struct seq_file *m, void *unused)
 	seq_printf(m, "behind %llu\n", st.behind);
 	seq_printf(m, "max_events %u\n", st.max_events);
 	seq_printf(m, "max_ns %llu\n", st.max_ns);
+	seq_printf(m, "mean_ns %llu\n",
+		   st.slices ? div64_u64(st.total_ns, st.slices) : 0);
 	seq_printf(m, "clock %llu\n", clock);
 	seq_printf(m, "lag %llu\n", now > clock ? now - clock : 0);
 	return 0;

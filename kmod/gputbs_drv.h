@@ -70,6 +70,8 @@ struct gputbs_sm_thread {
  *	%GPUTBS_SYNC_BUDGET.
  * @max_ns: the longest slice, wall-clock ns (CLOCK_MONOTONIC), including
  *	re-arming the SM timers.
+ * @total_ns: all slices together, wall-clock ns (the mean is
+ *	@total_ns / @slices).
  *
  * Protected by &gputbs_device.lock; shown in debugfs gputbs/sync.
  */
@@ -78,6 +80,7 @@ struct gputbs_sync_stats {
 	u64 behind;
 	u32 max_events;
 	u64 max_ns;
+	u64 total_ns;
 };
 
 /**

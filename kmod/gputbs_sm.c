@@ -191,7 +191,7 @@ static bool gputbs_dev_slice(struct gputbs_device *gdev, u64 until)
 {
 	struct gputbs_sync_stats *st = &gdev->sync;
 	u32 budget = GPUTBS_SYNC_BUDGET;
-	u64 t0 = ktime_get_ns();
+	u64 t0 = ktime_get_ns(), dt;
 	bool done;
 
 	lockdep_assert_held(&gdev->lock);
@@ -201,7 +201,9 @@ static bool gputbs_dev_slice(struct gputbs_device *gdev, u64 until)
 	st->slices++;
 	st->behind += !done;
 	st->max_events = max(st->max_events, GPUTBS_SYNC_BUDGET - budget);
-	st->max_ns = max(st->max_ns, ktime_get_ns() - t0);
+	dt = ktime_get_ns() - t0;
+	st->max_ns = max(st->max_ns, dt);
+	st->total_ns += dt;
 	return done;
 }
 

@@ -2903,11 +2903,13 @@ static int child_flood(int fd, unsigned int nr, __u32 blocks, __u64 at)
 
 /*
  * The soft-lockup reproducer of the unbounded catch-up, scaled to the
- * test's time: an unprivileged user makes half a million one-cycle blocks
- * due at one cycle (120 block ends per emulated microsecond at 15 SMs,
- * far more than the guest processes).  With the soft-lockup detector at 2
- * s (watchdog_thresh 1), one long hold of the device lock would be
- * reported in the log (make check fails on it).  The device must fall
+ * test's time: an unprivileged user makes a million one-cycle blocks
+ * (8 grids of 2^17) due at one cycle (120 block ends per emulated
+ * microsecond at 15 SMs, far more than the guest processes).  On the
+ * debug kernel under TCG they take about 2.7 s of the device lock (2,048
+ * slices of about 1.3 ms); with the soft-lockup detector at 2 s
+ * (watchdog_thresh 1), one unbounded hold would be reported in the log
+ * (make check fails on it).  The device must fall
  * behind (the overload happened), no hold may process more than the
  * budget, counters and debugfs stay readable meanwhile, and every block
  * still runs.
@@ -2920,7 +2922,10 @@ START_TEST(bounded_catch_up_flood)
 	struct gputbs *g = dev_open();
 	struct gputbs_info info;
 	unsigned int reads = 0, lagging = 0;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
 	int pfd[2], status;
+	__u32 h = 0;
 	pid_t pid;
 
 	dev_info(g, &info);
@@ -2933,26 +2938,32 @@ START_TEST(bounded_catch_up_flood)
 	ck_assert_int_ge(pid, 0);
 	if (!pid) {
 		close(pfd[0]);
-		_exit(child_flood(pfd[1], 4, 1U << 17,
+		_exit(child_flood(pfd[1], 8, 1U << 17,
 				  now_cycle(&info) +
 				  cycles_for_ns(&info, 200 * NS_PER_MS)));
 	}
 	close(pfd[1]);
 	ck_assert_int_eq(read(pfd[0], &c, 1), 1);
 	close(pfd[0]);
-	/* readers are served while the device catches up */
+	/* readers, and another user's SUBMIT, while the device catches up */
 	while (waitpid(pid, &status, WNOHANG) == 0) {
 		sysfs_num("grids_completed");
 		reads++;
-		if (sync_num("lag") > 1000)
-			lagging++;
+		if (sync_num("lag") > 1000) {
+			if (!lagging++) {
+				grid_dist(&s, 1, 32, 100);
+				h = submit_ok(g, &s);
+			}
+		}
 		usleep(20000);
 	}
+	if (lagging)
+		wait_ok(g, h, &w);
 	if (old_thresh[0])
 		write_str(thresh_path, old_thresh);
 	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
 		      "flood child: status %#x", status);
-	ck_assert_uint_eq(sysfs_num("grids_completed") - completed0, 4);
+	ck_assert_uint_eq(sysfs_num("grids_completed") - completed0, 9);
 	ck_assert_uint_gt(sync_num("behind"), behind0);
 	ck_assert_uint_gt(lagging, 0);
 	ck_assert_uint_le(sync_num("max_events"), sync_num("budget"));
