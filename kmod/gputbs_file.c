@@ -214,6 +214,7 @@ static long gputbs_ioctl_info(struct gputbs_client *client, void *data,
 			 GPUTBS_FEATURE_ARRIVAL_CYCLE |
 			 GPUTBS_FEATURE_DEVICE_GRID_LIMIT |
 			 GPUTBS_FEATURE_JOB_TIMEOUT |
+			 GPUTBS_FEATURE_CORUN_TIMING | GPUTBS_FEATURE_BLOCK_DIST |
 			 GPUTBS_FEATURE_USER_LIMITS;
 	info->nr_sms = cfg->nr_sms;
 	info->warp_size = cfg->warp_size;
@@ -289,6 +290,20 @@ static int gputbs_timeout_check(const struct gputbs_submit *args,
 }
 
 /*
+ * The timing members need the flag and the command of the struct that
+ * has them (@size); their ranges are the core's (gtbs_grid_desc_check()).
+ */
+static int gputbs_model_check(const struct gputbs_submit *args,
+			      unsigned int size)
+{
+	if (!(args->flags & GPUTBS_SUBMIT_MODEL))
+		return (args->mem_ppm | args->knee_mwarps | args->block_dist |
+			args->block_dist_param | args->startup_ppm |
+			args->startup_blocks) ? -EINVAL : 0;
+	return size < GPUTBS_SUBMIT_SIZE_VER3 ? -EINVAL : 0;
+}
+
+/*
  * Work-model fields must match the chosen model, flags be known, the
  * arrival valid and the class exist (-EINVAL).  The core checks the rest
  * when the grid is created; the classes above normal need CAP_SYS_NICE
@@ -300,10 +315,12 @@ static int gputbs_submit_check(const struct gputbs_device *gdev,
 			       unsigned int size)
 {
 	if (args->flags & ~(GPUTBS_SUBMIT_RECORD_BLOCKS |
-			    GPUTBS_SUBMIT_AT_CYCLE | GPUTBS_SUBMIT_TIMEOUT))
+			    GPUTBS_SUBMIT_AT_CYCLE | GPUTBS_SUBMIT_TIMEOUT |
+			    GPUTBS_SUBMIT_MODEL))
 		return -EINVAL;
 	if (gputbs_arrival_check(gdev, args, size) ||
-	    gputbs_timeout_check(args, size))
+	    gputbs_timeout_check(args, size) ||
+	    gputbs_model_check(args, size))
 		return -EINVAL;
 	if (args->prio_class > GPUTBS_PRIO_REALTIME)
 		return -EINVAL;
@@ -314,7 +331,9 @@ static int gputbs_submit_check(const struct gputbs_device *gdev,
 		break;
 	case GPUTBS_WORK_ARRAY:
 		if (args->block_cycles || args->block_rsd_ppm || args->seed ||
-		    args->nr_durations != args->nr_blocks)
+		    args->nr_durations != args->nr_blocks ||
+		    args->block_dist || args->block_dist_param ||
+		    args->startup_ppm || args->startup_blocks)
 			return -EINVAL;
 		break;
 	default:
@@ -366,6 +385,12 @@ static struct gputbs_grid *gputbs_grid_create(struct gputbs_client *client,
 		.seed = args->seed,
 		.prio_class = gputbs_prio_class(args->prio_class),
 		.timeout_cycles = args->timeout_cycles,
+		.mem_ppm = args->mem_ppm,
+		.knee_mwarps = args->knee_mwarps,
+		.block_dist = args->block_dist,
+		.block_dist_param = args->block_dist_param,
+		.startup_ppm = args->startup_ppm,
+		.startup_blocks = args->startup_blocks,
 	};
 	struct gputbs_grid *grid;
 	const char *why;
@@ -699,7 +724,7 @@ static __poll_t gputbs_poll(struct file *file, poll_table *wait)
  */
 struct gputbs_ioctl_desc {
 	unsigned int cmd;
-	unsigned int old_sizes[2];
+	unsigned int old_sizes[3];
 	int out_err;
 	long (*func)(struct gputbs_client *client, void *data,
 		     unsigned int size);
@@ -708,7 +733,8 @@ struct gputbs_ioctl_desc {
 static const struct gputbs_ioctl_desc gputbs_ioctls[] = {
 	[0x00] = { GPUTBS_IOCTL_INFO, {}, 0, gputbs_ioctl_info },
 	[0x01] = { GPUTBS_IOCTL_SUBMIT,
-		   { GPUTBS_SUBMIT_SIZE_VER0, GPUTBS_SUBMIT_SIZE_VER1 }, 0,
+		   { GPUTBS_SUBMIT_SIZE_VER0, GPUTBS_SUBMIT_SIZE_VER1,
+		     GPUTBS_SUBMIT_SIZE_VER2 }, 0,
 		   gputbs_ioctl_submit },
 	[0x02] = { GPUTBS_IOCTL_WAIT, {}, -ETIMEDOUT, gputbs_ioctl_wait },
 	[0x03] = { GPUTBS_IOCTL_BLOCKS, {}, 0, gputbs_ioctl_blocks },
@@ -763,7 +789,9 @@ static long gputbs_ioctl(struct file *file, unsigned int cmd,
 	if (!gputbs_ioctl_size_ok(desc, usize))
 		return -ENOTTY;
 
-	BUILD_BUG_ON(sizeof(struct gputbs_submit) != GPUTBS_SUBMIT_SIZE_VER2);
+	BUILD_BUG_ON(sizeof(struct gputbs_submit) != GPUTBS_SUBMIT_SIZE_VER3);
+	BUILD_BUG_ON(offsetofend(struct gputbs_submit, timeout_cycles) !=
+		     GPUTBS_SUBMIT_SIZE_VER2);
 	BUILD_BUG_ON(offsetofend(struct gputbs_submit, arrival_cycle) !=
 		     GPUTBS_SUBMIT_SIZE_VER1);
 	BUILD_BUG_ON(offsetofend(struct gputbs_submit, prio_class) !=

@@ -185,6 +185,18 @@ int gtbs_grid_desc_check(const struct gtbs_dev_config *cfg,
 		*why = "timeout_cycles exceeds 2^62";
 	else if (!gtbs_label_ok(desc->label))
 		*why = "label must be NUL-terminated printable ASCII";
+	else if (desc->mem_ppm > GTBS_PPM)
+		*why = "mem_ppm exceeds 1000000";
+	else if (desc->knee_mwarps > GTBS_MAX_KNEE_MWARPS)
+		*why = "knee_mwarps exceeds 1024000 (1024 warps)";
+	else if (desc->block_dist >= GTBS_NR_BLOCK_DISTS)
+		*why = "unknown block_dist";
+	else if (desc->block_dist == GTBS_DIST_NORMAL && desc->block_dist_param)
+		*why = "block_dist_param must be 0 for the normal distribution";
+	else if (desc->startup_ppm > 16 * GTBS_PPM ||
+		 desc->startup_blocks > desc->nr_blocks ||
+		 !desc->startup_ppm != !desc->startup_blocks)
+		*why = "startup_ppm (0..16000000) and startup_blocks (1..nr_blocks) go together";
 	else if (gtbs_occupancy_calc(cfg, desc, &occ))
 		*why = "a thread block does not fit on an SM";
 	if (*why)

@@ -26,6 +26,8 @@
 #define GTBS_MAX_TIMEOUT_CYCLES	BIT_ULL(62)
 /** GTBS_PROGRESS_SCALE - fixed-point scale of an SM's progress clock */
 #define GTBS_PROGRESS_SCALE	BIT_ULL(16)
+/** GTBS_MAX_KNEE_MWARPS - largest per-grid knee, 1/1000 warps (1024 warps) */
+#define GTBS_MAX_KNEE_MWARPS	1024000U
 /** GTBS_LABEL_LEN - bytes in a grid label, NUL included */
 #define GTBS_LABEL_LEN		32
 
@@ -110,6 +112,20 @@ enum gtbs_prio_class {
  *	first block's start, 0..2^62; 0 means the device's
  *	(&gtbs_dev.timeout_cycles).  The lower of the two non-zero values
  *	applies (gtbs_grid_timeout()).
+ * @mem_ppm: co-running timing model: the share of the grid's per-warp
+ *	demand on the SM's shared memory pipe, the rest being on its issue
+ *	pipe, ppm, 0..%GTBS_PPM; 0 (issue only) is what every grid had before
+ *	the model was per kernel (timing-model.rst "Co-runners").
+ * @knee_mwarps: the grid's own knee K, 1/1000 warps, 0..%GTBS_MAX_KNEE_MWARPS;
+ *	0 means the device's &gtbs_dev_config.load_knee_warps.
+ * @block_dist: shape of the block duration distribution,
+ *	&enum gtbs_block_dist (with @block_cycles; ignored with @durations).
+ * @block_dist_param: the shape's parameter, ppm (0 for
+ *	%GTBS_DIST_NORMAL).
+ * @startup_ppm: start-up effect: extra duration of a start-up block, ppm
+ *	of its drawn duration, 0..%GTBS_PPM * 16; 0 disables it.
+ * @startup_blocks: start-up effect: how many of the grid's first blocks
+ *	may be start-up blocks, 0..@nr_blocks; 0 with @startup_ppm 0.
  */
 struct gtbs_grid_desc {
 	u32 nr_blocks;
@@ -123,6 +139,24 @@ struct gtbs_grid_desc {
 	char label[GTBS_LABEL_LEN];
 	u32 prio_class;
 	u64 timeout_cycles;
+	u32 mem_ppm;
+	u32 knee_mwarps;
+	u32 block_dist;
+	u32 block_dist_param;
+	u32 startup_ppm;
+	u32 startup_blocks;
+};
+
+/**
+ * enum gtbs_block_dist - shape of a grid's block duration distribution
+ * @GTBS_DIST_NORMAL: normal with the grid's mean and RSD, clamped
+ *	symmetrically so that no block is shorter than t / 16 (the model of
+ *	the first release; the default).
+ * @GTBS_NR_BLOCK_DISTS: number of shapes.
+ */
+enum gtbs_block_dist {
+	GTBS_DIST_NORMAL,
+	GTBS_NR_BLOCK_DISTS,
 };
 
 /**

@@ -97,6 +97,18 @@ const char *run_strerror(const struct run_error *err)
 	return gputbs_strerror(err->err);
 }
 
+/*
+ * Whether the grid declares anything of the timing model: only then is
+ * GPUTBS_SUBMIT_MODEL set, so that other workloads keep running on
+ * modules without GPUTBS_FEATURE_CORUN_TIMING.
+ */
+static bool run_grid_has_model(const struct wl_grid *grid)
+{
+	return grid->mem_ppm || grid->knee_mwarps || grid->block_dist ||
+	       grid->block_dist_param || grid->startup_ppm ||
+	       grid->startup_blocks;
+}
+
 /**
  * run_submit_args() - SUBMIT arguments of a grid
  * @grid: the grid; its durations must outlive the submission.
@@ -121,6 +133,15 @@ void run_submit_args(const struct wl_grid *grid, struct gputbs_submit *sub)
 	}
 	memcpy(sub->label, grid->label, sizeof(sub->label));
 	sub->prio_class = grid->prio_class;
+	if (run_grid_has_model(grid)) {
+		sub->flags |= GPUTBS_SUBMIT_MODEL;
+		sub->mem_ppm = grid->mem_ppm;
+		sub->knee_mwarps = grid->knee_mwarps;
+		sub->block_dist = grid->block_dist;
+		sub->block_dist_param = grid->block_dist_param;
+		sub->startup_ppm = grid->startup_ppm;
+		sub->startup_blocks = grid->startup_blocks;
+	}
 }
 
 /**

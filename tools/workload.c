@@ -267,14 +267,16 @@ out:
 
 enum wl_key {
 	KEY_BLOCKS, KEY_THREADS, KEY_REGS, KEY_SHMEM, KEY_CYCLES, KEY_RSD,
-	KEY_SEED, KEY_DURATIONS, KEY_EXPECT, KEY_CLASS, NR_KEYS
+	KEY_SEED, KEY_DURATIONS, KEY_EXPECT, KEY_CLASS, KEY_MEM, KEY_KNEE,
+	NR_KEYS
 };
 
 static const char * const wl_key_names[NR_KEYS] = {
 	[KEY_BLOCKS] = "blocks", [KEY_THREADS] = "threads",
 	[KEY_REGS] = "regs", [KEY_SHMEM] = "shmem", [KEY_CYCLES] = "cycles",
 	[KEY_RSD] = "rsd", [KEY_SEED] = "seed", [KEY_DURATIONS] = "durations",
-	[KEY_EXPECT] = "expect", [KEY_CLASS] = "class",
+	[KEY_EXPECT] = "expect", [KEY_CLASS] = "class", [KEY_MEM] = "mem",
+	[KEY_KNEE] = "knee",
 };
 
 /* Names of the priority classes, indexed by &gputbs_submit.prio_class. */
@@ -341,6 +343,42 @@ static int wl_split_keys(struct wl_parser *p, const struct wl_loc *loc,
 		if (!eq[1])
 			return wl_fail(p, loc, "%s: empty value", tok[i]);
 		vals[k] = eq + 1;
+	}
+	return 0;
+}
+
+/*
+ * mem=PERCENT (the memory share of the grid's demand, up to 4 decimals)
+ * and knee=WARPS (its own knee, up to 3 decimals): the co-running timing
+ * model (Documentation/timing-model.rst).
+ */
+static int wl_key_timing(struct wl_parser *p, const struct wl_loc *loc,
+			 const char *mem, const char *knee, struct wl_grid *g)
+{
+	__u64 n;
+	int ret;
+
+	if (mem) {
+		ret = wl_parse_fixed4(mem, strlen(mem), &n);
+		if (ret == -EINVAL)
+			return wl_fail(p, loc,
+				       "mem: bad percentage '%s' (at most 4 decimals)",
+				       mem);
+		if (ret || n > 1000000)
+			return wl_fail(p, loc, "mem=%s out of range 0..100", mem);
+		g->mem_ppm = n;
+	}
+	if (knee) {
+		ret = wl_parse_fixed4(knee, strlen(knee), &n);
+		if (ret == -EINVAL || (!ret && n % 10))
+			return wl_fail(p, loc,
+				       "knee: bad number of warps '%s' (at most 3 decimals)",
+				       knee);
+		if (ret || !n || n > 10240000)
+			return wl_fail(p, loc,
+				       "knee=%s out of range (0..1024 warps, not 0)",
+				       knee);
+		g->knee_mwarps = n / 10;
 	}
 	return 0;
 }
@@ -439,6 +477,9 @@ static int wl_do_grid(struct wl_parser *p, const struct wl_loc *loc,
 				       v[KEY_RSD]);
 		g->rsd_ppm = n;
 	}
+	ret = wl_key_timing(p, loc, v[KEY_MEM], v[KEY_KNEE], g);
+	if (ret)
+		return ret;
 	if (v[KEY_CYCLES]) {
 		ret = wl_key_u64(p, loc, "cycles", v[KEY_CYCLES], 1,
 				 WL_MAX_CYCLES, &g->cycles);
@@ -846,6 +887,11 @@ int wl_grid_equal(const struct wl_grid *a, const struct wl_grid *b)
 	    a->threads != b->threads || a->regs != b->regs ||
 	    a->shmem != b->shmem || a->cycles != b->cycles ||
 	    a->rsd_ppm != b->rsd_ppm || a->seed != b->seed ||
+	    a->mem_ppm != b->mem_ppm || a->knee_mwarps != b->knee_mwarps ||
+	    a->block_dist != b->block_dist ||
+	    a->block_dist_param != b->block_dist_param ||
+	    a->startup_ppm != b->startup_ppm ||
+	    a->startup_blocks != b->startup_blocks ||
 	    /* the same name: no class given is class=normal */
 	    wl_class_name(a->prio_class) != wl_class_name(b->prio_class) ||
 	    !a->durations != !b->durations)

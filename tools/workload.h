@@ -60,6 +60,12 @@ struct wl_grid {
 	__u64 *durations;
 	__u64 expect;
 	__u32 prio_class;
+	__u32 mem_ppm;
+	__u32 knee_mwarps;
+	__u32 block_dist;
+	__u32 block_dist_param;
+	__u32 startup_ppm;
+	__u32 startup_blocks;
 	struct wl_loc loc;
 };
 

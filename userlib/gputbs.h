@@ -80,10 +80,13 @@ GPUTBS_API int gputbs_info(struct gputbs *g, struct gputbs_info *info);
  * With %GPUTBS_SUBMIT_AT_CYCLE in @sub->flags the grid arrives at
  * @sub->arrival_cycle (%GPUTBS_FEATURE_ARRIVAL_CYCLE); with
  * %GPUTBS_SUBMIT_TIMEOUT its own job timeout is @sub->timeout_cycles
- * (%GPUTBS_FEATURE_JOB_TIMEOUT).  The call uses the command of the
- * smallest struct layout that has the members the flags use
- * (%GPUTBS_SUBMIT_SIZE_VER0 without either flag, %GPUTBS_SUBMIT_SIZE_VER1
- * with AT_CYCLE only), so that programs built against an older
+ * (%GPUTBS_FEATURE_JOB_TIMEOUT); with %GPUTBS_SUBMIT_MODEL its timing
+ * members @sub->mem_ppm to @sub->startup_blocks are read
+ * (%GPUTBS_FEATURE_CORUN_TIMING, %GPUTBS_FEATURE_BLOCK_DIST).  The call
+ * uses the command of the smallest struct layout that has the members the
+ * flags use (%GPUTBS_SUBMIT_SIZE_VER0 without any of the three,
+ * %GPUTBS_SUBMIT_SIZE_VER1 with AT_CYCLE only, %GPUTBS_SUBMIT_SIZE_VER2
+ * with TIMEOUT and no MODEL), so that programs built against an older
  * <linux/gputbs.h> keep working with this library and every module accepts
  * the calls it can.
  *
@@ -97,8 +100,9 @@ GPUTBS_API int gputbs_info(struct gputbs *g, struct gputbs_info *info);
  * limit), -ENOSPC (the device's grid limit), -ENOMEM (the device's byte
  * limit, or no memory) (see the uapi), or -ENOTTY for
  * %GPUTBS_SUBMIT_AT_CYCLE from a module without
- * %GPUTBS_FEATURE_ARRIVAL_CYCLE, or for %GPUTBS_SUBMIT_TIMEOUT from one
- * without %GPUTBS_FEATURE_JOB_TIMEOUT.
+ * %GPUTBS_FEATURE_ARRIVAL_CYCLE, for %GPUTBS_SUBMIT_TIMEOUT from one
+ * without %GPUTBS_FEATURE_JOB_TIMEOUT, or for %GPUTBS_SUBMIT_MODEL from
+ * one without %GPUTBS_FEATURE_CORUN_TIMING.
  */
 GPUTBS_API int gputbs_submit(struct gputbs *g, struct gputbs_submit *sub);
 

@@ -92,10 +92,16 @@ GPUTBS_API int gputbs_info(struct gputbs *g, struct gputbs_info *info)
 	_IOC(_IOC_READ | _IOC_WRITE, GPUTBS_IOCTL_BASE, \
 	     _IOC_NR(GPUTBS_IOCTL_SUBMIT), GPUTBS_SUBMIT_SIZE_VER1)
 
+/* SUBMIT with the struct of GPUTBS_SUBMIT_SIZE_VER2 bytes */
+#define GPUTBS_IOCTL_SUBMIT_VER2 \
+	_IOC(_IOC_READ | _IOC_WRITE, GPUTBS_IOCTL_BASE, \
+	     _IOC_NR(GPUTBS_IOCTL_SUBMIT), GPUTBS_SUBMIT_SIZE_VER2)
+
 /*
  * Each submission goes with the command of the smallest struct that has
- * the members its flags use: GPUTBS_SUBMIT_TIMEOUT needs timeout_cycles
- * (the current struct), GPUTBS_SUBMIT_AT_CYCLE arrival_cycle (VER1), and
+ * the members its flags use: GPUTBS_SUBMIT_MODEL needs mem_ppm..
+ * startup_blocks (the current struct), GPUTBS_SUBMIT_TIMEOUT
+ * timeout_cycles (VER2), GPUTBS_SUBMIT_AT_CYCLE arrival_cycle (VER1), and
  * anything else goes with the VER0 command, which every module accepts.
  * The command reads and writes only what a program built against an older
  * header has: one built before timeout_cycles has a struct of
@@ -105,8 +111,10 @@ GPUTBS_API int gputbs_info(struct gputbs *g, struct gputbs_info *info)
  */
 GPUTBS_API int gputbs_submit(struct gputbs *g, struct gputbs_submit *sub)
 {
-	if (sub->flags & GPUTBS_SUBMIT_TIMEOUT)
+	if (sub->flags & GPUTBS_SUBMIT_MODEL)
 		return gputbs_ioctl(g->fd, GPUTBS_IOCTL_SUBMIT, sub);
+	if (sub->flags & GPUTBS_SUBMIT_TIMEOUT)
+		return gputbs_ioctl(g->fd, GPUTBS_IOCTL_SUBMIT_VER2, sub);
 	if (sub->flags & GPUTBS_SUBMIT_AT_CYCLE)
 		return gputbs_ioctl(g->fd, GPUTBS_IOCTL_SUBMIT_VER1, sub);
 	return gputbs_ioctl(g->fd, GPUTBS_IOCTL_SUBMIT_VER0, sub);

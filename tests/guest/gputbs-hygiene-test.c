@@ -313,12 +313,12 @@ END_TEST
 /* ---- invalid SUBMIT fields, both commands, with and without AT_CYCLE ---- */
 
 enum submit_variant {
-	VAR_96, VAR_104, VAR_112, VAR_112_AT_CYCLE, NR_VARIANTS
+	VAR_96, VAR_104, VAR_112, VAR_112_AT_CYCLE, VAR_136, NR_VARIANTS
 };
 
 static const char * const variant_names[] = {
 	"96-byte command", "104-byte command", "112-byte command",
-	"112-byte command + AT_CYCLE",
+	"112-byte command + AT_CYCLE", "136-byte command",
 };
 
 /* SUBMIT @s with the command of variant @v: 0 or -errno. */
@@ -332,8 +332,10 @@ static int submit_variant(int fd, struct gputbs_submit *s,
 		return gu_submit96(fd, s);
 	case VAR_104:
 		return gu_submit104(fd, s);
-	default:
+	case VAR_136:
 		return gu_submit(fd, s);
+	default:
+		return gu_submit112(fd, s);
 	}
 }
 
@@ -529,7 +531,7 @@ START_TEST(submit_valid_baseline)
 }
 END_TEST
 
-/* Every unknown flag bit of SUBMIT (3..31), current command. */
+/* Every unknown flag bit of SUBMIT (4..31), current command. */
 START_TEST(submit_unknown_flag_bit)
 {
 	int fd = dev_open();
@@ -611,6 +613,74 @@ static const struct {
 	{ "TIMEOUT | AT_CYCLE, 1", GPUTBS_SUBMIT_TIMEOUT, 1,
 	  VAR_112_AT_CYCLE, 0 },
 };
+
+/*
+ * The timing members (GPUTBS_SUBMIT_MODEL), one case each: {what, flags,
+ * member set to a value, command size, expected}.  Ranges are the core's
+ * (gtbs_grid_desc_check()).
+ */
+enum model_member { M_MEM, M_KNEE, M_DIST, M_DIST_PARAM, M_SU_PPM, M_SU_BLOCKS };
+
+static const struct {
+	const char *what;
+	__u32 flags;
+	enum model_member m;
+	__u32 val;
+	enum submit_variant v;
+	int err;
+} model_cases[] = {
+	{ "mem_ppm 1 without the flag", 0, M_MEM, 1, VAR_136, -EINVAL },
+	{ "knee_mwarps 1 without the flag", 0, M_KNEE, 1, VAR_136, -EINVAL },
+	{ "startup_blocks 1 without the flag", 0, M_SU_BLOCKS, 1, VAR_136,
+	  -EINVAL },
+	{ "MODEL in the 112-byte command", GPUTBS_SUBMIT_MODEL, M_MEM, 1,
+	  VAR_112, -EINVAL },
+	{ "MODEL in the 96-byte command", GPUTBS_SUBMIT_MODEL, M_MEM, 1,
+	  VAR_96, -EINVAL },
+	{ "MODEL, mem_ppm 1000001", GPUTBS_SUBMIT_MODEL, M_MEM, 1000001,
+	  VAR_136, -EINVAL },
+	{ "MODEL, knee_mwarps 1024001", GPUTBS_SUBMIT_MODEL, M_KNEE, 1024001,
+	  VAR_136, -EINVAL },
+	{ "MODEL, block_dist ~0", GPUTBS_SUBMIT_MODEL, M_DIST, ~0U, VAR_136,
+	  -EINVAL },
+	{ "MODEL, startup_blocks without startup_ppm", GPUTBS_SUBMIT_MODEL,
+	  M_SU_BLOCKS, 1, VAR_136, -EINVAL },
+	{ "MODEL, nothing set", GPUTBS_SUBMIT_MODEL, M_MEM, 0, VAR_136, 0 },
+	{ "MODEL, mem_ppm 1000000", GPUTBS_SUBMIT_MODEL, M_MEM, 1000000,
+	  VAR_136, 0 },
+	{ "MODEL, knee_mwarps 1024000", GPUTBS_SUBMIT_MODEL, M_KNEE, 1024000,
+	  VAR_136, 0 },
+};
+
+#define NR_MODEL_CASES (int)(sizeof(model_cases) / sizeof(model_cases[0]))
+
+START_TEST(submit_model_field)
+{
+	int fd = dev_open(), ret;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	__u32 *member[] = {
+		[M_MEM] = &s.mem_ppm, [M_KNEE] = &s.knee_mwarps,
+		[M_DIST] = &s.block_dist, [M_DIST_PARAM] = &s.block_dist_param,
+		[M_SU_PPM] = &s.startup_ppm, [M_SU_BLOCKS] = &s.startup_blocks,
+	};
+
+	gu_grid(&s, 4, 64, 100);
+	s.flags = model_cases[_i].flags;
+	*member[model_cases[_i].m] = model_cases[_i].val;
+	ret = submit_variant(fd, &s, model_cases[_i].v);
+	ck_assert_msg(ret == model_cases[_i].err, "%s: %d (%s), expected %d",
+		      model_cases[_i].what, ret, strerror(-ret),
+		      model_cases[_i].err);
+	if (ret) {
+		ck_assert_uint_eq(s.handle, 0);
+	} else {
+		ret = gu_wait(fd, s.handle, 0, deadline_in(30 * GU_NS_PER_SEC), &w);
+		ck_assert_msg(ret == 0, "%s: WAIT %d", model_cases[_i].what, ret);
+	}
+	assert_no_grids(fd);
+}
+END_TEST
 
 #define NR_TIMEOUT_CASES \
 	(int)(sizeof(timeout_cases) / sizeof(timeout_cases[0]))
@@ -2402,8 +2472,9 @@ static Suite *hygiene_suite(void)
 	tcase_add_loop_test(tc, submit_valid_baseline, 0, 2 * NR_VARIANTS);
 	tcase_add_loop_test(tc, submit_invalid_field, 0,
 			    NR_SUBMIT_CASES * NR_VARIANTS);
-	tcase_add_loop_test(tc, submit_unknown_flag_bit, 3, 32);
+	tcase_add_loop_test(tc, submit_unknown_flag_bit, 4, 32);
 	tcase_add_loop_test(tc, submit_timeout_field, 0, NR_TIMEOUT_CASES);
+	tcase_add_loop_test(tc, submit_model_field, 0, NR_MODEL_CASES);
 	tcase_add_loop_test(tc, submit_invalid_arrival, 0, NR_ARRIVAL_CASES);
 	tcase_add_test(tc, submit96_at_cycle_einval);
 	tcase_add_test(tc, submit96_ignores_tail);

@@ -186,8 +186,10 @@ static void assert_no_grids(struct gputbs *g)
 START_TEST(abi_struct_sizes)
 {
 	ck_assert_uint_eq(sizeof(struct gputbs_info), 120);
-	ck_assert_uint_eq(sizeof(struct gputbs_submit), 112);
+	ck_assert_uint_eq(sizeof(struct gputbs_submit), 136);
 	ck_assert_uint_eq(sizeof(struct gputbs_submit),
+			  GPUTBS_SUBMIT_SIZE_VER3);
+	ck_assert_uint_eq(offsetof(struct gputbs_submit, mem_ppm),
 			  GPUTBS_SUBMIT_SIZE_VER2);
 	ck_assert_uint_eq(offsetof(struct gputbs_submit, timeout_cycles),
 			  GPUTBS_SUBMIT_SIZE_VER1);

@@ -48,6 +48,9 @@
 #define GU_IOCTL_SUBMIT_VER1 \
 	_IOC(_IOC_READ | _IOC_WRITE, GPUTBS_IOCTL_BASE, \
 	     _IOC_NR(GPUTBS_IOCTL_SUBMIT), GPUTBS_SUBMIT_SIZE_VER1)
+#define GU_IOCTL_SUBMIT_VER2 \
+	_IOC(_IOC_READ | _IOC_WRITE, GPUTBS_IOCTL_BASE, \
+	     _IOC_NR(GPUTBS_IOCTL_SUBMIT), GPUTBS_SUBMIT_SIZE_VER2)
 
 static inline __u64 gu_now_ns(void)
 {
@@ -79,10 +82,16 @@ static inline int gu_open(void)
 	return open(GU_DEVICE, O_RDWR | O_CLOEXEC);
 }
 
-/* SUBMIT with the current command (timeout_cycles included, 112 bytes). */
+/* SUBMIT with the current command (the timing members included, 136 bytes). */
 static inline int gu_submit(int fd, struct gputbs_submit *s)
 {
 	return gu_ioctl(fd, GPUTBS_IOCTL_SUBMIT, s);
+}
+
+/* SUBMIT with the 112-byte command: timeout_cycles, no timing members. */
+static inline int gu_submit112(int fd, struct gputbs_submit *s)
+{
+	return gu_ioctl(fd, GU_IOCTL_SUBMIT_VER2, s);
 }
 
 /* SUBMIT with the 104-byte command: arrival_cycle, no timeout_cycles. */

@@ -126,6 +126,12 @@ int sim_grid_desc(const struct wl_grid *g, u64 seed_mix,
 	desc->block_rsd_ppm = g->durations ? 0 : g->rsd_ppm;
 	desc->seed = g->seed ^ seed_mix;
 	desc->durations = g->durations;
+	desc->mem_ppm = g->mem_ppm;
+	desc->knee_mwarps = g->knee_mwarps;
+	desc->block_dist = g->block_dist;
+	desc->block_dist_param = g->block_dist_param;
+	desc->startup_ppm = g->startup_ppm;
+	desc->startup_blocks = g->startup_blocks;
 	_Static_assert(sizeof(desc->label) == sizeof(g->label),
 		       "label sizes differ");
 	memcpy(desc->label, g->label, sizeof(desc->label));

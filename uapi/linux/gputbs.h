@@ -65,6 +65,17 @@
  * %GPUTBS_IOCTL_WAIT reaps it with -ETIMEDOUT
  */
 #define GPUTBS_FEATURE_JOB_TIMEOUT	_BITULL(9)
+/**
+ * GPUTBS_FEATURE_CORUN_TIMING - &gputbs_submit.mem_ppm and
+ * &gputbs_submit.knee_mwarps: the per-kernel co-running timing model
+ * (Documentation/timing-model.rst)
+ */
+#define GPUTBS_FEATURE_CORUN_TIMING	_BITULL(10)
+/**
+ * GPUTBS_FEATURE_BLOCK_DIST - &gputbs_submit.block_dist and the start-up
+ * effect: per-kernel shapes of the block duration distribution
+ */
+#define GPUTBS_FEATURE_BLOCK_DIST	_BITULL(11)
 
 /** GPUTBS_LABEL_LEN - size of a grid label in bytes, NUL included */
 #define GPUTBS_LABEL_LEN	32
@@ -154,6 +165,12 @@ struct gputbs_info {
  * &gputbs_submit.timeout_cycles (lower than the device's to matter)
  */
 #define GPUTBS_SUBMIT_TIMEOUT		_BITUL(2)
+/**
+ * GPUTBS_SUBMIT_MODEL - &gputbs_submit.mem_ppm to
+ * &gputbs_submit.startup_blocks describe the grid's timing (the struct of
+ * %GPUTBS_SUBMIT_SIZE_VER3 bytes); without it they must be 0
+ */
+#define GPUTBS_SUBMIT_MODEL		_BITUL(3)
 
 /**
  * GPUTBS_TIMEOUT_MAX_CYCLES - the longest &gputbs_submit.timeout_cycles,
@@ -229,6 +246,35 @@ struct gputbs_info {
  *	bytes before, and the module still accepts that command (and the
  *	%GPUTBS_SUBMIT_SIZE_VER0 one), as if this member were 0 (the flag is
  *	then -EINVAL).
+ * @mem_ppm: the share of the grid's per-warp demand that is on the SM's
+ *	memory pipe, the rest being on its issue pipe, parts per million,
+ *	0..1000000.  Grids on one SM slow each other down by the overlap of
+ *	their demands (Documentation/timing-model.rst, "Co-runners"): two
+ *	grids with the same @mem_ppm contend as every grid did before
+ *	%GPUTBS_FEATURE_CORUN_TIMING, a memory-bound grid leaves issue slots
+ *	to a compute-bound one.  0 (issue only) is the behaviour of a
+ *	command without the member.
+ * @knee_mwarps: the grid's own knee K of the timing model, in 1/1000
+ *	warps, 0..1024000: how a block's duration grows with the warps on its
+ *	SM (a block alone at residency r lasts t (K + rW) / (K + RW)).  0
+ *	means the device's (&gputbs_info.load_knee_warps).
+ * @block_dist: %GPUTBS_WORK_DIST: shape of the block duration
+ *	distribution, GPUTBS_DIST_*; 0 is %GPUTBS_DIST_NORMAL, the only
+ *	shape of a command without the member.  Must be 0 for
+ *	%GPUTBS_WORK_ARRAY.
+ * @block_dist_param: the shape's parameter, ppm; 0 for
+ *	%GPUTBS_DIST_NORMAL.
+ * @startup_ppm: %GPUTBS_WORK_DIST: the start-up effect, extra duration of
+ *	a start-up block in ppm of its drawn duration, 0..16000000; 0 (no
+ *	effect) with @startup_blocks 0.
+ * @startup_blocks: how many of the grid's first blocks may be start-up
+ *	blocks, 0..@nr_blocks.
+ *	@mem_ppm to @startup_blocks are read only with
+ *	%GPUTBS_SUBMIT_MODEL and must be 0 without it.  They were added with
+ *	%GPUTBS_FEATURE_CORUN_TIMING and %GPUTBS_FEATURE_BLOCK_DIST: the
+ *	struct was %GPUTBS_SUBMIT_SIZE_VER2 bytes before, and the module still
+ *	accepts that command (and the older ones) as if these members were 0
+ *	(%GPUTBS_SUBMIT_MODEL is then -EINVAL).
  *
  * %GPUTBS_IOCTL_SUBMIT computes the grid's maximum residency R with the
  * occupancy calculation and queues it.  With %GPUTBS_SUBMIT_AT_CYCLE and
@@ -266,7 +312,10 @@ struct gputbs_info {
  * above 4, @arrival_cycle non-zero without %GPUTBS_SUBMIT_AT_CYCLE or more
  * than %GPUTBS_ARRIVAL_MAX_AHEAD cycles ahead, %GPUTBS_SUBMIT_AT_CYCLE in
  * a command of %GPUTBS_SUBMIT_SIZE_VER0 bytes, %GPUTBS_SUBMIT_TIMEOUT in
- * a command shorter than %GPUTBS_SUBMIT_SIZE_VER2 bytes, @timeout_cycles
+ * a command shorter than %GPUTBS_SUBMIT_SIZE_VER2 bytes,
+ * %GPUTBS_SUBMIT_MODEL in one shorter than %GPUTBS_SUBMIT_SIZE_VER3
+ * bytes, a model member non-zero without the flag or out of its range (or
+ * a distribution member with %GPUTBS_WORK_ARRAY), @timeout_cycles
  * 0 or above %GPUTBS_TIMEOUT_MAX_CYCLES with the flag or non-zero without
  * it, or a grid that cannot fit on an SM (R = 0), -E2BIG for too many
  * blocks, the limits' -EAGAIN, -EDQUOT, -ENOBUFS, -ENOSPC and -ENOMEM
@@ -299,6 +348,12 @@ struct gputbs_submit {
 	__u32 prio_class;
 	__u64 arrival_cycle;
 	__u64 timeout_cycles;
+	__u32 mem_ppm;
+	__u32 knee_mwarps;
+	__u32 block_dist;
+	__u32 block_dist_param;
+	__u32 startup_ppm;
+	__u32 startup_blocks;
 };
 
 /**
@@ -317,6 +372,15 @@ struct gputbs_submit {
  * &gputbs_submit.timeout_cycles, bytes
  */
 #define GPUTBS_SUBMIT_SIZE_VER2	112
+/**
+ * GPUTBS_SUBMIT_SIZE_VER3 - size of &struct gputbs_submit with
+ * &gputbs_submit.mem_ppm to &gputbs_submit.startup_blocks, bytes
+ */
+#define GPUTBS_SUBMIT_SIZE_VER3	136
+
+/* Shapes of block duration distributions, &gputbs_submit.block_dist. */
+/** GPUTBS_DIST_NORMAL - normal, clamped so no block is below t / 16 */
+#define GPUTBS_DIST_NORMAL	0
 
 /* Flags of &struct gputbs_wait. */
 /** GPUTBS_WAIT_ANY - ignore @handle, reap any completed grid of this fd */
