@@ -240,6 +240,11 @@ int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
 			       dev->cfg.max_blocks_per_sm);
 	grid->desc = *desc;
 	gtbs_occupancy_calc(&dev->cfg, desc, &grid->occ);
+	grid->knee = desc->knee_mwarps ?:
+		     dev->cfg.load_knee_warps * GTBS_WARP_SCALE;
+	/* alone at R the grid sees exactly its own warps: K + R W */
+	grid->full_div = grid->knee + grid->occ.residency * grid->occ.warps *
+				      GTBS_WARP_SCALE;
 	grid->alone_cycles = gtbs_grid_alone_cycles(&dev->cfg, desc, &grid->occ);
 	grid->state = GTBS_GRID_NEW;
 	INIT_LIST_HEAD(&grid->node);
@@ -502,24 +507,59 @@ static void gtbs_grid_arm_timeout(struct gtbs_dev *dev, struct gtbs_grid *grid)
 	list_add(&grid->timeout_node, &pos->timeout_node);
 }
 
-/* Bring the SM's progress clock to @now.  Device lock held. */
+/*
+ * The rate divisor K + L_eff of @gs's grid on @sm at the SM's current
+ * load, recomputed after a load change (&gtbs_sm.load_gen), when the
+ * group's carry, in units of the old divisor, is dropped as the SM-wide
+ * carry was before rates were per grid.  Lock held.
+ */
+static u32 gtbs_group_div(struct gtbs_sm *sm, struct gtbs_grid *grid,
+			  struct gtbs_grid_sm *gs)
+{
+	if (gs->div_gen != sm->load_gen) {
+		gs->div_gen = sm->load_gen;
+		gs->div = gtbs_load_div(grid->knee, grid->desc.mem_ppm,
+					sm->load_issue, sm->load_mem);
+		gs->progress_carry = 0;
+	}
+	return gs->div;
+}
+
+/*
+ * Bring every rate group of the SM (the grids resident on it, each with
+ * its own progress clock in &gtbs_grid_sm) and the SM's clock to @now.
+ * A group is advanced once, by the first of its slots met.  Device lock
+ * held.
+ */
 static void gtbs_sm_sync(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now)
 {
+	u32 i, seen = 0;
+
 	if (now <= sm->now)
 		return;
-	if (sm->nr_resident) {
-		u32 div = dev->cfg.load_knee_warps + sm->used_warps;
-		u64 carry = sm->progress_carry;
+	for (i = 0; seen < sm->nr_resident; i++) {
+		struct gtbs_grid *grid = sm->slots[i].grid;
+		struct gtbs_grid_sm *gs;
+		u64 carry;
+		u32 div;
 
+		if (!grid)
+			continue;
+		seen++;
+		gs = &grid->sm[sm->id];
+		if (gs->now >= now)
+			continue;
+		div = gtbs_group_div(sm, grid, gs);
+		carry = gs->progress_carry;
 		/* exact: the remainder of this division carries to the next */
-		sm->progress += gtbs_progress_advance(now - sm->now,
-						      dev->cfg.load_knee_warps,
-						      sm->used_warps);
-		carry += gtbs_progress_remainder(now - sm->now, div);
-		sm->progress += carry / div;
-		sm->progress_carry = carry % div;
-		sm->busy_cycles += now - sm->now;
+		gs->progress += gtbs_progress_advance(now - gs->now, div);
+		carry += gtbs_progress_remainder(now - gs->now, div);
+		gs->progress += carry / div;
+		gs->progress_carry = carry % div;
+		gs->now = now;
 	}
+	if (sm->nr_resident)
+		sm->busy_cycles += now - sm->now;
 	sm->now = now;
 }
 
@@ -547,9 +587,14 @@ bool gtbs_block_fits(const struct gtbs_dev *dev, const struct gtbs_sm *sm,
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_block_fits);
 
-static void gtbs_sm_hold(struct gtbs_sm *sm, const struct gtbs_occupancy *occ)
+/* A block of @grid takes @sm's resources and adds to its loads.  Lock held. */
+static void gtbs_sm_hold(struct gtbs_sm *sm, const struct gtbs_grid *grid)
 {
-	sm->progress_carry = 0;	/* in units of the old load */
+	const struct gtbs_occupancy *occ = &grid->occ;
+
+	sm->load_gen++;
+	sm->load_issue += (u64)occ->warps * (GTBS_PPM - grid->desc.mem_ppm);
+	sm->load_mem += (u64)occ->warps * grid->desc.mem_ppm;
 	sm->nr_resident++;
 	sm->used_warps += occ->warps;
 	sm->used_threads += occ->threads;
@@ -560,8 +605,11 @@ static void gtbs_sm_hold(struct gtbs_sm *sm, const struct gtbs_occupancy *occ)
 static void gtbs_sm_release(struct gtbs_sm *sm, struct gtbs_slot *slot)
 {
 	const struct gtbs_occupancy *occ = &slot->grid->occ;
+	u32 mem_ppm = slot->grid->desc.mem_ppm;
 
-	sm->progress_carry = 0;	/* in units of the old load */
+	sm->load_gen++;
+	sm->load_issue -= (u64)occ->warps * (GTBS_PPM - mem_ppm);
+	sm->load_mem -= (u64)occ->warps * mem_ppm;
 	sm->nr_resident--;
 	sm->used_warps -= occ->warps;
 	sm->used_threads -= occ->threads;
@@ -637,7 +685,7 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		       struct gtbs_grid *grid)
 {
 	struct gtbs_slot *slot = sm->slots;
-	u32 full_warps = grid->occ.residency * grid->occ.warps;
+	struct gtbs_grid_sm *gs = &grid->sm[sm->id];
 	u32 index;
 	u64 work;
 
@@ -650,11 +698,16 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	slot->block = grid->next_block++;
 	slot->start_cycle = sm->now;
 	work = gtbs_block_work(&grid->desc, slot->block);
-	slot->progress_end = sm->progress +
-		gtbs_block_progress(work, dev->cfg.load_knee_warps, full_warps);
-	gtbs_sm_hold(sm, &grid->occ);
+	if (!gs->resident) {
+		/* the grid's rate group on this SM starts at the SM's clock */
+		gs->now = sm->now;
+		gs->progress_carry = 0;
+	}
+	slot->progress_end = gs->progress +
+			     gtbs_block_progress(work, grid->full_div);
+	gtbs_sm_hold(sm, grid);
 	grid->resident++;
-	grid->sm[sm->id].resident++;
+	gs->resident++;
 	grid->last_issue_cycle = sm->now;
 	dev->blocks_dispatched++;
 	if (grid->next_block == grid->desc.nr_blocks) {
@@ -948,40 +1001,62 @@ void gtbs_dev_set_timeout(struct gtbs_dev *dev, u64 timeout_cycles, u64 now)
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_set_timeout);
 
-/* Cycles until @sm's progress clock, with its carry, gains @left units. */
-static u64 gtbs_sm_cycles_to(const struct gtbs_dev *dev,
-			     const struct gtbs_sm *sm, u64 left)
+/*
+ * Cycles until the rate group @gs, with its carry, gains @left units at
+ * divisor @div.
+ */
+static u64 gtbs_group_cycles_to(const struct gtbs_grid_sm *gs, u32 div,
+				u64 left)
 {
-	u32 knee = dev->cfg.load_knee_warps, div = knee + sm->used_warps;
-	u64 cycles = gtbs_progress_cycles(left, knee, sm->used_warps);
+	u64 cycles = gtbs_progress_cycles(left, div);
 	u64 earlier;
 
 	/* the carry is less than one unit: it saves at most one cycle */
-	if (!sm->progress_carry || !cycles)
+	if (!gs->progress_carry || !cycles)
 		return cycles;
-	earlier = gtbs_progress_advance(cycles - 1, knee, sm->used_warps) +
+	earlier = gtbs_progress_advance(cycles - 1, div) +
 		  (gtbs_progress_remainder(cycles - 1, div) +
-		   sm->progress_carry) / div;
+		   gs->progress_carry) / div;
 	return earlier >= left ? cycles - 1 : cycles;
 }
 
-/* Recompute the cycle of @sm's next block completion.  Lock held. */
+/*
+ * Recompute the cycle of @sm's next block completion: per slot, the
+ * cycles its grid's group needs to reach its end.  O(slots), and the
+ * divisions of the carry correction only for the slots that may be
+ * first.  Lock held.
+ */
 static void gtbs_sm_update_next(const struct gtbs_dev *dev, struct gtbs_sm *sm)
 {
-	u64 end = U64_MAX;
-	u32 i;
+	u64 best = U64_MAX;
+	u32 i, seen = 0;
 
 	sm->next_end = U64_MAX;
-	if (!sm->nr_resident)
-		return;
-	for (i = 0; i < dev->cfg.max_blocks_per_sm; i++)
-		if (sm->slots[i].grid)
-			end = min(end, sm->slots[i].progress_end);
-	if (end <= sm->progress)
-		sm->next_end = sm->now;
-	else
-		sm->next_end = sm->now +
-			       gtbs_sm_cycles_to(dev, sm, end - sm->progress);
+	for (i = 0; seen < sm->nr_resident; i++) {
+		struct gtbs_slot *slot = &sm->slots[i];
+		struct gtbs_grid_sm *gs;
+		u64 cycles;
+		u32 div;
+
+		if (!slot->grid)
+			continue;
+		seen++;
+		gs = &slot->grid->sm[sm->id];
+		if (slot->progress_end <= gs->progress) {
+			best = 0;
+			break;
+		}
+		div = gtbs_group_div(sm, slot->grid, gs);
+		cycles = gtbs_progress_cycles(slot->progress_end - gs->progress,
+					      div);
+		if (best != U64_MAX && cycles > best + 1)
+			continue;
+		cycles = gtbs_group_cycles_to(gs, div,
+					      slot->progress_end - gs->progress);
+		best = min(best, cycles);
+	}
+	if (best != U64_MAX)
+		sm->next_end = sm->now + best;
 }
 
 /**
@@ -1006,7 +1081,8 @@ static void gtbs_sm_retire_due(struct gtbs_dev *dev, struct gtbs_sm *sm)
 
 	for (i = 0; i < dev->cfg.max_blocks_per_sm; i++)
 		if (sm->slots[i].grid &&
-		    sm->slots[i].progress_end <= sm->progress)
+		    sm->slots[i].progress_end <=
+		    sm->slots[i].grid->sm[sm->id].progress)
 			gtbs_retire(dev, sm, &sm->slots[i]);
 }
 

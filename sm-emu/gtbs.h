@@ -28,6 +28,11 @@
 #define GTBS_PROGRESS_SCALE	BIT_ULL(16)
 /** GTBS_MAX_KNEE_MWARPS - largest per-grid knee, 1/1000 warps (1024 warps) */
 #define GTBS_MAX_KNEE_MWARPS	1024000U
+/**
+ * GTBS_WARP_SCALE - warps are counted in 1/1000 in the timing model's rate
+ * divisors (knees and per-grid loads, timing-model.rst "Co-runners")
+ */
+#define GTBS_WARP_SCALE		1000U
 /** GTBS_LABEL_LEN - bytes in a grid label, NUL included */
 #define GTBS_LABEL_LEN		32
 
@@ -270,10 +275,26 @@ enum gtbs_sample_state {
  * @pred: the Simple Slicing predictor's state of the grid on the SM (paper
  *	Table "State maintained per-kernel in each SM").  Its Reslice flag
  *	alone may be stale: gtbs_grid_sm_reslice_due() is the effective one.
+ * @now: while @resident, the cycle up to which @progress is current (the
+ *	SM's &gtbs_sm.now after every sync).
+ * @progress: the grid's rate group on the SM: its progress clock, units of
+ *	1/%GTBS_PROGRESS_SCALE, advancing at 1 / @div per cycle; a resident
+ *	block ends when it reaches the block's &gtbs_slot.progress_end
+ *	(timing-model.rst).
+ * @progress_carry: the fraction of a unit @progress is short of the exact
+ *	value, in units of 1 / @div; dropped when the SM's load changes.
+ * @div: the group's rate divisor K + L_eff at the SM's load of
+ *	@div_gen, 1/%GTBS_WARP_SCALE warps (gtbs_load_div()).
+ * @div_gen: the &gtbs_sm.load_gen @div was computed at.
  *
  * Protected by the device lock.
  */
 struct gtbs_grid_sm {
+	u64 now;
+	u64 progress;
+	u32 progress_carry;
+	u32 div;
+	u64 div_gen;
 	u32 resident;
 	bool has_init;
 	u64 init_remaining;
@@ -300,6 +321,11 @@ struct gtbs_grid_sm {
  * @end_cycle: emulated cycle its last block ended.
  * @last_issue_cycle: cycle of the latest block issue, or @submit_cycle
  *	before the first: the starvation guard measures waits from here.
+ * @knee: the grid's knee K, 1/%GTBS_WARP_SCALE warps: its
+ *	&gtbs_grid_desc.knee_mwarps, or the device's.
+ * @full_div: K + R W, 1/%GTBS_WARP_SCALE warps: the grid's rate divisor
+ *	alone at maximum residency, with which a block's work becomes
+ *	progress (gtbs_block_progress()).
  * @alone_cycles: the SJF oracle's key: the grid's alone runtime from its
  *	work model by Equation 1, cycles (gtbs_grid_alone_cycles()).  An
  *	owner that measured the true alone runtime may overwrite it before
@@ -335,6 +361,8 @@ struct gtbs_grid {
 	u64 start_cycle;
 	u64 end_cycle;
 	u64 last_issue_cycle;
+	u32 knee;
+	u32 full_div;
 	u64 alone_cycles;
 	enum gtbs_sample_state sample;
 	u64 nr_predictions;
@@ -365,15 +393,17 @@ struct gtbs_slot {
  * struct gtbs_sm - one streaming multiprocessor
  * @id: index, 0..nr_sms-1.
  * @used_threads: thread contexts held by resident blocks.
- * @used_warps: warp contexts held; also the SM's load L of the timing model.
+ * @used_warps: warp contexts held (the SM's load L of the timing model).
  * @used_regs: registers held.
  * @used_shmem: shared memory held, bytes.
  * @nr_resident: resident blocks, 0..max_blocks_per_sm.
- * @now: emulated cycle up to which @progress is current.
- * @progress: the SM's progress clock at @now (timing-model.rst).
- * @progress_carry: the fraction of a progress unit @progress is short of
- *	the exact value, in units of 1 / (K + @used_warps); reset when the
- *	load changes.
+ * @now: emulated cycle up to which the SM and the progress clocks of its
+ *	resident grids (&gtbs_grid_sm.progress) are current.
+ * @load_issue: the SM's issue load: over resident blocks, the sum of
+ *	warps * (%GTBS_PPM - &gtbs_grid_desc.mem_ppm), warps * ppm.
+ * @load_mem: the SM's memory load: the sum of warps * mem_ppm.
+ * @load_gen: incremented at every change of the loads: each grid's rate
+ *	divisor (&gtbs_grid_sm.div) is recomputed when it has moved on.
  * @blocks_run: blocks that ended on this SM.
  * @busy_cycles: cycles with at least one resident block.
  * @kicked: the scheduling state changed since the SM last issued blocks;
@@ -399,8 +429,9 @@ struct gtbs_sm {
 	u32 used_shmem;
 	u32 nr_resident;
 	u64 now;
-	u64 progress;
-	u32 progress_carry;
+	u64 load_issue;
+	u64 load_mem;
+	u64 load_gen;
 	u64 blocks_run;
 	u64 busy_cycles;
 	bool kicked;
@@ -619,10 +650,11 @@ u32 gtbs_footprint_room(const struct gtbs_dev_config *cfg,
 
 /* timing.c */
 u64 gtbs_block_work(const struct gtbs_grid_desc *desc, u32 block);
-u64 gtbs_block_progress(u64 work, u32 knee_warps, u32 full_warps);
-u64 gtbs_progress_advance(u64 cycles, u32 knee_warps, u32 load_warps);
-u64 gtbs_progress_cycles(u64 progress, u32 knee_warps, u32 load_warps);
+u64 gtbs_block_progress(u64 work, u32 full_div);
+u64 gtbs_progress_advance(u64 cycles, u32 div);
+u64 gtbs_progress_cycles(u64 progress, u32 div);
 u32 gtbs_progress_remainder(u64 cycles, u32 div);
+u32 gtbs_load_div(u32 knee, u32 mem_ppm, u64 load_issue, u64 load_mem);
 
 /* engine.c */
 size_t gtbs_sm_size(const struct gtbs_dev_config *cfg);

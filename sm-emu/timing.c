@@ -96,76 +96,122 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_block_work);
 /**
  * gtbs_block_progress() - progress a block needs on its SM
  * @work: the block's work, cycles, <= GTBS_MAX_BLOCK_CYCLES.
- * @knee_warps: timing model constant K, warps.
- * @full_warps: Lf, warps its grid holds on an SM at maximum residency.
+ * @full_div: K + Lf of its grid, 1/%GTBS_WARP_SCALE warps, 1..2^27:
+ *	the rate divisor the grid has alone at maximum residency
+ *	(gtbs_load_div() with only the grid's own R blocks on the SM).
  *
  * Context: any.
- * Return: w / (K + Lf) in progress units, at least 1.
+ * Return: w / (K + Lf) in progress units (floor(@work * S * 1000 /
+ * @full_div)), at least 1.
  */
-u64 gtbs_block_progress(u64 work, u32 knee_warps, u32 full_warps)
+u64 gtbs_block_progress(u64 work, u32 full_div)
 {
-	return max(div_u64(work * GTBS_PROGRESS_SCALE, knee_warps + full_warps),
-		   1ULL);
+	u64 scaled = work * GTBS_WARP_SCALE;	/* < 2^50 */
+	u64 q = div_u64(scaled, full_div);
+	u64 r = scaled - q * full_div;
+
+	return max(q * GTBS_PROGRESS_SCALE +
+		   div_u64(r * GTBS_PROGRESS_SCALE, full_div), 1ULL);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_block_progress);
 
 /**
- * gtbs_progress_advance() - progress an SM makes in some cycles
- * @cycles: elapsed emulated cycles.
- * @knee_warps: K, warps.
- * @load_warps: L, warps resident on the SM during those cycles.
+ * gtbs_progress_advance() - progress a rate group makes in some cycles
+ * @cycles: elapsed emulated cycles, < 2^53.
+ * @div: the group's rate divisor K + L, 1/%GTBS_WARP_SCALE warps, 1..2^27.
  *
  * Context: any.
- * Return: floor(@cycles / (K + L)) in progress units.
+ * Return: floor(@cycles * S * 1000 / @div) in progress units: floor(@cycles
+ * / (K + L)) units of 1/S.
  */
-u64 gtbs_progress_advance(u64 cycles, u32 knee_warps, u32 load_warps)
+u64 gtbs_progress_advance(u64 cycles, u32 div)
 {
-	u32 div = knee_warps + load_warps;
-	u64 q = div_u64(cycles, div);
-	u64 r = cycles - q * div;
+	u64 scaled = cycles * GTBS_WARP_SCALE;
+	u64 q = div_u64(scaled, div);
+	u64 r = scaled - q * div;
 
 	return q * GTBS_PROGRESS_SCALE + div_u64(r * GTBS_PROGRESS_SCALE, div);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_progress_advance);
 
 /**
- * gtbs_progress_cycles() - cycles an SM needs to make some progress
- * @progress: progress units.
- * @knee_warps: K, warps.
- * @load_warps: L, warps resident on the SM.
+ * gtbs_progress_cycles() - cycles a rate group needs to make some progress
+ * @progress: progress units, < 2^56.
+ * @div: K + L, 1/%GTBS_WARP_SCALE warps, 1..2^27.
  *
  * The inverse of gtbs_progress_advance(), rounded up, so that advancing by
- * the result reaches at least @progress.
+ * the result reaches at least @progress.  Divides only by constants.
  *
  * Context: any.
- * Return: ceil(@progress * (K + L)) in cycles.
+ * Return: ceil(@progress * @div / (S * 1000)) in cycles.
  */
-u64 gtbs_progress_cycles(u64 progress, u32 knee_warps, u32 load_warps)
+u64 gtbs_progress_cycles(u64 progress, u32 div)
 {
-	u32 mul = knee_warps + load_warps;
-	u64 hi = progress / GTBS_PROGRESS_SCALE;
-	u64 lo = progress % GTBS_PROGRESS_SCALE;
+	u64 hi = (progress / GTBS_PROGRESS_SCALE) * div;	/* < 2^62 */
+	u64 lo = (progress % GTBS_PROGRESS_SCALE) * div;	/* < 2^42 */
+	u64 q = div_u64(hi, GTBS_WARP_SCALE);
+	u64 r = hi - q * GTBS_WARP_SCALE;
 
-	return hi * mul + DIV_ROUND_UP(lo * mul, GTBS_PROGRESS_SCALE);
+	return q + div_u64(r * GTBS_PROGRESS_SCALE + lo +
+			   GTBS_PROGRESS_SCALE * GTBS_WARP_SCALE - 1,
+			   GTBS_PROGRESS_SCALE * GTBS_WARP_SCALE);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_progress_cycles);
 
 /**
  * gtbs_progress_remainder() - what gtbs_progress_advance() rounded away
- * @cycles: elapsed emulated cycles.
- * @div: K + L, warps.
+ * @cycles: elapsed emulated cycles, < 2^53.
+ * @div: K + L, 1/%GTBS_WARP_SCALE warps, 1..2^27.
  *
- * gtbs_progress_advance() returns floor(@cycles * S / @div); this returns
- * the remainder of that division, in units of 1 / @div progress unit, so a
- * caller that advances in several steps can carry it and stay exact.
+ * gtbs_progress_advance() returns floor(@cycles * S * 1000 / @div); this
+ * returns the remainder of that division, in units of 1 / @div progress
+ * unit, so a caller that advances in several steps can carry it and stay
+ * exact.
  *
  * Context: any.
- * Return: (@cycles * S) mod @div, 0..@div-1.
+ * Return: (@cycles * S * 1000) mod @div, 0..@div-1.
  */
 u32 gtbs_progress_remainder(u64 cycles, u32 div)
 {
-	u64 r = cycles - div_u64(cycles, div) * div;
+	u64 scaled = cycles * GTBS_WARP_SCALE;
+	u64 r = scaled - div_u64(scaled, div) * div;
 
 	return (r * GTBS_PROGRESS_SCALE) - div_u64(r * GTBS_PROGRESS_SCALE, div) * div;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_progress_remainder);
+
+/**
+ * gtbs_load_div() - a grid's rate divisor on an SM: its knee plus the load
+ *	it sees
+ * @knee: the grid's knee K, 1/%GTBS_WARP_SCALE warps (its
+ *	&gtbs_grid_desc.knee_mwarps, or the device's K times 1000).
+ * @mem_ppm: the grid's memory share phi, 0..%GTBS_PPM.
+ * @load_issue: the SM's issue load, sum over resident blocks of
+ *	warps * (1 - phi), warps * ppm (&gtbs_sm.load_issue).
+ * @load_mem: the SM's memory load, sum of warps * phi, warps * ppm.
+ *
+ * The demand-overlap model (timing-model.rst "Co-runners"): a warp of the
+ * grid sees the load of each pipe weighted by its own share of demand on
+ * that pipe, normalised so that its own grid alone counts exactly its
+ * warps::
+ *
+ *   L_eff = ((1 - phi) * load_issue + phi * load_mem) / ((1 - phi)^2 + phi^2)
+ *
+ * With every grid at the same phi (e.g. none declaring one), L_eff is the
+ * SM's warp count L, the model of the first release.
+ *
+ * Context: any.
+ * Return: K + L_eff, 1/%GTBS_WARP_SCALE warps, rounded down.
+ */
+u32 gtbs_load_div(u32 knee, u32 mem_ppm, u64 load_issue, u64 load_mem)
+{
+	u64 a = GTBS_PPM - mem_ppm, b = mem_ppm;
+	u64 norm = a * a + b * b;	/* 5 * 10^11 .. 10^12 */
+	/* loads <= 2^15 warps * 10^6: the sum < 2^56 */
+	u64 num = a * load_issue + b * load_mem;
+	u64 q = div64_u64(num, norm);
+
+	return knee + (u32)(q * GTBS_WARP_SCALE +
+			    div64_u64((num - q * norm) * GTBS_WARP_SCALE, norm));
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_load_div);

@@ -15,6 +15,9 @@
 
 #include "gputbs_kunit.h"
 
+/* The rate divisor K + L of the timing model, 1/1000 warps. */
+#define TDIV(k, l)	(((k) + (l)) * GTBS_WARP_SCALE)
+
 /* --- a device in virtual time, recording block events ------------------ */
 
 static void gtbs_test_block_start(struct gtbs_dev *dev, struct gtbs_sm *sm,
@@ -358,12 +361,12 @@ static void gtbs_timing_block_grows_with_residency(struct kunit *test)
 static void gtbs_timing_runtime_saturates(struct kunit *test)
 {
 	const u32 knee = 8, warps = 2, full = 8 * warps, n = 840;
-	u64 work = gtbs_block_progress(1000, knee, full);
+	u64 work = gtbs_block_progress(1000, TDIV(knee, full));
 	u64 d[9], runtime[9];
 	u32 r;
 
 	for (r = 1; r <= 8; r++) {
-		d[r] = gtbs_progress_cycles(work, knee, r * warps);
+		d[r] = gtbs_progress_cycles(work, TDIV(knee, r * warps));
 		runtime[r] = DIV_ROUND_UP(n, r) * d[r];
 	}
 	KUNIT_EXPECT_EQ(test, d[8], 1000);
