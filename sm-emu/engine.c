@@ -533,27 +533,27 @@ static u32 gtbs_group_div(struct gtbs_sm *sm, struct gtbs_grid *grid,
  */
 static void gtbs_sm_sync(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now)
 {
-	u32 i, seen = 0;
+	u32 i, groups = 0;
 
 	if (now <= sm->now)
 		return;
-	for (i = 0; seen < sm->nr_resident; i++) {
+	for (i = 0; groups < sm->nr_groups; i++) {
 		struct gtbs_grid *grid = sm->slots[i].grid;
 		struct gtbs_grid_sm *gs;
 		u64 carry;
-		u32 div;
+		u32 div, rem;
 
 		if (!grid)
 			continue;
-		seen++;
 		gs = &grid->sm[sm->id];
 		if (gs->now >= now)
 			continue;
+		groups++;
 		div = gtbs_group_div(sm, grid, gs);
-		carry = gs->progress_carry;
 		/* exact: the remainder of this division carries to the next */
-		gs->progress += gtbs_progress_advance(now - gs->now, div);
-		carry += gtbs_progress_remainder(now - gs->now, div);
+		gs->progress += gtbs_progress_advance_rem(now - gs->now, div,
+							  &rem);
+		carry = (u64)gs->progress_carry + rem;
 		gs->progress += carry / div;
 		gs->progress_carry = carry % div;
 		gs->now = now;
@@ -616,7 +616,8 @@ static void gtbs_sm_release(struct gtbs_sm *sm, struct gtbs_slot *slot)
 	sm->used_regs -= occ->regs;
 	sm->used_shmem -= occ->shmem;
 	slot->grid->resident--;
-	slot->grid->sm[sm->id].resident--;
+	if (!--slot->grid->sm[sm->id].resident)
+		sm->nr_groups--;
 	slot->grid = NULL;
 }
 
@@ -702,6 +703,7 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		/* the grid's rate group on this SM starts at the SM's clock */
 		gs->now = sm->now;
 		gs->progress_carry = 0;
+		sm->nr_groups++;
 	}
 	slot->progress_end = gs->progress +
 			     gtbs_block_progress(work, grid->full_div);
@@ -1010,50 +1012,92 @@ static u64 gtbs_group_cycles_to(const struct gtbs_grid_sm *gs, u32 div,
 {
 	u64 cycles = gtbs_progress_cycles(left, div);
 	u64 earlier;
+	u32 rem;
 
 	/* the carry is less than one unit: it saves at most one cycle */
 	if (!gs->progress_carry || !cycles)
 		return cycles;
-	earlier = gtbs_progress_advance(cycles - 1, div) +
-		  (gtbs_progress_remainder(cycles - 1, div) +
-		   gs->progress_carry) / div;
+	earlier = gtbs_progress_advance_rem(cycles - 1, div, &rem);
+	earlier += ((u64)rem + gs->progress_carry) / div;
 	return earlier >= left ? cycles - 1 : cycles;
 }
 
+/* gtbs_sm_update_next() for an SM with at most one rate group. */
+static void gtbs_sm_update_next_one(struct gtbs_sm *sm)
+{
+	struct gtbs_slot *first = NULL;
+	struct gtbs_grid_sm *gs;
+	u64 end = U64_MAX;
+	u32 i, seen;
+
+	for (i = 0, seen = 0; seen < sm->nr_resident; i++) {
+		if (!sm->slots[i].grid)
+			continue;
+		seen++;
+		first = first ?: &sm->slots[i];
+		end = min(end, sm->slots[i].progress_end);
+	}
+	if (!first)
+		return;
+	gs = &first->grid->sm[sm->id];
+	if (end <= gs->progress)
+		sm->next_end = sm->now;
+	else
+		sm->next_end = sm->now +
+			gtbs_group_cycles_to(gs, gtbs_group_div(sm, first->grid, gs),
+					     end - gs->progress);
+}
+
 /*
- * Recompute the cycle of @sm's next block completion: per slot, the
- * cycles its grid's group needs to reach its end.  O(slots), and the
- * divisions of the carry correction only for the slots that may be
- * first.  Lock held.
+ * Recompute the cycle of @sm's next block completion.  One pass over the
+ * slots finds each rate group's earliest block end (&gtbs_grid_sm.scan_end,
+ * no division), a second converts it to cycles once per group.  Lock held.
  */
 static void gtbs_sm_update_next(const struct gtbs_dev *dev, struct gtbs_sm *sm)
 {
-	u64 best = U64_MAX;
-	u32 i, seen = 0;
+	u64 pass, best = U64_MAX;
+	u32 i, seen;
 
 	sm->next_end = U64_MAX;
-	for (i = 0; seen < sm->nr_resident; i++) {
+	if (sm->nr_groups <= 1) {
+		gtbs_sm_update_next_one(sm);
+		return;
+	}
+	pass = ++sm->scan_gen;
+	for (i = 0, seen = 0; seen < sm->nr_resident; i++) {
 		struct gtbs_slot *slot = &sm->slots[i];
 		struct gtbs_grid_sm *gs;
-		u64 cycles;
+
+		if (!slot->grid)
+			continue;
+		seen++;
+		gs = &slot->grid->sm[sm->id];
+		if (gs->scan_gen != pass) {
+			gs->scan_gen = pass;
+			gs->scan_end = slot->progress_end;
+		} else if (slot->progress_end < gs->scan_end) {
+			gs->scan_end = slot->progress_end;
+		}
+	}
+	for (i = 0, seen = 0; seen < sm->nr_resident; i++) {
+		struct gtbs_slot *slot = &sm->slots[i];
+		struct gtbs_grid_sm *gs;
 		u32 div;
 
 		if (!slot->grid)
 			continue;
 		seen++;
 		gs = &slot->grid->sm[sm->id];
-		if (slot->progress_end <= gs->progress) {
+		if (gs->scan_gen != pass)
+			continue;	/* its group is done */
+		gs->scan_gen = pass - 1;
+		if (gs->scan_end <= gs->progress) {
 			best = 0;
 			break;
 		}
 		div = gtbs_group_div(sm, slot->grid, gs);
-		cycles = gtbs_progress_cycles(slot->progress_end - gs->progress,
-					      div);
-		if (best != U64_MAX && cycles > best + 1)
-			continue;
-		cycles = gtbs_group_cycles_to(gs, div,
-					      slot->progress_end - gs->progress);
-		best = min(best, cycles);
+		best = min(best, gtbs_group_cycles_to(gs, div,
+						      gs->scan_end - gs->progress));
 	}
 	if (best != U64_MAX)
 		sm->next_end = sm->now + best;

@@ -286,6 +286,9 @@ enum gtbs_sample_state {
  * @div: the group's rate divisor K + L_eff at the SM's load of
  *	@div_gen, 1/%GTBS_WARP_SCALE warps (gtbs_load_div()).
  * @div_gen: the &gtbs_sm.load_gen @div was computed at.
+ * @scan_end: scratch of gtbs_sm_update_next(): the smallest
+ *	&gtbs_slot.progress_end of the grid's blocks on the SM.
+ * @scan_gen: the &gtbs_sm.scan_gen of the pass that set @scan_end.
  *
  * Protected by the device lock.
  */
@@ -295,6 +298,8 @@ struct gtbs_grid_sm {
 	u32 progress_carry;
 	u32 div;
 	u64 div_gen;
+	u64 scan_end;
+	u64 scan_gen;
 	u32 resident;
 	bool has_init;
 	u64 init_remaining;
@@ -404,6 +409,8 @@ struct gtbs_slot {
  * @load_mem: the SM's memory load: the sum of warps * mem_ppm.
  * @load_gen: incremented at every change of the loads: each grid's rate
  *	divisor (&gtbs_grid_sm.div) is recomputed when it has moved on.
+ * @scan_gen: generation of gtbs_sm_update_next()'s passes over the slots.
+ * @nr_groups: rate groups on the SM: grids with a resident block.
  * @blocks_run: blocks that ended on this SM.
  * @busy_cycles: cycles with at least one resident block.
  * @kicked: the scheduling state changed since the SM last issued blocks;
@@ -432,6 +439,8 @@ struct gtbs_sm {
 	u64 load_issue;
 	u64 load_mem;
 	u64 load_gen;
+	u64 scan_gen;
+	u32 nr_groups;
 	u64 blocks_run;
 	u64 busy_cycles;
 	bool kicked;
@@ -652,6 +661,7 @@ u32 gtbs_footprint_room(const struct gtbs_dev_config *cfg,
 u64 gtbs_block_work(const struct gtbs_grid_desc *desc, u32 block);
 u64 gtbs_block_progress(u64 work, u32 full_div);
 u64 gtbs_progress_advance(u64 cycles, u32 div);
+u64 gtbs_progress_advance_rem(u64 cycles, u32 div, u32 *rem);
 u64 gtbs_progress_cycles(u64 progress, u32 div);
 u32 gtbs_progress_remainder(u64 cycles, u32 div);
 u32 gtbs_load_div(u32 knee, u32 mem_ppm, u64 load_issue, u64 load_mem);

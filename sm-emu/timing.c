@@ -116,6 +116,28 @@ u64 gtbs_block_progress(u64 work, u32 full_div)
 EXPORT_SYMBOL_IF_KUNIT(gtbs_block_progress);
 
 /**
+ * gtbs_progress_advance_rem() - gtbs_progress_advance() and
+ *	gtbs_progress_remainder() in one, with two divisions
+ * @cycles: elapsed emulated cycles, < 2^53.
+ * @div: K + L, 1/%GTBS_WARP_SCALE warps, 1..2^27.
+ * @rem: out: (@cycles * S * 1000) mod @div.
+ *
+ * Context: any.
+ * Return: floor(@cycles * S * 1000 / @div).
+ */
+u64 gtbs_progress_advance_rem(u64 cycles, u32 div, u32 *rem)
+{
+	u64 scaled = cycles * GTBS_WARP_SCALE;
+	u64 q = div_u64(scaled, div);
+	u64 r = (scaled - q * div) * GTBS_PROGRESS_SCALE;
+	u64 f = div_u64(r, div);
+
+	*rem = r - f * div;
+	return q * GTBS_PROGRESS_SCALE + f;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_progress_advance_rem);
+
+/**
  * gtbs_progress_advance() - progress a rate group makes in some cycles
  * @cycles: elapsed emulated cycles, < 2^53.
  * @div: the group's rate divisor K + L, 1/%GTBS_WARP_SCALE warps, 1..2^27.
@@ -126,11 +148,9 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_block_progress);
  */
 u64 gtbs_progress_advance(u64 cycles, u32 div)
 {
-	u64 scaled = cycles * GTBS_WARP_SCALE;
-	u64 q = div_u64(scaled, div);
-	u64 r = scaled - q * div;
+	u32 rem;
 
-	return q * GTBS_PROGRESS_SCALE + div_u64(r * GTBS_PROGRESS_SCALE, div);
+	return gtbs_progress_advance_rem(cycles, div, &rem);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_progress_advance);
 
@@ -173,10 +193,10 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_progress_cycles);
  */
 u32 gtbs_progress_remainder(u64 cycles, u32 div)
 {
-	u64 scaled = cycles * GTBS_WARP_SCALE;
-	u64 r = scaled - div_u64(scaled, div) * div;
+	u32 rem;
 
-	return (r * GTBS_PROGRESS_SCALE) - div_u64(r * GTBS_PROGRESS_SCALE, div) * div;
+	gtbs_progress_advance_rem(cycles, div, &rem);
+	return rem;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_progress_remainder);
 
@@ -207,9 +227,16 @@ u32 gtbs_load_div(u32 knee, u32 mem_ppm, u64 load_issue, u64 load_mem)
 {
 	u64 a = GTBS_PPM - mem_ppm, b = mem_ppm;
 	u64 norm = a * a + b * b;	/* 5 * 10^11 .. 10^12 */
+	u64 num, q;
+
+	/* one pipe only: L_eff is that pipe's load (the same floor) */
+	if (!b)
+		return knee + (u32)div_u64(load_issue, GTBS_PPM / GTBS_WARP_SCALE);
+	if (!a)
+		return knee + (u32)div_u64(load_mem, GTBS_PPM / GTBS_WARP_SCALE);
 	/* loads <= 2^15 warps * 10^6: the sum < 2^56 */
-	u64 num = a * load_issue + b * load_mem;
-	u64 q = div64_u64(num, norm);
+	num = a * load_issue + b * load_mem;
+	q = div64_u64(num, norm);
 
 	return knee + (u32)(q * GTBS_WARP_SCALE +
 			    div64_u64((num - q * norm) * GTBS_WARP_SCALE, norm));
