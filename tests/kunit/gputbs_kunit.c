@@ -401,6 +401,42 @@ static void gtbs_timing_corunners_slow_blocks(struct kunit *test)
 			DIV_ROUND_UP(1000 * 42, 24));
 }
 
+/*
+ * Two grids of 4 blocks of 2 warps (w = 2400, Lf = 16) resident together on
+ * one SM; returns the later end.  Alone each takes 2400 * 16 / 24 = 1600.
+ */
+static u64 gtbs_timing_pair(struct kunit *test, u32 mem_a, u32 mem_b)
+{
+	struct gtbs_test_dev *td = gtbs_test_dev_sms(test, 1);
+	struct gtbs_grid_desc a = gtbs_test_desc(4, 64, 16, 0, 2400);
+	struct gtbs_grid_desc b = a;
+	struct gtbs_grid *ga, *gb;
+
+	a.mem_ppm = mem_a;
+	b.mem_ppm = mem_b;
+	ga = gtbs_test_submit(test, td, &a, 0);
+	gb = gtbs_test_submit(test, td, &b, 0);
+	gtbs_test_drain(td);
+	KUNIT_EXPECT_EQ(test, gb->start_cycle, 0);
+	return max(ga->end_cycle, gb->end_cycle);
+}
+
+/* Complementary demands (phi 0 and 1): 1600 together, 3200 in sequence. */
+static void gtbs_timing_complementary_sooner(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, gtbs_timing_pair(test, 0, GTBS_PPM), 1600);
+}
+
+/* The same pipe (phi equal): both see 16 warps, 2400 cycles, as before. */
+static void gtbs_timing_same_pipe_contends(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, gtbs_timing_pair(test, 0, 0), 2400);
+	KUNIT_EXPECT_EQ(test, gtbs_timing_pair(test, GTBS_PPM, GTBS_PPM), 2400);
+	KUNIT_EXPECT_EQ(test, gtbs_timing_pair(test, 250000, 250000), 2400);
+	/* phi 0.5 beside phi 0: b 2000, a 2000 + 400 * 16 / 24 */
+	KUNIT_EXPECT_EQ(test, gtbs_timing_pair(test, 500000, 0), 2267);
+}
+
 static void gtbs_timing_deterministic(struct kunit *test)
 {
 	struct gtbs_grid_desc desc = gtbs_test_desc(1, 64, 16, 0, 10000);
@@ -468,6 +504,8 @@ static struct kunit_case gtbs_timing_cases[] = {
 	KUNIT_CASE(gtbs_timing_block_grows_with_residency),
 	KUNIT_CASE(gtbs_timing_runtime_saturates),
 	KUNIT_CASE(gtbs_timing_corunners_slow_blocks),
+	KUNIT_CASE(gtbs_timing_complementary_sooner),
+	KUNIT_CASE(gtbs_timing_same_pipe_contends),
 	KUNIT_CASE(gtbs_timing_deterministic),
 	KUNIT_CASE(gtbs_timing_same_seed_same_run),
 	KUNIT_CASE_PARAM(gtbs_timing_ercbench_calibration, gtbs_erc_gen_params),

@@ -407,6 +407,151 @@ START_TEST(load_change_mid_block)
 }
 END_TEST
 
+/*
+ * Co-runners, per kernel (timing-model.rst "Co-runners").  Two grids of
+ * 4 blocks of 2 warps (w = 2400, R = 8 by block slots: Lf = 16 warps) on
+ * one SM under FIFO: all 8 blocks are resident from cycle 0.  Alone, each
+ * grid runs at L = 8: 2400 * (8 + 8) / (8 + 16) = 1600 cycles, so one
+ * after the other they take 3200.  Together with the same phi both see
+ * L = 16: 2400 cycles each (they contend: the model of the first release).
+ * With complementary demands (phi 0 and 1) each sees only its own 8 warps:
+ * 1600 each, sooner together than in sequence.
+ */
+static void corun_pair(u32 mem_a, u32 mem_b, u64 *end_a, u64 *end_b)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc a = h_desc(4, 64, 16, 0, 2400);
+	struct gtbs_grid_desc b = h_desc(4, 64, 16, 0, 2400);
+	struct gtbs_grid *ga, *gb;
+
+	a.mem_ppm = mem_a;
+	b.mem_ppm = mem_b;
+	ga = h_submit(h, &a, 0);
+	gb = h_submit(h, &b, 0);
+	h_drain(h);
+	ck_assert_uint_eq(ga->start_cycle, 0);
+	ck_assert_uint_eq(gb->start_cycle, 0);
+	*end_a = ga->end_cycle;
+	*end_b = gb->end_cycle;
+	h_free(h);
+}
+
+START_TEST(corun_complementary_sooner_together)
+{
+	struct gtbs_grid_desc one = h_desc(4, 64, 16, 0, 2400);
+	u64 a, b;
+
+	ck_assert_uint_eq(h_alone_runtime(1, &one), 1600);
+	corun_pair(0, GTBS_PPM, &a, &b);
+	ck_assert_uint_eq(a, 1600);
+	ck_assert_uint_eq(b, 1600);
+	ck_assert_uint_lt(max(a, b), 2 * 1600);
+}
+END_TEST
+
+START_TEST(corun_same_resource_contends)
+{
+	u64 a, b;
+
+	corun_pair(0, 0, &a, &b);	/* issue-bound, both: as before */
+	ck_assert_uint_eq(a, 2400);
+	ck_assert_uint_eq(b, 2400);
+	corun_pair(GTBS_PPM, GTBS_PPM, &a, &b);	/* memory-bound, both */
+	ck_assert_uint_eq(a, 2400);
+	ck_assert_uint_eq(b, 2400);
+	corun_pair(300000, 300000, &a, &b);	/* any equal phi */
+	ck_assert_uint_eq(a, 2400);
+	ck_assert_uint_eq(b, 2400);
+}
+END_TEST
+
+/*
+ * Partial overlap, worked by hand: a has phi 0.5, b phi 0.  Issue load
+ * 8 * 0.5 + 8 * 1 = 12 warps, memory load 8 * 0.5 = 4.  a sees
+ * (0.5 * 12 + 0.5 * 4) / (0.25 + 0.25) = 16 warps, as if b were its
+ * twin; b sees its issue pipe only, 12 warps: 2400 * 20 / 24 = 2000
+ * cycles.  By then a has done 2000 / 24 of its 2400 / 24 and finishes
+ * alone at 8 warps: 2000 + 400 * 16 / 24 = 2266.7, cycle 2267.
+ */
+START_TEST(corun_partial_overlap)
+{
+	u64 a, b;
+
+	corun_pair(500000, 0, &a, &b);
+	ck_assert_uint_eq(b, 2000);
+	ck_assert_uint_eq(a, 2267);
+	ck_assert_uint_eq(gtbs_load_div(8000, 500000, 12000000, 4000000),
+			  24000);
+	ck_assert_uint_eq(gtbs_load_div(8000, 0, 12000000, 4000000), 20000);
+	/* a compute-heavy kernel suffers a pure compute co-runner more
+	 * than its twin: phi 0.3 beside 8 warps of phi 0 and 8 of its own */
+	ck_assert_uint_gt(gtbs_load_div(0, 300000, 8 * 1000000 + 8 * 700000,
+					8 * 300000),
+			  gtbs_load_div(0, 300000, 16 * 700000, 16 * 300000));
+}
+END_TEST
+
+/*
+ * A grid's own knee: t(1) / t(R) = (K + W) / (K + R W).  SAD's
+ * mb_sad_calc (W = 2, R = 8), t = 32332 alone at R and about 16000 alone
+ * at residency 1 (paper Section "Effects of Co-runners"): K = 11.72 warps
+ * gives 32332 * 13.72 / 27.72 = 16002.
+ */
+START_TEST(corun_own_knee)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc sad = h_desc(1, 61, 28, 3072, 32332);
+	struct gtbs_grid *g;
+
+	sad.knee_mwarps = 11720;
+	g = h_submit(h, &sad, 0);
+	h_drain(h);
+	ck_assert_uint_eq(g->occ.residency, 8);
+	ck_assert_uint_eq(g->end_cycle, 16003);	/* ceil of 16002.6 */
+	/* knee_mwarps 8000 is the device's K = 8 */
+	ck_assert_uint_eq(gtbs_load_div(8000, 0, 2000000, 0),
+			  gtbs_load_div(8 * GTBS_WARP_SCALE, 0, 2000000, 0));
+	h_free(h);
+}
+END_TEST
+
+/*
+ * Property: grids that all declare the same phi run exactly as grids that
+ * declare none (every block end at the same cycle), on random workloads
+ * of several grids on several SMs.
+ */
+START_TEST(corun_equal_phi_is_first_release_model)
+{
+	u64 seed = 4242 + _i, phi = h_rand_range(&seed, 1, GTBS_PPM);
+	struct h_dev *h0 = h_new_sms(3), *h1 = h_new_sms(3);
+	u32 n = h_rand_range(&seed, 2, 6), i;
+	u64 at = 0;
+	size_t e;
+
+	for (i = 0; i < n; i++) {
+		struct gtbs_grid_desc d = h_desc(h_rand_range(&seed, 1, 40),
+						 32 * h_rand_range(&seed, 1, 8),
+						 16, 0,
+						 h_rand_range(&seed, 100, 5000));
+		at += h_rand_range(&seed, 0, 3000);
+		d.block_rsd_ppm = h_rand_range(&seed, 0, 300000);
+		d.seed = i;
+		h_submit(h0, &d, at);
+		d.mem_ppm = phi;
+		h_submit(h1, &d, at);
+	}
+	h_drain(h0);
+	h_drain(h1);
+	ck_assert_uint_eq(h0->nr_ev, h1->nr_ev);
+	for (e = 0; e < h0->nr_ev; e++)
+		ck_assert_msg(!memcmp(&h0->ev[e], &h1->ev[e], sizeof(h0->ev[e])),
+			      "event %zu differs at phi %llu", e,
+			      (unsigned long long)phi);
+	h_free(h0);
+	h_free(h1);
+}
+END_TEST
+
 /* busy_cycles counts cycles with a resident block, not idle gaps. */
 START_TEST(busy_cycles_exclude_idle)
 {
@@ -529,6 +674,11 @@ Suite *timing_suite(void)
 	tcase_add_loop_test(tc, staircase_ercbench_uniform, 0, H_NR_ERC);
 	tcase_add_test(tc, partial_wave_is_faster);
 	tcase_add_test(tc, corunners_slow_blocks);
+	tcase_add_test(tc, corun_complementary_sooner_together);
+	tcase_add_test(tc, corun_same_resource_contends);
+	tcase_add_test(tc, corun_partial_overlap);
+	tcase_add_test(tc, corun_own_knee);
+	tcase_add_loop_test(tc, corun_equal_phi_is_first_release_model, 0, 40);
 	tcase_add_test(tc, load_change_mid_block);
 	tcase_add_test(tc, busy_cycles_exclude_idle);
 	suite_add_tcase(s, tc);
