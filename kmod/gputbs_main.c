@@ -77,7 +77,7 @@ MODULE_PARM_DESC(max_grids_per_fd,
 static char *policy = "fifo";
 module_param(policy, charp, 0444);
 MODULE_PARM_DESC(policy,
-		 "Initial thread block scheduling policy: fifo, srtf or sjf (default fifo; switch with /sys/class/misc/gputbs/policy)");
+		 "Initial thread block scheduling policy: fifo, mpmax, srtf, srtf-adaptive, srtf-oracle, sjf or ljf (default fifo; switch with /sys/class/misc/gputbs/policy)");
 
 static struct gputbs_device *gputbs_dev;
 

@@ -34,7 +34,7 @@ struct seq_file;
  * @GPUTBS_PREEMPT_STARVE: the starvation guard promoted the new grid to
  *	the old one's class or above: it may issue only thanks to that.
  * @GPUTBS_PREEMPT_SHORTER: same class; the policy (srtf, srtf-adaptive,
- *	sjf) ranks the new grid shorter.
+ *	srtf-oracle) ranks the new grid shorter.
  * @GPUTBS_PREEMPT_SAMPLE: SRTF samples the new grid on this SM.
  * @GPUTBS_PREEMPT_SHARE: SRTF/Adaptive in sharing mode: the residency
  *	limit of the shortest grid moves the SM to the other.

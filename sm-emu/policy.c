@@ -20,7 +20,7 @@ static const struct gtbs_policy_ops * const gtbs_policies[] = {
 	&gtbs_policy_mpmax,
 	&gtbs_policy_srtf,
 	&gtbs_policy_srtf_adaptive,
-	&gtbs_policy_sjf,
+	&gtbs_policy_srtf_oracle,
 };
 
 /**

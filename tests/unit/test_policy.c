@@ -36,7 +36,7 @@ static struct gtbs_grid_desc whole_sm(u32 blocks, u64 cycles, u32 class)
 START_TEST(registry_lists_policies)
 {
 	static const char * const names[] = {
-		"fifo", "mpmax", "srtf", "srtf-adaptive", "sjf",
+		"fifo", "mpmax", "srtf", "srtf-adaptive", "srtf-oracle",
 	};
 	unsigned int i;
 
@@ -110,7 +110,7 @@ END_TEST
 START_TEST(strict_classes_random)
 {
 	static const char * const pol[] = {
-		"fifo", "mpmax", "srtf", "srtf-adaptive", "sjf",
+		"fifo", "mpmax", "srtf", "srtf-adaptive", "srtf-oracle",
 	};
 	u64 rng = 42 + _i;
 	struct h_dev *h = h_policy(4, pol[_i % ARRAY_SIZE(pol)]);
@@ -165,13 +165,13 @@ START_TEST(strict_classes_random)
 END_TEST
 
 /*
- * SJF orders by alone runtime: one SM busy until 100; grids of alone
- * runtime 300, 100 and 200 arrive in that order at 10; they run 100, 200,
- * 300 in order of length.
+ * The SRTF oracle orders by alone runtime: one SM busy until 100; grids of
+ * alone runtime 300, 100 and 200 arrive in that order at 10; they run 100,
+ * 200, 300 in order of length.
  */
-START_TEST(sjf_shortest_first)
+START_TEST(srtf_oracle_shortest_first)
 {
-	struct h_dev *h = h_policy(1, "sjf");
+	struct h_dev *h = h_policy(1, "srtf-oracle");
 	struct gtbs_grid_desc d0 = whole_sm(1, 100, GTBS_PRIO_NORMAL);
 	struct gtbs_grid_desc d3 = whole_sm(3, 100, GTBS_PRIO_NORMAL);
 	struct gtbs_grid_desc d1 = whole_sm(1, 100, GTBS_PRIO_NORMAL);
@@ -193,11 +193,13 @@ START_TEST(sjf_shortest_first)
 END_TEST
 
 /*
- * Reference versions of the SJF and MPMax picks: the plain scans over the
- * pending grids that the policies replaced with a sorted list (SJF) and a
- * cached composite (MPMax).  The policies must schedule exactly as these.
+ * Reference versions of the SRTF oracle and MPMax picks: the plain scans
+ * over the pending grids that the policies replaced with a sorted list
+ * (srtf-oracle) and a cached composite (MPMax).  The policies must
+ * schedule exactly as these.
  */
-static struct gtbs_grid *ref_sjf_pick(struct gtbs_dev *dev, struct gtbs_sm *sm)
+static struct gtbs_grid *ref_srtf_oracle_pick(struct gtbs_dev *dev,
+					      struct gtbs_sm *sm)
 {
 	struct gtbs_grid *grid, *best = NULL;
 
@@ -234,8 +236,8 @@ static struct gtbs_grid *ref_mpmax_pick(struct gtbs_dev *dev,
 	return NULL;
 }
 
-static const struct gtbs_policy_ops ref_sjf = {
-	.name = "ref-sjf", .pick_grid = ref_sjf_pick,
+static const struct gtbs_policy_ops ref_srtf_oracle = {
+	.name = "ref-srtf-oracle", .pick_grid = ref_srtf_oracle_pick,
 };
 static const struct gtbs_policy_ops ref_mpmax = {
 	.name = "ref-mpmax", .pick_grid = ref_mpmax_pick,
@@ -282,13 +284,13 @@ static struct h_dev *ref_run(const struct gtbs_policy_ops *pol, u64 seed,
 	return h;
 }
 
-START_TEST(sjf_mpmax_match_reference)
+START_TEST(oracle_mpmax_match_reference)
 {
 	bool mpmax = _i & 1, starve = _i & 2, switches = _i & 4;
 	const struct gtbs_policy_ops *pol = gtbs_policy_find(mpmax ? "mpmax" :
-								    "sjf");
+								    "srtf-oracle");
 	struct h_dev *a = ref_run(pol, 7 + _i, starve, switches);
-	struct h_dev *b = ref_run(mpmax ? &ref_mpmax : &ref_sjf, 7 + _i,
+	struct h_dev *b = ref_run(mpmax ? &ref_mpmax : &ref_srtf_oracle, 7 + _i,
 				  starve, switches);
 
 	ck_assert_uint_gt(a->nr_ev, 0);
@@ -342,21 +344,21 @@ static void erc_geomeans(const char *policy, double *stp, double *antt)
 /*
  * What SRTF is for (paper Table "Geomean STP, ANTT and Fairness"): on the
  * 56 ERCBench pairs its geomean STP is above FIFO's and its ANTT below;
- * the SJF oracle is better still on both.
+ * the SRTF oracle (zero-sampling SRTF) is better still on both.
  */
 START_TEST(srtf_beats_fifo_on_ercbench)
 {
-	double fifo_stp, fifo_antt, srtf_stp, srtf_antt, sjf_stp, sjf_antt;
+	double fifo_stp, fifo_antt, srtf_stp, srtf_antt, ora_stp, ora_antt;
 
 	erc_geomeans("fifo", &fifo_stp, &fifo_antt);
 	erc_geomeans("srtf", &srtf_stp, &srtf_antt);
-	erc_geomeans("sjf", &sjf_stp, &sjf_antt);
-	printf("ercbench geomeans: fifo STP %.3f ANTT %.3f, srtf STP %.3f ANTT %.3f, sjf STP %.3f ANTT %.3f\n",
-	       fifo_stp, fifo_antt, srtf_stp, srtf_antt, sjf_stp, sjf_antt);
+	erc_geomeans("srtf-oracle", &ora_stp, &ora_antt);
+	printf("ercbench geomeans: fifo STP %.3f ANTT %.3f, srtf STP %.3f ANTT %.3f, srtf-oracle STP %.3f ANTT %.3f\n",
+	       fifo_stp, fifo_antt, srtf_stp, srtf_antt, ora_stp, ora_antt);
 	ck_assert_double_gt(srtf_stp, fifo_stp);
 	ck_assert_double_lt(srtf_antt, fifo_antt);
-	ck_assert_double_gt(sjf_stp, srtf_stp);
-	ck_assert_double_lt(sjf_antt, srtf_antt);
+	ck_assert_double_gt(ora_stp, srtf_stp);
+	ck_assert_double_lt(ora_antt, srtf_antt);
 }
 END_TEST
 
@@ -404,8 +406,8 @@ Suite *policy_suite(void)
 	tcase_add_test(tc, alone_cycles_equation1);
 	tcase_add_test(tc, class_rules);
 	tcase_add_loop_test(tc, strict_classes_random, 0, 10);
-	tcase_add_test(tc, sjf_shortest_first);
-	tcase_add_loop_test(tc, sjf_mpmax_match_reference, 0, 16);
+	tcase_add_test(tc, srtf_oracle_shortest_first);
+	tcase_add_loop_test(tc, oracle_mpmax_match_reference, 0, 16);
 	tcase_add_test(tc, prediction_accuracy);
 	tcase_add_test(tc, srtf_beats_fifo_on_ercbench);
 	suite_add_tcase(s, tc);

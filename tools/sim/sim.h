@@ -99,8 +99,8 @@ struct sim_block {
  * @progs: per run, its program; its grids run one after another.
  * @arrive: per run, the arrival cycle of its first grid.
  * @oracle: per run, NULL or per grid its measured alone runtime, which
- *	replaces &gtbs_grid.alone_cycles (the SJF oracle's key; given to
- *	the sjf policy only).
+ *	replaces &gtbs_grid.alone_cycles (the key of the oracle policies;
+ *	given to those only, sim_policy_keyed()).
  * @seed_mix: XORed into every grid's seed (0: the file's seeds).
  * @record: record every block in &sim_out.blocks.
  */
@@ -256,6 +256,7 @@ struct sim_timeline;
 /* eval.c */
 u64 sim_seed_mix(u64 seed);
 u64 sim_arrival(const struct sim_eval *ev, unsigned int offset, unsigned int a);
+bool sim_policy_keyed(const struct gtbs_policy_ops *policy);
 void sim_pair_job(const struct sim_eval *ev, unsigned int offset,
 		  const struct gtbs_policy_ops *policy,
 		  const struct sim_pair *pair, struct sim_job *job);
