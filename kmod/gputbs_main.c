@@ -179,6 +179,7 @@ static struct gputbs_device *gputbs_device_alloc(void)
 		pr_err("gputbs: unknown policy '%s'\n", policy);
 		return ERR_PTR(-EINVAL);
 	}
+	gputbs_policy_note(ops);
 	gdev = kzalloc(sizeof(*gdev), GFP_KERNEL);
 	if (!gdev)
 		return ERR_PTR(-ENOMEM);

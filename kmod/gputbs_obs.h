@@ -203,6 +203,7 @@ void gputbs_debugfs_exit(struct gputbs_device *gdev);
 /* gputbs_config.c */
 int gputbs_reconfigure(struct gputbs_device *gdev,
 		       const struct gtbs_dev_config *cfg, u32 time_scale_ps);
+void gputbs_policy_note(const struct gtbs_policy_ops *ops);
 int gputbs_switch_policy(struct gputbs_device *gdev,
 			 const struct gtbs_policy_ops *ops);
 

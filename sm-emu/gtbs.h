@@ -661,6 +661,8 @@ extern const struct gtbs_policy_ops gtbs_policy_mpmax;
 extern const struct gtbs_policy_ops gtbs_policy_srtf;
 extern const struct gtbs_policy_ops gtbs_policy_srtf_adaptive;
 extern const struct gtbs_policy_ops gtbs_policy_srtf_oracle;
+extern const struct gtbs_policy_ops gtbs_policy_sjf;
+extern const struct gtbs_policy_ops gtbs_policy_ljf;
 
 /* metrics.c */
 

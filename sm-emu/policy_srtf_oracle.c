@@ -56,14 +56,14 @@ static void gtbs_srtf_oracle_attach(struct gtbs_dev *dev)
 }
 
 static void gtbs_srtf_oracle_grid_arrive(struct gtbs_dev *dev,
-					  struct gtbs_grid *grid)
+					 struct gtbs_grid *grid)
 {
 	gtbs_srtf_oracle_insert(dev, grid);
 }
 
 /* The shortest eligible grid, the earliest arrival among equals. */
 static struct gtbs_grid *gtbs_srtf_oracle_pick_grid(struct gtbs_dev *dev,
-					    struct gtbs_sm *sm)
+						    struct gtbs_sm *sm)
 {
 	struct gtbs_grid *grid;
 

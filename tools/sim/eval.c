@@ -64,15 +64,16 @@ u64 sim_arrival(const struct sim_eval *ev, unsigned int offset, unsigned int a)
  * sim_policy_keyed() - whether a policy reads &gtbs_grid.alone_cycles
  * @policy: a registered policy.
  *
- * The oracle baselines (srtf-oracle) schedule by each grid's alone
- * runtime: the simulator gives them the measured one unless --sjf-key
- * model.
+ * The oracle baselines (srtf-oracle, sjf and ljf) schedule by each
+ * grid's alone runtime: the simulator gives them the measured one unless
+ * --sjf-key model.
  *
  * Return: true for those.
  */
 bool sim_policy_keyed(const struct gtbs_policy_ops *policy)
 {
-	return policy == &gtbs_policy_srtf_oracle;
+	return policy == &gtbs_policy_srtf_oracle ||
+	       policy == &gtbs_policy_sjf || policy == &gtbs_policy_ljf;
 }
 
 /**

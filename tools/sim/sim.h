@@ -325,6 +325,10 @@ typedef void sim_help_fn(FILE *f);
 extern const char *sim_progname;
 void sim_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void sim_registry(char *buf, size_t len, const char *sep);
+/* The note that sjf changed meaning, for gputbs-sim and gputbs. */
+#define SIM_SJF_NOTE \
+	"note: sjf is now the paper's serial SJF (shortest grid alone first, one grid at a time); the former SJF oracle is srtf-oracle\n"
+void sim_sjf_note(void);
 int sim_usage_error(sim_help_fn *help, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int sim_parse_uint(const char *s, u64 lo, u64 hi, u64 *out);
