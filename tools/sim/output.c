@@ -603,7 +603,7 @@ static void sim_motiv_json(struct json *j, const struct sim_eval *ev)
 		if (!sim_motiv_pair(ev, i))
 			continue;
 		json_obj(j, NULL);
-		json_str(j, "pair", ev->pairs[i].name);
+		json_str(j, "workload", ev->pairs[i].name);
 		for (k = 0; k < 3; k++)
 			json_fp(j, keys[k], sim_result_at(ev, m.o, m.pol[k],
 							  i)->metrics.stp);
