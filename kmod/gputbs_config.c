@@ -175,6 +175,23 @@ err_free:
 }
 
 /**
+ * gputbs_policy_note() - the deprecation note of a policy being selected
+ * @ops: the policy selected (module parameter, sysfs, netlink).
+ *
+ * ``sjf`` changed meaning in 2026-11: it is now the paper's clairvoyant
+ * serial SJF (Section "Motivation"); the former online SJF oracle is
+ * ``srtf-oracle`` (zero-sampling SRTF, Section "System Throughput").  The
+ * first selection of ``sjf`` says so once in the kernel log.
+ *
+ * Context: any.
+ */
+void gputbs_policy_note(const struct gtbs_policy_ops *ops)
+{
+	if (ops == &gtbs_policy_sjf)
+		pr_notice_once("gputbs: policy sjf is now the paper's serial SJF (shortest grid alone first, one grid at a time); the former SJF oracle is srtf-oracle\n");
+}
+
+/**
  * gputbs_switch_policy() - switch the device's scheduling policy now
  * @gdev: the device.
  * @ops: the new policy, from the core's registry (gtbs_policy_at()).
@@ -204,6 +221,7 @@ int gputbs_switch_policy(struct gputbs_device *gdev,
 		return ret;
 	}
 	old = gdev->core.policy;
+	gputbs_policy_note(ops);
 	gtbs_dev_set_policy(&gdev->core, ops, now);
 	gputbs_obs_policy_switched(gdev, old, now);
 	gputbs_dev_sync(gdev);	/* kicked SMs issue under the new policy now */

@@ -77,7 +77,7 @@ MODULE_PARM_DESC(max_grids_per_fd,
 static char *policy = "fifo";
 module_param(policy, charp, 0444);
 MODULE_PARM_DESC(policy,
-		 "Initial thread block scheduling policy: fifo, srtf or sjf (default fifo; switch with /sys/class/misc/gputbs/policy)");
+		 "Initial thread block scheduling policy: fifo, mpmax, srtf, srtf-adaptive, srtf-oracle, sjf or ljf (default fifo; switch with /sys/class/misc/gputbs/policy)");
 
 static struct gputbs_device *gputbs_dev;
 
@@ -179,6 +179,7 @@ static struct gputbs_device *gputbs_device_alloc(void)
 		pr_err("gputbs: unknown policy '%s'\n", policy);
 		return ERR_PTR(-EINVAL);
 	}
+	gputbs_policy_note(ops);
 	gdev = kzalloc(sizeof(*gdev), GFP_KERNEL);
 	if (!gdev)
 		return ERR_PTR(-ENOMEM);

@@ -94,7 +94,7 @@ enum {
  * @submit_cycle: arrival cycle.
  * @start_cycle: cycle its first block started (if @started).
  * @end_cycle: cycle it completed or was cancelled (if @ended).
- * @alone_cycles: the SJF key, cycles.
+ * @alone_cycles: the key of srtf-oracle, sjf and ljf, cycles.
  * @nr_predictions: predictions made for it.
  * @pred_remaining: the latest prediction's remaining runtime, cycles.
  * @pred_cycle: cycle of that prediction.

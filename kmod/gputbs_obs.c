@@ -23,7 +23,7 @@
  * that holds of: the starvation guard promoted H to G's class or above
  * (``starve``), H's effective class is higher (``class``), SRTF samples
  * H on this SM (``sample``), SRTF/Adaptive's SM is in sharing mode
- * (``share``), the policy is srtf, srtf-adaptive or sjf (``shorter``: they
+ * (``share``), the policy is srtf, srtf-adaptive or srtf-oracle (``shorter``: they
  * pick the shortest grid), mpmax (``limit``), or another policy
  * (``policy``).  A *preemption* is such an event for the reasons class,
  * starve and shorter: the SM declines to issue a block of a lower-class or
@@ -446,7 +446,8 @@ static u32 gputbs_obs_reason(const struct gtbs_dev *core,
 	if (policy == &gtbs_policy_srtf_adaptive && sm->sharing)
 		return GPUTBS_PREEMPT_SHARE;
 	if (policy == &gtbs_policy_srtf ||
-	    policy == &gtbs_policy_srtf_adaptive || policy == &gtbs_policy_sjf)
+	    policy == &gtbs_policy_srtf_adaptive ||
+	    policy == &gtbs_policy_srtf_oracle)
 		return GPUTBS_PREEMPT_SHORTER;
 	if (policy == &gtbs_policy_mpmax)
 		return GPUTBS_PREEMPT_LIMIT;

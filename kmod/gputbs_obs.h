@@ -34,7 +34,7 @@ struct seq_file;
  * @GPUTBS_PREEMPT_STARVE: the starvation guard promoted the new grid to
  *	the old one's class or above: it may issue only thanks to that.
  * @GPUTBS_PREEMPT_SHORTER: same class; the policy (srtf, srtf-adaptive,
- *	sjf) ranks the new grid shorter.
+ *	srtf-oracle) ranks the new grid shorter.
  * @GPUTBS_PREEMPT_SAMPLE: SRTF samples the new grid on this SM.
  * @GPUTBS_PREEMPT_SHARE: SRTF/Adaptive in sharing mode: the residency
  *	limit of the shortest grid moves the SM to the other.
@@ -203,6 +203,7 @@ void gputbs_debugfs_exit(struct gputbs_device *gdev);
 /* gputbs_config.c */
 int gputbs_reconfigure(struct gputbs_device *gdev,
 		       const struct gtbs_dev_config *cfg, u32 time_scale_ps);
+void gputbs_policy_note(const struct gtbs_policy_ops *ops);
 int gputbs_switch_policy(struct gputbs_device *gdev,
 			 const struct gtbs_policy_ops *ops);
 

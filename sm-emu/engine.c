@@ -1339,8 +1339,8 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_set_policy);
  * The staircase model, paper Equation 1: T = ceil(N / R) * t with N =
  * ceil(Blocks / N_SM) blocks per SM and t the mean block duration alone
  * at R (&gtbs_grid_desc.block_cycles, or the mean of the explicit
- * durations, rounded up).  The SJF oracle's key: an evaluation baseline
- * that knows what no online scheduler can.
+ * durations, rounded up).  The key of the srtf-oracle, sjf and ljf
+ * evaluation baselines, which know what no online scheduler can.
  *
  * Context: any.
  * Return: cycles, saturating at U64_MAX.

@@ -313,7 +313,7 @@ struct gtbs_grid_sm {
  *	in &gtbs_dev.arrivals (by @submit_cycle) while ARRIVING.
  * @pending_node: link in &gtbs_dev.pending while blocks remain unissued.
  * @policy_node: link in &gtbs_dev.policy_grids, kept by the policy (the
- *	SJF oracle's order); the engine unlinks it when the grid leaves.
+ *	SRTF oracle's order); the engine unlinks it when the grid leaves.
  * @desc: what was asked for.
  * @occ: footprint and maximum residency R.
  * @id: device-wide sequence number, in arrival order.
@@ -331,7 +331,8 @@ struct gtbs_grid_sm {
  * @full_div: K + R W, 1/%GTBS_WARP_SCALE warps: the grid's rate divisor
  *	alone at maximum residency, with which a block's work becomes
  *	progress (gtbs_block_progress()).
- * @alone_cycles: the SJF oracle's key: the grid's alone runtime from its
+ * @alone_cycles: the key of srtf-oracle, sjf and ljf: the grid's alone
+ *	runtime from its
  *	work model by Equation 1, cycles (gtbs_grid_alone_cycles()).  An
  *	owner that measured the true alone runtime may overwrite it before
  *	gtbs_grid_submit().
@@ -557,7 +558,7 @@ struct gtbs_backend_ops {
  * @pending_gen: incremented whenever a grid joins or leaves @pending:
  *	policies that cache something computed over @pending compare it.
  * @policy_grids: grids in the policy's own order, linked by
- *	&gtbs_grid.policy_node (the SJF oracle: by alone runtime); empty
+ *	&gtbs_grid.policy_node (srtf-oracle: by alone runtime); empty
  *	when a policy is attached.
  * @mpmax_all: MPMax: one block of every grid that may issue (the
  *	composite kernel), valid while @mpmax_gen and @mpmax_class match.
@@ -736,7 +737,9 @@ extern const struct gtbs_policy_ops gtbs_policy_fifo;
 extern const struct gtbs_policy_ops gtbs_policy_mpmax;
 extern const struct gtbs_policy_ops gtbs_policy_srtf;
 extern const struct gtbs_policy_ops gtbs_policy_srtf_adaptive;
+extern const struct gtbs_policy_ops gtbs_policy_srtf_oracle;
 extern const struct gtbs_policy_ops gtbs_policy_sjf;
+extern const struct gtbs_policy_ops gtbs_policy_ljf;
 
 /* metrics.c */
 

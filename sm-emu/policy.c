@@ -12,6 +12,9 @@
  * order the sysfs selector lists them (vimc keeps its topology the same
  * way).  Adding a policy is adding its ops and one line here; the unit
  * tests check that every entry has the required ops and a unique name.
+ * The order is also that of ``gputbs-sim eval``'s default sweep: the
+ * paper's online policies, then the oracle baselines (srtf-oracle, the
+ * serial sjf and ljf).
  */
 #include "gtbs.h"
 
@@ -20,7 +23,9 @@ static const struct gtbs_policy_ops * const gtbs_policies[] = {
 	&gtbs_policy_mpmax,
 	&gtbs_policy_srtf,
 	&gtbs_policy_srtf_adaptive,
+	&gtbs_policy_srtf_oracle,
 	&gtbs_policy_sjf,
+	&gtbs_policy_ljf,
 };
 
 /**

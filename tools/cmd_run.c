@@ -193,6 +193,7 @@ static int parse_scaled(const char *s, double max, double unit, __u64 *out)
  */
 static int parse_policies(struct cmd *c, const char *arg)
 {
+	static bool sjf_noted;
 	char *s, *save = NULL;
 	unsigned int i;
 	size_t len;
@@ -214,6 +215,12 @@ static int parse_policies(struct cmd *c, const char *arg)
 		for (i = 0; i < c->nr_policies; i++)
 			if (!strcmp(c->policies[i], s))
 				return -EINVAL;
+		if (!strcmp(s, "sjf") && !sjf_noted) {
+			/* the module's and gputbs-sim's note (SIM_SJF_NOTE) */
+			fputs("note: sjf is now the paper's serial SJF (shortest grid alone first, one grid at a time); the former SJF oracle is srtf-oracle\n",
+			      stderr);
+			sjf_noted = true;
+		}
 		c->policies[c->nr_policies++] = s;
 	}
 	c->switching = true;

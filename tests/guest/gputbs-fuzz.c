@@ -503,7 +503,7 @@ static void act_read(int fd)
 /* ---- sysfs (root only) ------------------------------------------------------------ */
 
 static const char * const words[] = {
-	"fifo", "mpmax", "srtf", "srtf-adaptive", "sjf", "lifo", "", "\n",
+	"fifo", "mpmax", "srtf", "srtf-adaptive", "srtf-oracle", "sjf", "ljf", "lifo", "", "\n",
 	"fifo\n", "srtf\n\n", "[fifo]", "FIFO", "0", "1", "-1", "100000",
 	"18446744073709551615", "99999999999999999999", "0x10", " 1", "1 ",
 	"\xff\xfe", "2000000", "8", "65",

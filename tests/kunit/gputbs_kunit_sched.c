@@ -665,7 +665,8 @@ struct kunit_suite gtbs_share_suite = {
 static void gtbs_switch_under_load(struct kunit *test)
 {
 	static const char * const order[] = {
-		"srtf", "mpmax", "sjf", "srtf-adaptive", "fifo",
+		"srtf", "mpmax", "srtf-oracle", "sjf", "srtf-adaptive", "ljf",
+		"fifo",
 	};
 	struct gtbs_test_dev *td = gtbs_policy_dev(test, 4, "fifo");
 	struct gtbs_grid *grids[8];

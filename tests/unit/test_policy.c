@@ -36,7 +36,8 @@ static struct gtbs_grid_desc whole_sm(u32 blocks, u64 cycles, u32 class)
 START_TEST(registry_lists_policies)
 {
 	static const char * const names[] = {
-		"fifo", "mpmax", "srtf", "srtf-adaptive", "sjf",
+		"fifo", "mpmax", "srtf", "srtf-adaptive", "srtf-oracle", "sjf",
+		"ljf",
 	};
 	unsigned int i;
 
@@ -110,7 +111,8 @@ END_TEST
 START_TEST(strict_classes_random)
 {
 	static const char * const pol[] = {
-		"fifo", "mpmax", "srtf", "srtf-adaptive", "sjf",
+		"fifo", "mpmax", "srtf", "srtf-adaptive", "srtf-oracle", "sjf",
+		"ljf",
 	};
 	u64 rng = 42 + _i;
 	struct h_dev *h = h_policy(4, pol[_i % ARRAY_SIZE(pol)]);
@@ -165,13 +167,13 @@ START_TEST(strict_classes_random)
 END_TEST
 
 /*
- * SJF orders by alone runtime: one SM busy until 100; grids of alone
- * runtime 300, 100 and 200 arrive in that order at 10; they run 100, 200,
- * 300 in order of length.
+ * The SRTF oracle orders by alone runtime: one SM busy until 100; grids of
+ * alone runtime 300, 100 and 200 arrive in that order at 10; they run 100,
+ * 200, 300 in order of length.
  */
-START_TEST(sjf_shortest_first)
+START_TEST(srtf_oracle_shortest_first)
 {
-	struct h_dev *h = h_policy(1, "sjf");
+	struct h_dev *h = h_policy(1, "srtf-oracle");
 	struct gtbs_grid_desc d0 = whole_sm(1, 100, GTBS_PRIO_NORMAL);
 	struct gtbs_grid_desc d3 = whole_sm(3, 100, GTBS_PRIO_NORMAL);
 	struct gtbs_grid_desc d1 = whole_sm(1, 100, GTBS_PRIO_NORMAL);
@@ -193,11 +195,13 @@ START_TEST(sjf_shortest_first)
 END_TEST
 
 /*
- * Reference versions of the SJF and MPMax picks: the plain scans over the
- * pending grids that the policies replaced with a sorted list (SJF) and a
- * cached composite (MPMax).  The policies must schedule exactly as these.
+ * Reference versions of the SRTF oracle and MPMax picks: the plain scans
+ * over the pending grids that the policies replaced with a sorted list
+ * (srtf-oracle) and a cached composite (MPMax).  The policies must
+ * schedule exactly as these.
  */
-static struct gtbs_grid *ref_sjf_pick(struct gtbs_dev *dev, struct gtbs_sm *sm)
+static struct gtbs_grid *ref_srtf_oracle_pick(struct gtbs_dev *dev,
+					      struct gtbs_sm *sm)
 {
 	struct gtbs_grid *grid, *best = NULL;
 
@@ -234,8 +238,8 @@ static struct gtbs_grid *ref_mpmax_pick(struct gtbs_dev *dev,
 	return NULL;
 }
 
-static const struct gtbs_policy_ops ref_sjf = {
-	.name = "ref-sjf", .pick_grid = ref_sjf_pick,
+static const struct gtbs_policy_ops ref_srtf_oracle = {
+	.name = "ref-srtf-oracle", .pick_grid = ref_srtf_oracle_pick,
 };
 static const struct gtbs_policy_ops ref_mpmax = {
 	.name = "ref-mpmax", .pick_grid = ref_mpmax_pick,
@@ -282,13 +286,13 @@ static struct h_dev *ref_run(const struct gtbs_policy_ops *pol, u64 seed,
 	return h;
 }
 
-START_TEST(sjf_mpmax_match_reference)
+START_TEST(oracle_mpmax_match_reference)
 {
 	bool mpmax = _i & 1, starve = _i & 2, switches = _i & 4;
 	const struct gtbs_policy_ops *pol = gtbs_policy_find(mpmax ? "mpmax" :
-								    "sjf");
+								    "srtf-oracle");
 	struct h_dev *a = ref_run(pol, 7 + _i, starve, switches);
-	struct h_dev *b = ref_run(mpmax ? &ref_mpmax : &ref_sjf, 7 + _i,
+	struct h_dev *b = ref_run(mpmax ? &ref_mpmax : &ref_srtf_oracle, 7 + _i,
 				  starve, switches);
 
 	ck_assert_uint_gt(a->nr_ev, 0);
@@ -342,21 +346,21 @@ static void erc_geomeans(const char *policy, double *stp, double *antt)
 /*
  * What SRTF is for (paper Table "Geomean STP, ANTT and Fairness"): on the
  * 56 ERCBench pairs its geomean STP is above FIFO's and its ANTT below;
- * the SJF oracle is better still on both.
+ * the SRTF oracle (zero-sampling SRTF) is better still on both.
  */
 START_TEST(srtf_beats_fifo_on_ercbench)
 {
-	double fifo_stp, fifo_antt, srtf_stp, srtf_antt, sjf_stp, sjf_antt;
+	double fifo_stp, fifo_antt, srtf_stp, srtf_antt, ora_stp, ora_antt;
 
 	erc_geomeans("fifo", &fifo_stp, &fifo_antt);
 	erc_geomeans("srtf", &srtf_stp, &srtf_antt);
-	erc_geomeans("sjf", &sjf_stp, &sjf_antt);
-	printf("ercbench geomeans: fifo STP %.3f ANTT %.3f, srtf STP %.3f ANTT %.3f, sjf STP %.3f ANTT %.3f\n",
-	       fifo_stp, fifo_antt, srtf_stp, srtf_antt, sjf_stp, sjf_antt);
+	erc_geomeans("srtf-oracle", &ora_stp, &ora_antt);
+	printf("ercbench geomeans: fifo STP %.3f ANTT %.3f, srtf STP %.3f ANTT %.3f, srtf-oracle STP %.3f ANTT %.3f\n",
+	       fifo_stp, fifo_antt, srtf_stp, srtf_antt, ora_stp, ora_antt);
 	ck_assert_double_gt(srtf_stp, fifo_stp);
 	ck_assert_double_lt(srtf_antt, fifo_antt);
-	ck_assert_double_gt(sjf_stp, srtf_stp);
-	ck_assert_double_lt(sjf_antt, srtf_antt);
+	ck_assert_double_gt(ora_stp, srtf_stp);
+	ck_assert_double_lt(ora_antt, srtf_antt);
 }
 END_TEST
 
@@ -395,6 +399,199 @@ START_TEST(prediction_accuracy)
 }
 END_TEST
 
+/*
+ * The serial SJF and LJF (sm-emu/policy_sjf.c), against schedules worked
+ * out by hand.  Every grid is submitted before the device runs, for its
+ * arrival cycle (gtbs_grid_submit_at(), as gputbs-sim and
+ * GPUTBS_SUBMIT_AT_CYCLE do), so the policy sees the grids still to come.
+ */
+static struct gtbs_grid *serial_at(struct h_dev *h, u32 blocks, u64 cycles,
+				   u32 class, u64 at)
+{
+	struct gtbs_grid_desc d = whole_sm(blocks, cycles, class);
+	const char *why = NULL;
+	struct gtbs_grid *g;
+	int err;
+
+	g = h_grid_new(h, &d, &err, &why);
+	ck_assert_msg(g, "grid rejected (%d): %s", err, why);
+	gtbs_grid_submit_at(&h->dev, g, h->dev.clock, at);
+	return g;
+}
+
+static void assert_run(const struct gtbs_grid *g, u64 start, u64 end)
+{
+	ck_assert_int_eq(g->state, GTBS_GRID_DONE);
+	ck_assert_uint_eq(g->start_cycle, start);
+	ck_assert_uint_eq(g->end_cycle, end);
+}
+
+/*
+ * Two SMs; Long: 4 whole-SM blocks of 1000 (Equation 1: ceil(ceil(4 / 2)
+ * / 1) * 1000 = 2000), Short: 2 of 500 (500).  _i: 0 sjf, 1 ljf; bit 1:
+ * Short arrives first (at 0, Long at 50), else Long first.
+ *
+ * sjf, Long first: Short arrives d = 50 later; (2000 - 50) * 2000 >
+ *   (50 + 500) * 500, so both SMs idle until 50 (the idle hold): Short
+ *   50-550, then Long 550-2550.
+ * sjf, Short first: Short 0-500, Long (arrived at 50) 500-2500.
+ * ljf, Long first: nothing longer is coming: Long 0-2000, Short 2000-2500.
+ * ljf, Short first: Long arrives 50 < 500 cycles later: idle until 50,
+ *   Long 50-2050, Short 2050-2550.
+ */
+START_TEST(serial_two_grids)
+{
+	bool ljf = _i & 1, short_first = _i & 2;
+	struct h_dev *h = h_policy(2, ljf ? "ljf" : "sjf");
+	struct gtbs_grid *lg, *sg;
+
+	lg = serial_at(h, 4, 1000, GTBS_PRIO_NORMAL, short_first ? 50 : 0);
+	sg = serial_at(h, 2, 500, GTBS_PRIO_NORMAL, short_first ? 0 : 50);
+	ck_assert_uint_eq(lg->alone_cycles, 2000);
+	ck_assert_uint_eq(sg->alone_cycles, 500);
+	h_drain(h);
+	if (!ljf && !short_first) {
+		assert_run(sg, 50, 550);
+		assert_run(lg, 550, 2550);
+	} else if (!ljf) {
+		assert_run(sg, 0, 500);
+		assert_run(lg, 500, 2500);
+	} else if (!short_first) {
+		assert_run(lg, 0, 2000);
+		assert_run(sg, 2000, 2500);
+	} else {
+		assert_run(lg, 50, 2050);
+		assert_run(sg, 2050, 2550);
+	}
+	ck_assert_uint_eq(h->violations, 0);
+	h_free(h);
+}
+END_TEST
+
+/*
+ * Exclusivity: on two SMs G (3 blocks of 1000, alone 2000) runs 0-1000 on
+ * both SMs, then 1000-2000 on one: the other SM is idle from 1000.  H, one
+ * block, arrives at 1500, after G started; it is longer than G under sjf
+ * (3000) and shorter under ljf (100), so neither waits for it at 0 (a
+ * shorter H would be worth the wait under sjf: (2000 - 1500) * 2000 >
+ * (1500 + 100) * 100).  Under sjf and ljf H's block starts only when G's
+ * last block has ended, at 2000, though an SM has room from 1000; under
+ * fifo it starts at its arrival (the control that shows the assertion can
+ * fail).
+ */
+START_TEST(serial_exclusive)
+{
+	static const char * const pol[] = { "sjf", "ljf", "fifo" };
+	struct h_dev *h = h_policy(2, pol[_i]);
+	u64 len = _i ? 100 : 3000;
+	struct gtbs_grid *g, *hg;
+	long e;
+
+	g = serial_at(h, 3, 1000, GTBS_PRIO_NORMAL, 0);
+	hg = serial_at(h, 1, len, GTBS_PRIO_NORMAL, 1500);
+	h_drain(h);
+	assert_run(g, 0, 2000);
+	e = h_find(h, H_EV_BLOCK_START, hg->id, 0);
+	ck_assert_int_ge(e, 0);
+	if (_i < 2) {
+		assert_run(hg, 2000, 2000 + len);
+		ck_assert_uint_eq(h->ev[e].start, 2000);
+	} else {
+		assert_run(hg, 1500, 1500 + len);
+	}
+	h_free(h);
+}
+END_TEST
+
+/*
+ * No hold for a shorter grid that comes too late.  One SM; Long: 4 blocks
+ * of 500 (alone 2000) at 0, Short: 1 block of 500 (alone 500) at @at.  At
+ * 1900: (2000 - 1900) * 2000 = 200,000 < (1900 + 500) * 500: Long starts
+ * at 0, Short runs 2000-2500.  At 5000 (past Long's end): the same start.
+ * At 100: 1900 * 2000 > 600 * 500: the hold, Short 100-600, Long
+ * 600-2600.
+ */
+START_TEST(sjf_no_hold_far_future)
+{
+	static const u64 at[] = { 1900, 5000, 100 };
+	struct h_dev *h = h_policy(1, "sjf");
+	struct gtbs_grid *lg, *sg;
+
+	lg = serial_at(h, 4, 500, GTBS_PRIO_NORMAL, 0);
+	sg = serial_at(h, 1, 500, GTBS_PRIO_NORMAL, at[_i]);
+	h_drain(h);
+	if (_i == 2) {
+		assert_run(sg, 100, 600);
+		assert_run(lg, 600, 2600);
+	} else {
+		assert_run(lg, 0, 2000);
+		assert_run(sg, max(at[_i], 2000ULL), max(at[_i], 2000ULL) + 500);
+	}
+	h_free(h);
+}
+END_TEST
+
+/*
+ * Three grids on one SM: A 3 x 100 (alone 300) at 0, B 1 x 100 (100) at
+ * 10, C 2 x 100 (200) at 20.
+ * sjf: at 0 B is 10 away and (300 - 10) * 300 > (10 + 100) * 100: hold;
+ *   B 10-110; then C (200 < 300) 110-310; A 310-610.
+ * ljf: nothing longer than A comes: A 0-300; then C 300-500, B 500-600.
+ */
+START_TEST(serial_three_grids)
+{
+	bool ljf = _i;
+	struct h_dev *h = h_policy(1, ljf ? "ljf" : "sjf");
+	struct gtbs_grid *a, *b, *c;
+
+	a = serial_at(h, 3, 100, GTBS_PRIO_NORMAL, 0);
+	b = serial_at(h, 1, 100, GTBS_PRIO_NORMAL, 10);
+	c = serial_at(h, 2, 100, GTBS_PRIO_NORMAL, 20);
+	h_drain(h);
+	if (!ljf) {
+		assert_run(b, 10, 110);
+		assert_run(c, 110, 310);
+		assert_run(a, 310, 610);
+	} else {
+		assert_run(a, 0, 300);
+		assert_run(c, 300, 500);
+		assert_run(b, 500, 600);
+	}
+	h_free(h);
+}
+END_TEST
+
+/*
+ * Priority classes under sjf and ljf, one SM.  Long: normal, 4 x 1000
+ * (alone 4000) at 0.
+ * _i 0/1: Short, high class, 1 x 500, arrives at 1500: it preempts at
+ *   Long's next block boundary (2000), runs 2000-2500, and Long, started,
+ *   resumes: Long 0-4500.
+ * _i 2/3: Short, low class, 1 x 500, at 50: a lower class is never waited
+ *   for: Long 0-4000, Short 4000-4500.
+ */
+START_TEST(serial_classes)
+{
+	bool ljf = _i & 1, high = !(_i & 2);
+	struct h_dev *h = h_policy(1, ljf ? "ljf" : "sjf");
+	struct gtbs_grid *lg, *sg;
+
+	lg = serial_at(h, 4, 1000, GTBS_PRIO_NORMAL, 0);
+	sg = serial_at(h, 1, 500, high ? GTBS_PRIO_HIGH : GTBS_PRIO_LOW,
+		       high ? 1500 : 50);
+	h_drain(h);
+	if (high) {
+		assert_run(sg, 2000, 2500);
+		assert_run(lg, 0, 4500);
+	} else {
+		assert_run(lg, 0, 4000);
+		assert_run(sg, 4000, 4500);
+	}
+	ck_assert_uint_eq(h->violations, 0);
+	h_free(h);
+}
+END_TEST
+
 Suite *policy_suite(void)
 {
 	Suite *s = suite_create("policy");
@@ -403,9 +600,14 @@ Suite *policy_suite(void)
 	tcase_add_test(tc, registry_lists_policies);
 	tcase_add_test(tc, alone_cycles_equation1);
 	tcase_add_test(tc, class_rules);
-	tcase_add_loop_test(tc, strict_classes_random, 0, 10);
-	tcase_add_test(tc, sjf_shortest_first);
-	tcase_add_loop_test(tc, sjf_mpmax_match_reference, 0, 16);
+	tcase_add_loop_test(tc, strict_classes_random, 0, 14);
+	tcase_add_test(tc, srtf_oracle_shortest_first);
+	tcase_add_loop_test(tc, serial_two_grids, 0, 4);
+	tcase_add_loop_test(tc, serial_exclusive, 0, 3);
+	tcase_add_loop_test(tc, sjf_no_hold_far_future, 0, 3);
+	tcase_add_loop_test(tc, serial_three_grids, 0, 2);
+	tcase_add_loop_test(tc, serial_classes, 0, 4);
+	tcase_add_loop_test(tc, oracle_mpmax_match_reference, 0, 16);
 	tcase_add_test(tc, prediction_accuracy);
 	tcase_add_test(tc, srtf_beats_fifo_on_ercbench);
 	suite_add_tcase(s, tc);

@@ -102,6 +102,22 @@ int sim_parse_uint(const char *s, u64 lo, u64 hi, u64 *out)
 }
 
 /**
+ * sim_sjf_note() - say once on stderr that sjf changed meaning
+ *
+ * The module's note (gputbs_policy_note()) for the command line: ``sjf``
+ * is now the paper's serial SJF, the former oracle ``srtf-oracle``.
+ */
+void sim_sjf_note(void)
+{
+	static bool said;
+
+	if (said)
+		return;
+	said = true;
+	fputs(SIM_SJF_NOTE, stderr);
+}
+
+/**
  * sim_parse_policies() - a comma-separated policy list
  * @help: usage of the command, for errors.
  * @opt: the option's name, for errors.
@@ -138,6 +154,8 @@ int sim_parse_policies(sim_help_fn *help, const char *opt, const char *arg,
 					      opt, s, reg);
 			break;
 		}
+		if (p == &gtbs_policy_sjf)
+			sim_sjf_note();
 		for (i = 0; i < *n; i++)
 			if (out[i] == p)
 				break;

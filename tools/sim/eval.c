@@ -61,6 +61,22 @@ u64 sim_arrival(const struct sim_eval *ev, unsigned int offset, unsigned int a)
 }
 
 /**
+ * sim_policy_keyed() - whether a policy reads &gtbs_grid.alone_cycles
+ * @policy: a registered policy.
+ *
+ * The oracle baselines (srtf-oracle, sjf and ljf) schedule by each
+ * grid's alone runtime: the simulator gives them the measured one unless
+ * --sjf-key model.
+ *
+ * Return: true for those.
+ */
+bool sim_policy_keyed(const struct gtbs_policy_ops *policy)
+{
+	return policy == &gtbs_policy_srtf_oracle ||
+	       policy == &gtbs_policy_sjf || policy == &gtbs_policy_ljf;
+}
+
+/**
  * sim_pair_job() - the simulation of one pair
  * @ev: the sweep, with alone runtimes.
  * @offset: its offset.
@@ -80,7 +96,7 @@ void sim_pair_job(const struct sim_eval *ev, unsigned int offset,
 	job->progs[1] = ev->progs[pair->b];
 	job->arrive[0] = 0;
 	job->arrive[1] = sim_arrival(ev, offset, pair->a);
-	if (policy == &gtbs_policy_sjf && !ev->sjf_model) {
+	if (sim_policy_keyed(policy) && !ev->sjf_model) {
 		/* the oracle knows what each grid takes alone */
 		job->oracle[0] = ev->alone_grids[pair->a];
 		job->oracle[1] = ev->alone_grids[pair->b];

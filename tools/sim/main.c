@@ -71,9 +71,10 @@ static const char usage_eval[] =
 	"  -s, --sms N           SMs of the device, 1..1024 (default 15)\n"
 	"  -S, --seed N          XOR a scramble of N into every grid's seed\n"
 	"                        (default 0: the workload file's seeds)\n"
-	"  -k, --sjf-key KEY     the SJF oracle's key: measured (default: each\n"
-	"                        grid's alone runtime as measured) or model\n"
-	"                        (Equation 1 of its work model, the module's)\n"
+	"  -k, --sjf-key KEY     the key of srtf-oracle, sjf and ljf: measured\n"
+	"                        (default: each grid's alone runtime as\n"
+	"                        measured) or model (Equation 1 of its work\n"
+	"                        model, the module's)\n"
 	"  -p, --plot DIR        also write per-pair bar charts of STP, ANTT and\n"
 	"                        StrictF per offset and a per-SM timeline as SVG\n"
 	"                        and PNG into DIR, with their gnuplot data and\n"
@@ -352,7 +353,7 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 		res->alone_cycles[r] = c->alone[res->alone[r]].runtime;
 		job.progs[r] = c->set->programs[run->program];
 		job.arrive[r] = res->at_cycles[r];
-		if (job.policy == &gtbs_policy_sjf)
+		if (sim_policy_keyed(job.policy))
 			job.oracle[r] = c->alone_grids[run->program];
 	}
 	ret = sim_run(&job, out, &why);

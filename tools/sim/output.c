@@ -9,7 +9,11 @@
  * JSON).  Only the geometric means over the pairs use floating point, as
  * in "gputbs run".  The paper's numbers are those of its Tables "Geomean
  * STP, ANTT and Fairness" (offset 0) and "... when second kernel arrives
- * at 25% and 50% of first kernel's runtime".
+ * at 25% and 50% of first kernel's runtime"; srtf-oracle's are those of
+ * the zero-sampling experiment (Section "System Throughput": STP 1.64,
+ * ANTT 1.33, no fairness given) and LJF's STP that of Section "Motivation"
+ * (1.16, the serial LJF schedule; over the 56 pairs it is the same to two
+ * decimals).  A value the paper does not give is NAN: "-" and null.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -30,7 +34,9 @@ static const struct {
 	{ "mpmax", "MPMax", 0, { 1.37, 2.15, 0.36 } },
 	{ "srtf", "SRTF", 0, { 1.59, 1.63, 0.52 } },
 	{ "srtf-adaptive", "SRTF/Adaptive", 0, { 1.51, 1.64, 0.56 } },
+	{ "srtf-oracle", "SRTF/ZeroSamp", 0, { 1.64, 1.33, NAN } },
 	{ "sjf", "SJF", 0, { 1.82, 1.13, 0.80 } },
+	{ "ljf", "LJF", 0, { 1.16, NAN, NAN } },
 	{ "fifo", "FIFO", 25, { 1.44, 2.74, 0.27 } },
 	{ "mpmax", "MPMax", 25, { 1.45, 2.05, 0.38 } },
 	{ "srtf", "SRTF", 25, { 1.62, 1.60, 0.53 } },
@@ -266,10 +272,20 @@ static void sim_pairs_text(FILE *f, const struct sim_eval *ev,
 			w->pair, "", sharing, ev->nr_pairs);
 }
 
+/* A paper value with two decimals, or "-" where it gives none (NAN). */
+static const char *sim_paper_str(double v, char *buf)
+{
+	if (isnan(v))
+		return "-";
+	snprintf(buf, 16, "%.2f", v);
+	return buf;
+}
+
 static void sim_geomeans_text(FILE *f, const struct sim_eval *ev)
 {
 	const struct sim_paper *pv;
 	const struct sim_geomean *gm;
+	char pstp[16], pantt[16], pf[16];
 	unsigned int o, p;
 	char off[16];
 
@@ -288,8 +304,10 @@ static void sim_geomeans_text(FILE *f, const struct sim_eval *ev)
 				sim_policy(ev, p), gm->stp, gm->antt,
 				gm->strictf, sim_paper_name(sim_policy(ev, p)));
 			if (pv)
-				fprintf(f, "  %5.2f  %5.2f  %7.2f\n", pv->stp,
-					pv->antt, pv->strictf);
+				fprintf(f, "  %5s  %5s  %7s\n",
+					sim_paper_str(pv->stp, pstp),
+					sim_paper_str(pv->antt, pantt),
+					sim_paper_str(pv->strictf, pf));
 			else
 				fprintf(f, "  %5s  %5s  %7s\n", "-", "-", "-");
 		}
@@ -340,7 +358,7 @@ static void sim_order(const struct sim_eval *ev, unsigned int o,
 			sim_paper_value(sim_policy(ev, p), ev->offsets[o]);
 		double x;
 
-		if (paper && !pv)
+		if (paper && (!pv || isnan(sim_paper_metric(pv, m))))
 			continue;
 		x = paper ? sim_paper_metric(pv, m) :
 			    sim_metric_of(sim_gm(ev, o, p), m);
@@ -450,6 +468,152 @@ static void sim_orders_text(FILE *f, const struct sim_eval *ev)
 }
 
 /**
+ * struct sim_motiv - the paper's Section "Motivation" experiment
+ * @o: index of offset 0 in &sim_eval.offsets.
+ * @pol: indices in &sim_eval.policies of sjf, fifo and ljf.
+ * @n: pairs A+B with A before B by name (A arrives first).
+ * @gm: geomean STP over them under sjf, fifo and ljf.
+ * @fifo_sjf: pairs where FIFO's STP is SJF's (and SJF's is not LJF's).
+ * @fifo_ljf: pairs where FIFO's STP is LJF's (and SJF's is not LJF's).
+ * @sjf_ljf: pairs where SJF's and LJF's STP are the same.
+ *
+ * "The same": within 0.01 (the paper's two decimals), in fixed point.
+ * Derived from the sweep's results at offset 0 (the second program 50
+ * cycles after the first), so a report of the JSON prints it again.
+ */
+struct sim_motiv {
+	unsigned int o;
+	unsigned int pol[3];
+	unsigned int n;
+	double gm[3];
+	unsigned int fifo_sjf, fifo_ljf, sjf_ljf;
+};
+
+static const char * const sim_motiv_names[] = { "sjf", "fifo", "ljf" };
+/* the paper's geomeans (SJF, FIFO, LJF) and counts (17, 8 and 3 of 28) */
+static const double sim_motiv_paper[] = { 1.82, 1.58, 1.16 };
+
+static bool sim_same_stp(u64 a, u64 b)
+{
+	return (a > b ? a - b : b - a) * 100 <= GTBS_FP_ONE;
+}
+
+static bool sim_motiv_pair(const struct sim_eval *ev, unsigned int i)
+{
+	const struct sim_pair *pair = &ev->pairs[i];
+
+	return strcmp(ev->progs[pair->a]->name, ev->progs[pair->b]->name) < 0;
+}
+
+/* Whether the sweep holds the experiment (offset 0, sjf, fifo and ljf). */
+static bool sim_motiv_calc(const struct sim_eval *ev, struct sim_motiv *m)
+{
+	double ls[3] = { 0, 0, 0 };
+	unsigned int i, k, p;
+
+	memset(m, 0, sizeof(*m));
+	for (m->o = 0; m->o < ev->nr_offsets && ev->offsets[m->o]; m->o++)
+		;
+	if (m->o == ev->nr_offsets)
+		return false;
+	for (k = 0; k < 3; k++) {
+		for (p = 0; p < ev->nr_policies; p++)
+			if (!strcmp(sim_policy(ev, p), sim_motiv_names[k]))
+				break;
+		if (p == ev->nr_policies)
+			return false;
+		m->pol[k] = p;
+	}
+	for (i = 0; i < ev->nr_pairs; i++) {
+		u64 v[3];
+
+		if (!sim_motiv_pair(ev, i))
+			continue;
+		for (k = 0; k < 3; k++) {
+			v[k] = sim_result_at(ev, m->o, m->pol[k], i)->metrics.stp;
+			ls[k] += log(sim_fp(v[k]));
+		}
+		m->n++;
+		if (sim_same_stp(v[0], v[2]))
+			m->sjf_ljf++;
+		else if (sim_same_stp(v[1], v[0]))
+			m->fifo_sjf++;
+		else if (sim_same_stp(v[1], v[2]))
+			m->fifo_ljf++;
+	}
+	for (k = 0; k < 3 && m->n; k++)
+		m->gm[k] = exp(ls[k] / m->n);
+	return m->n > 0;
+}
+
+static void sim_motiv_text(FILE *f, const struct sim_eval *ev)
+{
+	struct sim_motiv m;
+	unsigned int i, k;
+
+	if (!sim_motiv_calc(ev, &m))
+		return;
+	fprintf(f, "\nmotivation (paper Section \"Motivation\"): STP of the %u pairs A+B with A before B\n"
+		"by name, A first, at offset 0, under the serial SJF, FIFO and the serial LJF\n",
+		m.n);
+	fprintf(f, "  %-24s  %6s  %6s  %6s\n", "pair", "SJF", "FIFO", "LJF");
+	for (i = 0; i < ev->nr_pairs; i++) {
+		if (!sim_motiv_pair(ev, i))
+			continue;
+		fprintf(f, "  %-24s", ev->pairs[i].name);
+		for (k = 0; k < 3; k++)
+			fprintf(f, "  %6.3f", sim_fp(sim_result_at(ev, m.o,
+					m.pol[k], i)->metrics.stp));
+		fputc('\n', f);
+	}
+	fprintf(f, "  %-24s  %6.3f  %6.3f  %6.3f\n", "geomean", m.gm[0],
+		m.gm[1], m.gm[2]);
+	fprintf(f, "  %-24s  %6.2f  %6.2f  %6.2f\n", "paper", sim_motiv_paper[0],
+		sim_motiv_paper[1], sim_motiv_paper[2]);
+	fprintf(f, "  FIFO same STP as SJF in %u, as LJF in %u, SJF = LJF in %u of %u (paper: 17, 8, 3 of 28;\n"
+		"  the same: within 0.01)\n", m.fifo_sjf, m.fifo_ljf, m.sjf_ljf,
+		m.n);
+}
+
+static void sim_motiv_json(struct json *j, const struct sim_eval *ev)
+{
+	static const char * const keys[] = { "sjf", "fifo", "ljf" };
+	struct sim_motiv m;
+	unsigned int i, k;
+
+	if (!sim_motiv_calc(ev, &m)) {
+		json_double(j, "motivation", NAN);	/* null */
+		return;
+	}
+	json_obj(j, "motivation");
+	json_u64(j, "pairs", m.n);
+	json_obj(j, "geomean_stp");
+	for (k = 0; k < 3; k++)
+		json_double(j, keys[k], m.gm[k]);
+	json_obj_end(j);
+	json_obj(j, "paper_stp");
+	for (k = 0; k < 3; k++)
+		json_double(j, keys[k], sim_motiv_paper[k]);
+	json_obj_end(j);
+	json_u64(j, "fifo_same_as_sjf", m.fifo_sjf);
+	json_u64(j, "fifo_same_as_ljf", m.fifo_ljf);
+	json_u64(j, "sjf_same_as_ljf", m.sjf_ljf);
+	json_arr(j, "stp");
+	for (i = 0; i < ev->nr_pairs; i++) {
+		if (!sim_motiv_pair(ev, i))
+			continue;
+		json_obj(j, NULL);
+		json_str(j, "workload", ev->pairs[i].name);
+		for (k = 0; k < 3; k++)
+			json_fp(j, keys[k], sim_result_at(ev, m.o, m.pol[k],
+							  i)->metrics.stp);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+/**
  * sim_report_text() - print the sweep as text
  * @f: output.
  * @ev: the sweep, run.
@@ -504,6 +668,7 @@ void sim_report_text(FILE *f, const struct sim_eval *ev)
 			sim_pairs_text(f, ev, o, p, &w);
 	sim_geomeans_text(f, ev);
 	sim_orders_text(f, ev);
+	sim_motiv_text(f, ev);
 }
 
 /* json.c writes a non-finite double as null. */
@@ -780,6 +945,7 @@ void sim_report_json(FILE *f, const struct sim_eval *ev,
 	for (i = 0; i < ev->nr_offsets; i++)
 		sim_offset_json(&j, ev, i);
 	json_arr_end(&j);
+	sim_motiv_json(&j, ev);
 	if (tl && tl->nr_policies)
 		sim_timeline_json(&j, ev, tl);
 	json_obj_end(&j);

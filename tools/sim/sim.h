@@ -99,8 +99,8 @@ struct sim_block {
  * @progs: per run, its program; its grids run one after another.
  * @arrive: per run, the arrival cycle of its first grid.
  * @oracle: per run, NULL or per grid its measured alone runtime, which
- *	replaces &gtbs_grid.alone_cycles (the SJF oracle's key; given to
- *	the sjf policy only).
+ *	replaces &gtbs_grid.alone_cycles (the key of the oracle policies;
+ *	given to those only, sim_policy_keyed()).
  * @seed_mix: XORed into every grid's seed (0: the file's seeds).
  * @record: record every block in &sim_out.blocks.
  */
@@ -256,6 +256,7 @@ struct sim_timeline;
 /* eval.c */
 u64 sim_seed_mix(u64 seed);
 u64 sim_arrival(const struct sim_eval *ev, unsigned int offset, unsigned int a);
+bool sim_policy_keyed(const struct gtbs_policy_ops *policy);
 void sim_pair_job(const struct sim_eval *ev, unsigned int offset,
 		  const struct gtbs_policy_ops *policy,
 		  const struct sim_pair *pair, struct sim_job *job);
@@ -324,6 +325,10 @@ typedef void sim_help_fn(FILE *f);
 extern const char *sim_progname;
 void sim_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void sim_registry(char *buf, size_t len, const char *sep);
+/* The note that sjf changed meaning, for gputbs-sim and gputbs. */
+#define SIM_SJF_NOTE \
+	"note: sjf is now the paper's serial SJF (shortest grid alone first, one grid at a time); the former SJF oracle is srtf-oracle\n"
+void sim_sjf_note(void);
 int sim_usage_error(sim_help_fn *help, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int sim_parse_uint(const char *s, u64 lo, u64 hi, u64 *out);

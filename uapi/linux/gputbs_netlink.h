@@ -57,8 +57,8 @@ enum gputbs_limiter {
  *   is higher.
  * @GPUTBS_PREEMPTION_REASON_STARVE: Higher only because the starvation guard
  *   promoted it.
- * @GPUTBS_PREEMPTION_REASON_SHORTER: Same class; srtf, srtf-adaptive or sjf
- *   rank the other grid shorter.
+ * @GPUTBS_PREEMPTION_REASON_SHORTER: Same class; srtf, srtf-adaptive or
+ *   srtf-oracle rank the other grid shorter.
  * @GPUTBS_PREEMPTION_REASON_SAMPLE: SRTF samples the other grid on this SM.
  * @GPUTBS_PREEMPTION_REASON_SHARE: SRTF/Adaptive's sharing mode limits the
  *   grid's residency.
