@@ -64,6 +64,11 @@ module_param(load_knee_warps, uint, 0444);
 MODULE_PARM_DESC(load_knee_warps,
 		 "Timing model constant K, warps (default 8; see timing-model.rst)");
 
+static unsigned int timing_model;
+module_param(timing_model, uint, 0444);
+MODULE_PARM_DESC(timing_model,
+		 "How co-running grids slow each other: 0 demand overlap (default), 1 uniform (the first release's); see timing-model.rst");
+
 static unsigned int time_scale_ps = 1000000;
 module_param(time_scale_ps, uint, 0444);
 MODULE_PARM_DESC(time_scale_ps,
@@ -132,6 +137,7 @@ static int gputbs_config_from_params(struct gtbs_dev_config *cfg)
 	cfg->max_warps_per_sm = warps_per_sm;
 	cfg->warp_size = warp_size;
 	cfg->load_knee_warps = load_knee_warps;
+	cfg->timing_model = timing_model;
 	gputbs_limits_apply(cfg);	/* max_blocks_per_grid */
 	cfg->max_threads_per_block = min(cfg->max_threads_per_block,
 					 threads_per_sm);

@@ -29,7 +29,7 @@
  *	SRTF/Adaptive's tunables.
  *
  * nr_sms, threads_per_sm, regs_per_sm, shmem_per_sm, blocks_per_sm,
- * warps_per_sm, warp_size, load_knee_warps, time_scale_ps
+ * warps_per_sm, warp_size, load_knee_warps, timing_model, time_scale_ps
  *	The device's configuration (initially the module parameters of the
  *	same names).  Writable while no file of /dev/gputbs is open and no
  *	grid exists (else %-EBUSY): gputbs_reconfigure() builds new SMs and
@@ -316,6 +316,7 @@ enum gputbs_cfg_field {
 	GPUTBS_CFG_WARPS,
 	GPUTBS_CFG_WARP_SIZE,
 	GPUTBS_CFG_KNEE,
+	GPUTBS_CFG_TIMING_MODEL,
 	GPUTBS_CFG_TIME_SCALE,
 };
 
@@ -345,6 +346,8 @@ static u32 *gputbs_cfg_field(struct gtbs_dev_config *cfg, u32 *scale,
 		return &cfg->warp_size;
 	case GPUTBS_CFG_KNEE:
 		return &cfg->load_knee_warps;
+	case GPUTBS_CFG_TIMING_MODEL:
+		return &cfg->timing_model;
 	case GPUTBS_CFG_TIME_SCALE:
 		break;
 	}
@@ -422,6 +425,7 @@ GPUTBS_CFG_ATTR(blocks_per_sm, GPUTBS_CFG_BLOCKS);
 GPUTBS_CFG_ATTR(warps_per_sm, GPUTBS_CFG_WARPS);
 GPUTBS_CFG_ATTR(warp_size, GPUTBS_CFG_WARP_SIZE);
 GPUTBS_CFG_ATTR(load_knee_warps, GPUTBS_CFG_KNEE);
+GPUTBS_CFG_ATTR(timing_model, GPUTBS_CFG_TIMING_MODEL);
 GPUTBS_CFG_ATTR(time_scale_ps, GPUTBS_CFG_TIME_SCALE);
 
 /* Read-only counters: @expr of the device, read under the lock. */
@@ -464,6 +468,7 @@ static struct attribute *gputbs_attrs[] = {
 	&dev_attr_warps_per_sm.attr.attr,
 	&dev_attr_warp_size.attr.attr,
 	&dev_attr_load_knee_warps.attr.attr,
+	&dev_attr_timing_model.attr.attr,
 	&dev_attr_time_scale_ps.attr.attr,
 	&dev_attr_grids_submitted.attr,
 	&dev_attr_grids_completed.attr,

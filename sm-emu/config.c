@@ -77,6 +77,8 @@ int gtbs_config_check(const struct gtbs_dev_config *cfg, const char **why)
 		*why = "load_knee_warps must be 1..32768";
 	else if (cfg->max_regs_per_thread > 255)
 		*why = "max_regs_per_thread must be 0..255";
+	else if (cfg->timing_model >= GTBS_NR_TIMING_MODELS)
+		*why = "timing_model must be 0 (overlap) or 1 (uniform)";
 	return *why ? -EINVAL : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_config_check);

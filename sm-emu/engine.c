@@ -228,6 +228,7 @@ int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
 {
 	int ret = gtbs_grid_desc_check(&dev->cfg, desc, why);
 	u64 *starts;
+	bool uniform;
 	u32 i;
 
 	if (ret)
@@ -240,7 +241,11 @@ int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
 			       dev->cfg.max_blocks_per_sm);
 	grid->desc = *desc;
 	gtbs_occupancy_calc(&dev->cfg, desc, &grid->occ);
-	grid->knee = desc->knee_mwarps ?:
+	/* the uniform model: every grid issue-bound at the device's knee */
+	uniform = dev->cfg.timing_model == GTBS_TIMING_UNIFORM;
+	grid->mem_ppm = uniform ? 0 : desc->mem_ppm;
+	grid->knee = (!uniform && desc->knee_mwarps) ?
+		     desc->knee_mwarps :
 		     dev->cfg.load_knee_warps * GTBS_WARP_SCALE;
 	/* alone at R the grid sees exactly its own warps: K + R W */
 	grid->full_div = grid->knee + grid->occ.residency * grid->occ.warps *
@@ -518,7 +523,7 @@ static u32 gtbs_group_div(struct gtbs_sm *sm, struct gtbs_grid *grid,
 {
 	if (gs->div_gen != sm->load_gen) {
 		gs->div_gen = sm->load_gen;
-		gs->div = gtbs_load_div(grid->knee, grid->desc.mem_ppm,
+		gs->div = gtbs_load_div(grid->knee, grid->mem_ppm,
 					sm->load_issue, sm->load_mem);
 		gs->progress_carry = 0;
 	}
@@ -593,8 +598,8 @@ static void gtbs_sm_hold(struct gtbs_sm *sm, const struct gtbs_grid *grid)
 	const struct gtbs_occupancy *occ = &grid->occ;
 
 	sm->load_gen++;
-	sm->load_issue += (u64)occ->warps * (GTBS_PPM - grid->desc.mem_ppm);
-	sm->load_mem += (u64)occ->warps * grid->desc.mem_ppm;
+	sm->load_issue += (u64)occ->warps * (GTBS_PPM - grid->mem_ppm);
+	sm->load_mem += (u64)occ->warps * grid->mem_ppm;
 	sm->nr_resident++;
 	sm->used_warps += occ->warps;
 	sm->used_threads += occ->threads;
@@ -605,7 +610,7 @@ static void gtbs_sm_hold(struct gtbs_sm *sm, const struct gtbs_grid *grid)
 static void gtbs_sm_release(struct gtbs_sm *sm, struct gtbs_slot *slot)
 {
 	const struct gtbs_occupancy *occ = &slot->grid->occ;
-	u32 mem_ppm = slot->grid->desc.mem_ppm;
+	u32 mem_ppm = slot->grid->mem_ppm;
 
 	sm->load_gen++;
 	sm->load_issue -= (u64)occ->warps * (GTBS_PPM - mem_ppm);

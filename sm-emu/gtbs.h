@@ -56,6 +56,8 @@ struct gtbs_sm;
  * @max_blocks_per_grid: largest grid accepted, thread blocks.
  * @load_knee_warps: timing model constant K, warps (timing-model.rst).
  * @clock_khz: nominal clock of the modelled GPU, kHz (informational).
+ * @timing_model: &enum gtbs_timing_model (timing-model.rst): how grids
+ *	that share an SM slow each other down.
  *
  * Defaults (gtbs_config_default()) are the paper's Table "Simulator
  * Configuration" with the Fermi (compute capability 2.0) allocation rules
@@ -76,6 +78,23 @@ struct gtbs_dev_config {
 	u32 max_blocks_per_grid;
 	u32 load_knee_warps;
 	u32 clock_khz;
+	u32 timing_model;
+};
+
+/**
+ * enum gtbs_timing_model - how co-running grids slow each other down
+ * @GTBS_TIMING_OVERLAP: the demand-overlap model (the default): each grid
+ *	sees the SM's issue and memory loads weighted by its own demand
+ *	(&gtbs_grid_desc.mem_ppm) and has its own knee (knee_mwarps).
+ * @GTBS_TIMING_UNIFORM: the first release's model, kept for comparison:
+ *	every grid is issue-bound at the device's knee, so every warp on an
+ *	SM slows every block alike.
+ * @GTBS_NR_TIMING_MODELS: number of models.
+ */
+enum gtbs_timing_model {
+	GTBS_TIMING_OVERLAP,
+	GTBS_TIMING_UNIFORM,
+	GTBS_NR_TIMING_MODELS,
 };
 
 /**
@@ -327,7 +346,10 @@ struct gtbs_grid_sm {
  * @last_issue_cycle: cycle of the latest block issue, or @submit_cycle
  *	before the first: the starvation guard measures waits from here.
  * @knee: the grid's knee K, 1/%GTBS_WARP_SCALE warps: its
- *	&gtbs_grid_desc.knee_mwarps, or the device's.
+ *	&gtbs_grid_desc.knee_mwarps, or the device's (always the device's
+ *	under %GTBS_TIMING_UNIFORM).
+ * @mem_ppm: the grid's memory share phi, ppm: its &gtbs_grid_desc.mem_ppm,
+ *	or 0 under %GTBS_TIMING_UNIFORM.
  * @full_div: K + R W, 1/%GTBS_WARP_SCALE warps: the grid's rate divisor
  *	alone at maximum residency, with which a block's work becomes
  *	progress (gtbs_block_progress()).
@@ -368,6 +390,7 @@ struct gtbs_grid {
 	u64 end_cycle;
 	u64 last_issue_cycle;
 	u32 knee;
+	u32 mem_ppm;
 	u32 full_div;
 	u64 alone_cycles;
 	enum gtbs_sample_state sample;

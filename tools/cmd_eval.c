@@ -424,6 +424,24 @@ static void eval_progress(void *priv, size_t done, size_t total)
  * serial console (the QEMU guest's /dev/console is a tty, but its output
  * is logged line by line on the host).
  */
+/*
+ * The module's timing model (sysfs timing_model, which GPUTBS_IOCTL_INFO
+ * does not report): the uniform model only if the attribute says 1, the
+ * overlap model for 0 and for a module without the attribute.
+ */
+static u32 eval_timing_model(void)
+{
+	FILE *f = fopen("/sys/class/misc/gputbs/timing_model", "re");
+	unsigned int v = GTBS_TIMING_OVERLAP;
+
+	if (f) {
+		if (fscanf(f, "%u", &v) != 1 || v >= GTBS_NR_TIMING_MODELS)
+			v = GTBS_TIMING_OVERLAP;
+		fclose(f);
+	}
+	return v;
+}
+
 static bool eval_is_tty(void)
 {
 	const char *name;
@@ -497,6 +515,7 @@ static int eval_start(struct sim_eval *ev, void *priv)
 	ev->cfg.max_blocks_per_grid = s->info.max_blocks_per_grid;
 	ev->cfg.clock_khz = s->info.clock_khz;
 	ev->cfg.load_knee_warps = s->info.load_knee_warps;
+	ev->cfg.timing_model = eval_timing_model();
 	ev->device = s->device;
 	ev->time_scale_ps = s->info.time_scale_ps;
 	s->opts.device = s->device;

@@ -1878,6 +1878,7 @@ static const char * const root_only[] = {
 	GU_SYSFS "/regs_per_sm", GU_SYSFS "/shmem_per_sm",
 	GU_SYSFS "/blocks_per_sm", GU_SYSFS "/warps_per_sm",
 	GU_SYSFS "/warp_size", GU_SYSFS "/load_knee_warps",
+	GU_SYSFS "/timing_model",
 	GU_SYSFS "/time_scale_ps", GU_PARAMS "/max_grids_per_device",
 	GU_PARAMS "/max_grids_per_user", GU_PARAMS "/max_bytes_per_user",
 	GU_PARAMS "/max_bytes_per_device",

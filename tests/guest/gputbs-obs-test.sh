@@ -34,7 +34,7 @@ check() {	# check NAME COMMAND...
 }
 
 counters="grids_submitted grids_completed grids_cancelled blocks_dispatched predictions promotions policy_switches sharing_switches preemptions"
-config="nr_sms threads_per_sm regs_per_sm shmem_per_sm blocks_per_sm warps_per_sm warp_size load_knee_warps time_scale_ps"
+config="nr_sms threads_per_sm regs_per_sm shmem_per_sm blocks_per_sm warps_per_sm warp_size load_knee_warps timing_model time_scale_ps"
 
 snapshot() {	# snapshot FILE: "name value" per counter
 	for c in $counters; do

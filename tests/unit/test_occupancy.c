@@ -72,6 +72,7 @@ BAD_CFG(huge_grid, c->max_blocks_per_grid = (1U << 24) + 1)
 BAD_CFG(zero_knee, c->load_knee_warps = 0)
 BAD_CFG(huge_knee, c->load_knee_warps = (1U << 15) + 1)
 BAD_CFG(huge_regs_per_thread, c->max_regs_per_thread = 256)
+BAD_CFG(unknown_timing_model, c->timing_model = GTBS_NR_TIMING_MODELS)
 
 static const struct bad_cfg bad_cfgs[] = {
 	{ "nr_sms 0", bad_cfg_zero_sms },
@@ -95,6 +96,7 @@ static const struct bad_cfg bad_cfgs[] = {
 	{ "load_knee_warps 0", bad_cfg_zero_knee },
 	{ "load_knee_warps 2^15+1", bad_cfg_huge_knee },
 	{ "max_regs_per_thread 256", bad_cfg_huge_regs_per_thread },
+	{ "timing_model 2", bad_cfg_unknown_timing_model },
 };
 
 /* One invalid field per case: -EINVAL and a reason. */

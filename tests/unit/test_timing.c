@@ -417,13 +417,19 @@ END_TEST
  * With complementary demands (phi 0 and 1) each sees only its own 8 warps:
  * 1600 each, sooner together than in sequence.
  */
-static void corun_pair(u32 mem_a, u32 mem_b, u64 *end_a, u64 *end_b)
+static void corun_pair_on(u32 model, u32 mem_a, u32 mem_b, u64 *end_a,
+			  u64 *end_b)
 {
-	struct h_dev *h = h_new_sms(1);
+	struct gtbs_dev_config cfg;
+	struct h_dev *h;
 	struct gtbs_grid_desc a = h_desc(4, 64, 16, 0, 2400);
 	struct gtbs_grid_desc b = h_desc(4, 64, 16, 0, 2400);
 	struct gtbs_grid *ga, *gb;
 
+	gtbs_config_default(&cfg);
+	cfg.nr_sms = 1;
+	cfg.timing_model = model;
+	h = h_new(&cfg, &gtbs_policy_fifo);
 	a.mem_ppm = mem_a;
 	b.mem_ppm = mem_b;
 	ga = h_submit(h, &a, 0);
@@ -435,6 +441,25 @@ static void corun_pair(u32 mem_a, u32 mem_b, u64 *end_a, u64 *end_b)
 	*end_b = gb->end_cycle;
 	h_free(h);
 }
+
+static void corun_pair(u32 mem_a, u32 mem_b, u64 *end_a, u64 *end_b)
+{
+	corun_pair_on(GTBS_TIMING_OVERLAP, mem_a, mem_b, end_a, end_b);
+}
+
+/* The uniform model ignores phi: complementary grids contend as twins. */
+START_TEST(corun_uniform_model_ignores_phi)
+{
+	u64 a, b;
+
+	corun_pair_on(GTBS_TIMING_UNIFORM, 0, GTBS_PPM, &a, &b);
+	ck_assert_uint_eq(a, 2400);
+	ck_assert_uint_eq(b, 2400);
+	corun_pair_on(GTBS_TIMING_UNIFORM, 500000, 0, &a, &b);
+	ck_assert_uint_eq(a, 2400);
+	ck_assert_uint_eq(b, 2400);
+}
+END_TEST
 
 START_TEST(corun_complementary_sooner_together)
 {
@@ -677,6 +702,7 @@ Suite *timing_suite(void)
 	tcase_add_test(tc, corun_complementary_sooner_together);
 	tcase_add_test(tc, corun_same_resource_contends);
 	tcase_add_test(tc, corun_partial_overlap);
+	tcase_add_test(tc, corun_uniform_model_ignores_phi);
 	tcase_add_test(tc, corun_own_knee);
 	tcase_add_loop_test(tc, corun_equal_phi_is_first_release_model, 0, 40);
 	tcase_add_test(tc, load_change_mid_block);

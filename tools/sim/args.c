@@ -213,6 +213,59 @@ int sim_parse_sms(sim_help_fn *help, const char *arg,
 	return 0;
 }
 
+static const char * const sim_timing_names[] = {
+	[GTBS_TIMING_OVERLAP] = "overlap",
+	[GTBS_TIMING_UNIFORM] = "uniform",
+};
+
+/**
+ * sim_timing_name() - name of a timing model
+ * @model: &enum gtbs_timing_model.
+ *
+ * Return: "overlap" or "uniform" (timing-model.rst), "?" otherwise.
+ */
+const char *sim_timing_name(u32 model)
+{
+	return model < GTBS_NR_TIMING_MODELS ? sim_timing_names[model] : "?";
+}
+
+/**
+ * sim_timing_parse() - a timing model by name
+ * @name: "overlap" or "uniform".
+ * @cfg: out: its &gtbs_dev_config.timing_model.
+ *
+ * Return: 0, or -EINVAL for another name.
+ */
+int sim_timing_parse(const char *name, struct gtbs_dev_config *cfg)
+{
+	u32 m;
+
+	for (m = 0; m < GTBS_NR_TIMING_MODELS; m++) {
+		if (!strcmp(name, sim_timing_names[m])) {
+			cfg->timing_model = m;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/**
+ * sim_parse_timing() - --timing-model overlap|uniform
+ * @help: usage of the command, for errors.
+ * @arg: the argument.
+ * @cfg: out: its &gtbs_dev_config.timing_model.
+ *
+ * Return: 0, or an exit status after a message.
+ */
+int sim_parse_timing(sim_help_fn *help, const char *arg,
+		     struct gtbs_dev_config *cfg)
+{
+	if (sim_timing_parse(arg, cfg))
+		return sim_usage_error(help, "unknown timing model '%s' (overlap or uniform)",
+				       arg);
+	return 0;
+}
+
 /**
  * sim_parse_seed() - --seed N
  * @help: usage of the command, for errors.

@@ -167,6 +167,7 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 		{ "sms", required_argument, NULL, 's' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "sjf-key", required_argument, NULL, 'k' },
+		{ "timing-model", required_argument, NULL, 'M' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "plot", required_argument, NULL, 'p' },
 		{ "timeline", required_argument, NULL, 't' },
@@ -206,7 +207,7 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 		ev->policies[ev->nr_policies++] = gtbs_policy_at(i);
 	while (!ret && (opt = getopt_long(argc, argv,
 					  cli->module ? "w:o:P:f:S:d:p:t:h" :
-					  "w:o:P:f:j:s:S:k:p:t:h",
+					  "w:o:P:f:j:s:S:k:M:p:t:h",
 					  opts, NULL)) != -1) {
 		/* long options of the other command are unknown here */
 		if (cli->module ? strchr("jsk", opt) != NULL : opt == 'd') {
@@ -242,6 +243,9 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 			break;
 		case 's':
 			ret = sim_parse_sms(sim_eval_help, optarg, &ev->cfg);
+			break;
+		case 'M':
+			ret = sim_parse_timing(sim_eval_help, optarg, &ev->cfg);
 			break;
 		case 'S':
 			ret = sim_parse_seed(sim_eval_help, optarg, &ev->seed);

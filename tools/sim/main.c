@@ -71,6 +71,9 @@ static const char usage_eval[] =
 	"  -s, --sms N           SMs of the device, 1..1024 (default 15)\n"
 	"  -S, --seed N          XOR a scramble of N into every grid's seed\n"
 	"                        (default 0: the workload file's seeds)\n"
+	"  -M, --timing-model M  overlap (default: each grid's mem= and knee=)\n"
+	"                        or uniform (the first release's model, every\n"
+	"                        warp slows every block alike)\n"
 	"  -k, --sjf-key KEY     the key of srtf-oracle, sjf and ljf: measured\n"
 	"                        (default: each grid's alone runtime as\n"
 	"                        measured) or model (Equation 1 of its work\n"
@@ -112,6 +115,7 @@ static const char usage_run[] =
 	"  -f, --format FORMAT   text (default) or json\n"
 	"  -s, --sms N           SMs of the device, 1..1024 (default 15)\n"
 	"  -S, --seed N          XOR a scramble of N into every grid's seed\n"
+	"  -M, --timing-model M  overlap (default) or uniform\n"
 	"  -T, --trace FILE      write every block of the workload's grids as a\n"
 	"                        trace for 'gputbs predict' (one workload and\n"
 	"                        one policy only)\n"
@@ -527,6 +531,7 @@ static int cmd_run(int argc, char **argv)
 		{ "sms", required_argument, NULL, 's' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "trace", required_argument, NULL, 'T' },
+		{ "timing-model", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -545,7 +550,7 @@ static int cmd_run(int argc, char **argv)
 	gtbs_config_default(&c->cfg);
 	c->policies[0] = &gtbs_policy_fifo;
 	c->nr_policies = 1;
-	while (!ret && (opt = getopt_long(argc, argv, "P:f:s:S:T:h", opts,
+	while (!ret && (opt = getopt_long(argc, argv, "P:f:s:S:T:M:h", opts,
 					  NULL)) != -1) {
 		switch (opt) {
 		case 'P':
@@ -557,6 +562,9 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case 's':
 			ret = sim_parse_sms(sim_run_help, optarg, &c->cfg);
+			break;
+		case 'M':
+			ret = sim_parse_timing(sim_run_help, optarg, &c->cfg);
 			break;
 		case 'S':
 			ret = sim_parse_seed(sim_run_help, optarg, &seed);

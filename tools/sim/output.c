@@ -656,6 +656,7 @@ void sim_report_text(FILE *f, const struct sim_eval *ev)
 		      "as in the module)\n", f);
 	else
 		fputs("sjf key: measured (each grid's alone runtime as measured)\n", f);
+	fprintf(f, "timing model: %s\n", sim_timing_name(ev->cfg.timing_model));
 	fputs("slowdown = shared / alone turnaround; first, final: the grid's first and final\n"
 	      "Simple Slicing prediction; first/act, final/act: those over its actual runtime\n"
 	      "(last block end - first block start)\n", f);
@@ -910,6 +911,7 @@ void sim_report_json(FILE *f, const struct sim_eval *ev,
 	json_u64(&j, "max_blocks_per_sm", ev->cfg.max_blocks_per_sm);
 	json_u64(&j, "seed", ev->seed);
 	json_str(&j, "sjf_key", ev->sjf_model ? "model" : "measured");
+	json_str(&j, "timing_model", sim_timing_name(ev->cfg.timing_model));
 	json_u64(&j, "offset0_cycles", SIM_OFFSET0_CYCLES);
 	json_arr(&j, "policies");
 	for (p = 0; p < ev->nr_policies; p++)

@@ -512,6 +512,11 @@ static int sim_read_head(struct sim_reader *r, const struct sim_jval *root,
 	ev->sjf_model = !strcmp(key->str, "model");
 	ev->seed_mix = sim_seed_mix(ev->seed);
 	gtbs_config_default(&ev->cfg);
+	key = sim_member(r, root, "timing_model", SIM_JSTR);
+	if (!key)
+		return SIM_EXIT_USAGE;
+	if (sim_timing_parse(key->str, &ev->cfg))
+		return sim_rerr(r, "unknown timing_model '%s'", key->str);
 	ret = sim_u64(r, root, "nr_sms", false, &v);
 	if (ret)
 		return ret;

@@ -325,6 +325,10 @@ typedef void sim_help_fn(FILE *f);
 extern const char *sim_progname;
 void sim_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void sim_registry(char *buf, size_t len, const char *sep);
+const char *sim_timing_name(u32 model);
+int sim_timing_parse(const char *name, struct gtbs_dev_config *cfg);
+int sim_parse_timing(sim_help_fn *help, const char *arg,
+		     struct gtbs_dev_config *cfg);
 /* The note that sjf changed meaning, for gputbs-sim and gputbs. */
 #define SIM_SJF_NOTE \
 	"note: sjf is now the paper's serial SJF (shortest grid alone first, one grid at a time); the former SJF oracle is srtf-oracle\n"
