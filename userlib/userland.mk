@@ -71,7 +71,7 @@ SIM_CORE_OBJS := $(patsubst %.c,$(UL_OBJ)/%.o,$(wildcard sm-emu/*.c))
 # "gputbs eval" (the same sweep on the module).
 SIM_EVAL_OBJS := $(addprefix $(UL_OBJ)/, tools/sim/eval.o \
 	tools/sim/evalcmd.o tools/sim/args.o tools/sim/output.o \
-	tools/sim/plot.o)
+	tools/sim/paper.o tools/sim/plot.o)
 # gputbs eval: the same sweep on the module; it needs the whole core (the
 # policy registry) besides the CLI's metrics and predictor.
 GPUTBS_CLI_OBJS += $(UL_OBJ)/tools/cmd_eval.o $(SIM_EVAL_OBJS) \

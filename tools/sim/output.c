@@ -670,6 +670,7 @@ void sim_report_text(FILE *f, const struct sim_eval *ev)
 	sim_geomeans_text(f, ev);
 	sim_orders_text(f, ev);
 	sim_motiv_text(f, ev);
+	sim_paper_text(f, ev);
 }
 
 /* json.c writes a non-finite double as null. */
@@ -948,6 +949,7 @@ void sim_report_json(FILE *f, const struct sim_eval *ev,
 		sim_offset_json(&j, ev, i);
 	json_arr_end(&j);
 	sim_motiv_json(&j, ev);
+	sim_paper_json(&j, ev);
 	if (tl && tl->nr_policies)
 		sim_timeline_json(&j, ev, tl);
 	json_obj_end(&j);

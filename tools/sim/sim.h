@@ -292,6 +292,11 @@ void sim_report_json(FILE *f, const struct sim_eval *ev,
 		     const struct sim_timeline *tl);
 double sim_fp(u64 fp);
 
+/* paper.c */
+struct json;
+void sim_paper_text(FILE *f, const struct sim_eval *ev);
+void sim_paper_json(struct json *j, const struct sim_eval *ev);
+
 /* plot.c */
 /**
  * struct sim_timeline - the per-SM timeline of one pair

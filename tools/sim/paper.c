@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * paper.c - the paper's evaluation statements beside the sweep's.
+ *
+ * Everything here is derived from a sweep's results (a run or a results
+ * file read back), so "gputbs-sim report" prints it again byte for byte.
+ * Three parts, each with the paper's sentence it checks
+ * (Documentation/evaluation.rst):
+ *
+ *  - cells: every geomean of the paper's three tables (offset 0: FIFO,
+ *    MPMax, SRTF, SRTF/Adaptive, SJF; 25% and 50%: the first four; STP,
+ *    ANTT and fairness each) beside ours with the relative error, and how
+ *    many are within 5%; the order of the tables' policies by each metric;
+ *  - ratios: the headline ratios of Sections "Overall Results" and "System
+ *    Throughput" at offset 0;
+ *  - pairs: the per-pair statements of Sections "System Throughput",
+ *    "Average Normalized Turnaround Time" and "Fairness" at offset 0.
+ *
+ * A statement whose policies are not in the sweep is left out.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../json.h"
+#include "sim.h"
+
+/* SIM_CELL_TOL - a cell "matches" within this relative error (5%) */
+#define SIM_CELL_TOL	0.05
+
+/* The policies of the paper's three tables, in its row order. */
+static const char * const sim_table_policies[] = {
+	"fifo", "mpmax", "srtf", "srtf-adaptive", "sjf",
+};
+
+static int sim_pol(const struct sim_eval *ev, const char *name)
+{
+	unsigned int p;
+
+	for (p = 0; p < ev->nr_policies; p++)
+		if (!strcmp(ev->policies[p]->name, name))
+			return p;
+	return -1;
+}
+
+static int sim_off(const struct sim_eval *ev, unsigned int pct)
+{
+	unsigned int o;
+
+	for (o = 0; o < ev->nr_offsets; o++)
+		if (ev->offsets[o] == pct)
+			return o;
+	return -1;
+}
+
+static double sim_gm_metric(const struct sim_eval *ev, int o, int p, int m)
+{
+	const struct sim_geomean *gm = &ev->geomeans[o * ev->nr_policies + p];
+
+	return m == 0 ? gm->stp : m == 1 ? gm->antt : gm->strictf;
+}
+
+static double sim_paper_metric3(const struct sim_paper *pv, int m)
+{
+	return m == 0 ? pv->stp : m == 1 ? pv->antt : pv->strictf;
+}
+
+static const char * const sim_metric_names[] = { "STP", "ANTT", "StrictF" };
+
+/**
+ * struct sim_cells - the paper's table cells beside ours
+ * @n: cells compared (the paper's and the sweep's policies and offsets).
+ * @within: of those, within %SIM_CELL_TOL.
+ * @orders: (offset, metric) orders compared.
+ * @orders_same: of those, the paper's order.
+ */
+struct sim_cells {
+	unsigned int n;
+	unsigned int within;
+	unsigned int orders;
+	unsigned int orders_same;
+};
+
+/* Whether, at offset index @o, the tables' policies are in the paper's order by @m. */
+static int sim_table_order_same(const struct sim_eval *ev, int o, int m,
+				bool *same)
+{
+	unsigned int a, b;
+	int n = 0;
+
+	*same = true;
+	for (a = 0; a < ARRAY_SIZE(sim_table_policies); a++) {
+		const struct sim_paper *pa =
+			sim_paper_value(sim_table_policies[a], ev->offsets[o]);
+		int pa_i = sim_pol(ev, sim_table_policies[a]);
+
+		if (!pa || pa_i < 0 || isnan(sim_paper_metric3(pa, m)))
+			continue;
+		n++;
+		for (b = a + 1; b < ARRAY_SIZE(sim_table_policies); b++) {
+			const struct sim_paper *pb =
+				sim_paper_value(sim_table_policies[b],
+						ev->offsets[o]);
+			int pb_i = sim_pol(ev, sim_table_policies[b]);
+			double dp, dq;
+
+			if (!pb || pb_i < 0 || isnan(sim_paper_metric3(pb, m)))
+				continue;
+			dp = sim_paper_metric3(pa, m) - sim_paper_metric3(pb, m);
+			dq = sim_gm_metric(ev, o, pa_i, m) -
+			     sim_gm_metric(ev, o, pb_i, m);
+			/* equal in the paper: either order is the paper's */
+			if (fabs(dp) < 0.005)
+				continue;
+			if ((dp > 0) != (dq > 0))
+				*same = false;
+		}
+	}
+	return n;
+}
+
+static void sim_cells_calc(const struct sim_eval *ev, struct sim_cells *c)
+{
+	unsigned int t, o;
+	int m;
+
+	memset(c, 0, sizeof(*c));
+	for (o = 0; o < ev->nr_offsets; o++) {
+		for (t = 0; t < ARRAY_SIZE(sim_table_policies); t++) {
+			const struct sim_paper *pv =
+				sim_paper_value(sim_table_policies[t],
+						ev->offsets[o]);
+			int p = sim_pol(ev, sim_table_policies[t]);
+
+			if (!pv || p < 0)
+				continue;
+			for (m = 0; m < 3; m++) {
+				double want = sim_paper_metric3(pv, m);
+				double got = sim_gm_metric(ev, o, p, m);
+
+				if (isnan(want))
+					continue;
+				c->n++;
+				/* the paper prints two decimals */
+				if (fabs(got - want) <=
+				    SIM_CELL_TOL * want + 0.005)
+					c->within++;
+			}
+		}
+		for (m = 0; m < 3; m++) {
+			bool same;
+
+			if (sim_table_order_same(ev, o, m, &same) < 2)
+				continue;
+			c->orders++;
+			c->orders_same += same;
+		}
+	}
+}
+
+/**
+ * struct sim_ratio - a headline ratio of the paper
+ * @what: what it is, for people.
+ * @num: policy of the numerator.
+ * @den: policy of the denominator.
+ * @metric: 0 STP, 1 ANTT, 2 StrictF.
+ * @invert: the ratio is den / num (ANTT: lower is better).
+ * @paper: the paper's value.
+ * @sentence: where the paper says it.
+ */
+struct sim_ratio {
+	const char *what;
+	const char *num;
+	const char *den;
+	int metric;
+	bool invert;
+	double paper;
+	const char *sentence;
+};
+
+static const struct sim_ratio sim_ratios[] = {
+	{ "SRTF over FIFO, STP", "srtf", "fifo", 0, false, 1.18,
+	  "SRTF improves STP by 1.18x" },
+	{ "SRTF over FIFO, ANTT", "srtf", "fifo", 1, true, 2.25,
+	  "ANTT by 2.25x" },
+	{ "SRTF over FIFO, fairness", "srtf", "fifo", 2, false, 2.74,
+	  "and Fairness by 2.74x" },
+	{ "SRTF over MPMax, STP", "srtf", "mpmax", 0, false, 1.16,
+	  "outperforms MPMax by 1.16x (STP)" },
+	{ "SRTF over MPMax, ANTT", "srtf", "mpmax", 1, true, 1.30,
+	  "and 1.3x (ANTT)" },
+	{ "SRTF/Adaptive over FIFO, fairness", "srtf-adaptive", "fifo", 2,
+	  false, 2.95, "a 2.95x fairness improvement over FIFO" },
+	{ "SRTF/Adaptive over FIFO, STP", "srtf-adaptive", "fifo", 0, false,
+	  1.12, "its STP being 1.12x better" },
+	{ "SRTF/Adaptive over FIFO, ANTT", "srtf-adaptive", "fifo", 1, true,
+	  2.23, "and ANTT being 2.23x better than baseline FIFO" },
+	{ "SRTF/Adaptive over SRTF, STP", "srtf-adaptive", "srtf", 0, false,
+	  0.95, "its STP is lower by 5% than that of SRTF" },
+	{ "SJF over SRTF, STP", "sjf", "srtf", 0, false, 1.82 / 1.59,
+	  "a gap of 12.64% between SRTF and SJF" },
+	{ "zero-sampling SRTF over SRTF, STP", "srtf-oracle", "srtf", 0,
+	  false, 1.03, "this improved STP by 3% to 1.64" },
+	{ "zero-sampling SRTF over SRTF, ANTT", "srtf-oracle", "srtf", 1,
+	  true, 1.22, "and ANTT by 22% to 1.33" },
+};
+
+static bool sim_ratio_calc(const struct sim_eval *ev, int o,
+			   const struct sim_ratio *r, double *v)
+{
+	int a = sim_pol(ev, r->num), b = sim_pol(ev, r->den);
+	double x, y;
+
+	if (a < 0 || b < 0)
+		return false;
+	x = sim_gm_metric(ev, o, a, r->metric);
+	y = sim_gm_metric(ev, o, b, r->metric);
+	*v = r->invert ? y / x : x / y;
+	return true;
+}
+
+/* Share of the FIFO-to-SJF STP gap that SRTF bridges ("49%"). */
+static bool sim_gap_bridged(const struct sim_eval *ev, int o, double *v)
+{
+	int f = sim_pol(ev, "fifo"), s = sim_pol(ev, "srtf");
+	int j = sim_pol(ev, "sjf");
+	double gap;
+
+	if (f < 0 || s < 0 || j < 0)
+		return false;
+	gap = sim_gm_metric(ev, o, j, 0) - sim_gm_metric(ev, o, f, 0);
+	if (gap <= 0)
+		return false;
+	*v = (sim_gm_metric(ev, o, s, 0) - sim_gm_metric(ev, o, f, 0)) / gap;
+	return true;
+}
+
+/**
+ * struct sim_pairs_stat - per-pair statements at offset 0
+ * @worst: per policy of the sweep, the pair with the largest ANTT.
+ * @worst_antt: that ANTT.
+ * @mpmax_over_sjf: pairs where MPMax's STP exceeds SJF's.
+ * @mpmax_over_sjf_sha1: of those, pairs with SHA1 second.
+ * @mpmax_over_fifo: pairs where MPMax's STP exceeds FIFO's.
+ * @mpmax_fairer: pairs where MPMax's StrictF exceeds FIFO's.
+ * @fifo_as_sjf: pairs where FIFO's STP equals SJF's within 0.01.
+ * @sharing: pairs in which SRTF/Adaptive entered sharing mode.
+ * @adaptive_fairest: pairs where SRTF/Adaptive's StrictF is above every
+ *	other realizable policy's (FIFO, MPMax, SRTF).
+ * @ray_jpeg_fifo: RayTracing+JPEG-d, JPEG-d's slowdown under FIFO.
+ * @ray_jpeg_srtf: the same under SRTF.
+ */
+struct sim_pairs_stat {
+	int worst[SIM_MAX_POLICIES];
+	double worst_antt[SIM_MAX_POLICIES];
+	int mpmax_over_sjf;
+	int mpmax_over_sjf_sha1;
+	int mpmax_over_fifo;
+	int mpmax_fairer;
+	int fifo_as_sjf;
+	int sharing;
+	int adaptive_fairest;
+	double ray_jpeg_fifo;
+	double ray_jpeg_srtf;
+};
+
+static const struct gtbs_metrics *sim_m(const struct sim_eval *ev, int o,
+					int p, unsigned int i)
+{
+	return &sim_result_at(ev, o, p, i)->metrics;
+}
+
+static double sim_second_slowdown(const struct sim_eval *ev, int o, int p,
+				  const char *pair)
+{
+	int i = sim_find_pair(ev, pair);
+	const struct sim_result *r;
+
+	if (i < 0 || p < 0)
+		return NAN;
+	r = sim_result_at(ev, o, p, i);
+	return (double)r->out.progs[1].turnaround / (double)r->alone[1];
+}
+
+static void sim_pairs_calc(const struct sim_eval *ev, int o,
+			   struct sim_pairs_stat *s)
+{
+	int fifo = sim_pol(ev, "fifo"), mpmax = sim_pol(ev, "mpmax");
+	int sjf = sim_pol(ev, "sjf"), srtf = sim_pol(ev, "srtf");
+	int ad = sim_pol(ev, "srtf-adaptive");
+	unsigned int i, p;
+
+	memset(s, 0, sizeof(*s));
+	for (p = 0; p < ev->nr_policies; p++) {
+		s->worst[p] = -1;
+		for (i = 0; i < ev->nr_pairs; i++) {
+			double a = sim_fp(sim_m(ev, o, p, i)->antt);
+
+			if (s->worst[p] < 0 || a > s->worst_antt[p]) {
+				s->worst[p] = i;
+				s->worst_antt[p] = a;
+			}
+		}
+	}
+	for (i = 0; i < ev->nr_pairs; i++) {
+		const struct sim_pair *pr = &ev->pairs[i];
+
+		if (mpmax >= 0 && sjf >= 0 &&
+		    sim_m(ev, o, mpmax, i)->stp > sim_m(ev, o, sjf, i)->stp) {
+			s->mpmax_over_sjf++;
+			if (!strcmp(ev->progs[pr->b]->name, "SHA1"))
+				s->mpmax_over_sjf_sha1++;
+		}
+		if (mpmax >= 0 && fifo >= 0) {
+			s->mpmax_over_fifo += sim_m(ev, o, mpmax, i)->stp >
+					      sim_m(ev, o, fifo, i)->stp;
+			s->mpmax_fairer += sim_m(ev, o, mpmax, i)->strictf >
+					   sim_m(ev, o, fifo, i)->strictf;
+		}
+		if (fifo >= 0 && sjf >= 0)
+			s->fifo_as_sjf +=
+				llabs((long long)sim_m(ev, o, fifo, i)->stp -
+				      (long long)sim_m(ev, o, sjf, i)->stp) <=
+				(long long)GTBS_FP_ONE / 100;
+		if (ad >= 0) {
+			s->sharing +=
+				!!sim_result_at(ev, o, ad, i)->out.sharing_switches;
+			if (fifo >= 0 && mpmax >= 0 && srtf >= 0) {
+				u64 f = sim_m(ev, o, ad, i)->strictf;
+
+				s->adaptive_fairest +=
+					f > sim_m(ev, o, fifo, i)->strictf &&
+					f > sim_m(ev, o, mpmax, i)->strictf &&
+					f > sim_m(ev, o, srtf, i)->strictf;
+			}
+		}
+	}
+	s->ray_jpeg_fifo = sim_second_slowdown(ev, o, fifo, "RayTracing+JPEG-d");
+	s->ray_jpeg_srtf = sim_second_slowdown(ev, o, srtf, "RayTracing+JPEG-d");
+}
+
+/* The paper's worst ANTT per policy (Section "Average Normalized Turnaround Time"). */
+static double sim_paper_worst(const char *policy)
+{
+	if (!strcmp(policy, "fifo"))
+		return 425.45;
+	if (!strcmp(policy, "mpmax"))
+		return 10.08;
+	if (!strcmp(policy, "srtf"))
+		return 37.77;
+	if (!strcmp(policy, "srtf-adaptive"))
+		return 30.95;
+	return NAN;
+}
+
+static void sim_num(FILE *f, double v, const char *fmt)
+{
+	if (isnan(v))
+		fputs("      -", f);
+	else
+		fprintf(f, fmt, v);
+}
+
+/* ", not in: 0 STP, 25% ANTT" - the orders that are not the paper's. */
+static void sim_orders_differ_text(FILE *f, const struct sim_eval *ev)
+{
+	const char *sep = "; not in:";
+	unsigned int o;
+	bool same;
+	int m;
+
+	for (o = 0; o < ev->nr_offsets; o++) {
+		for (m = 0; m < 3; m++) {
+			if (sim_table_order_same(ev, o, m, &same) < 2 || same)
+				continue;
+			fprintf(f, "%s %u%s %s", sep, ev->offsets[o],
+				ev->offsets[o] ? "%" : "", sim_metric_names[m]);
+			sep = ",";
+		}
+	}
+	fputc('\n', f);
+}
+
+/**
+ * sim_paper_text() - the paper's statements beside the sweep's, as text
+ * @f: output.
+ * @ev: the sweep.
+ */
+void sim_paper_text(FILE *f, const struct sim_eval *ev)
+{
+	int o0 = sim_off(ev, 0);
+	struct sim_pairs_stat s;
+	struct sim_cells c;
+	unsigned int i, p;
+	double v;
+
+	sim_cells_calc(ev, &c);
+	fprintf(f, "\nthe paper's tables: %u of %u geomean cells within 5%% of the paper's;\n"
+		"the paper's order of its tables' policies in %u of %u (offset, metric) orders",
+		c.within, c.n, c.orders_same, c.orders);
+	sim_orders_differ_text(f, ev);
+	if (o0 < 0)
+		return;
+	fputs("\nthe paper's headline ratios at offset 0 (ANTT: the lower over the higher)\n", f);
+	for (i = 0; i < ARRAY_SIZE(sim_ratios); i++) {
+		if (!sim_ratio_calc(ev, o0, &sim_ratios[i], &v))
+			continue;
+		fprintf(f, "  %-36s  ours %6.3f  paper %5.2f  (\"%s\")\n",
+			sim_ratios[i].what, v, sim_ratios[i].paper,
+			sim_ratios[i].sentence);
+	}
+	if (sim_gap_bridged(ev, o0, &v))
+		fprintf(f, "  %-36s  ours %5.1f%%  paper   49%%\n",
+			"FIFO-to-SJF STP gap SRTF bridges", 100 * v);
+	sim_pairs_calc(ev, o0, &s);
+	fputs("\nthe paper's per-pair statements at offset 0\n", f);
+	for (p = 0; p < ev->nr_policies; p++) {
+		const char *name = ev->policies[p]->name;
+
+		fprintf(f, "  worst ANTT %-14s ours %8.2f (%s)  paper ", name,
+			s.worst_antt[p], ev->pairs[s.worst[p]].name);
+		sim_num(f, sim_paper_worst(name), "%.2f");
+		fputc('\n', f);
+	}
+	if (sim_pol(ev, "mpmax") >= 0 && sim_pol(ev, "sjf") >= 0)
+		fprintf(f, "  MPMax STP above SJF's             ours %d pairs (%d with SHA1 second)  paper 3 (all SHA1 second)\n",
+			s.mpmax_over_sjf, s.mpmax_over_sjf_sha1);
+	if (sim_pol(ev, "mpmax") >= 0 && sim_pol(ev, "fifo") >= 0) {
+		fprintf(f, "  MPMax STP above FIFO's            ours %d of %u  paper slightly more than half\n",
+			s.mpmax_over_fifo, ev->nr_pairs);
+		fprintf(f, "  MPMax fairer than FIFO            ours %d of %u  paper 80%%\n",
+			s.mpmax_fairer, ev->nr_pairs);
+	}
+	if (sim_pol(ev, "fifo") >= 0 && sim_pol(ev, "sjf") >= 0)
+		fprintf(f, "  FIFO STP as SJF's (within 0.01)   ours %d of %u  paper half\n",
+			s.fifo_as_sjf, ev->nr_pairs);
+	if (sim_pol(ev, "srtf-adaptive") >= 0) {
+		fprintf(f, "  SRTF/Adaptive shares              ours %d of %u  paper 35\n",
+			s.sharing, ev->nr_pairs);
+		fprintf(f, "  SRTF/Adaptive fairest realizable  ours %d of %u  paper 34\n",
+			s.adaptive_fairest, ev->nr_pairs);
+	}
+	fputs("  RayTracing+JPEG-d, JPEG-d's slowdown: FIFO ours ", f);
+	sim_num(f, s.ray_jpeg_fifo, "%.2f");
+	fputs(" paper 17.76; SRTF ours ", f);
+	sim_num(f, s.ray_jpeg_srtf, "%.2f");
+	fputs(" paper about 2\n", f);
+}
+
+/**
+ * sim_paper_json() - the same as JSON, member "paper_statements"
+ * @j: the writer, inside the top object.
+ * @ev: the sweep.
+ */
+void sim_paper_json(struct json *j, const struct sim_eval *ev)
+{
+	int o0 = sim_off(ev, 0);
+	struct sim_pairs_stat s;
+	struct sim_cells c;
+	unsigned int i, p;
+	double v;
+
+	sim_cells_calc(ev, &c);
+	json_obj(j, "paper_statements");
+	json_u64(j, "cells", c.n);
+	json_u64(j, "cells_within_5pct", c.within);
+	json_u64(j, "orders", c.orders);
+	json_u64(j, "orders_as_paper", c.orders_same);
+	if (o0 >= 0) {
+		json_arr(j, "ratios");
+		for (i = 0; i < ARRAY_SIZE(sim_ratios); i++) {
+			if (!sim_ratio_calc(ev, o0, &sim_ratios[i], &v))
+				continue;
+			json_obj(j, NULL);
+			json_str(j, "what", sim_ratios[i].what);
+			json_double(j, "ours", v);
+			json_double(j, "paper", sim_ratios[i].paper);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		if (sim_gap_bridged(ev, o0, &v))
+			json_double(j, "gap_bridged", v);
+		sim_pairs_calc(ev, o0, &s);
+		json_arr(j, "worst_antt");
+		for (p = 0; p < ev->nr_policies; p++) {
+			json_obj(j, NULL);
+			json_str(j, "policy", ev->policies[p]->name);
+			json_str(j, "pair", ev->pairs[s.worst[p]].name);
+			json_double(j, "ours", s.worst_antt[p]);
+			json_double(j, "paper",
+				    sim_paper_worst(ev->policies[p]->name));
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_s64(j, "mpmax_stp_above_sjf", s.mpmax_over_sjf);
+		json_s64(j, "mpmax_stp_above_sjf_sha1_second",
+			 s.mpmax_over_sjf_sha1);
+		json_s64(j, "mpmax_stp_above_fifo", s.mpmax_over_fifo);
+		json_s64(j, "mpmax_fairer_than_fifo", s.mpmax_fairer);
+		json_s64(j, "fifo_stp_as_sjf", s.fifo_as_sjf);
+		json_s64(j, "adaptive_sharing_pairs", s.sharing);
+		json_s64(j, "adaptive_fairest_pairs", s.adaptive_fairest);
+		json_double(j, "raytracing_jpeg_d_fifo_slowdown", s.ray_jpeg_fifo);
+		json_double(j, "raytracing_jpeg_d_srtf_slowdown", s.ray_jpeg_srtf);
+	}
+	json_obj_end(j);
+}
