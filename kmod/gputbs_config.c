@@ -93,6 +93,8 @@ static void gputbs_core_reinit(struct gputbs_device *gdev,
 	core->slice_unaware = old.slice_unaware;
 	core->share_threshold = old.share_threshold;
 	core->share_residency = old.share_residency;
+	core->pred_mode = old.pred_mode;
+	core->share_mode = old.share_mode;
 	core->grids_submitted = old.grids_submitted;
 	core->grids_completed = old.grids_completed;
 	core->grids_cancelled = old.grids_cancelled;

@@ -28,6 +28,12 @@
  * share_threshold_ppm, share_residency
  *	SRTF/Adaptive's tunables.
  *
+ * predictor, share_mode
+ *	Selectors like policy: ``[extended] literal`` (the Simple Slicing
+ *	predictor's mode, &gtbs_dev.pred_mode, for grids launched from now
+ *	on) and ``device [sm]`` (SRTF/Adaptive's reading,
+ *	&gtbs_dev.share_mode).
+ *
  * nr_sms, threads_per_sm, regs_per_sm, shmem_per_sm, blocks_per_sm,
  * warps_per_sm, warp_size, load_knee_warps, timing_model, time_scale_ps
  *	The device's configuration (initially the module parameters of the
@@ -284,6 +290,113 @@ static ssize_t share_residency_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(share_residency);
 
+/*
+ * A selector among @n names (@name(i) for i < @n), the current one in
+ * brackets, like policy.
+ */
+static ssize_t gputbs_selector_show(char *buf, u32 cur, u32 n,
+				    const char *(*name)(u32 mode))
+{
+	int len = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		len += sysfs_emit_at(buf, len, i == cur ? "%s[%s]" : "%s%s",
+				     i ? " " : "", name(i));
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
+/* The index of @buf among the @n names, or -EINVAL. */
+static int gputbs_selector_parse(const char *buf, u32 n,
+				 const char *(*name)(u32 mode))
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (sysfs_streq(buf, name(i)))
+			return i;
+	return -EINVAL;
+}
+
+/* The Simple Slicing predictor's mode: literal or extended. */
+static ssize_t predictor_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	struct gputbs_device *gdev = gputbs_from_dev(dev);
+	u32 mode;
+
+	spin_lock(&gdev->lock);
+	mode = gdev->core.pred_mode;
+	spin_unlock(&gdev->lock);
+	return gputbs_selector_show(buf, mode, GTBS_NR_PRED_MODES,
+				    gtbs_pred_mode_name);
+}
+
+static int gputbs_set_pred_mode(struct gputbs_device *gdev, u64 mode,
+				u64 now)
+{
+	return gtbs_dev_set_pred_mode(&gdev->core, mode);
+}
+
+static ssize_t predictor_store(struct device *dev,
+			       struct device_attribute *attr,
+			       const char *buf, size_t count)
+{
+	int ret;
+
+	ret = gputbs_admin_check();
+	if (ret)
+		return ret;
+	ret = gputbs_selector_parse(buf, GTBS_NR_PRED_MODES,
+				    gtbs_pred_mode_name);
+	if (ret < 0)
+		return ret;
+	ret = gputbs_tunable_store(gputbs_from_dev(dev),
+				   gputbs_set_pred_mode, ret);
+	return ret ?: count;
+}
+static DEVICE_ATTR_RW(predictor);
+
+/* SRTF/Adaptive's reading: device or sm. */
+static ssize_t share_mode_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct gputbs_device *gdev = gputbs_from_dev(dev);
+	u32 mode;
+
+	spin_lock(&gdev->lock);
+	mode = gdev->core.share_mode;
+	spin_unlock(&gdev->lock);
+	return gputbs_selector_show(buf, mode, GTBS_NR_SHARE_MODES,
+				    gtbs_share_mode_name);
+}
+
+static int gputbs_set_share_mode(struct gputbs_device *gdev, u64 mode,
+				 u64 now)
+{
+	return gtbs_adaptive_set_share_mode(&gdev->core, mode, now);
+}
+
+static ssize_t share_mode_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	int ret;
+
+	ret = gputbs_admin_check();
+	if (ret)
+		return ret;
+	ret = gputbs_selector_parse(buf, GTBS_NR_SHARE_MODES,
+				    gtbs_share_mode_name);
+	if (ret < 0)
+		return ret;
+	ret = gputbs_tunable_store(gputbs_from_dev(dev),
+				   gputbs_set_share_mode, ret);
+	return ret ?: count;
+}
+static DEVICE_ATTR_RW(share_mode);
+
 /* The job timeout, in wall-clock ns of emulated time; 0: none. */
 static int gputbs_set_timeout_ns(struct gputbs_device *gdev, u64 ns, u64 now)
 {
@@ -459,6 +572,8 @@ static struct attribute *gputbs_attrs[] = {
 	&dev_attr_starve_ns.attr,
 	&dev_attr_share_threshold_ppm.attr,
 	&dev_attr_share_residency.attr,
+	&dev_attr_predictor.attr,
+	&dev_attr_share_mode.attr,
 	&dev_attr_timeout_ns.attr,
 	&dev_attr_nr_sms.attr.attr,
 	&dev_attr_threads_per_sm.attr.attr,

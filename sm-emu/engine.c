@@ -123,6 +123,8 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 	INIT_LIST_HEAD(&dev->policy_grids);
 	dev->share_threshold = GTBS_FP_ONE / 2;
 	dev->share_residency = 3;
+	dev->pred_mode = GTBS_PRED_MODE_DEFAULT;
+	dev->share_mode = GTBS_SHARE_MODE_DEFAULT;
 	if (policy->attach)
 		policy->attach(dev);
 }
@@ -682,6 +684,8 @@ static void gtbs_grid_launch(struct gtbs_dev *dev, struct gtbs_grid *grid)
 		gtbs_pred_on_launch(pred, grid->desc.nr_blocks,
 				    grid->occ.residency, dev->cfg.nr_sms);
 		gtbs_pred_set_slice_unaware(pred, dev->slice_unaware);
+		gtbs_pred_set_literal(pred,
+				      dev->pred_mode == GTBS_PRED_LITERAL);
 		grid->sm[i].slice_gen = dev->slice_gen;
 	}
 }
@@ -784,8 +788,9 @@ static u32 gtbs_dev_top_class(const struct gtbs_dev *dev, u64 now)
 }
 
 /*
- * A grid's residency on the SM changed: a new slice (paper Section "The
- * Simple Slicing Predictor") with Resident_Blocks the new count.  Compared
+ * A grid's residency on the SM changed: in the predictor's extended mode
+ * (&gtbs_dev.pred_mode) a new slice with Resident_Blocks the new count;
+ * nothing in the literal mode (predictor.c).  Compared
  * after the SM issued blocks at this cycle, so a block replaced at the
  * cycle it ended is no change; a count of 0 is compared again when a block
  * arrives.  The same rule as the trace replay (trace-format.rst).
@@ -801,10 +806,8 @@ static void gtbs_sm_check_residency(struct gtbs_dev *dev, struct gtbs_sm *sm)
 		if (!grid)
 			continue;
 		gs = &grid->sm[sm->id];
-		if (gs->resident == gs->pred.resident_blocks)
-			continue;
-		gtbs_pred_set_residency(&gs->pred, gs->resident);
-		gtbs_pred_reslice(&gs->pred);
+		/* extended mode only; the count is 1..max_blocks_per_sm */
+		gtbs_pred_on_residency(&gs->pred, gs->resident);
 	}
 }
 
@@ -1007,6 +1010,48 @@ void gtbs_dev_set_timeout(struct gtbs_dev *dev, u64 timeout_cycles, u64 now)
 			gtbs_grid_arm_timeout(dev, grid);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_set_timeout);
+
+/**
+ * gtbs_dev_set_pred_mode() - choose how the predictor treats residency
+ * @dev: the device.
+ * @mode: an &enum gtbs_pred_mode: %GTBS_PRED_LITERAL (paper Algorithm 1 as
+ *	printed) or %GTBS_PRED_EXTENDED.
+ *
+ * Applies to grids launched from now on (OnLaunch fixes a grid's mode on
+ * every SM, gtbs_pred_set_literal()); running grids keep theirs, so a
+ * grid's predictions never mix the two rules.
+ *
+ * Context: device lock held.
+ * Return: 0, or -EINVAL (nothing changed) for an unknown @mode.
+ */
+int gtbs_dev_set_pred_mode(struct gtbs_dev *dev, u32 mode)
+{
+	if (mode >= GTBS_NR_PRED_MODES)
+		return -EINVAL;
+	dev->pred_mode = mode;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_set_pred_mode);
+
+/**
+ * gtbs_pred_mode_name() - the name of a predictor mode
+ * @mode: an &enum gtbs_pred_mode.
+ *
+ * Context: any.
+ * Return: "extended" or "literal" (the names of the sysfs attribute
+ * ``predictor`` and of gputbs-sim's --predictor), NULL for an unknown
+ * @mode.
+ */
+const char *gtbs_pred_mode_name(u32 mode)
+{
+	static const char * const names[GTBS_NR_PRED_MODES] = {
+		[GTBS_PRED_EXTENDED] = "extended",
+		[GTBS_PRED_LITERAL] = "literal",
+	};
+
+	return mode < GTBS_NR_PRED_MODES ? names[mode] : NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_mode_name);
 
 /*
  * Cycles until the rate group @gs, with its carry, gains @left units at

@@ -559,6 +559,40 @@ struct gtbs_backend_ops {
 };
 
 /**
+ * enum gtbs_pred_mode - how the engine drives the Simple Slicing predictor
+ * @GTBS_PRED_EXTENDED: a change of a grid's residency on an SM is also a
+ *	slice boundary, and Resident_Blocks follows the observed residency
+ *	(predictor.c, DOC).
+ * @GTBS_PRED_LITERAL: Algorithm 1 as printed: Resident_Blocks = R from
+ *	OnLaunch on; only launches and ends of grids start slices.
+ * @GTBS_NR_PRED_MODES: number of modes.
+ */
+enum gtbs_pred_mode {
+	GTBS_PRED_EXTENDED,
+	GTBS_PRED_LITERAL,
+	GTBS_NR_PRED_MODES,
+};
+
+/**
+ * enum gtbs_share_mode - where SRTF/Adaptive decides to share
+ * @GTBS_SHARE_DEVICE: once for the device, from the grids' total
+ *	predicted runtimes, as the paper's Section "SRTF/Adaptive" states it;
+ *	every SM follows (policy_srtf_adaptive.c).
+ * @GTBS_SHARE_SM: each SM for itself, from its own predictions.
+ * @GTBS_NR_SHARE_MODES: number of modes.
+ */
+enum gtbs_share_mode {
+	GTBS_SHARE_DEVICE,
+	GTBS_SHARE_SM,
+	GTBS_NR_SHARE_MODES,
+};
+
+/** GTBS_PRED_MODE_DEFAULT - &gtbs_dev.pred_mode of a new device */
+#define GTBS_PRED_MODE_DEFAULT	GTBS_PRED_EXTENDED
+/** GTBS_SHARE_MODE_DEFAULT - &gtbs_dev.share_mode of a new device */
+#define GTBS_SHARE_MODE_DEFAULT	GTBS_SHARE_SM
+
+/**
  * struct gtbs_dev - the emulated device and its scheduler state
  * @cfg: resources; constant while grids exist.
  * @policy: thread block scheduling policy; see gtbs_dev_set_policy().
@@ -615,7 +649,17 @@ struct gtbs_backend_ops {
  *	(default 0.5, the paper's).
  * @share_residency: SRTF/Adaptive: residency limit of the fastest grid in
  *	sharing mode, blocks per SM, >= 1 (default 3, the paper's).
- * @sharing_switches: counter of SMs entering or leaving sharing mode.
+ * @sharing_switches: counter of SMs entering or leaving sharing mode (in
+ *	&gtbs_dev.share_mode %GTBS_SHARE_DEVICE, of the device's switches).
+ * @pred_mode: &enum gtbs_pred_mode of grids launched from now on (default
+ *	%GTBS_PRED_EXTENDED); see gtbs_dev_set_pred_mode().
+ * @share_mode: &enum gtbs_share_mode of SRTF/Adaptive; see
+ *	gtbs_adaptive_set_share_mode().
+ * @share_a: SRTF/Adaptive, device mode, while sharing: the fastest grid A,
+ *	whose residency is limited; NULL when not sharing.
+ * @share_b: its co-runner B.
+ * @share_t1: A's exclusive total runtime T1 when sharing began, cycles.
+ * @share_t2: B's, T2, cycles.
  * @timeout_cycles: the device's job timeout, emulated cycles from a grid's
  *	first block's start; 0 (the default in the core) turns it off.  Set
  *	with gtbs_dev_set_timeout().
@@ -662,6 +706,12 @@ struct gtbs_dev {
 	u64 share_threshold;
 	u32 share_residency;
 	u64 sharing_switches;
+	u32 pred_mode;
+	u32 share_mode;
+	struct gtbs_grid *share_a;
+	struct gtbs_grid *share_b;
+	u64 share_t1;
+	u64 share_t2;
 	u64 timeout_cycles;
 	u64 grids_timed_out;
 };
@@ -713,6 +763,8 @@ void gtbs_dev_run_until(struct gtbs_dev *dev, u64 until);
 bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget);
 u64 gtbs_grid_timeout(const struct gtbs_dev *dev, const struct gtbs_grid *grid);
 void gtbs_dev_set_timeout(struct gtbs_dev *dev, u64 timeout_cycles, u64 now);
+int gtbs_dev_set_pred_mode(struct gtbs_dev *dev, u32 mode);
+const char *gtbs_pred_mode_name(u32 mode);
 bool gtbs_dev_idle(const struct gtbs_dev *dev);
 void gtbs_dev_kick(struct gtbs_dev *dev, u64 cycle);
 void gtbs_dev_set_policy(struct gtbs_dev *dev,
@@ -763,6 +815,10 @@ extern const struct gtbs_policy_ops gtbs_policy_srtf_adaptive;
 extern const struct gtbs_policy_ops gtbs_policy_srtf_oracle;
 extern const struct gtbs_policy_ops gtbs_policy_sjf;
 extern const struct gtbs_policy_ops gtbs_policy_ljf;
+
+/* policy_srtf_adaptive.c */
+int gtbs_adaptive_set_share_mode(struct gtbs_dev *dev, u32 mode, u64 now);
+const char *gtbs_share_mode_name(u32 mode);
 
 /* metrics.c */
 

@@ -29,6 +29,24 @@ struct gtbs_srtf_choice {
 	u64 second_key;
 };
 
+/**
+ * struct gtbs_adaptive_total - SRTF/Adaptive's device reading of one grid
+ * @total: its total predicted runtime: the largest Pred_Cycles (Equation
+ *	2) over the SMs that predicted it, cycles.
+ * @t: t, block duration, on that SM, cycles.
+ * @n: Total_Blocks on that SM, blocks.
+ */
+struct gtbs_adaptive_total {
+	u64 total;
+	u64 t;
+	u64 n;
+};
+
+bool gtbs_adaptive_dev_unfair(const struct gtbs_dev *dev,
+			      const struct gtbs_grid *a,
+			      const struct gtbs_grid *b, u64 t1, u64 t2,
+			      bool sharing, u64 ts1,
+			      const struct gtbs_adaptive_total *eb);
 void gtbs_srtf_choose(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		      struct gtbs_srtf_choice *c);
 void gtbs_srtf_predict(struct gtbs_dev *dev, struct gtbs_sm *sm,

@@ -44,6 +44,42 @@
  * share; the rest wait as under SRTF.  The paper's alternative of
  * redistributing resources dynamically was "too slow" there and is not
  * implemented either.
+ *
+ * The above is the per-SM reading (&gtbs_dev.share_mode %GTBS_SHARE_SM).
+ * The device reading (%GTBS_SHARE_DEVICE) follows the paper's text
+ * literally, once for the whole device, at every block boundary of any
+ * SM:
+ *
+ * - Of the two grids SRTF considers (the SM's two shortest known grids),
+ *   A is the one with the smaller total predicted runtime and B the
+ *   other.  A grid's total predicted runtime is the largest Pred_Cycles
+ *   (Equation 2) of its Simple Slicing states over the SMs that predicted
+ *   it: the SM that finishes it last.  T1 is A's, T2 is B's.  While the
+ *   device shares, T1 and T2 stay those of the moment sharing began ("the
+ *   exclusive runtime (i.e. T1 or T2) is the prediction from the
+ *   exclusive part of a run").
+ * - Non-sharing slowdowns: A 1, B (T1 + T2) / T2.  When their difference,
+ *   T1 / T2, exceeds &gtbs_dev.share_threshold ("we use 0.5"), the device
+ *   enters sharing mode: on every SM A's residency is limited to
+ *   &gtbs_dev.share_residency (3) and B takes the rest.
+ * - In sharing mode it "continues to monitor slowdowns": TS1 is A's
+ *   current total predicted runtime ("simply the runtime for A"); NB1 =
+ *   TS1 R' / t_B, with R' the blocks of B that fit beside A's limited
+ *   residency and t_B B's block duration (Equation 1 solved for N); NB2 =
+ *   N - NB1 with N B's Total_Blocks; TS2 = NB2 t_B / R_B.  The shared
+ *   slowdowns are TS1 / T1 and (TS1 + TS2) / T2 (if NB1 >= N, B ends while
+ *   sharing, after N t_B / R').  The device returns to exclusive mode
+ *   when their difference exceeds both the threshold and the non-sharing
+ *   difference (sharing became the unfair schedule; the pair is then not
+ *   shared again, so the mode cannot flip at every block boundary), when
+ *   A or B ends, or when SRTF's two shortest grids are no longer A and B.
+ *   The paper says that it monitors, not what it does with the result:
+ *   this exit rule is ours.
+ *
+ * Every SM's &gtbs_sm.sharing follows the device's mode (each SM sees the
+ * change at its next block boundary; nothing is kicked), so the debugfs
+ * state and the gputbs:sharing_mode events look the same in both
+ * readings; &gtbs_dev.sharing_switches counts the device's switches.
  */
 #include "policy_srtf.h"
 
@@ -129,14 +165,157 @@ static void gtbs_adaptive_decide(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	}
 }
 
+static bool gtbs_adaptive_total(const struct gtbs_dev *dev,
+				const struct gtbs_grid *grid,
+				struct gtbs_adaptive_total *e)
+{
+	bool found = false;
+	u32 i;
+
+	if (grid->state != GTBS_GRID_RUNNING)
+		return false;
+	for (i = 0; i < dev->cfg.nr_sms; i++) {
+		const struct gtbs_pred_sm *pred = &grid->sm[i].pred;
+
+		if (!pred->predicted || !pred->t ||
+		    (found && pred->pred_cycles <= e->total))
+			continue;
+		e->total = pred->pred_cycles;
+		e->t = pred->t;
+		e->n = pred->total_blocks;
+		found = true;
+	}
+	return found && e->total;
+}
+
+/**
+ * gtbs_adaptive_dev_unfair() - the device reading's sharing decision
+ * @dev: the device (&gtbs_dev.share_threshold, &gtbs_dev.share_residency).
+ * @a: grid A, the faster one.
+ * @b: grid B.
+ * @t1: A's exclusive total runtime T1, cycles, >= 1.
+ * @t2: B's, T2, cycles, >= 1.
+ * @sharing: the device is in sharing mode with A and B.
+ * @ts1: A's current total predicted runtime, cycles (used if @sharing).
+ * @eb: B's block duration and Total_Blocks (used if @sharing).
+ *
+ * Paper Section "SRTF/Adaptive" (see the DOC above).  Not sharing: share
+ * when T1 / T2, the difference between B's slowdown (T1 + T2) / T2 and
+ * A's 1, exceeds the threshold.  Sharing: stay unless the shared slowdowns
+ * TS1 / T1 and (TS1 + TS2) / T2 differ by more than the threshold and by
+ * more than the non-sharing ones.  Slowdowns in GTBS_FP_ONE fixed point.
+ *
+ * Context: device lock held.
+ * Return: true if the device should be (or stay) in sharing mode.
+ */
+bool gtbs_adaptive_dev_unfair(const struct gtbs_dev *dev,
+			      const struct gtbs_grid *a,
+			      const struct gtbs_grid *b, u64 t1, u64 t2,
+			      bool sharing, u64 ts1,
+			      const struct gtbs_adaptive_total *eb)
+{
+	struct gtbs_footprint used = { 0 };
+	u64 excl_diff, shared_diff, nb1, b_time;
+	u32 limit, rb_shared;
+
+	/* B's (T1 + T2) / T2 minus A's 1 */
+	excl_diff = gtbs_slowdown(t1, t2);
+	if (!sharing)
+		return excl_diff > dev->share_threshold;
+	limit = min(dev->share_residency, a->occ.residency);
+	gtbs_footprint_add(&used, &a->occ, limit);
+	rb_shared = gtbs_footprint_room(&dev->cfg, &b->occ, &used);
+	if (!limit || !rb_shared || !eb->t)
+		return false;
+	nb1 = mul_u64_u64_div_u64(ts1, rb_shared, eb->t);
+	if (nb1 >= eb->n)	/* B ends while sharing */
+		b_time = div_u64(eb->n * eb->t, rb_shared);
+	else			/* TS1 + TS2 */
+		b_time = ts1 + div_u64((eb->n - nb1) * eb->t,
+				       b->occ.residency);
+	shared_diff = gtbs_adaptive_diff(gtbs_slowdown(ts1, t1),
+					 gtbs_slowdown(b_time, t2));
+	return shared_diff <= dev->share_threshold || shared_diff <= excl_diff;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_adaptive_dev_unfair);
+
+/*
+ * Set the device's mode for the pair @a, @b (NULL: no pair); every SM
+ * follows.  A pair that left sharing mode stays remembered, with @share
+ * false, so that it is not shared again.  Lock held.
+ */
+static void gtbs_adaptive_dev_mode(struct gtbs_dev *dev, struct gtbs_grid *a,
+				   struct gtbs_grid *b, u64 t1, u64 t2,
+				   bool share)
+{
+	u32 i;
+
+	dev->share_a = a;
+	dev->share_b = b;
+	dev->share_t1 = t1;
+	dev->share_t2 = t2;
+	if (dev->sms[0]->sharing == share)
+		return;
+	for (i = 0; i < dev->cfg.nr_sms; i++)
+		dev->sms[i]->sharing = share;
+	dev->sharing_switches++;
+}
+
+/* Decide the device's mode from SRTF's two shortest grids.  Lock held. */
+static void gtbs_adaptive_decide_dev(struct gtbs_dev *dev,
+				     const struct gtbs_srtf_choice *c)
+{
+	struct gtbs_adaptive_total e1, e2, *ea = &e1, *eb = &e2;
+	struct gtbs_grid *a = c->first, *b = c->second;
+	bool same, sharing = dev->sms[0]->sharing;
+	u64 t1, t2;
+
+	same = a && b && ((dev->share_a == a && dev->share_b == b) ||
+			  (dev->share_a == b && dev->share_b == a));
+	if (same && !sharing)
+		return;		/* this pair left sharing mode: not again */
+	if (!a || !b || !gtbs_adaptive_total(dev, a, &e1) ||
+	    !gtbs_adaptive_total(dev, b, &e2)) {
+		/* no pair, or not known yet: keep the mode only for the pair */
+		if (!same)
+			gtbs_adaptive_dev_mode(dev, NULL, NULL, 0, 0, false);
+		return;
+	}
+	/* same pair: A and B keep their roles and exclusive runtimes */
+	if (same ? dev->share_a != a : e2.total < e1.total) {
+		a = c->second;
+		b = c->first;
+		ea = &e2;
+		eb = &e1;
+	}
+	t1 = same ? dev->share_t1 : ea->total;
+	t2 = same ? dev->share_t2 : eb->total;
+	if (gtbs_adaptive_dev_unfair(dev, a, b, t1, t2, same, ea->total, eb))
+		gtbs_adaptive_dev_mode(dev, a, b, t1, t2, true);
+	else if (same)
+		gtbs_adaptive_dev_mode(dev, a, b, t1, t2, false);
+	else
+		gtbs_adaptive_dev_mode(dev, NULL, NULL, 0, 0, false);
+}
+
 static struct gtbs_grid *gtbs_adaptive_pick_grid(struct gtbs_dev *dev,
 						 struct gtbs_sm *sm)
 {
 	struct gtbs_srtf_choice c;
+	struct gtbs_grid *a;
 
 	gtbs_srtf_choose(dev, sm, &c);
 	if (c.sampled)
 		return c.sampled;
+	if (dev->share_mode == GTBS_SHARE_DEVICE) {
+		gtbs_adaptive_decide_dev(dev, &c);
+		a = dev->share_a;
+		if (!a || !sm->sharing)
+			return c.first;
+		return a->sm[sm->id].resident <
+		       min(dev->share_residency, a->occ.residency) ?
+		       a : dev->share_b;
+	}
 	gtbs_adaptive_decide(dev, sm, &c);
 	if (!sm->sharing ||
 	    c.first->sm[sm->id].resident <
@@ -145,22 +324,90 @@ static struct gtbs_grid *gtbs_adaptive_pick_grid(struct gtbs_dev *dev,
 	return c.second;
 }
 
-/* Selected: SRTF's state, and every SM starts exclusive. */
-static void gtbs_adaptive_attach(struct gtbs_dev *dev)
+/* Every SM and the device exclusive; no switch counted.  Lock held. */
+static void gtbs_adaptive_reset(struct gtbs_dev *dev)
 {
 	u32 i;
 
-	gtbs_srtf_attach(dev);
+	dev->share_a = NULL;
+	dev->share_b = NULL;
+	dev->share_t1 = 0;
+	dev->share_t2 = 0;
 	for (i = 0; i < dev->cfg.nr_sms; i++)
 		dev->sms[i]->sharing = false;
 }
+
+/* Selected: SRTF's state, and every SM starts exclusive. */
+static void gtbs_adaptive_attach(struct gtbs_dev *dev)
+{
+	gtbs_srtf_attach(dev);
+	gtbs_adaptive_reset(dev);
+}
+
+/* A grid left: the device stops sharing if it was A or B. */
+static void gtbs_adaptive_grid_end(struct gtbs_dev *dev,
+				   struct gtbs_grid *grid)
+{
+	gtbs_srtf_grid_end(dev, grid);
+	if (dev->share_a == grid || dev->share_b == grid)
+		gtbs_adaptive_dev_mode(dev, NULL, NULL, 0, 0, false);
+}
+
+/**
+ * gtbs_adaptive_set_share_mode() - choose SRTF/Adaptive's reading
+ * @dev: the device.
+ * @mode: an &enum gtbs_share_mode: %GTBS_SHARE_DEVICE (one decision for
+ *	the device, paper Section "SRTF/Adaptive" as written) or
+ *	%GTBS_SHARE_SM (each SM decides).
+ * @now: emulated cycle of the change, for the kick.
+ *
+ * Every SM and the device return to exclusive mode (not counted in
+ * &gtbs_dev.sharing_switches) and every SM re-decides at its next block
+ * boundary under the new reading, so no state of the old reading
+ * survives.  Harmless while another policy is attached.
+ *
+ * Context: device lock held.
+ * Return: 0, or -EINVAL (nothing changed) for an unknown @mode.
+ */
+int gtbs_adaptive_set_share_mode(struct gtbs_dev *dev, u32 mode, u64 now)
+{
+	if (mode >= GTBS_NR_SHARE_MODES)
+		return -EINVAL;
+	if (mode == dev->share_mode)
+		return 0;
+	dev->share_mode = mode;
+	gtbs_adaptive_reset(dev);
+	gtbs_dev_kick(dev, now);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_adaptive_set_share_mode);
+
+/**
+ * gtbs_share_mode_name() - the name of an SRTF/Adaptive reading
+ * @mode: an &enum gtbs_share_mode.
+ *
+ * Context: any.
+ * Return: "device" or "sm" (the names of the sysfs attribute
+ * ``share_mode`` and of gputbs-sim's --share-mode), NULL for an unknown
+ * @mode.
+ */
+const char *gtbs_share_mode_name(u32 mode)
+{
+	static const char * const names[GTBS_NR_SHARE_MODES] = {
+		[GTBS_SHARE_DEVICE] = "device",
+		[GTBS_SHARE_SM] = "sm",
+	};
+
+	return mode < GTBS_NR_SHARE_MODES ? names[mode] : NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_share_mode_name);
 
 /* SRTF/Adaptive policy ops (paper Section "SRTF/Adaptive"). */
 const struct gtbs_policy_ops gtbs_policy_srtf_adaptive = {
 	.name = "srtf-adaptive",
 	.pick_grid = gtbs_adaptive_pick_grid,
 	.attach = gtbs_adaptive_attach,
-	.grid_end = gtbs_srtf_grid_end,
+	.grid_end = gtbs_adaptive_grid_end,
 	.predict = gtbs_srtf_predict,
 };
 EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_srtf_adaptive);

@@ -17,10 +17,11 @@
  * - OnLaunch, gtbs_pred_on_launch(): every counter zero,
  *   Resident_Blocks = R, Total_Blocks = ceil(Kernel.Blocks / N_SM),
  *   Reslice = true.
- * - OnKernelEnd of another kernel, the launch of another kernel, or a
- *   change of this kernel's residency on the SM: gtbs_pred_reslice() (and,
- *   for a residency change, gtbs_pred_set_residency() first).  The caller
- *   decides which events start a slice; the predictor only records it.
+ * - OnKernelEnd of another kernel or the launch of another kernel:
+ *   gtbs_pred_reslice().  A change of this kernel's residency on the SM:
+ *   gtbs_pred_on_residency(), which in the extended mode (below) sets
+ *   Resident_Blocks and starts a slice.  The caller decides which events
+ *   start a slice; the predictor only records it.
  * - OnBlockStart, gtbs_pred_on_block_start(): Block_Start[blkindex] =
  *   clock().
  * - OnBlockEnd, gtbs_pred_on_block_end(): Done_Blocks++; if Reslice,
@@ -49,7 +50,25 @@
  * Equation 2 can be evaluated on an SM is the kernel's first block end
  * there, so that end sets t and Pred_Cycles; later block ends update
  * Done_Blocks and the book-keeping but neither t nor Pred_Cycles, and
- * reslices have no effect.  One prediction per kernel per SM.
+ * reslices have no effect.  One prediction per kernel per SM.  It divides
+ * by R (&gtbs_pred_sm.max_residency), whatever residency was observed: the
+ * paper says "Resident_Blocks is initialized to R, the maximum number of
+ * blocks that can reside at a time on an SM when running alone" (Section
+ * "Predictor State"), and a prediction made "only once, at the beginning
+ * of the kernel" (Section "Predictor Accuracy") is made before any slice
+ * could change it.
+ *
+ * Literal and extended modes.  Algorithm 1 as printed sets
+ * Resident_Blocks only in OnLaunch, and only launches and ends of kernels
+ * start slices (Section "The Simple Slicing Predictor": "kernel launches
+ * and kernel endings mark the boundaries of slices").  That is the
+ * literal mode (gtbs_pred_set_literal()).  The extended mode, the
+ * default, also treats a change of the kernel's own residency on the SM
+ * as a slice boundary with Resident_Blocks the observed count (the
+ * paper's Section "Systematic Variations in Duration per Thread Block"
+ * names residency as a cause of changes in t, but Algorithm 1 does not
+ * act on it): gtbs_pred_on_residency() does that only in the extended
+ * mode.
  */
 #include "predictor.h"
 
@@ -134,8 +153,9 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_init);
  * Total_Blocks = ceil(@nr_blocks / @nr_sms) (uniform distribution of the
  * blocks over the SMs, as the paper assumes), Reslice = true, no
  * prediction, no resident block (the binding of gtbs_pred_init() is
- * kept).  The mode is reset to slice-aware; call
- * gtbs_pred_set_slice_unaware() after this for the slice-unaware mode.
+ * kept).  The modes are reset to slice-aware and extended; call
+ * gtbs_pred_set_slice_unaware() and gtbs_pred_set_literal() after this
+ * for the others.
  *
  * Context: any; the caller serialises calls on @s.
  * Return: 0, or -EINVAL (and @s unchanged) if an argument is out of range.
@@ -155,6 +175,7 @@ int gtbs_pred_on_launch(struct gtbs_pred_sm *s, u32 nr_blocks, u32 residency,
 	/* ceil without overflowing nr_blocks + nr_sms - 1 */
 	s->total_blocks = (nr_blocks - 1) / nr_sms + 1;
 	s->resident_blocks = residency;
+	s->max_residency = residency;
 	s->reslice = true;
 	return 0;
 }
@@ -179,12 +200,33 @@ void gtbs_pred_set_slice_unaware(struct gtbs_pred_sm *s, bool on)
 EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_set_slice_unaware);
 
 /**
+ * gtbs_pred_set_literal() - choose Algorithm 1 as printed or the extension
+ * @s: the kernel's state on this SM, after gtbs_pred_on_launch().
+ * @on: true: literal (paper Algorithm 1, lines 1-5: Resident_Blocks is set
+ *	to R in OnLaunch and never again; gtbs_pred_on_residency() does
+ *	nothing); false: extended (a residency change on the SM sets
+ *	Resident_Blocks and starts a slice).
+ *
+ * Meant to be called right after gtbs_pred_on_launch(): the engine fixes a
+ * kernel's mode for its whole run.  Switching later keeps the current
+ * Resident_Blocks and applies to the following residency changes.
+ *
+ * Context: any; the caller serialises calls on @s.
+ */
+void gtbs_pred_set_literal(struct gtbs_pred_sm *s, bool on)
+{
+	s->literal = on;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_set_literal);
+
+/**
  * gtbs_pred_reslice() - a new slice starts for the kernel on this SM
  * @s: the kernel's state on this SM.
  *
  * Algorithm 1, OnKernelEnd (of any other kernel), and equally the launch
- * of another kernel or a change of this kernel's residency on the SM: the
- * slice boundaries of Section "The Simple Slicing Predictor".  Sets
+ * of another kernel (and, in the extended mode, a change of this kernel's
+ * residency on the SM, through gtbs_pred_on_residency()): the slice
+ * boundaries of Section "The Simple Slicing Predictor".  Sets
  * Reslice, so that the next block end takes its duration as t.  No effect
  * on predictions in slice-unaware mode.
  *
@@ -201,8 +243,9 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_reslice);
  * @s: the kernel's state on this SM.
  * @residency: new Resident_Blocks, blocks, 1..%GTBS_MAX_BLOCKS_PER_SM.
  *
- * Sets Resident_Blocks for the following predictions.  A residency change
- * starts a slice: the caller also calls gtbs_pred_reslice().
+ * Sets Resident_Blocks for the following slice-aware predictions, in
+ * either mode; gtbs_pred_on_residency() is the event handler that applies
+ * the mode's rule.
  *
  * Context: any; the caller serialises calls on @s.
  * Return: 0, or -EINVAL (and @s unchanged) if @residency is out of range.
@@ -215,6 +258,34 @@ int gtbs_pred_set_residency(struct gtbs_pred_sm *s, u32 residency)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_set_residency);
+
+/**
+ * gtbs_pred_on_residency() - the kernel's resident block count on the SM
+ * @s: the kernel's state on this SM.
+ * @residency: blocks of the kernel resident on the SM now, after the SM
+ *	issued the blocks it could at this cycle; 0 (none resident) changes
+ *	nothing.
+ *
+ * The extended mode's slice boundary: if @residency differs from
+ * Resident_Blocks, Resident_Blocks = @residency and Reslice = true.  In
+ * the literal mode (paper Algorithm 1 as printed, which sets
+ * Resident_Blocks only in OnLaunch) nothing changes.
+ *
+ * Context: any; the caller serialises calls on @s.
+ * Return: 1 if a slice started, 0 if not; -EINVAL (and @s unchanged) if
+ * @residency is above %GTBS_MAX_BLOCKS_PER_SM.
+ */
+int gtbs_pred_on_residency(struct gtbs_pred_sm *s, u32 residency)
+{
+	if (residency > GTBS_MAX_BLOCKS_PER_SM)
+		return -EINVAL;
+	if (s->literal || !residency || residency == s->resident_blocks)
+		return 0;
+	s->resident_blocks = residency;
+	s->reslice = true;
+	return 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_on_residency);
 
 /**
  * gtbs_pred_on_block_start() - OnBlockStart: a block of the kernel started
@@ -274,9 +345,9 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_active_cycles);
  * Block_Start[@blkindex].  Then the prediction (Equation 2, see
  * gtbs_pred_equation2()) with Active_Kernel_Cycles at @cycle, and Reslice
  * = false.  In slice-unaware mode only the first block end on the SM sets
- * t and predicts.  Frees slot @blkindex and closes the Active_Kernel_Cycles
- * interval if it was the kernel's last resident block.  Done_Blocks
- * saturates at U32_MAX.
+ * t and predicts, with Resident_Blocks = R (see the DOC).  Frees slot
+ * @blkindex and closes the Active_Kernel_Cycles interval if it was the
+ * kernel's last resident block.  Done_Blocks saturates at U32_MAX.
  *
  * Context: any; the caller serialises calls on @s.
  * Return: 1 if a new prediction was made (&gtbs_pred_sm.pred_cycles and
@@ -303,7 +374,9 @@ int gtbs_pred_on_block_end(struct gtbs_pred_sm *s, u32 blkindex, u64 cycle)
 		s->pred_cycles =
 			gtbs_pred_equation2(gtbs_pred_active_cycles(s, cycle),
 					    s->total_blocks, s->done_blocks,
-					    s->t, s->resident_blocks);
+					    s->t, s->slice_unaware ?
+					    s->max_residency :
+					    s->resident_blocks);
 		s->reslice = false;
 		s->predicted = true;
 		predicted = 1;

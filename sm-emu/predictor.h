@@ -34,7 +34,10 @@
  * @total_blocks: Total_Blocks: blocks expected on the SM,
  *	ceil(Kernel.Blocks / N_SM).
  * @resident_blocks: Resident_Blocks: residency used by Equation 2, blocks,
- *	1..%GTBS_MAX_BLOCKS_PER_SM; R at launch, then gtbs_pred_set_residency().
+ *	1..%GTBS_MAX_BLOCKS_PER_SM; R at launch, then (extended mode only)
+ *	the observed residency, gtbs_pred_on_residency().
+ * @max_residency: R, Kernel.Residency of OnLaunch, blocks: what
+ *	slice-unaware predictions divide by.
  * @slot_busy: bit i set while @block_start[i] holds a resident block.
  * @block_start: Block_Start[]: cycle at which the block resident in SM
  *	slot i (the paper's blkindex) started; @nr_slots entries owned by
@@ -48,6 +51,8 @@
  * @reslice: Reslice: a new slice started; the next block end sets @t.
  * @slice_unaware: predict only once, at the first block end on the SM
  *	(the paper's slice-unaware mode); see gtbs_pred_set_slice_unaware().
+ * @literal: Algorithm 1 as printed: Resident_Blocks stays R and a change
+ *	of residency starts no slice; see gtbs_pred_set_literal().
  * @predicted: @pred_cycles and @t hold a prediction.
  *
  * The paper's Table "State maintained per-kernel in each SM" also lists
@@ -63,6 +68,7 @@ struct gtbs_pred_sm {
 	u32 done_blocks;
 	u32 total_blocks;
 	u32 resident_blocks;
+	u32 max_residency;
 	u64 slot_busy;
 	u64 *block_start;
 	u32 nr_slots;
@@ -70,6 +76,7 @@ struct gtbs_pred_sm {
 	u64 pred_cycles;
 	bool reslice;
 	bool slice_unaware;
+	bool literal;
 	bool predicted;
 };
 
@@ -80,7 +87,9 @@ int gtbs_pred_on_launch(struct gtbs_pred_sm *s, u32 nr_blocks, u32 residency,
 			u32 nr_sms);
 void gtbs_pred_set_slice_unaware(struct gtbs_pred_sm *s, bool on);
 void gtbs_pred_reslice(struct gtbs_pred_sm *s);
+void gtbs_pred_set_literal(struct gtbs_pred_sm *s, bool on);
 int gtbs_pred_set_residency(struct gtbs_pred_sm *s, u32 residency);
+int gtbs_pred_on_residency(struct gtbs_pred_sm *s, u32 residency);
 int gtbs_pred_on_block_start(struct gtbs_pred_sm *s, u32 blkindex, u64 cycle);
 int gtbs_pred_on_block_end(struct gtbs_pred_sm *s, u32 blkindex, u64 cycle);
 u64 gtbs_pred_active_cycles(const struct gtbs_pred_sm *s, u64 now);

@@ -7,7 +7,7 @@
  *              [--list FILE] [--policy LIST] [--trace FILE] WORKLOAD...
  *   gputbs calibrate [--device PATH] [--format text|json]
  *              [--tolerance PCT] [--timeout SEC] FILE...
- *   gputbs predict --trace FILE [--slice-unaware] [--sms N]
+ *   gputbs predict --trace FILE [--slice-unaware] [--predictor MODE] [--sms N]
  *              [--format csv|json]
  *   gputbs top [--delay SEC] [--iterations N] [--batch]
  *   gputbs monitor [--format text|json] [--count N] [--timeout SEC]

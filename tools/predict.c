@@ -51,6 +51,10 @@ static const char usage_predict[] =
 	"  -t, --trace FILE      the block trace (required)\n"
 	"  -u, --slice-unaware   one prediction per grid and SM, at its first\n"
 	"                        block end (default: slice-aware, \"/SS\")\n"
+	"  -r, --predictor MODE  extended (default: a residency change on an SM\n"
+	"                        starts a slice) or literal (Algorithm 1 as\n"
+	"                        printed: Resident_Blocks stays R), as the\n"
+	"                        module's predictor attribute"
 	"  -s, --sms N           SMs of the device, N_SM (default: highest SM\n"
 	"                        in the trace + 1)\n"
 	"  -f, --format FORMAT   csv (default) or json\n"
@@ -140,6 +144,7 @@ struct pt_grid {
  * @nr_sms: N_SM.
  * @sms_given: --sms was given (check SMs while parsing).
  * @unaware: slice-unaware mode.
+ * @literal: the literal predictor mode (gtbs_pred_set_literal()).
  * @grids: declared grids, in declaration order.
  * @nr_grids: entries of @grids.
  * @cap_grids: allocated entries of @grids.
@@ -162,6 +167,7 @@ struct pt_trace {
 	__u32 nr_sms;
 	bool sms_given;
 	bool unaware;
+	bool literal;
 	struct pt_grid *grids;
 	__u32 nr_grids;
 	size_t cap_grids;
@@ -509,6 +515,7 @@ static int pt_launch(struct pt_trace *tr, __u32 gi, __u64 cycle)
 					tr->nr_sms))
 			return pt_fail(tr, g->line, "internal: bad launch");
 		gtbs_pred_set_slice_unaware(&g->sm[sm], tr->unaware);
+		gtbs_pred_set_literal(&g->sm[sm], tr->literal);
 	}
 	g->running = true;
 	g->launched = true;
@@ -652,20 +659,18 @@ static int pt_replay(struct pt_trace *tr)
 		/* 4. grid launches: a new slice for every other running grid */
 		for (k = 0; k < nr_launched && !ret; k++)
 			pt_reslice_running(tr, &tr->grids[launched[k]]);
-		/* 5. residency changes of the (grid, SM)s touched */
+		/*
+		 * 5. residency changes of the (grid, SM)s touched: the
+		 * engine's rule, gtbs_pred_on_residency() (nothing in the
+		 * literal mode)
+		 */
 		for (k = i; k < j && !ret; k++) {
 			const struct pt_block *b = &tr->blocks[ev[k].block];
 			struct pt_grid *g = &tr->grids[b->grid];
-			struct gtbs_pred_sm *s;
 
-			if (!g->running)
-				continue;
-			s = &g->sm[b->sm];
-			if (s->nr_resident &&
-			    s->nr_resident != s->resident_blocks) {
-				gtbs_pred_set_residency(s, s->nr_resident);
-				gtbs_pred_reslice(s);
-			}
+			if (g->running)
+				gtbs_pred_on_residency(&g->sm[b->sm],
+						       g->sm[b->sm].nr_resident);
 		}
 	}
 out:
@@ -742,6 +747,7 @@ static void pt_print_json(const struct pt_trace *tr)
 	json_obj(&j, NULL);
 	json_str(&j, "trace", tr->path);
 	json_str(&j, "mode", tr->unaware ? "slice-unaware" : "slice-aware");
+	json_str(&j, "predictor", tr->literal ? "literal" : "extended");
 	json_u64(&j, "sms", tr->nr_sms);
 	json_arr(&j, "grids");
 	for (i = 0; i < tr->nr_grids; i++) {
@@ -790,6 +796,7 @@ int cmd_predict(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "trace", required_argument, NULL, 't' },
 		{ "slice-unaware", no_argument, NULL, 'u' },
+		{ "predictor", required_argument, NULL, 'r' },
 		{ "sms", required_argument, NULL, 's' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -800,13 +807,21 @@ int cmd_predict(int argc, char **argv)
 	struct input in;
 	char *endp;
 
-	while ((c = getopt_long(argc, argv, "t:us:f:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:ur:s:f:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			tr.path = optarg;
 			break;
 		case 'u':
 			tr.unaware = true;
+			break;
+		case 'r':
+			if (strcmp(optarg, "literal") &&
+			    strcmp(optarg, "extended"))
+				return usage_error(usage_predict,
+						   "--predictor: unknown mode '%s' (literal or extended)",
+						   optarg);
+			tr.literal = !strcmp(optarg, "literal");
 			break;
 		case 's': {
 			unsigned long v;

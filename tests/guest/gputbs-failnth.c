@@ -670,6 +670,8 @@ static const struct path paths[] = {
 	ATTR_PATH("sysfs share_threshold_ppm", GU_SYSFS, "share_threshold_ppm",
 		  "1234567"),
 	ATTR_PATH("sysfs share_residency", GU_SYSFS, "share_residency", "3"),
+	ATTR_PATH("sysfs predictor", GU_SYSFS, "predictor", "literal"),
+	ATTR_PATH("sysfs share_mode", GU_SYSFS, "share_mode", "device"),
 	ATTR_PATH("sysfs nr_sms (reconfiguration)", GU_SYSFS, "nr_sms", "3"),
 	ATTR_PATH("sysfs time_scale_ps (reconfiguration)", GU_SYSFS,
 		  "time_scale_ps", "2000"),

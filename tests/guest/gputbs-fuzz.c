@@ -506,14 +506,16 @@ static const char * const words[] = {
 	"fifo", "mpmax", "srtf", "srtf-adaptive", "srtf-oracle", "sjf", "ljf", "lifo", "", "\n",
 	"fifo\n", "srtf\n\n", "[fifo]", "FIFO", "0", "1", "-1", "100000",
 	"18446744073709551615", "99999999999999999999", "0x10", " 1", "1 ",
-	"\xff\xfe", "2000000", "8", "65",
+	"\xff\xfe", "2000000", "8", "65", "literal", "extended", "device",
+	"sm",
 };
 
 static void act_sysfs(bool root)
 {
 	static const char * const attrs[] = {
 		"policy", "starve_ns", "share_threshold_ppm", "share_residency",
-		"nr_sms", "time_scale_ps", "blocks_per_sm", "warps_per_sm",
+		"predictor", "share_mode", "nr_sms", "time_scale_ps",
+		"blocks_per_sm", "warps_per_sm",
 	};
 	char val[64];
 	int ret;
@@ -665,6 +667,7 @@ static int worker(unsigned int id)
 static const char * const saved_attrs[] = {
 	GU_SYSFS "/policy", GU_SYSFS "/starve_ns",
 	GU_SYSFS "/share_threshold_ppm", GU_SYSFS "/share_residency",
+	GU_SYSFS "/predictor", GU_SYSFS "/share_mode",
 	GU_SYSFS "/nr_sms", GU_SYSFS "/time_scale_ps",
 	GU_SYSFS "/blocks_per_sm", GU_SYSFS "/warps_per_sm",
 	GU_PARAMS "/max_grids_per_device",

@@ -1874,6 +1874,7 @@ END_TEST
 static const char * const root_only[] = {
 	GU_SYSFS "/policy", GU_SYSFS "/starve_ns",
 	GU_SYSFS "/share_threshold_ppm", GU_SYSFS "/share_residency",
+	GU_SYSFS "/predictor", GU_SYSFS "/share_mode",
 	GU_SYSFS "/nr_sms", GU_SYSFS "/threads_per_sm",
 	GU_SYSFS "/regs_per_sm", GU_SYSFS "/shmem_per_sm",
 	GU_SYSFS "/blocks_per_sm", GU_SYSFS "/warps_per_sm",

@@ -60,8 +60,10 @@ check_sysfs() {
 		'' | *[!0-9]*) echo "sysfs $f: '$v' is not a number" ;;
 		esac
 	done
-	grep -qE '^([a-z-]+ )*\[[a-z-]+\]( [a-z-]+)*$' "$SYS/policy" ||
-		echo "sysfs policy: '$(cat "$SYS/policy")'"
+	for f in policy predictor share_mode; do
+		grep -qE '^([a-z-]+ )*\[[a-z-]+\]( [a-z-]+)*$' "$SYS/$f" ||
+			echo "sysfs $f: '$(cat "$SYS/$f")'"
+	done
 }
 
 check_sms() {

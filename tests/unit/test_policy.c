@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "harness.h"
+#include "policy_srtf.h"
 
 static struct h_dev *h_policy(u32 nr_sms, const char *name)
 {
@@ -468,6 +469,60 @@ START_TEST(serial_two_grids)
 }
 END_TEST
 
+/* A grid with @desc's occupancy on @h's device, for decisions by hand. */
+static struct gtbs_grid *occ_grid(struct h_dev *h, u32 threads)
+{
+	struct gtbs_grid_desc d = h_desc(120, threads, 0, 0, 100);
+	struct gtbs_grid *g = calloc(1, sizeof(*g));
+
+	ck_assert_ptr_nonnull(g);
+	ck_assert_int_eq(gtbs_occupancy_calc(&h->dev.cfg, &d, &g->occ), 0);
+	return g;
+}
+
+/*
+ * SRTF/Adaptive, device reading, by hand.  Not sharing: share iff T1 / T2
+ * > 0.5 (B's slowdown (T1 + T2) / T2 minus A's 1).  Sharing, A and B with
+ * R = 8 (64-thread blocks), A limited to 3, so B gets R' = 5; T1 = 1000,
+ * T2 = 1900 (difference 0.526), B: t = 100, N = 100:
+ *   TS1 = 1000: NB1 = 1000 * 5 / 100 = 50, TS2 = 50 * 100 / 8 = 625;
+ *   slowdowns 1.0 and 1625 / 1900 = 0.855: difference 0.145, stay;
+ *   TS1 = 2000 with N = 40: NB1 = 100 >= 40, B ends while sharing after
+ *   40 * 100 / 5 = 800; slowdowns 2.0 and 0.421: 1.579 > 0.526 and > 0.5,
+ *   leave.
+ */
+START_TEST(adaptive_device_decision)
+{
+	struct h_dev *h = h_policy(1, "srtf-adaptive");
+	struct gtbs_grid *a = occ_grid(h, 64), *b = occ_grid(h, 64);
+	struct gtbs_adaptive_total eb = { .total = 1900, .t = 100, .n = 100 };
+
+	ck_assert_uint_eq(a->occ.residency, 8);
+	ck_assert_uint_eq(h->dev.share_threshold, GTBS_FP_ONE / 2);
+	/* just above, at, just below 0.5 */
+	ck_assert(gtbs_adaptive_dev_unfair(&h->dev, a, b, 500001, 1000000,
+					   false, 0, &eb));
+	ck_assert(!gtbs_adaptive_dev_unfair(&h->dev, a, b, 500000, 1000000,
+					    false, 0, &eb));
+	ck_assert(!gtbs_adaptive_dev_unfair(&h->dev, a, b, 499999, 1000000,
+					    false, 0, &eb));
+	/* the threshold is the device's */
+	h->dev.share_threshold = GTBS_FP_ONE / 4;
+	ck_assert(gtbs_adaptive_dev_unfair(&h->dev, a, b, 250001, 1000000,
+					   false, 0, &eb));
+	h->dev.share_threshold = GTBS_FP_ONE / 2;
+	/* monitoring while sharing */
+	ck_assert(gtbs_adaptive_dev_unfair(&h->dev, a, b, 1000, 1900, true,
+					   1000, &eb));
+	eb.n = 40;
+	ck_assert(!gtbs_adaptive_dev_unfair(&h->dev, a, b, 1000, 1900, true,
+					    2000, &eb));
+	free(a);
+	free(b);
+	h_free(h);
+}
+END_TEST
+
 /*
  * Exclusivity: on two SMs G (3 blocks of 1000, alone 2000) runs 0-1000 on
  * both SMs, then 1000-2000 on one: the other SM is idle from 1000.  H, one
@@ -499,6 +554,59 @@ START_TEST(serial_exclusive)
 	} else {
 		assert_run(hg, 1500, 1500 + len);
 	}
+	h_free(h);
+}
+END_TEST
+
+/*
+ * Switching the predictor mode and SRTF/Adaptive's reading while grids
+ * run: running grids keep their launch mode, later ones take the new one;
+ * the share-mode switch leaves every SM exclusive with no pair; all grids
+ * complete and the SMs' invariants hold.
+ */
+START_TEST(adaptive_settings_switch_at_run_time)
+{
+	struct h_dev *h = h_policy(4, "srtf-adaptive");
+	struct gtbs_grid_desc d1 = h_desc(64, 64, 0, 0, 1000);
+	struct gtbs_grid_desc d2 = h_desc(48, 128, 0, 0, 1500);
+	struct gtbs_grid *g1, *g2, *g3;
+	u32 i;
+
+	ck_assert_int_eq(gtbs_dev_set_pred_mode(&h->dev, GTBS_NR_PRED_MODES),
+			 -EINVAL);
+	ck_assert_int_eq(gtbs_adaptive_set_share_mode(&h->dev,
+						      GTBS_NR_SHARE_MODES, 0),
+			 -EINVAL);
+	ck_assert_uint_eq(h->dev.pred_mode, GTBS_PRED_MODE_DEFAULT);
+	ck_assert_uint_eq(h->dev.share_mode, GTBS_SHARE_MODE_DEFAULT);
+	ck_assert_int_eq(gtbs_adaptive_set_share_mode(&h->dev,
+						      GTBS_SHARE_DEVICE, 0), 0);
+	g1 = h_submit(h, &d1, 0);
+	g2 = h_submit(h, &d2, 50);
+	gtbs_dev_run_until(&h->dev, 3000);
+	ck_assert_int_eq(gtbs_dev_set_pred_mode(&h->dev, GTBS_PRED_LITERAL), 0);
+	ck_assert_int_eq(gtbs_adaptive_set_share_mode(&h->dev, GTBS_SHARE_SM,
+						      3000), 0);
+	ck_assert_ptr_null(h->dev.share_a);
+	for (i = 0; i < h->dev.cfg.nr_sms; i++)
+		ck_assert(!h->sms[i]->sharing);
+	g3 = h_submit(h, &d1, 3000);
+	gtbs_dev_run_until(&h->dev, 6000);
+	ck_assert_int_eq(gtbs_adaptive_set_share_mode(&h->dev,
+						      GTBS_SHARE_DEVICE, 6000),
+			 0);
+	h_drain(h);
+	ck_assert_int_eq(h_check_all(h), 0);
+	ck_assert_uint_eq(g1->state, GTBS_GRID_DONE);
+	ck_assert_uint_eq(g2->state, GTBS_GRID_DONE);
+	ck_assert_uint_eq(g3->state, GTBS_GRID_DONE);
+	ck_assert(!g1->sm[0].pred.literal);
+	ck_assert(!g2->sm[0].pred.literal);
+	ck_assert(g3->sm[0].pred.literal);
+	ck_assert_ptr_null(h->dev.share_a);
+	ck_assert_ptr_null(h->dev.share_b);
+	for (i = 0; i < h->dev.cfg.nr_sms; i++)
+		ck_assert(!h->sms[i]->sharing);
 	h_free(h);
 }
 END_TEST
@@ -598,6 +706,8 @@ Suite *policy_suite(void)
 	TCase *tc = h_tcase("policy");
 
 	tcase_add_test(tc, registry_lists_policies);
+	tcase_add_test(tc, adaptive_device_decision);
+	tcase_add_test(tc, adaptive_settings_switch_at_run_time);
 	tcase_add_test(tc, alone_cycles_equation1);
 	tcase_add_test(tc, class_rules);
 	tcase_add_loop_test(tc, strict_classes_random, 0, 14);

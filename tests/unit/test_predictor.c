@@ -207,6 +207,62 @@ START_TEST(residency_change)
 END_TEST
 
 /*
+ * Literal mode (Algorithm 1 as printed): 8 blocks, R = 4, N_SM = 1, slots
+ * 0..3 start at 0, slot 0 ends at 100:
+ *   t = 100, 100 + 7 * 100 / 4 = 275
+ * the residency drops to 2: no slice, Resident_Blocks stays R = 4; slot 1
+ * ends at 130, t stays 100:
+ *   130 + 6 * 100 / 4 = 280
+ * The extended mode on the same timeline starts a slice instead:
+ *   t = 130, 130 + 6 * 130 / 2 = 520
+ */
+START_TEST(literal_keeps_r)
+{
+	bool literal = _i == 0;
+	struct gtbs_pred_sm *s = st_new(8, 4, 1);
+	u32 i;
+
+	gtbs_pred_set_literal(s, literal);
+	for (i = 0; i < 4; i++)
+		ck_assert_int_eq(gtbs_pred_on_block_start(s, i, 0), 0);
+	end_expect(s, 0, 100, 1, 275, 100);
+	ck_assert_int_eq(gtbs_pred_on_residency(s, 2), literal ? 0 : 1);
+	ck_assert_uint_eq(s->resident_blocks, literal ? 4 : 2);
+	ck_assert(s->reslice == !literal);
+	end_expect(s, 1, 130, 1, literal ? 280 : 520, literal ? 100 : 130);
+	/* no count, the same count, out of range: never a slice */
+	ck_assert_int_eq(gtbs_pred_on_residency(s, 0), 0);
+	ck_assert_int_eq(gtbs_pred_on_residency(s, s->resident_blocks), 0);
+	ck_assert_int_eq(gtbs_pred_on_residency(s, GTBS_MAX_BLOCKS_PER_SM + 1),
+			 -EINVAL);
+	/* OnLaunch resets the mode to extended */
+	ck_assert_int_eq(gtbs_pred_on_launch(s, 8, 4, 1), 0);
+	ck_assert(!s->literal);
+	free(s);
+}
+END_TEST
+
+/*
+ * Slice-unaware predicts once with R, whatever residency was observed
+ * before the first block end: 8 blocks, R = 4, N_SM = 1, the observed
+ * residency set to 2, slots 0 and 1 start at 0, slot 0 ends at 100:
+ *   100 + 7 * 100 / 4 = 275 (not 100 + 7 * 100 / 2 = 450)
+ */
+START_TEST(slice_unaware_uses_r)
+{
+	struct gtbs_pred_sm *s = st_new(8, 4, 1);
+
+	gtbs_pred_set_slice_unaware(s, true);
+	ck_assert_int_eq(gtbs_pred_on_residency(s, 2), 1);
+	ck_assert_int_eq(gtbs_pred_on_block_start(s, 0, 0), 0);
+	ck_assert_int_eq(gtbs_pred_on_block_start(s, 1, 0), 0);
+	end_expect(s, 0, 100, 1, 275, 100);
+	ck_assert_uint_eq(s->max_residency, 4);
+	free(s);
+}
+END_TEST
+
+/*
  * More blocks than Total_Blocks ran on the SM: 4 blocks on N_SM = 2 gives
  * Total_Blocks = 2; R = 1; three blocks run back to back on slot 0:
  *   end at 10: t = 10, 10 + (2 - 1) * 10 = 20
@@ -411,6 +467,8 @@ Suite *predictor_suite(void)
 	tcase_add_test(tc, reslice_on_corunner_launch);
 	tcase_add_test(tc, slice_unaware_keeps_first);
 	tcase_add_test(tc, residency_change);
+	tcase_add_loop_test(tc, literal_keeps_r, 0, 2);
+	tcase_add_test(tc, slice_unaware_uses_r);
 	tcase_add_test(tc, done_exceeds_total_clamps);
 	tcase_add_test(tc, active_cycles_gap);
 	tcase_add_test(tc, overflow_bounds);

@@ -280,3 +280,59 @@ int sim_parse_seed(sim_help_fn *help, const char *arg, u64 *seed)
 		return sim_usage_error(help, "bad seed '%s' (0..2^64-1)", arg);
 	return 0;
 }
+
+/**
+ * sim_modes_default() - the settings of a new device
+ * @m: out: %GTBS_PRED_MODE_DEFAULT and %GTBS_SHARE_MODE_DEFAULT.
+ */
+void sim_modes_default(struct sim_modes *m)
+{
+	m->pred_mode = GTBS_PRED_MODE_DEFAULT;
+	m->share_mode = GTBS_SHARE_MODE_DEFAULT;
+}
+
+/**
+ * sim_parse_pred_mode() - --predictor literal|extended
+ * @help: usage of the command, for errors.
+ * @arg: the name, as gtbs_pred_mode_name() spells it.
+ * @m: out: &sim_modes.pred_mode.
+ *
+ * Return: 0, or an exit status after a message.
+ */
+int sim_parse_pred_mode(sim_help_fn *help, const char *arg,
+			struct sim_modes *m)
+{
+	u32 i;
+
+	for (i = 0; i < GTBS_NR_PRED_MODES; i++) {
+		if (!strcmp(arg, gtbs_pred_mode_name(i))) {
+			m->pred_mode = i;
+			return 0;
+		}
+	}
+	return sim_usage_error(help, "--predictor: unknown mode '%s' (literal or extended)",
+			       arg);
+}
+
+/**
+ * sim_parse_share_mode() - --share-mode device|sm
+ * @help: usage of the command, for errors.
+ * @arg: the name, as gtbs_share_mode_name() spells it.
+ * @m: out: &sim_modes.share_mode.
+ *
+ * Return: 0, or an exit status after a message.
+ */
+int sim_parse_share_mode(sim_help_fn *help, const char *arg,
+			 struct sim_modes *m)
+{
+	u32 i;
+
+	for (i = 0; i < GTBS_NR_SHARE_MODES; i++) {
+		if (!strcmp(arg, gtbs_share_mode_name(i))) {
+			m->share_mode = i;
+			return 0;
+		}
+	}
+	return sim_usage_error(help, "--share-mode: unknown reading '%s' (device or sm)",
+			       arg);
+}

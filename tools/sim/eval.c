@@ -102,6 +102,7 @@ void sim_pair_job(const struct sim_eval *ev, unsigned int offset,
 		job->oracle[1] = ev->alone_grids[pair->b];
 	}
 	job->seed_mix = ev->seed_mix;
+	job->modes = &ev->modes;
 }
 
 /**
@@ -153,6 +154,7 @@ static int sim_eval_alone(struct sim_eval *ev, const char **why)
 		job.nr_runs = 1;
 		job.progs[0] = prog;
 		job.seed_mix = ev->seed_mix;
+		job.modes = &ev->modes;
 		ret = ev->backend->run(ev->backend->priv, &job, &ev->alone[i],
 				       why);
 		if (ret)

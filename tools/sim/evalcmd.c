@@ -171,6 +171,8 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 		{ "device", required_argument, NULL, 'd' },
 		{ "plot", required_argument, NULL, 'p' },
 		{ "timeline", required_argument, NULL, 't' },
+		{ "predictor", required_argument, NULL, 'r' },
+		{ "share-mode", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -194,6 +196,7 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 	ev->tool = cli->module ? "gputbs eval" : "gputbs-sim eval";
 	ev->module = cli->module;
 	ev->sjf_model = cli->module;
+	sim_modes_default(&ev->modes);
 	gtbs_config_default(&ev->cfg);
 	cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	ev->jobs = cpus < 1 ? 1 : cpus > SIM_MAX_JOBS ? SIM_MAX_JOBS : cpus;
@@ -207,10 +210,10 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 		ev->policies[ev->nr_policies++] = gtbs_policy_at(i);
 	while (!ret && (opt = getopt_long(argc, argv,
 					  cli->module ? "w:o:P:f:S:d:p:t:h" :
-					  "w:o:P:f:j:s:S:k:M:p:t:h",
+					  "w:o:P:f:j:s:S:k:M:p:t:r:m:h",
 					  opts, NULL)) != -1) {
 		/* long options of the other command are unknown here */
-		if (cli->module ? strchr("jsk", opt) != NULL : opt == 'd') {
+		if (cli->module ? strchr("jskrm", opt) != NULL : opt == 'd') {
 			for (i = 0; opts[i].val != opt; i++)
 				;
 			ret = sim_usage_error(sim_eval_help, "unrecognized option '--%s'%s",
@@ -273,6 +276,14 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 			break;
 		case 't':
 			timeline = optarg;
+			break;
+		case 'r':
+			ret = sim_parse_pred_mode(sim_eval_help, optarg,
+						  &ev->modes);
+			break;
+		case 'm':
+			ret = sim_parse_share_mode(sim_eval_help, optarg,
+						   &ev->modes);
 			break;
 		case 'h':
 			sim_eval_help(stdout);

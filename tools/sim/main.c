@@ -86,6 +86,10 @@ static const char usage_eval[] =
 	"                        the pair of the timeline, under srtf and fifo\n"
 	"                        (default RayTracing+JPEG-d@0, else the first);\n"
 	"                        with --format json, its blocks are in the JSON\n"
+	"  -r, --predictor MODE  the Simple Slicing predictor: extended (default)\n"
+	"                        or literal (Algorithm 1 as printed)\n"
+	"  -m, --share-mode MODE SRTF/Adaptive's reading: sm (default: each SM\n"
+	"                        decides) or device (the paper's text)\n"
 	"  -h, --help            this help\n";
 
 static const char usage_report[] =
@@ -119,6 +123,10 @@ static const char usage_run[] =
 	"  -T, --trace FILE      write every block of the workload's grids as a\n"
 	"                        trace for 'gputbs predict' (one workload and\n"
 	"                        one policy only)\n"
+	"  -r, --predictor MODE  the Simple Slicing predictor: extended (default)\n"
+	"                        or literal (Algorithm 1 as printed)\n"
+	"  -m, --share-mode MODE SRTF/Adaptive's reading: sm (default: each SM\n"
+	"                        decides) or device (the paper's text)\n"
 	"  -h, --help            this help\n";
 
 static void sim_main_help(FILE *f)
@@ -234,9 +242,11 @@ static int cmd_report(int argc, char **argv)
  * @nr_alone: entries of @alone.
  * @wls: per policy, per workload, its execution.
  * @outs: what the simulator recorded, same order as @wls.
+ * @modes: --predictor and --share-mode.
  */
 struct sim_cmd_run {
 	struct gtbs_dev_config cfg;
+	struct sim_modes modes;
 	u64 seed_mix;
 	const struct gtbs_policy_ops *policies[SIM_MAX_POLICIES];
 	unsigned int nr_policies;
@@ -295,6 +305,7 @@ static int sim_cmd_alone(struct sim_cmd_run *c)
 			job.nr_runs = 1;
 			job.progs[0] = prog;
 			job.seed_mix = c->seed_mix;
+			job.modes = &c->modes;
 			ret = sim_run(&job, &out, &why);
 			if (ret) {
 				sim_out_free(&out);
@@ -347,6 +358,7 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 	job.nr_runs = wl->nr_runs;
 	job.seed_mix = c->seed_mix;
 	job.record = true;
+	job.modes = &c->modes;
 	for (r = 0; r < wl->nr_runs; r++) {
 		const struct wl_run *run = &wl->runs[r];
 
@@ -532,6 +544,8 @@ static int cmd_run(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "trace", required_argument, NULL, 'T' },
 		{ "timing-model", required_argument, NULL, 'M' },
+		{ "predictor", required_argument, NULL, 'r' },
+		{ "share-mode", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -548,9 +562,10 @@ static int cmd_run(int argc, char **argv)
 		return SIM_EXIT_SYSTEM;
 	}
 	gtbs_config_default(&c->cfg);
+	sim_modes_default(&c->modes);
 	c->policies[0] = &gtbs_policy_fifo;
 	c->nr_policies = 1;
-	while (!ret && (opt = getopt_long(argc, argv, "P:f:s:S:T:M:h", opts,
+	while (!ret && (opt = getopt_long(argc, argv, "P:f:s:S:T:M:r:m:h", opts,
 					  NULL)) != -1) {
 		switch (opt) {
 		case 'P':
@@ -574,6 +589,14 @@ static int cmd_run(int argc, char **argv)
 				ret = sim_usage_error(sim_run_help, "%s",
 						      "--trace: empty file name");
 			trace = optarg;
+			break;
+		case 'r':
+			ret = sim_parse_pred_mode(sim_run_help, optarg,
+						  &c->modes);
+			break;
+		case 'm':
+			ret = sim_parse_share_mode(sim_run_help, optarg,
+						   &c->modes);
 			break;
 		case 'h':
 			fputs(usage_run, stdout);

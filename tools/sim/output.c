@@ -467,6 +467,151 @@ static void sim_orders_text(FILE *f, const struct sim_eval *ev)
 	}
 }
 
+/* ---- summary: predictor accuracy and sharing pairs ---- */
+
+/* The grids of the alone runs (@o < 0) or of every pair at (@o, @p). */
+static const struct sim_prog_out *sim_acc_prog(const struct sim_eval *ev,
+					       int o, unsigned int p,
+					       unsigned int i, unsigned int r)
+{
+	if (o < 0)
+		return r ? NULL : &ev->alone[i].progs[0];
+	return &sim_result_at(ev, o, p, i)->out.progs[r];
+}
+
+static int sim_u64_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * struct sim_acc - distribution of prediction / actual runtime over grids
+ * @grids: grids that ran.
+ * @n: grids with a prediction (the entries of the quantiles).
+ * @q: min, p25, median, p75, max, GTBS_FP_ONE = 1.0: the sorted ratio at
+ *	index (n - 1) * k / 4, k = 0..4.
+ * @within: grids whose ratio is within 0.5x..2x.
+ */
+struct sim_acc {
+	unsigned int grids;
+	unsigned int n;
+	u64 q[5];
+	unsigned int within;
+};
+
+static void sim_acc_calc(const struct sim_eval *ev, int o, unsigned int p,
+			 bool final, struct sim_acc *a)
+{
+	unsigned int i, r, k, nr = o < 0 ? ev->nr_progs : ev->nr_pairs;
+	size_t max = 0;
+	u64 *v;
+
+	memset(a, 0, sizeof(*a));
+	for (i = 0; i < nr; i++)
+		for (r = 0; r < 2; r++)
+			if (sim_acc_prog(ev, o, p, i, r))
+				max += sim_acc_prog(ev, o, p, i, r)->nr_grids;
+	v = calloc(max ? max : 1, sizeof(*v));
+	for (i = 0; i < nr; i++) {
+		for (r = 0; r < 2; r++) {
+			const struct sim_prog_out *po =
+				sim_acc_prog(ev, o, p, i, r);
+
+			for (k = 0; po && k < po->nr_grids; k++) {
+				const struct sim_grid_out *g = &po->grids[k];
+				u64 pred = final ? g->final_pred : g->first_pred;
+				u64 act = g->end_cycle - g->start_cycle;
+
+				a->grids++;
+				if (!v || !pred || !act)
+					continue;
+				v[a->n] = gtbs_slowdown(pred, act);
+				a->within += v[a->n] >= GTBS_FP_ONE / 2 &&
+					     v[a->n] <= 2 * GTBS_FP_ONE;
+				a->n++;
+			}
+		}
+	}
+	if (v && a->n) {
+		qsort(v, a->n, sizeof(*v), sim_u64_cmp);
+		for (k = 0; k < 5; k++)
+			a->q[k] = v[(size_t)(a->n - 1) * k / 4];
+	}
+	free(v);
+}
+
+/* Pairs at (@o, @p) in which some SM or the device entered sharing mode. */
+static unsigned int sim_sharing_pairs(const struct sim_eval *ev,
+				      unsigned int o, unsigned int p)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ev->nr_pairs; i++)
+		n += sim_result_at(ev, o, p, i)->out.sharing_switches != 0;
+	return n;
+}
+
+static void sim_acc_text(FILE *f, const char *runs, const char *policy,
+			 const struct sim_acc *a, const char *pred)
+{
+	unsigned int k;
+
+	fprintf(f, "  %-6s  %-14s  %-5s  %5u  %5u", runs, policy, pred,
+		a->grids, a->n);
+	for (k = 0; k < 5; k++) {
+		if (a->n)
+			fprintf(f, "  %6.3f", sim_fp(a->q[k]));
+		else
+			fprintf(f, "  %6s", "-");
+	}
+	fprintf(f, "  %7u\n", a->within);
+}
+
+static void sim_summary_text(FILE *f, const struct sim_eval *ev)
+{
+	struct sim_acc a;
+	unsigned int o, p;
+	char off[16];
+	int b;
+
+	fprintf(f, "\npredictor accuracy (predictor %s): first and final Simple Slicing prediction\n"
+		"of each grid over its actual runtime; quantiles over the grids with a prediction\n"
+		"(paper, Section \"Predictor Accuracy\": within 2x for the majority; single-gpu\n"
+		"0.48x to 1.08x; mpmax (two programs) mostly 0.5x to 2x)\n",
+		ev->module ? "of the module" :
+		gtbs_pred_mode_name(ev->modes.pred_mode));
+	fprintf(f, "  %-6s  %-14s  %-5s  %5s  %5s  %6s  %6s  %6s  %6s  %6s  %7s\n",
+		"runs", "policy", "pred", "grids", "pred", "min", "p25",
+		"median", "p75", "max", "0.5x-2x");
+	for (b = 0; b < 2; b++) {
+		sim_acc_calc(ev, -1, 0, b, &a);
+		sim_acc_text(f, "alone", "fifo", &a, b ? "final" : "first");
+	}
+	for (o = 0; o < ev->nr_offsets; o++)
+		for (p = 0; p < ev->nr_policies; p++)
+			for (b = 0; b < 2; b++) {
+				sim_acc_calc(ev, o, p, b, &a);
+				sim_acc_text(f, sim_offset_str(ev->offsets[o],
+							       off, sizeof(off)),
+					     sim_policy(ev, p), &a,
+					     b ? "final" : "first");
+			}
+	if (ev->module)
+		return;
+	fprintf(f, "\nsharing pairs (SRTF/Adaptive reading %s): pairs in which an SM or the device\n"
+		"entered sharing mode (paper: 35 of 56)\n",
+		gtbs_share_mode_name(ev->modes.share_mode));
+	for (o = 0; o < ev->nr_offsets; o++)
+		for (p = 0; p < ev->nr_policies; p++)
+			fprintf(f, "  %-6s  %-14s  %2u of %u\n",
+				sim_offset_str(ev->offsets[o], off,
+					       sizeof(off)),
+				sim_policy(ev, p), sim_sharing_pairs(ev, o, p),
+				ev->nr_pairs);
+}
+
 /**
  * struct sim_motiv - the paper's Section "Motivation" experiment
  * @o: index of offset 0 in &sim_eval.offsets.
@@ -671,6 +816,7 @@ void sim_report_text(FILE *f, const struct sim_eval *ev)
 	sim_orders_text(f, ev);
 	sim_motiv_text(f, ev);
 	sim_paper_text(f, ev);
+	sim_summary_text(f, ev);
 }
 
 /* json.c writes a non-finite double as null. */
@@ -843,6 +989,72 @@ static void sim_offset_json(struct json *j, const struct sim_eval *ev,
 	json_obj_end(j);
 }
 
+static void sim_acc_json(struct json *j, const char *key,
+			 const struct sim_acc *a)
+{
+	static const char * const names[] = {
+		"min", "p25", "median", "p75", "max",
+	};
+	unsigned int k;
+
+	json_obj(j, key);
+	json_u64(j, "grids", a->grids);
+	json_u64(j, "predicted", a->n);
+	for (k = 0; k < 5; k++) {
+		if (a->n)
+			json_fp(j, names[k], a->q[k]);
+		else
+			sim_json_null(j, names[k]);
+	}
+	json_u64(j, "within_0.5x_2x", a->within);
+	json_obj_end(j);
+}
+
+/* Accuracy of one set of runs: its first and its final predictions. */
+static void sim_acc_pair_json(struct json *j, const struct sim_eval *ev,
+			      int o, unsigned int p)
+{
+	struct sim_acc a;
+
+	sim_acc_calc(ev, o, p, false, &a);
+	sim_acc_json(j, "first", &a);
+	sim_acc_calc(ev, o, p, true, &a);
+	sim_acc_json(j, "final", &a);
+}
+
+/*
+ * The summary: accuracy of the predictions alone and per (offset,
+ * policy), and the pairs in which sharing mode was entered.
+ */
+static void sim_summary_json(struct json *j, const struct sim_eval *ev)
+{
+	unsigned int o, p;
+
+	json_obj(j, "summary");
+	json_obj(j, "accuracy_alone");
+	sim_acc_pair_json(j, ev, -1, 0);
+	json_obj_end(j);
+	json_arr(j, "per_offset");
+	for (o = 0; o < ev->nr_offsets; o++) {
+		for (p = 0; p < ev->nr_policies; p++) {
+			json_obj(j, NULL);
+			json_u64(j, "offset_pct", ev->offsets[o]);
+			json_str(j, "policy", sim_policy(ev, p));
+			json_obj(j, "accuracy");
+			sim_acc_pair_json(j, ev, o, p);
+			json_obj_end(j);
+			if (ev->module)
+				sim_json_null(j, "sharing_pairs");
+			else
+				json_u64(j, "sharing_pairs",
+					 sim_sharing_pairs(ev, o, p));
+			json_obj_end(j);
+		}
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
 /*
  * The timeline's blocks, each a string "run grid sm slot block start
  * end" (one line each, not seven).
@@ -913,6 +1125,15 @@ void sim_report_json(FILE *f, const struct sim_eval *ev,
 	json_u64(&j, "seed", ev->seed);
 	json_str(&j, "sjf_key", ev->sjf_model ? "model" : "measured");
 	json_str(&j, "timing_model", sim_timing_name(ev->cfg.timing_model));
+	if (ev->module) {
+		sim_json_null(&j, "predictor");
+		sim_json_null(&j, "share_mode");
+	} else {
+		json_str(&j, "predictor",
+			 gtbs_pred_mode_name(ev->modes.pred_mode));
+		json_str(&j, "share_mode",
+			 gtbs_share_mode_name(ev->modes.share_mode));
+	}
 	json_u64(&j, "offset0_cycles", SIM_OFFSET0_CYCLES);
 	json_arr(&j, "policies");
 	for (p = 0; p < ev->nr_policies; p++)
@@ -938,6 +1159,16 @@ void sim_report_json(FILE *f, const struct sim_eval *ev,
 			json_u64(&j, "blocks", prog->grids[k].nr_blocks);
 			json_u64(&j, "cycles", ev->alone_grids[i][k]);
 			json_u64(&j, "expect_cycles", prog->grids[k].expect);
+			json_u64(&j, "actual_cycles", po->grids[k].end_cycle -
+				 po->grids[k].start_cycle);
+			sim_pred_json(&j, "first_pred_cycles",
+				      "first_pred_ratio", po->grids[k].first_pred,
+				      po->grids[k].end_cycle -
+				      po->grids[k].start_cycle);
+			sim_pred_json(&j, "final_pred_cycles",
+				      "final_pred_ratio", po->grids[k].final_pred,
+				      po->grids[k].end_cycle -
+				      po->grids[k].start_cycle);
 			json_obj_end(&j);
 		}
 		json_arr_end(&j);
@@ -950,6 +1181,7 @@ void sim_report_json(FILE *f, const struct sim_eval *ev,
 	json_arr_end(&j);
 	sim_motiv_json(&j, ev);
 	sim_paper_json(&j, ev);
+	sim_summary_json(&j, ev);
 	if (tl && tl->nr_policies)
 		sim_timeline_json(&j, ev, tl);
 	json_obj_end(&j);

@@ -46,6 +46,45 @@ sim_rerr(const struct sim_reader *r, const char *fmt, ...)
 	return SIM_EXIT_USAGE;
 }
 
+/* An optional number: left alone if absent or null. */
+static void sim_read_opt(const struct sim_jval *obj, const char *key, u64 *out)
+{
+	const struct sim_jval *v = sim_json_get(obj, key);
+
+	u64 x;
+
+	if (v && v->type == SIM_JNUM && !sim_parse_uint(v->str, 0, U64_MAX, &x))
+		*out = x;
+}
+
+/* "predictor" and "share_mode", absent or null in older and module files. */
+static int sim_read_modes(const struct sim_jval *root, struct sim_modes *m)
+{
+	const struct sim_jval *v;
+	u32 i;
+
+	sim_modes_default(m);
+	v = sim_json_get(root, "predictor");
+	if (v && v->type == SIM_JSTR) {
+		for (i = 0; i < GTBS_NR_PRED_MODES; i++)
+			if (!strcmp(v->str, gtbs_pred_mode_name(i)))
+				break;
+		if (i == GTBS_NR_PRED_MODES)
+			return -EINVAL;
+		m->pred_mode = i;
+	}
+	v = sim_json_get(root, "share_mode");
+	if (v && v->type == SIM_JSTR) {
+		for (i = 0; i < GTBS_NR_SHARE_MODES; i++)
+			if (!strcmp(v->str, gtbs_share_mode_name(i)))
+				break;
+		if (i == GTBS_NR_SHARE_MODES)
+			return -EINVAL;
+		m->share_mode = i;
+	}
+	return 0;
+}
+
 static const struct sim_jval *sim_member(const struct sim_reader *r,
 					 const struct sim_jval *obj,
 					 const char *key, enum sim_jtype type)
@@ -198,6 +237,13 @@ static int sim_read_alone(struct sim_reader *r, const struct sim_jval *root,
 					      &wg->expect);
 			if (ret)
 				return ret;
+			/* the predictions alone: absent in older files */
+			sim_read_opt(g, "actual_cycles",
+				     &po->grids[k].end_cycle);
+			sim_read_opt(g, "first_pred_cycles",
+				     &po->grids[k].first_pred);
+			sim_read_opt(g, "final_pred_cycles",
+				     &po->grids[k].final_pred);
 		}
 	}
 	r->where[0] = '\0';
@@ -511,6 +557,9 @@ static int sim_read_head(struct sim_reader *r, const struct sim_jval *root,
 		return sim_rerr(r, "unknown sjf_key '%s'", key->str);
 	ev->sjf_model = !strcmp(key->str, "model");
 	ev->seed_mix = sim_seed_mix(ev->seed);
+	ret = sim_read_modes(root, &ev->modes);
+	if (ret)
+		return sim_rerr(r, "unknown predictor or share_mode");
 	gtbs_config_default(&ev->cfg);
 	key = sim_member(r, root, "timing_model", SIM_JSTR);
 	if (!key)

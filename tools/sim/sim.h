@@ -92,6 +92,16 @@ struct sim_block {
 };
 
 /**
+ * struct sim_modes - device settings of the predictor and of SRTF/Adaptive
+ * @pred_mode: &enum gtbs_pred_mode (--predictor literal|extended).
+ * @share_mode: &enum gtbs_share_mode (--share-mode device|sm).
+ */
+struct sim_modes {
+	u32 pred_mode;
+	u32 share_mode;
+};
+
+/**
  * struct sim_job - one workload to simulate
  * @cfg: the device.
  * @policy: the scheduling policy.
@@ -103,6 +113,7 @@ struct sim_block {
  *	given to those only, sim_policy_keyed()).
  * @seed_mix: XORed into every grid's seed (0: the file's seeds).
  * @record: record every block in &sim_out.blocks.
+ * @modes: NULL (the device's defaults) or the settings to run with.
  */
 struct sim_job {
 	const struct gtbs_dev_config *cfg;
@@ -113,6 +124,7 @@ struct sim_job {
 	const u64 *oracle[WL_MAX_RUNS];
 	u64 seed_mix;
 	bool record;
+	const struct sim_modes *modes;
 };
 
 /**
@@ -210,6 +222,8 @@ struct sim_geomean {
  * @seed: --seed; @seed_mix is derived from it.
  * @seed_mix: XORed into every grid's seed.
  * @jobs: worker threads.
+ * @modes: --predictor and --share-mode; every job runs with them, the
+ *	alone runs included.
  * @nr_policies: policies.
  * @policies: in the order given.
  * @nr_offsets: offsets.
@@ -237,6 +251,7 @@ struct sim_eval {
 	u64 seed;
 	u64 seed_mix;
 	unsigned int jobs;
+	struct sim_modes modes;
 	unsigned int nr_policies;
 	const struct gtbs_policy_ops *policies[SIM_MAX_POLICIES];
 	unsigned int nr_offsets;
@@ -347,6 +362,11 @@ int sim_parse_format(sim_help_fn *help, const char *arg, bool *json);
 int sim_parse_sms(sim_help_fn *help, const char *arg,
 		  struct gtbs_dev_config *cfg);
 int sim_parse_seed(sim_help_fn *help, const char *arg, u64 *seed);
+void sim_modes_default(struct sim_modes *m);
+int sim_parse_pred_mode(sim_help_fn *help, const char *arg,
+			struct sim_modes *m);
+int sim_parse_share_mode(sim_help_fn *help, const char *arg,
+			 struct sim_modes *m);
 
 /* evalcmd.c */
 /**
