@@ -588,9 +588,9 @@ enum gtbs_share_mode {
 };
 
 /** GTBS_PRED_MODE_DEFAULT - &gtbs_dev.pred_mode of a new device */
-#define GTBS_PRED_MODE_DEFAULT	GTBS_PRED_EXTENDED
+#define GTBS_PRED_MODE_DEFAULT	GTBS_PRED_LITERAL
 /** GTBS_SHARE_MODE_DEFAULT - &gtbs_dev.share_mode of a new device */
-#define GTBS_SHARE_MODE_DEFAULT	GTBS_SHARE_SM
+#define GTBS_SHARE_MODE_DEFAULT	GTBS_SHARE_DEVICE
 
 /**
  * struct gtbs_dev - the emulated device and its scheduler state

@@ -579,6 +579,7 @@ START_TEST(adaptive_settings_switch_at_run_time)
 			 -EINVAL);
 	ck_assert_uint_eq(h->dev.pred_mode, GTBS_PRED_MODE_DEFAULT);
 	ck_assert_uint_eq(h->dev.share_mode, GTBS_SHARE_MODE_DEFAULT);
+	ck_assert_int_eq(gtbs_dev_set_pred_mode(&h->dev, GTBS_PRED_EXTENDED), 0);
 	ck_assert_int_eq(gtbs_adaptive_set_share_mode(&h->dev,
 						      GTBS_SHARE_DEVICE, 0), 0);
 	g1 = h_submit(h, &d1, 0);
