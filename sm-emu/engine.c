@@ -44,12 +44,14 @@ static void gtbs_sm_update_next(const struct gtbs_dev *dev, struct gtbs_sm *sm);
  * @cfg: device configuration.
  *
  * Context: any.
- * Return: size of &struct gtbs_sm with its block slots.
+ * Return: size of &struct gtbs_sm with its block slots and its rate
+ * groups (one per slot at most).
  */
 size_t gtbs_sm_size(const struct gtbs_dev_config *cfg)
 {
 	return sizeof(struct gtbs_sm) +
-	       cfg->max_blocks_per_sm * sizeof(struct gtbs_slot);
+	       cfg->max_blocks_per_sm * (sizeof(struct gtbs_slot) +
+					 sizeof(struct gtbs_rate_group));
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_size);
 
@@ -85,6 +87,7 @@ void gtbs_sm_init(const struct gtbs_dev_config *cfg, struct gtbs_sm *sm,
 {
 	memset(sm, 0, gtbs_sm_size(cfg));
 	sm->id = id;
+	sm->groups = (struct gtbs_rate_group *)&sm->slots[cfg->max_blocks_per_sm];
 	sm->next_end = U64_MAX;
 	sm->heap_key = U64_MAX;
 }
@@ -515,59 +518,88 @@ static void gtbs_grid_arm_timeout(struct gtbs_dev *dev, struct gtbs_grid *grid)
 }
 
 /*
- * The rate divisor K + L_eff of @gs's grid on @sm at the SM's current
- * load, recomputed after a load change (&gtbs_sm.load_gen), when the
- * group's carry, in units of the old divisor, is dropped as the SM-wide
- * carry was before rates were per grid.  Lock held.
+ * The rate divisor K + L_eff of rate group @g at the SM's current load,
+ * recomputed after a load change (&gtbs_sm.load_gen), when the group's
+ * carry, in units of the old divisor, is dropped as the SM-wide carry was
+ * before rates were per group.  Lock held.
  */
-static u32 gtbs_group_div(struct gtbs_sm *sm, struct gtbs_grid *grid,
-			  struct gtbs_grid_sm *gs)
+static u32 gtbs_group_div(struct gtbs_sm *sm, struct gtbs_rate_group *g)
 {
-	if (gs->div_gen != sm->load_gen) {
-		gs->div_gen = sm->load_gen;
-		gs->div = gtbs_load_div(grid->knee, grid->mem_ppm,
-					sm->load_issue, sm->load_mem);
-		gs->progress_carry = 0;
+	if (g->div_gen != sm->load_gen) {
+		g->div_gen = sm->load_gen;
+		g->div = gtbs_load_div(g->knee, g->mem_ppm, sm->load_issue,
+				       sm->load_mem);
+		g->progress_carry = 0;
 	}
-	return gs->div;
+	return g->div;
 }
 
 /*
- * Bring every rate group of the SM (the grids resident on it, each with
- * its own progress clock in &gtbs_grid_sm) and the SM's clock to @now.
- * A group is advanced once, by the first of its slots met.  Device lock
- * held.
+ * Bring every rate group of the SM (&gtbs_sm.groups, one progress clock
+ * per (knee, phi) resident) and the SM's clock to @now.  Device lock held.
  */
 static void gtbs_sm_sync(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now)
 {
-	u32 i, groups = 0;
+	u32 i;
 
 	if (now <= sm->now)
 		return;
-	for (i = 0; groups < sm->nr_groups; i++) {
-		struct gtbs_grid *grid = sm->slots[i].grid;
-		struct gtbs_grid_sm *gs;
+	for (i = 0; i < sm->nr_groups; i++) {
+		struct gtbs_rate_group *g = &sm->groups[i];
+		u32 div = gtbs_group_div(sm, g), rem;
 		u64 carry;
-		u32 div, rem;
 
-		if (!grid)
-			continue;
-		gs = &grid->sm[sm->id];
-		if (gs->now >= now)
-			continue;
-		groups++;
-		div = gtbs_group_div(sm, grid, gs);
 		/* exact: the remainder of this division carries to the next */
-		gs->progress += gtbs_progress_advance_rem(now - gs->now, div,
-							  &rem);
-		carry = (u64)gs->progress_carry + rem;
-		gs->progress += carry / div;
-		gs->progress_carry = carry % div;
-		gs->now = now;
+		g->progress += gtbs_progress_advance_rem(now - sm->now, div,
+							 &rem);
+		carry = (u64)g->progress_carry + rem;
+		g->progress += carry / div;
+		g->progress_carry = carry % div;
 	}
 	if (sm->nr_resident)
 		sm->busy_cycles += now - sm->now;
 	sm->now = now;
+}
+
+/*
+ * The rate group of @grid's blocks on @sm: the group of the same knee and
+ * phi, or a new one starting at progress 0.  O(groups).  Lock held.
+ */
+static u32 gtbs_group_get(struct gtbs_sm *sm, const struct gtbs_grid *grid)
+{
+	struct gtbs_rate_group *g;
+	u32 i;
+
+	for (i = 0; i < sm->nr_groups; i++)
+		if (sm->groups[i].knee == grid->knee &&
+		    sm->groups[i].mem_ppm == grid->mem_ppm)
+			return i;
+	g = &sm->groups[sm->nr_groups];
+	memset(g, 0, sizeof(*g));
+	g->knee = grid->knee;
+	g->mem_ppm = grid->mem_ppm;
+	g->div_gen = sm->load_gen - 1;	/* computed at first use */
+	return sm->nr_groups++;
+}
+
+/*
+ * A block of group @i left: free the group with its last block, moving
+ * the last group into its place (and its blocks' slots).  Lock held.
+ */
+static void gtbs_group_put(const struct gtbs_dev *dev, struct gtbs_sm *sm,
+			   u32 i)
+{
+	u32 last = sm->nr_groups - 1, s;
+
+	if (--sm->groups[i].blocks)
+		return;
+	if (i != last) {
+		sm->groups[i] = sm->groups[last];
+		for (s = 0; s < dev->cfg.max_blocks_per_sm; s++)
+			if (sm->slots[s].grid && sm->slots[s].group == last)
+				sm->slots[s].group = i;
+	}
+	sm->nr_groups--;
 }
 
 /**
@@ -609,7 +641,8 @@ static void gtbs_sm_hold(struct gtbs_sm *sm, const struct gtbs_grid *grid)
 	sm->used_shmem += occ->shmem;
 }
 
-static void gtbs_sm_release(struct gtbs_sm *sm, struct gtbs_slot *slot)
+static void gtbs_sm_release(const struct gtbs_dev *dev, struct gtbs_sm *sm,
+			    struct gtbs_slot *slot)
 {
 	const struct gtbs_occupancy *occ = &slot->grid->occ;
 	u32 mem_ppm = slot->grid->mem_ppm;
@@ -623,9 +656,9 @@ static void gtbs_sm_release(struct gtbs_sm *sm, struct gtbs_slot *slot)
 	sm->used_regs -= occ->regs;
 	sm->used_shmem -= occ->shmem;
 	slot->grid->resident--;
-	if (!--slot->grid->sm[sm->id].resident)
-		sm->nr_groups--;
+	slot->grid->sm[sm->id].resident--;
 	slot->grid = NULL;
+	gtbs_group_put(dev, sm, slot->group);
 }
 
 /*
@@ -695,7 +728,7 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		       struct gtbs_grid *grid)
 {
 	struct gtbs_slot *slot = sm->slots;
-	struct gtbs_grid_sm *gs = &grid->sm[sm->id];
+	struct gtbs_rate_group *g;
 	u32 index;
 	u64 work;
 
@@ -708,17 +741,14 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	slot->block = grid->next_block++;
 	slot->start_cycle = sm->now;
 	work = gtbs_block_work(&grid->desc, slot->block);
-	if (!gs->resident) {
-		/* the grid's rate group on this SM starts at the SM's clock */
-		gs->now = sm->now;
-		gs->progress_carry = 0;
-		sm->nr_groups++;
-	}
-	slot->progress_end = gs->progress +
+	slot->group = gtbs_group_get(sm, grid);
+	g = &sm->groups[slot->group];
+	g->blocks++;
+	slot->progress_end = g->progress +
 			     gtbs_block_progress(work, grid->full_div);
 	gtbs_sm_hold(sm, grid);
 	grid->resident++;
-	gs->resident++;
+	grid->sm[sm->id].resident++;
 	grid->last_issue_cycle = sm->now;
 	dev->blocks_dispatched++;
 	if (grid->next_block == grid->desc.nr_blocks) {
@@ -882,7 +912,7 @@ static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	u32 block = slot->block;
 	u64 start = slot->start_cycle;
 
-	gtbs_sm_release(sm, slot);
+	gtbs_sm_release(dev, sm, slot);
 	grid->blocks_done++;
 	sm->blocks_run++;
 	if (dev->backend && dev->backend->block_end)
@@ -920,7 +950,7 @@ static void gtbs_grid_evict(struct gtbs_dev *dev, struct gtbs_grid *grid,
 		gtbs_sm_sync(dev, sm, now);
 		for (j = 0; j < dev->cfg.max_blocks_per_sm; j++)
 			if (sm->slots[j].grid == grid)
-				gtbs_sm_release(sm, &sm->slots[j]);
+				gtbs_sm_release(dev, sm, &sm->slots[j]);
 		gtbs_sm_update_next(dev, sm);
 		gtbs_sm_refile(dev, sm);
 	}
@@ -1053,101 +1083,65 @@ const char *gtbs_pred_mode_name(u32 mode)
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_mode_name);
 
-/*
- * Cycles until the rate group @gs, with its carry, gains @left units at
- * divisor @div.
- */
-static u64 gtbs_group_cycles_to(const struct gtbs_grid_sm *gs, u32 div,
+/* Cycles until rate group @g, with its carry, gains @left units. */
+static u64 gtbs_group_cycles_to(struct gtbs_sm *sm, struct gtbs_rate_group *g,
 				u64 left)
 {
+	u32 div = gtbs_group_div(sm, g), rem;
 	u64 cycles = gtbs_progress_cycles(left, div);
 	u64 earlier;
-	u32 rem;
 
 	/* the carry is less than one unit: it saves at most one cycle */
-	if (!gs->progress_carry || !cycles)
+	if (!g->progress_carry || !cycles)
 		return cycles;
 	earlier = gtbs_progress_advance_rem(cycles - 1, div, &rem);
-	earlier += ((u64)rem + gs->progress_carry) / div;
+	earlier += ((u64)rem + g->progress_carry) / div;
 	return earlier >= left ? cycles - 1 : cycles;
 }
 
-/* gtbs_sm_update_next() for an SM with at most one rate group. */
-static void gtbs_sm_update_next_one(struct gtbs_sm *sm)
-{
-	struct gtbs_slot *first = NULL;
-	struct gtbs_grid_sm *gs;
-	u64 end = U64_MAX;
-	u32 i, seen;
-
-	for (i = 0, seen = 0; seen < sm->nr_resident; i++) {
-		if (!sm->slots[i].grid)
-			continue;
-		seen++;
-		first = first ?: &sm->slots[i];
-		end = min(end, sm->slots[i].progress_end);
-	}
-	if (!first)
-		return;
-	gs = &first->grid->sm[sm->id];
-	if (end <= gs->progress)
-		sm->next_end = sm->now;
-	else
-		sm->next_end = sm->now +
-			gtbs_group_cycles_to(gs, gtbs_group_div(sm, first->grid, gs),
-					     end - gs->progress);
-}
-
 /*
- * Recompute the cycle of @sm's next block completion.  One pass over the
- * slots finds each rate group's earliest block end (&gtbs_grid_sm.scan_end,
- * no division), a second converts it to cycles once per group.  Lock held.
+ * Recompute the cycle of @sm's next block completion: each rate group's
+ * earliest block end (no division), then its cycles once per group.
+ * Lock held.
  */
 static void gtbs_sm_update_next(const struct gtbs_dev *dev, struct gtbs_sm *sm)
 {
-	u64 pass, best = U64_MAX;
+	u64 best = U64_MAX, end = U64_MAX;
 	u32 i, seen;
 
 	sm->next_end = U64_MAX;
-	if (sm->nr_groups <= 1) {
-		gtbs_sm_update_next_one(sm);
-		return;
-	}
-	pass = ++sm->scan_gen;
-	for (i = 0, seen = 0; seen < sm->nr_resident; i++) {
-		struct gtbs_slot *slot = &sm->slots[i];
-		struct gtbs_grid_sm *gs;
+	if (sm->nr_groups == 1) {
+		/* the common case: one rate, the smallest end is first */
+		for (i = 0, seen = 0; seen < sm->nr_resident; i++) {
+			if (!sm->slots[i].grid)
+				continue;
+			seen++;
+			end = min(end, sm->slots[i].progress_end);
+		}
+		sm->groups[0].scan_end = end;
+	} else {
+		for (i = 0; i < sm->nr_groups; i++)
+			sm->groups[i].scan_end = U64_MAX;
+		for (i = 0, seen = 0; seen < sm->nr_resident; i++) {
+			struct gtbs_slot *slot = &sm->slots[i];
+			struct gtbs_rate_group *g;
 
-		if (!slot->grid)
-			continue;
-		seen++;
-		gs = &slot->grid->sm[sm->id];
-		if (gs->scan_gen != pass) {
-			gs->scan_gen = pass;
-			gs->scan_end = slot->progress_end;
-		} else if (slot->progress_end < gs->scan_end) {
-			gs->scan_end = slot->progress_end;
+			if (!slot->grid)
+				continue;
+			seen++;
+			g = &sm->groups[slot->group];
+			g->scan_end = min(g->scan_end, slot->progress_end);
 		}
 	}
-	for (i = 0, seen = 0; seen < sm->nr_resident; i++) {
-		struct gtbs_slot *slot = &sm->slots[i];
-		struct gtbs_grid_sm *gs;
-		u32 div;
+	for (i = 0; i < sm->nr_groups; i++) {
+		struct gtbs_rate_group *g = &sm->groups[i];
 
-		if (!slot->grid)
-			continue;
-		seen++;
-		gs = &slot->grid->sm[sm->id];
-		if (gs->scan_gen != pass)
-			continue;	/* its group is done */
-		gs->scan_gen = pass - 1;
-		if (gs->scan_end <= gs->progress) {
+		if (g->scan_end <= g->progress) {
 			best = 0;
 			break;
 		}
-		div = gtbs_group_div(sm, slot->grid, gs);
-		best = min(best, gtbs_group_cycles_to(gs, div,
-						      gs->scan_end - gs->progress));
+		best = min(best, gtbs_group_cycles_to(sm, g,
+						      g->scan_end - g->progress));
 	}
 	if (best != U64_MAX)
 		sm->next_end = sm->now + best;
@@ -1176,7 +1170,7 @@ static void gtbs_sm_retire_due(struct gtbs_dev *dev, struct gtbs_sm *sm)
 	for (i = 0; i < dev->cfg.max_blocks_per_sm; i++)
 		if (sm->slots[i].grid &&
 		    sm->slots[i].progress_end <=
-		    sm->slots[i].grid->sm[sm->id].progress)
+		    sm->groups[sm->slots[i].group].progress)
 			gtbs_retire(dev, sm, &sm->slots[i]);
 }
 

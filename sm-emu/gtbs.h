@@ -294,31 +294,10 @@ enum gtbs_sample_state {
  * @pred: the Simple Slicing predictor's state of the grid on the SM (paper
  *	Table "State maintained per-kernel in each SM").  Its Reslice flag
  *	alone may be stale: gtbs_grid_sm_reslice_due() is the effective one.
- * @now: while @resident, the cycle up to which @progress is current (the
- *	SM's &gtbs_sm.now after every sync).
- * @progress: the grid's rate group on the SM: its progress clock, units of
- *	1/%GTBS_PROGRESS_SCALE, advancing at 1 / @div per cycle; a resident
- *	block ends when it reaches the block's &gtbs_slot.progress_end
- *	(timing-model.rst).
- * @progress_carry: the fraction of a unit @progress is short of the exact
- *	value, in units of 1 / @div; dropped when the SM's load changes.
- * @div: the group's rate divisor K + L_eff at the SM's load of
- *	@div_gen, 1/%GTBS_WARP_SCALE warps (gtbs_load_div()).
- * @div_gen: the &gtbs_sm.load_gen @div was computed at.
- * @scan_end: scratch of gtbs_sm_update_next(): the smallest
- *	&gtbs_slot.progress_end of the grid's blocks on the SM.
- * @scan_gen: the &gtbs_sm.scan_gen of the pass that set @scan_end.
  *
  * Protected by the device lock.
  */
 struct gtbs_grid_sm {
-	u64 now;
-	u64 progress;
-	u32 progress_carry;
-	u32 div;
-	u64 div_gen;
-	u64 scan_end;
-	u64 scan_gen;
 	u32 resident;
 	bool has_init;
 	u64 init_remaining;
@@ -409,13 +388,45 @@ struct gtbs_grid {
  * @grid: grid of the resident block, NULL when the slot is free.
  * @block: index of the block in its grid.
  * @start_cycle: emulated cycle the block started.
- * @progress_end: SM progress value at which the block ends.
+ * @group: index of the block's rate group in &gtbs_sm.groups.
+ * @progress_end: the group's progress value at which the block ends.
  */
 struct gtbs_slot {
 	struct gtbs_grid *grid;
 	u32 block;
+	u32 group;
 	u64 start_cycle;
 	u64 progress_end;
+};
+
+/**
+ * struct gtbs_rate_group - blocks of an SM that progress at one rate
+ * @knee: their grids' knee K, 1/%GTBS_WARP_SCALE warps (&gtbs_grid.knee).
+ * @mem_ppm: their grids' memory share phi, ppm (&gtbs_grid.mem_ppm).
+ * @blocks: resident blocks in the group; the group is freed with its last.
+ * @div: the rate divisor K + L_eff at the SM's load of @div_gen,
+ *	1/%GTBS_WARP_SCALE warps (gtbs_load_div()).
+ * @progress_carry: the fraction of a unit @progress is short of the exact
+ *	value, in units of 1 / @div; dropped when the SM's load changes.
+ * @progress: the group's progress clock at &gtbs_sm.now, units of
+ *	1/%GTBS_PROGRESS_SCALE, advancing at 1 / @div per cycle; a block ends
+ *	when it reaches the block's &gtbs_slot.progress_end (timing-model.rst).
+ * @div_gen: the &gtbs_sm.load_gen @div was computed at.
+ * @scan_end: scratch of the engine's search for the next completion.
+ *
+ * Blocks of grids with the same knee and phi share a rate, so with no
+ * grid declaring either an SM has one group, the single progress clock of
+ * the first release.  Protected by the device lock.
+ */
+struct gtbs_rate_group {
+	u32 knee;
+	u32 mem_ppm;
+	u32 blocks;
+	u32 div;
+	u32 progress_carry;
+	u64 progress;
+	u64 div_gen;
+	u64 scan_end;
 };
 
 /**
@@ -427,14 +438,15 @@ struct gtbs_slot {
  * @used_shmem: shared memory held, bytes.
  * @nr_resident: resident blocks, 0..max_blocks_per_sm.
  * @now: emulated cycle up to which the SM and the progress clocks of its
- *	resident grids (&gtbs_grid_sm.progress) are current.
+ *	rate groups are current.
  * @load_issue: the SM's issue load: over resident blocks, the sum of
  *	warps * (%GTBS_PPM - &gtbs_grid_desc.mem_ppm), warps * ppm.
  * @load_mem: the SM's memory load: the sum of warps * mem_ppm.
- * @load_gen: incremented at every change of the loads: each grid's rate
- *	divisor (&gtbs_grid_sm.div) is recomputed when it has moved on.
- * @scan_gen: generation of gtbs_sm_update_next()'s passes over the slots.
- * @nr_groups: rate groups on the SM: grids with a resident block.
+ * @load_gen: incremented at every change of the loads: each group's rate
+ *	divisor (&gtbs_rate_group.div) is recomputed when it has moved on.
+ * @nr_groups: rate groups in use, @groups[0..nr_groups-1].
+ * @groups: &gtbs_dev_config.max_blocks_per_sm rate groups, in the same
+ *	allocation after @slots (gtbs_sm_size()).
  * @blocks_run: blocks that ended on this SM.
  * @busy_cycles: cycles with at least one resident block.
  * @kicked: the scheduling state changed since the SM last issued blocks;
@@ -463,8 +475,8 @@ struct gtbs_sm {
 	u64 load_issue;
 	u64 load_mem;
 	u64 load_gen;
-	u64 scan_gen;
 	u32 nr_groups;
+	struct gtbs_rate_group *groups;
 	u64 blocks_run;
 	u64 busy_cycles;
 	bool kicked;
