@@ -259,7 +259,7 @@ for f in plot.gp timeline-srtf.dat timeline-srtf-first.dat \
 	timeline-fifo.dat timeline-fifo-first.dat; do
 	[ -s "$tmp.d/plot/$f" ] || missing="$missing $f"
 done
-for base in stp-0 antt-0 strictf-0 stp-10 antt-10 strictf-10 \
+for base in stp-0 antt-0 strictf-0 stp-10 antt-10 strictf-10 motivation \
 	timeline-srtf timeline-fifo; do
 	case $base in timeline-*) ;; *) [ -s "$tmp.d/plot/$base.dat" ] ||
 		missing="$missing $base.dat" ;; esac
@@ -333,6 +333,7 @@ if "$sim" report --results "$tmp.d/tl.json" --plot "$tmp.d/rplot" \
 	>/dev/null 2>&1 &&
 	cmp -s "$tmp.d/plot/timeline-srtf.dat" "$tmp.d/rplot/timeline-srtf.dat" &&
 	cmp -s "$tmp.d/plot/stp-10.dat" "$tmp.d/rplot/stp-10.dat" &&
+	cmp -s "$tmp.d/plot/motivation.dat" "$tmp.d/rplot/motivation.dat" &&
 	[ -s "$tmp.d/rplot/timeline-fifo.png" ]; then
 	ok
 else

@@ -467,55 +467,30 @@ static void sim_orders_text(FILE *f, const struct sim_eval *ev)
 	}
 }
 
-/**
- * struct sim_motiv - the paper's Section "Motivation" experiment
- * @o: index of offset 0 in &sim_eval.offsets.
- * @pol: indices in &sim_eval.policies of sjf, fifo and ljf.
- * @n: pairs A+B with A before B by the paper's name (A arrives first).
- * @gm: geomean STP over them under sjf, fifo (the device's), the serial
- *	FIFO (sim_motiv_serial()) and ljf.
- * @gm_expect: geomean STP of the serial FIFO from the workload file's
- *	expect= runtimes (the paper's), NAN unless every grid has one.
- * @fifo_sjf: pairs where a FIFO's STP is SJF's (and SJF's is not LJF's):
- *	[0] the device's FIFO, [1] the serial FIFO.
- * @fifo_ljf: likewise LJF's.
- * @sjf_ljf: pairs where SJF's and LJF's STP are the same.
- *
- * "The same": within 0.01 (the paper's two decimals), in fixed point.
- * The paper names A and B "in alphabetical order", by its names:
- * wl_program_paper() (``paper=`` in kernels.gtbs: NLM2 is
- * ImageDenoising-nlm2, before JPEG).  Derived from the sweep's results at
- * offset 0 (the second program 50 cycles after the first) and its alone
- * runtimes, so a report of the JSON prints it again.
- */
-struct sim_motiv {
-	unsigned int o;
-	unsigned int pol[3];
-	unsigned int n;
-	double gm[4];
-	double gm_expect;
-	unsigned int fifo_sjf[2], fifo_ljf[2], sjf_ljf;
-};
-
-/* Columns of the section: SJF, FIFO (device), FIFO (serial), LJF. */
-#define SIM_MOTIV_COLS	4
-static const char * const sim_motiv_names[] = { "sjf", "fifo", "ljf" };
-static const char * const sim_motiv_keys[SIM_MOTIV_COLS] = {
+const char * const sim_motiv_keys[SIM_MOTIV_COLS] = {
 	"sjf", "fifo", "fifo_serial", "ljf",
 };
 /* The paper's geomeans: its FIFO is serial ("the same as either of SJF or
  * LJF depending on the order of arrival"), so it heads both FIFO columns.
  */
-static const double sim_motiv_paper[SIM_MOTIV_COLS] = {
+const double sim_motiv_paper[SIM_MOTIV_COLS] = {
 	1.82, 1.58, 1.58, 1.16,
 };
+static const char * const sim_motiv_names[] = { "sjf", "fifo", "ljf" };
 
 static bool sim_same_stp(u64 a, u64 b)
 {
 	return (a > b ? a - b : b - a) * 100 <= GTBS_FP_ONE;
 }
 
-static bool sim_motiv_pair(const struct sim_eval *ev, unsigned int i)
+/**
+ * sim_motiv_pair() - whether a pair is one of the Section "Motivation"
+ * @ev: the sweep.
+ * @i: index in &sim_eval.pairs.
+ *
+ * Return: true when A's paper name (wl_program_paper()) sorts before B's.
+ */
+bool sim_motiv_pair(const struct sim_eval *ev, unsigned int i)
 {
 	const struct sim_pair *pair = &ev->pairs[i];
 
@@ -552,8 +527,16 @@ static u64 sim_motiv_serial(u64 ta, u64 tb, u64 d)
 	return m.stp;
 }
 
-/* The four STPs of pair @i: sjf, fifo, serial fifo, ljf. */
-static void sim_motiv_stp(const struct sim_eval *ev,
+/**
+ * sim_motiv_stp() - the STPs of one pair in the Section "Motivation"
+ * @ev: the sweep.
+ * @m: from sim_motiv_calc().
+ * @i: index in &sim_eval.pairs.
+ * @v: out: STP (fixed point, GTBS_FP_ONE) under sjf, fifo (the device's),
+ *	the serial FIFO (A alone, then B, from the alone runtimes) and ljf,
+ *	at offset 0.
+ */
+void sim_motiv_stp(const struct sim_eval *ev,
 			  const struct sim_motiv *m, unsigned int i,
 			  u64 v[SIM_MOTIV_COLS])
 {
@@ -567,8 +550,15 @@ static void sim_motiv_stp(const struct sim_eval *ev,
 	v[3] = sim_result_at(ev, m->o, m->pol[2], i)->metrics.stp;
 }
 
-/* Whether the sweep holds the experiment (offset 0, sjf, fifo and ljf). */
-static bool sim_motiv_calc(const struct sim_eval *ev, struct sim_motiv *m)
+/**
+ * sim_motiv_calc() - the paper's Section "Motivation" experiment
+ * @ev: the sweep, run or read back.
+ * @m: out: the section (&struct sim_motiv).
+ *
+ * Return: whether the sweep holds it: offset 0 and the policies sjf, fifo
+ * and ljf, and at least one pair.
+ */
+bool sim_motiv_calc(const struct sim_eval *ev, struct sim_motiv *m)
 {
 	double ls[SIM_MOTIV_COLS] = { 0 }, le = 0;
 	bool expect = true;
