@@ -470,12 +470,14 @@ static void sim_orders_text(FILE *f, const struct sim_eval *ev)
 const char * const sim_motiv_keys[SIM_MOTIV_COLS] = {
 	"sjf", "fifo", "fifo_serial", "ljf",
 };
+
 /* The paper's geomeans: its FIFO is serial ("the same as either of SJF or
  * LJF depending on the order of arrival"), so it heads both FIFO columns.
  */
 const double sim_motiv_paper[SIM_MOTIV_COLS] = {
 	1.82, 1.58, 1.58, 1.16,
 };
+
 static const char * const sim_motiv_names[] = { "sjf", "fifo", "ljf" };
 
 static bool sim_same_stp(u64 a, u64 b)
@@ -536,9 +538,8 @@ static u64 sim_motiv_serial(u64 ta, u64 tb, u64 d)
  *	the serial FIFO (A alone, then B, from the alone runtimes) and ljf,
  *	at offset 0.
  */
-void sim_motiv_stp(const struct sim_eval *ev,
-			  const struct sim_motiv *m, unsigned int i,
-			  u64 v[SIM_MOTIV_COLS])
+void sim_motiv_stp(const struct sim_eval *ev, const struct sim_motiv *m,
+		   unsigned int i, u64 v[SIM_MOTIV_COLS])
 {
 	const struct sim_pair *pair = &ev->pairs[i];
 

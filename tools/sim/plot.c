@@ -265,8 +265,9 @@ static void sim_gp_motiv(FILE *gp, const struct sim_eval *ev,
 		if (g)
 			fputs(", \\\n     newhistogram \"\" lt 1", gp);
 		for (k = 0; k < SIM_MOTIV_COLS; k++) {
-			fprintf(gp, ", \\\n     \"motivation.dat\" index %u using %u%s lc rgb \"%s\" ",
-				g, k + 2, k ? "" : ":xtic(1)", colour[k]);
+			fprintf(gp, ", \\\n     \"motivation.dat\" index %u using %u%s",
+				g, k + 2, k ? "" : ":xtic(1)");
+			fprintf(gp, " lc rgb \"%s\" ", colour[k]);
 			if (g)
 				fputs("notitle", gp);
 			else
