@@ -505,12 +505,15 @@ static int wl_do_grid(struct wl_parser *p, const struct wl_loc *loc,
 static int wl_do_program(struct wl_parser *p, const struct wl_loc *loc,
 			 char **tok, int ntok)
 {
+	static const char * const names[] = { "paper" };
+	const char *paper = NULL;
 	struct wl_set *set = p->set;
 	struct wl_program *prog;
-	int i;
+	unsigned int k;
+	int i, ret;
 
-	if (ntok != 2)
-		return wl_fail(p, loc, "usage: program NAME");
+	if (ntok < 2)
+		return wl_fail(p, loc, "usage: program NAME [paper=NAME]");
 	if (strlen(tok[1]) >= WL_NAME_LEN)
 		return wl_fail(p, loc, "program name longer than %d",
 			       WL_NAME_LEN - 1);
@@ -522,6 +525,24 @@ static int wl_do_program(struct wl_parser *p, const struct wl_loc *loc,
 			       "duplicate program '%s' (first defined at %s:%u)",
 			       tok[1], set->programs[i]->loc.file,
 			       set->programs[i]->loc.line);
+	ret = wl_split_keys(p, loc, tok + 2, ntok - 2, names, 1, &paper);
+	if (ret)
+		return ret;
+	if (paper && strlen(paper) >= WL_NAME_LEN)
+		return wl_fail(p, loc, "paper name longer than %d",
+			       WL_NAME_LEN - 1);
+	if (paper && !wl_valid_name(paper))
+		return wl_fail(p, loc, "paper name: not printable ASCII");
+	/* the paper's names order pairs: two programs may not share one */
+	for (k = 0; k < set->nr_programs; k++)
+		if (!strcmp(wl_program_paper(set->programs[k]),
+			    paper ? paper : tok[1]))
+			return wl_fail(p, loc,
+				       "paper name '%s' already names program '%s' (%s:%u)",
+				       paper ? paper : tok[1],
+				       set->programs[k]->name,
+				       set->programs[k]->loc.file,
+				       set->programs[k]->loc.line);
 	if (set->nr_programs == WL_MAX_PROGRAMS)
 		return wl_fail(p, loc, "more than %d programs",
 			       WL_MAX_PROGRAMS);
@@ -529,6 +550,8 @@ static int wl_do_program(struct wl_parser *p, const struct wl_loc *loc,
 	if (!prog)
 		return wl_error(p, loc, -ENOMEM, "out of memory");
 	snprintf(prog->name, sizeof(prog->name), "%s", tok[1]);
+	if (paper)
+		snprintf(prog->paper, sizeof(prog->paper), "%s", paper);
 	prog->loc = *loc;
 	set->programs[set->nr_programs++] = prog;
 	p->prog = prog;
@@ -898,6 +921,17 @@ int wl_grid_equal(const struct wl_grid *a, const struct wl_grid *b)
 		return 0;
 	return !a->durations || !memcmp(a->durations, b->durations,
 					a->nr_blocks * sizeof(__u64));
+}
+
+/**
+ * wl_program_paper() - the name a program has in the paper
+ * @prog: a program.
+ *
+ * Return: its ``paper=`` name, or its name when it has none.
+ */
+const char *wl_program_paper(const struct wl_program *prog)
+{
+	return prog->paper[0] ? prog->paper : prog->name;
 }
 
 /**

@@ -72,12 +72,16 @@ struct wl_grid {
 /**
  * struct wl_program - grids run one after another by one process
  * @name: program name.
+ * @paper: "" or its name in the paper (``paper=``, wl_program_paper()):
+ *	what orders a pair's programs where the paper's order matters (the
+ *	Section "Motivation" pairs of gputbs-sim eval).
  * @nr_grids: grids, 1..%WL_MAX_GRIDS.
  * @grids: the grids in order.
  * @loc: the program line.
  */
 struct wl_program {
 	char name[WL_NAME_LEN];
+	char paper[WL_NAME_LEN];
 	unsigned int nr_grids;
 	struct wl_grid grids[WL_MAX_GRIDS];
 	struct wl_loc loc;
@@ -142,6 +146,7 @@ int wl_parse_file(const char *path, unsigned int flags, struct wl_set **out,
 void wl_free(struct wl_set *set);
 int wl_find_program(const struct wl_set *set, const char *name);
 int wl_grid_equal(const struct wl_grid *a, const struct wl_grid *b);
+const char *wl_program_paper(const struct wl_program *prog);
 int wl_program_equal(const struct wl_program *a, const struct wl_program *b);
 const char *wl_class_name(__u32 prio_class);
 

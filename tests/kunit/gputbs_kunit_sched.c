@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gputbs_kunit_sched.c - KUnit suites for the Simple Slicing predictor,
- * SRTF, priority classes and run-time policy switches.
+ * SRTF, priority classes, the serial SJF and LJF and run-time policy
+ * switches.
  *
  * Everything runs in pure virtual time, and every expected number is
  * worked out by hand in the comment above its case.  Most cases use
@@ -652,6 +653,187 @@ static struct kunit_case gtbs_share_cases[] = {
 struct kunit_suite gtbs_share_suite = {
 	.name = "gputbs_share",
 	.test_cases = gtbs_share_cases,
+};
+
+/* --- gputbs_serial: the paper's serial SJF and LJF ---------------------- */
+
+/*
+ * Section "Motivation"'s clairvoyant serial schedules (policy_sjf.c) on two
+ * SMs with whole-SM grids, each submitted before the device runs for its
+ * arrival cycle (gtbs_grid_submit_at(), as GPUTBS_SUBMIT_AT_CYCLE does), so
+ * the policy sees the grid still to come.
+ *
+ *   L: 3 blocks of 1000, alone ceil(ceil(3 / 2) / 1) * 1000 = 2000
+ *      (Equation 1, S = 2, R = 1); its third block runs alone on one SM.
+ *   S: 3 blocks of 200, alone ceil(ceil(3 / 2) / 1) * 200 = 400.
+ *
+ * One arrives at 0, the other at 50.  In every order the second grid's
+ * first block starts when the first grid's *last block ends*, though an
+ * SM is idle from the end of its second-to-last step:
+ *
+ *   sjf, L at 0, S at 50: at 0, Q = L (q = 2000), S arrives d = 50 later
+ *     with a = 400: (q - d) * q = 3,900,000 > (d + a) * a = 180,000, so
+ *     both SMs idle until 50 (the idle hold).
+ *       S0, S1  50-250     S2  250-450  (an SM idle 250-450)
+ *       L0, L1 450-1450    L2 1450-2450
+ *   sjf, S at 0, L at 50: nothing shorter than S comes.
+ *       S0, S1   0-200     S2  200-400  (L waits, an SM idle 200-400)
+ *       L0, L1 400-1400    L2 1400-2400
+ *   ljf, L at 0, S at 50: nothing longer than L comes.
+ *       L0, L1   0-1000    L2 1000-2000 (S waits, an SM idle 1000-2000)
+ *       S0, S1 2000-2200   S2 2200-2400
+ *   ljf, S at 0, L at 50: at 0, Q = S (q = 400); L, longer, arrives
+ *     d = 50 < q later: idle until 50 (ljf's hold, the mirror).
+ *       L0, L1  50-1050    L2 1050-2050
+ *       S0, S1 2050-2250   S2 2250-2450
+ *
+ * FIFO, the control, with S at 0 and L at 50: S2 takes one SM at 200 and
+ * L0 the other at once, so L starts at 200, before S's last block ends.
+ */
+struct gtbs_serial_case {
+	const char *policy;
+	bool short_first;	/* S at 0, L at 50; else L at 0, S at 50 */
+	u64 s_start, l_start;	/* first block starts */
+	u64 s_end, l_end;	/* last block ends */
+};
+
+static const struct gtbs_serial_case gtbs_serial_cases[] = {
+	{ "sjf", false, 50, 450, 450, 2450 },
+	{ "sjf", true, 0, 400, 400, 2400 },
+	{ "ljf", false, 2000, 0, 2400, 2000 },
+	{ "ljf", true, 2050, 50, 2450, 2050 },
+};
+
+static void gtbs_serial_case_desc(const struct gtbs_serial_case *c,
+				  char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %s", c->policy,
+		 c->short_first ? "S at 0, L at 50" : "L at 0, S at 50");
+}
+
+KUNIT_ARRAY_PARAM(gtbs_serial, gtbs_serial_cases, gtbs_serial_case_desc);
+
+/* Submit a grid @label for cycle @at, the device not yet run. */
+static struct gtbs_grid *gtbs_serial_at(struct kunit *test,
+					struct gtbs_test_dev *td, u32 blocks,
+					u64 cycles, const char *label, u64 at)
+{
+	struct gtbs_grid_desc desc = gtbs_whole_sm(blocks, cycles,
+						   GTBS_PRIO_NORMAL);
+	struct gtbs_grid *grid;
+
+	strscpy(desc.label, label, sizeof(desc.label));
+	grid = gtbs_test_grid_new(test, td, &desc);
+	gtbs_grid_submit_at(&td->dev, grid, 0, at);
+	return grid;
+}
+
+/* Block starts of @grid: blocks 0 and 1 at @start, block 2 at @start + t. */
+static void gtbs_serial_expect_steps(struct kunit *test,
+				     const struct gtbs_test_dev *td,
+				     const struct gtbs_grid *grid, u64 start,
+				     u64 t)
+{
+	u32 b;
+
+	for (b = 0; b < 3; b++) {
+		const struct gtbs_test_event *ev = gtbs_start_of(td, grid, b);
+
+		KUNIT_ASSERT_NOT_NULL_MSG(test, ev, "%s block %u never started",
+					  grid->desc.label, b);
+		KUNIT_EXPECT_EQ_MSG(test, ev->start, start + (b / 2) * t,
+				    "%s block %u", grid->desc.label, b);
+	}
+}
+
+/* The latest recorded block end of @grid. */
+static u64 gtbs_serial_last_end(const struct gtbs_test_dev *td,
+				const struct gtbs_grid *grid)
+{
+	unsigned int i;
+	u64 end = 0;
+
+	for (i = 0; i < td->nr_ends; i++)
+		if (td->ends[i].grid_id == grid->id)
+			end = max(end, td->ends[i].end);
+	return end;
+}
+
+/* The earliest recorded block start of @grid, U64_MAX if none. */
+static u64 gtbs_serial_first_start(const struct gtbs_test_dev *td,
+				   const struct gtbs_grid *grid)
+{
+	unsigned int i;
+	u64 start = U64_MAX;
+
+	for (i = 0; i < td->nr_starts; i++)
+		if (td->starts[i].grid_id == grid->id)
+			start = min(start, td->starts[i].start);
+	return start;
+}
+
+static void gtbs_serial_two_grids(struct kunit *test)
+{
+	const struct gtbs_serial_case *c = test->param_value;
+	struct gtbs_test_dev *td = gtbs_policy_dev(test, 2, c->policy);
+	struct gtbs_grid *l, *s, *first, *second;
+	bool held;
+
+	l = gtbs_serial_at(test, td, 3, 1000, "L", c->short_first ? 50 : 0);
+	s = gtbs_serial_at(test, td, 3, 200, "S", c->short_first ? 0 : 50);
+	KUNIT_EXPECT_EQ(test, l->alone_cycles, 2000);
+	KUNIT_EXPECT_EQ(test, s->alone_cycles, 400);
+	gtbs_test_drain(td);
+	KUNIT_ASSERT_EQ(test, l->state, GTBS_GRID_DONE);
+	KUNIT_ASSERT_EQ(test, s->state, GTBS_GRID_DONE);
+
+	gtbs_serial_expect_steps(test, td, s, c->s_start, 200);
+	gtbs_serial_expect_steps(test, td, l, c->l_start, 1000);
+	KUNIT_EXPECT_EQ(test, s->start_cycle, c->s_start);
+	KUNIT_EXPECT_EQ(test, l->start_cycle, c->l_start);
+	KUNIT_EXPECT_EQ(test, s->end_cycle, c->s_end);
+	KUNIT_EXPECT_EQ(test, l->end_cycle, c->l_end);
+
+	/* one at a time: no block of the second before the first's last end */
+	first = c->s_start < c->l_start ? s : l;
+	second = first == s ? l : s;
+	KUNIT_EXPECT_EQ(test, gtbs_serial_last_end(td, first),
+			first->end_cycle);
+	KUNIT_EXPECT_GE(test, gtbs_serial_first_start(td, second),
+			gtbs_serial_last_end(td, first));
+
+	/* the idle hold: the grid worth waiting for arrives second, at 50 */
+	held = !strcmp(c->policy, "sjf") ? !c->short_first : c->short_first;
+	if (held) {
+		KUNIT_EXPECT_EQ(test, gtbs_serial_first_start(td, first), 50);
+		KUNIT_EXPECT_GE(test, gtbs_serial_first_start(td, second), 50);
+	}
+}
+
+/* The FIFO control: the exclusivity check above would fail under it. */
+static void gtbs_serial_fifo_control(struct kunit *test)
+{
+	struct gtbs_test_dev *td = gtbs_policy_dev(test, 2, "fifo");
+	struct gtbs_grid *l, *s;
+
+	l = gtbs_serial_at(test, td, 3, 1000, "L", 50);
+	s = gtbs_serial_at(test, td, 3, 200, "S", 0);
+	gtbs_test_drain(td);
+	KUNIT_EXPECT_EQ(test, gtbs_serial_last_end(td, s), 400);
+	KUNIT_EXPECT_EQ(test, gtbs_serial_first_start(td, l), 200);
+	KUNIT_EXPECT_LT(test, gtbs_serial_first_start(td, l),
+			gtbs_serial_last_end(td, s));
+}
+
+static struct kunit_case gtbs_serial_kunit_cases[] = {
+	KUNIT_CASE_PARAM(gtbs_serial_two_grids, gtbs_serial_gen_params),
+	KUNIT_CASE(gtbs_serial_fifo_control),
+	{}
+};
+
+struct kunit_suite gtbs_serial_suite = {
+	.name = "gputbs_serial",
+	.test_cases = gtbs_serial_kunit_cases,
 };
 
 /* --- gputbs_switch: policy changes under load lose nothing -------------- */

@@ -427,43 +427,84 @@ static void assert_run(const struct gtbs_grid *g, u64 start, u64 end)
 	ck_assert_uint_eq(g->end_cycle, end);
 }
 
+/* First block start and last block end of grid @id in the event log. */
+static void serial_span(const struct h_dev *h, u64 id, u64 *first, u64 *last)
+{
+	size_t i;
+
+	*first = U64_MAX;
+	*last = 0;
+	for (i = 0; i < h->nr_ev; i++) {
+		if (h->ev[i].grid_id != id)
+			continue;
+		if (h->ev[i].kind == H_EV_BLOCK_START)
+			*first = min(*first, h->ev[i].start);
+		else if (h->ev[i].kind == H_EV_BLOCK_END)
+			*last = max(*last, h->ev[i].end);
+	}
+}
+
+/* Blocks 0 and 1 of a 3-block whole-SM grid at @start, block 2 at + @t. */
+static void serial_steps(const struct h_dev *h, const struct gtbs_grid *g,
+			 u64 start, u64 t)
+{
+	u32 b;
+
+	for (b = 0; b < 3; b++) {
+		long e = h_find(h, H_EV_BLOCK_START, g->id, b);
+
+		ck_assert_int_ge(e, 0);
+		ck_assert_uint_eq(h->ev[e].start, start + (b / 2) * t);
+	}
+}
+
 /*
- * Two SMs; Long: 4 whole-SM blocks of 1000 (Equation 1: ceil(ceil(4 / 2)
- * / 1) * 1000 = 2000), Short: 2 of 500 (500).  _i: 0 sjf, 1 ljf; bit 1:
- * Short arrives first (at 0, Long at 50), else Long first.
+ * The timeline of the KUnit suite gputbs_serial (gtbs_serial_two_grids),
+ * worked out by hand there.  Two SMs; L: 3 whole-SM blocks of 1000
+ * (Equation 1: ceil(ceil(3 / 2) / 1) * 1000 = 2000), S: 3 of 200 (400);
+ * the third block of each runs alone on one SM, so the other SM is idle
+ * while the grid's last block runs.  _i: 0 sjf, 1 ljf; bit 1: S at 0 and
+ * L at 50, else L at 0 and S at 50.
  *
- * sjf, Long first: Short arrives d = 50 later; (2000 - 50) * 2000 >
- *   (50 + 500) * 500, so both SMs idle until 50 (the idle hold): Short
- *   50-550, then Long 550-2550.
- * sjf, Short first: Short 0-500, Long (arrived at 50) 500-2500.
- * ljf, Long first: nothing longer is coming: Long 0-2000, Short 2000-2500.
- * ljf, Short first: Long arrives 50 < 500 cycles later: idle until 50,
- *   Long 50-2050, Short 2050-2550.
+ * sjf, L first: (2000 - 50) * 2000 > (50 + 400) * 400: idle until 50
+ *   (the hold); S 50,50,250 - 450; L 450,450,1450 - 2450.
+ * sjf, S first: S 0,0,200 - 400; L 400,400,1400 - 2400.
+ * ljf, L first: L 0,0,1000 - 2000; S 2000,2000,2200 - 2400.
+ * ljf, S first: L arrives 50 < 400 later: idle until 50; L 50,50,1050 -
+ *   2050; S 2050,2050,2250 - 2450.
+ *
+ * In every order the second grid's first block starts at the first's last
+ * block end, not when an SM frees (serial_exclusive has the FIFO control).
  */
 START_TEST(serial_two_grids)
 {
+	static const struct { u64 s_start, s_end, l_start, l_end; } want[] = {
+		{ 50, 450, 450, 2450 }, { 2000, 2400, 0, 2000 },
+		{ 0, 400, 400, 2400 }, { 2050, 2450, 50, 2050 },
+	};
 	bool ljf = _i & 1, short_first = _i & 2;
 	struct h_dev *h = h_policy(2, ljf ? "ljf" : "sjf");
-	struct gtbs_grid *lg, *sg;
+	struct gtbs_grid *lg, *sg, *first, *second;
+	u64 f_start, f_end, s_start, s_end;
 
-	lg = serial_at(h, 4, 1000, GTBS_PRIO_NORMAL, short_first ? 50 : 0);
-	sg = serial_at(h, 2, 500, GTBS_PRIO_NORMAL, short_first ? 0 : 50);
+	lg = serial_at(h, 3, 1000, GTBS_PRIO_NORMAL, short_first ? 50 : 0);
+	sg = serial_at(h, 3, 200, GTBS_PRIO_NORMAL, short_first ? 0 : 50);
 	ck_assert_uint_eq(lg->alone_cycles, 2000);
-	ck_assert_uint_eq(sg->alone_cycles, 500);
+	ck_assert_uint_eq(sg->alone_cycles, 400);
 	h_drain(h);
-	if (!ljf && !short_first) {
-		assert_run(sg, 50, 550);
-		assert_run(lg, 550, 2550);
-	} else if (!ljf) {
-		assert_run(sg, 0, 500);
-		assert_run(lg, 500, 2500);
-	} else if (!short_first) {
-		assert_run(lg, 0, 2000);
-		assert_run(sg, 2000, 2500);
-	} else {
-		assert_run(lg, 50, 2050);
-		assert_run(sg, 2050, 2550);
-	}
+	assert_run(sg, want[_i].s_start, want[_i].s_end);
+	assert_run(lg, want[_i].l_start, want[_i].l_end);
+	serial_steps(h, sg, want[_i].s_start, 200);
+	serial_steps(h, lg, want[_i].l_start, 1000);
+	first = sg->start_cycle < lg->start_cycle ? sg : lg;
+	second = first == sg ? lg : sg;
+	serial_span(h, first->id, &f_start, &f_end);
+	serial_span(h, second->id, &s_start, &s_end);
+	ck_assert_uint_eq(f_end, first->end_cycle);
+	ck_assert_uint_ge(s_start, f_end);
+	/* the hold: sjf with S second, ljf with L second start at 50 */
+	if (ljf == short_first)
+		ck_assert_uint_eq(f_start, 50);
 	ck_assert_uint_eq(h->violations, 0);
 	h_free(h);
 }

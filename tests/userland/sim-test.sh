@@ -12,7 +12,8 @@
 #                 programs on one SM under fifo, srtf, srtf-oracle, sjf
 #                 and ljf, worked out
 #                 below, compared exactly (cycles and six-decimal fixed
-#                 point)
+#                 point); the motivation section's pair by the program
+#                 names and by paper=, and its serial FIFO
 #   usage         bad options and files: status 2 and a message
 #   plot          --plot writes every figure as SVG and PNG, with data
 #   run           gputbs-sim run, and its --trace replayed by gputbs
@@ -184,6 +185,32 @@ fi
 expect 0 "  Short+Long  Short    short                0         1000         2000     2.000" \
 	"$sim" eval --workloads "$here" --sms 1 --offsets 0 --policies srtf
 
+# The motivation section over the same two programs, offset 0: the one pair
+# A+B with A before B by the paper's names.  By the program names that is
+# Long+Short: SJF 1.792 (above), FIFO 1.202, the serial FIFO from the alone
+# runtimes (Long 0-4000, Short 4000-5000: 1 + 1000/4950) 1.202, LJF 1.202;
+# FIFO's STP is LJF's.  With paper=A-short on Short the pair is Short+Long:
+# SJF = FIFO = serial (Short 0-1000, Long 1000-5000: 1 + 4000/4950) =
+# 1.808, LJF 1.198; FIFO's STP is SJF's.
+mkdir -p "$tmp.d/paper"
+sed 's/^program Short$/program Short paper=A-short/' "$here/kernels.gtbs" \
+	>"$tmp.d/paper/kernels.gtbs"
+expect 0 "  Long+Short                 1.792   1.202   1.202   1.202" \
+	"$sim" eval --workloads "$here" --sms 1 --offsets 0 \
+	--policies fifo,sjf,ljf
+expect 0 "  serial FIFO from the workload file's expect= runtimes: 1.202" \
+	"$sim" eval --workloads "$here" --sms 1 --offsets 0 \
+	--policies fifo,sjf,ljf
+expect 0 "  FIFO (serial)                  0       1        0       1" \
+	"$sim" eval --workloads "$here" --sms 1 --offsets 0 \
+	--policies fifo,sjf,ljf
+expect 0 "  Short+Long                 1.808   1.808   1.808   1.198" \
+	"$sim" eval --workloads "$tmp.d/paper" --sms 1 --offsets 0 \
+	--policies fifo,sjf,ljf
+expect 0 '"fifo_serial_same_as_sjf": 1,' \
+	"$sim" eval --workloads "$tmp.d/paper" --sms 1 --offsets 0 \
+	--policies fifo,sjf,ljf --format json
+
 # --- usage errors --------------------------------------------------------
 expect 0 "Usage: gputbs-sim eval" "$sim" eval --help
 expect 0 "Usage: gputbs-sim run" "$sim" run --help
@@ -232,7 +259,7 @@ for f in plot.gp timeline-srtf.dat timeline-srtf-first.dat \
 	timeline-fifo.dat timeline-fifo-first.dat; do
 	[ -s "$tmp.d/plot/$f" ] || missing="$missing $f"
 done
-for base in stp-0 antt-0 strictf-0 stp-10 antt-10 strictf-10 \
+for base in stp-0 antt-0 strictf-0 stp-10 antt-10 strictf-10 motivation \
 	timeline-srtf timeline-fifo; do
 	case $base in timeline-*) ;; *) [ -s "$tmp.d/plot/$base.dat" ] ||
 		missing="$missing $base.dat" ;; esac
@@ -306,6 +333,7 @@ if "$sim" report --results "$tmp.d/tl.json" --plot "$tmp.d/rplot" \
 	>/dev/null 2>&1 &&
 	cmp -s "$tmp.d/plot/timeline-srtf.dat" "$tmp.d/rplot/timeline-srtf.dat" &&
 	cmp -s "$tmp.d/plot/stp-10.dat" "$tmp.d/rplot/stp-10.dat" &&
+	cmp -s "$tmp.d/plot/motivation.dat" "$tmp.d/rplot/motivation.dat" &&
 	[ -s "$tmp.d/rplot/timeline-fifo.png" ]; then
 	ok
 else

@@ -467,6 +467,24 @@ static void sim_orders_text(FILE *f, const struct sim_eval *ev)
 	}
 }
 
+const char * const sim_motiv_keys[SIM_MOTIV_COLS] = {
+	"sjf", "fifo", "fifo_serial", "ljf",
+};
+
+/* The paper's geomeans: its FIFO is serial ("the same as either of SJF or
+ * LJF depending on the order of arrival"), so it heads both FIFO columns.
+ */
+const double sim_motiv_paper[SIM_MOTIV_COLS] = {
+	1.82, 1.58, 1.58, 1.16,
+};
+
+static const char * const sim_motiv_names[] = { "sjf", "fifo", "ljf" };
+
+static bool sim_same_stp(u64 a, u64 b)
+{
+	return (a > b ? a - b : b - a) * 100 <= GTBS_FP_ONE;
+}
+
 /* ---- summary: predictor accuracy and sharing pairs ---- */
 
 /* The grids of the alone runs (@o < 0) or of every pair at (@o, @p). */
@@ -613,47 +631,83 @@ static void sim_summary_text(FILE *f, const struct sim_eval *ev)
 }
 
 /**
- * struct sim_motiv - the paper's Section "Motivation" experiment
- * @o: index of offset 0 in &sim_eval.offsets.
- * @pol: indices in &sim_eval.policies of sjf, fifo and ljf.
- * @n: pairs A+B with A before B by name (A arrives first).
- * @gm: geomean STP over them under sjf, fifo and ljf.
- * @fifo_sjf: pairs where FIFO's STP is SJF's (and SJF's is not LJF's).
- * @fifo_ljf: pairs where FIFO's STP is LJF's (and SJF's is not LJF's).
- * @sjf_ljf: pairs where SJF's and LJF's STP are the same.
+ * sim_motiv_pair() - whether a pair is one of the Section "Motivation"
+ * @ev: the sweep.
+ * @i: index in &sim_eval.pairs.
  *
- * "The same": within 0.01 (the paper's two decimals), in fixed point.
- * Derived from the sweep's results at offset 0 (the second program 50
- * cycles after the first), so a report of the JSON prints it again.
+ * Return: true when A's paper name (wl_program_paper()) sorts before B's.
  */
-struct sim_motiv {
-	unsigned int o;
-	unsigned int pol[3];
-	unsigned int n;
-	double gm[3];
-	unsigned int fifo_sjf, fifo_ljf, sjf_ljf;
-};
-
-static const char * const sim_motiv_names[] = { "sjf", "fifo", "ljf" };
-/* the paper's geomeans (SJF, FIFO, LJF) and counts (17, 8 and 3 of 28) */
-static const double sim_motiv_paper[] = { 1.82, 1.58, 1.16 };
-
-static bool sim_same_stp(u64 a, u64 b)
-{
-	return (a > b ? a - b : b - a) * 100 <= GTBS_FP_ONE;
-}
-
-static bool sim_motiv_pair(const struct sim_eval *ev, unsigned int i)
+bool sim_motiv_pair(const struct sim_eval *ev, unsigned int i)
 {
 	const struct sim_pair *pair = &ev->pairs[i];
 
-	return strcmp(ev->progs[pair->a]->name, ev->progs[pair->b]->name) < 0;
+	return strcmp(wl_program_paper(ev->progs[pair->a]),
+		      wl_program_paper(ev->progs[pair->b])) < 0;
 }
 
-/* Whether the sweep holds the experiment (offset 0, sjf, fifo and ljf). */
-static bool sim_motiv_calc(const struct sim_eval *ev, struct sim_motiv *m)
+/* A program's alone runtime by its grids' expect=, 0 if one has none. */
+static u64 sim_expect_runtime(const struct wl_program *prog)
 {
-	double ls[3] = { 0, 0, 0 };
+	unsigned int k;
+	u64 sum = 0;
+
+	for (k = 0; k < prog->nr_grids; k++) {
+		if (!prog->grids[k].expect)
+			return 0;
+		sum += prog->grids[k].expect;
+	}
+	return sum;
+}
+
+/*
+ * The serial FIFO's STP of a pair whose programs run @ta and @tb cycles
+ * alone, the second arriving at @d: A alone from 0 to ta, then B alone, so
+ * B's turnaround is max(ta, d) + tb - d.  Fixed point, gtbs_metrics_calc().
+ */
+static u64 sim_motiv_serial(u64 ta, u64 tb, u64 d)
+{
+	u64 alone[2] = { ta, tb }, shared[2] = { ta, max(ta, d) + tb - d };
+	struct gtbs_metrics m;
+
+	if (gtbs_metrics_calc(alone, shared, 2, &m))
+		return 0;
+	return m.stp;
+}
+
+/**
+ * sim_motiv_stp() - the STPs of one pair in the Section "Motivation"
+ * @ev: the sweep.
+ * @m: from sim_motiv_calc().
+ * @i: index in &sim_eval.pairs.
+ * @v: out: STP (fixed point, GTBS_FP_ONE) under sjf, fifo (the device's),
+ *	the serial FIFO (A alone, then B, from the alone runtimes) and ljf,
+ *	at offset 0.
+ */
+void sim_motiv_stp(const struct sim_eval *ev, const struct sim_motiv *m,
+		   unsigned int i, u64 v[SIM_MOTIV_COLS])
+{
+	const struct sim_pair *pair = &ev->pairs[i];
+
+	v[0] = sim_result_at(ev, m->o, m->pol[0], i)->metrics.stp;
+	v[1] = sim_result_at(ev, m->o, m->pol[1], i)->metrics.stp;
+	v[2] = sim_motiv_serial(ev->alone[pair->a].progs[0].turnaround,
+				ev->alone[pair->b].progs[0].turnaround,
+				sim_arrival(ev, 0, pair->a));
+	v[3] = sim_result_at(ev, m->o, m->pol[2], i)->metrics.stp;
+}
+
+/**
+ * sim_motiv_calc() - the paper's Section "Motivation" experiment
+ * @ev: the sweep, run or read back.
+ * @m: out: the section (&struct sim_motiv).
+ *
+ * Return: whether the sweep holds it: offset 0 and the policies sjf, fifo
+ * and ljf, and at least one pair.
+ */
+bool sim_motiv_calc(const struct sim_eval *ev, struct sim_motiv *m)
+{
+	double ls[SIM_MOTIV_COLS] = { 0 }, le = 0;
+	bool expect = true;
 	unsigned int i, k, p;
 
 	memset(m, 0, sizeof(*m));
@@ -670,59 +724,86 @@ static bool sim_motiv_calc(const struct sim_eval *ev, struct sim_motiv *m)
 		m->pol[k] = p;
 	}
 	for (i = 0; i < ev->nr_pairs; i++) {
-		u64 v[3];
+		const struct sim_pair *pair = &ev->pairs[i];
+		u64 v[SIM_MOTIV_COLS], ta, tb, e;
 
 		if (!sim_motiv_pair(ev, i))
 			continue;
-		for (k = 0; k < 3; k++) {
-			v[k] = sim_result_at(ev, m->o, m->pol[k], i)->metrics.stp;
+		sim_motiv_stp(ev, m, i, v);
+		for (k = 0; k < SIM_MOTIV_COLS; k++)
 			ls[k] += log(sim_fp(v[k]));
-		}
 		m->n++;
-		if (sim_same_stp(v[0], v[2]))
+		ta = sim_expect_runtime(ev->progs[pair->a]);
+		tb = sim_expect_runtime(ev->progs[pair->b]);
+		e = ta && tb ? sim_motiv_serial(ta, tb, SIM_OFFSET0_CYCLES) : 0;
+		if (e)
+			le += log(sim_fp(e));
+		else
+			expect = false;
+		if (sim_same_stp(v[0], v[3])) {
 			m->sjf_ljf++;
-		else if (sim_same_stp(v[1], v[0]))
-			m->fifo_sjf++;
-		else if (sim_same_stp(v[1], v[2]))
-			m->fifo_ljf++;
+			continue;
+		}
+		for (k = 0; k < 2; k++) {
+			if (sim_same_stp(v[1 + k], v[0]))
+				m->fifo_sjf[k]++;
+			else if (sim_same_stp(v[1 + k], v[3]))
+				m->fifo_ljf[k]++;
+		}
 	}
-	for (k = 0; k < 3 && m->n; k++)
+	for (k = 0; k < SIM_MOTIV_COLS && m->n; k++)
 		m->gm[k] = exp(ls[k] / m->n);
+	m->gm_expect = expect && m->n ? exp(le / m->n) : NAN;
 	return m->n > 0;
 }
 
 static void sim_motiv_text(FILE *f, const struct sim_eval *ev)
 {
+	static const char * const fifo[] = { "FIFO (device)", "FIFO (serial)" };
+	u64 v[SIM_MOTIV_COLS];
 	struct sim_motiv m;
 	unsigned int i, k;
 
 	if (!sim_motiv_calc(ev, &m))
 		return;
 	fprintf(f, "\nmotivation (paper Section \"Motivation\"): STP of the %u pairs A+B with A before B\n"
-		"by name, A first, at offset 0, under the serial SJF, FIFO and the serial LJF\n",
-		m.n);
-	fprintf(f, "  %-24s  %6s  %6s  %6s\n", "pair", "SJF", "FIFO", "LJF");
+		"by the paper's names (paper= in the workload file), A first, at offset 0, under\n"
+		"the serial SJF, FIFO and the serial LJF; FIFO: our device's, and serial (A alone,\n"
+		"then B, from the alone runtimes: the paper's FIFO, \"the same as either of SJF or\n"
+		"LJF depending on the order of arrival\")\n", m.n);
+	fprintf(f, "  %-24s  %6s  %6s  %6s  %6s\n", "pair", "SJF", "FIFO",
+		"serial", "LJF");
 	for (i = 0; i < ev->nr_pairs; i++) {
 		if (!sim_motiv_pair(ev, i))
 			continue;
+		sim_motiv_stp(ev, &m, i, v);
 		fprintf(f, "  %-24s", ev->pairs[i].name);
-		for (k = 0; k < 3; k++)
-			fprintf(f, "  %6.3f", sim_fp(sim_result_at(ev, m.o,
-					m.pol[k], i)->metrics.stp));
+		for (k = 0; k < SIM_MOTIV_COLS; k++)
+			fprintf(f, "  %6.3f", sim_fp(v[k]));
 		fputc('\n', f);
 	}
-	fprintf(f, "  %-24s  %6.3f  %6.3f  %6.3f\n", "geomean", m.gm[0],
-		m.gm[1], m.gm[2]);
-	fprintf(f, "  %-24s  %6.2f  %6.2f  %6.2f\n", "paper", sim_motiv_paper[0],
-		sim_motiv_paper[1], sim_motiv_paper[2]);
-	fprintf(f, "  FIFO same STP as SJF in %u, as LJF in %u, SJF = LJF in %u of %u (paper: 17, 8, 3 of 28;\n"
-		"  the same: within 0.01)\n", m.fifo_sjf, m.fifo_ljf, m.sjf_ljf,
-		m.n);
+	fprintf(f, "  %-24s", "geomean");
+	for (k = 0; k < SIM_MOTIV_COLS; k++)
+		fprintf(f, "  %6.3f", m.gm[k]);
+	fprintf(f, "\n  %-24s", "paper");
+	for (k = 0; k < SIM_MOTIV_COLS; k++)
+		fprintf(f, "  %6.2f", sim_motiv_paper[k]);
+	fputc('\n', f);
+	if (!isnan(m.gm_expect))
+		fprintf(f, "  serial FIFO from the workload file's expect= runtimes: %.3f\n",
+			m.gm_expect);
+	fprintf(f, "  pairs where a FIFO's STP is the same as (within 0.01):\n"
+		"  %-24s  %6s  %6s  %7s  %6s\n", "", "SJF", "LJF", "SJF=LJF",
+		"of");
+	for (k = 0; k < 2; k++)
+		fprintf(f, "  %-24s  %6u  %6u  %7u  %6u\n", fifo[k],
+			m.fifo_sjf[k], m.fifo_ljf[k], m.sjf_ljf, m.n);
+	fprintf(f, "  %-24s  %6u  %6u  %7u  %6u\n", "paper", 17, 8, 3, 28);
 }
 
 static void sim_motiv_json(struct json *j, const struct sim_eval *ev)
 {
-	static const char * const keys[] = { "sjf", "fifo", "ljf" };
+	u64 v[SIM_MOTIV_COLS];
 	struct sim_motiv m;
 	unsigned int i, k;
 
@@ -733,25 +814,28 @@ static void sim_motiv_json(struct json *j, const struct sim_eval *ev)
 	json_obj(j, "motivation");
 	json_u64(j, "pairs", m.n);
 	json_obj(j, "geomean_stp");
-	for (k = 0; k < 3; k++)
-		json_double(j, keys[k], m.gm[k]);
+	for (k = 0; k < SIM_MOTIV_COLS; k++)
+		json_double(j, sim_motiv_keys[k], m.gm[k]);
 	json_obj_end(j);
+	json_double(j, "geomean_stp_fifo_serial_expect", m.gm_expect);
 	json_obj(j, "paper_stp");
-	for (k = 0; k < 3; k++)
-		json_double(j, keys[k], sim_motiv_paper[k]);
+	for (k = 0; k < SIM_MOTIV_COLS; k++)
+		json_double(j, sim_motiv_keys[k], sim_motiv_paper[k]);
 	json_obj_end(j);
-	json_u64(j, "fifo_same_as_sjf", m.fifo_sjf);
-	json_u64(j, "fifo_same_as_ljf", m.fifo_ljf);
+	json_u64(j, "fifo_same_as_sjf", m.fifo_sjf[0]);
+	json_u64(j, "fifo_same_as_ljf", m.fifo_ljf[0]);
+	json_u64(j, "fifo_serial_same_as_sjf", m.fifo_sjf[1]);
+	json_u64(j, "fifo_serial_same_as_ljf", m.fifo_ljf[1]);
 	json_u64(j, "sjf_same_as_ljf", m.sjf_ljf);
 	json_arr(j, "stp");
 	for (i = 0; i < ev->nr_pairs; i++) {
 		if (!sim_motiv_pair(ev, i))
 			continue;
+		sim_motiv_stp(ev, &m, i, v);
 		json_obj(j, NULL);
 		json_str(j, "workload", ev->pairs[i].name);
-		for (k = 0; k < 3; k++)
-			json_fp(j, keys[k], sim_result_at(ev, m.o, m.pol[k],
-							  i)->metrics.stp);
+		for (k = 0; k < SIM_MOTIV_COLS; k++)
+			json_fp(j, sim_motiv_keys[k], v[k]);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -1150,6 +1234,10 @@ void sim_report_json(FILE *f, const struct sim_eval *ev,
 
 		json_obj(&j, NULL);
 		json_str(&j, "program", prog->name);
+		if (prog->paper[0])
+			json_str(&j, "paper", prog->paper);
+		else
+			sim_json_null(&j, "paper");
 		json_u64(&j, "runtime_cycles", po->turnaround);
 		json_arr(&j, "grids");
 		for (k = 0; k < prog->nr_grids; k++) {

@@ -11,6 +11,11 @@
  *   Figures "System Throughput (STP)", "Average Normalized Turnaround
  *   Time (ANTT)" and "Fairness (StrictF)" for various scheduling
  *   policies); ANTT on a log scale.
+ * - motivation: the paper's Section "Motivation" (sim_motiv_calc()): per
+ *   pair A+B (A before B by the paper's names) the STP under the serial
+ *   SJF, our device's FIFO, the serial FIFO and the serial LJF, then a
+ *   group of their geomeans and one of the paper's; whenever the sweep
+ *   has offset 0, sjf, fifo and ljf.
  * - timeline-POLICY: every thread block of one pair as a horizontal bar on
  *   its SM (one thin row per block slot), coloured by grid, with a black
  *   tick where each SM issued the second program's first block there:
@@ -20,6 +25,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -174,6 +180,103 @@ static void sim_gp_metric(FILE *gp, const struct sim_eval *ev,
 		ev->nr_policies + 1, base);
 	fputs("unset output\n", gp);
 	sim_gp_png(gp, base, 1800, 600);
+}
+
+/*
+ * The Section "Motivation" experiment (sim_motiv_calc()): index 0 a row
+ * per pair, index 1 the geomeans and the paper's; a column per bar.
+ */
+static int sim_write_motiv(const struct sim_eval *ev,
+			   const struct sim_motiv *m, const char *dir)
+{
+	static const char name[] = "motivation.dat";
+	u64 v[SIM_MOTIV_COLS];
+	unsigned int i, k;
+	FILE *f;
+
+	f = sim_open(dir, name);
+	if (!f)
+		return -EIO;
+	fprintf(f, "# STP of the %u pairs A+B of the paper's Section \"Motivation\" (A before B\n"
+		"# by the paper's names, A first), second program at cycle %u; %s\n"
+		"# fifo: our device's; fifo_serial: A alone, then B, from the alone runtimes\n"
+		"# pair", m->n, SIM_OFFSET0_CYCLES, ev->file);
+	for (k = 0; k < SIM_MOTIV_COLS; k++)
+		fprintf(f, " %s", sim_motiv_keys[k]);
+	fputc('\n', f);
+	for (i = 0; i < ev->nr_pairs; i++) {
+		if (!sim_motiv_pair(ev, i))
+			continue;
+		sim_motiv_stp(ev, m, i, v);
+		fputs(ev->pairs[i].name, f);
+		for (k = 0; k < SIM_MOTIV_COLS; k++)
+			sim_put_fp(f, v[k]);
+		fputc('\n', f);
+	}
+	fputs("\n\ngeomean", f);
+	for (k = 0; k < SIM_MOTIV_COLS; k++)
+		fprintf(f, " %.6f", m->gm[k]);
+	fputs("\npaper", f);
+	for (k = 0; k < SIM_MOTIV_COLS; k++)
+		fprintf(f, " %.2f", sim_motiv_paper[k]);
+	fputc('\n', f);
+	return sim_close(f, dir, name);
+}
+
+static void sim_gp_motiv(FILE *gp, const struct sim_eval *ev,
+			 const struct sim_motiv *m)
+{
+	static const char * const title[SIM_MOTIV_COLS] = {
+		"SJF (serial)", "FIFO (our device)", "FIFO (serial)",
+		"LJF (serial)",
+	};
+	static const char * const colour[SIM_MOTIV_COLS] = {
+		"#2ca02c", "#1f77b4", "#9ecae1", "#d62728",
+	};
+	double lo = 1.0;
+	u64 v[SIM_MOTIV_COLS];
+	unsigned int g, i, k;
+	char clock[64];
+
+	/* bars from STP 1 (one program's worth) unless one is below */
+	for (i = 0; i < ev->nr_pairs; i++) {
+		if (!sim_motiv_pair(ev, i))
+			continue;
+		sim_motiv_stp(ev, m, i, v);
+		for (k = 0; k < SIM_MOTIV_COLS; k++)
+			lo = fmin(lo, floor(sim_fp(v[k]) * 10) / 10);
+	}
+	fputs("# the paper's Section \"Motivation\": STP per pair under SJF, FIFO and LJF\n", gp);
+	fprintf(gp, "reset\n"
+		"set title \"STP of the %u pairs A+B, A before B by the paper's names, A first, second at cycle %u (%u SMs, %s)\"\n"
+		"set style data histograms\n"
+		"set style histogram clustered gap 1\n"
+		"set style fill solid 0.9 noborder\n"
+		"set xtics rotate by 45 right font \",9\" nomirror\n"
+		"set key outside top center horizontal\n"
+		"set grid ytics\n"
+		"set ylabel \"STP (higher is better)\"\n"
+		"set yrange [%.1f:2.05]\n"
+		"set ytics 0.1\n", m->n, SIM_OFFSET0_CYCLES, ev->cfg.nr_sms,
+		sim_clock(ev, clock, sizeof(clock)), lo);
+	sim_gp_svg(gp, "motivation", 1600, 650);
+	fputs("plot newhistogram \"\"", gp);
+	for (g = 0; g < 2; g++) {
+		if (g)
+			fputs(", \\\n     newhistogram \"\" lt 1", gp);
+		for (k = 0; k < SIM_MOTIV_COLS; k++) {
+			fprintf(gp, ", \\\n     \"motivation.dat\" index %u using %u%s",
+				g, k + 2, k ? "" : ":xtic(1)");
+			fprintf(gp, " lc rgb \"%s\" ", colour[k]);
+			if (g)
+				fputs("notitle", gp);
+			else
+				fprintf(gp, "title \"%s: geomean %.3f, paper %.2f\"",
+					title[k], m->gm[k], sim_motiv_paper[k]);
+		}
+	}
+	fputs("\nunset output\n", gp);
+	sim_gp_png(gp, "motivation", 1600, 650);
 }
 
 /*
@@ -399,6 +502,7 @@ static int sim_gnuplot(const char *dir)
 int sim_plot(const struct sim_eval *ev, const struct sim_timeline *tl,
 	     const char *dir)
 {
+	struct sim_motiv motiv;
 	char clock[64];
 	unsigned int o, m, t;
 	FILE *gp;
@@ -421,6 +525,10 @@ int sim_plot(const struct sim_eval *ev, const struct sim_timeline *tl,
 			ret = sim_write_metric(ev, dir, o, m);
 			sim_gp_metric(gp, ev, o, m);
 		}
+	}
+	if (!ret && sim_motiv_calc(ev, &motiv)) {
+		ret = sim_write_motiv(ev, &motiv, dir);
+		sim_gp_motiv(gp, ev, &motiv);
 	}
 	for (t = 0; !ret && tl && t < tl->nr_policies; t++) {
 		ret = sim_write_timeline(ev, tl, t, dir);

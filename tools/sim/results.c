@@ -8,7 +8,8 @@
  * lets output.c and plot.c render a sweep that ran elsewhere, in the
  * guest for example, with the same code: the text of a sweep read back is
  * the text the sweep printed, byte for byte.  The programs are rebuilt
- * from the JSON (name, grid labels, blocks, expected runtimes), the pairs
+ * from the JSON (name, paper name, grid labels, blocks, expected
+ * runtimes), the pairs
  * from the programs (their order must be the JSON's), each pair's STP,
  * ANTT and StrictF computed again with gtbs_metrics_calc() from its alone
  * and shared runtimes and checked against the JSON's, and the geomeans
@@ -185,7 +186,7 @@ static int sim_read_alone(struct sim_reader *r, const struct sim_jval *root,
 	if (alone->n > WL_MAX_PROGRAMS)
 		return sim_rerr(r, "more than %d programs", WL_MAX_PROGRAMS);
 	for (i = 0; i < alone->n; i++) {
-		const struct sim_jval *a = &alone->items[i], *grids;
+		const struct sim_jval *a = &alone->items[i], *grids, *pv;
 		struct sim_prog_out *po = &ev->alone[i].progs[0];
 		struct wl_program *prog;
 
@@ -199,6 +200,14 @@ static int sim_read_alone(struct sim_reader *r, const struct sim_jval *root,
 		ret = sim_str(r, a, "program", prog->name, sizeof(prog->name));
 		if (ret)
 			return ret;
+		/* the paper's name (paper=), null without; older JSON: none */
+		pv = sim_json_get(a, "paper");
+		if (pv && pv->type != SIM_JNULL) {
+			ret = sim_str(r, a, "paper", prog->paper,
+				      sizeof(prog->paper));
+			if (ret)
+				return ret;
+		}
 		ret = sim_u64(r, a, "runtime_cycles", false, &po->turnaround);
 		if (ret)
 			return ret;

@@ -301,6 +301,46 @@ struct sim_paper {
 
 const struct sim_paper *sim_paper_value(const char *policy,
 					unsigned int offset);
+
+/* Columns of the motivation section: SJF, FIFO (device), FIFO (serial), LJF. */
+#define SIM_MOTIV_COLS	4
+
+/**
+ * struct sim_motiv - the paper's Section "Motivation" experiment
+ * @o: index of offset 0 in &sim_eval.offsets.
+ * @pol: indices in &sim_eval.policies of sjf, fifo and ljf.
+ * @n: pairs A+B with A before B by the paper's name (A arrives first).
+ * @gm: geomean STP over them under sjf, fifo (the device's), the serial
+ *	FIFO (A alone, then B, from the alone runtimes) and ljf.
+ * @gm_expect: geomean STP of the serial FIFO from the workload file's
+ *	expect= runtimes (the paper's), NAN unless every grid has one.
+ * @fifo_sjf: pairs where a FIFO's STP is SJF's (and SJF's is not LJF's):
+ *	[0] the device's FIFO, [1] the serial FIFO.
+ * @fifo_ljf: likewise LJF's.
+ * @sjf_ljf: pairs where SJF's and LJF's STP are the same.
+ *
+ * "The same": within 0.01 (the paper's two decimals), in fixed point.
+ * The paper names A and B "in alphabetical order", by its names:
+ * wl_program_paper() (``paper=`` in kernels.gtbs: NLM2 is
+ * ImageDenoising-nlm2, before JPEG).  Derived from the sweep's results at
+ * offset 0 (the second program 50 cycles after the first) and its alone
+ * runtimes, so a report of the JSON prints it again.
+ */
+struct sim_motiv {
+	unsigned int o;
+	unsigned int pol[3];
+	unsigned int n;
+	double gm[SIM_MOTIV_COLS];
+	double gm_expect;
+	unsigned int fifo_sjf[2], fifo_ljf[2], sjf_ljf;
+};
+
+extern const char * const sim_motiv_keys[SIM_MOTIV_COLS];
+extern const double sim_motiv_paper[SIM_MOTIV_COLS];
+bool sim_motiv_calc(const struct sim_eval *ev, struct sim_motiv *m);
+bool sim_motiv_pair(const struct sim_eval *ev, unsigned int i);
+void sim_motiv_stp(const struct sim_eval *ev, const struct sim_motiv *m,
+		   unsigned int i, u64 v[SIM_MOTIV_COLS]);
 const char *sim_paper_name(const char *policy);
 void sim_report_text(FILE *f, const struct sim_eval *ev);
 void sim_report_json(FILE *f, const struct sim_eval *ev,
