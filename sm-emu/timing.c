@@ -125,7 +125,11 @@ static s64 gtbs_two_class_ppm(const struct gtbs_grid_desc *desc, u32 block)
 	if (desc->block_dist == GTBS_DIST_SKEWED) {
 		u64 s = mul_u64_u64_div_u64(15 * rho2, 1000000000000ULL,
 					    16000000000000ULL + rho2);
-		u64 dh = gtbs_isqrt(div_u64(s * (GTBS_PPM - p), p));
+		u64 dh;
+
+		/* gtbs_grid_desc_check() bounds it; never divide by 0 */
+		p = clamp(p, (u64)GTBS_SKEWED_MIN_PPM, (u64)GTBS_SKEWED_MAX_PPM);
+		dh = gtbs_isqrt(div_u64(s * (GTBS_PPM - p), p));
 
 		outlier = ((cls >> 32) * GTBS_PPM) >> 32 < p;
 		/* (1 - p) d_l = p d_h: the mean is exact up to rounding */

@@ -432,6 +432,8 @@ START_TEST(work_shape_desc_check)
 	d.block_rsd_ppm = 600000;
 	d.block_dist = GTBS_DIST_SKEWED;
 	ck_assert_int_eq(gtbs_grid_desc_check(&cfg, &d, &why), -EINVAL);
+	/* unchecked, the draw still works (the share is clamped) */
+	ck_assert_uint_ge(gtbs_block_work(&d, 0), 1);
 	d.block_dist_param = 999;
 	ck_assert_int_eq(gtbs_grid_desc_check(&cfg, &d, &why), -EINVAL);
 	d.block_dist_param = 1000;
