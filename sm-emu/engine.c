@@ -198,6 +198,14 @@ int gtbs_grid_desc_check(const struct gtbs_dev_config *cfg,
 		*why = "unknown block_dist";
 	else if (desc->block_dist == GTBS_DIST_NORMAL && desc->block_dist_param)
 		*why = "block_dist_param must be 0 for the normal distribution";
+	else if (desc->block_dist == GTBS_DIST_SKEWED &&
+		 (desc->block_dist_param < GTBS_SKEWED_MIN_PPM ||
+		  desc->block_dist_param > GTBS_SKEWED_MAX_PPM))
+		*why = "skewed: block_dist_param (heavy share) must be 1000..500000";
+	else if (desc->block_dist == GTBS_DIST_PEAKED &&
+		 (desc->block_dist_param > GTBS_PPM ||
+		  desc->block_rsd_ppm > GTBS_PEAKED_MAX_RSD_PPM))
+		*why = "peaked: block_dist_param 0..1000000 and block_rsd_ppm at most 540000";
 	else if (desc->startup_ppm > 16 * GTBS_PPM ||
 		 desc->startup_blocks > desc->nr_blocks ||
 		 !desc->startup_ppm != !desc->startup_blocks)

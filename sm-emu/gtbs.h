@@ -24,6 +24,12 @@
 #define GTBS_MAX_BLOCK_CYCLES	BIT_ULL(40)
 /** GTBS_MAX_TIMEOUT_CYCLES - longest job timeout accepted, cycles (2^62) */
 #define GTBS_MAX_TIMEOUT_CYCLES	BIT_ULL(62)
+/** GTBS_SKEWED_MIN_PPM - least heavy share of %GTBS_DIST_SKEWED, ppm */
+#define GTBS_SKEWED_MIN_PPM	1000U
+/** GTBS_SKEWED_MAX_PPM - largest heavy share of %GTBS_DIST_SKEWED, ppm */
+#define GTBS_SKEWED_MAX_PPM	500000U
+/** GTBS_PEAKED_MAX_RSD_PPM - largest RSD %GTBS_DIST_PEAKED can have, ppm */
+#define GTBS_PEAKED_MAX_RSD_PPM	540000U
 /** GTBS_PROGRESS_SCALE - fixed-point scale of an SM's progress clock */
 #define GTBS_PROGRESS_SCALE	BIT_ULL(16)
 /** GTBS_MAX_KNEE_MWARPS - largest per-grid knee, 1/1000 warps (1024 warps) */
@@ -176,10 +182,24 @@ struct gtbs_grid_desc {
  * @GTBS_DIST_NORMAL: normal with the grid's mean and RSD, clamped
  *	symmetrically so that no block is shorter than t / 16 (the model of
  *	the first release; the default).
+ * @GTBS_DIST_SKEWED: right-skewed two-class mixture: a share
+ *	&gtbs_grid_desc.block_dist_param (%GTBS_SKEWED_MIN_PPM..
+ *	%GTBS_SKEWED_MAX_PPM) of heavy blocks far above t, the others a
+ *	little below it, each class uniform over +-sqrt(3) RSD / 4 of its
+ *	mean (RayTracing's render).
+ * @GTBS_DIST_PEAKED: a core uniform within +-sqrt(3) RSD / 16 of t and a
+ *	share &gtbs_grid_desc.block_dist_param (ppm, raised to the least
+ *	the RSD needs; 0 means that least) of outliers uniform over
+ *	t (1 +- h), h <= 15/16; RSD at most %GTBS_PEAKED_MAX_RSD_PPM.
  * @GTBS_NR_BLOCK_DISTS: number of shapes.
+ *
+ * Every shape has the grid's mean t and RSD in expectation
+ * (Documentation/timing-model.rst, "Block work", gives the closed forms).
  */
 enum gtbs_block_dist {
 	GTBS_DIST_NORMAL,
+	GTBS_DIST_SKEWED,
+	GTBS_DIST_PEAKED,
 	GTBS_NR_BLOCK_DISTS,
 };
 

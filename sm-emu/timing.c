@@ -59,37 +59,181 @@ static s64 gtbs_normal_q16(u64 seed, u32 block)
 	return sum - 6 * 65536;
 }
 
+/* Independent streams of per-block random numbers (two-class shapes). */
+#define GTBS_STREAM_CLASS	0x243f6a8885a308d3ULL
+#define GTBS_STREAM_WITHIN	0x13198a2e03707344ULL
+#define GTBS_STREAM_STARTUP	0xa4093822299f31d0ULL
+
+/* A uniform 64-bit number from (seed, block, stream) alone. */
+static u64 gtbs_block_rand(u64 seed, u32 block, u64 stream)
+{
+	u64 state = seed ^ stream ^ ((u64)block * 0xd1b54a32d192ed03ULL);
+
+	return gtbs_splitmix64(&state);
+}
+
+/* floor(sqrt(@x)), bit by bit: 32 iterations, integer only. */
+static u64 gtbs_isqrt(u64 x)
+{
+	u64 r = 0, bit = 1ULL << 62;
+
+	while (bit > x)
+		bit >>= 2;
+	while (bit) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
+/*
+ * sqrt(3) / sqrt(k), ppm: the half-width of a class, relative to its mean
+ * and per unit of RSD, when a share 1/k of the variance lies within the
+ * classes (k = 16: skewed, k = 256: peaked).
+ */
+#define GTBS_SQRT3_4_PPM	433013ULL
+#define GTBS_SQRT3_16_PPM	108253ULL
+
+/*
+ * Relative deviation, ppm, of a two-class mixture (timing-model.rst, "Block
+ * work"): with probability p a block is in class 1, else in class 0; a
+ * class has mean m_c and is uniform on m_c (1 +- a).  Return the draw minus
+ * 1, in ppm of t (may be negative).
+ *
+ * GTBS_DIST_SKEWED: m_1 = 1 + sqrt(S (1 - p) / p), m_0 = 1 - sqrt(S p /
+ * (1 - p)) with S = 15 rho^2 / (16 + rho^2) and a = sqrt(3) rho / 4: the
+ * mean is 1 and the variance rho^2 exactly.
+ *
+ * GTBS_DIST_PEAKED: both classes have mean 1; class 0 (the core) has
+ * a_0 = sqrt(3) rho / 16, class 1 (outliers) a_1 = rho sqrt(3 (255 + p) /
+ * (256 p)), at most 15/16, p raised to the least share that allows it.
+ */
+static s64 gtbs_two_class_ppm(const struct gtbs_grid_desc *desc, u32 block)
+{
+	u64 rho = desc->block_rsd_ppm, rho2 = rho * rho;	/* ppm^2 */
+	u64 p = desc->block_dist_param, m, a, spread;
+	u64 cls = gtbs_block_rand(desc->seed, block, GTBS_STREAM_CLASS);
+	u64 within = gtbs_block_rand(desc->seed, block, GTBS_STREAM_WITHIN);
+	s64 v, mean_dev;
+	bool outlier;
+
+	if (desc->block_dist == GTBS_DIST_SKEWED) {
+		u64 s = mul_u64_u64_div_u64(15 * rho2, 1000000000000ULL,
+					    16000000000000ULL + rho2);
+		u64 dh;
+
+		/* gtbs_grid_desc_check() bounds it; never divide by 0 */
+		p = clamp(p, (u64)GTBS_SKEWED_MIN_PPM, (u64)GTBS_SKEWED_MAX_PPM);
+		dh = gtbs_isqrt(div_u64(s * (GTBS_PPM - p), p));
+
+		outlier = ((cls >> 32) * GTBS_PPM) >> 32 < p;
+		/* (1 - p) d_l = p d_h: the mean is exact up to rounding */
+		mean_dev = outlier ? (s64)dh :
+			-(s64)div_u64(dh * p + (GTBS_PPM - p) / 2,
+				      GTBS_PPM - p);
+		a = div_u64(GTBS_SQRT3_4_PPM * rho, GTBS_PPM);
+	} else {
+		/* q_min = 765 rho^2 / (225 - 3 rho^2), rounded up */
+		u64 qmin = mul_u64_u64_div_u64(765 * rho2, GTBS_PPM,
+					       225000000000000ULL - 3 * rho2) + 1;
+
+		p = max(p, min(qmin, (u64)GTBS_PPM));
+		outlier = ((cls >> 32) * GTBS_PPM) >> 32 < p;
+		mean_dev = 0;
+		if (outlier)
+			a = gtbs_isqrt(mul_u64_u64_div_u64(3 * rho2,
+							   255ULL * GTBS_PPM + p,
+							   256 * p));
+		else
+			a = div_u64(GTBS_SQRT3_16_PPM * rho, GTBS_PPM);
+		a = min(a, 937500ULL);
+	}
+	m = GTBS_PPM + mean_dev;
+	/* v uniform on (-2^32, 2^32) in steps of 2, mean exactly 0 */
+	v = (s64)((within >> 32) << 1) + 1 - (1LL << 32);
+	/* m (1 + a v / 2^32) - 1, rounded towards zero on both sides */
+	spread = div_u64(m * a, GTBS_PPM);
+	if (v < 0)
+		return mean_dev - (s64)((spread * (u64)-v) >> 32);
+	return mean_dev + (s64)((spread * (u64)v) >> 32);
+}
+
+/*
+ * The start-up effect: a block among the grid's first @desc->startup_blocks
+ * (by index, the issue order) is a start-up block with probability 1/2,
+ * from the seed; it lasts @desc->startup_ppm longer.
+ */
+static u64 gtbs_startup(const struct gtbs_grid_desc *desc, u32 block, u64 w)
+{
+	if (!desc->startup_ppm || block >= desc->startup_blocks ||
+	    !(gtbs_block_rand(desc->seed, block, GTBS_STREAM_STARTUP) >> 63))
+		return w;
+	return w + mul_u64_u64_div_u64(w, desc->startup_ppm, GTBS_PPM);
+}
+
 /**
  * gtbs_block_work() - work of one thread block
  * @desc: the grid.
  * @block: block index, 0..nr_blocks-1.
  *
  * With explicit durations, the block's entry.  Otherwise a deterministic
- * draw, from (@desc->seed, @block) alone, of a normal distribution with
- * mean @desc->block_cycles and relative standard deviation
- * @desc->block_rsd_ppm: the paper's per-kernel mean t and %RSD (Table
- * "Runtimes for ERCBench Kernels").  The deviation is clamped
- * symmetrically to +-(t - max(t / 16, 1)), so that no block is shorter than
- * t / 16 (or 1 cycle) and the mean stays t whatever the RSD.  No state and no allocation
- * per block.
+ * draw, from (@desc->seed, @block) alone, with mean @desc->block_cycles
+ * and relative standard deviation @desc->block_rsd_ppm (the paper's
+ * per-kernel mean t and %RSD, Table "Runtimes for ERCBench Kernels"), of
+ * the shape @desc->block_dist (Section "Differing Work per Thread Block";
+ * timing-model.rst, "Block work"):
+ *
+ * %GTBS_DIST_NORMAL: normal, the deviation clamped symmetrically to
+ * +-(t - max(t / 16, 1)), so that no block is shorter than t / 16 (or 1
+ * cycle) and the mean stays t whatever the RSD.
+ *
+ * %GTBS_DIST_SKEWED: a two-class mixture: a share @desc->block_dist_param
+ * (ppm) of heavy blocks far above t, the rest a little below; the median is
+ * below the mean (RayTracing's render).
+ *
+ * %GTBS_DIST_PEAKED: a core within +-sqrt(3) RSD / 16 of t and a share
+ * @desc->block_dist_param (ppm; raised to the least share the RSD needs)
+ * of outliers uniform over up to t (1 +- 15/16).
+ *
+ * Both two-class shapes have mean t and RSD @desc->block_rsd_ppm exactly
+ * in expectation (up to rounding of a cycle).  Then the start-up effect:
+ * with @desc->startup_ppm, each of the first @desc->startup_blocks blocks
+ * is by a seeded coin a start-up block, lengthened by @desc->startup_ppm of
+ * its duration, which raises the grid's mean to t (1 + startup_ppm *
+ * startup_blocks / (2 * nr_blocks)) in expectation.  O(1), no state and no
+ * allocation per block.
  *
  * Context: any.
- * Return: the block's duration alone at maximum residency, cycles, >= 1.
+ * Return: the block's duration alone at maximum residency, cycles, >= 1
+ * (at most 32 %GTBS_MAX_BLOCK_CYCLES).
  */
 u64 gtbs_block_work(const struct gtbs_grid_desc *desc, u32 block)
 {
-	u64 t = desc->block_cycles;
+	u64 t = desc->block_cycles, w;
 	s64 dev, bound;
 
 	if (desc->durations)
 		return max(desc->durations[block], 1ULL);
-	if (!desc->block_rsd_ppm || t < 2)
-		return max(t, 1ULL);
-	dev = (s64)div_u64(t * desc->block_rsd_ppm, GTBS_PPM);
-	dev = (dev * gtbs_normal_q16(desc->seed, block)) / 65536;
-	bound = (s64)(t - max(t / 16, 1ULL));
-	dev = clamp(dev, -bound, bound);
-	return t + dev;
+	if (!desc->block_rsd_ppm || t < 2) {
+		w = max(t, 1ULL);
+	} else if (desc->block_dist == GTBS_DIST_NORMAL) {
+		dev = (s64)div_u64(t * desc->block_rsd_ppm, GTBS_PPM);
+		dev = (dev * gtbs_normal_q16(desc->seed, block)) / 65536;
+		bound = (s64)(t - max(t / 16, 1ULL));
+		dev = clamp(dev, -bound, bound);
+		w = t + dev;
+	} else {
+		dev = gtbs_two_class_ppm(desc, block);
+		w = mul_u64_u64_div_u64(t, (u64)((s64)GTBS_PPM + dev),
+					GTBS_PPM);
+		w = clamp(w, 1ULL, 32 * GTBS_MAX_BLOCK_CYCLES);
+	}
+	return gtbs_startup(desc, block, w);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_block_work);
 

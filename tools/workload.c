@@ -268,7 +268,7 @@ out:
 enum wl_key {
 	KEY_BLOCKS, KEY_THREADS, KEY_REGS, KEY_SHMEM, KEY_CYCLES, KEY_RSD,
 	KEY_SEED, KEY_DURATIONS, KEY_EXPECT, KEY_CLASS, KEY_MEM, KEY_KNEE,
-	NR_KEYS
+	KEY_DIST, KEY_DIST_PARAM, KEY_STARTUP, NR_KEYS
 };
 
 static const char * const wl_key_names[NR_KEYS] = {
@@ -276,8 +276,16 @@ static const char * const wl_key_names[NR_KEYS] = {
 	[KEY_REGS] = "regs", [KEY_SHMEM] = "shmem", [KEY_CYCLES] = "cycles",
 	[KEY_RSD] = "rsd", [KEY_SEED] = "seed", [KEY_DURATIONS] = "durations",
 	[KEY_EXPECT] = "expect", [KEY_CLASS] = "class", [KEY_MEM] = "mem",
-	[KEY_KNEE] = "knee",
+	[KEY_KNEE] = "knee", [KEY_DIST] = "dist",
+	[KEY_DIST_PARAM] = "dist-param", [KEY_STARTUP] = "startup",
 };
+
+/* Names of the block duration shapes, indexed by GPUTBS_DIST_*. */
+static const char * const wl_dist_names[] = {
+	[GPUTBS_DIST_NORMAL] = "normal", [GPUTBS_DIST_SKEWED] = "skewed",
+	[GPUTBS_DIST_PEAKED] = "peaked",
+};
+#define WL_NR_DISTS	(sizeof(wl_dist_names) / sizeof(wl_dist_names[0]))
 
 /* Names of the priority classes, indexed by &gputbs_submit.prio_class. */
 static const char * const wl_class_names[] = {
@@ -383,6 +391,79 @@ static int wl_key_timing(struct wl_parser *p, const struct wl_loc *loc,
 	return 0;
 }
 
+/*
+ * dist=normal|skewed|peaked, dist-param=PERCENT (the shape's share: heavy
+ * blocks of skewed, 0.1..50; outliers of peaked, 0..100; up to 4
+ * decimals) and startup=PERCENT@BLOCKS (the start-up effect: a seeded half
+ * of the first BLOCKS blocks last PERCENT longer, 0 < PERCENT <= 1600):
+ * Documentation/timing-model.rst, "Block work".
+ */
+static int wl_key_dist(struct wl_parser *p, const struct wl_loc *loc,
+		       const char * const *v, struct wl_grid *g)
+{
+	const char *at;
+	__u64 n;
+	__u32 d;
+	int ret;
+
+	if (v[KEY_DIST]) {
+		for (d = 0; d < WL_NR_DISTS; d++)
+			if (!strcmp(v[KEY_DIST], wl_dist_names[d]))
+				break;
+		if (d == WL_NR_DISTS)
+			return wl_fail(p, loc,
+				       "dist: unknown shape '%s' (normal, skewed or peaked)",
+				       v[KEY_DIST]);
+		g->block_dist = d;
+	}
+	if (v[KEY_DIST_PARAM]) {
+		if (g->block_dist == GPUTBS_DIST_NORMAL)
+			return wl_fail(p, loc,
+				       "dist-param needs dist=skewed or dist=peaked");
+		ret = wl_parse_fixed4(v[KEY_DIST_PARAM],
+				      strlen(v[KEY_DIST_PARAM]), &n);
+		if (ret == -EINVAL)
+			return wl_fail(p, loc,
+				       "dist-param: bad percentage '%s' (at most 4 decimals)",
+				       v[KEY_DIST_PARAM]);
+		if (g->block_dist == GPUTBS_DIST_SKEWED &&
+		    (ret || n < 1000 || n > 500000))
+			return wl_fail(p, loc,
+				       "dist-param=%s out of range 0.1..50 for dist=skewed",
+				       v[KEY_DIST_PARAM]);
+		if (ret || n > 1000000)
+			return wl_fail(p, loc,
+				       "dist-param=%s out of range 0..100",
+				       v[KEY_DIST_PARAM]);
+		g->block_dist_param = n;
+	} else if (g->block_dist == GPUTBS_DIST_SKEWED) {
+		return wl_fail(p, loc, "dist=skewed needs dist-param");
+	}
+	if (g->block_dist == GPUTBS_DIST_PEAKED && g->rsd_ppm > 540000)
+		return wl_fail(p, loc, "dist=peaked needs rsd at most 54");
+	if (!v[KEY_STARTUP])
+		return 0;
+	at = strchr(v[KEY_STARTUP], '@');
+	if (!at)
+		return wl_fail(p, loc, "startup: expected PERCENT@BLOCKS, got '%s'",
+			       v[KEY_STARTUP]);
+	ret = wl_parse_fixed4(v[KEY_STARTUP], at - v[KEY_STARTUP], &n);
+	if (ret == -EINVAL)
+		return wl_fail(p, loc,
+			       "startup: bad percentage in '%s' (at most 4 decimals)",
+			       v[KEY_STARTUP]);
+	if (ret || !n || n > 16000000)
+		return wl_fail(p, loc, "startup: percentage in '%s' out of range (0..1600, not 0)",
+			       v[KEY_STARTUP]);
+	g->startup_ppm = n;
+	ret = wl_key_u64(p, loc, "startup blocks", at + 1, 1, g->nr_blocks,
+			 &n);
+	if (ret)
+		return ret;
+	g->startup_blocks = n;
+	return 0;
+}
+
 static int wl_do_grid(struct wl_parser *p, const struct wl_loc *loc,
 		      char **tok, int ntok)
 {
@@ -416,6 +497,10 @@ static int wl_do_grid(struct wl_parser *p, const struct wl_loc *loc,
 	if (v[KEY_DURATIONS] && (v[KEY_RSD] || v[KEY_SEED]))
 		return wl_fail(p, loc,
 			       "'rsd' and 'seed' do not apply to 'durations'");
+	if (v[KEY_DURATIONS] &&
+	    (v[KEY_DIST] || v[KEY_DIST_PARAM] || v[KEY_STARTUP]))
+		return wl_fail(p, loc,
+			       "'dist', 'dist-param' and 'startup' do not apply to 'durations'");
 	if (!v[KEY_BLOCKS] && !v[KEY_DURATIONS])
 		return wl_fail(p, loc, "missing required key 'blocks'");
 
@@ -483,6 +568,9 @@ static int wl_do_grid(struct wl_parser *p, const struct wl_loc *loc,
 	if (v[KEY_CYCLES]) {
 		ret = wl_key_u64(p, loc, "cycles", v[KEY_CYCLES], 1,
 				 WL_MAX_CYCLES, &g->cycles);
+		if (ret)
+			return ret;
+		ret = wl_key_dist(p, loc, v, g);
 		if (ret)
 			return ret;
 	} else {

@@ -156,6 +156,14 @@ static void fz_submit(struct fz *f)
 	} else {
 		d.block_cycles = fz_u16(f) % 5000 + 1;
 		d.block_rsd_ppm = fz_byte(f) * 4000;
+		/* the shapes and the start-up effect, in and out of range */
+		d.block_dist = fz_byte(f) % (GTBS_NR_BLOCK_DISTS + 1);
+		if (d.block_dist)
+			d.block_dist_param = fz_u16(f) * 16;
+		if (fz_byte(f) % 4 == 0) {
+			d.startup_ppm = fz_u16(f) * 256;
+			d.startup_blocks = fz_byte(f) % (d.nr_blocks + 2);
+		}
 	}
 	if (fz_byte(f) % 4 == 0)
 		d.timeout_cycles = fz_u16(f) % 8000 + 1;

@@ -205,13 +205,35 @@ static const struct gtbs_erc_kernel gtbs_erc_kernels[] = {
 	{ "SHA1", 1539, 64, 26, 0, 1708531, 79800, 22224223, 8, GTBS_LIMIT_BLOCKS },
 };
 
+/*
+ * Block duration shapes as in workloads/ercbench/kernels.gtbs, in
+ * gtbs_erc_kernels' order: block_dist, block_dist_param, startup_ppm,
+ * startup_blocks.
+ */
+static const u32 gtbs_erc_shapes[ARRAY_SIZE(gtbs_erc_kernels)][4] = {
+	{ GTBS_DIST_PEAKED, 100000, 0, 0 },		/* AES-d */
+	{ GTBS_DIST_PEAKED, 100000, 0, 0 },		/* AES-e */
+	{ GTBS_DIST_NORMAL, 0, 0, 0 },			/* NLM2 */
+	{ GTBS_DIST_PEAKED, 400000, 150000, 60 },	/* JPEG-d */
+	{ GTBS_DIST_PEAKED, 500000, 0, 0 },		/* JPEG-e */
+	{ GTBS_DIST_SKEWED, 110000, 0, 0 },		/* RayTracing */
+	{ GTBS_DIST_NORMAL, 0, 150000, 60 },		/* SAD */
+	{ GTBS_DIST_NORMAL, 0, 150000, 60 },		/* SHA1 */
+};
+
 static void gtbs_erc_desc(const struct gtbs_erc_kernel *k,
 			  struct gtbs_grid_desc *desc)
 {
+	const u32 *shape = gtbs_erc_shapes[k - gtbs_erc_kernels];
+
 	*desc = gtbs_test_desc(k->blocks, k->threads, k->regs, k->shmem,
 			       k->mean_t);
 	desc->block_rsd_ppm = k->rsd_ppm;
 	desc->seed = 1;
+	desc->block_dist = shape[0];
+	desc->block_dist_param = shape[1];
+	desc->startup_ppm = shape[2];
+	desc->startup_blocks = shape[3];
 }
 
 static void gtbs_erc_kernel_desc(const struct gtbs_erc_kernel *k, char *desc)
@@ -478,6 +500,41 @@ static void gtbs_timing_same_seed_same_run(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(a->ends, b->ends, sizeof(a->ends)), 0);
 }
 
+/*
+ * render's shape (GTBS_DIST_SKEWED, 11% heavy blocks), Section "Differing
+ * Work per Thread Block": about half of the blocks within 0.75x to 1x of
+ * the mean, the median below the mean, the longest over 3.2x, none below
+ * half the mean; the mean within 3 standard errors (0.657 t / sqrt(2048),
+ * 1.5%) of t.
+ */
+static void gtbs_timing_skewed_render(struct kunit *test)
+{
+	const struct gtbs_erc_kernel *k = &gtbs_erc_kernels[5];
+	struct gtbs_grid_desc desc;
+	u64 w, sum = 0, mean, max = 0, min = U64_MAX;
+	u32 i, in = 0, below = 0, n = k->blocks;
+
+	gtbs_erc_desc(k, &desc);
+	KUNIT_ASSERT_EQ(test, desc.block_dist, (u32)GTBS_DIST_SKEWED);
+	for (i = 0; i < n; i++)
+		sum += gtbs_block_work(&desc, i);
+	mean = div_u64(sum, n);
+	KUNIT_EXPECT_LT(test, abs((s64)mean - (s64)k->mean_t),
+			(s64)k->mean_t * 45 / 1000);
+	for (i = 0; i < n; i++) {
+		w = gtbs_block_work(&desc, i);
+		in += 4 * w >= 3 * mean && w <= mean;
+		below += w < mean;
+		max = max(max, w);
+		min = min(min, w);
+	}
+	KUNIT_EXPECT_GT(test, in, n * 45 / 100);
+	KUNIT_EXPECT_LT(test, in, n * 55 / 100);
+	KUNIT_EXPECT_GT(test, below, n / 2);		/* median < mean */
+	KUNIT_EXPECT_GT(test, 10 * max, 32 * mean);
+	KUNIT_EXPECT_GT(test, 2 * min, mean);
+}
+
 /* Done when: alone runtime within 5% of the paper's simulator runtime. */
 static void gtbs_timing_ercbench_calibration(struct kunit *test)
 {
@@ -508,6 +565,7 @@ static struct kunit_case gtbs_timing_cases[] = {
 	KUNIT_CASE(gtbs_timing_same_pipe_contends),
 	KUNIT_CASE(gtbs_timing_deterministic),
 	KUNIT_CASE(gtbs_timing_same_seed_same_run),
+	KUNIT_CASE(gtbs_timing_skewed_render),
 	KUNIT_CASE_PARAM(gtbs_timing_ercbench_calibration, gtbs_erc_gen_params),
 	{}
 };

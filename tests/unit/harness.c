@@ -93,12 +93,33 @@ const struct h_erc_kernel h_erc_kernels[H_NR_ERC] = {
 	  GTBS_LIMIT_BLOCKS, 16, 0 },
 };
 
+/*
+ * Block duration shapes of workloads/ercbench/kernels.gtbs (dist=,
+ * dist-param=, startup=), in h_erc_kernels' order: block_dist,
+ * block_dist_param, startup_ppm, startup_blocks.
+ */
+static const u32 h_erc_shapes[H_NR_ERC][4] = {
+	{ GTBS_DIST_PEAKED, 100000, 0, 0 },		/* AES-d */
+	{ GTBS_DIST_PEAKED, 100000, 0, 0 },		/* AES-e */
+	{ GTBS_DIST_NORMAL, 0, 0, 0 },			/* NLM2 */
+	{ GTBS_DIST_PEAKED, 400000, 150000, 60 },	/* JPEG-d */
+	{ GTBS_DIST_PEAKED, 500000, 0, 0 },		/* JPEG-e */
+	{ GTBS_DIST_SKEWED, 110000, 0, 0 },		/* RayTracing */
+	{ GTBS_DIST_NORMAL, 0, 150000, 60 },		/* SAD */
+	{ GTBS_DIST_NORMAL, 0, 150000, 60 },		/* SHA1 */
+};
+
 struct gtbs_grid_desc h_erc_desc(const struct h_erc_kernel *k, u64 seed)
 {
 	struct gtbs_grid_desc d = h_desc(k->blocks, k->threads, k->regs,
 					 k->shmem, k->mean_t);
+	const u32 *shape = h_erc_shapes[k - h_erc_kernels];
 
 	d.block_rsd_ppm = k->rsd_ppm;
+	d.block_dist = shape[0];
+	d.block_dist_param = shape[1];
+	d.startup_ppm = shape[2];
+	d.startup_blocks = shape[3];
 	d.seed = seed;
 	snprintf(d.label, sizeof(d.label), "%s", k->name);
 	return d;

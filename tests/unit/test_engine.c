@@ -393,6 +393,7 @@ START_TEST(resources_bounded_at_every_event)
 
 		d.nr_blocks = 40;
 		d.block_cycles = 1000 + 100 * k;
+		d.startup_blocks = min(d.startup_blocks, d.nr_blocks);
 		h_submit(h, &d, k * 7);
 	}
 	h_drain(h);
@@ -1012,6 +1013,7 @@ START_TEST(policy_each_runs_workload)
 
 			d.nr_blocks = 50;
 			d.block_cycles = 2000;
+			d.startup_blocks = min(d.startup_blocks, d.nr_blocks);
 			g[k] = h_submit(h, &d, 13 * k);
 		}
 		h_drain(h);

@@ -100,6 +100,11 @@ START_TEST(work_mean_and_rsd)
 
 	if (k->rsd_ppm > 400000)
 		return;
+	/* the normal shape (the two-class shapes: work_shape_moments) */
+	d.block_dist = GTBS_DIST_NORMAL;
+	d.block_dist_param = 0;
+	d.startup_ppm = 0;
+	d.startup_blocks = 0;
 	lo = (double)k->mean_t * (1.0 - 6.0 * k->rsd_ppm / 1e6) - 1;
 	hi = (double)k->mean_t * (1.0 + 6.0 * k->rsd_ppm / 1e6) + 1;
 	for (i = 0; i < n; i++) {
@@ -168,6 +173,8 @@ START_TEST(work_clamp_keeps_mean_at_high_rsd)
 	u32 i;
 
 	ck_assert_str_eq(k->name, "RayTracing");
+	d.block_dist = GTBS_DIST_NORMAL;
+	d.block_dist_param = 0;
 	for (i = 0; i < n; i++) {
 		double w = (double)gtbs_block_work(&d, i);
 
@@ -180,6 +187,276 @@ START_TEST(work_clamp_keeps_mean_at_high_rsd)
 		      "mean work %.0f is %+.2f%% off t", mean,
 		      100 * (mean / k->mean_t - 1));
 	ck_assert_msg(rsd < k->rsd_ppm / 1e6 && rsd > 0.55, "rsd %.4f", rsd);
+}
+END_TEST
+
+/*
+ * GTBS_DIST_NORMAL is bit for bit the first release's draw: values and a
+ * hash of 10000 blocks taken from the code before the shapes existed.
+ */
+START_TEST(work_normal_unchanged)
+{
+	static const u64 render[6] = { 9827, 19142, 14432, 5708, 15558, 24667 };
+	static const u64 idct[6] = { 5345, 5030, 4500, 3522, 5756, 5496 };
+	static const u64 sha1[6] = { 1627401, 1658401, 1741492, 1885717,
+				     1734612, 1727206 };
+	struct gtbs_grid_desc d = h_desc(10000, 64, 16, 0, 15167);
+	u64 sum = 0, hash = 0, w;
+	u32 i;
+
+	d.block_rsd_ppm = 657100;
+	d.seed = 16;
+	for (i = 0; i < 6; i++)
+		ck_assert_uint_eq(gtbs_block_work(&d, i * 97), render[i]);
+	for (i = 0; i < 10000; i++) {
+		w = gtbs_block_work(&d, i);
+		sum += w;
+		hash = hash * 31 + w;
+	}
+	ck_assert_uint_eq(sum, 151493637ULL);
+	ck_assert_uint_eq(hash, 14345933085467311171ULL);
+	d.block_cycles = 5238;
+	d.block_rsd_ppm = 295800;
+	d.seed = 14;
+	for (i = 0; i < 6; i++)
+		ck_assert_uint_eq(gtbs_block_work(&d, i * 97), idct[i]);
+	d.block_cycles = 1708531;
+	d.block_rsd_ppm = 79800;
+	d.seed = 18;
+	for (i = 0; i < 6; i++)
+		ck_assert_uint_eq(gtbs_block_work(&d, i * 97), sha1[i]);
+}
+END_TEST
+
+/* Shapes whose mean and RSD are checked: (dist, param ppm, t, rsd ppm). */
+static const struct {
+	u32 dist, param;
+	u64 t;
+	u32 rsd_ppm;
+} shape_cases[] = {
+	{ GTBS_DIST_SKEWED, 110000, 15167, 657100 },	/* render */
+	{ GTBS_DIST_SKEWED, 80000, 15167, 657100 },
+	{ GTBS_DIST_SKEWED, 1000, 100000, 1000000 },	/* extremes */
+	{ GTBS_DIST_SKEWED, 500000, 100000, 1000000 },
+	{ GTBS_DIST_SKEWED, 20000, 5000, 100000 },
+	{ GTBS_DIST_PEAKED, 500000, 5367, 329500 },	/* JPEG-e */
+	{ GTBS_DIST_PEAKED, 400000, 5238, 295800 },	/* JPEG-d */
+	{ GTBS_DIST_PEAKED, 0, 5367, 329500 },		/* least share */
+	{ GTBS_DIST_PEAKED, 100000, 14529, 125200 },	/* AES-d */
+	{ GTBS_DIST_PEAKED, 0, 100000, 540000 },	/* largest RSD */
+	{ GTBS_DIST_PEAKED, 1000000, 19873, 28700 },	/* all outliers */
+	{ GTBS_DIST_PEAKED, 0, 1000, 1000 },
+};
+
+/*
+ * Every two-class shape keeps t and the RSD in expectation
+ * (timing-model.rst, "Block work"): over n = 200000 blocks the sample mean
+ * is within 5 standard errors (RSD t / sqrt(n)) plus a cycle of rounding
+ * of t, and the sample variance within 5 standard errors (sqrt((m4 - s^4)
+ * / n), from the sample's own fourth moment) of (RSD t)^2.
+ */
+START_TEST(work_shape_moments)
+{
+	struct gtbs_grid_desc d = h_desc(1, 64, 16, 0, shape_cases[_i].t);
+	const u32 n = 200000;
+	double *w = malloc(sizeof(*w) * n);
+	double sum = 0, m2 = 0, m4 = 0, mean, t, sd, var, se_mean, se_var;
+	u32 i;
+
+	ck_assert_ptr_nonnull(w);
+	d.block_rsd_ppm = shape_cases[_i].rsd_ppm;
+	d.block_dist = shape_cases[_i].dist;
+	d.block_dist_param = shape_cases[_i].param;
+	d.seed = 1000 + _i;
+	t = (double)d.block_cycles;
+	sd = t * d.block_rsd_ppm / 1e6;
+	for (i = 0; i < n; i++) {
+		w[i] = (double)gtbs_block_work(&d, i);
+		ck_assert_msg(w[i] >= 1, "block %u", i);
+		sum += w[i];
+	}
+	mean = sum / n;
+	for (i = 0; i < n; i++) {
+		double e = w[i] - mean;
+
+		m2 += e * e;
+		m4 += e * e * e * e;
+	}
+	var = m2 / (n - 1);
+	m4 /= n;
+	se_mean = sd / sqrt(n);
+	se_var = sqrt((m4 - var * var) / n);
+	ck_assert_msg(fabs(mean - t) <= 5 * se_mean + 1,
+		      "case %d: mean %.2f, t %.0f, 5 se %.2f", _i, mean, t,
+		      5 * se_mean);
+	ck_assert_msg(fabs(var - sd * sd) <= 5 * se_var + t / 1000,
+		      "case %d: rsd %.5f, want %.5f (5 se of the variance %.1f)",
+		      _i, sqrt(var) / t, sd / t, 5 * se_var);
+	free(w);
+}
+END_TEST
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * render (GTBS_DIST_SKEWED, 11% heavy): the paper's statements in Section
+ * "Differing Work per Thread Block": 50% of the blocks within 0.75x to 1x
+ * of the mean, the median below the mean, the longest about 4x (3.6x here:
+ * workloads/ercbench/kernels.gtbs says why); and no block below half the
+ * mean (the normal had 5% at 0.06x).
+ */
+START_TEST(work_skewed_render)
+{
+	const struct h_erc_kernel *k = &h_erc_kernels[5];
+	struct gtbs_grid_desc d = h_erc_desc(k, _i + 1);
+	u64 w[2048];
+	double sum = 0, mean;
+	u32 i, in = 0, n = 2048;
+
+	ck_assert_str_eq(k->name, "RayTracing");
+	ck_assert_uint_eq(d.block_dist, GTBS_DIST_SKEWED);
+	for (i = 0; i < n; i++) {
+		w[i] = gtbs_block_work(&d, i);
+		sum += (double)w[i];
+	}
+	mean = sum / n;
+	for (i = 0; i < n; i++)
+		in += w[i] >= 0.75 * mean && w[i] <= mean;
+	qsort(w, n, sizeof(w[0]), cmp_u64);
+	ck_assert_msg(in > 0.45 * n && in < 0.55 * n, "%u in 0.75x..1x", in);
+	ck_assert_msg(w[n / 2] < 0.9 * mean, "median %.3f x", w[n / 2] / mean);
+	ck_assert_msg(w[n - 1] > 3.2 * mean && w[n - 1] < 4.4 * mean,
+		      "max %.3f x", w[n - 1] / mean);
+	ck_assert_msg(w[0] > 0.5 * mean, "min %.3f x", w[0] / mean);
+}
+END_TEST
+
+/*
+ * The peaked kernels (AES-d, AES-e, JPEG-d, JPEG-e): the majority of the
+ * blocks within 0.95x to 1.1x of the mean (Section "Differing Work per
+ * Thread Block"), none below t / 16 or above 31/16 t.
+ */
+START_TEST(work_peaked_ercbench)
+{
+	static const int peaked[] = { 0, 1, 3, 4 };
+	const struct h_erc_kernel *k = &h_erc_kernels[peaked[_i]];
+	struct gtbs_grid_desc d = h_erc_desc(k, 2);
+	double sum = 0, mean;
+	u32 i, in = 0, n = 100000;
+	u64 w;
+
+	ck_assert_uint_eq(d.block_dist, GTBS_DIST_PEAKED);
+	d.startup_ppm = 0;
+	d.startup_blocks = 0;
+	for (i = 0; i < n; i++)
+		sum += (double)gtbs_block_work(&d, i);
+	mean = sum / n;
+	for (i = 0; i < n; i++) {
+		w = gtbs_block_work(&d, i);
+		in += w >= 0.95 * mean && w <= 1.1 * mean;
+		ck_assert_uint_ge(w, k->mean_t / 16);
+		ck_assert_uint_le(w, k->mean_t * 31 / 16 + 1);
+	}
+	ck_assert_msg(in > n / 2, "%s: %u of %u within 0.95x..1.1x", k->name,
+		      in, n);
+}
+END_TEST
+
+/*
+ * The start-up effect: only blocks below startup_blocks, each lengthened
+ * by exactly startup_ppm or not at all, about half of them, a different
+ * half per seed; the grid mean rises by startup_ppm * startup_blocks /
+ * (2 nr_blocks) in expectation (checked over 400 seeds).
+ */
+START_TEST(work_startup_effect)
+{
+	struct gtbs_grid_desc d = h_desc(512, 64, 16, 0, 1000);
+	u32 i, seed, hit, total = 0, differ = 0;
+	u64 w, first = 0;
+	double sum = 0;
+
+	d.startup_ppm = 250000;
+	d.startup_blocks = 120;
+	for (seed = 0; seed < 400; seed++) {
+		d.seed = seed;
+		hit = 0;
+		for (i = 0; i < 512; i++) {
+			w = gtbs_block_work(&d, i);
+			sum += (double)w;
+			if (i >= 120) {
+				ck_assert_uint_eq(w, 1000);
+				continue;
+			}
+			ck_assert_msg(w == 1000 || w == 1250, "block %u: %llu",
+				      i, (unsigned long long)w);
+			hit += w == 1250;
+			if (!seed)
+				first |= (u64)(w == 1250) << (i % 64);
+			else if (i < 64)
+				differ += ((first >> i) & 1) != (w == 1250);
+		}
+		/* binomial(120, 1/2): 60 +- 5.5; 5 sigma */
+		ck_assert_msg(hit >= 32 && hit <= 88, "seed %u: %u", seed, hit);
+		total += hit;
+	}
+	ck_assert_uint_gt(differ, 399 * 64 / 4);
+	/* mean 1000 (1 + 0.25 * 120 / 1024) = 1029.30; sd of the mean 0.12 */
+	ck_assert_msg(fabs(sum / (400.0 * 512) - 1029.296875) < 0.6,
+		      "mean %.3f", sum / (400.0 * 512));
+	/* with a shape, the effect multiplies the drawn duration */
+	d.block_rsd_ppm = 300000;
+	d.block_dist = GTBS_DIST_PEAKED;
+	for (i = 0; i < 120; i++) {
+		struct gtbs_grid_desc plain = d;
+		u64 base;
+
+		plain.startup_ppm = 0;
+		plain.startup_blocks = 0;
+		base = gtbs_block_work(&plain, i);
+		w = gtbs_block_work(&d, i);
+		ck_assert(w == base || w == base + base / 4);
+	}
+}
+END_TEST
+
+/* The new descriptor fields' ranges (gtbs_grid_desc_check()). */
+START_TEST(work_shape_desc_check)
+{
+	struct gtbs_dev_config cfg;
+	struct gtbs_grid_desc d = h_desc(100, 64, 16, 0, 1000);
+	const char *why;
+
+	gtbs_config_default(&cfg);
+	d.block_rsd_ppm = 600000;
+	d.block_dist = GTBS_DIST_SKEWED;
+	ck_assert_int_eq(gtbs_grid_desc_check(&cfg, &d, &why), -EINVAL);
+	/* unchecked, the draw still works (the share is clamped) */
+	ck_assert_uint_ge(gtbs_block_work(&d, 0), 1);
+	d.block_dist_param = 999;
+	ck_assert_int_eq(gtbs_grid_desc_check(&cfg, &d, &why), -EINVAL);
+	d.block_dist_param = 1000;
+	ck_assert_int_eq(gtbs_grid_desc_check(&cfg, &d, &why), 0);
+	d.block_dist_param = 500000;
+	ck_assert_int_eq(gtbs_grid_desc_check(&cfg, &d, &why), 0);
+	d.block_dist_param = 500001;
+	ck_assert_int_eq(gtbs_grid_desc_check(&cfg, &d, &why), -EINVAL);
+	d.block_dist = GTBS_DIST_PEAKED;
+	d.block_dist_param = 0;
+	ck_assert_int_eq(gtbs_grid_desc_check(&cfg, &d, &why), -EINVAL);
+	d.block_rsd_ppm = GTBS_PEAKED_MAX_RSD_PPM;
+	ck_assert_int_eq(gtbs_grid_desc_check(&cfg, &d, &why), 0);
+	d.block_dist_param = GTBS_PPM;
+	ck_assert_int_eq(gtbs_grid_desc_check(&cfg, &d, &why), 0);
+	d.block_dist_param = GTBS_PPM + 1;
+	ck_assert_int_eq(gtbs_grid_desc_check(&cfg, &d, &why), -EINVAL);
+	d.block_dist_param = 0;
+	d.block_dist = GTBS_NR_BLOCK_DISTS;
+	ck_assert_int_eq(gtbs_grid_desc_check(&cfg, &d, &why), -EINVAL);
 }
 END_TEST
 
@@ -326,6 +603,8 @@ START_TEST(staircase_ercbench_uniform)
 	u64 waves = ceil_div(k->blocks, 15 * k->residency), t;
 
 	d.block_rsd_ppm = 0;
+	d.startup_ppm = 0;		/* uniform: no start-up effect either */
+	d.startup_blocks = 0;
 	t = h_alone_runtime(15, &d);
 	ck_assert_msg(t <= waves * k->mean_t && t > (waves - 1) * k->mean_t,
 		      "%s: %llu cycles, Equation 1 %llu", k->name,
@@ -685,6 +964,13 @@ Suite *timing_suite(void)
 	tcase_add_loop_test(tc, work_mean_and_rsd, 0, H_NR_ERC);
 	tcase_add_test(tc, work_floor);
 	tcase_add_test(tc, work_clamp_keeps_mean_at_high_rsd);
+	tcase_add_test(tc, work_normal_unchanged);
+	tcase_add_loop_test(tc, work_shape_moments, 0,
+			    ARRAY_SIZE(shape_cases));
+	tcase_add_loop_test(tc, work_skewed_render, 0, 5);
+	tcase_add_loop_test(tc, work_peaked_ercbench, 0, 4);
+	tcase_add_test(tc, work_startup_effect);
+	tcase_add_test(tc, work_shape_desc_check);
 	suite_add_tcase(s, tc);
 
 	tc = h_tcase("progress");

@@ -9,6 +9,7 @@
  *   gputbs-sim run [--policy LIST] [--format text|json] [--sms N]
  *                  [--seed N] [--trace FILE] WORKLOAD
  *   gputbs-sim report --results FILE [--format text|json] [--plot DIR]
+ *   gputbs-sim blocks [--seed N] WORKLOAD
  *
  * Exit status: 0 success, 1 system error (memory, I/O, gnuplot), 2 usage
  * error or bad workload file.
@@ -44,6 +45,8 @@ static const char usage_main[] =
 	"  run    one workload file, reported like 'gputbs run'\n"
 	"  report the text, JSON or figures of a saved 'eval --format json'\n"
 	"         (also of 'gputbs eval', the same sweep on the module)\n"
+	"  blocks the shape of each grid's block durations: mean, %RSD,\n"
+	"         quantiles over the mean\n"
 	"\n"
 	"'gputbs-sim COMMAND --help' describes a command.\n";
 
@@ -637,6 +640,7 @@ int main(int argc, char **argv)
 		{ "eval", cmd_eval },
 		{ "run", cmd_run },
 		{ "report", cmd_report },
+		{ "blocks", cmd_blocks },
 	};
 	static char name[32];
 	unsigned int i;

@@ -162,6 +162,9 @@ struct sim_backend {
 	unsigned int max_jobs;
 };
 
+/* blocks.c */
+int cmd_blocks(int argc, char **argv);
+
 /* simulate.c */
 extern const struct sim_backend sim_backend_virtual;
 int sim_grid_desc(const struct wl_grid *g, u64 seed_mix,

@@ -262,13 +262,22 @@ struct gputbs_info {
  *	distribution, GPUTBS_DIST_*; 0 is %GPUTBS_DIST_NORMAL, the only
  *	shape of a command without the member.  Must be 0 for
  *	%GPUTBS_WORK_ARRAY.
+ *	%GPUTBS_DIST_SKEWED and %GPUTBS_DIST_PEAKED keep the mean and RSD
+ *	of @block_cycles and @block_rsd_ppm in expectation
+ *	(Documentation/timing-model.rst, "Block work").
  * @block_dist_param: the shape's parameter, ppm; 0 for
- *	%GPUTBS_DIST_NORMAL.
+ *	%GPUTBS_DIST_NORMAL, the heavy share 1000..500000 for
+ *	%GPUTBS_DIST_SKEWED, the outlier share 0..1000000 for
+ *	%GPUTBS_DIST_PEAKED (whose @block_rsd_ppm must be at most 540000).
  * @startup_ppm: %GPUTBS_WORK_DIST: the start-up effect, extra duration of
  *	a start-up block in ppm of its drawn duration, 0..16000000; 0 (no
  *	effect) with @startup_blocks 0.
  * @startup_blocks: how many of the grid's first blocks may be start-up
- *	blocks, 0..@nr_blocks.
+ *	blocks, 0..@nr_blocks: by block index (the issue order, so the
+ *	first wave), each of them is a start-up block by a coin drawn from
+ *	@seed (half of them in expectation), so the grid's mean is
+ *	@block_cycles * (1 + @startup_ppm * @startup_blocks / (2 *
+ *	@nr_blocks * 1000000)) in expectation, not compensated.
  *	@mem_ppm to @startup_blocks are read only with
  *	%GPUTBS_SUBMIT_MODEL and must be 0 without it.  They were added with
  *	%GPUTBS_FEATURE_CORUN_TIMING and %GPUTBS_FEATURE_BLOCK_DIST: the
@@ -381,6 +390,19 @@ struct gputbs_submit {
 /* Shapes of block duration distributions, &gputbs_submit.block_dist. */
 /** GPUTBS_DIST_NORMAL - normal, clamped so no block is below t / 16 */
 #define GPUTBS_DIST_NORMAL	0
+/**
+ * GPUTBS_DIST_SKEWED - right-skewed two-class mixture: a share
+ * &gputbs_submit.block_dist_param (1000..500000 ppm) of heavy blocks far
+ * above the mean, the rest a little below it (median below the mean)
+ */
+#define GPUTBS_DIST_SKEWED	1
+/**
+ * GPUTBS_DIST_PEAKED - a narrow core at the mean and a share
+ * &gputbs_submit.block_dist_param (0..1000000 ppm, raised to the least the
+ * RSD needs; 0 means that least) of outliers uniform within 1/16 to 31/16
+ * of the mean; RSD at most 540000 ppm
+ */
+#define GPUTBS_DIST_PEAKED	2
 
 /* Flags of &struct gputbs_wait. */
 /** GPUTBS_WAIT_ANY - ignore @handle, reap any completed grid of this fd */
