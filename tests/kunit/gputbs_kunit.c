@@ -208,17 +208,18 @@ static const struct gtbs_erc_kernel gtbs_erc_kernels[] = {
 /*
  * Block duration shapes as in workloads/ercbench/kernels.gtbs, in
  * gtbs_erc_kernels' order: block_dist, block_dist_param, startup_ppm,
- * startup_blocks.
+ * startup_blocks, and the timing model's mem_ppm and knee_mwarps (mem=,
+ * knee=).
  */
-static const u32 gtbs_erc_shapes[ARRAY_SIZE(gtbs_erc_kernels)][4] = {
-	{ GTBS_DIST_PEAKED, 100000, 0, 0 },		/* AES-d */
-	{ GTBS_DIST_PEAKED, 100000, 0, 0 },		/* AES-e */
-	{ GTBS_DIST_NORMAL, 0, 0, 0 },			/* NLM2 */
-	{ GTBS_DIST_PEAKED, 400000, 150000, 60 },	/* JPEG-d */
-	{ GTBS_DIST_PEAKED, 500000, 0, 0 },		/* JPEG-e */
-	{ GTBS_DIST_SKEWED, 110000, 0, 0 },		/* RayTracing */
-	{ GTBS_DIST_NORMAL, 0, 150000, 60 },		/* SAD */
-	{ GTBS_DIST_NORMAL, 0, 150000, 60 },		/* SHA1 */
+static const u32 gtbs_erc_shapes[ARRAY_SIZE(gtbs_erc_kernels)][6] = {
+	{ GTBS_DIST_PEAKED, 100000, 0, 0, 50000, 0 },	/* AES-d */
+	{ GTBS_DIST_PEAKED, 100000, 0, 0, 50000, 0 },	/* AES-e */
+	{ GTBS_DIST_NORMAL, 0, 0, 0, 371600, 0 },	/* NLM2 */
+	{ GTBS_DIST_PEAKED, 400000, 150000, 60, 300000, 0 },	/* JPEG-d */
+	{ GTBS_DIST_PEAKED, 500000, 0, 0, 300000, 0 },	/* JPEG-e */
+	{ GTBS_DIST_SKEWED, 110000, 0, 0, 50000, 0 },	/* RayTracing */
+	{ GTBS_DIST_NORMAL, 0, 150000, 60, 100000, 11720 },	/* SAD */
+	{ GTBS_DIST_NORMAL, 0, 150000, 60, 0, 0 },	/* SHA1 */
 };
 
 static void gtbs_erc_desc(const struct gtbs_erc_kernel *k,
@@ -234,6 +235,8 @@ static void gtbs_erc_desc(const struct gtbs_erc_kernel *k,
 	desc->block_dist_param = shape[1];
 	desc->startup_ppm = shape[2];
 	desc->startup_blocks = shape[3];
+	desc->mem_ppm = shape[4];
+	desc->knee_mwarps = shape[5];
 }
 
 static void gtbs_erc_kernel_desc(const struct gtbs_erc_kernel *k, char *desc)

@@ -95,18 +95,19 @@ const struct h_erc_kernel h_erc_kernels[H_NR_ERC] = {
 
 /*
  * Block duration shapes of workloads/ercbench/kernels.gtbs (dist=,
- * dist-param=, startup=), in h_erc_kernels' order: block_dist,
- * block_dist_param, startup_ppm, startup_blocks.
+ * dist-param=, startup=) and timing (mem=, knee=), in h_erc_kernels'
+ * order: block_dist, block_dist_param, startup_ppm, startup_blocks,
+ * mem_ppm, knee_mwarps.
  */
-static const u32 h_erc_shapes[H_NR_ERC][4] = {
-	{ GTBS_DIST_PEAKED, 100000, 0, 0 },		/* AES-d */
-	{ GTBS_DIST_PEAKED, 100000, 0, 0 },		/* AES-e */
-	{ GTBS_DIST_NORMAL, 0, 0, 0 },			/* NLM2 */
-	{ GTBS_DIST_PEAKED, 400000, 150000, 60 },	/* JPEG-d */
-	{ GTBS_DIST_PEAKED, 500000, 0, 0 },		/* JPEG-e */
-	{ GTBS_DIST_SKEWED, 110000, 0, 0 },		/* RayTracing */
-	{ GTBS_DIST_NORMAL, 0, 150000, 60 },		/* SAD */
-	{ GTBS_DIST_NORMAL, 0, 150000, 60 },		/* SHA1 */
+static const u32 h_erc_shapes[H_NR_ERC][6] = {
+	{ GTBS_DIST_PEAKED, 100000, 0, 0, 50000, 0 },	/* AES-d */
+	{ GTBS_DIST_PEAKED, 100000, 0, 0, 50000, 0 },	/* AES-e */
+	{ GTBS_DIST_NORMAL, 0, 0, 0, 371600, 0 },	/* NLM2 */
+	{ GTBS_DIST_PEAKED, 400000, 150000, 60, 300000, 0 },	/* JPEG-d */
+	{ GTBS_DIST_PEAKED, 500000, 0, 0, 300000, 0 },	/* JPEG-e */
+	{ GTBS_DIST_SKEWED, 110000, 0, 0, 50000, 0 },	/* RayTracing */
+	{ GTBS_DIST_NORMAL, 0, 150000, 60, 100000, 11720 },	/* SAD */
+	{ GTBS_DIST_NORMAL, 0, 150000, 60, 0, 0 },	/* SHA1 */
 };
 
 struct gtbs_grid_desc h_erc_desc(const struct h_erc_kernel *k, u64 seed)
@@ -120,6 +121,8 @@ struct gtbs_grid_desc h_erc_desc(const struct h_erc_kernel *k, u64 seed)
 	d.block_dist_param = shape[1];
 	d.startup_ppm = shape[2];
 	d.startup_blocks = shape[3];
+	d.mem_ppm = shape[4];
+	d.knee_mwarps = shape[5];
 	d.seed = seed;
 	snprintf(d.label, sizeof(d.label), "%s", k->name);
 	return d;
