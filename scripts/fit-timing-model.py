@@ -132,7 +132,7 @@ def evaluate(sim, text, workdir):
         for w, g in zip(want, got):
             err = (g - w) / w
             sse += err * err
-            within += abs(g - w) <= 0.05 * w + 0.005
+            within += abs(g - w) <= 0.05 * w
     return within, orders, sse
 
 

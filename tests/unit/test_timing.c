@@ -14,6 +14,10 @@
  */
 #include <math.h>
 
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "harness.h"
 
 /* The rate divisor K + L of the timing model, 1/1000 warps. */
@@ -856,6 +860,55 @@ START_TEST(corun_equal_phi_is_first_release_model)
 }
 END_TEST
 
+/*
+ * A "key=" value of a kernels.gtbs grid line in the file's units: a
+ * decimal with up to 4 decimals, times @scale (1e4 for a percent as ppm,
+ * 1000 for warps as 1/1000 warps, 1 for cycles); 0 when absent.
+ */
+static u64 erc_file_key(const char *line, const char *key, double scale)
+{
+	const char *v = strstr(line, key);
+
+	return v ? (u64)(strtod(v + strlen(key), NULL) * scale + 0.5) : 0;
+}
+
+/*
+ * The ERCBench descriptors of these tests and KUnit's are copies of
+ * workloads/ercbench/kernels.gtbs (the core cannot read files): each
+ * grid's cycles, rsd, mem, knee and shape must be the file's, so that the
+ * calibration tests check the kernels the evaluation runs.
+ */
+START_TEST(erc_descriptors_match_workload_file)
+{
+	FILE *f = fopen("workloads/ercbench/kernels.gtbs", "r");
+	char line[512];
+	unsigned int k = 0;
+
+	ck_assert_msg(f, "workloads/ercbench/kernels.gtbs: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		struct gtbs_grid_desc d;
+
+		if (strncmp(line, "grid ", 5))
+			continue;
+		ck_assert_uint_lt(k, H_NR_ERC);
+		d = h_erc_desc(&h_erc_kernels[k], 1);
+		ck_assert_uint_eq(erc_file_key(line, " cycles=", 1), d.block_cycles);
+		ck_assert_uint_eq(erc_file_key(line, " rsd=", 1e4), d.block_rsd_ppm);
+		ck_assert_msg(erc_file_key(line, " mem=", 1e4) == d.mem_ppm,
+			      "%s: mem %u, file %s", h_erc_kernels[k].name,
+			      d.mem_ppm, line);
+		ck_assert_uint_eq(erc_file_key(line, " knee=", 1000), d.knee_mwarps);
+		ck_assert_uint_eq(erc_file_key(line, " dist-param=", 1e4),
+				  d.block_dist_param);
+		ck_assert_uint_eq(erc_file_key(line, " startup=", 1e4),
+				  d.startup_ppm);
+		k++;
+	}
+	fclose(f);
+	ck_assert_uint_eq(k, H_NR_ERC);
+}
+END_TEST
+
 /* busy_cycles counts cycles with a resident block, not idle gaps. */
 START_TEST(busy_cycles_exclude_idle)
 {
@@ -989,6 +1042,7 @@ Suite *timing_suite(void)
 	tcase_add_test(tc, corun_same_resource_contends);
 	tcase_add_test(tc, corun_partial_overlap);
 	tcase_add_test(tc, corun_uniform_model_ignores_phi);
+	tcase_add_test(tc, erc_descriptors_match_workload_file);
 	tcase_add_test(tc, corun_own_knee);
 	tcase_add_loop_test(tc, corun_equal_phi_is_first_release_model, 0, 40);
 	tcase_add_test(tc, load_change_mid_block);

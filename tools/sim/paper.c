@@ -143,9 +143,7 @@ static void sim_cells_calc(const struct sim_eval *ev, struct sim_cells *c)
 				if (isnan(want))
 					continue;
 				c->n++;
-				/* the paper prints two decimals */
-				if (fabs(got - want) <=
-				    SIM_CELL_TOL * want + 0.005)
+				if (fabs(got - want) <= SIM_CELL_TOL * want)
 					c->within++;
 			}
 		}
