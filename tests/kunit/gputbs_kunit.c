@@ -696,6 +696,7 @@ static void gtbs_fifo_never_oversubscribes(struct kunit *test)
 
 		gtbs_erc_desc(&gtbs_erc_kernels[k], &desc);
 		desc.nr_blocks = 40;
+		desc.startup_blocks = min(desc.startup_blocks, desc.nr_blocks);
 		desc.block_cycles = 1000 + 100 * k;
 		gtbs_test_submit(test, td, &desc, k * 7);
 	}

@@ -581,6 +581,11 @@ static void gtbs_share_adaptive(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, td->dev.share_threshold, GTBS_FP_ONE / 2);
 	KUNIT_EXPECT_EQ(test, td->dev.share_residency, 3);
+	/* the per-SM reading with the extended predictor, worked above */
+	KUNIT_ASSERT_EQ(test, gtbs_adaptive_set_share_mode(&td->dev,
+							   GTBS_SHARE_SM, 0), 0);
+	KUNIT_ASSERT_EQ(test, gtbs_dev_set_pred_mode(&td->dev,
+						     GTBS_PRED_EXTENDED), 0);
 	a = gtbs_test_submit(test, td, &da, 0);
 	b = gtbs_test_submit(test, td, &db, 50);
 	gtbs_dev_run_until(&td->dev, 1199);
