@@ -89,10 +89,10 @@ static const char usage_eval[] =
 	"                        the pair of the timeline, under srtf and fifo\n"
 	"                        (default RayTracing+JPEG-d@0, else the first);\n"
 	"                        with --format json, its blocks are in the JSON\n"
-	"  -r, --predictor MODE  the Simple Slicing predictor: extended (default)\n"
-	"                        or literal (Algorithm 1 as printed)\n"
-	"  -m, --share-mode MODE SRTF/Adaptive's reading: sm (default: each SM\n"
-	"                        decides) or device (the paper's text)\n"
+	"  -r, --predictor MODE  the Simple Slicing predictor: literal (default:\n"
+	"                        Algorithm 1 as printed) or extended\n"
+	"  -m, --share-mode MODE SRTF/Adaptive's reading: device (default: the\n"
+	"                        paper's text) or sm (each SM decides)\n"
 	"  -h, --help            this help\n";
 
 static const char usage_report[] =
@@ -126,10 +126,10 @@ static const char usage_run[] =
 	"  -T, --trace FILE      write every block of the workload's grids as a\n"
 	"                        trace for 'gputbs predict' (one workload and\n"
 	"                        one policy only)\n"
-	"  -r, --predictor MODE  the Simple Slicing predictor: extended (default)\n"
-	"                        or literal (Algorithm 1 as printed)\n"
-	"  -m, --share-mode MODE SRTF/Adaptive's reading: sm (default: each SM\n"
-	"                        decides) or device (the paper's text)\n"
+	"  -r, --predictor MODE  the Simple Slicing predictor: literal (default:\n"
+	"                        Algorithm 1 as printed) or extended\n"
+	"  -m, --share-mode MODE SRTF/Adaptive's reading: device (default: the\n"
+	"                        paper's text) or sm (each SM decides)\n"
 	"  -h, --help            this help\n";
 
 static void sim_main_help(FILE *f)
