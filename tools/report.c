@@ -32,6 +32,8 @@ static const struct {
 	{ GPUTBS_FEATURE_DEVICE_GRID_LIMIT, "device-grid-limit" },
 	{ GPUTBS_FEATURE_JOB_TIMEOUT, "job-timeout" },
 	{ GPUTBS_FEATURE_USER_LIMITS, "user-limits" },
+	{ GPUTBS_FEATURE_CORUN_TIMING, "corun-timing" },
+	{ GPUTBS_FEATURE_BLOCK_DIST, "block-dist" },
 };
 
 #define NR_FEATURES	ARRAY_SIZE(report_features)

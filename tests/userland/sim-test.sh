@@ -162,7 +162,8 @@ else
 	fail "sjf's deprecation note: not exactly once on stderr"
 fi
 # the JSON's fixed-point values keep their six decimals: compare as text
-sed -n -e 's/^ *"offset_pct": \([0-9]*\),*$/offset \1/p' \
+sed -n -e '/"paper_statements"/q' \
+	-e 's/^ *"offset_pct": \([0-9]*\),*$/offset \1/p' \
 	-e 's/^ *"policy": "\([a-z-]*\)",*$/policy \1/p' \
 	-e 's/^ *"pair": "\(.*\)",*$/pair \1/p' \
 	-e 's/^ *"\(stp\|antt\|strictf\)": \([0-9.]*\),*$/\1 \2/p' \
