@@ -18,6 +18,9 @@
 #                 make check (STRESS_GRIDS, STRESS_PROCS; reliability.rst)
 #   make fuzz     the host fuzzers, then the in-guest ioctl fuzzer
 #                 (make fuzz-guest), each for FUZZ_TIME seconds
+#   make fit-timing  refit the timing model's class constants to the
+#                 paper's offset-0 Table and check workloads/ercbench
+#                 (scripts/fit-timing-model.py; FIT_WRITE=1 updates it)
 #
 # Kbuild (the module's object list) is read by the kernel's build system;
 # this file only drives it.
@@ -36,12 +39,12 @@ KMOD_SRCS := Kbuild $(wildcard kmod/*.[ch] sm-emu/*.[ch] uapi/linux/*.h \
 			       tests/kunit/*.c)
 
 .PHONY: all module module-6.1 module-sparse module-debug userland demo check eval deps-demo \
-	deps-check debug-kernel clean help
+	deps-check debug-kernel clean help fit-timing
 
 all: module userland
 
 help:
-	@sed -n '3,20p' Makefile
+	@sed -n '3,23p' Makefile
 
 -include userlib/userland.mk
 -include install.mk
@@ -85,6 +88,9 @@ check: deps-check
 eval: deps-demo
 	$(MAKE) all
 	scripts/eval.sh
+
+fit-timing: userland
+	scripts/fit-timing-model.py $(if $(filter 1,$(FIT_WRITE)),--write)
 
 clean:
 	rm -rf $(BUILD)
