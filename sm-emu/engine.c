@@ -1371,11 +1371,10 @@ void gtbs_dev_set_policy(struct gtbs_dev *dev,
 	gtbs_dev_run_until(dev, now);
 	if (policy == dev->policy)
 		return;
+	if (dev->policy->detach)
+		dev->policy->detach(dev);
 	dev->policy = policy;
 	dev->policy_switches++;
-	while (!list_empty(&dev->policy_grids))
-		list_del_init(dev->policy_grids.next);
-	dev->mpmax_gen = 0;
 	if (policy->attach)
 		policy->attach(dev);
 	gtbs_dev_kick(dev, now);

@@ -521,6 +521,11 @@ struct gtbs_sm {
  * @attach: optional.  The policy was selected for a device that may hold
  *	grids (gtbs_dev_init() or gtbs_dev_set_policy()): rebuild the
  *	policy's state from &gtbs_dev.grids.
+ * @detach: optional.  The policy is being replaced (gtbs_dev_set_policy(),
+ *	before the new policy's @attach): drop all of its state from the
+ *	device, the SMs and the grids, so that nothing of it outlives the
+ *	switch (SRTF's sample, SRTF/Adaptive's sharing mode, an order kept
+ *	on &gtbs_dev.policy_grids, a cache).
  * @grid_arrive: optional.  @grid was submitted; it is on &gtbs_dev.grids.
  * @grid_end: optional.  @grid completed or was cancelled; it has left
  *	&gtbs_dev.grids.
@@ -535,6 +540,7 @@ struct gtbs_policy_ops {
 	const char *name;
 	struct gtbs_grid *(*pick_grid)(struct gtbs_dev *dev, struct gtbs_sm *sm);
 	void (*attach)(struct gtbs_dev *dev);
+	void (*detach)(struct gtbs_dev *dev);
 	void (*grid_arrive)(struct gtbs_dev *dev, struct gtbs_grid *grid);
 	void (*grid_end)(struct gtbs_dev *dev, struct gtbs_grid *grid);
 	void (*predict)(struct gtbs_dev *dev, struct gtbs_sm *sm,

@@ -84,9 +84,16 @@ static struct gtbs_grid *gtbs_mpmax_pick_grid(struct gtbs_dev *dev,
 	return NULL;
 }
 
+/* Replaced: the composite footprint cache is invalid from now on. */
+static void gtbs_mpmax_detach(struct gtbs_dev *dev)
+{
+	dev->mpmax_gen = 0;
+}
+
 /* Just-in-time MPMax policy ops (paper Section "Just-in-time MPMax"). */
 const struct gtbs_policy_ops gtbs_policy_mpmax = {
 	.name = "mpmax",
 	.pick_grid = gtbs_mpmax_pick_grid,
+	.detach = gtbs_mpmax_detach,
 };
 EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_mpmax);

@@ -205,11 +205,32 @@ void gtbs_srtf_attach(struct gtbs_dev *dev)
 			       GTBS_SAMPLE_KNOWN : GTBS_SAMPLE_NONE;
 }
 
+/**
+ * gtbs_srtf_detach() - SRTF's &gtbs_policy_ops.detach
+ * @dev: the device, which may hold grids.
+ *
+ * Replaced: no grid is being sampled any more and no grid keeps a
+ * sampling state (every grid back to %GTBS_SAMPLE_NONE, the state of a
+ * new grid).
+ *
+ * Context: device lock held.
+ */
+void gtbs_srtf_detach(struct gtbs_dev *dev)
+{
+	struct gtbs_grid *grid;
+
+	dev->sampling = NULL;
+	dev->sample_sm = 0;
+	list_for_each_entry(grid, &dev->grids, node)
+		grid->sample = GTBS_SAMPLE_NONE;
+}
+
 /* SRTF policy ops (paper Section "Shortest Remaining Time First"). */
 const struct gtbs_policy_ops gtbs_policy_srtf = {
 	.name = "srtf",
 	.pick_grid = gtbs_srtf_pick_grid,
 	.attach = gtbs_srtf_attach,
+	.detach = gtbs_srtf_detach,
 	.grid_end = gtbs_srtf_grid_end,
 	.predict = gtbs_srtf_predict,
 };

@@ -53,5 +53,6 @@ void gtbs_srtf_predict(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		       struct gtbs_grid *grid);
 void gtbs_srtf_grid_end(struct gtbs_dev *dev, struct gtbs_grid *grid);
 void gtbs_srtf_attach(struct gtbs_dev *dev);
+void gtbs_srtf_detach(struct gtbs_dev *dev);
 
 #endif /* _GTBS_POLICY_SRTF_H */

@@ -344,6 +344,13 @@ static void gtbs_adaptive_attach(struct gtbs_dev *dev)
 	gtbs_adaptive_reset(dev);
 }
 
+/* Replaced: SRTF's state dropped, every SM and the device exclusive. */
+static void gtbs_adaptive_detach(struct gtbs_dev *dev)
+{
+	gtbs_srtf_detach(dev);
+	gtbs_adaptive_reset(dev);
+}
+
 /* A grid left: the device stops sharing if it was A or B. */
 static void gtbs_adaptive_grid_end(struct gtbs_dev *dev,
 				   struct gtbs_grid *grid)
@@ -407,6 +414,7 @@ const struct gtbs_policy_ops gtbs_policy_srtf_adaptive = {
 	.name = "srtf-adaptive",
 	.pick_grid = gtbs_adaptive_pick_grid,
 	.attach = gtbs_adaptive_attach,
+	.detach = gtbs_adaptive_detach,
 	.grid_end = gtbs_adaptive_grid_end,
 	.predict = gtbs_srtf_predict,
 };

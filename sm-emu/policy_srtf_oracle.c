@@ -55,6 +55,13 @@ static void gtbs_srtf_oracle_attach(struct gtbs_dev *dev)
 		gtbs_srtf_oracle_insert(dev, grid);
 }
 
+/* Replaced: the order on &gtbs_dev.policy_grids is dropped. */
+static void gtbs_srtf_oracle_detach(struct gtbs_dev *dev)
+{
+	while (!list_empty(&dev->policy_grids))
+		list_del_init(dev->policy_grids.next);
+}
+
 static void gtbs_srtf_oracle_grid_arrive(struct gtbs_dev *dev,
 					 struct gtbs_grid *grid)
 {
@@ -78,6 +85,7 @@ const struct gtbs_policy_ops gtbs_policy_srtf_oracle = {
 	.name = "srtf-oracle",
 	.pick_grid = gtbs_srtf_oracle_pick_grid,
 	.attach = gtbs_srtf_oracle_attach,
+	.detach = gtbs_srtf_oracle_detach,
 	.grid_arrive = gtbs_srtf_oracle_grid_arrive,
 };
 EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_srtf_oracle);

@@ -654,6 +654,39 @@ START_TEST(adaptive_settings_switch_at_run_time)
 END_TEST
 
 /*
+ * Detach: switching away from SRTF while it samples a grid leaves no
+ * sampling state.  Two SMs; L: 8 whole-SM blocks of 1000 at 0, S: 4 of
+ * 100 at 50.  No SM has room at 50, so the first SM at a block boundary
+ * (1000) samples S, whose first block ends at 1100; switching to FIFO at
+ * 1050 must clear
+ * &gtbs_dev.sampling and every grid's sample state, and both grids still
+ * complete.
+ */
+START_TEST(srtf_detach_clears_sampling)
+{
+	struct h_dev *h = h_policy(2, "srtf");
+	struct gtbs_grid_desc l = whole_sm(8, 1000, GTBS_PRIO_NORMAL);
+	struct gtbs_grid_desc sd = whole_sm(4, 100, GTBS_PRIO_NORMAL);
+	struct gtbs_grid *gl, *gs;
+
+	gl = h_submit(h, &l, 0);
+	gs = h_submit(h, &sd, 50);
+	gtbs_dev_run_until(&h->dev, 1050);
+	ck_assert_ptr_eq(h->dev.sampling, gs);
+	ck_assert_int_eq(gs->sample, GTBS_SAMPLE_RUNNING);
+	gtbs_dev_set_policy(&h->dev, gtbs_policy_find("fifo"), 1050);
+	ck_assert_ptr_null(h->dev.sampling);
+	ck_assert_int_eq(gl->sample, GTBS_SAMPLE_NONE);
+	ck_assert_int_eq(gs->sample, GTBS_SAMPLE_NONE);
+	h_drain(h);
+	ck_assert_int_eq(gl->state, GTBS_GRID_DONE);
+	ck_assert_int_eq(gs->state, GTBS_GRID_DONE);
+	ck_assert_int_eq(h_check_all(h), 0);
+	h_free(h);
+}
+END_TEST
+
+/*
  * No hold for a shorter grid that comes too late.  One SM; Long: 4 blocks
  * of 500 (alone 2000) at 0, Short: 1 block of 500 (alone 500) at @at.  At
  * 1900: (2000 - 1900) * 2000 = 200,000 < (1900 + 500) * 500: Long starts
@@ -750,6 +783,7 @@ Suite *policy_suite(void)
 	tcase_add_test(tc, registry_lists_policies);
 	tcase_add_test(tc, adaptive_device_decision);
 	tcase_add_test(tc, adaptive_settings_switch_at_run_time);
+	tcase_add_test(tc, srtf_detach_clears_sampling);
 	tcase_add_test(tc, alone_cycles_equation1);
 	tcase_add_test(tc, class_rules);
 	tcase_add_loop_test(tc, strict_classes_random, 0, 14);
