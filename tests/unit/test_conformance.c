@@ -219,7 +219,7 @@ static void conf_add(struct conf *c, const struct conf_action *a)
 }
 
 /* Note in c->stale what the policy switched away from left behind. */
-static void conf_check_detached(struct conf *c, const char *from, u64 now)
+static void conf_check_detached(struct conf *c, u64 now)
 {
 	struct gtbs_dev *dev = &c->h->dev;
 	char what[160] = "";
@@ -326,7 +326,7 @@ static void conf_do(struct conf *c, const struct conf_action *a)
 		gtbs_dev_set_policy(dev, a->pol, now);
 		ck_assert_ptr_eq(dev->policy, a->pol);
 		if (a->pol == &gtbs_policy_fifo && old != a->pol)
-			conf_check_detached(c, old->name, now);
+			conf_check_detached(c, now);
 		else if (old != a->pol)
 			conf_path_add(c, a->pol->name);
 		break;
