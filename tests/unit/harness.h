@@ -153,6 +153,7 @@ Suite *metrics_suite(void);
 Suite *predictor_suite(void);
 Suite *policy_suite(void);
 Suite *timeout_suite(void);
+Suite *conformance_suite(void);
 /* Regression cases, one per core bug found by these tests. */
 Suite *regressions_suite(void);
 void regressions_timing(Suite *s);

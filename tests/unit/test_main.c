@@ -3,7 +3,9 @@
  * test_main.c - one Check runner for every host unit test suite.
  *
  * Runs the suites of test_occupancy.c, test_timing.c, test_engine.c,
- * test_metrics.c, test_predictor.c, test_policy.c and test_timeout.c, and the suite "regressions": one
+ * test_metrics.c, test_predictor.c, test_policy.c, test_timeout.c and
+ * test_conformance.c (every registered policy), and the suite
+ * "regressions": one
  * case per core bug these tests found (missed FIFO wake-up, advance to
  * U64_MAX, progress rounding across syncs, submit/cancel before earlier
  * events, metric overflows), each failing before its fix.  Exit status is
@@ -28,6 +30,7 @@ int main(void)
 	srunner_add_suite(sr, predictor_suite());
 	srunner_add_suite(sr, policy_suite());
 	srunner_add_suite(sr, timeout_suite());
+	srunner_add_suite(sr, conformance_suite());
 	srunner_add_suite(sr, regressions_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	run = srunner_ntests_run(sr);

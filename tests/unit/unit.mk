@@ -23,7 +23,7 @@ UNIT_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 UNIT_LDLIBS := $(shell pkg-config --libs check)
 UNIT_SRCS := $(addprefix $(UNIT_DIR)/,test_main.c harness.c \
 	test_occupancy.c test_timing.c test_engine.c test_metrics.c \
-	test_predictor.c test_policy.c test_timeout.c) \
+	test_predictor.c test_policy.c test_timeout.c test_conformance.c) \
 	$(wildcard sm-emu/*.c)
 UNIT_HDRS := $(UNIT_DIR)/harness.h $(wildcard sm-emu/*.h tools/include/*.h)
 UNIT_ENV := CK_FORK=$(UNIT_FORK) \
