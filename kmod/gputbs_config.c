@@ -87,6 +87,7 @@ static void gputbs_core_reinit(struct gputbs_device *gdev,
 	u64 timeout;
 
 	gtbs_dev_init(core, cfg, old.policy, sms);
+	core->lock = old.lock;
 	core->backend = old.backend;
 	core->priv = old.priv;
 	core->next_id = old.next_id;

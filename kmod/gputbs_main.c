@@ -204,6 +204,7 @@ static struct gputbs_device *gputbs_device_alloc(void)
 	spin_lock_init(&gdev->lock);
 	mutex_init(&gdev->cfg_lock);
 	gtbs_dev_init(&gdev->core, &cfg, ops, gdev->sms);
+	gdev->core.lock = &gdev->lock;
 	gdev->core.backend = &gputbs_backend;
 	gdev->core.priv = gdev;
 	gdev->epoch_ns = ktime_get_ns();

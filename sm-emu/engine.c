@@ -350,6 +350,7 @@ void gtbs_dev_kick(struct gtbs_dev *dev, u64 cycle)
 {
 	u32 i;
 
+	gtbs_lockdep_assert_held(dev);
 	if (list_empty(&dev->pending))
 		return;
 	for (i = 0; i < dev->cfg.nr_sms; i++) {
@@ -403,6 +404,7 @@ static void gtbs_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid,
  */
 void gtbs_grid_submit(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 {
+	gtbs_lockdep_assert_held(dev);
 	gtbs_dev_run_until(dev, now);
 	gtbs_grid_arrive(dev, grid, now);
 }
@@ -435,6 +437,7 @@ void gtbs_grid_submit_at(struct gtbs_dev *dev, struct gtbs_grid *grid,
 {
 	struct gtbs_grid *pos;
 
+	gtbs_lockdep_assert_held(dev);
 	at = max(max(at, now), dev->clock);
 	grid->state = GTBS_GRID_ARRIVING;
 	grid->submit_cycle = at;
@@ -454,6 +457,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_submit_at);
  */
 u64 gtbs_dev_next_arrival(const struct gtbs_dev *dev)
 {
+	gtbs_lockdep_assert_held(dev);
 	if (list_empty(&dev->arrivals))
 		return U64_MAX;
 	return list_entry(dev->arrivals.next, struct gtbs_grid,
@@ -471,6 +475,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_arrival);
  */
 u64 gtbs_dev_next_expiry(const struct gtbs_dev *dev)
 {
+	gtbs_lockdep_assert_held(dev);
 	if (list_empty(&dev->timeouts))
 		return U64_MAX;
 	return list_first_entry(&dev->timeouts, struct gtbs_grid,
@@ -983,6 +988,7 @@ static void gtbs_grid_evict(struct gtbs_dev *dev, struct gtbs_grid *grid,
  */
 void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 {
+	gtbs_lockdep_assert_held(dev);
 	if (grid->state == GTBS_GRID_ARRIVING && now < grid->submit_cycle) {
 		list_del_init(&grid->node);
 		grid->state = GTBS_GRID_CANCELLED;
@@ -1041,6 +1047,7 @@ void gtbs_dev_set_timeout(struct gtbs_dev *dev, u64 timeout_cycles, u64 now)
 {
 	struct gtbs_grid *grid;
 
+	gtbs_lockdep_assert_held(dev);
 	gtbs_dev_run_until(dev, now);
 	dev->timeout_cycles = min(timeout_cycles, GTBS_MAX_TIMEOUT_CYCLES);
 	list_for_each_entry(grid, &dev->grids, node)
@@ -1064,6 +1071,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_set_timeout);
  */
 int gtbs_dev_set_pred_mode(struct gtbs_dev *dev, u32 mode)
 {
+	gtbs_lockdep_assert_held(dev);
 	if (mode >= GTBS_NR_PRED_MODES)
 		return -EINVAL;
 	dev->pred_mode = mode;
@@ -1166,6 +1174,7 @@ static void gtbs_sm_update_next(const struct gtbs_dev *dev, struct gtbs_sm *sm)
  */
 u64 gtbs_sm_next_event(const struct gtbs_dev *dev, const struct gtbs_sm *sm)
 {
+	gtbs_lockdep_assert_held(dev);
 	return sm->next_end;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_next_event);
@@ -1200,6 +1209,7 @@ u64 gtbs_sm_advance(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now)
 {
 	u64 next;
 
+	gtbs_lockdep_assert_held(dev);
 	now = max(now, sm->now);
 	for (;;) {
 		next = sm->next_end;
@@ -1229,6 +1239,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_advance);
  */
 u64 gtbs_dev_next_event(const struct gtbs_dev *dev)
 {
+	gtbs_lockdep_assert_held(dev);
 	/* the heap's first SM; pending kicks (due at once) count too */
 	return min(min(dev->sms[dev->sm_heap[0]]->heap_key,
 		       gtbs_dev_next_arrival(dev)),
@@ -1266,6 +1277,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_event);
  */
 bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 {
+	gtbs_lockdep_assert_held(dev);
 	for (;;) {
 		/* the SM with the earliest event, lowest index on ties */
 		struct gtbs_sm *first = dev->sms[dev->sm_heap[0]];
@@ -1332,6 +1344,7 @@ void gtbs_dev_run_until(struct gtbs_dev *dev, u64 until)
 {
 	u32 budget;
 
+	gtbs_lockdep_assert_held(dev);
 	do {
 		budget = U32_MAX;
 	} while (!gtbs_dev_run_bounded(dev, until, &budget));
@@ -1347,6 +1360,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_run_until);
  */
 bool gtbs_dev_idle(const struct gtbs_dev *dev)
 {
+	gtbs_lockdep_assert_held(dev);
 	return list_empty(&dev->grids);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_idle);
@@ -1368,6 +1382,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_idle);
 void gtbs_dev_set_policy(struct gtbs_dev *dev,
 			 const struct gtbs_policy_ops *policy, u64 now)
 {
+	gtbs_lockdep_assert_held(dev);
 	gtbs_dev_run_until(dev, now);
 	if (policy == dev->policy)
 		return;

@@ -704,6 +704,10 @@ enum gtbs_share_mode {
  * @grids_timed_out: counter of grids stopped by their job timeout; with no
  *	grid present, @grids_submitted = @grids_completed + @grids_cancelled
  *	+ @grids_timed_out.
+ * @lock: kernel only: the owner's lock that serialises the device (the
+ *	module's &gputbs_device.lock), or NULL (KUnit's devices): the core's
+ *	entry points assert it under lockdep (gtbs_lockdep_assert_held()).
+ *	Set by the owner after gtbs_dev_init().
  *
  * Every member is protected by the owner's device lock.
  */
@@ -752,6 +756,9 @@ struct gtbs_dev {
 	u64 share_t2;
 	u64 timeout_cycles;
 	u64 grids_timed_out;
+#ifdef __KERNEL__
+	spinlock_t *lock;
+#endif
 };
 
 /* config.c */

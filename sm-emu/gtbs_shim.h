@@ -22,14 +22,33 @@
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/math64.h>
+#include <linux/lockdep.h>
 #include <linux/minmax.h>
+#include <linux/spinlock_types.h>
 #include <linux/string.h>
 #include <linux/types.h>
+
+/*
+ * gtbs_lockdep_assert_held() - the core's entry points assert the owner's
+ * device lock (&gtbs_dev.lock, when the owner set it) under lockdep.
+ */
+#ifdef CONFIG_LOCKDEP
+#define gtbs_lockdep_assert_held(dev)					\
+	do {								\
+		if ((dev)->lock)					\
+			lockdep_assert_held((dev)->lock);		\
+	} while (0)
+#else
+#define gtbs_lockdep_assert_held(dev)	do { } while (0)
+#endif
 
 #else /* !__KERNEL__ */
 
 /* Userland: the same names from libc (tools/include/gtbs_shim_user.h). */
 #include "../tools/include/gtbs_shim_user.h"
+
+/* Userland owners serialise a device without a kernel lock: no check. */
+#define gtbs_lockdep_assert_held(dev)	do { } while (0)
 
 #endif /* __KERNEL__ */
 

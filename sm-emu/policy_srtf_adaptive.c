@@ -378,6 +378,7 @@ static void gtbs_adaptive_grid_end(struct gtbs_dev *dev,
  */
 int gtbs_adaptive_set_share_mode(struct gtbs_dev *dev, u32 mode, u64 now)
 {
+	gtbs_lockdep_assert_held(dev);
 	if (mode >= GTBS_NR_SHARE_MODES)
 		return -EINVAL;
 	if (mode == dev->share_mode)
