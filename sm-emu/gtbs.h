@@ -757,7 +757,7 @@ struct gtbs_dev {
 	u64 timeout_cycles;
 	u64 grids_timed_out;
 #ifdef __KERNEL__
-	spinlock_t *lock;
+	spinlock_t *lock;	/* the owner's, asserted, never taken here */
 #endif
 };
 

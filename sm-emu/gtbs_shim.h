@@ -35,8 +35,10 @@
 #ifdef CONFIG_LOCKDEP
 #define gtbs_lockdep_assert_held(dev)					\
 	do {								\
-		if ((dev)->lock)					\
-			lockdep_assert_held((dev)->lock);		\
+		spinlock_t *__gtbs_lock = (dev)->lock;			\
+									\
+		if (__gtbs_lock)					\
+			lockdep_assert_held(__gtbs_lock);		\
 	} while (0)
 #else
 #define gtbs_lockdep_assert_held(dev)	do { } while (0)
