@@ -41,7 +41,7 @@
 			lockdep_assert_held(__gtbs_lock);		\
 	} while (0)
 #else
-#define gtbs_lockdep_assert_held(dev)	do { } while (0)
+#define gtbs_lockdep_assert_held(dev)	((void)(dev))
 #endif
 
 #else /* !__KERNEL__ */
@@ -50,7 +50,7 @@
 #include "../tools/include/gtbs_shim_user.h"
 
 /* Userland owners serialise a device without a kernel lock: no check. */
-#define gtbs_lockdep_assert_held(dev)	do { } while (0)
+#define gtbs_lockdep_assert_held(dev)	((void)(dev))
 
 #endif /* __KERNEL__ */
 
