@@ -95,6 +95,7 @@ static void gputbs_grid_retire(struct gputbs_grid *grid)
 static void gputbs_grid_drop(struct gputbs_device *gdev,
 			     struct gputbs_grid *grid, u64 now)
 {
+	lockdep_assert_held(&gdev->lock);
 	gtbs_grid_cancel(&gdev->core, &grid->core, now);
 	gputbs_obs_grid_cancel(gdev, grid);
 	list_del_init(&grid->done_node);
@@ -159,6 +160,7 @@ static int gputbs_release(struct inode *inode, struct file *file)
  */
 void gputbs_grid_done(struct gputbs_device *gdev, struct gputbs_grid *grid)
 {
+	lockdep_assert_held(&gdev->lock);
 	lockdep_assert_held(&gdev->lock);
 	WRITE_ONCE(grid->done, true);
 	list_add_tail(&grid->done_node, &grid->client->done);

@@ -385,6 +385,7 @@ void gputbs_nl_grid_submitted(struct gputbs_device *gdev,
 {
 	struct gputbs_nl *nl = gputbs_nl;
 
+	lockdep_assert_held(&gdev->lock);
 	grid->pid = task_tgid_nr(current);
 	if (!nl)
 		return;
@@ -406,6 +407,7 @@ void gputbs_nl_grid_submitted(struct gputbs_device *gdev,
 void gputbs_nl_grid_started(struct gputbs_device *gdev,
 			    const struct gputbs_grid *grid)
 {
+	lockdep_assert_held(&gdev->lock);
 	gputbs_nl_grid_event(gdev, GPUTBS_CMD_GRID_STARTED_NTF, grid,
 			     grid->core.start_cycle);
 }
@@ -422,6 +424,7 @@ void gputbs_nl_grid_started(struct gputbs_device *gdev,
 void gputbs_nl_grid_completed(struct gputbs_device *gdev,
 			      const struct gputbs_grid *grid)
 {
+	lockdep_assert_held(&gdev->lock);
 	gputbs_nl_grid_event(gdev, GPUTBS_CMD_GRID_COMPLETED_NTF, grid,
 			     grid->core.end_cycle);
 }
@@ -441,6 +444,7 @@ void gputbs_nl_grid_completed(struct gputbs_device *gdev,
 void gputbs_nl_grid_stopped(struct gputbs_device *gdev,
 			    const struct gputbs_grid *grid)
 {
+	lockdep_assert_held(&gdev->lock);
 	if (gputbs_nl)
 		gputbs_nl->gen++;
 	gputbs_nl_grid_event(gdev, grid->core.state == GTBS_GRID_TIMED_OUT ?
@@ -475,6 +479,7 @@ void gputbs_nl_grid_preempted(struct gputbs_device *gdev,
 		.reason = reason,
 	};
 
+	lockdep_assert_held(&gdev->lock);
 	BUILD_BUG_ON((int)GPUTBS_PREEMPTION_REASON_CLASS != (int)GPUTBS_PREEMPT_CLASS ||
 		     (int)GPUTBS_PREEMPTION_REASON_STARVE != (int)GPUTBS_PREEMPT_STARVE ||
 		     (int)GPUTBS_PREEMPTION_REASON_SHORTER != (int)GPUTBS_PREEMPT_SHORTER ||
@@ -511,6 +516,7 @@ void gputbs_nl_policy_changed(struct gputbs_device *gdev,
 		.old_policy = old->name,
 	};
 
+	lockdep_assert_held(&gdev->lock);
 	if (!gputbs_nl_listening(gputbs_nl))
 		return;
 	gputbs_nl_queue(gputbs_nl, &ev);
@@ -764,6 +770,7 @@ static unsigned int gputbs_nl_grid_gen(const struct gputbs_device *gdev)
 	u64 gen = gdev->core.grids_submitted + gdev->core.grids_completed +
 		  gputbs_nl->gen;
 
+	lockdep_assert_held(&gdev->lock);
 	return (unsigned int)gen ?: 1;
 }
 

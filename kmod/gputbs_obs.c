@@ -217,6 +217,7 @@ static void gputbs_obs_latency(struct gputbs_obs *obs, u64 cycles)
 void gputbs_obs_grid_submit(struct gputbs_device *gdev,
 			    struct gputbs_grid *grid, u64 now)
 {
+	lockdep_assert_held(&gdev->lock);
 	grid->client->stats.grids_submitted++;
 	gputbs_nl_grid_submitted(gdev, grid);	/* gives it its id */
 	trace_grid_submit(grid, now);
@@ -238,6 +239,7 @@ void gputbs_obs_flush(struct gputbs_device *gdev, u64 now)
 {
 	u32 i;
 
+	lockdep_assert_held(&gdev->lock);
 	for (i = 0; i < gdev->core.cfg.nr_sms; i++)
 		gputbs_share_advance(&gdev->obs.sms[i], now,
 				     gdev->sms[i]->nr_resident);
@@ -256,6 +258,7 @@ void gputbs_obs_flush(struct gputbs_device *gdev, u64 now)
 void gputbs_obs_grid_cancel(struct gputbs_device *gdev,
 			    struct gputbs_grid *grid)
 {
+	lockdep_assert_held(&gdev->lock);
 	if (grid->core.state == GTBS_GRID_CANCELLED) {
 		trace_grid_end(grid);
 		gputbs_nl_grid_stopped(gdev, grid);
@@ -277,6 +280,7 @@ void gputbs_obs_grid_cancel(struct gputbs_device *gdev,
 void gputbs_obs_grid_timeout(struct gputbs_device *gdev,
 			     struct gputbs_grid *grid)
 {
+	lockdep_assert_held(&gdev->lock);
 	gputbs_obs_flush(gdev, grid->core.end_cycle);
 	trace_grid_end(grid);
 	gputbs_nl_grid_stopped(gdev, grid);
@@ -293,6 +297,7 @@ void gputbs_obs_grid_timeout(struct gputbs_device *gdev,
  */
 void gputbs_obs_grid_start(struct gtbs_dev *core, struct gtbs_grid *grid)
 {
+	gtbs_lockdep_assert_held(core);
 	trace_grid_start(grid->priv);
 	gputbs_nl_grid_started(core->priv, grid->priv);
 }
@@ -314,6 +319,7 @@ void gputbs_obs_grid_done(struct gputbs_device *gdev,
 	const struct gtbs_grid *g = &grid->core;
 	struct gputbs_acc_entry *e;
 
+	lockdep_assert_held(&gdev->lock);
 	grid->client->stats.grids_completed++;
 	e = &obs->acc[obs->acc_total++ % GPUTBS_ACC_LOG_LEN];
 	*e = (struct gputbs_acc_entry) {
@@ -356,6 +362,7 @@ void gputbs_obs_block_start(struct gtbs_dev *core, struct gtbs_sm *sm,
 	struct gputbs_obs_sm *o = &gdev->obs.sms[sm->id];
 	struct gputbs_grid *mgrid = grid->priv;
 
+	gtbs_lockdep_assert_held(core);
 	/* the new block is already counted in nr_resident */
 	gputbs_share_advance(o, cycle, sm->nr_resident - 1);
 	o->slot_share[slot] = o->share_clock;
@@ -389,6 +396,7 @@ void gputbs_obs_block_end(struct gputbs_device *gdev, struct gtbs_sm *sm,
 	struct gputbs_obs_sm *o = &gdev->obs.sms[sm->id];
 	struct gputbs_client_stats *st = &grid->client->stats;
 
+	lockdep_assert_held(&gdev->lock);
 	/* the block has already left nr_resident */
 	gputbs_share_advance(o, end, sm->nr_resident + 1);
 	gputbs_client_charge(st, o->share_clock - o->slot_share[slot]);
@@ -409,6 +417,7 @@ void gputbs_obs_block_end(struct gputbs_device *gdev, struct gtbs_sm *sm,
 void gputbs_obs_predict(struct gtbs_dev *core, struct gtbs_sm *sm,
 			struct gtbs_grid *grid)
 {
+	gtbs_lockdep_assert_held(core);
 	trace_predict(grid->priv, sm->id, &grid->sm[sm->id].pred, sm->now);
 }
 
@@ -417,6 +426,7 @@ static struct gtbs_grid *gputbs_obs_pending(struct gtbs_dev *core, u64 id)
 {
 	struct gtbs_grid *grid;
 
+	gtbs_lockdep_assert_held(core);
 	if (id == U64_MAX)
 		return NULL;
 	list_for_each_entry(grid, &core->pending, pending_node)
@@ -476,6 +486,7 @@ void gputbs_obs_pick(struct gtbs_dev *core, struct gtbs_sm *sm,
 	struct gtbs_grid *from;
 	u32 reason, fc, tc;
 
+	gtbs_lockdep_assert_held(core);
 	if (sm->sharing != o->sharing) {
 		o->sharing = sm->sharing;
 		trace_sharing_mode(sm->id, sm->now, sm->sharing);
@@ -521,6 +532,7 @@ void gputbs_obs_policy_switched(struct gputbs_device *gdev,
 {
 	u32 i;
 
+	lockdep_assert_held(&gdev->lock);
 	if (gdev->core.policy == old)
 		return;
 	trace_policy_switch(old->name, gdev->core.policy->name, now);
