@@ -319,57 +319,84 @@ static int gputbs_selector_parse(const char *buf, u32 n,
 	return -EINVAL;
 }
 
-/* The Simple Slicing predictor's mode: literal or extended. */
-static ssize_t predictor_show(struct device *dev,
-			      struct device_attribute *attr, char *buf)
+/*
+ * A selector attribute: the choices with the current one in brackets,
+ * written by name (CAP_SYS_ADMIN), applied by gputbs_tunable_store().
+ */
+struct gputbs_selector {
+	u32 nr;
+	const char *(*name)(u32 mode);
+	u32 (*get)(const struct gtbs_dev *core);
+	int (*set)(struct gputbs_device *gdev, u64 mode, u64 now);
+};
+
+static ssize_t gputbs_selector_attr_show(struct device *dev, char *buf,
+					 const struct gputbs_selector *sel)
 {
 	struct gputbs_device *gdev = gputbs_from_dev(dev);
 	u32 mode;
 
 	spin_lock(&gdev->lock);
-	mode = gdev->core.pred_mode;
+	mode = sel->get(&gdev->core);
 	spin_unlock(&gdev->lock);
-	return gputbs_selector_show(buf, mode, GTBS_NR_PRED_MODES,
-				    gtbs_pred_mode_name);
+	return gputbs_selector_show(buf, mode, sel->nr, sel->name);
 }
 
-static int gputbs_set_pred_mode(struct gputbs_device *gdev, u64 mode,
-				u64 now)
-{
-	return gtbs_dev_set_pred_mode(&gdev->core, mode);
-}
-
-static ssize_t predictor_store(struct device *dev,
-			       struct device_attribute *attr,
-			       const char *buf, size_t count)
+static ssize_t gputbs_selector_attr_store(struct device *dev, const char *buf,
+					  size_t count,
+					  const struct gputbs_selector *sel)
 {
 	int ret;
 
 	ret = gputbs_admin_check();
 	if (ret)
 		return ret;
-	ret = gputbs_selector_parse(buf, GTBS_NR_PRED_MODES,
-				    gtbs_pred_mode_name);
+	ret = gputbs_selector_parse(buf, sel->nr, sel->name);
 	if (ret < 0)
 		return ret;
-	ret = gputbs_tunable_store(gputbs_from_dev(dev),
-				   gputbs_set_pred_mode, ret);
+	ret = gputbs_tunable_store(gputbs_from_dev(dev), sel->set, ret);
 	return ret ?: count;
 }
-static DEVICE_ATTR_RW(predictor);
+
+/* The attribute @name of the &struct gputbs_selector gputbs_@name_sel. */
+#define GPUTBS_SELECTOR_ATTR(name)					\
+static ssize_t name##_show(struct device *dev,				\
+			   struct device_attribute *attr, char *buf)	\
+{									\
+	return gputbs_selector_attr_show(dev, buf, &gputbs_##name##_sel); \
+}									\
+									\
+static ssize_t name##_store(struct device *dev,				\
+			    struct device_attribute *attr,		\
+			    const char *buf, size_t count)		\
+{									\
+	return gputbs_selector_attr_store(dev, buf, count,		\
+					  &gputbs_##name##_sel);	\
+}									\
+static DEVICE_ATTR_RW(name)
+
+/* The Simple Slicing predictor's mode: literal or extended. */
+static u32 gputbs_get_predictor(const struct gtbs_dev *core)
+{
+	return core->pred_mode;
+}
+
+static int gputbs_set_predictor(struct gputbs_device *gdev, u64 mode,
+				u64 now)
+{
+	return gtbs_dev_set_pred_mode(&gdev->core, mode);
+}
+
+static const struct gputbs_selector gputbs_predictor_sel = {
+	GTBS_NR_PRED_MODES, gtbs_pred_mode_name, gputbs_get_predictor,
+	gputbs_set_predictor,
+};
+GPUTBS_SELECTOR_ATTR(predictor);
 
 /* SRTF/Adaptive's reading: device or sm. */
-static ssize_t share_mode_show(struct device *dev,
-			       struct device_attribute *attr, char *buf)
+static u32 gputbs_get_share_mode(const struct gtbs_dev *core)
 {
-	struct gputbs_device *gdev = gputbs_from_dev(dev);
-	u32 mode;
-
-	spin_lock(&gdev->lock);
-	mode = gdev->core.share_mode;
-	spin_unlock(&gdev->lock);
-	return gputbs_selector_show(buf, mode, GTBS_NR_SHARE_MODES,
-				    gtbs_share_mode_name);
+	return core->share_mode;
 }
 
 static int gputbs_set_share_mode(struct gputbs_device *gdev, u64 mode,
@@ -378,24 +405,11 @@ static int gputbs_set_share_mode(struct gputbs_device *gdev, u64 mode,
 	return gtbs_adaptive_set_share_mode(&gdev->core, mode, now);
 }
 
-static ssize_t share_mode_store(struct device *dev,
-				struct device_attribute *attr,
-				const char *buf, size_t count)
-{
-	int ret;
-
-	ret = gputbs_admin_check();
-	if (ret)
-		return ret;
-	ret = gputbs_selector_parse(buf, GTBS_NR_SHARE_MODES,
-				    gtbs_share_mode_name);
-	if (ret < 0)
-		return ret;
-	ret = gputbs_tunable_store(gputbs_from_dev(dev),
-				   gputbs_set_share_mode, ret);
-	return ret ?: count;
-}
-static DEVICE_ATTR_RW(share_mode);
+static const struct gputbs_selector gputbs_share_mode_sel = {
+	GTBS_NR_SHARE_MODES, gtbs_share_mode_name, gputbs_get_share_mode,
+	gputbs_set_share_mode,
+};
+GPUTBS_SELECTOR_ATTR(share_mode);
 
 /* The job timeout, in wall-clock ns of emulated time; 0: none. */
 static int gputbs_set_timeout_ns(struct gputbs_device *gdev, u64 ns, u64 now)
