@@ -35,7 +35,7 @@ STOCK_KDIR = $(call kpath,STOCK_KDIR)
 KDIR_61 = $(call kpath,KDIR_61)
 DEBUG_KERNEL_DIR = $(call kpath,DEBUG_KERNEL_DIR)
 
-KMOD_SRCS := Kbuild $(wildcard kmod/*.[ch] sm-emu/*.[ch] uapi/linux/*.h \
+KMOD_SRCS := Kbuild $(wildcard kmod/*.[ch] sm-emu/*.[ch] uapi/linux/*.h tests/kunit/*.h \
 			       tests/kunit/*.c)
 
 .PHONY: all module module-6.1 module-sparse module-debug userland demo check eval deps-demo \

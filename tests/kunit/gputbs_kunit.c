@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 
 #include "gputbs_kunit.h"
+#include "ercbench_timing.h"
 
 /* The rate divisor K + L of the timing model, 1/1000 warps. */
 #define TDIV(k, l)	(((k) + (l)) * GTBS_WARP_SCALE)
@@ -205,22 +206,10 @@ static const struct gtbs_erc_kernel gtbs_erc_kernels[] = {
 	{ "SHA1", 1539, 64, 26, 0, 1708531, 79800, 22224223, 8, GTBS_LIMIT_BLOCKS },
 };
 
-/*
- * Block duration shapes as in workloads/ercbench/kernels.gtbs, in
- * gtbs_erc_kernels' order: block_dist, block_dist_param, startup_ppm,
- * startup_blocks, and the timing model's mem_ppm and knee_mwarps (mem=,
- * knee=).
- */
-static const u32 gtbs_erc_shapes[ARRAY_SIZE(gtbs_erc_kernels)][6] = {
-	{ GTBS_DIST_PEAKED, 100000, 0, 0, 50000, 0 },	/* AES-d */
-	{ GTBS_DIST_PEAKED, 100000, 0, 0, 50000, 0 },	/* AES-e */
-	{ GTBS_DIST_NORMAL, 0, 0, 0, 684200, 0 },	/* NLM2 */
-	{ GTBS_DIST_PEAKED, 400000, 150000, 60, 400000, 0 },	/* JPEG-d */
-	{ GTBS_DIST_PEAKED, 500000, 0, 0, 400000, 0 },	/* JPEG-e */
-	{ GTBS_DIST_SKEWED, 110000, 0, 0, 50000, 0 },	/* RayTracing */
-	{ GTBS_DIST_NORMAL, 0, 150000, 60, 300000, 11720 },	/* SAD */
-	{ GTBS_DIST_NORMAL, 0, 150000, 60, 0, 0 },	/* SHA1 */
-};
+/* Their shapes and timing, as in workloads/ercbench/kernels.gtbs. */
+static const u32
+gtbs_erc_shapes[ARRAY_SIZE(gtbs_erc_kernels)][GTBS_ERC_NR_TIMING] =
+	GTBS_ERC_TIMING;
 
 static void gtbs_erc_desc(const struct gtbs_erc_kernel *k,
 			  struct gtbs_grid_desc *desc)

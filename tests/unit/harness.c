@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "../kunit/ercbench_timing.h"
 
 /* Devices not yet freed, for h_teardown(). */
 static struct h_dev *h_live;
@@ -93,22 +94,8 @@ const struct h_erc_kernel h_erc_kernels[H_NR_ERC] = {
 	  GTBS_LIMIT_BLOCKS, 16, 0 },
 };
 
-/*
- * Block duration shapes of workloads/ercbench/kernels.gtbs (dist=,
- * dist-param=, startup=) and timing (mem=, knee=), in h_erc_kernels'
- * order: block_dist, block_dist_param, startup_ppm, startup_blocks,
- * mem_ppm, knee_mwarps.
- */
-static const u32 h_erc_shapes[H_NR_ERC][6] = {
-	{ GTBS_DIST_PEAKED, 100000, 0, 0, 50000, 0 },	/* AES-d */
-	{ GTBS_DIST_PEAKED, 100000, 0, 0, 50000, 0 },	/* AES-e */
-	{ GTBS_DIST_NORMAL, 0, 0, 0, 684200, 0 },	/* NLM2 */
-	{ GTBS_DIST_PEAKED, 400000, 150000, 60, 400000, 0 },	/* JPEG-d */
-	{ GTBS_DIST_PEAKED, 500000, 0, 0, 400000, 0 },	/* JPEG-e */
-	{ GTBS_DIST_SKEWED, 110000, 0, 0, 50000, 0 },	/* RayTracing */
-	{ GTBS_DIST_NORMAL, 0, 150000, 60, 300000, 11720 },	/* SAD */
-	{ GTBS_DIST_NORMAL, 0, 150000, 60, 0, 0 },	/* SHA1 */
-};
+/* Their shapes and timing, as in workloads/ercbench/kernels.gtbs. */
+static const u32 h_erc_shapes[H_NR_ERC][GTBS_ERC_NR_TIMING] = GTBS_ERC_TIMING;
 
 struct gtbs_grid_desc h_erc_desc(const struct h_erc_kernel *k, u64 seed)
 {
