@@ -93,6 +93,8 @@ void gtbs_sm_init(const struct gtbs_dev_config *cfg, struct gtbs_sm *sm,
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_init);
 
+static void gtbs_policy_attach(struct gtbs_dev *dev);
+
 /**
  * gtbs_dev_init() - initialise a device
  * @dev: the device.
@@ -101,7 +103,9 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_init);
  * @sms: @cfg->nr_sms SMs initialised with gtbs_sm_init().
  *
  * The caller sets &gtbs_dev.backend and &gtbs_dev.priv afterwards if it
- * wants callbacks.  Calls the policy's &gtbs_policy_ops.attach.
+ * wants callbacks.  Attaches the policy (its parameters at their
+ * defaults, &gtbs_policy_ops.attach); the caller holds a reference on it
+ * if it came from gtbs_policy_get().
  *
  * Context: any; before the device is shared.
  */
@@ -123,13 +127,8 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 	INIT_LIST_HEAD(&dev->arrivals);
 	INIT_LIST_HEAD(&dev->timeouts);
 	INIT_LIST_HEAD(&dev->pending);
-	INIT_LIST_HEAD(&dev->policy_grids);
-	dev->share_threshold = GTBS_FP_ONE / 2;
-	dev->share_residency = 3;
 	dev->pred_mode = GTBS_PRED_MODE_DEFAULT;
-	dev->share_mode = GTBS_SHARE_MODE_DEFAULT;
-	if (policy->attach)
-		policy->attach(dev);
+	gtbs_policy_attach(dev);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_init);
 
@@ -267,7 +266,6 @@ int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	grid->state = GTBS_GRID_NEW;
 	INIT_LIST_HEAD(&grid->node);
 	INIT_LIST_HEAD(&grid->pending_node);
-	INIT_LIST_HEAD(&grid->policy_node);
 	INIT_LIST_HEAD(&grid->timeout_node);
 	grid->expire_cycle = U64_MAX;
 	return 0;
@@ -377,7 +375,6 @@ static void gtbs_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	grid->submit_cycle = now;
 	grid->last_issue_cycle = now;
 	grid->state = GTBS_GRID_QUEUED;
-	grid->sample = GTBS_SAMPLE_NONE;
 	list_add_tail(&grid->node, &dev->grids);
 	list_add_tail(&grid->pending_node, &dev->pending);
 	dev->nr_pending[grid->desc.prio_class]++;
@@ -858,15 +855,17 @@ static void gtbs_sm_check_residency(struct gtbs_dev *dev, struct gtbs_sm *sm)
 static void gtbs_sm_dispatch(struct gtbs_dev *dev, struct gtbs_sm *sm)
 {
 	struct gtbs_grid *grid;
+	u32 reason;
 
 	sm->kicked = false;
 	while (sm->nr_resident < dev->cfg.max_blocks_per_sm &&
 	       !list_empty(&dev->pending)) {
 		dev->pick_cycle = sm->now;
 		dev->top_class = gtbs_dev_top_class(dev, sm->now);
-		grid = dev->policy->pick_grid(dev, sm);
+		reason = GTBS_PICK_POLICY;
+		grid = dev->policy->pick_grid(dev, sm, &reason);
 		if (dev->backend && dev->backend->pick)
-			dev->backend->pick(dev, sm, grid);
+			dev->backend->pick(dev, sm, grid, reason);
 		if (!grid || grid->next_block >= grid->desc.nr_blocks ||
 		    !gtbs_block_fits(dev, sm, grid))
 			break;
@@ -884,7 +883,6 @@ static void gtbs_grid_leave(struct gtbs_dev *dev, struct gtbs_grid *grid,
 		dev->nr_pending[grid->desc.prio_class]--;
 		dev->pending_gen++;
 	}
-	list_del_init(&grid->policy_node);
 	list_del_init(&grid->timeout_node);
 	grid->expire_cycle = U64_MAX;
 	dev->nr_grids--;
@@ -1365,17 +1363,69 @@ bool gtbs_dev_idle(const struct gtbs_dev *dev)
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_idle);
 
+/* Zero the policy's private areas of @grid (it and its per-SM states). */
+static void gtbs_grid_priv_clear(const struct gtbs_dev *dev,
+				 struct gtbs_grid *grid)
+{
+	u32 i;
+
+	memset(grid->policy_priv, 0, sizeof(grid->policy_priv));
+	for (i = 0; i < dev->cfg.nr_sms; i++)
+		memset(grid->sm[i].policy_priv, 0,
+		       sizeof(grid->sm[i].policy_priv));
+}
+
+/*
+ * Zero every private area of the policy: the device's, the SMs', and
+ * those of every grid the device holds (arrived or arriving).
+ */
+static void gtbs_policy_priv_clear(struct gtbs_dev *dev)
+{
+	struct gtbs_grid *grid;
+	u32 i;
+
+	memset(dev->policy_priv, 0, sizeof(dev->policy_priv));
+	for (i = 0; i < dev->cfg.nr_sms; i++)
+		memset(dev->sms[i]->policy_priv, 0,
+		       sizeof(dev->sms[i]->policy_priv));
+	list_for_each_entry(grid, &dev->grids, node)
+		gtbs_grid_priv_clear(dev, grid);
+	list_for_each_entry(grid, &dev->arrivals, node)
+		gtbs_grid_priv_clear(dev, grid);
+}
+
+/*
+ * Attach &gtbs_dev.policy: its private areas zero, its parameters at
+ * their defaults, then its own &gtbs_policy_ops.attach.  Lock held.
+ */
+static void gtbs_policy_attach(struct gtbs_dev *dev)
+{
+	const struct gtbs_policy_ops *policy = dev->policy;
+	u32 i;
+
+	gtbs_policy_priv_clear(dev);
+	for (i = 0; i < policy->nr_params; i++)
+		*(u64 *)((char *)dev->policy_priv + policy->params[i].offset) =
+			policy->params[i].def;
+	if (policy->attach)
+		policy->attach(dev);
+}
+
 /**
  * gtbs_dev_set_policy() - switch the scheduling policy
  * @dev: the device.
- * @policy: the new policy (from gtbs_policy_find()).
+ * @policy: the new policy, registered (gtbs_policy_get(): the caller
+ *	holds a reference until the device stops using it).
  * @now: emulated cycle of the switch.
  *
  * Safe while grids run: runs the device up to @now under the old policy,
- * lets the new one rebuild its state (&gtbs_policy_ops.attach) and kicks
- * every SM.  Resident blocks finish where they are; no block is lost or
- * run twice, because the engine, not the policy, owns the grids and their
- * blocks.  Selecting the current policy does nothing.
+ * detaches it (&gtbs_policy_ops.detach, then every private area of it is
+ * zeroed, so that nothing of it outlives the switch), attaches the new
+ * one (parameters at their defaults, &gtbs_policy_ops.attach rebuilds its
+ * state from the grids) and kicks every SM.  Resident blocks finish where
+ * they are; no block is lost or run twice, because the engine, not the
+ * policy, owns the grids and their blocks.  Selecting the current policy
+ * does nothing (its parameters keep their values).
  *
  * Context: device lock held.
  */
@@ -1390,8 +1440,7 @@ void gtbs_dev_set_policy(struct gtbs_dev *dev,
 		dev->policy->detach(dev);
 	dev->policy = policy;
 	dev->policy_switches++;
-	if (policy->attach)
-		policy->attach(dev);
+	gtbs_policy_attach(dev);
 	gtbs_dev_kick(dev, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_set_policy);

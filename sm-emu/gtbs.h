@@ -41,6 +41,26 @@
 #define GTBS_WARP_SCALE		1000U
 /** GTBS_LABEL_LEN - bytes in a grid label, NUL included */
 #define GTBS_LABEL_LEN		32
+/** GTBS_POLICY_NAME_LEN - bytes in a policy name, NUL included */
+#define GTBS_POLICY_NAME_LEN	32
+/** GTBS_MAX_POLICIES - policies registered at once, built-ins included */
+#define GTBS_MAX_POLICIES	32
+/** GTBS_MAX_POLICY_PARAMS - tunables one policy may declare */
+#define GTBS_MAX_POLICY_PARAMS	16
+/*
+ * Policy-private state lives in fixed areas of the core's objects, sized
+ * by each policy's &gtbs_policy_ops (as tcp_congestion_ops' private data
+ * lives in icsk_ca_priv[]): registration rejects a policy that asks for
+ * more.  No allocation, so no op can fail.
+ */
+/** GTBS_POLICY_DEV_PRIV_SIZE - bytes of policy state per device */
+#define GTBS_POLICY_DEV_PRIV_SIZE	256
+/** GTBS_POLICY_SM_PRIV_SIZE - bytes of policy state per SM */
+#define GTBS_POLICY_SM_PRIV_SIZE	16
+/** GTBS_POLICY_GRID_PRIV_SIZE - bytes of policy state per grid */
+#define GTBS_POLICY_GRID_PRIV_SIZE	64
+/** GTBS_POLICY_GRID_SM_PRIV_SIZE - bytes of policy state per (grid, SM) */
+#define GTBS_POLICY_GRID_SM_PRIV_SIZE	8
 
 struct gtbs_dev;
 struct gtbs_grid;
@@ -283,31 +303,11 @@ enum gtbs_grid_state {
 };
 
 /**
- * enum gtbs_sample_state - where a grid stands in SRTF's sampling
- * @GTBS_SAMPLE_NONE: needs a sample prediction before it may run beside
- *	others (the state of every grid that arrives while grids run).
- * @GTBS_SAMPLE_RUNNING: being sampled on &gtbs_dev.sample_sm.
- * @GTBS_SAMPLE_KNOWN: has a prediction, or ran without needing one.
- *
- * Owned by policy_srtf.c (paper Section "Shortest Remaining Time First")::
- *
- *   NONE --first SM with room--> RUNNING --first block end there--> KNOWN
- *     |                                                               ^
- *     +------- no KNOWN grid has blocks to issue (runs at once) ------+
- */
-enum gtbs_sample_state {
-	GTBS_SAMPLE_NONE,
-	GTBS_SAMPLE_RUNNING,
-	GTBS_SAMPLE_KNOWN,
-};
-
-/**
  * struct gtbs_grid_sm - a grid's state on one SM
  * @resident: blocks of the grid resident on the SM now.
- * @has_init: @init_remaining holds an initial prediction.
- * @init_remaining: SRTF: the sample prediction of the grid's remaining
- *	runtime copied to this SM as its initial prediction, cycles; used
- *	until the SM makes its own (@pred.predicted).
+ * @policy_priv: the policy's state of the grid on the SM,
+ *	&gtbs_policy_ops.grid_sm_priv_size bytes used (gtbs_policy_priv());
+ *	zeroed when the grid is initialised and at every policy switch.
  * @slice_gen: the &gtbs_dev.slice_gen that @pred.reslice reflects; when
  *	the device's has moved on, a slice started since (gtbs_reslice_others()
  *	in engine.c) and the next block end on the SM catches up.
@@ -319,8 +319,7 @@ enum gtbs_sample_state {
  */
 struct gtbs_grid_sm {
 	u32 resident;
-	bool has_init;
-	u64 init_remaining;
+	u64 policy_priv[GTBS_POLICY_GRID_SM_PRIV_SIZE / sizeof(u64)];
 	u64 slice_gen;
 	struct gtbs_pred_sm pred;
 };
@@ -330,8 +329,6 @@ struct gtbs_grid_sm {
  * @node: link in &gtbs_dev.grids (arrival order) while QUEUED or RUNNING;
  *	in &gtbs_dev.arrivals (by @submit_cycle) while ARRIVING.
  * @pending_node: link in &gtbs_dev.pending while blocks remain unissued.
- * @policy_node: link in &gtbs_dev.policy_grids, kept by the policy (the
- *	SRTF oracle's order); the engine unlinks it when the grid leaves.
  * @desc: what was asked for.
  * @occ: footprint and maximum residency R.
  * @id: device-wide sequence number, in arrival order.
@@ -357,7 +354,9 @@ struct gtbs_grid_sm {
  *	work model by Equation 1, cycles (gtbs_grid_alone_cycles()).  An
  *	owner that measured the true alone runtime may overwrite it before
  *	gtbs_grid_submit().
- * @sample: SRTF sampling state, &enum gtbs_sample_state.
+ * @policy_priv: the policy's state of the grid,
+ *	&gtbs_policy_ops.grid_priv_size bytes used (gtbs_policy_priv());
+ *	zeroed by gtbs_grid_init() and at every policy switch.
  * @nr_predictions: predictions made on any SM.
  * @first_pred: Pred_Cycles of the grid's first prediction, cycles.
  * @pred_remaining: predicted remaining runtime at @pred_cycle by the
@@ -376,7 +375,6 @@ struct gtbs_grid_sm {
 struct gtbs_grid {
 	struct list_head node;
 	struct list_head pending_node;
-	struct list_head policy_node;
 	struct gtbs_grid_desc desc;
 	struct gtbs_occupancy occ;
 	u64 id;
@@ -392,7 +390,7 @@ struct gtbs_grid {
 	u32 mem_ppm;
 	u32 full_div;
 	u64 alone_cycles;
-	enum gtbs_sample_state sample;
+	u64 policy_priv[GTBS_POLICY_GRID_PRIV_SIZE / sizeof(u64)];
 	u64 nr_predictions;
 	u64 first_pred;
 	u64 pred_remaining;
@@ -471,7 +469,9 @@ struct gtbs_rate_group {
  * @busy_cycles: cycles with at least one resident block.
  * @kicked: the scheduling state changed since the SM last issued blocks;
  *	gtbs_dev_run_until() re-evaluates kicked SMs at once.
- * @sharing: SRTF/Adaptive: the SM is in sharing mode (policy_srtf_adaptive.c).
+ * @policy_priv: the policy's state of the SM,
+ *	&gtbs_policy_ops.sm_priv_size bytes used (gtbs_policy_priv());
+ *	zeroed at every policy switch.
  * @next_end: cycle of the SM's next block completion, U64_MAX if none;
  *	kept current by the engine (gtbs_sm_next_event()).
  * @heap_key: the SM's next event (@next_end, or @kick_cycle if kicked and
@@ -500,52 +500,177 @@ struct gtbs_sm {
 	u64 blocks_run;
 	u64 busy_cycles;
 	bool kicked;
-	bool sharing;
 	u64 kick_cycle;
 	u64 next_end;
 	u64 heap_key;
 	u32 heap_pos;
+	u64 policy_priv[GTBS_POLICY_SM_PRIV_SIZE / sizeof(u64)];
 	struct gtbs_slot slots[];
 };
 
 /**
+ * enum gtbs_pick_reason - why a policy picked the grid it picked
+ * @GTBS_PICK_POLICY: the policy's order, with nothing more specific to
+ *	say (FIFO's arrival order, a fair share): the default.
+ * @GTBS_PICK_SHORTER: the grid is predicted (or known) to finish sooner:
+ *	srtf, srtf-adaptive, srtf-oracle, a shortest-remaining-time sample.
+ * @GTBS_PICK_SAMPLE: the SM samples the grid (SRTF's sampling).
+ * @GTBS_PICK_SHARE: a sharing mode decides (SRTF/Adaptive).
+ * @GTBS_PICK_LIMIT: the grid it issued before reached a residency limit
+ *	(MPMax).
+ * @GTBS_NR_PICK_REASONS: number of reasons.
+ *
+ * The priority classes and the starvation guard are the engine's own
+ * reasons, which observers derive from the grids' classes; a policy
+ * reports only its own choice within the class (&gtbs_policy_ops.pick_grid).
+ * Observers map these to the uapi's &enum gputbs_preemption_reason.
+ */
+enum gtbs_pick_reason {
+	GTBS_PICK_POLICY,
+	GTBS_PICK_SHORTER,
+	GTBS_PICK_SAMPLE,
+	GTBS_PICK_SHARE,
+	GTBS_PICK_LIMIT,
+	GTBS_NR_PICK_REASONS,
+};
+
+/**
+ * struct gtbs_policy_param - a tunable a policy declares
+ * @name: the file name in sysfs ``policy_params/``, the netlink name and
+ *	``gputbs-sim --param NAME=VALUE``; [a-z0-9_], 1..31 characters.
+ * @unit: the unit, for people ("ppm", "blocks", "cycles", "" for a
+ *	choice among @names).
+ * @doc: one line for people: what it does and its source.
+ * @min: smallest value accepted.
+ * @max: largest value accepted, >= @min.
+ * @def: the value when the policy is attached, @min..@max.
+ * @names: NULL, or @max + 1 names of the values 0..@max (a choice,
+ *	shown and accepted by name); @min must then be 0.
+ * @offset: where the value lives: a u64 at this byte offset in the
+ *	device's private area (&gtbs_dev.policy_priv), 8-byte aligned,
+ *	below &gtbs_policy_ops.dev_priv_size.
+ *
+ * The core stores the default at attach and range-checks every change
+ * (gtbs_policy_param_set()); owners expose the parameters generically, so
+ * that nothing outside the policy names them.
+ */
+struct gtbs_policy_param {
+	const char *name;
+	const char *unit;
+	const char *doc;
+	u64 min;
+	u64 max;
+	u64 def;
+	const char * const *names;
+	u32 offset;
+};
+
+/**
  * struct gtbs_policy_ops - a thread block scheduling policy
- * @name: short name shown in sysfs and used on command lines.
+ * @name: short name shown in sysfs and used on command lines; unique
+ *	among registered policies; [a-z0-9_-], 1..%GTBS_POLICY_NAME_LEN - 1
+ *	characters.
+ * @owner: the module the ops live in (THIS_MODULE): a device that uses
+ *	the policy holds a reference on it, so a policy module in use cannot
+ *	be unloaded.  NULL in userland.
  * @pick_grid: required.  @sm may issue a block at @sm->now: return the
- *	grid it should issue its next block from, or NULL to issue nothing.
- *	Must return a grid for which gtbs_grid_eligible() is true (the
- *	priority classes are the engine's business: it sets the class that
- *	may issue before each call).  If the grid's next block does not fit
- *	on @sm, the SM issues nothing until its next event: that is how a
- *	policy makes an SM wait for resident blocks to drain.
+ *	grid it should issue its next block from, or NULL to issue nothing,
+ *	and set @reason (&enum gtbs_pick_reason; %GTBS_PICK_POLICY on entry)
+ *	to why, for observers.  Must return a grid for which
+ *	gtbs_grid_eligible() is true (the priority classes are the engine's
+ *	business: it sets the class that may issue before each call).  If
+ *	the grid's next block does not fit on @sm, the SM issues nothing
+ *	until its next event: that is how a policy makes an SM wait for
+ *	resident blocks to drain.
  * @attach: optional.  The policy was selected for a device that may hold
  *	grids (gtbs_dev_init() or gtbs_dev_set_policy()): rebuild the
- *	policy's state from &gtbs_dev.grids.
+ *	policy's state from &gtbs_dev.grids.  Its private areas are zero and
+ *	its parameters at their defaults.
  * @detach: optional.  The policy is being replaced (gtbs_dev_set_policy(),
- *	before the new policy's @attach): drop all of its state from the
- *	device, the SMs and the grids, so that nothing of it outlives the
- *	switch (SRTF's sample, SRTF/Adaptive's sharing mode, an order kept
- *	on &gtbs_dev.policy_grids, a cache).
+ *	before the new policy's @attach): release what the core cannot see
+ *	(nothing, for a policy whose state is all in its private areas,
+ *	which the core zeroes after @detach).
  * @grid_arrive: optional.  @grid was submitted; it is on &gtbs_dev.grids.
- * @grid_end: optional.  @grid completed or was cancelled; it has left
- *	&gtbs_dev.grids.
+ * @grid_end: optional.  @grid completed, was cancelled or timed out; it
+ *	has left &gtbs_dev.grids.  Unlink it from whatever the policy keeps.
  * @predict: optional.  The Simple Slicing predictor made a new prediction
  *	for @grid on @sm (&gtbs_grid_sm.pred), at the end of OnBlockEnd.
+ * @param_set: optional.  Parameter @index (in @params) was changed to a
+ *	valid value by gtbs_policy_param_set() at cycle @now.
+ * @sm_sharing: optional.  Whether @sm runs in a sharing mode, in which
+ *	grids share the SM by the policy's limits (SRTF/Adaptive): shown by
+ *	debugfs, netlink and the gputbs:sharing_mode tracepoint.
+ * @grid_state: optional.  A short word (< 16 characters) for @grid's
+ *	state in the policy, for debugfs ("sampling", "known"); NULL: none.
+ * @dev_priv_size: bytes of &gtbs_dev.policy_priv the policy uses,
+ *	0..%GTBS_POLICY_DEV_PRIV_SIZE.
+ * @sm_priv_size: bytes of &gtbs_sm.policy_priv, 0..%GTBS_POLICY_SM_PRIV_SIZE.
+ * @grid_priv_size: bytes of &gtbs_grid.policy_priv,
+ *	0..%GTBS_POLICY_GRID_PRIV_SIZE.
+ * @grid_sm_priv_size: bytes of &gtbs_grid_sm.policy_priv,
+ *	0..%GTBS_POLICY_GRID_SM_PRIV_SIZE.
+ * @params: @nr_params tunables, or NULL.
+ * @nr_params: 0..%GTBS_MAX_POLICY_PARAMS.
  *
  * Every op is called with the device lock held, at a block boundary, in
  * emulated time; none may sleep, allocate or fail.  Modelled on the
- * pluggable ops of sched_ext and tcp_congestion_ops.
+ * pluggable ops of sched_ext and tcp_congestion_ops; registered with
+ * gtbs_policy_register() (Documentation/scheduling.rst, "Writing a
+ * policy").
  */
 struct gtbs_policy_ops {
 	const char *name;
-	struct gtbs_grid *(*pick_grid)(struct gtbs_dev *dev, struct gtbs_sm *sm);
+	struct module *owner;
+	struct gtbs_grid *(*pick_grid)(struct gtbs_dev *dev, struct gtbs_sm *sm,
+				       u32 *reason);
 	void (*attach)(struct gtbs_dev *dev);
 	void (*detach)(struct gtbs_dev *dev);
 	void (*grid_arrive)(struct gtbs_dev *dev, struct gtbs_grid *grid);
 	void (*grid_end)(struct gtbs_dev *dev, struct gtbs_grid *grid);
 	void (*predict)(struct gtbs_dev *dev, struct gtbs_sm *sm,
 			struct gtbs_grid *grid);
+	void (*param_set)(struct gtbs_dev *dev, u32 index, u64 now);
+	bool (*sm_sharing)(const struct gtbs_dev *dev, const struct gtbs_sm *sm);
+	const char *(*grid_state)(const struct gtbs_dev *dev,
+				  const struct gtbs_grid *grid);
+	u32 dev_priv_size;
+	u32 sm_priv_size;
+	u32 grid_priv_size;
+	u32 grid_sm_priv_size;
+	const struct gtbs_policy_param *params;
+	u32 nr_params;
 };
+
+/**
+ * gtbs_policy_priv() - a policy's private area of a core object
+ * @obj: a &struct gtbs_dev, &struct gtbs_sm, &struct gtbs_grid or
+ *	&struct gtbs_grid_sm.
+ *
+ * Return: a pointer to @obj's policy_priv area (8-byte aligned), for the
+ * attached policy to cast to its own struct.
+ */
+#define gtbs_policy_priv(obj)	((void *)(obj)->policy_priv)
+
+/**
+ * gtbs_priv_to_grid() - the grid a private area belongs to
+ * @priv: the start of a grid's &gtbs_grid.policy_priv (a list_head that
+ *	is the first member of the policy's grid struct, say).
+ *
+ * Return: the &struct gtbs_grid.
+ */
+#define gtbs_priv_to_grid(priv)						\
+	container_of((void *)(priv), struct gtbs_grid, policy_priv)
+
+/**
+ * GTBS_POLICY_PRIV_CHECK() - a policy's private struct fits its area
+ * @type: the policy's struct.
+ * @size: the area's size, %GTBS_POLICY_DEV_PRIV_SIZE and the like.
+ *
+ * A compile-time check for the policy's source; registration checks the
+ * sizes declared in &gtbs_policy_ops at run time as well.
+ */
+#define GTBS_POLICY_PRIV_CHECK(type, size)				\
+	_Static_assert(sizeof(type) <= (size), #type " exceeds " #size)
 
 /**
  * struct gtbs_backend_ops - what the owner of a device is told
@@ -569,9 +694,10 @@ struct gtbs_policy_ops {
  *	scheduling state changed (a grid arrived or ended); first at
  *	&gtbs_sm.kick_cycle if its owner runs it late.
  * @pick: optional.  The policy's &gtbs_policy_ops.pick_grid chose @grid
- *	(NULL: nothing) for @sm at @sm->now, at a block boundary.  Called
- *	after the policy updated its own state (SRTF's sampling,
- *	&gtbs_sm.sharing) and before the SM issues the grid's next block,
+ *	(NULL: nothing) for @sm at @sm->now, at a block boundary, for
+ *	@reason (&enum gtbs_pick_reason).  Called after the policy updated
+ *	its own state (SRTF's sampling, a sharing mode) and before the SM
+ *	issues the grid's next block,
  *	which it does only if the block fits (else the SM waits for its
  *	next event).  For observers: the module derives preemptions (the
  *	SM stops issuing one grid for another) and SRTF/Adaptive's sharing
@@ -593,7 +719,7 @@ struct gtbs_backend_ops {
 			struct gtbs_grid *grid);
 	void (*kick)(struct gtbs_dev *dev, struct gtbs_sm *sm);
 	void (*pick)(struct gtbs_dev *dev, struct gtbs_sm *sm,
-		     struct gtbs_grid *grid);
+		     struct gtbs_grid *grid, u32 reason);
 };
 
 /**
@@ -611,24 +737,8 @@ enum gtbs_pred_mode {
 	GTBS_NR_PRED_MODES,
 };
 
-/**
- * enum gtbs_share_mode - where SRTF/Adaptive decides to share
- * @GTBS_SHARE_DEVICE: once for the device, from the grids' total
- *	predicted runtimes, as the paper's Section "SRTF/Adaptive" states it;
- *	every SM follows (policy_srtf_adaptive.c).
- * @GTBS_SHARE_SM: each SM for itself, from its own predictions.
- * @GTBS_NR_SHARE_MODES: number of modes.
- */
-enum gtbs_share_mode {
-	GTBS_SHARE_DEVICE,
-	GTBS_SHARE_SM,
-	GTBS_NR_SHARE_MODES,
-};
-
 /** GTBS_PRED_MODE_DEFAULT - &gtbs_dev.pred_mode of a new device */
 #define GTBS_PRED_MODE_DEFAULT	GTBS_PRED_LITERAL
-/** GTBS_SHARE_MODE_DEFAULT - &gtbs_dev.share_mode of a new device */
-#define GTBS_SHARE_MODE_DEFAULT	GTBS_SHARE_DEVICE
 
 /**
  * struct gtbs_dev - the emulated device and its scheduler state
@@ -652,14 +762,6 @@ enum gtbs_share_mode {
  *	OnKernelEnd), applied lazily (&gtbs_grid_sm.slice_gen).
  * @pending_gen: incremented whenever a grid joins or leaves @pending:
  *	policies that cache something computed over @pending compare it.
- * @policy_grids: grids in the policy's own order, linked by
- *	&gtbs_grid.policy_node (srtf-oracle: by alone runtime); empty
- *	when a policy is attached.
- * @mpmax_all: MPMax: one block of every grid that may issue (the
- *	composite kernel), valid while @mpmax_gen and @mpmax_class match.
- * @mpmax_gen: MPMax: the @pending_gen @mpmax_all was computed at, plus 1
- *	(0: not computed).
- * @mpmax_class: MPMax: the &gtbs_dev.top_class it was computed for.
  * @nr_grids: grids on @grids.
  * @nr_pending: grids on @pending per &enum gtbs_prio_class.
  * @next_id: id of the next grid submitted.
@@ -671,8 +773,6 @@ enum gtbs_share_mode {
  * @top_class: the class that may issue blocks, set by the engine before
  *	each &gtbs_policy_ops.pick_grid call.
  * @pick_cycle: the cycle of that call.
- * @sampling: SRTF: the grid being sampled, or NULL.
- * @sample_sm: SRTF: the SM sampling it.
  * @grids_submitted: counter.
  * @grids_completed: counter.
  * @grids_cancelled: counter of arrived grids cancelled before completing
@@ -682,22 +782,12 @@ enum gtbs_share_mode {
  * @predictions: counter of predictions made.
  * @promotions: counter of starvation-guard promotions.
  * @policy_switches: counter of gtbs_dev_set_policy() changes.
- * @share_threshold: SRTF/Adaptive: largest fair difference between the
- *	largest and the smallest estimated slowdown, GTBS_FP_ONE = 1.0
- *	(default 0.5, the paper's).
- * @share_residency: SRTF/Adaptive: residency limit of the fastest grid in
- *	sharing mode, blocks per SM, >= 1 (default 3, the paper's).
- * @sharing_switches: counter of SMs entering or leaving sharing mode (in
- *	&gtbs_dev.share_mode %GTBS_SHARE_DEVICE, of the device's switches).
+ * @sharing_switches: counter of sharing-mode switches, kept by the policies
+ *	that have a sharing mode (&gtbs_policy_ops.sm_sharing): SMs entering
+ *	or leaving it, or the device's switches when one decision covers
+ *	every SM.
  * @pred_mode: &enum gtbs_pred_mode of grids launched from now on (default
- *	%GTBS_PRED_EXTENDED); see gtbs_dev_set_pred_mode().
- * @share_mode: &enum gtbs_share_mode of SRTF/Adaptive; see
- *	gtbs_adaptive_set_share_mode().
- * @share_a: SRTF/Adaptive, device mode, while sharing: the fastest grid A,
- *	whose residency is limited; NULL when not sharing.
- * @share_b: its co-runner B.
- * @share_t1: A's exclusive total runtime T1 when sharing began, cycles.
- * @share_t2: B's, T2, cycles.
+ *	%GTBS_PRED_MODE_DEFAULT); see gtbs_dev_set_pred_mode().
  * @timeout_cycles: the device's job timeout, emulated cycles from a grid's
  *	first block's start; 0 (the default in the core) turns it off.  Set
  *	with gtbs_dev_set_timeout().
@@ -708,6 +798,10 @@ enum gtbs_share_mode {
  *	module's &gputbs_device.lock), or NULL (KUnit's devices): the core's
  *	entry points assert it under lockdep (gtbs_lockdep_assert_held()).
  *	Set by the owner after gtbs_dev_init().
+ * @policy_priv: the policy's state of the device, its parameters
+ *	included (&gtbs_policy_param.offset),
+ *	&gtbs_policy_ops.dev_priv_size bytes used (gtbs_policy_priv());
+ *	zeroed at every policy switch.
  *
  * Every member is protected by the owner's device lock.
  */
@@ -725,10 +819,6 @@ struct gtbs_dev {
 	u64 clock;
 	u64 slice_gen;
 	u64 pending_gen;
-	struct list_head policy_grids;
-	struct gtbs_footprint mpmax_all;
-	u64 mpmax_gen;
-	u32 mpmax_class;
 	u32 nr_grids;
 	u32 nr_pending[GTBS_NR_PRIO_CLASSES];
 	u64 next_id;
@@ -736,8 +826,6 @@ struct gtbs_dev {
 	bool slice_unaware;
 	u32 top_class;
 	u64 pick_cycle;
-	struct gtbs_grid *sampling;
-	u32 sample_sm;
 	u64 grids_submitted;
 	u64 grids_completed;
 	u64 grids_cancelled;
@@ -745,20 +833,14 @@ struct gtbs_dev {
 	u64 predictions;
 	u64 promotions;
 	u64 policy_switches;
-	u64 share_threshold;
-	u32 share_residency;
 	u64 sharing_switches;
 	u32 pred_mode;
-	u32 share_mode;
-	struct gtbs_grid *share_a;
-	struct gtbs_grid *share_b;
-	u64 share_t1;
-	u64 share_t2;
 	u64 timeout_cycles;
 	u64 grids_timed_out;
 #ifdef __KERNEL__
 	spinlock_t *lock;	/* the owner's, asserted, never taken here */
 #endif
+	u64 policy_priv[GTBS_POLICY_DEV_PRIV_SIZE / sizeof(u64)];
 };
 
 /* config.c */
@@ -850,9 +932,30 @@ u64 gtbs_grid_alone_cycles(const struct gtbs_dev_config *cfg,
 const char *gtbs_prio_class_name(u32 prio_class);
 int gtbs_prio_class_check(u32 prio_class, bool may_raise);
 
-/* policy.c */
+/* policy.c: the registry */
+int gtbs_policy_check(const struct gtbs_policy_ops *ops, const char **why);
+int gtbs_policy_register(const struct gtbs_policy_ops *ops);
+void gtbs_policy_unregister(const struct gtbs_policy_ops *ops);
+int gtbs_policy_register_builtins(void);
+void gtbs_policy_unregister_builtins(void);
+void gtbs_policy_lock(void);
+void gtbs_policy_unlock(void);
 const struct gtbs_policy_ops *gtbs_policy_find(const char *name);
 const struct gtbs_policy_ops *gtbs_policy_at(unsigned int index);
+const struct gtbs_policy_ops *gtbs_policy_get(const char *name);
+bool gtbs_policy_get_ref(const struct gtbs_policy_ops *ops);
+void gtbs_policy_put(const struct gtbs_policy_ops *ops);
+int gtbs_policy_param_find(const struct gtbs_policy_ops *ops,
+			   const char *name);
+u64 gtbs_policy_param_get(const struct gtbs_dev *dev, u32 index);
+int gtbs_policy_param_set(struct gtbs_dev *dev, u32 index, u64 value,
+			  u64 now);
+int gtbs_policy_param_parse(const struct gtbs_policy_param *param,
+			    const char *text, u64 *value);
+bool gtbs_sm_sharing(const struct gtbs_dev *dev, const struct gtbs_sm *sm);
+const char *gtbs_pick_reason_name(u32 reason);
+
+/* the built-in policies, registered by gtbs_policy_register_builtins() */
 extern const struct gtbs_policy_ops gtbs_policy_fifo;
 extern const struct gtbs_policy_ops gtbs_policy_mpmax;
 extern const struct gtbs_policy_ops gtbs_policy_srtf;
@@ -860,10 +963,6 @@ extern const struct gtbs_policy_ops gtbs_policy_srtf_adaptive;
 extern const struct gtbs_policy_ops gtbs_policy_srtf_oracle;
 extern const struct gtbs_policy_ops gtbs_policy_sjf;
 extern const struct gtbs_policy_ops gtbs_policy_ljf;
-
-/* policy_srtf_adaptive.c */
-int gtbs_adaptive_set_share_mode(struct gtbs_dev *dev, u32 mode, u64 now);
-const char *gtbs_share_mode_name(u32 mode);
 
 /* metrics.c */
 

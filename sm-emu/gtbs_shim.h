@@ -24,7 +24,9 @@
 #include <linux/math64.h>
 #include <linux/lockdep.h>
 #include <linux/minmax.h>
-#include <linux/spinlock_types.h>
+#include <linux/module.h>
+#include <linux/printk.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/types.h>
 
@@ -43,6 +45,26 @@
 #else
 #define gtbs_lockdep_assert_held(dev)	((void)(dev))
 #endif
+
+/*
+ * The policy registry (policy.c) is the one piece of core state shared by
+ * devices: its own lock, and references on the module that owns a policy
+ * (try_module_get() on the policy module, as tcp_congestion_ops does; the
+ * built-ins, owned by gputbs.ko itself, need none).  Messages for people go
+ * to the kernel log.
+ */
+#define GTBS_DEFINE_LOCK(name)		static DEFINE_SPINLOCK(name)
+#define gtbs_lock(l)			spin_lock(l)
+#define gtbs_unlock(l)			spin_unlock(l)
+#define gtbs_module_get(m)		((m) == THIS_MODULE || try_module_get(m))
+#define gtbs_module_put(m)						\
+	do {								\
+		struct module *__gtbs_m = (m);				\
+									\
+		if (__gtbs_m != THIS_MODULE)				\
+			module_put(__gtbs_m);				\
+	} while (0)
+#define gtbs_pr_err(fmt, ...)		pr_err("gputbs: " fmt, ##__VA_ARGS__)
 
 #else /* !__KERNEL__ */
 

@@ -22,7 +22,7 @@
 #include "gtbs.h"
 
 static struct gtbs_grid *gtbs_fifo_pick_grid(struct gtbs_dev *dev,
-					     struct gtbs_sm *sm)
+					     struct gtbs_sm *sm, u32 *reason)
 {
 	struct gtbs_grid *grid;
 
@@ -35,6 +35,7 @@ static struct gtbs_grid *gtbs_fifo_pick_grid(struct gtbs_dev *dev,
 /* FIFO policy ops (paper Section "FIFO (Baseline)"). */
 const struct gtbs_policy_ops gtbs_policy_fifo = {
 	.name = "fifo",
+	.owner = THIS_MODULE,
 	.pick_grid = gtbs_fifo_pick_grid,
 };
 EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_fifo);

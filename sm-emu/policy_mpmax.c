@@ -27,11 +27,28 @@
  * arrived alone and filled the SM drain down to their own limit).
  *
  * The composite changes only when a grid joins or leaves the pending list
- * or the class that may issue changes, so it is cached
- * (&gtbs_dev.mpmax_all) and recomputed then, or on every pick while the
- * starvation guard can promote grids with time.
+ * or the class that may issue changes, so it is cached (&struct
+ * gtbs_mpmax, the policy's device state) and recomputed then, or on every
+ * pick while the starvation guard can promote grids with time.
  */
 #include "gtbs.h"
+
+/**
+ * struct gtbs_mpmax - MPMax's device state (&gtbs_dev.policy_priv)
+ * @all: one block of every grid that may issue (the composite kernel),
+ *	valid while @gen and @class match.
+ * @gen: the &gtbs_dev.pending_gen @all was computed at, plus 1 (0: not
+ *	computed, the state after attach).
+ * @class: the &gtbs_dev.top_class it was computed for.
+ *
+ * Protected by the device lock.
+ */
+struct gtbs_mpmax {
+	struct gtbs_footprint all;
+	u64 gen;
+	u32 class;
+};
+GTBS_POLICY_PRIV_CHECK(struct gtbs_mpmax, GTBS_POLICY_DEV_PRIV_SIZE);
 
 /* @all without one block of @occ, which it includes. */
 static struct gtbs_footprint
@@ -50,23 +67,24 @@ gtbs_mpmax_without(const struct gtbs_footprint *all,
 /* One block of every grid that may issue: the composite kernel. */
 static const struct gtbs_footprint *gtbs_mpmax_composite(struct gtbs_dev *dev)
 {
-	struct gtbs_footprint *all = &dev->mpmax_all;
+	struct gtbs_mpmax *mp = gtbs_policy_priv(dev);
+	struct gtbs_footprint *all = &mp->all;
 	struct gtbs_grid *grid;
 
-	if (!dev->starve_cycles && dev->mpmax_gen == dev->pending_gen + 1 &&
-	    dev->mpmax_class == dev->top_class)
+	if (!dev->starve_cycles && mp->gen == dev->pending_gen + 1 &&
+	    mp->class == dev->top_class)
 		return all;
 	*all = (struct gtbs_footprint) { 0 };
 	list_for_each_entry(grid, &dev->pending, pending_node)
 		if (gtbs_grid_eligible(dev, grid))
 			gtbs_footprint_add(all, &grid->occ, 1);
-	dev->mpmax_gen = dev->pending_gen + 1;
-	dev->mpmax_class = dev->top_class;
+	mp->gen = dev->pending_gen + 1;
+	mp->class = dev->top_class;
 	return all;
 }
 
 static struct gtbs_grid *gtbs_mpmax_pick_grid(struct gtbs_dev *dev,
-					      struct gtbs_sm *sm)
+					      struct gtbs_sm *sm, u32 *reason)
 {
 	const struct gtbs_footprint *all = gtbs_mpmax_composite(dev);
 	struct gtbs_footprint others;
@@ -80,20 +98,17 @@ static struct gtbs_grid *gtbs_mpmax_pick_grid(struct gtbs_dev *dev,
 		if (grid->sm[sm->id].resident <
 		    max(gtbs_footprint_room(&dev->cfg, &grid->occ, &others), 1U))
 			return grid;
+		/* the SM moves past a grid at its limit */
+		*reason = GTBS_PICK_LIMIT;
 	}
 	return NULL;
-}
-
-/* Replaced: the composite footprint cache is invalid from now on. */
-static void gtbs_mpmax_detach(struct gtbs_dev *dev)
-{
-	dev->mpmax_gen = 0;
 }
 
 /* Just-in-time MPMax policy ops (paper Section "Just-in-time MPMax"). */
 const struct gtbs_policy_ops gtbs_policy_mpmax = {
 	.name = "mpmax",
+	.owner = THIS_MODULE,
 	.pick_grid = gtbs_mpmax_pick_grid,
-	.detach = gtbs_mpmax_detach,
+	.dev_priv_size = sizeof(struct gtbs_mpmax),
 };
 EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_mpmax);

@@ -151,13 +151,13 @@ static struct gtbs_grid *gtbs_serial_pick(struct gtbs_dev *dev, bool longest)
 }
 
 static struct gtbs_grid *gtbs_sjf_pick_grid(struct gtbs_dev *dev,
-					    struct gtbs_sm *sm)
+					    struct gtbs_sm *sm, u32 *reason)
 {
 	return gtbs_serial_pick(dev, false);
 }
 
 static struct gtbs_grid *gtbs_ljf_pick_grid(struct gtbs_dev *dev,
-					    struct gtbs_sm *sm)
+					    struct gtbs_sm *sm, u32 *reason)
 {
 	return gtbs_serial_pick(dev, true);
 }
@@ -165,6 +165,7 @@ static struct gtbs_grid *gtbs_ljf_pick_grid(struct gtbs_dev *dev,
 /* Serial SJF policy ops (paper Section "Motivation", see DOC above). */
 const struct gtbs_policy_ops gtbs_policy_sjf = {
 	.name = "sjf",
+	.owner = THIS_MODULE,
 	.pick_grid = gtbs_sjf_pick_grid,
 };
 EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_sjf);
@@ -172,6 +173,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_sjf);
 /* Serial LJF policy ops, SJF's mirror (paper Section "Motivation"). */
 const struct gtbs_policy_ops gtbs_policy_ljf = {
 	.name = "ljf",
+	.owner = THIS_MODULE,
 	.pick_grid = gtbs_ljf_pick_grid,
 };
 EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_ljf);

@@ -23,7 +23,7 @@
  * - **Switch.**  When the sampled grid's first block ends on the sample
  *   SM, the predictor's prediction there is the *sample prediction*.  It
  *   is copied to every other SM as the grid's initial prediction
- *   (&gtbs_grid_sm.init_remaining), the grid becomes %GTBS_SAMPLE_KNOWN
+ *   (&gtbs_srtf_grid_sm.init_remaining), the grid becomes %GTBS_SAMPLE_KNOWN
  *   and every SM is kicked.
  * - **Choice.**  At every block boundary, an SM issues from the grid with
  *   the shortest predicted remaining time *on that SM* among the known
@@ -47,16 +47,33 @@
  */
 #include "policy_srtf.h"
 
+GTBS_POLICY_PRIV_CHECK(struct gtbs_srtf, GTBS_POLICY_DEV_PRIV_SIZE);
+GTBS_POLICY_PRIV_CHECK(struct gtbs_srtf_grid, GTBS_POLICY_GRID_PRIV_SIZE);
+GTBS_POLICY_PRIV_CHECK(struct gtbs_srtf_grid_sm,
+		       GTBS_POLICY_GRID_SM_PRIV_SIZE);
+
+static struct gtbs_srtf_grid *gtbs_sg(const struct gtbs_grid *grid)
+{
+	return gtbs_policy_priv(grid);
+}
+
+static struct gtbs_srtf_grid_sm *gtbs_sgs(const struct gtbs_grid *grid,
+					  u32 sm)
+{
+	return gtbs_policy_priv(&grid->sm[sm]);
+}
+
 /* Predicted remaining cycles of @grid on SM @sm at @now (see DOC). */
 static u64 gtbs_srtf_remaining(const struct gtbs_grid *grid, u32 sm, u64 now)
 {
 	const struct gtbs_grid_sm *gs = &grid->sm[sm];
+	u64 init = gtbs_sgs(grid, sm)->init_remaining;
 	u64 since;
 
 	if (grid->state == GTBS_GRID_RUNNING && gs->pred.predicted)
 		return gtbs_pred_remaining(&gs->pred, now);
-	if (gs->has_init)
-		return gs->init_remaining;
+	if (init)
+		return init - 1;
 	if (!grid->nr_predictions)
 		return U64_MAX;
 	since = now - min(now, grid->pred_cycle);
@@ -66,9 +83,11 @@ static u64 gtbs_srtf_remaining(const struct gtbs_grid *grid, u32 sm, u64 now)
 static void gtbs_srtf_start_sample(struct gtbs_dev *dev, struct gtbs_sm *sm,
 				   struct gtbs_grid *grid)
 {
-	grid->sample = GTBS_SAMPLE_RUNNING;
-	dev->sampling = grid;
-	dev->sample_sm = sm->id;
+	struct gtbs_srtf *st = gtbs_policy_priv(dev);
+
+	gtbs_sg(grid)->sample = GTBS_SAMPLE_RUNNING;
+	st->sampling = grid;
+	st->sample_sm = sm->id;
 }
 
 /**
@@ -85,25 +104,30 @@ static void gtbs_srtf_start_sample(struct gtbs_dev *dev, struct gtbs_sm *sm,
 void gtbs_srtf_choose(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		      struct gtbs_srtf_choice *c)
 {
+	struct gtbs_srtf *st = gtbs_policy_priv(dev);
 	struct gtbs_grid *grid, *unsampled = NULL;
-	struct gtbs_grid *sampling = dev->sampling;
+	struct gtbs_grid *sampling = st->sampling;
 	u64 key;
 
 	memset(c, 0, sizeof(*c));
-	if (sampling && dev->sample_sm == sm->id &&
+	if (sampling && st->sample_sm == sm->id &&
 	    gtbs_grid_eligible(dev, sampling)) {
 		c->sampled = sampling;
+		c->sampling = true;
 		return;
 	}
 	list_for_each_entry(grid, &dev->pending, pending_node) {
+		u32 sample;
+
 		if (!gtbs_grid_eligible(dev, grid))
 			continue;
-		if (grid->sample == GTBS_SAMPLE_NONE) {
+		sample = gtbs_sg(grid)->sample;
+		if (sample == GTBS_SAMPLE_NONE) {
 			if (!unsampled)
 				unsampled = grid;
 			continue;
 		}
-		if (grid->sample != GTBS_SAMPLE_KNOWN)
+		if (sample != GTBS_SAMPLE_KNOWN)
 			continue;
 		key = gtbs_srtf_remaining(grid, sm->id, sm->now);
 		if (!c->first || key < c->first_key) {
@@ -121,7 +145,7 @@ void gtbs_srtf_choose(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	if (!c->first) {
 		/* nothing known may issue: no comparison to make */
 		if (gtbs_block_fits(dev, sm, unsampled))
-			unsampled->sample = GTBS_SAMPLE_KNOWN;
+			gtbs_sg(unsampled)->sample = GTBS_SAMPLE_KNOWN;
 		c->sampled = unsampled;
 		return;
 	}
@@ -129,15 +153,17 @@ void gtbs_srtf_choose(struct gtbs_dev *dev, struct gtbs_sm *sm,
 			  sm->now > unsampled->submit_cycle)) {
 		gtbs_srtf_start_sample(dev, sm, unsampled);
 		c->sampled = unsampled;
+		c->sampling = true;
 	}
 }
 
 static struct gtbs_grid *gtbs_srtf_pick_grid(struct gtbs_dev *dev,
-					     struct gtbs_sm *sm)
+					     struct gtbs_sm *sm, u32 *reason)
 {
 	struct gtbs_srtf_choice c;
 
 	gtbs_srtf_choose(dev, sm, &c);
+	*reason = c.sampling ? GTBS_PICK_SAMPLE : GTBS_PICK_SHORTER;
 	return c.sampled ? c.sampled : c.first;
 }
 
@@ -156,20 +182,22 @@ static struct gtbs_grid *gtbs_srtf_pick_grid(struct gtbs_dev *dev,
 void gtbs_srtf_predict(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		       struct gtbs_grid *grid)
 {
+	struct gtbs_srtf *st = gtbs_policy_priv(dev);
 	u64 remaining;
 	u32 i;
 
-	if (grid != dev->sampling || sm->id != dev->sample_sm)
+	if (grid != st->sampling || sm->id != st->sample_sm)
 		return;
 	remaining = gtbs_pred_remaining(&grid->sm[sm->id].pred, sm->now);
 	for (i = 0; i < dev->cfg.nr_sms; i++) {
 		if (i == sm->id || grid->sm[i].pred.predicted)
 			continue;
-		grid->sm[i].has_init = true;
-		grid->sm[i].init_remaining = remaining;
+		/* 1 + the value, saturating: 0 means none */
+		gtbs_sgs(grid, i)->init_remaining = remaining + (remaining <
+								 U64_MAX);
 	}
-	grid->sample = GTBS_SAMPLE_KNOWN;
-	dev->sampling = NULL;
+	gtbs_sg(grid)->sample = GTBS_SAMPLE_KNOWN;
+	st->sampling = NULL;
 	gtbs_dev_kick(dev, sm->now);
 }
 
@@ -182,8 +210,10 @@ void gtbs_srtf_predict(struct gtbs_dev *dev, struct gtbs_sm *sm,
  */
 void gtbs_srtf_grid_end(struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
-	if (dev->sampling == grid)
-		dev->sampling = NULL;
+	struct gtbs_srtf *st = gtbs_policy_priv(dev);
+
+	if (st->sampling == grid)
+		st->sampling = NULL;
 }
 
 /**
@@ -199,39 +229,44 @@ void gtbs_srtf_attach(struct gtbs_dev *dev)
 {
 	struct gtbs_grid *grid;
 
-	dev->sampling = NULL;
+	/* private areas are zero: no sampling, every grid NONE */
 	list_for_each_entry(grid, &dev->grids, node)
-		grid->sample = grid->state == GTBS_GRID_RUNNING ?
-			       GTBS_SAMPLE_KNOWN : GTBS_SAMPLE_NONE;
+		if (grid->state == GTBS_GRID_RUNNING)
+			gtbs_sg(grid)->sample = GTBS_SAMPLE_KNOWN;
 }
 
 /**
- * gtbs_srtf_detach() - SRTF's &gtbs_policy_ops.detach
- * @dev: the device, which may hold grids.
- *
- * Replaced: no grid is being sampled any more and no grid keeps a
- * sampling state (every grid back to %GTBS_SAMPLE_NONE, the state of a
- * new grid).
+ * gtbs_srtf_grid_state() - SRTF's &gtbs_policy_ops.grid_state
+ * @dev: the device.
+ * @grid: one of its grids.
  *
  * Context: device lock held.
+ * Return: "none", "sampling" or "known" (&enum gtbs_sample_state).
  */
-void gtbs_srtf_detach(struct gtbs_dev *dev)
+const char *gtbs_srtf_grid_state(const struct gtbs_dev *dev,
+				 const struct gtbs_grid *grid)
 {
-	struct gtbs_grid *grid;
+	static const char * const names[] = {
+		[GTBS_SAMPLE_NONE] = "none",
+		[GTBS_SAMPLE_RUNNING] = "sampling",
+		[GTBS_SAMPLE_KNOWN] = "known",
+	};
+	u32 sample = gtbs_sg(grid)->sample;
 
-	dev->sampling = NULL;
-	dev->sample_sm = 0;
-	list_for_each_entry(grid, &dev->grids, node)
-		grid->sample = GTBS_SAMPLE_NONE;
+	return sample < ARRAY_SIZE(names) ? names[sample] : "?";
 }
 
 /* SRTF policy ops (paper Section "Shortest Remaining Time First"). */
 const struct gtbs_policy_ops gtbs_policy_srtf = {
 	.name = "srtf",
+	.owner = THIS_MODULE,
 	.pick_grid = gtbs_srtf_pick_grid,
 	.attach = gtbs_srtf_attach,
-	.detach = gtbs_srtf_detach,
 	.grid_end = gtbs_srtf_grid_end,
 	.predict = gtbs_srtf_predict,
+	.grid_state = gtbs_srtf_grid_state,
+	.dev_priv_size = sizeof(struct gtbs_srtf),
+	.grid_priv_size = sizeof(struct gtbs_srtf_grid),
+	.grid_sm_priv_size = sizeof(struct gtbs_srtf_grid_sm),
 };
 EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_srtf);

@@ -11,10 +11,120 @@
 #include "gtbs.h"
 
 /**
+ * enum gtbs_sample_state - where a grid stands in SRTF's sampling
+ * @GTBS_SAMPLE_NONE: needs a sample prediction before it may run beside
+ *	others (the state of every grid that arrives while grids run).
+ * @GTBS_SAMPLE_RUNNING: being sampled on &gtbs_srtf.sample_sm.
+ * @GTBS_SAMPLE_KNOWN: has a prediction, or ran without needing one.
+ *
+ * Owned by policy_srtf.c (paper Section "Shortest Remaining Time First")::
+ *
+ *   NONE --first SM with room--> RUNNING --first block end there--> KNOWN
+ *     |                                                               ^
+ *     +------- no KNOWN grid has blocks to issue (runs at once) ------+
+ */
+enum gtbs_sample_state {
+	GTBS_SAMPLE_NONE,
+	GTBS_SAMPLE_RUNNING,
+	GTBS_SAMPLE_KNOWN,
+};
+
+/**
+ * struct gtbs_srtf - SRTF's device state (&gtbs_dev.policy_priv)
+ * @sampling: the grid being sampled, or NULL.
+ * @sample_sm: the SM sampling it.
+ *
+ * SRTF/Adaptive's state begins with it.  Protected by the device lock.
+ */
+struct gtbs_srtf {
+	struct gtbs_grid *sampling;
+	u32 sample_sm;
+};
+
+/**
+ * struct gtbs_srtf_grid - SRTF's state of a grid (&gtbs_grid.policy_priv)
+ * @sample: &enum gtbs_sample_state; zero (%GTBS_SAMPLE_NONE) for a grid
+ *	that arrives.
+ *
+ * Protected by the device lock.
+ */
+struct gtbs_srtf_grid {
+	u32 sample;
+};
+
+/**
+ * struct gtbs_srtf_grid_sm - SRTF's state of a grid on an SM
+ * @init_remaining: 0, or 1 + the sample prediction of the grid's
+ *	remaining runtime copied to this SM as its initial prediction,
+ *	cycles; used until the SM makes its own (&gtbs_pred_sm.predicted).
+ *
+ * In &gtbs_grid_sm.policy_priv; protected by the device lock.
+ */
+struct gtbs_srtf_grid_sm {
+	u64 init_remaining;
+};
+
+/**
+ * enum gtbs_share_mode - where SRTF/Adaptive decides to share
+ * @GTBS_SHARE_DEVICE: once for the device, from the grids' total
+ *	predicted runtimes, as the paper's Section "SRTF/Adaptive" states it;
+ *	every SM follows (policy_srtf_adaptive.c).
+ * @GTBS_SHARE_SM: each SM for itself, from its own predictions.
+ * @GTBS_NR_SHARE_MODES: number of modes.
+ */
+enum gtbs_share_mode {
+	GTBS_SHARE_DEVICE,
+	GTBS_SHARE_SM,
+	GTBS_NR_SHARE_MODES,
+};
+
+/** GTBS_SHARE_MODE_DEFAULT - SRTF/Adaptive's share_mode when attached */
+#define GTBS_SHARE_MODE_DEFAULT	GTBS_SHARE_DEVICE
+
+/**
+ * struct gtbs_adaptive - SRTF/Adaptive's device state
+ * @srtf: SRTF's, first (gtbs_srtf_choose() reads it).
+ * @threshold: parameter share_threshold_ppm: largest fair difference
+ *	between the largest and the smallest estimated slowdown, ppm of 1.0
+ *	(%GTBS_FP_ONE = 1.0; default 0.5, the paper's).
+ * @residency: parameter share_residency: residency limit of the fastest
+ *	grid in sharing mode, blocks per SM, >= 1 (default 3, the paper's).
+ * @share_mode: parameter share_mode, &enum gtbs_share_mode.
+ * @a: device mode, while sharing: the fastest grid A, whose residency is
+ *	limited; NULL when not sharing.
+ * @b: its co-runner B.
+ * @t1: A's exclusive total runtime T1 when sharing began, cycles.
+ * @t2: B's, T2, cycles.
+ *
+ * In &gtbs_dev.policy_priv; protected by the device lock.
+ */
+struct gtbs_adaptive {
+	struct gtbs_srtf srtf;
+	u64 threshold;
+	u64 residency;
+	u64 share_mode;
+	struct gtbs_grid *a;
+	struct gtbs_grid *b;
+	u64 t1;
+	u64 t2;
+};
+
+/**
+ * struct gtbs_adaptive_sm - SRTF/Adaptive's state of an SM
+ * @sharing: the SM is in sharing mode.
+ *
+ * In &gtbs_sm.policy_priv; protected by the device lock.
+ */
+struct gtbs_adaptive_sm {
+	bool sharing;
+};
+
+/**
  * struct gtbs_srtf_choice - what SRTF sees when an SM may issue a block
  * @sampled: non-NULL when sampling decides: the SM issues from this grid
  *	(it samples it, or the grid runs unsampled because nothing known may
  *	issue); @first and @second are then not computed.
+ * @sampling: @sampled is sampled on this SM (not merely unsampled).
  * @first: the known grid with the shortest predicted remaining time on the
  *	SM, among those that may issue, or NULL.
  * @second: the next shortest, or NULL.
@@ -23,6 +133,7 @@
  */
 struct gtbs_srtf_choice {
 	struct gtbs_grid *sampled;
+	bool sampling;
 	struct gtbs_grid *first;
 	struct gtbs_grid *second;
 	u64 first_key;
@@ -53,6 +164,8 @@ void gtbs_srtf_predict(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		       struct gtbs_grid *grid);
 void gtbs_srtf_grid_end(struct gtbs_dev *dev, struct gtbs_grid *grid);
 void gtbs_srtf_attach(struct gtbs_dev *dev);
-void gtbs_srtf_detach(struct gtbs_dev *dev);
+const char *gtbs_srtf_grid_state(const struct gtbs_dev *dev,
+				 const struct gtbs_grid *grid);
+const char *gtbs_share_mode_name(u32 mode);
 
 #endif /* _GTBS_POLICY_SRTF_H */

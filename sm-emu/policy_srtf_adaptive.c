@@ -22,7 +22,7 @@
  * - Exclusive (SRTF) slowdowns: A 1, B (T1 + T2) / T2; their difference
  *   is T1 / T2.
  * - Shared slowdowns, with A's residency limited to L =
- *   &gtbs_dev.share_residency (3 by default, "one less than half of the
+ *   &gtbs_adaptive.residency (parameter share_residency) (3 by default, "one less than half of the
  *   resources") and B given the rest, R_B' = the blocks of B that fit
  *   beside L blocks of A: TS1 = n_A t_A / L ("simply the runtime for A");
  *   NB1 = TS1 R_B' / t_B, the blocks of B run meanwhile (Equation 1 solved
@@ -30,7 +30,7 @@
  *   TS1 / T1, B's (TS1 + TS2) / T2; if NB1 >= n_B, B ends while sharing,
  *   after n_B t_B / R_B', and that over T2 is its slowdown.
  * - The SM shares when the exclusive difference exceeds
- *   &gtbs_dev.share_threshold (0.5 by default, the paper's) and sharing
+ *   &gtbs_adaptive.threshold (parameter share_threshold_ppm; 0.5 by default, the paper's) and sharing
  *   would be fairer (a smaller difference); otherwise, and as soon as SRTF
  *   is fair again, it returns to exclusive mode.  Switches are counted in
  *   &gtbs_dev.sharing_switches.
@@ -45,7 +45,7 @@
  * redistributing resources dynamically was "too slow" there and is not
  * implemented either.
  *
- * The above is the per-SM reading (&gtbs_dev.share_mode %GTBS_SHARE_SM).
+ * The above is the per-SM reading (parameter share_mode ``sm``, %GTBS_SHARE_SM).
  * The device reading (%GTBS_SHARE_DEVICE) follows the paper's text
  * literally, once for the whole device, at every block boundary of any
  * SM:
@@ -59,9 +59,9 @@
  *   exclusive runtime (i.e. T1 or T2) is the prediction from the
  *   exclusive part of a run").
  * - Non-sharing slowdowns: A 1, B (T1 + T2) / T2.  When their difference,
- *   T1 / T2, exceeds &gtbs_dev.share_threshold ("we use 0.5"), the device
+ *   T1 / T2, exceeds &gtbs_adaptive.threshold ("we use 0.5"), the device
  *   enters sharing mode: on every SM A's residency is limited to
- *   &gtbs_dev.share_residency (3) and B takes the rest.
+ *   &gtbs_adaptive.residency (3) and B takes the rest.
  * - In sharing mode it "continues to monitor slowdowns": TS1 is A's
  *   current total predicted runtime ("simply the runtime for A"); NB1 =
  *   TS1 R' / t_B, with R' the blocks of B that fit beside A's limited
@@ -82,6 +82,26 @@
  * readings; &gtbs_dev.sharing_switches counts the device's switches.
  */
 #include "policy_srtf.h"
+
+GTBS_POLICY_PRIV_CHECK(struct gtbs_adaptive, GTBS_POLICY_DEV_PRIV_SIZE);
+
+/* Indices in gtbs_adaptive_params[]. */
+enum {
+	GTBS_ADAPTIVE_THRESHOLD,
+	GTBS_ADAPTIVE_RESIDENCY,
+	GTBS_ADAPTIVE_SHARE_MODE,
+};
+GTBS_POLICY_PRIV_CHECK(struct gtbs_adaptive_sm, GTBS_POLICY_SM_PRIV_SIZE);
+
+static struct gtbs_adaptive *gtbs_ad(const struct gtbs_dev *dev)
+{
+	return gtbs_policy_priv(dev);
+}
+
+static struct gtbs_adaptive_sm *gtbs_ads(const struct gtbs_sm *sm)
+{
+	return gtbs_policy_priv(sm);
+}
 
 /* What the decision needs of one grid on one SM, in cycles and blocks. */
 struct gtbs_adaptive_est {
@@ -127,9 +147,9 @@ static bool gtbs_adaptive_unfair(const struct gtbs_dev *dev,
 
 	/* exclusive slowdowns 1 and (T1 + T2) / T2 differ by T1 / T2 */
 	excl_diff = gtbs_slowdown(ea->excl, eb->excl);
-	if (excl_diff <= dev->share_threshold)
+	if (excl_diff <= gtbs_ad(dev)->threshold)
 		return false;
-	limit = min(dev->share_residency, ea->r);
+	limit = min_t(u64, gtbs_ad(dev)->residency, ea->r);
 	gtbs_footprint_add(&used, &a->occ, limit);
 	rb_shared = gtbs_footprint_room(&dev->cfg, &b->occ, &used);
 	if (!limit || !rb_shared)
@@ -159,8 +179,8 @@ static void gtbs_adaptive_decide(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		share = gtbs_adaptive_unfair(dev, c->first, &ea, c->second,
 					     &eb);
 	}
-	if (share != sm->sharing) {
-		sm->sharing = share;
+	if (share != gtbs_ads(sm)->sharing) {
+		gtbs_ads(sm)->sharing = share;
 		dev->sharing_switches++;
 	}
 }
@@ -190,7 +210,8 @@ static bool gtbs_adaptive_total(const struct gtbs_dev *dev,
 
 /**
  * gtbs_adaptive_dev_unfair() - the device reading's sharing decision
- * @dev: the device (&gtbs_dev.share_threshold, &gtbs_dev.share_residency).
+ * @dev: the device, SRTF/Adaptive attached (&gtbs_adaptive.threshold and
+ *	&gtbs_adaptive.residency).
  * @a: grid A, the faster one.
  * @b: grid B.
  * @t1: A's exclusive total runtime T1, cycles, >= 1.
@@ -221,8 +242,8 @@ bool gtbs_adaptive_dev_unfair(const struct gtbs_dev *dev,
 	/* B's (T1 + T2) / T2 minus A's 1 */
 	excl_diff = gtbs_slowdown(t1, t2);
 	if (!sharing)
-		return excl_diff > dev->share_threshold;
-	limit = min(dev->share_residency, a->occ.residency);
+		return excl_diff > gtbs_ad(dev)->threshold;
+	limit = min_t(u64, gtbs_ad(dev)->residency, a->occ.residency);
 	gtbs_footprint_add(&used, &a->occ, limit);
 	rb_shared = gtbs_footprint_room(&dev->cfg, &b->occ, &used);
 	if (!limit || !rb_shared || !eb->t)
@@ -235,7 +256,8 @@ bool gtbs_adaptive_dev_unfair(const struct gtbs_dev *dev,
 				       b->occ.residency);
 	shared_diff = gtbs_adaptive_diff(gtbs_slowdown(ts1, t1),
 					 gtbs_slowdown(b_time, t2));
-	return shared_diff <= dev->share_threshold || shared_diff <= excl_diff;
+	return shared_diff <= gtbs_ad(dev)->threshold ||
+	       shared_diff <= excl_diff;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_adaptive_dev_unfair);
 
@@ -248,16 +270,17 @@ static void gtbs_adaptive_dev_mode(struct gtbs_dev *dev, struct gtbs_grid *a,
 				   struct gtbs_grid *b, u64 t1, u64 t2,
 				   bool share)
 {
+	struct gtbs_adaptive *ad = gtbs_ad(dev);
 	u32 i;
 
-	dev->share_a = a;
-	dev->share_b = b;
-	dev->share_t1 = t1;
-	dev->share_t2 = t2;
-	if (dev->sms[0]->sharing == share)
+	ad->a = a;
+	ad->b = b;
+	ad->t1 = t1;
+	ad->t2 = t2;
+	if (gtbs_ads(dev->sms[0])->sharing == share)
 		return;
 	for (i = 0; i < dev->cfg.nr_sms; i++)
-		dev->sms[i]->sharing = share;
+		gtbs_ads(dev->sms[i])->sharing = share;
 	dev->sharing_switches++;
 }
 
@@ -266,12 +289,13 @@ static void gtbs_adaptive_decide_dev(struct gtbs_dev *dev,
 				     const struct gtbs_srtf_choice *c)
 {
 	struct gtbs_adaptive_total e1, e2, *ea = &e1, *eb = &e2;
+	struct gtbs_adaptive *ad = gtbs_ad(dev);
 	struct gtbs_grid *a = c->first, *b = c->second;
-	bool same, sharing = dev->sms[0]->sharing;
+	bool same, sharing = gtbs_ads(dev->sms[0])->sharing;
 	u64 t1, t2;
 
-	same = a && b && ((dev->share_a == a && dev->share_b == b) ||
-			  (dev->share_a == b && dev->share_b == a));
+	same = a && b && ((ad->a == a && ad->b == b) ||
+			  (ad->a == b && ad->b == a));
 	if (same && !sharing)
 		return;		/* this pair left sharing mode: not again */
 	if (!a || !b || !gtbs_adaptive_total(dev, a, &e1) ||
@@ -282,14 +306,14 @@ static void gtbs_adaptive_decide_dev(struct gtbs_dev *dev,
 		return;
 	}
 	/* same pair: A and B keep their roles and exclusive runtimes */
-	if (same ? dev->share_a != a : e2.total < e1.total) {
+	if (same ? ad->a != a : e2.total < e1.total) {
 		a = c->second;
 		b = c->first;
 		ea = &e2;
 		eb = &e1;
 	}
-	t1 = same ? dev->share_t1 : ea->total;
-	t2 = same ? dev->share_t2 : eb->total;
+	t1 = same ? ad->t1 : ea->total;
+	t2 = same ? ad->t2 : eb->total;
 	if (gtbs_adaptive_dev_unfair(dev, a, b, t1, t2, same, ea->total, eb))
 		gtbs_adaptive_dev_mode(dev, a, b, t1, t2, true);
 	else if (same)
@@ -299,27 +323,35 @@ static void gtbs_adaptive_decide_dev(struct gtbs_dev *dev,
 }
 
 static struct gtbs_grid *gtbs_adaptive_pick_grid(struct gtbs_dev *dev,
-						 struct gtbs_sm *sm)
+						 struct gtbs_sm *sm,
+						 u32 *reason)
 {
+	struct gtbs_adaptive *ad = gtbs_ad(dev);
+	bool *sharing = &gtbs_ads(sm)->sharing;
 	struct gtbs_srtf_choice c;
 	struct gtbs_grid *a;
 
 	gtbs_srtf_choose(dev, sm, &c);
-	if (c.sampled)
+	if (c.sampled) {
+		*reason = c.sampling ? GTBS_PICK_SAMPLE :
+		  *sharing ? GTBS_PICK_SHARE : GTBS_PICK_SHORTER;
 		return c.sampled;
-	if (dev->share_mode == GTBS_SHARE_DEVICE) {
+	}
+	if (ad->share_mode == GTBS_SHARE_DEVICE) {
 		gtbs_adaptive_decide_dev(dev, &c);
-		a = dev->share_a;
-		if (!a || !sm->sharing)
+		*reason = *sharing ? GTBS_PICK_SHARE : GTBS_PICK_SHORTER;
+		a = ad->a;
+		if (!a || !*sharing)
 			return c.first;
 		return a->sm[sm->id].resident <
-		       min(dev->share_residency, a->occ.residency) ?
-		       a : dev->share_b;
+		       min_t(u64, ad->residency, a->occ.residency) ?
+		       a : ad->b;
 	}
 	gtbs_adaptive_decide(dev, sm, &c);
-	if (!sm->sharing ||
+	*reason = *sharing ? GTBS_PICK_SHARE : GTBS_PICK_SHORTER;
+	if (!*sharing ||
 	    c.first->sm[sm->id].resident <
-	    min(dev->share_residency, c.first->occ.residency))
+	    min_t(u64, ad->residency, c.first->occ.residency))
 		return c.first;
 	return c.second;
 }
@@ -327,96 +359,115 @@ static struct gtbs_grid *gtbs_adaptive_pick_grid(struct gtbs_dev *dev,
 /* Every SM and the device exclusive; no switch counted.  Lock held. */
 static void gtbs_adaptive_reset(struct gtbs_dev *dev)
 {
+	struct gtbs_adaptive *ad = gtbs_ad(dev);
 	u32 i;
 
-	dev->share_a = NULL;
-	dev->share_b = NULL;
-	dev->share_t1 = 0;
-	dev->share_t2 = 0;
+	ad->a = NULL;
+	ad->b = NULL;
+	ad->t1 = 0;
+	ad->t2 = 0;
 	for (i = 0; i < dev->cfg.nr_sms; i++)
-		dev->sms[i]->sharing = false;
-}
-
-/* Selected: SRTF's state, and every SM starts exclusive. */
-static void gtbs_adaptive_attach(struct gtbs_dev *dev)
-{
-	gtbs_srtf_attach(dev);
-	gtbs_adaptive_reset(dev);
-}
-
-/* Replaced: SRTF's state dropped, every SM and the device exclusive. */
-static void gtbs_adaptive_detach(struct gtbs_dev *dev)
-{
-	gtbs_srtf_detach(dev);
-	gtbs_adaptive_reset(dev);
+		gtbs_ads(dev->sms[i])->sharing = false;
 }
 
 /* A grid left: the device stops sharing if it was A or B. */
 static void gtbs_adaptive_grid_end(struct gtbs_dev *dev,
 				   struct gtbs_grid *grid)
 {
+	struct gtbs_adaptive *ad = gtbs_ad(dev);
+
 	gtbs_srtf_grid_end(dev, grid);
-	if (dev->share_a == grid || dev->share_b == grid)
+	if (ad->a == grid || ad->b == grid)
 		gtbs_adaptive_dev_mode(dev, NULL, NULL, 0, 0, false);
 }
 
-/**
- * gtbs_adaptive_set_share_mode() - choose SRTF/Adaptive's reading
- * @dev: the device.
- * @mode: an &enum gtbs_share_mode: %GTBS_SHARE_DEVICE (one decision for
- *	the device, paper Section "SRTF/Adaptive" as written) or
- *	%GTBS_SHARE_SM (each SM decides).
- * @now: emulated cycle of the change, for the kick.
- *
- * Every SM and the device return to exclusive mode (not counted in
- * &gtbs_dev.sharing_switches) and every SM re-decides at its next block
- * boundary under the new reading, so no state of the old reading
- * survives.  Harmless while another policy is attached.
- *
- * Context: device lock held.
- * Return: 0, or -EINVAL (nothing changed) for an unknown @mode.
- */
-int gtbs_adaptive_set_share_mode(struct gtbs_dev *dev, u32 mode, u64 now)
+static bool gtbs_adaptive_sm_sharing(const struct gtbs_dev *dev,
+				     const struct gtbs_sm *sm)
 {
-	gtbs_lockdep_assert_held(dev);
-	if (mode >= GTBS_NR_SHARE_MODES)
-		return -EINVAL;
-	if (mode == dev->share_mode)
-		return 0;
-	dev->share_mode = mode;
+	return gtbs_ads(sm)->sharing;
+}
+
+/* The value names of share_mode, &enum gtbs_share_mode. */
+static const char * const gtbs_share_mode_names[] = {
+	[GTBS_SHARE_DEVICE] = "device",
+	[GTBS_SHARE_SM] = "sm",
+	NULL,
+};
+
+/* A parameter changed: share_mode restarts the decision from exclusive. */
+static void gtbs_adaptive_param_set(struct gtbs_dev *dev, u32 index, u64 now)
+{
+	if (index != GTBS_ADAPTIVE_SHARE_MODE)
+		return;
 	gtbs_adaptive_reset(dev);
 	gtbs_dev_kick(dev, now);
-	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(gtbs_adaptive_set_share_mode);
 
 /**
  * gtbs_share_mode_name() - the name of an SRTF/Adaptive reading
  * @mode: an &enum gtbs_share_mode.
  *
  * Context: any.
- * Return: "device" or "sm" (the names of the sysfs attribute
- * ``share_mode`` and of gputbs-sim's --share-mode), NULL for an unknown
- * @mode.
+ * Return: "device" or "sm" (the value names of the parameter
+ * ``share_mode``), NULL for an unknown @mode.
  */
 const char *gtbs_share_mode_name(u32 mode)
 {
-	static const char * const names[GTBS_NR_SHARE_MODES] = {
-		[GTBS_SHARE_DEVICE] = "device",
-		[GTBS_SHARE_SM] = "sm",
-	};
-
-	return mode < GTBS_NR_SHARE_MODES ? names[mode] : NULL;
+	return mode < GTBS_NR_SHARE_MODES ? gtbs_share_mode_names[mode] : NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_share_mode_name);
+
+/*
+ * SRTF/Adaptive's parameters (paper Section "SRTF/Adaptive": "a threshold
+ * of 0.5" and "one less than half of the resources", 3 blocks).
+ */
+static const struct gtbs_policy_param gtbs_adaptive_params[] = {
+	[GTBS_ADAPTIVE_THRESHOLD] = {
+		.name = "share_threshold_ppm",
+		.unit = "ppm",
+		.doc = "largest fair difference of the two grids' slowdowns (paper: 0.5)",
+		.min = 0,
+		.max = 100 * GTBS_FP_ONE,
+		.def = GTBS_FP_ONE / 2,
+		.offset = offsetof(struct gtbs_adaptive, threshold),
+	},
+	[GTBS_ADAPTIVE_RESIDENCY] = {
+		.name = "share_residency",
+		.unit = "blocks",
+		.doc = "residency limit of the fastest grid while sharing (paper: 3)",
+		.min = 1,
+		.max = GTBS_MAX_BLOCKS_PER_SM,
+		.def = 3,
+		.offset = offsetof(struct gtbs_adaptive, residency),
+	},
+	[GTBS_ADAPTIVE_SHARE_MODE] = {
+		.name = "share_mode",
+		.unit = "",
+		.doc = "device: one decision for the device (the paper's text); sm: each SM decides",
+		.min = 0,
+		.max = GTBS_NR_SHARE_MODES - 1,
+		.def = GTBS_SHARE_MODE_DEFAULT,
+		.names = gtbs_share_mode_names,
+		.offset = offsetof(struct gtbs_adaptive, share_mode),
+	},
+};
 
 /* SRTF/Adaptive policy ops (paper Section "SRTF/Adaptive"). */
 const struct gtbs_policy_ops gtbs_policy_srtf_adaptive = {
 	.name = "srtf-adaptive",
+	.owner = THIS_MODULE,
 	.pick_grid = gtbs_adaptive_pick_grid,
-	.attach = gtbs_adaptive_attach,
-	.detach = gtbs_adaptive_detach,
+	.attach = gtbs_srtf_attach,
 	.grid_end = gtbs_adaptive_grid_end,
 	.predict = gtbs_srtf_predict,
+	.param_set = gtbs_adaptive_param_set,
+	.sm_sharing = gtbs_adaptive_sm_sharing,
+	.grid_state = gtbs_srtf_grid_state,
+	.dev_priv_size = sizeof(struct gtbs_adaptive),
+	.sm_priv_size = sizeof(struct gtbs_adaptive_sm),
+	.grid_priv_size = sizeof(struct gtbs_srtf_grid),
+	.grid_sm_priv_size = sizeof(struct gtbs_srtf_grid_sm),
+	.params = gtbs_adaptive_params,
+	.nr_params = ARRAY_SIZE(gtbs_adaptive_params),
 };
 EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_srtf_adaptive);

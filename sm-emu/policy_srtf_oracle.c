@@ -28,38 +28,68 @@
  * started first keeps its place only if it is shorter in total.
  *
  * Since the key is fixed at arrival, the grids are kept sorted by it on
- * &gtbs_dev.policy_grids (insertion at arrival, O(grids)), and a pick is
- * the first eligible grid there: O(1) when one class has blocks to issue,
- * instead of a scan of every pending grid on every block issue.
+ * the policy's own list (&struct gtbs_srtf_oracle; insertion at arrival,
+ * O(grids)), and a pick is the first eligible grid there: O(1) when one
+ * class has blocks to issue, instead of a scan of every pending grid on
+ * every block issue.
  */
 #include "gtbs.h"
+
+/**
+ * struct gtbs_srtf_oracle - srtf-oracle's device state
+ * @grids: the arrived grids by &gtbs_grid.alone_cycles, then arrival,
+ *	linked by &gtbs_srtf_oracle_grid.node.
+ *
+ * In &gtbs_dev.policy_priv; protected by the device lock.
+ */
+struct gtbs_srtf_oracle {
+	struct list_head grids;
+};
+GTBS_POLICY_PRIV_CHECK(struct gtbs_srtf_oracle, GTBS_POLICY_DEV_PRIV_SIZE);
+
+/**
+ * struct gtbs_srtf_oracle_grid - srtf-oracle's state of a grid
+ * @node: link in &gtbs_srtf_oracle.grids from arrival to grid_end.
+ *
+ * In &gtbs_grid.policy_priv; protected by the device lock.
+ */
+struct gtbs_srtf_oracle_grid {
+	struct list_head node;
+};
+GTBS_POLICY_PRIV_CHECK(struct gtbs_srtf_oracle_grid,
+		       GTBS_POLICY_GRID_PRIV_SIZE);
+
+static struct gtbs_srtf_oracle_grid *gtbs_og(struct gtbs_grid *grid)
+{
+	return gtbs_policy_priv(grid);
+}
 
 /* Insert @grid after every grid with a key <= its own (arrival order). */
 static void gtbs_srtf_oracle_insert(struct gtbs_dev *dev,
 				    struct gtbs_grid *grid)
 {
-	struct gtbs_grid *pos;
+	struct gtbs_srtf_oracle *so = gtbs_policy_priv(dev);
+	struct list_head *pos;
 
-	list_for_each_entry_reverse(pos, &dev->policy_grids, policy_node)
-		if (pos->alone_cycles <= grid->alone_cycles)
+	for (pos = so->grids.prev; pos != &so->grids; pos = pos->prev) {
+		/* @node is the first member: @pos starts the private area */
+		struct gtbs_grid *g = gtbs_priv_to_grid(pos);
+
+		if (g->alone_cycles <= grid->alone_cycles)
 			break;
-	list_add(&grid->policy_node, &pos->policy_node);
+	}
+	list_add(&gtbs_og(grid)->node, pos);
 }
 
 static void gtbs_srtf_oracle_attach(struct gtbs_dev *dev)
 {
+	struct gtbs_srtf_oracle *so = gtbs_policy_priv(dev);
 	struct gtbs_grid *grid;
 
+	INIT_LIST_HEAD(&so->grids);
 	/* &gtbs_dev.grids is in arrival order, so ties stay in it */
 	list_for_each_entry(grid, &dev->grids, node)
 		gtbs_srtf_oracle_insert(dev, grid);
-}
-
-/* Replaced: the order on &gtbs_dev.policy_grids is dropped. */
-static void gtbs_srtf_oracle_detach(struct gtbs_dev *dev)
-{
-	while (!list_empty(&dev->policy_grids))
-		list_del_init(dev->policy_grids.next);
 }
 
 static void gtbs_srtf_oracle_grid_arrive(struct gtbs_dev *dev,
@@ -68,24 +98,39 @@ static void gtbs_srtf_oracle_grid_arrive(struct gtbs_dev *dev,
 	gtbs_srtf_oracle_insert(dev, grid);
 }
 
+static void gtbs_srtf_oracle_grid_end(struct gtbs_dev *dev,
+				      struct gtbs_grid *grid)
+{
+	list_del(&gtbs_og(grid)->node);
+}
+
 /* The shortest eligible grid, the earliest arrival among equals. */
 static struct gtbs_grid *gtbs_srtf_oracle_pick_grid(struct gtbs_dev *dev,
-						    struct gtbs_sm *sm)
+						    struct gtbs_sm *sm,
+						    u32 *reason)
 {
-	struct gtbs_grid *grid;
+	struct gtbs_srtf_oracle *so = gtbs_policy_priv(dev);
+	struct list_head *pos;
 
-	list_for_each_entry(grid, &dev->policy_grids, policy_node)
+	*reason = GTBS_PICK_SHORTER;
+	list_for_each(pos, &so->grids) {
+		struct gtbs_grid *grid = gtbs_priv_to_grid(pos);
+
 		if (gtbs_grid_eligible(dev, grid))
 			return grid;
+	}
 	return NULL;
 }
 
 /* SRTF oracle policy ops (an evaluation baseline, see DOC above). */
 const struct gtbs_policy_ops gtbs_policy_srtf_oracle = {
 	.name = "srtf-oracle",
+	.owner = THIS_MODULE,
 	.pick_grid = gtbs_srtf_oracle_pick_grid,
 	.attach = gtbs_srtf_oracle_attach,
-	.detach = gtbs_srtf_oracle_detach,
 	.grid_arrive = gtbs_srtf_oracle_grid_arrive,
+	.grid_end = gtbs_srtf_oracle_grid_end,
+	.dev_priv_size = sizeof(struct gtbs_srtf_oracle),
+	.grid_priv_size = sizeof(struct gtbs_srtf_oracle_grid),
 };
 EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_srtf_oracle);

@@ -236,7 +236,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fz *f = calloc(1, sizeof(*f));
 	unsigned int i, g, steps = 0;
 	u64 next;
+	static bool registered;
 
+	if (!registered)
+		registered = !gtbs_policy_register_builtins();
 	if (!f)
 		return 0;
 	f->p = data;

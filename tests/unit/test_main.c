@@ -23,6 +23,9 @@ int main(void)
 	SRunner *sr;
 	int run, failed;
 
+	/* the built-ins, as every program that runs devices registers them */
+	if (gtbs_policy_register_builtins())
+		return 1;
 	sr = srunner_create(occupancy_suite());
 	srunner_add_suite(sr, timing_suite());
 	srunner_add_suite(sr, engine_suite());

@@ -301,6 +301,8 @@ int main(int argc, char **argv)
 	bool first = true;
 	int c;
 
+	if (gtbs_policy_register_builtins())
+		return 1;
 	while ((c = getopt_long(argc, argv, "s:g:P:b:r:w:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef unsigned char u8;
@@ -31,11 +32,33 @@ typedef long long s64;
 
 /* Core symbols are exported to the KUnit module only; nothing here. */
 #define EXPORT_SYMBOL_IF_KUNIT(sym)
+/* The policy API is exported to policy modules; a plug-in links to it. */
+#define EXPORT_SYMBOL_GPL(sym)
+
+/*
+ * Policy modules: userland has none.  A plug-in (.so) is owned by the
+ * program that loaded it, so the owner is NULL and needs no reference.
+ */
+struct module;
+#define THIS_MODULE			((struct module *)0)
+#define gtbs_module_get(m)		((void)(m), true)
+#define gtbs_module_put(m)		((void)(m))
+
+/*
+ * The policy registry's lock: userland programs register their policies
+ * (built-ins and plug-ins) from one thread before they run devices.
+ */
+#define GTBS_DEFINE_LOCK(name)		static int name __attribute__((unused))
+#define gtbs_lock(l)			((void)(l))
+#define gtbs_unlock(l)			((void)(l))
+#define gtbs_pr_err(fmt, ...)		fprintf(stderr, "gputbs: " fmt, ##__VA_ARGS__)
 
 #define min(a, b) ({ __auto_type _a = (a); __auto_type _b = (b); \
 		     _a < _b ? _a : _b; })
 #define max(a, b) ({ __auto_type _a = (a); __auto_type _b = (b); \
 		     _a > _b ? _a : _b; })
+#define min_t(t, a, b)	min((t)(a), (t)(b))
+#define max_t(t, a, b)	max((t)(a), (t)(b))
 #define clamp(v, lo, hi)	min(max(v, lo), hi)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
@@ -97,6 +120,14 @@ static inline void list_add_tail(struct list_head *entry,
 	__list_add(entry, head->prev, head);
 }
 
+static inline void list_del(struct list_head *entry)
+{
+	entry->next->prev = entry->prev;
+	entry->prev->next = entry->next;
+	entry->next = NULL;
+	entry->prev = NULL;
+}
+
 static inline void list_del_init(struct list_head *entry)
 {
 	entry->next->prev = entry->prev;
@@ -122,6 +153,8 @@ static inline int list_empty(const struct list_head *head)
 	     pos = list_prev_entry(pos, member))
 #define list_next_entry(pos, member) \
 	list_entry((pos)->member.next, __typeof__(*(pos)), member)
+#define list_for_each(pos, head) \
+	for (pos = (head)->next; pos != (head); pos = pos->next)
 #define list_for_each_entry(pos, head, member) \
 	for (pos = list_entry((head)->next, __typeof__(*pos), member); \
 	     &pos->member != (head); \

@@ -283,12 +283,160 @@ int sim_parse_seed(sim_help_fn *help, const char *arg, u64 *seed)
 
 /**
  * sim_modes_default() - the settings of a new device
- * @m: out: %GTBS_PRED_MODE_DEFAULT and %GTBS_SHARE_MODE_DEFAULT.
+ * @m: out: %GTBS_PRED_MODE_DEFAULT, every policy parameter at its default.
  */
 void sim_modes_default(struct sim_modes *m)
 {
+	memset(m, 0, sizeof(*m));
 	m->pred_mode = GTBS_PRED_MODE_DEFAULT;
-	m->share_mode = GTBS_SHARE_MODE_DEFAULT;
+}
+
+/**
+ * sim_parse_param() - --param NAME=VALUE
+ * @help: usage of the command, for errors.
+ * @arg: the option's argument.
+ * @m: out: appended to (or replaces a NAME in) &sim_modes.params.
+ *
+ * Only the form is checked here; sim_check_params() checks the names and
+ * values against the registered policies once plug-ins are loaded.
+ *
+ * Return: 0, or an exit status after a message.
+ */
+int sim_parse_param(sim_help_fn *help, const char *arg, struct sim_modes *m)
+{
+	const char *eq = strchr(arg, '=');
+	struct sim_param *p = NULL;
+	size_t len = eq ? (size_t)(eq - arg) : 0;
+	u32 i;
+
+	if (!eq || !len || len >= sizeof(p->name) ||
+	    strlen(eq + 1) >= sizeof(p->value) || !eq[1])
+		return sim_usage_error(help, "--param: '%s' is not NAME=VALUE (NAME up to 31, VALUE up to 31 characters)",
+				       arg);
+	for (i = 0; i < m->nr_params; i++)
+		if (strlen(m->params[i].name) == len &&
+		    !strncmp(m->params[i].name, arg, len))
+			p = &m->params[i];
+	if (!p) {
+		if (m->nr_params == SIM_MAX_PARAMS)
+			return sim_usage_error(help, "--param: more than %d parameters",
+					       SIM_MAX_PARAMS);
+		p = &m->params[m->nr_params++];
+	}
+	memcpy(p->name, arg, len);
+	p->name[len] = '\0';
+	strcpy(p->value, eq + 1);
+	return 0;
+}
+
+/**
+ * sim_check_params() - every --param names a parameter of a registered
+ * policy, with a value valid for each policy that declares it
+ * @help: usage of the command, for errors.
+ * @m: the settings.
+ *
+ * Return: 0, or an exit status after a message.
+ */
+int sim_check_params(sim_help_fn *help, const struct sim_modes *m)
+{
+	const struct gtbs_policy_ops *ops;
+	u32 i, k;
+	u64 v;
+	int idx;
+
+	for (i = 0; i < m->nr_params; i++) {
+		const struct sim_param *p = &m->params[i];
+		bool found = false;
+
+		for (k = 0; (ops = gtbs_policy_at(k)); k++) {
+			const struct gtbs_policy_param *pp;
+
+			idx = gtbs_policy_param_find(ops, p->name);
+			if (idx < 0)
+				continue;
+			found = true;
+			pp = &ops->params[idx];
+			if (gtbs_policy_param_parse(pp, p->value, &v) ||
+			    v < pp->min || v > pp->max)
+				return sim_usage_error(help, "--param %s: '%s' is not valid for %s (%llu..%llu %s%s)",
+						       p->name, p->value,
+						       ops->name, pp->min,
+						       pp->max, pp->unit,
+						       pp->names ? ", or a name" : "");
+		}
+		if (!found)
+			return sim_usage_error(help, "--param: no registered policy has a parameter '%s'",
+					       p->name);
+	}
+	return 0;
+}
+
+/**
+ * sim_modes_apply() - set a device's predictor mode and its policy's
+ * parameters from the settings
+ * @dev: a device just initialised with its policy.
+ * @m: the settings, checked by sim_check_params().
+ * @why: out: the reason of an error.
+ *
+ * Parameters the policy does not declare are for other policies.
+ *
+ * Return: 0, or -EINVAL with @why set.
+ */
+int sim_modes_apply(struct gtbs_dev *dev, const struct sim_modes *m,
+		    const char **why)
+{
+	u32 i;
+	u64 v;
+	int idx;
+
+	gtbs_dev_set_pred_mode(dev, m->pred_mode);
+	for (i = 0; i < m->nr_params; i++) {
+		idx = gtbs_policy_param_find(dev->policy, m->params[i].name);
+		if (idx < 0)
+			continue;
+		if (gtbs_policy_param_parse(&dev->policy->params[idx],
+					    m->params[i].value, &v) ||
+		    gtbs_policy_param_set(dev, idx, v, dev->clock)) {
+			*why = "a --param value out of the parameter's range";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/**
+ * sim_param_text() - a parameter's setting as text, for reports
+ * @m: the settings.
+ * @name: the parameter.
+ * @buf: room for a number.
+ * @len: bytes at @buf.
+ *
+ * Return: the --param value if given, else the default of the first
+ * registered policy that declares @name (its value name if it has one),
+ * else NULL.
+ */
+const char *sim_param_text(const struct sim_modes *m, const char *name,
+			   char *buf, size_t len)
+{
+	const struct gtbs_policy_ops *ops;
+	const struct gtbs_policy_param *pp;
+	u32 i;
+	int idx;
+
+	for (i = m->nr_params; i--;)
+		if (!strcmp(m->params[i].name, name))
+			return m->params[i].value;
+	for (i = 0; (ops = gtbs_policy_at(i)); i++) {
+		idx = gtbs_policy_param_find(ops, name);
+		if (idx < 0)
+			continue;
+		pp = &ops->params[idx];
+		if (pp->names)
+			return pp->names[pp->def];
+		snprintf(buf, len, "%llu", pp->def);
+		return buf;
+	}
+	return NULL;
 }
 
 /**
@@ -315,24 +463,22 @@ int sim_parse_pred_mode(sim_help_fn *help, const char *arg,
 }
 
 /**
- * sim_parse_share_mode() - --share-mode device|sm
+ * sim_parse_share_mode() - --share-mode MODE, the short form of
+ * --param share_mode=MODE (SRTF/Adaptive's reading, device or sm)
  * @help: usage of the command, for errors.
- * @arg: the name, as gtbs_share_mode_name() spells it.
- * @m: out: &sim_modes.share_mode.
+ * @arg: the value.
+ * @m: out: &sim_modes.params.
  *
  * Return: 0, or an exit status after a message.
  */
 int sim_parse_share_mode(sim_help_fn *help, const char *arg,
 			 struct sim_modes *m)
 {
-	u32 i;
+	char buf[64];
 
-	for (i = 0; i < GTBS_NR_SHARE_MODES; i++) {
-		if (!strcmp(arg, gtbs_share_mode_name(i))) {
-			m->share_mode = i;
-			return 0;
-		}
-	}
-	return sim_usage_error(help, "--share-mode: unknown reading '%s' (device or sm)",
-			       arg);
+	if (strlen(arg) >= 32)
+		return sim_usage_error(help, "--share-mode: unknown reading '%s'",
+				       arg);
+	snprintf(buf, sizeof(buf), "share_mode=%s", arg);
+	return sim_parse_param(help, buf, m);
 }

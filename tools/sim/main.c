@@ -645,6 +645,8 @@ int main(int argc, char **argv)
 	static char name[32];
 	unsigned int i;
 
+	if (gtbs_policy_register_builtins())
+		return 1;
 	if (argc < 2)
 		return sim_usage_error(sim_main_help, "%s", "missing command");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {

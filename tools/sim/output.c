@@ -591,7 +591,7 @@ static void sim_summary_text(FILE *f, const struct sim_eval *ev)
 {
 	struct sim_acc a;
 	unsigned int o, p;
-	char off[16];
+	char off[16], num[24];
 	int b;
 
 	fprintf(f, "\npredictor accuracy (predictor %s): first and final Simple Slicing prediction\n"
@@ -620,7 +620,7 @@ static void sim_summary_text(FILE *f, const struct sim_eval *ev)
 		return;
 	fprintf(f, "\nsharing pairs (SRTF/Adaptive reading %s): pairs in which an SM or the device\n"
 		"entered sharing mode (paper: 35 of 56)\n",
-		gtbs_share_mode_name(ev->modes.share_mode));
+		sim_param_text(&ev->modes, "share_mode", num, sizeof(num)) ?: "-");
 	for (o = 0; o < ev->nr_offsets; o++)
 		for (p = 0; p < ev->nr_policies; p++)
 			fprintf(f, "  %-6s  %-14s  %2u of %u\n",
@@ -1191,6 +1191,7 @@ void sim_report_json(FILE *f, const struct sim_eval *ev,
 {
 	struct json j;
 	unsigned int i, k, p;
+	char num[24];
 
 	json_init(&j, f);
 	json_obj(&j, NULL);
@@ -1216,7 +1217,8 @@ void sim_report_json(FILE *f, const struct sim_eval *ev,
 		json_str(&j, "predictor",
 			 gtbs_pred_mode_name(ev->modes.pred_mode));
 		json_str(&j, "share_mode",
-			 gtbs_share_mode_name(ev->modes.share_mode));
+			 sim_param_text(&ev->modes, "share_mode", num,
+					sizeof(num)));
 	}
 	json_u64(&j, "offset0_cycles", SIM_OFFSET0_CYCLES);
 	json_arr(&j, "policies");

@@ -76,12 +76,12 @@ static int sim_read_modes(const struct sim_jval *root, struct sim_modes *m)
 	}
 	v = sim_json_get(root, "share_mode");
 	if (v && v->type == SIM_JSTR) {
-		for (i = 0; i < GTBS_NR_SHARE_MODES; i++)
-			if (!strcmp(v->str, gtbs_share_mode_name(i)))
-				break;
-		if (i == GTBS_NR_SHARE_MODES)
+		struct sim_param *p = &m->params[m->nr_params++];
+
+		if (strlen(v->str) >= sizeof(p->value))
 			return -EINVAL;
-		m->share_mode = i;
+		strcpy(p->name, "share_mode");
+		strcpy(p->value, v->str);
 	}
 	return 0;
 }

@@ -91,14 +91,32 @@ struct sim_block {
 	u64 end;
 };
 
+/** SIM_MAX_PARAMS - --param options a command takes */
+#define SIM_MAX_PARAMS		16
+
 /**
- * struct sim_modes - device settings of the predictor and of SRTF/Adaptive
+ * struct sim_param - one --param NAME=VALUE
+ * @name: a parameter some registered policy declares
+ *	(&gtbs_policy_param.name).
+ * @value: its value as text (a number, or one of the value's names).
+ */
+struct sim_param {
+	char name[GTBS_POLICY_NAME_LEN];
+	char value[32];
+};
+
+/**
+ * struct sim_modes - device settings of the predictor and the policies
  * @pred_mode: &enum gtbs_pred_mode (--predictor literal|extended).
- * @share_mode: &enum gtbs_share_mode (--share-mode device|sm).
+ * @nr_params: entries in @params.
+ * @params: policy parameters (--param NAME=VALUE; --share-mode M is
+ *	--param share_mode=M), set on every device whose policy declares
+ *	the name (sim_modes_apply()); the last one of a name wins.
  */
 struct sim_modes {
 	u32 pred_mode;
-	u32 share_mode;
+	u32 nr_params;
+	struct sim_param params[SIM_MAX_PARAMS];
 };
 
 /**
@@ -408,6 +426,12 @@ int sim_parse_seed(sim_help_fn *help, const char *arg, u64 *seed);
 void sim_modes_default(struct sim_modes *m);
 int sim_parse_pred_mode(sim_help_fn *help, const char *arg,
 			struct sim_modes *m);
+int sim_parse_param(sim_help_fn *help, const char *arg, struct sim_modes *m);
+int sim_check_params(sim_help_fn *help, const struct sim_modes *m);
+int sim_modes_apply(struct gtbs_dev *dev, const struct sim_modes *m,
+		    const char **why);
+const char *sim_param_text(const struct sim_modes *m, const char *name,
+			   char *buf, size_t len);
 int sim_parse_share_mode(sim_help_fn *help, const char *arg,
 			 struct sim_modes *m);
 

@@ -317,10 +317,10 @@ int sim_run(const struct sim_job *job, struct sim_out *out, const char **why)
 	s->dev.backend = job->record ? &sim_backend_record : &sim_backend;
 	s->dev.priv = s;
 	if (job->modes) {
-		/* valid: parsed by sim_parse_pred_mode() and the like */
-		gtbs_dev_set_pred_mode(&s->dev, job->modes->pred_mode);
-		gtbs_adaptive_set_share_mode(&s->dev, job->modes->share_mode,
-					     0);
+		/* valid: checked by sim_check_params() and the like */
+		ret = sim_modes_apply(&s->dev, job->modes, why);
+		if (ret)
+			goto out;
 	}
 	for (r = 0; r < job->nr_runs; r++) {
 		ret = sim_submit(s, r, 0, 0, job->arrive[r], why);
