@@ -32,6 +32,7 @@
 #include "cli.h"
 #include "input.h"
 #include "monitor_fmt.h"
+#include "gtbs.h"
 
 #define POLICY_ATTR	"/sys/class/misc/gputbs/policy"
 #define POLICY_PARAM	"/sys/module/gputbs/parameters/policy"
@@ -211,6 +212,9 @@ int main(int argc, char **argv)
 	static char name[32];
 	unsigned int i;
 
+	/* policy names for "gputbs eval": the simulator's registry */
+	if (gtbs_policy_register_builtins())
+		return 1;
 	if (argc < 2)
 		return usage_error(usage_main, "%s", "missing command");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
