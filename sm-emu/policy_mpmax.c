@@ -90,6 +90,8 @@ static struct gtbs_grid *gtbs_mpmax_pick_grid(struct gtbs_dev *dev,
 	struct gtbs_footprint others;
 	struct gtbs_grid *grid;
 
+	/* an SM moves between grids only at their MPMax limits */
+	*reason = GTBS_PICK_LIMIT;
 	list_for_each_entry(grid, &dev->pending, pending_node) {
 		if (!gtbs_grid_eligible(dev, grid))
 			continue;
@@ -98,8 +100,6 @@ static struct gtbs_grid *gtbs_mpmax_pick_grid(struct gtbs_dev *dev,
 		if (grid->sm[sm->id].resident <
 		    max(gtbs_footprint_room(&dev->cfg, &grid->occ, &others), 1U))
 			return grid;
-		/* the SM moves past a grid at its limit */
-		*reason = GTBS_PICK_LIMIT;
 	}
 	return NULL;
 }
