@@ -14,6 +14,31 @@
 #include "harness.h"
 #include "policy_srtf.h"
 
+/* SRTF/Adaptive's state and parameters, as the policy keeps them. */
+static struct gtbs_adaptive *ad_of(struct h_dev *h)
+{
+	return gtbs_policy_priv(&h->dev);
+}
+
+static int ad_param(struct h_dev *h, const char *name)
+{
+	int idx = gtbs_policy_param_find(h->dev.policy, name);
+
+	ck_assert_int_ge(idx, 0);
+	return idx;
+}
+
+static int set_share_mode(struct h_dev *h, u64 mode, u64 now)
+{
+	return gtbs_policy_param_set(&h->dev, ad_param(h, "share_mode"), mode,
+				     now);
+}
+
+static u32 sample_of(struct gtbs_grid *grid)
+{
+	return ((struct gtbs_srtf_grid *)gtbs_policy_priv(grid))->sample;
+}
+
 static struct h_dev *h_policy(u32 nr_sms, const char *name)
 {
 	struct gtbs_dev_config cfg;
@@ -202,7 +227,7 @@ END_TEST
  * schedule exactly as these.
  */
 static struct gtbs_grid *ref_srtf_oracle_pick(struct gtbs_dev *dev,
-					      struct gtbs_sm *sm)
+					      struct gtbs_sm *sm, u32 *reason)
 {
 	struct gtbs_grid *grid, *best = NULL;
 
@@ -214,7 +239,7 @@ static struct gtbs_grid *ref_srtf_oracle_pick(struct gtbs_dev *dev,
 }
 
 static struct gtbs_grid *ref_mpmax_pick(struct gtbs_dev *dev,
-					struct gtbs_sm *sm)
+					struct gtbs_sm *sm, u32 *reason)
 {
 	struct gtbs_footprint all = { 0 }, others;
 	struct gtbs_grid *grid;
@@ -539,7 +564,9 @@ START_TEST(adaptive_device_decision)
 	struct gtbs_adaptive_total eb = { .total = 1900, .t = 100, .n = 100 };
 
 	ck_assert_uint_eq(a->occ.residency, 8);
-	ck_assert_uint_eq(h->dev.share_threshold, GTBS_FP_ONE / 2);
+	ck_assert_uint_eq(gtbs_policy_param_get(&h->dev,
+						ad_param(h, "share_threshold_ppm")),
+			  GTBS_FP_ONE / 2);
 	/* just above, at, just below 0.5 */
 	ck_assert(gtbs_adaptive_dev_unfair(&h->dev, a, b, 500001, 1000000,
 					   false, 0, &eb));
@@ -548,10 +575,14 @@ START_TEST(adaptive_device_decision)
 	ck_assert(!gtbs_adaptive_dev_unfair(&h->dev, a, b, 499999, 1000000,
 					    false, 0, &eb));
 	/* the threshold is the device's */
-	h->dev.share_threshold = GTBS_FP_ONE / 4;
+	ck_assert_int_eq(gtbs_policy_param_set(&h->dev,
+					       ad_param(h, "share_threshold_ppm"),
+					       GTBS_FP_ONE / 4, 0), 0);
 	ck_assert(gtbs_adaptive_dev_unfair(&h->dev, a, b, 250001, 1000000,
 					   false, 0, &eb));
-	h->dev.share_threshold = GTBS_FP_ONE / 2;
+	ck_assert_int_eq(gtbs_policy_param_set(&h->dev,
+					       ad_param(h, "share_threshold_ppm"),
+					       GTBS_FP_ONE / 2, 0), 0);
 	/* monitoring while sharing */
 	ck_assert(gtbs_adaptive_dev_unfair(&h->dev, a, b, 1000, 1900, true,
 					   1000, &eb));
@@ -615,28 +646,22 @@ START_TEST(adaptive_settings_switch_at_run_time)
 
 	ck_assert_int_eq(gtbs_dev_set_pred_mode(&h->dev, GTBS_NR_PRED_MODES),
 			 -EINVAL);
-	ck_assert_int_eq(gtbs_adaptive_set_share_mode(&h->dev,
-						      GTBS_NR_SHARE_MODES, 0),
-			 -EINVAL);
+	ck_assert_int_eq(set_share_mode(h, GTBS_NR_SHARE_MODES, 0), -ERANGE);
 	ck_assert_uint_eq(h->dev.pred_mode, GTBS_PRED_MODE_DEFAULT);
-	ck_assert_uint_eq(h->dev.share_mode, GTBS_SHARE_MODE_DEFAULT);
+	ck_assert_uint_eq(ad_of(h)->share_mode, GTBS_SHARE_MODE_DEFAULT);
 	ck_assert_int_eq(gtbs_dev_set_pred_mode(&h->dev, GTBS_PRED_EXTENDED), 0);
-	ck_assert_int_eq(gtbs_adaptive_set_share_mode(&h->dev,
-						      GTBS_SHARE_DEVICE, 0), 0);
+	ck_assert_int_eq(set_share_mode(h, GTBS_SHARE_DEVICE, 0), 0);
 	g1 = h_submit(h, &d1, 0);
 	g2 = h_submit(h, &d2, 50);
 	gtbs_dev_run_until(&h->dev, 3000);
 	ck_assert_int_eq(gtbs_dev_set_pred_mode(&h->dev, GTBS_PRED_LITERAL), 0);
-	ck_assert_int_eq(gtbs_adaptive_set_share_mode(&h->dev, GTBS_SHARE_SM,
-						      3000), 0);
-	ck_assert_ptr_null(h->dev.share_a);
+	ck_assert_int_eq(set_share_mode(h, GTBS_SHARE_SM, 3000), 0);
+	ck_assert_ptr_null(ad_of(h)->a);
 	for (i = 0; i < h->dev.cfg.nr_sms; i++)
-		ck_assert(!h->sms[i]->sharing);
+		ck_assert(!gtbs_sm_sharing(&h->dev, h->sms[i]));
 	g3 = h_submit(h, &d1, 3000);
 	gtbs_dev_run_until(&h->dev, 6000);
-	ck_assert_int_eq(gtbs_adaptive_set_share_mode(&h->dev,
-						      GTBS_SHARE_DEVICE, 6000),
-			 0);
+	ck_assert_int_eq(set_share_mode(h, GTBS_SHARE_DEVICE, 6000), 0);
 	h_drain(h);
 	ck_assert_int_eq(h_check_all(h), 0);
 	ck_assert_uint_eq(g1->state, GTBS_GRID_DONE);
@@ -645,10 +670,10 @@ START_TEST(adaptive_settings_switch_at_run_time)
 	ck_assert(!g1->sm[0].pred.literal);
 	ck_assert(!g2->sm[0].pred.literal);
 	ck_assert(g3->sm[0].pred.literal);
-	ck_assert_ptr_null(h->dev.share_a);
-	ck_assert_ptr_null(h->dev.share_b);
+	ck_assert_ptr_null(ad_of(h)->a);
+	ck_assert_ptr_null(ad_of(h)->b);
 	for (i = 0; i < h->dev.cfg.nr_sms; i++)
-		ck_assert(!h->sms[i]->sharing);
+		ck_assert(!gtbs_sm_sharing(&h->dev, h->sms[i]));
 	h_free(h);
 }
 END_TEST
@@ -659,7 +684,7 @@ END_TEST
  * 100 at 50.  No SM has room at 50, so the first SM at a block boundary
  * (1000) samples S, whose first block ends at 1100; switching to FIFO at
  * 1050 must clear
- * &gtbs_dev.sampling and every grid's sample state, and both grids still
+ * SRTF's &gtbs_srtf.sampling and every grid's sample state, and both grids still
  * complete.
  */
 START_TEST(srtf_detach_clears_sampling)
@@ -672,12 +697,15 @@ START_TEST(srtf_detach_clears_sampling)
 	gl = h_submit(h, &l, 0);
 	gs = h_submit(h, &sd, 50);
 	gtbs_dev_run_until(&h->dev, 1050);
-	ck_assert_ptr_eq(h->dev.sampling, gs);
-	ck_assert_int_eq(gs->sample, GTBS_SAMPLE_RUNNING);
+	ck_assert_ptr_eq(((struct gtbs_srtf *)gtbs_policy_priv(&h->dev))->sampling,
+			 gs);
+	ck_assert_int_eq(sample_of(gs), GTBS_SAMPLE_RUNNING);
+	ck_assert_int_eq(sample_of(gl), GTBS_SAMPLE_KNOWN);
 	gtbs_dev_set_policy(&h->dev, gtbs_policy_find("fifo"), 1050);
-	ck_assert_ptr_null(h->dev.sampling);
-	ck_assert_int_eq(gl->sample, GTBS_SAMPLE_NONE);
-	ck_assert_int_eq(gs->sample, GTBS_SAMPLE_NONE);
+	/* every private area of SRTF's is zero: no sampling, no state */
+	ck_assert_ptr_null(((struct gtbs_srtf *)gtbs_policy_priv(&h->dev))->sampling);
+	ck_assert_int_eq(sample_of(gl), GTBS_SAMPLE_NONE);
+	ck_assert_int_eq(sample_of(gs), GTBS_SAMPLE_NONE);
 	h_drain(h);
 	ck_assert_int_eq(gl->state, GTBS_GRID_DONE);
 	ck_assert_int_eq(gs->state, GTBS_GRID_DONE);
