@@ -19,6 +19,28 @@
 #include <linux/slab.h>
 
 #include "gputbs_kunit.h"
+#include "../../sm-emu/policy_srtf.h"
+
+/* SRTF's state of the device and of a grid, as the policy keeps them. */
+static struct gtbs_srtf *gtbs_srtf_of(struct gtbs_test_dev *td)
+{
+	return gtbs_policy_priv(&td->dev);
+}
+
+static u32 gtbs_sample_of(struct gtbs_grid *grid)
+{
+	return ((struct gtbs_srtf_grid *)gtbs_policy_priv(grid))->sample;
+}
+
+/* A parameter of the device's policy by name, which must exist. */
+static u32 gtbs_param_idx(struct kunit *test, struct gtbs_test_dev *td,
+			  const char *name)
+{
+	int idx = gtbs_policy_param_find(td->dev.policy, name);
+
+	KUNIT_ASSERT_GE(test, idx, 0);
+	return idx;
+}
 
 /* A whole-SM grid (R = 1) of @blocks blocks of exactly @cycles each. */
 static struct gtbs_grid_desc gtbs_whole_sm(u32 blocks, u64 cycles, u32 class)
@@ -273,21 +295,23 @@ static void gtbs_srtf_two_grids(struct kunit *test)
 	strscpy(db.label, "B", sizeof(db.label));
 	a = gtbs_test_submit(test, td, &da, 0);
 	b = gtbs_test_submit(test, td, &db, 150);
-	KUNIT_EXPECT_EQ(test, b->sample, GTBS_SAMPLE_NONE);
-	KUNIT_EXPECT_NULL(test, td->dev.sampling);
+	KUNIT_EXPECT_EQ(test, gtbs_sample_of(b), GTBS_SAMPLE_NONE);
+	KUNIT_EXPECT_NULL(test, gtbs_srtf_of(td)->sampling);
 
 	gtbs_dev_run_until(&td->dev, 399);
-	KUNIT_EXPECT_PTR_EQ(test, td->dev.sampling, b);
-	KUNIT_EXPECT_EQ(test, td->dev.sample_sm, 0);
-	KUNIT_EXPECT_EQ(test, b->sample, GTBS_SAMPLE_RUNNING);
+	KUNIT_EXPECT_PTR_EQ(test, gtbs_srtf_of(td)->sampling, b);
+	KUNIT_EXPECT_EQ(test, gtbs_srtf_of(td)->sample_sm, 0);
+	KUNIT_EXPECT_EQ(test, gtbs_sample_of(b), GTBS_SAMPLE_RUNNING);
 	KUNIT_EXPECT_EQ(test, a->first_pred, 2400);
 
 	gtbs_dev_run_until(&td->dev, 400);
-	KUNIT_EXPECT_NULL(test, td->dev.sampling);
-	KUNIT_EXPECT_EQ(test, b->sample, GTBS_SAMPLE_KNOWN);
+	KUNIT_EXPECT_NULL(test, gtbs_srtf_of(td)->sampling);
+	KUNIT_EXPECT_EQ(test, gtbs_sample_of(b), GTBS_SAMPLE_KNOWN);
 	KUNIT_EXPECT_EQ(test, b->first_pred, 400);
-	KUNIT_EXPECT_TRUE(test, b->sm[1].has_init);
-	KUNIT_EXPECT_EQ(test, b->sm[1].init_remaining, 300);
+	/* the initial prediction, stored plus one (0: none) */
+	KUNIT_EXPECT_EQ(test, ((struct gtbs_srtf_grid_sm *)
+			       gtbs_policy_priv(&b->sm[1]))->init_remaining,
+			301);
 
 	gtbs_test_drain(td);
 	for (i = 0; i < ARRAY_SIZE(b_starts); i++)
@@ -337,7 +361,7 @@ static void gtbs_srtf_longer_arrival_keeps_incumbent(struct kunit *test)
 	struct gtbs_grid *a, *b;
 
 	a = gtbs_test_submit(test, td, &da, 0);
-	KUNIT_EXPECT_EQ(test, a->sample, GTBS_SAMPLE_KNOWN);
+	KUNIT_EXPECT_EQ(test, gtbs_sample_of(a), GTBS_SAMPLE_KNOWN);
 	b = gtbs_test_submit(test, td, &db, 50);
 	gtbs_test_drain(td);
 	KUNIT_EXPECT_EQ(test, b->first_pred, 4000);
@@ -579,26 +603,30 @@ static void gtbs_share_adaptive(struct kunit *test)
 	struct gtbs_grid *a, *b;
 	u32 i;
 
-	KUNIT_EXPECT_EQ(test, td->dev.share_threshold, GTBS_FP_ONE / 2);
-	KUNIT_EXPECT_EQ(test, td->dev.share_residency, 3);
+	KUNIT_EXPECT_EQ(test, gtbs_policy_param_get(&td->dev,
+			gtbs_param_idx(test, td, "share_threshold_ppm")),
+			GTBS_FP_ONE / 2);
+	KUNIT_EXPECT_EQ(test, gtbs_policy_param_get(&td->dev,
+			gtbs_param_idx(test, td, "share_residency")), 3);
 	/* the per-SM reading with the extended predictor, worked above */
-	KUNIT_ASSERT_EQ(test, gtbs_adaptive_set_share_mode(&td->dev,
-							   GTBS_SHARE_SM, 0), 0);
+	KUNIT_ASSERT_EQ(test, gtbs_policy_param_set(&td->dev,
+			gtbs_param_idx(test, td, "share_mode"), GTBS_SHARE_SM,
+			0), 0);
 	KUNIT_ASSERT_EQ(test, gtbs_dev_set_pred_mode(&td->dev,
 						     GTBS_PRED_EXTENDED), 0);
 	a = gtbs_test_submit(test, td, &da, 0);
 	b = gtbs_test_submit(test, td, &db, 50);
 	gtbs_dev_run_until(&td->dev, 1199);
-	KUNIT_EXPECT_FALSE(test, sm->sharing);
+	KUNIT_EXPECT_FALSE(test, gtbs_sm_sharing(&td->dev, sm));
 	gtbs_dev_run_until(&td->dev, 1200);
-	KUNIT_EXPECT_TRUE(test, sm->sharing);
+	KUNIT_EXPECT_TRUE(test, gtbs_sm_sharing(&td->dev, sm));
 	KUNIT_EXPECT_EQ(test, a->sm[0].resident, 3);
 	KUNIT_EXPECT_EQ(test, b->sm[0].resident, 3);
 	gtbs_dev_run_until(&td->dev, 3599);
-	KUNIT_EXPECT_TRUE(test, sm->sharing);
+	KUNIT_EXPECT_TRUE(test, gtbs_sm_sharing(&td->dev, sm));
 	KUNIT_EXPECT_EQ(test, td->dev.sharing_switches, 1);
 	gtbs_dev_run_until(&td->dev, 3600);
-	KUNIT_EXPECT_FALSE(test, sm->sharing);
+	KUNIT_EXPECT_FALSE(test, gtbs_sm_sharing(&td->dev, sm));
 	KUNIT_EXPECT_EQ(test, a->sm[0].resident, 6);
 	gtbs_test_drain(td);
 	for (i = 6; i <= 8; i++) {
@@ -638,7 +666,9 @@ static void gtbs_share_threshold_tunable(struct kunit *test)
 	struct gtbs_grid_desc db = gtbs_six(30, 600, "B");
 	struct gtbs_grid *a, *b;
 
-	td->dev.share_threshold = GTBS_FP_ONE;
+	KUNIT_ASSERT_EQ(test, gtbs_policy_param_set(&td->dev,
+			gtbs_param_idx(test, td, "share_threshold_ppm"),
+			GTBS_FP_ONE, 0), 0);
 	a = gtbs_test_submit(test, td, &da, 0);
 	b = gtbs_test_submit(test, td, &db, 50);
 	gtbs_test_drain(td);
