@@ -48,6 +48,7 @@ struct gtbs_mpmax {
 	u64 gen;
 	u32 class;
 };
+
 GTBS_POLICY_PRIV_CHECK(struct gtbs_mpmax, GTBS_POLICY_DEV_PRIV_SIZE);
 
 /* @all without one block of @occ, which it includes. */

@@ -601,17 +601,17 @@ static void gtbs_share_adaptive(struct kunit *test)
 	struct gtbs_grid_desc db = gtbs_six(30, 600, "B");
 	struct gtbs_sm *sm = td->sms[0];
 	struct gtbs_grid *a, *b;
+	u32 thr = gtbs_param_idx(test, td, "share_threshold_ppm");
+	u32 res = gtbs_param_idx(test, td, "share_residency");
+	u32 mode = gtbs_param_idx(test, td, "share_mode");
 	u32 i;
 
-	KUNIT_EXPECT_EQ(test, gtbs_policy_param_get(&td->dev,
-			gtbs_param_idx(test, td, "share_threshold_ppm")),
+	KUNIT_EXPECT_EQ(test, gtbs_policy_param_get(&td->dev, thr),
 			GTBS_FP_ONE / 2);
-	KUNIT_EXPECT_EQ(test, gtbs_policy_param_get(&td->dev,
-			gtbs_param_idx(test, td, "share_residency")), 3);
+	KUNIT_EXPECT_EQ(test, gtbs_policy_param_get(&td->dev, res), 3);
 	/* the per-SM reading with the extended predictor, worked above */
-	KUNIT_ASSERT_EQ(test, gtbs_policy_param_set(&td->dev,
-			gtbs_param_idx(test, td, "share_mode"), GTBS_SHARE_SM,
-			0), 0);
+	KUNIT_ASSERT_EQ(test, gtbs_policy_param_set(&td->dev, mode,
+						    GTBS_SHARE_SM, 0), 0);
 	KUNIT_ASSERT_EQ(test, gtbs_dev_set_pred_mode(&td->dev,
 						     GTBS_PRED_EXTENDED), 0);
 	a = gtbs_test_submit(test, td, &da, 0);
@@ -664,11 +664,11 @@ static void gtbs_share_threshold_tunable(struct kunit *test)
 	struct gtbs_test_dev *td = gtbs_policy_dev(test, 1, "srtf-adaptive");
 	struct gtbs_grid_desc da = gtbs_six(24, 600, "A");
 	struct gtbs_grid_desc db = gtbs_six(30, 600, "B");
+	u32 thr = gtbs_param_idx(test, td, "share_threshold_ppm");
 	struct gtbs_grid *a, *b;
 
-	KUNIT_ASSERT_EQ(test, gtbs_policy_param_set(&td->dev,
-			gtbs_param_idx(test, td, "share_threshold_ppm"),
-			GTBS_FP_ONE, 0), 0);
+	KUNIT_ASSERT_EQ(test, gtbs_policy_param_set(&td->dev, thr, GTBS_FP_ONE,
+						    0), 0);
 	a = gtbs_test_submit(test, td, &da, 0);
 	b = gtbs_test_submit(test, td, &db, 50);
 	gtbs_test_drain(td);
@@ -943,4 +943,82 @@ static struct kunit_case gtbs_switch_cases[] = {
 struct kunit_suite gtbs_switch_suite = {
 	.name = "gputbs_policy_switch",
 	.test_cases = gtbs_switch_cases,
+};
+
+/* --- gputbs_registry: registration, references, parameters ------------ */
+
+static struct gtbs_grid *gtbs_reg_pick(struct gtbs_dev *dev,
+				       struct gtbs_sm *sm, u32 *reason)
+{
+	return gtbs_policy_fifo.pick_grid(dev, sm, reason);
+}
+
+/* A policy owned by this module, as a policy module's would be. */
+static const struct gtbs_policy_ops gtbs_reg_policy = {
+	.name = "kunit-registry",
+	.owner = THIS_MODULE,
+	.pick_grid = gtbs_reg_pick,
+};
+
+/*
+ * Register, refuse the duplicate, look up with a reference (the module's
+ * refcount rises by one and falls back on put), unregister: the name is
+ * gone and the built-ins keep their order.
+ */
+static void gtbs_registry_register(struct kunit *test)
+{
+	const struct gtbs_policy_ops *ops;
+	int refs = module_refcount(THIS_MODULE);
+
+	KUNIT_ASSERT_EQ(test, gtbs_policy_register(&gtbs_reg_policy), 0);
+	KUNIT_EXPECT_EQ(test, gtbs_policy_register(&gtbs_reg_policy), -EEXIST);
+	ops = gtbs_policy_get("kunit-registry\n");
+	KUNIT_EXPECT_PTR_EQ(test, ops, &gtbs_reg_policy);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs + 1);
+	gtbs_policy_put(ops);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs);
+	/* a built-in takes no reference on gputbs.ko itself */
+	ops = gtbs_policy_get("fifo");
+	KUNIT_EXPECT_PTR_EQ(test, ops, &gtbs_policy_fifo);
+	gtbs_policy_put(ops);
+	gtbs_policy_unregister(&gtbs_reg_policy);
+	KUNIT_EXPECT_NULL(test, gtbs_policy_get("kunit-registry"));
+	KUNIT_EXPECT_PTR_EQ(test, gtbs_policy_at(0), &gtbs_policy_fifo);
+}
+
+/* Ops that break a rule are refused with -EINVAL and a reason. */
+static void gtbs_registry_check(struct kunit *test)
+{
+	static const struct gtbs_policy_param bad_param = {
+		.name = "x", .min = 2, .max = 1, .def = 1,
+	};
+	struct gtbs_policy_ops ops = gtbs_reg_policy;
+	const char *why = NULL;
+
+	KUNIT_EXPECT_EQ(test, gtbs_policy_check(&ops, &why), 0);
+	ops.pick_grid = NULL;
+	KUNIT_EXPECT_EQ(test, gtbs_policy_check(&ops, &why), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, "pick_grid is required");
+	ops = gtbs_reg_policy;
+	ops.name = "Bad Name";
+	KUNIT_EXPECT_EQ(test, gtbs_policy_check(&ops, &why), -EINVAL);
+	ops = gtbs_reg_policy;
+	ops.grid_priv_size = GTBS_POLICY_GRID_PRIV_SIZE + 1;
+	KUNIT_EXPECT_EQ(test, gtbs_policy_check(&ops, &why), -EINVAL);
+	ops = gtbs_reg_policy;
+	ops.dev_priv_size = 8;
+	ops.params = &bad_param;
+	ops.nr_params = 1;
+	KUNIT_EXPECT_EQ(test, gtbs_policy_register(&ops), -EINVAL);
+}
+
+static struct kunit_case gtbs_registry_cases[] = {
+	KUNIT_CASE(gtbs_registry_register),
+	KUNIT_CASE(gtbs_registry_check),
+	{}
+};
+
+struct kunit_suite gtbs_registry_suite = {
+	.name = "gputbs_registry",
+	.test_cases = gtbs_registry_cases,
 };

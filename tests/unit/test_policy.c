@@ -72,10 +72,146 @@ START_TEST(registry_lists_policies)
 		ck_assert_str_eq(gtbs_policy_at(i)->name, names[i]);
 		ck_assert_ptr_nonnull(gtbs_policy_at(i)->pick_grid);
 	}
-	ck_assert_ptr_null(gtbs_policy_at(ARRAY_SIZE(names)));
+	/* the built-ins come first, in this order; plug-ins may follow */
 	ck_assert_ptr_eq(gtbs_policy_find("srtf\n"), &gtbs_policy_srtf);
 	ck_assert_ptr_null(gtbs_policy_find("srtf2"));
 	ck_assert_ptr_null(gtbs_policy_find(""));
+}
+END_TEST
+
+static struct gtbs_grid *reg_pick(struct gtbs_dev *dev, struct gtbs_sm *sm,
+				  u32 *reason)
+{
+	return gtbs_policy_fifo.pick_grid(dev, sm, reason);
+}
+
+/* A policy with a device state holding two parameters, one named. */
+struct reg_state {
+	u64 level;
+	u64 mode;
+	u64 changes;
+};
+
+static void reg_param_set(struct gtbs_dev *dev, u32 index, u64 now)
+{
+	((struct reg_state *)gtbs_policy_priv(dev))->changes++;
+}
+
+static const char * const reg_mode_names[] = { "off", "on", NULL };
+
+static const struct gtbs_policy_param reg_params[] = {
+	{ .name = "level", .unit = "blocks", .min = 1, .max = 8, .def = 3,
+	  .offset = offsetof(struct reg_state, level) },
+	{ .name = "mode", .unit = "", .min = 0, .max = 1, .def = 1,
+	  .names = reg_mode_names, .offset = offsetof(struct reg_state, mode) },
+};
+
+static const struct gtbs_policy_ops reg_policy = {
+	.name = "unit-registry",
+	.pick_grid = reg_pick,
+	.param_set = reg_param_set,
+	.dev_priv_size = sizeof(struct reg_state),
+	.params = reg_params,
+	.nr_params = ARRAY_SIZE(reg_params),
+};
+
+/*
+ * Registration: duplicates refused with -EEXIST, bad ops with -EINVAL and
+ * a reason, the registry full with -ENOSPC; unregistering keeps the order
+ * of the others.
+ */
+START_TEST(registry_register_rules)
+{
+	struct gtbs_policy_ops many[GTBS_MAX_POLICIES], bad = reg_policy;
+	struct gtbs_policy_param p = reg_params[0];
+	char names[GTBS_MAX_POLICIES][16];
+	unsigned int i, n = 0;
+	const char *why;
+
+	ck_assert_int_eq(gtbs_policy_register(&reg_policy), 0);
+	ck_assert_int_eq(gtbs_policy_register(&reg_policy), -EEXIST);
+	ck_assert_ptr_eq(gtbs_policy_find("unit-registry"), &reg_policy);
+	bad.name = "unit_registry";
+	bad.pick_grid = NULL;
+	ck_assert_int_eq(gtbs_policy_check(&bad, &why), -EINVAL);
+	ck_assert_str_eq(why, "pick_grid is required");
+	bad.pick_grid = reg_pick;
+	bad.name = "Unit";
+	ck_assert_int_eq(gtbs_policy_check(&bad, &why), -EINVAL);
+	bad.name = "unit-ok";
+	bad.sm_priv_size = GTBS_POLICY_SM_PRIV_SIZE + 1;
+	ck_assert_int_eq(gtbs_policy_check(&bad, &why), -EINVAL);
+	bad.sm_priv_size = 0;
+	p.offset = sizeof(struct reg_state);	/* past dev_priv_size */
+	bad.params = &p;
+	bad.nr_params = 1;
+	ck_assert_int_eq(gtbs_policy_check(&bad, &why), -EINVAL);
+	p.offset = 0;
+	p.def = 9;				/* above max */
+	ck_assert_int_eq(gtbs_policy_check(&bad, &why), -EINVAL);
+	p.def = 3;
+	ck_assert_int_eq(gtbs_policy_check(&bad, &why), 0);
+	/* fill the registry */
+	while (gtbs_policy_at(n))
+		n++;
+	for (i = 0; n + i < GTBS_MAX_POLICIES; i++) {
+		many[i] = reg_policy;
+		snprintf(names[i], sizeof(names[i]), "unit-many-%u", i);
+		many[i].name = names[i];
+		ck_assert_int_eq(gtbs_policy_register(&many[i]), 0);
+	}
+	bad.name = "unit-one-more";
+	ck_assert_int_eq(gtbs_policy_register(&bad), -ENOSPC);
+	while (i--)
+		gtbs_policy_unregister(&many[i]);
+	gtbs_policy_unregister(&reg_policy);
+	ck_assert_ptr_null(gtbs_policy_find("unit-registry"));
+	ck_assert_ptr_eq(gtbs_policy_at(0), &gtbs_policy_fifo);
+	ck_assert_ptr_eq(gtbs_policy_at(6), &gtbs_policy_ljf);
+}
+END_TEST
+
+/*
+ * Parameters: defaults at attach, range checks, names, the param_set op,
+ * and a switch away and back starts over at the defaults.
+ */
+START_TEST(policy_params_life)
+{
+	struct h_dev *h = h_policy(2, "fifo");
+	struct reg_state *st = gtbs_policy_priv(&h->dev);
+	u64 v;
+
+	gtbs_dev_set_policy(&h->dev, &reg_policy, 0);
+	ck_assert_uint_eq(gtbs_policy_param_get(&h->dev, 0), 3);
+	ck_assert_uint_eq(gtbs_policy_param_get(&h->dev, 1), 1);
+	ck_assert_int_eq(gtbs_policy_param_find(&reg_policy, "mode\n"), 1);
+	ck_assert_int_eq(gtbs_policy_param_find(&reg_policy, "mod"), -ENOENT);
+	ck_assert_int_eq(gtbs_policy_param_set(&h->dev, 0, 9, 0), -ERANGE);
+	ck_assert_int_eq(gtbs_policy_param_set(&h->dev, 0, 0, 0), -ERANGE);
+	ck_assert_int_eq(gtbs_policy_param_set(&h->dev, 2, 0, 0), -EINVAL);
+	ck_assert_uint_eq(st->changes, 0);
+	ck_assert_int_eq(gtbs_policy_param_set(&h->dev, 0, 8, 0), 0);
+	ck_assert_uint_eq(st->level, 8);
+	ck_assert_uint_eq(st->changes, 1);
+	/* the same value again is no change */
+	ck_assert_int_eq(gtbs_policy_param_set(&h->dev, 0, 8, 0), 0);
+	ck_assert_uint_eq(st->changes, 1);
+	ck_assert_int_eq(gtbs_policy_param_parse(&reg_params[1], "off\n", &v), 0);
+	ck_assert_uint_eq(v, 0);
+	ck_assert_int_eq(gtbs_policy_param_parse(&reg_params[1], "1", &v), 0);
+	ck_assert_uint_eq(v, 1);
+	ck_assert_int_eq(gtbs_policy_param_parse(&reg_params[0], "x", &v),
+			 -EINVAL);
+	ck_assert_int_eq(gtbs_policy_param_parse(&reg_params[0], "", &v),
+			 -EINVAL);
+	ck_assert_int_eq(gtbs_policy_param_parse(&reg_params[0],
+						 "18446744073709551616", &v),
+			 -EINVAL);
+	gtbs_dev_set_policy(&h->dev, &gtbs_policy_fifo, 0);
+	ck_assert_uint_eq(st->level, 0);	/* the area is zeroed */
+	gtbs_dev_set_policy(&h->dev, &reg_policy, 0);
+	ck_assert_uint_eq(gtbs_policy_param_get(&h->dev, 0), 3);
+	h_free(h);
 }
 END_TEST
 
@@ -812,6 +948,8 @@ Suite *policy_suite(void)
 	tcase_add_test(tc, adaptive_device_decision);
 	tcase_add_test(tc, adaptive_settings_switch_at_run_time);
 	tcase_add_test(tc, srtf_detach_clears_sampling);
+	tcase_add_test(tc, registry_register_rules);
+	tcase_add_test(tc, policy_params_life);
 	tcase_add_test(tc, alone_cycles_equation1);
 	tcase_add_test(tc, class_rules);
 	tcase_add_loop_test(tc, strict_classes_random, 0, 14);
