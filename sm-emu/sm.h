@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sm.h - an SM's resource accounting and rate groups, for the engine.
+ *
+ * Internal to the portable core (engine.c, sm.c): every function needs the
+ * device lock, and none is exported.  Inline, because the event loop runs
+ * them at every block issue and end.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#ifndef _GTBS_SM_H
+#define _GTBS_SM_H
+
+#include "gtbs.h"
+
+/*
+ * The rate divisor K + L_eff of rate group @g at the SM's current load,
+ * recomputed after a load change (&gtbs_sm.load_gen), when the group's
+ * carry, in units of the old divisor, is dropped as the SM-wide carry was
+ * before rates were per group.  Lock held.
+ */
+static inline u32 gtbs_group_div(struct gtbs_sm *sm, struct gtbs_rate_group *g)
+{
+	if (g->div_gen != sm->load_gen) {
+		g->div_gen = sm->load_gen;
+		g->div = gtbs_load_div(g->knee, g->mem_ppm, sm->load_issue,
+				       sm->load_mem);
+		g->progress_carry = 0;
+	}
+	return g->div;
+}
+
+/*
+ * Bring every rate group of the SM (&gtbs_sm.groups, one progress clock
+ * per (knee, phi) resident) and the SM's clock to @now.  Device lock held.
+ */
+static inline void gtbs_sm_sync(struct gtbs_dev *dev, struct gtbs_sm *sm,
+				u64 now)
+{
+	u32 i;
+
+	if (now <= sm->now)
+		return;
+	for (i = 0; i < sm->nr_groups; i++) {
+		struct gtbs_rate_group *g = &sm->groups[i];
+		u32 div = gtbs_group_div(sm, g), rem;
+		u64 carry;
+
+		/* exact: the remainder of this division carries to the next */
+		g->progress += gtbs_progress_advance_rem(now - sm->now, div,
+							 &rem);
+		carry = (u64)g->progress_carry + rem;
+		g->progress += carry / div;
+		g->progress_carry = carry % div;
+	}
+	if (sm->nr_resident)
+		sm->busy_cycles += now - sm->now;
+	sm->now = now;
+}
+
+/*
+ * The rate group of @grid's blocks on @sm: the group of the same knee and
+ * phi, or a new one starting at progress 0.  O(groups).  Lock held.
+ */
+static inline u32 gtbs_group_get(struct gtbs_sm *sm,
+				 const struct gtbs_grid *grid)
+{
+	struct gtbs_rate_group *g;
+	u32 i;
+
+	for (i = 0; i < sm->nr_groups; i++)
+		if (sm->groups[i].knee == grid->knee &&
+		    sm->groups[i].mem_ppm == grid->mem_ppm)
+			return i;
+	g = &sm->groups[sm->nr_groups];
+	memset(g, 0, sizeof(*g));
+	g->knee = grid->knee;
+	g->mem_ppm = grid->mem_ppm;
+	g->div_gen = sm->load_gen - 1;	/* computed at first use */
+	return sm->nr_groups++;
+}
+
+/*
+ * A block of group @i left: free the group with its last block, moving
+ * the last group into its place (and its blocks' slots).  Lock held.
+ */
+static inline void gtbs_group_put(const struct gtbs_dev *dev,
+				  struct gtbs_sm *sm, u32 i)
+{
+	u32 last = sm->nr_groups - 1, s;
+
+	if (--sm->groups[i].blocks)
+		return;
+	if (i != last) {
+		sm->groups[i] = sm->groups[last];
+		for (s = 0; s < dev->cfg.max_blocks_per_sm; s++)
+			if (sm->slots[s].grid && sm->slots[s].group == last)
+				sm->slots[s].group = i;
+	}
+	sm->nr_groups--;
+}
+
+/* A block of @grid takes @sm's resources and adds to its loads.  Lock held. */
+static inline void gtbs_sm_hold(struct gtbs_sm *sm,
+				const struct gtbs_grid *grid)
+{
+	const struct gtbs_occupancy *occ = &grid->occ;
+
+	sm->load_gen++;
+	sm->load_issue += (u64)occ->warps * (GTBS_PPM - grid->mem_ppm);
+	sm->load_mem += (u64)occ->warps * grid->mem_ppm;
+	sm->nr_resident++;
+	sm->used_warps += occ->warps;
+	sm->used_threads += occ->threads;
+	sm->used_regs += occ->regs;
+	sm->used_shmem += occ->shmem;
+}
+
+/* The block in @slot of @sm left: its resources and load go.  Lock held. */
+static inline void gtbs_sm_release(const struct gtbs_dev *dev,
+				   struct gtbs_sm *sm, struct gtbs_slot *slot)
+{
+	const struct gtbs_occupancy *occ = &slot->grid->occ;
+	u32 mem_ppm = slot->grid->mem_ppm;
+
+	sm->load_gen++;
+	sm->load_issue -= (u64)occ->warps * (GTBS_PPM - mem_ppm);
+	sm->load_mem -= (u64)occ->warps * mem_ppm;
+	sm->nr_resident--;
+	sm->used_warps -= occ->warps;
+	sm->used_threads -= occ->threads;
+	sm->used_regs -= occ->regs;
+	sm->used_shmem -= occ->shmem;
+	slot->grid->resident--;
+	slot->grid->sm[sm->id].resident--;
+	slot->grid = NULL;
+	gtbs_group_put(dev, sm, slot->group);
+}
+
+/* Cycles until rate group @g, with its carry, gains @left units. */
+static inline u64 gtbs_group_cycles_to(struct gtbs_sm *sm,
+				       struct gtbs_rate_group *g, u64 left)
+{
+	u32 div = gtbs_group_div(sm, g), rem;
+	u64 cycles = gtbs_progress_cycles(left, div);
+	u64 earlier;
+
+	/* the carry is less than one unit: it saves at most one cycle */
+	if (!g->progress_carry || !cycles)
+		return cycles;
+	earlier = gtbs_progress_advance_rem(cycles - 1, div, &rem);
+	earlier += ((u64)rem + g->progress_carry) / div;
+	return earlier >= left ? cycles - 1 : cycles;
+}
+#endif /* _GTBS_SM_H */
