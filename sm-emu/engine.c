@@ -809,7 +809,7 @@ u32 gtbs_grid_class(const struct gtbs_dev *dev, const struct gtbs_grid *grid,
 		class++;
 	return class;
 }
-EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_class);
+EXPORT_SYMBOL_GPL(gtbs_grid_class);
 
 /* The highest effective class with a block to issue at @now.  Lock held. */
 static u32 gtbs_dev_top_class(const struct gtbs_dev *dev, u64 now)
