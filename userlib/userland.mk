@@ -21,7 +21,8 @@
 #                     plug-ins it dlopen()s (--policy-plugin)
 #   check-abi-lib     the shared library exports exactly the API
 #   check-userland    host tests: workload parser, CLI error paths, the
-#                     predictor replay and the simulator
+#                     predictor replay, the simulator and its policy
+#                     plug-ins (the samples, make samples-so)
 #   $(BUILD)/asan/gputbs  the CLI under ASan, UBSan and LeakSanitizer
 #                     (dynamic), for the host tests
 #   check-userland-asan   the CLI, predict and timeline host tests on it:
@@ -198,6 +199,9 @@ check-userland: $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
 	tests/userland/predict-test.sh $(UL_BIN)/gputbs
 	tests/userland/timeline-test.sh $(UL_BIN)/gputbs
 	tests/userland/sim-test.sh $(UL_BIN)/gputbs-sim $(UL_BIN)/gputbs
+	$(MAKE) -s samples-so
+	tests/userland/plugin-test.sh $(UL_BIN)/gputbs-sim $(BUILD)/samples \
+		$(UL_BIN)/gputbs
 
 # The CLI built again under the sanitizers, linked dynamically (they do not
 # link statically), and its host tests on it: a leak (exit 23), an ASan or
