@@ -82,25 +82,46 @@ static void gputbs_core_reinit(struct gputbs_device *gdev,
 			       const struct gtbs_dev_config *cfg,
 			       struct gtbs_sm **sms, u32 time_scale_ps)
 {
-	struct gtbs_dev old = gdev->core;
 	struct gtbs_dev *core = &gdev->core;
+	u64 params[GTBS_MAX_POLICY_PARAMS];
+	/* the members that outlive the SMs: owner links, modes, counters */
+	struct {
+		spinlock_t *lock;	/* the device's, not taken here */
+		const struct gtbs_backend_ops *backend;
+		void *priv;
+		u64 next_id, submitted, completed, cancelled, timed_out;
+		u64 dispatched, predictions, promotions, policy_switches;
+		u64 sharing_switches;
+		bool slice_unaware;
+		u32 pred_mode;
+	} old = {
+		core->lock, core->backend, core->priv, core->next_id,
+		core->grids_submitted, core->grids_completed,
+		core->grids_cancelled, core->grids_timed_out,
+		core->blocks_dispatched, core->predictions, core->promotions,
+		core->policy_switches, core->sharing_switches,
+		core->slice_unaware, core->pred_mode,
+	};
 	u64 timeout;
+	u32 i;
 
-	gtbs_dev_init(core, cfg, old.policy, sms);
+	/* the policy's parameters, set again once it is attached anew */
+	for (i = 0; i < core->policy->nr_params; i++)
+		params[i] = gtbs_policy_param_get(core, i);
+	gtbs_dev_init(core, cfg, core->policy, sms);
 	core->lock = old.lock;
 	core->backend = old.backend;
 	core->priv = old.priv;
 	core->next_id = old.next_id;
 	core->slice_unaware = old.slice_unaware;
-	core->share_threshold = old.share_threshold;
-	core->share_residency = old.share_residency;
 	core->pred_mode = old.pred_mode;
-	core->share_mode = old.share_mode;
-	core->grids_submitted = old.grids_submitted;
-	core->grids_completed = old.grids_completed;
-	core->grids_cancelled = old.grids_cancelled;
-	core->grids_timed_out = old.grids_timed_out;
-	core->blocks_dispatched = old.blocks_dispatched;
+	for (i = 0; i < core->policy->nr_params; i++)
+		gtbs_policy_param_set(core, i, params[i], 0);
+	core->grids_submitted = old.submitted;
+	core->grids_completed = old.completed;
+	core->grids_cancelled = old.cancelled;
+	core->grids_timed_out = old.timed_out;
+	core->blocks_dispatched = old.dispatched;
 	core->predictions = old.predictions;
 	core->promotions = old.promotions;
 	core->policy_switches = old.policy_switches;
@@ -190,14 +211,16 @@ err_free:
  */
 void gputbs_policy_note(const struct gtbs_policy_ops *ops)
 {
-	if (ops == &gtbs_policy_sjf)
+	if (!strcmp(ops->name, "sjf"))
 		pr_notice_once("gputbs: policy sjf is now the paper's serial SJF (shortest grid alone first, one grid at a time); the former SJF oracle is srtf-oracle\n");
 }
 
 /**
  * gputbs_switch_policy() - switch the device's scheduling policy now
  * @gdev: the device.
- * @ops: the new policy, from the core's registry (gtbs_policy_at()).
+ * @ops: the new policy, with a reference the caller took with
+ *	gtbs_policy_get(), which this function consumes: the device keeps it
+ *	(and drops the old policy's) or drops it.
  *
  * For the sysfs attribute policy and the netlink policy-set command: runs
  * the device up to the current cycle, switches among the policies of
@@ -221,6 +244,7 @@ int gputbs_switch_policy(struct gputbs_device *gdev,
 	ret = gputbs_dev_lock_sync(gdev, &now);
 	if (ret) {
 		spin_unlock(&gdev->lock);
+		gtbs_policy_put(ops);
 		return ret;
 	}
 	old = gdev->core.policy;
@@ -229,5 +253,8 @@ int gputbs_switch_policy(struct gputbs_device *gdev,
 	gputbs_obs_policy_switched(gdev, old, now);
 	gputbs_dev_sync(gdev);	/* kicked SMs issue under the new policy now */
 	spin_unlock(&gdev->lock);
+	/* the old policy's module may be unloaded from now on */
+	gtbs_policy_put(old == ops ? ops : old);
+	gputbs_policy_params_changed(gdev);
 	return 0;
 }

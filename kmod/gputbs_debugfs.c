@@ -85,7 +85,8 @@ struct gputbs_dbg_sm {
 	bool sharing;
 };
 
-static void gputbs_dbg_copy_sm(const struct gtbs_sm *sm, u32 nr_slots,
+static void gputbs_dbg_copy_sm(const struct gtbs_dev *core,
+			       const struct gtbs_sm *sm, u32 nr_slots,
 			       struct gputbs_dbg_sm *d,
 			       struct gputbs_dbg_slot *slots)
 {
@@ -100,7 +101,7 @@ static void gputbs_dbg_copy_sm(const struct gtbs_sm *sm, u32 nr_slots,
 		.used_regs = sm->used_regs,
 		.used_shmem = sm->used_shmem,
 		.nr_resident = sm->nr_resident,
-		.sharing = sm->sharing,
+		.sharing = gtbs_sm_sharing(core, sm),
 	};
 	for (j = 0; j < nr_slots; j++) {
 		const struct gtbs_slot *s = &sm->slots[j];
@@ -168,7 +169,7 @@ static int gputbs_dbg_sms_show(struct seq_file *m, void *unused)
 	spin_lock(&gdev->lock);
 	gputbs_dev_sync(gdev);	/* a bounded slice: the state as far as it got */
 	for (i = 0; i < cfg.nr_sms; i++)
-		gputbs_dbg_copy_sm(gdev->sms[i], nr_slots, &sms[i],
+		gputbs_dbg_copy_sm(&gdev->core, gdev->sms[i], nr_slots, &sms[i],
 				   &slots[(size_t)i * nr_slots]);
 	spin_unlock(&gdev->lock);
 	mutex_unlock(&gdev->cfg_lock);
@@ -205,7 +206,7 @@ struct gputbs_dbg_grid {
 	u32 state;
 	u32 prio_class;
 	u32 eff_class;
-	u32 sample;
+	char policy_state[16];
 	u32 nr_blocks;
 	u32 issued;
 	u32 done;
@@ -231,8 +232,6 @@ struct gputbs_dbg_pred {
 	u64 t;
 	u64 pred_cycles;
 	u64 remaining;
-	u64 init_remaining;
-	bool has_init;
 	bool reslice;
 	bool predicted;
 };
@@ -252,17 +251,6 @@ static const char *gputbs_dbg_state_name(u32 state)
 	return state < ARRAY_SIZE(names) ? names[state] : "?";
 }
 
-static const char *gputbs_dbg_sample_name(u32 sample)
-{
-	static const char * const names[] = {
-		[GTBS_SAMPLE_NONE] = "none",
-		[GTBS_SAMPLE_RUNNING] = "running",
-		[GTBS_SAMPLE_KNOWN] = "known",
-	};
-
-	return sample < ARRAY_SIZE(names) ? names[sample] : "?";
-}
-
 static void gputbs_dbg_copy_grid(struct gputbs_device *gdev,
 				 const struct gtbs_grid *g, u64 now,
 				 struct gputbs_dbg_grid *d,
@@ -280,7 +268,6 @@ static void gputbs_dbg_copy_grid(struct gputbs_device *gdev,
 		.eff_class = g->state == GTBS_GRID_ARRIVING ?
 			     g->desc.prio_class :
 			     gtbs_grid_class(&gdev->core, g, now),
-		.sample = g->sample,
 		.nr_blocks = g->desc.nr_blocks,
 		.issued = g->next_block,
 		.done = g->blocks_done,
@@ -296,6 +283,10 @@ static void gputbs_dbg_copy_grid(struct gputbs_device *gdev,
 		.pred_cycle = g->pred_cycle,
 	};
 	memcpy(d->label, g->desc.label, sizeof(d->label));
+	/* the policy's word for the grid (SRTF: its sampling state) */
+	strscpy(d->policy_state, gdev->core.policy->grid_state ?
+		gdev->core.policy->grid_state(&gdev->core, g) ?: "-" : "-",
+		sizeof(d->policy_state));
 	for (i = 0; i < gdev->core.cfg.nr_sms; i++) {
 		const struct gtbs_grid_sm *gs = &g->sm[i];
 		const struct gtbs_pred_sm *p = &gs->pred;
@@ -313,8 +304,6 @@ static void gputbs_dbg_copy_grid(struct gputbs_device *gdev,
 			.pred_cycles = p->pred_cycles,
 			.remaining = p->predicted ?
 				     gtbs_pred_remaining(p, sm_now) : 0,
-			.init_remaining = gs->init_remaining,
-			.has_init = gs->has_init,
 			.reslice = gtbs_grid_sm_reslice_due(&gdev->core, gs),
 			.predicted = p->predicted,
 		};
@@ -327,29 +316,25 @@ static void gputbs_dbg_print_grid(struct seq_file *m, u32 nr_sms,
 {
 	u32 i;
 
-	seq_printf(m, "grid client=%llu handle=%u id=%llu state=%s class=%s eff_class=%s blocks=%u issued=%u done=%u resident=%u residency=%u arrival=%llu start=%llu alone=%llu sample=%s predictions=%llu first_pred=%llu final_pred=%llu pred_remaining=%llu pred_cycle=%llu label=%s\n",
+	seq_printf(m, "grid client=%llu handle=%u id=%llu state=%s class=%s eff_class=%s blocks=%u issued=%u done=%u resident=%u residency=%u arrival=%llu start=%llu alone=%llu policy_state=%s predictions=%llu first_pred=%llu final_pred=%llu pred_remaining=%llu pred_cycle=%llu label=%s\n",
 		   d->client, d->handle, d->id, gputbs_dbg_state_name(d->state),
 		   gtbs_prio_class_name(d->prio_class),
 		   gtbs_prio_class_name(d->eff_class), d->nr_blocks, d->issued,
 		   d->done, d->resident, d->residency, d->arrival, d->start,
-		   d->alone, gputbs_dbg_sample_name(d->sample), d->predictions,
+		   d->alone, d->policy_state, d->predictions,
 		   d->first_pred, d->final_pred, d->pred_remaining,
 		   d->pred_cycle, d->label);
 	if (d->state != GTBS_GRID_RUNNING)
 		return;
-	seq_puts(m, "  sm now resident Active_Kernel_Cycles Done_Blocks Total_Blocks Resident_Blocks t Pred_Cycles Reslice predicted remaining init_remaining\n");
+	seq_puts(m, "  sm now resident Active_Kernel_Cycles Done_Blocks Total_Blocks Resident_Blocks t Pred_Cycles Reslice predicted remaining\n");
 	for (i = 0; i < nr_sms; i++) {
 		const struct gputbs_dbg_pred *p = &preds[i];
 
-		seq_printf(m, "  %u %llu %u %llu %u %u %u %llu %llu %u %u %llu ",
+		seq_printf(m, "  %u %llu %u %llu %u %u %u %llu %llu %u %u %llu\n",
 			   i, p->now, p->resident, p->active, p->done_blocks,
 			   p->total_blocks, p->resident_blocks, p->t,
 			   p->pred_cycles, p->reslice, p->predicted,
 			   p->remaining);
-		if (p->has_init)
-			seq_printf(m, "%llu\n", p->init_remaining);
-		else
-			seq_puts(m, "-\n");
 	}
 }
 

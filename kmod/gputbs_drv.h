@@ -84,6 +84,25 @@ struct gputbs_sync_stats {
 };
 
 /**
+ * struct gputbs_params - the sysfs directory policy_params/
+ * @ops: the policy the directory shows, NULL while it does not exist.
+ * @group: the attribute group, named "policy_params".
+ * @attrs: NULL-terminated pointers to @dattrs' attributes.
+ * @dattrs: one file per parameter of @ops, in its &gtbs_policy_ops.params
+ *	order (a file's index is its parameter's).
+ *
+ * Built and removed under &gputbs_device.cfg_lock
+ * (gputbs_policy_params_changed()); read by the files' show and store
+ * under &gputbs_device.lock, which compare @ops with the device's policy.
+ */
+struct gputbs_params {
+	const struct gtbs_policy_ops *ops;
+	struct attribute_group group;
+	struct attribute *attrs[GTBS_MAX_POLICY_PARAMS + 1];
+	struct device_attribute dattrs[GTBS_MAX_POLICY_PARAMS];
+};
+
+/**
  * struct gputbs_device - the emulated GPU behind /dev/gputbs
  * @lock: serialises every call into the portable core and the grids'
  *	done lists; taken by SM kthreads and ioctls, never from irq context.
@@ -110,6 +129,7 @@ struct gputbs_sync_stats {
  * @obs: preemptions, latencies, accuracy log, per-SM tracking (@lock).
  * @sync: lock hold statistics of the device's runs (@lock).
  * @debugfs: the debugfs directory gputbs/, or an error pointer.
+ * @params: the sysfs directory policy_params/ (@cfg_lock).
  */
 struct gputbs_device {
 	/* serialises the core: see @lock above */
@@ -130,6 +150,7 @@ struct gputbs_device {
 	struct gputbs_obs obs;
 	struct gputbs_sync_stats sync;
 	struct dentry *debugfs;
+	struct gputbs_params params;
 };
 
 /**
@@ -247,6 +268,8 @@ void gputbs_grid_block_end(struct gputbs_grid *grid, u32 sm, u32 slot,
 
 /* gputbs_sysfs.c */
 extern const struct attribute_group *gputbs_groups[];
+void gputbs_policy_params_changed(struct gputbs_device *gdev);
+void gputbs_policy_params_remove(struct gputbs_device *gdev);
 int gputbs_admin_check(void);
 
 /* gputbs_limits.c */

@@ -160,6 +160,7 @@ static void gputbs_device_free(struct gputbs_device *gdev)
 {
 	u32 i;
 
+	gtbs_policy_put(gdev->core.policy);	/* the device's reference */
 	if (gdev->sms)
 		for (i = 0; i < gdev->core.cfg.nr_sms; i++)
 			kfree(gdev->sms[i]);
@@ -180,15 +181,19 @@ static struct gputbs_device *gputbs_device_alloc(void)
 	ret = gputbs_config_from_params(&cfg);
 	if (ret)
 		return ERR_PTR(ret);
-	ops = gtbs_policy_find(policy);
+	ops = gtbs_policy_get(policy);
 	if (!ops) {
 		pr_err("gputbs: unknown policy '%s'\n", policy);
 		return ERR_PTR(-EINVAL);
 	}
 	gputbs_policy_note(ops);
 	gdev = kzalloc(sizeof(*gdev), GFP_KERNEL);
-	if (!gdev)
+	if (!gdev) {
+		gtbs_policy_put(ops);
 		return ERR_PTR(-ENOMEM);
+	}
+	/* before a failure can free @gdev: gputbs_device_free() puts it */
+	gdev->core.policy = ops;
 	gdev->core.cfg = cfg;
 	gdev->sms = kcalloc(cfg.nr_sms, sizeof(*gdev->sms), GFP_KERNEL);
 	gdev->threads = kcalloc(cfg.nr_sms, sizeof(*gdev->threads), GFP_KERNEL);
@@ -225,9 +230,15 @@ static int __init gputbs_init(void)
 	struct gputbs_device *gdev;
 	int ret;
 
+	/* the built-ins, through the API every policy module uses */
+	ret = gtbs_policy_register_builtins();
+	if (ret)
+		return ret;
 	gdev = gputbs_device_alloc();
-	if (IS_ERR(gdev))
+	if (IS_ERR(gdev)) {
+		gtbs_policy_unregister_builtins();
 		return PTR_ERR(gdev);
+	}
 	ret = gputbs_sm_threads_start(gdev);
 	if (ret)
 		goto err_free;
@@ -243,6 +254,7 @@ static int __init gputbs_init(void)
 	if (ret)
 		goto err_nl;
 	gputbs_dev = gdev;
+	gputbs_policy_params_changed(gdev);	/* policy_params/ */
 	gputbs_debugfs_init(gdev);
 	pr_info("gputbs: %u SMs, policy %s, %u ps per cycle\n",
 		gdev->core.cfg.nr_sms, gdev->core.policy->name,
@@ -255,6 +267,7 @@ err_threads:
 	gputbs_sm_threads_stop(gdev);
 err_free:
 	gputbs_device_free(gdev);
+	gtbs_policy_unregister_builtins();
 	return ret;
 }
 
@@ -263,10 +276,13 @@ static void __exit gputbs_exit(void)
 	struct gputbs_device *gdev = gputbs_dev;
 
 	gputbs_debugfs_exit(gdev);
+	gputbs_policy_params_remove(gdev);
 	misc_deregister(&gdev->misc);
 	gputbs_nl_exit(gdev);
 	gputbs_sm_threads_stop(gdev);
 	gputbs_device_free(gdev);
+	/* no policy module is loaded: each depends on this one's symbols */
+	gtbs_policy_unregister_builtins();
 }
 
 module_init(gputbs_init);

@@ -693,9 +693,13 @@ static int gputbs_nl_put_dev(struct sk_buff *skb, const struct gputbs_nl_dev *d)
 	BUILD_BUG_ON(ARRAY_SIZE(counter_attrs) != ARRAY_SIZE(d->counters));
 	if (nla_put_string(skb, GPUTBS_A_DEV_POLICY, d->policy))
 		return -EMSGSIZE;
+	gtbs_policy_lock();
 	for (i = 0; (ops = gtbs_policy_at(i)); i++)
 		if (nla_put_string(skb, GPUTBS_A_DEV_POLICIES, ops->name))
-			return -EMSGSIZE;
+			break;
+	gtbs_policy_unlock();
+	if (ops)
+		return -EMSGSIZE;
 	if (nla_put_u32(skb, GPUTBS_A_DEV_NR_SMS, d->cfg.nr_sms) ||
 	    nla_put_u32(skb, GPUTBS_A_DEV_WARP_SIZE, d->cfg.warp_size) ||
 	    nla_put_u32(skb, GPUTBS_A_DEV_SM_THREADS,
@@ -883,9 +887,10 @@ static int gputbs_nl_grid_get_dumpit(struct sk_buff *skb,
 
 /* The attributes of @sm and its resident blocks.  Device lock held. */
 static int gputbs_nl_put_sm(struct sk_buff *skb,
-			    const struct gtbs_dev_config *cfg,
+			    const struct gtbs_dev *core,
 			    const struct gtbs_sm *sm)
 {
+	const struct gtbs_dev_config *cfg = &core->cfg;
 	struct nlattr *nest;
 	u32 i;
 
@@ -907,7 +912,8 @@ static int gputbs_nl_put_sm(struct sk_buff *skb,
 			      GPUTBS_A_SM_PAD) ||
 	    nla_put_u64_64bit(skb, GPUTBS_A_SM_NOW_CYCLE, sm->now,
 			      GPUTBS_A_SM_PAD) ||
-	    (sm->sharing && nla_put_flag(skb, GPUTBS_A_SM_SHARING)))
+	    (gtbs_sm_sharing(core, sm) &&
+	     nla_put_flag(skb, GPUTBS_A_SM_SHARING)))
 		return -EMSGSIZE;
 	for (i = 0; i < cfg->max_blocks_per_sm; i++) {
 		const struct gtbs_slot *slot = &sm->slots[i];
@@ -966,7 +972,7 @@ static int gputbs_nl_sm_get_doit(struct sk_buff *skb, struct genl_info *info)
 	spin_lock(&gdev->lock);
 	if (id < gdev->core.cfg.nr_sms) {
 		gputbs_dev_sync(gdev);
-		ret = gputbs_nl_put_sm(msg, &gdev->core.cfg, gdev->sms[id]);
+		ret = gputbs_nl_put_sm(msg, &gdev->core, gdev->sms[id]);
 	} else {
 		ret = -ENOENT;
 	}
@@ -993,7 +999,7 @@ static int gputbs_nl_sm_get_dumpit(struct sk_buff *skb,
 				  NLM_F_MULTI, GPUTBS_CMD_SM_GET);
 		if (!hdr)
 			break;
-		if (gputbs_nl_put_sm(skb, &gdev->core.cfg, gdev->sms[i])) {
+		if (gputbs_nl_put_sm(skb, &gdev->core, gdev->sms[i])) {
 			genlmsg_cancel(skb, hdr);
 			break;
 		}
@@ -1010,7 +1016,6 @@ static int gputbs_nl_policy_set_doit(struct sk_buff *skb,
 	struct gputbs_device *gdev = gputbs_nl->gdev;
 	struct nlattr *attr = info->attrs[GPUTBS_A_DEV_POLICY];
 	const struct gtbs_policy_ops *ops;
-	unsigned int i;
 
 	/* GENL_ADMIN_PERM checked CAP_NET_ADMIN; the policy is the device's */
 	if (!netlink_capable(skb, CAP_SYS_ADMIN)) {
@@ -1019,9 +1024,7 @@ static int gputbs_nl_policy_set_doit(struct sk_buff *skb,
 	}
 	if (GENL_REQ_ATTR_CHECK(info, GPUTBS_A_DEV_POLICY))
 		return -EINVAL;
-	for (i = 0; (ops = gtbs_policy_at(i)); i++)
-		if (!strcmp(nla_data(attr), ops->name))
-			break;
+	ops = gtbs_policy_get(nla_data(attr));	/* the device's reference */
 	if (!ops) {
 		NL_SET_ERR_MSG_ATTR(info->extack, attr,
 				    "unknown policy (see policies of dev-get)");

@@ -435,14 +435,24 @@ static struct gtbs_grid *gputbs_obs_pending(struct gtbs_dev *core, u64 id)
 	return NULL;
 }
 
-/* Why @sm stops issuing @from for @to (see the DOC).  Lock held. */
+/*
+ * Why @sm stops issuing @from for @to (see the DOC): the classes, which
+ * are the engine's, else the reason the policy gave (@pick, &enum
+ * gtbs_pick_reason).  Lock held.
+ */
 static u32 gputbs_obs_reason(const struct gtbs_dev *core,
 			     const struct gtbs_sm *sm,
 			     const struct gtbs_grid *from,
-			     const struct gtbs_grid *to, u32 *from_class,
-			     u32 *to_class)
+			     const struct gtbs_grid *to, u32 pick,
+			     u32 *from_class, u32 *to_class)
 {
-	const struct gtbs_policy_ops *policy = core->policy;
+	static const u8 reasons[GTBS_NR_PICK_REASONS] = {
+		[GTBS_PICK_POLICY] = GPUTBS_PREEMPT_POLICY,
+		[GTBS_PICK_SHORTER] = GPUTBS_PREEMPT_SHORTER,
+		[GTBS_PICK_SAMPLE] = GPUTBS_PREEMPT_SAMPLE,
+		[GTBS_PICK_SHARE] = GPUTBS_PREEMPT_SHARE,
+		[GTBS_PICK_LIMIT] = GPUTBS_PREEMPT_LIMIT,
+	};
 
 	*from_class = gtbs_grid_class(core, from, sm->now);
 	*to_class = gtbs_grid_class(core, to, sm->now);
@@ -451,17 +461,8 @@ static u32 gputbs_obs_reason(const struct gtbs_dev *core,
 		return GPUTBS_PREEMPT_STARVE;
 	if (*to_class > *from_class)
 		return GPUTBS_PREEMPT_CLASS;
-	if (core->sampling == to && core->sample_sm == sm->id)
-		return GPUTBS_PREEMPT_SAMPLE;
-	if (policy == &gtbs_policy_srtf_adaptive && sm->sharing)
-		return GPUTBS_PREEMPT_SHARE;
-	if (policy == &gtbs_policy_srtf ||
-	    policy == &gtbs_policy_srtf_adaptive ||
-	    policy == &gtbs_policy_srtf_oracle)
-		return GPUTBS_PREEMPT_SHORTER;
-	if (policy == &gtbs_policy_mpmax)
-		return GPUTBS_PREEMPT_LIMIT;
-	return GPUTBS_PREEMPT_POLICY;
+	return pick < GTBS_NR_PICK_REASONS ? reasons[pick] :
+					     GPUTBS_PREEMPT_POLICY;
 }
 
 /**
@@ -469,6 +470,7 @@ static u32 gputbs_obs_reason(const struct gtbs_dev *core,
  * @core: the core's device.
  * @sm: the SM at a block boundary.
  * @grid: the grid its policy picked, or NULL.
+ * @pick: the policy's reason, &enum gtbs_pick_reason.
  *
  * Emits gputbs:sharing_mode when the SM's SRTF/Adaptive mode changed, and
  * gputbs:preempt when the SM stops issuing the grid it picked before,
@@ -478,18 +480,19 @@ static u32 gputbs_obs_reason(const struct gtbs_dev *core,
  * Context: &gputbs_device.lock held, inside the core's dispatch.
  */
 void gputbs_obs_pick(struct gtbs_dev *core, struct gtbs_sm *sm,
-		     struct gtbs_grid *grid)
+		     struct gtbs_grid *grid, u32 pick)
 {
 	struct gputbs_device *gdev = core->priv;
 	struct gputbs_obs_sm *o = &gdev->obs.sms[sm->id];
+	bool sharing = gtbs_sm_sharing(core, sm);
 	struct gputbs_grid *mgrid;
 	struct gtbs_grid *from;
 	u32 reason, fc, tc;
 
 	gtbs_lockdep_assert_held(core);
-	if (sm->sharing != o->sharing) {
-		o->sharing = sm->sharing;
-		trace_sharing_mode(sm->id, sm->now, sm->sharing);
+	if (sharing != o->sharing) {
+		o->sharing = sharing;
+		trace_sharing_mode(sm->id, sm->now, sharing);
 	}
 	if (!grid || grid->id == o->cur_id)
 		return;
@@ -497,7 +500,7 @@ void gputbs_obs_pick(struct gtbs_dev *core, struct gtbs_sm *sm,
 	o->cur_id = grid->id;
 	if (!from)
 		return;
-	reason = gputbs_obs_reason(core, sm, from, grid, &fc, &tc);
+	reason = gputbs_obs_reason(core, sm, from, grid, pick, &fc, &tc);
 	gdev->obs.switches[reason]++;
 	if (reason <= GPUTBS_PREEMPT_SHORTER) {
 		const struct gtbs_grid_sm *gs = &grid->sm[sm->id];
@@ -540,9 +543,11 @@ void gputbs_obs_policy_switched(struct gputbs_device *gdev,
 	for (i = 0; i < gdev->core.cfg.nr_sms; i++) {
 		struct gputbs_obs_sm *o = &gdev->obs.sms[i];
 
-		if (gdev->sms[i]->sharing == o->sharing)
+		bool sharing = gtbs_sm_sharing(&gdev->core, gdev->sms[i]);
+
+		if (sharing == o->sharing)
 			continue;
-		o->sharing = gdev->sms[i]->sharing;
+		o->sharing = sharing;
 		trace_sharing_mode(i, now, o->sharing);
 	}
 }

@@ -189,7 +189,7 @@ void gputbs_obs_block_end(struct gputbs_device *gdev, struct gtbs_sm *sm,
 void gputbs_obs_predict(struct gtbs_dev *core, struct gtbs_sm *sm,
 			struct gtbs_grid *grid);
 void gputbs_obs_pick(struct gtbs_dev *core, struct gtbs_sm *sm,
-		     struct gtbs_grid *grid);
+		     struct gtbs_grid *grid, u32 pick);
 void gputbs_obs_policy_switched(struct gputbs_device *gdev,
 				const struct gtbs_policy_ops *old, u64 now);
 const char *gputbs_preempt_reason_name(u32 reason);

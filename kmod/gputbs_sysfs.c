@@ -25,14 +25,19 @@
  *	The starvation guard (&gtbs_dev.starve_cycles) in wall-clock ns of
  *	emulated time; 0 (the default) turns it off.
  *
- * share_threshold_ppm, share_residency
- *	SRTF/Adaptive's tunables.
+ * policy_params/
+ *	A directory with one file per parameter the current policy declares
+ *	(&struct gtbs_policy_param), rebuilt at every policy switch: empty
+ *	for fifo; ``share_threshold_ppm``, ``share_residency`` and
+ *	``share_mode`` for srtf-adaptive.  Read: the value (a choice by its
+ *	name).  Write: a decimal number, or a value name; outside the
+ *	parameter's min..max is %-ERANGE, anything else %-EINVAL.  A
+ *	policy's parameters start at their defaults when it is selected.
  *
- * predictor, share_mode
- *	Selectors like policy: ``[extended] literal`` (the Simple Slicing
+ * predictor
+ *	A selector like policy: ``[extended] literal`` (the Simple Slicing
  *	predictor's mode, &gtbs_dev.pred_mode, for grids launched from now
- *	on) and ``device [sm]`` (SRTF/Adaptive's reading,
- *	&gtbs_dev.share_mode).
+ *	on).
  *
  * nr_sms, threads_per_sm, regs_per_sm, shmem_per_sm, blocks_per_sm,
  * warps_per_sm, warp_size, load_knee_warps, timing_model, time_scale_ps
@@ -98,9 +103,12 @@ static ssize_t policy_show(struct device *dev, struct device_attribute *attr,
 	spin_lock(&gdev->lock);
 	cur = gdev->core.policy;
 	spin_unlock(&gdev->lock);
+	/* every registered policy, those of policy modules included */
+	gtbs_policy_lock();
 	for (i = 0; (ops = gtbs_policy_at(i)); i++)
 		len += sysfs_emit_at(buf, len, ops == cur ? "%s[%s]" : "%s%s",
 				     i ? " " : "", ops->name);
+	gtbs_policy_unlock();
 	len += sysfs_emit_at(buf, len, "\n");
 	return len;
 }
@@ -110,15 +118,15 @@ static ssize_t policy_store(struct device *dev, struct device_attribute *attr,
 {
 	struct gputbs_device *gdev = gputbs_from_dev(dev);
 	const struct gtbs_policy_ops *ops;
-	unsigned int i;
+	char name[GTBS_POLICY_NAME_LEN];
 	int ret;
 
 	ret = gputbs_admin_check();
 	if (ret)
 		return ret;
-	for (i = 0; (ops = gtbs_policy_at(i)); i++)
-		if (sysfs_streq(buf, ops->name))
-			break;
+	if (strscpy(name, buf, sizeof(name)) < 0)
+		return -EINVAL;
+	ops = gtbs_policy_get(strim(name));	/* a reference for the device */
 	if (!ops)
 		return -EINVAL;
 	ret = gputbs_switch_policy(gdev, ops);
@@ -204,91 +212,6 @@ static int gputbs_set_starve_ns(struct gputbs_device *gdev, u64 ns, u64 now)
 }
 
 GPUTBS_NS_TUNABLE_ATTR(starve_ns, gdev->starve_ns);
-
-/* SRTF/Adaptive's threshold, read and written in parts per million. */
-static ssize_t share_threshold_ppm_show(struct device *dev,
-					struct device_attribute *attr,
-					char *buf)
-{
-	struct gputbs_device *gdev = gputbs_from_dev(dev);
-	u64 fp;
-
-	spin_lock(&gdev->lock);
-	fp = gdev->core.share_threshold;
-	spin_unlock(&gdev->lock);
-	/* GTBS_FP_ONE is 10^6: fixed point and ppm are the same number */
-	return sysfs_emit(buf, "%llu\n", fp);
-}
-
-static int gputbs_set_share_threshold(struct gputbs_device *gdev, u64 ppm,
-				      u64 now)
-{
-	gdev->core.share_threshold = ppm;
-	return 0;
-}
-
-static ssize_t share_threshold_ppm_store(struct device *dev,
-					 struct device_attribute *attr,
-					 const char *buf, size_t count)
-{
-	u64 ppm;
-	int ret;
-
-	BUILD_BUG_ON(GTBS_FP_ONE != 1000000);
-	ret = gputbs_admin_check();
-	if (ret)
-		return ret;
-	ret = kstrtou64(buf, 10, &ppm);
-	if (ret)
-		return ret;
-	if (ppm > 100 * GTBS_FP_ONE)
-		return -ERANGE;
-	ret = gputbs_tunable_store(gputbs_from_dev(dev),
-				   gputbs_set_share_threshold, ppm);
-	return ret ?: count;
-}
-static DEVICE_ATTR_RW(share_threshold_ppm);
-
-/* SRTF/Adaptive's residency limit of the fastest grid while sharing. */
-static ssize_t share_residency_show(struct device *dev,
-				    struct device_attribute *attr, char *buf)
-{
-	struct gputbs_device *gdev = gputbs_from_dev(dev);
-	u32 limit;
-
-	spin_lock(&gdev->lock);
-	limit = gdev->core.share_residency;
-	spin_unlock(&gdev->lock);
-	return sysfs_emit(buf, "%u\n", limit);
-}
-
-static int gputbs_set_share_residency(struct gputbs_device *gdev, u64 limit,
-				      u64 now)
-{
-	gdev->core.share_residency = limit;
-	return 0;
-}
-
-static ssize_t share_residency_store(struct device *dev,
-				     struct device_attribute *attr,
-				     const char *buf, size_t count)
-{
-	u32 limit;
-	int ret;
-
-	ret = gputbs_admin_check();
-	if (ret)
-		return ret;
-	ret = kstrtou32(buf, 10, &limit);
-	if (ret)
-		return ret;
-	if (!limit || limit > GTBS_MAX_BLOCKS_PER_SM)
-		return -ERANGE;
-	ret = gputbs_tunable_store(gputbs_from_dev(dev),
-				   gputbs_set_share_residency, limit);
-	return ret ?: count;
-}
-static DEVICE_ATTR_RW(share_residency);
 
 /*
  * A selector among @n names (@name(i) for i < @n), the current one in
@@ -394,22 +317,6 @@ static const struct gputbs_selector gputbs_predictor_sel = {
 GPUTBS_SELECTOR_ATTR(predictor);
 
 /* SRTF/Adaptive's reading: device or sm. */
-static u32 gputbs_get_share_mode(const struct gtbs_dev *core)
-{
-	return core->share_mode;
-}
-
-static int gputbs_set_share_mode(struct gputbs_device *gdev, u64 mode,
-				 u64 now)
-{
-	return gtbs_adaptive_set_share_mode(&gdev->core, mode, now);
-}
-
-static const struct gputbs_selector gputbs_share_mode_sel = {
-	GTBS_NR_SHARE_MODES, gtbs_share_mode_name, gputbs_get_share_mode,
-	gputbs_set_share_mode,
-};
-GPUTBS_SELECTOR_ATTR(share_mode);
 
 /* The job timeout, in wall-clock ns of emulated time; 0: none. */
 static int gputbs_set_timeout_ns(struct gputbs_device *gdev, u64 ns, u64 now)
@@ -584,10 +491,7 @@ GPUTBS_COUNTER_ATTR(preemptions, gdev->obs.preemptions);
 static struct attribute *gputbs_attrs[] = {
 	&dev_attr_policy.attr,
 	&dev_attr_starve_ns.attr,
-	&dev_attr_share_threshold_ppm.attr,
-	&dev_attr_share_residency.attr,
 	&dev_attr_predictor.attr,
-	&dev_attr_share_mode.attr,
 	&dev_attr_timeout_ns.attr,
 	&dev_attr_nr_sms.attr.attr,
 	&dev_attr_threads_per_sm.attr.attr,
@@ -621,3 +525,154 @@ const struct attribute_group *gputbs_groups[] = {
 	&gputbs_group,
 	NULL,
 };
+
+/*
+ * policy_params/: the current policy's parameters, one file each.  The
+ * group lives in &gputbs_device.params and is rebuilt, under
+ * &gputbs_device.cfg_lock, whenever the policy changes.  A file knows its
+ * parameter by index; a read or write checks under the device lock that
+ * the policy is still the one the group was built for (else -EAGAIN: a
+ * switch is rebuilding the directory).
+ */
+static struct gputbs_device *gputbs_param_index(struct device *dev,
+						struct device_attribute *attr,
+						u32 *index)
+{
+	struct gputbs_device *gdev = gputbs_from_dev(dev);
+
+	*index = attr - gdev->params.dattrs;
+	return gdev;
+}
+
+static ssize_t gputbs_param_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	const struct gtbs_policy_param *p;
+	struct gputbs_device *gdev;
+	u32 index;
+	u64 val;
+
+	gdev = gputbs_param_index(dev, attr, &index);
+	spin_lock(&gdev->lock);
+	if (gdev->core.policy != gdev->params.ops) {
+		spin_unlock(&gdev->lock);
+		return -EAGAIN;
+	}
+	p = &gdev->core.policy->params[index];
+	val = gtbs_policy_param_get(&gdev->core, index);
+	spin_unlock(&gdev->lock);
+	/* @p stays valid: the device holds a reference on its module */
+	if (p->names)
+		return sysfs_emit(buf, "%s\n", p->names[val]);
+	return sysfs_emit(buf, "%llu\n", val);
+}
+
+static ssize_t gputbs_param_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	struct gputbs_device *gdev;
+	u32 index;
+	u64 val, now;
+	int ret;
+
+	ret = gputbs_admin_check();
+	if (ret)
+		return ret;
+	gdev = gputbs_param_index(dev, attr, &index);
+	ret = gputbs_dev_lock_sync(gdev, &now);
+	if (!ret && gdev->core.policy != gdev->params.ops)
+		ret = -EAGAIN;
+	if (!ret)
+		ret = gtbs_policy_param_parse(&gdev->core.policy->params[index],
+					      buf, &val);
+	if (!ret)
+		ret = gtbs_policy_param_set(&gdev->core, index, val, now);
+	if (!ret) {
+		gtbs_dev_kick(&gdev->core, now);
+		gputbs_dev_sync(gdev);
+	}
+	spin_unlock(&gdev->lock);
+	return ret ?: count;
+}
+
+/* Build policy_params/ for @ops.  &gputbs_device.cfg_lock held. */
+static int gputbs_params_create(struct gputbs_device *gdev,
+				const struct gtbs_policy_ops *ops)
+{
+	struct gputbs_params *pa = &gdev->params;
+	u32 i;
+	int ret;
+
+	lockdep_assert_held(&gdev->cfg_lock);
+	memset(pa->attrs, 0, sizeof(pa->attrs));
+	for (i = 0; i < ops->nr_params; i++) {
+		struct device_attribute *da = &pa->dattrs[i];
+
+		sysfs_attr_init(&da->attr);
+		da->attr.name = ops->params[i].name;
+		da->attr.mode = 0644;
+		da->show = gputbs_param_show;
+		da->store = gputbs_param_store;
+		pa->attrs[i] = &da->attr;
+	}
+	pa->group.name = "policy_params";
+	pa->group.attrs = pa->attrs;
+	pa->ops = ops;
+	ret = sysfs_create_group(&gdev->misc.this_device->kobj, &pa->group);
+	if (ret)
+		pa->ops = NULL;
+	return ret;
+}
+
+/**
+ * gputbs_policy_params_changed() - rebuild policy_params/ for the policy
+ * @gdev: the registered device.
+ *
+ * Called after every policy switch and once after misc_register(): if
+ * the device's policy is not the one the directory shows, the directory
+ * is removed and created for the current policy (an empty directory for
+ * a policy without parameters).  A failure to create it is logged; the
+ * policy switch itself stands.
+ *
+ * Context: process context, may sleep; takes &gputbs_device.cfg_lock.
+ */
+void gputbs_policy_params_changed(struct gputbs_device *gdev)
+{
+	const struct gtbs_policy_ops *ops;
+	int ret;
+
+	if (!gdev->misc.this_device)
+		return;		/* not registered yet: init creates it */
+	mutex_lock(&gdev->cfg_lock);
+	spin_lock(&gdev->lock);
+	ops = gdev->core.policy;
+	spin_unlock(&gdev->lock);
+	if (ops != gdev->params.ops) {
+		if (gdev->params.ops)
+			sysfs_remove_group(&gdev->misc.this_device->kobj,
+					   &gdev->params.group);
+		gdev->params.ops = NULL;
+		ret = gputbs_params_create(gdev, ops);
+		if (ret)
+			pr_warn("gputbs: policy_params/ for %s: error %d\n",
+				ops->name, ret);
+	}
+	mutex_unlock(&gdev->cfg_lock);
+}
+
+/**
+ * gputbs_policy_params_remove() - remove policy_params/
+ * @gdev: the device, before misc_deregister().
+ *
+ * Context: process context, may sleep; takes &gputbs_device.cfg_lock.
+ */
+void gputbs_policy_params_remove(struct gputbs_device *gdev)
+{
+	mutex_lock(&gdev->cfg_lock);
+	if (gdev->params.ops)
+		sysfs_remove_group(&gdev->misc.this_device->kobj,
+				   &gdev->params.group);
+	gdev->params.ops = NULL;
+	mutex_unlock(&gdev->cfg_lock);
+}

@@ -670,7 +670,7 @@ struct gtbs_policy_ops {
  * sizes declared in &gtbs_policy_ops at run time as well.
  */
 #define GTBS_POLICY_PRIV_CHECK(type, size)				\
-	_Static_assert(sizeof(type) <= (size), #type " exceeds " #size)
+	static_assert(sizeof(type) <= (size), #type " exceeds " #size)
 
 /**
  * struct gtbs_backend_ops - what the owner of a device is told

@@ -18,6 +18,7 @@
 
 #include <kunit/visibility.h>
 #include <linux/bits.h>
+#include <linux/build_bug.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
@@ -53,18 +54,22 @@
  * built-ins, owned by gputbs.ko itself, need none).  Messages for people go
  * to the kernel log.
  */
-#define GTBS_DEFINE_LOCK(name)		static DEFINE_SPINLOCK(name)
+#define GTBS_DEFINE_LOCK(name)		DEFINE_SPINLOCK(name)
 #define gtbs_lock(l)			spin_lock(l)
 #define gtbs_unlock(l)			spin_unlock(l)
-#define gtbs_module_get(m)		((m) == THIS_MODULE || try_module_get(m))
-#define gtbs_module_put(m)						\
-	do {								\
-		struct module *__gtbs_m = (m);				\
-									\
-		if (__gtbs_m != THIS_MODULE)				\
-			module_put(__gtbs_m);				\
-	} while (0)
 #define gtbs_pr_err(fmt, ...)		pr_err("gputbs: " fmt, ##__VA_ARGS__)
+
+/* Only policy.c, built into gputbs.ko, calls these: THIS_MODULE is gputbs. */
+static inline bool gtbs_module_get(struct module *m)
+{
+	return m == THIS_MODULE || try_module_get(m);
+}
+
+static inline void gtbs_module_put(struct module *m)
+{
+	if (m != THIS_MODULE)
+		module_put(m);
+}
 
 #else /* !__KERNEL__ */
 

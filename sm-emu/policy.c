@@ -38,7 +38,7 @@
  */
 #include "gtbs.h"
 
-GTBS_DEFINE_LOCK(gtbs_policy_reg_lock);
+static GTBS_DEFINE_LOCK(gtbs_policy_reg_lock);
 
 /* Registered policies, in registration order.  gtbs_policy_reg_lock. */
 static const struct gtbs_policy_ops *gtbs_policies[GTBS_MAX_POLICIES];

@@ -48,6 +48,7 @@ struct gtbs_mpmax {
 	u64 gen;
 	u32 class;
 };
+
 GTBS_POLICY_PRIV_CHECK(struct gtbs_mpmax, GTBS_POLICY_DEV_PRIV_SIZE);
 
 /* @all without one block of @occ, which it includes. */
@@ -90,6 +91,8 @@ static struct gtbs_grid *gtbs_mpmax_pick_grid(struct gtbs_dev *dev,
 	struct gtbs_footprint others;
 	struct gtbs_grid *grid;
 
+	/* an SM moves between grids only at their MPMax limits */
+	*reason = GTBS_PICK_LIMIT;
 	list_for_each_entry(grid, &dev->pending, pending_node) {
 		if (!gtbs_grid_eligible(dev, grid))
 			continue;
@@ -98,8 +101,6 @@ static struct gtbs_grid *gtbs_mpmax_pick_grid(struct gtbs_dev *dev,
 		if (grid->sm[sm->id].resident <
 		    max(gtbs_footprint_room(&dev->cfg, &grid->occ, &others), 1U))
 			return grid;
-		/* the SM moves past a grid at its limit */
-		*reason = GTBS_PICK_LIMIT;
 	}
 	return NULL;
 }

@@ -30,7 +30,8 @@
  *   TS1 / T1, B's (TS1 + TS2) / T2; if NB1 >= n_B, B ends while sharing,
  *   after n_B t_B / R_B', and that over T2 is its slowdown.
  * - The SM shares when the exclusive difference exceeds
- *   &gtbs_adaptive.threshold (parameter share_threshold_ppm; 0.5 by default, the paper's) and sharing
+ *   &gtbs_adaptive.threshold (parameter share_threshold_ppm; 0.5 by
+ *   default, the paper's) and sharing
  *   would be fairer (a smaller difference); otherwise, and as soon as SRTF
  *   is fair again, it returns to exclusive mode.  Switches are counted in
  *   &gtbs_dev.sharing_switches.
@@ -91,6 +92,7 @@ enum {
 	GTBS_ADAPTIVE_RESIDENCY,
 	GTBS_ADAPTIVE_SHARE_MODE,
 };
+
 GTBS_POLICY_PRIV_CHECK(struct gtbs_adaptive_sm, GTBS_POLICY_SM_PRIV_SIZE);
 
 static struct gtbs_adaptive *gtbs_ad(const struct gtbs_dev *dev)
@@ -443,7 +445,7 @@ static const struct gtbs_policy_param gtbs_adaptive_params[] = {
 	[GTBS_ADAPTIVE_SHARE_MODE] = {
 		.name = "share_mode",
 		.unit = "",
-		.doc = "device: one decision for the device (the paper's text); sm: each SM decides",
+		.doc = "device: one decision (the paper's text); sm: each SM decides",
 		.min = 0,
 		.max = GTBS_NR_SHARE_MODES - 1,
 		.def = GTBS_SHARE_MODE_DEFAULT,

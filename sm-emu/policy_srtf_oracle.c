@@ -45,6 +45,7 @@
 struct gtbs_srtf_oracle {
 	struct list_head grids;
 };
+
 GTBS_POLICY_PRIV_CHECK(struct gtbs_srtf_oracle, GTBS_POLICY_DEV_PRIV_SIZE);
 
 /**
@@ -56,6 +57,7 @@ GTBS_POLICY_PRIV_CHECK(struct gtbs_srtf_oracle, GTBS_POLICY_DEV_PRIV_SIZE);
 struct gtbs_srtf_oracle_grid {
 	struct list_head node;
 };
+
 GTBS_POLICY_PRIV_CHECK(struct gtbs_srtf_oracle_grid,
 		       GTBS_POLICY_GRID_PRIV_SIZE);
 

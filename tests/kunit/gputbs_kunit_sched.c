@@ -19,6 +19,28 @@
 #include <linux/slab.h>
 
 #include "gputbs_kunit.h"
+#include "../../sm-emu/policy_srtf.h"
+
+/* SRTF's state of the device and of a grid, as the policy keeps them. */
+static struct gtbs_srtf *gtbs_srtf_of(struct gtbs_test_dev *td)
+{
+	return gtbs_policy_priv(&td->dev);
+}
+
+static u32 gtbs_sample_of(struct gtbs_grid *grid)
+{
+	return ((struct gtbs_srtf_grid *)gtbs_policy_priv(grid))->sample;
+}
+
+/* A parameter of the device's policy by name, which must exist. */
+static u32 gtbs_param_idx(struct kunit *test, struct gtbs_test_dev *td,
+			  const char *name)
+{
+	int idx = gtbs_policy_param_find(td->dev.policy, name);
+
+	KUNIT_ASSERT_GE(test, idx, 0);
+	return idx;
+}
 
 /* A whole-SM grid (R = 1) of @blocks blocks of exactly @cycles each. */
 static struct gtbs_grid_desc gtbs_whole_sm(u32 blocks, u64 cycles, u32 class)
@@ -273,21 +295,23 @@ static void gtbs_srtf_two_grids(struct kunit *test)
 	strscpy(db.label, "B", sizeof(db.label));
 	a = gtbs_test_submit(test, td, &da, 0);
 	b = gtbs_test_submit(test, td, &db, 150);
-	KUNIT_EXPECT_EQ(test, b->sample, GTBS_SAMPLE_NONE);
-	KUNIT_EXPECT_NULL(test, td->dev.sampling);
+	KUNIT_EXPECT_EQ(test, gtbs_sample_of(b), GTBS_SAMPLE_NONE);
+	KUNIT_EXPECT_NULL(test, gtbs_srtf_of(td)->sampling);
 
 	gtbs_dev_run_until(&td->dev, 399);
-	KUNIT_EXPECT_PTR_EQ(test, td->dev.sampling, b);
-	KUNIT_EXPECT_EQ(test, td->dev.sample_sm, 0);
-	KUNIT_EXPECT_EQ(test, b->sample, GTBS_SAMPLE_RUNNING);
+	KUNIT_EXPECT_PTR_EQ(test, gtbs_srtf_of(td)->sampling, b);
+	KUNIT_EXPECT_EQ(test, gtbs_srtf_of(td)->sample_sm, 0);
+	KUNIT_EXPECT_EQ(test, gtbs_sample_of(b), GTBS_SAMPLE_RUNNING);
 	KUNIT_EXPECT_EQ(test, a->first_pred, 2400);
 
 	gtbs_dev_run_until(&td->dev, 400);
-	KUNIT_EXPECT_NULL(test, td->dev.sampling);
-	KUNIT_EXPECT_EQ(test, b->sample, GTBS_SAMPLE_KNOWN);
+	KUNIT_EXPECT_NULL(test, gtbs_srtf_of(td)->sampling);
+	KUNIT_EXPECT_EQ(test, gtbs_sample_of(b), GTBS_SAMPLE_KNOWN);
 	KUNIT_EXPECT_EQ(test, b->first_pred, 400);
-	KUNIT_EXPECT_TRUE(test, b->sm[1].has_init);
-	KUNIT_EXPECT_EQ(test, b->sm[1].init_remaining, 300);
+	/* the initial prediction, stored plus one (0: none) */
+	KUNIT_EXPECT_EQ(test, ((struct gtbs_srtf_grid_sm *)
+			       gtbs_policy_priv(&b->sm[1]))->init_remaining,
+			301);
 
 	gtbs_test_drain(td);
 	for (i = 0; i < ARRAY_SIZE(b_starts); i++)
@@ -337,7 +361,7 @@ static void gtbs_srtf_longer_arrival_keeps_incumbent(struct kunit *test)
 	struct gtbs_grid *a, *b;
 
 	a = gtbs_test_submit(test, td, &da, 0);
-	KUNIT_EXPECT_EQ(test, a->sample, GTBS_SAMPLE_KNOWN);
+	KUNIT_EXPECT_EQ(test, gtbs_sample_of(a), GTBS_SAMPLE_KNOWN);
 	b = gtbs_test_submit(test, td, &db, 50);
 	gtbs_test_drain(td);
 	KUNIT_EXPECT_EQ(test, b->first_pred, 4000);
@@ -577,28 +601,32 @@ static void gtbs_share_adaptive(struct kunit *test)
 	struct gtbs_grid_desc db = gtbs_six(30, 600, "B");
 	struct gtbs_sm *sm = td->sms[0];
 	struct gtbs_grid *a, *b;
+	u32 thr = gtbs_param_idx(test, td, "share_threshold_ppm");
+	u32 res = gtbs_param_idx(test, td, "share_residency");
+	u32 mode = gtbs_param_idx(test, td, "share_mode");
 	u32 i;
 
-	KUNIT_EXPECT_EQ(test, td->dev.share_threshold, GTBS_FP_ONE / 2);
-	KUNIT_EXPECT_EQ(test, td->dev.share_residency, 3);
+	KUNIT_EXPECT_EQ(test, gtbs_policy_param_get(&td->dev, thr),
+			GTBS_FP_ONE / 2);
+	KUNIT_EXPECT_EQ(test, gtbs_policy_param_get(&td->dev, res), 3);
 	/* the per-SM reading with the extended predictor, worked above */
-	KUNIT_ASSERT_EQ(test, gtbs_adaptive_set_share_mode(&td->dev,
-							   GTBS_SHARE_SM, 0), 0);
+	KUNIT_ASSERT_EQ(test, gtbs_policy_param_set(&td->dev, mode,
+						    GTBS_SHARE_SM, 0), 0);
 	KUNIT_ASSERT_EQ(test, gtbs_dev_set_pred_mode(&td->dev,
 						     GTBS_PRED_EXTENDED), 0);
 	a = gtbs_test_submit(test, td, &da, 0);
 	b = gtbs_test_submit(test, td, &db, 50);
 	gtbs_dev_run_until(&td->dev, 1199);
-	KUNIT_EXPECT_FALSE(test, sm->sharing);
+	KUNIT_EXPECT_FALSE(test, gtbs_sm_sharing(&td->dev, sm));
 	gtbs_dev_run_until(&td->dev, 1200);
-	KUNIT_EXPECT_TRUE(test, sm->sharing);
+	KUNIT_EXPECT_TRUE(test, gtbs_sm_sharing(&td->dev, sm));
 	KUNIT_EXPECT_EQ(test, a->sm[0].resident, 3);
 	KUNIT_EXPECT_EQ(test, b->sm[0].resident, 3);
 	gtbs_dev_run_until(&td->dev, 3599);
-	KUNIT_EXPECT_TRUE(test, sm->sharing);
+	KUNIT_EXPECT_TRUE(test, gtbs_sm_sharing(&td->dev, sm));
 	KUNIT_EXPECT_EQ(test, td->dev.sharing_switches, 1);
 	gtbs_dev_run_until(&td->dev, 3600);
-	KUNIT_EXPECT_FALSE(test, sm->sharing);
+	KUNIT_EXPECT_FALSE(test, gtbs_sm_sharing(&td->dev, sm));
 	KUNIT_EXPECT_EQ(test, a->sm[0].resident, 6);
 	gtbs_test_drain(td);
 	for (i = 6; i <= 8; i++) {
@@ -636,9 +664,11 @@ static void gtbs_share_threshold_tunable(struct kunit *test)
 	struct gtbs_test_dev *td = gtbs_policy_dev(test, 1, "srtf-adaptive");
 	struct gtbs_grid_desc da = gtbs_six(24, 600, "A");
 	struct gtbs_grid_desc db = gtbs_six(30, 600, "B");
+	u32 thr = gtbs_param_idx(test, td, "share_threshold_ppm");
 	struct gtbs_grid *a, *b;
 
-	td->dev.share_threshold = GTBS_FP_ONE;
+	KUNIT_ASSERT_EQ(test, gtbs_policy_param_set(&td->dev, thr, GTBS_FP_ONE,
+						    0), 0);
 	a = gtbs_test_submit(test, td, &da, 0);
 	b = gtbs_test_submit(test, td, &db, 50);
 	gtbs_test_drain(td);
@@ -913,4 +943,82 @@ static struct kunit_case gtbs_switch_cases[] = {
 struct kunit_suite gtbs_switch_suite = {
 	.name = "gputbs_policy_switch",
 	.test_cases = gtbs_switch_cases,
+};
+
+/* --- gputbs_registry: registration, references, parameters ------------ */
+
+static struct gtbs_grid *gtbs_reg_pick(struct gtbs_dev *dev,
+				       struct gtbs_sm *sm, u32 *reason)
+{
+	return gtbs_policy_fifo.pick_grid(dev, sm, reason);
+}
+
+/* A policy owned by this module, as a policy module's would be. */
+static const struct gtbs_policy_ops gtbs_reg_policy = {
+	.name = "kunit-registry",
+	.owner = THIS_MODULE,
+	.pick_grid = gtbs_reg_pick,
+};
+
+/*
+ * Register, refuse the duplicate, look up with a reference (the module's
+ * refcount rises by one and falls back on put), unregister: the name is
+ * gone and the built-ins keep their order.
+ */
+static void gtbs_registry_register(struct kunit *test)
+{
+	const struct gtbs_policy_ops *ops;
+	int refs = module_refcount(THIS_MODULE);
+
+	KUNIT_ASSERT_EQ(test, gtbs_policy_register(&gtbs_reg_policy), 0);
+	KUNIT_EXPECT_EQ(test, gtbs_policy_register(&gtbs_reg_policy), -EEXIST);
+	ops = gtbs_policy_get("kunit-registry\n");
+	KUNIT_EXPECT_PTR_EQ(test, ops, &gtbs_reg_policy);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs + 1);
+	gtbs_policy_put(ops);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs);
+	/* a built-in takes no reference on gputbs.ko itself */
+	ops = gtbs_policy_get("fifo");
+	KUNIT_EXPECT_PTR_EQ(test, ops, &gtbs_policy_fifo);
+	gtbs_policy_put(ops);
+	gtbs_policy_unregister(&gtbs_reg_policy);
+	KUNIT_EXPECT_NULL(test, gtbs_policy_get("kunit-registry"));
+	KUNIT_EXPECT_PTR_EQ(test, gtbs_policy_at(0), &gtbs_policy_fifo);
+}
+
+/* Ops that break a rule are refused with -EINVAL and a reason. */
+static void gtbs_registry_check(struct kunit *test)
+{
+	static const struct gtbs_policy_param bad_param = {
+		.name = "x", .min = 2, .max = 1, .def = 1,
+	};
+	struct gtbs_policy_ops ops = gtbs_reg_policy;
+	const char *why = NULL;
+
+	KUNIT_EXPECT_EQ(test, gtbs_policy_check(&ops, &why), 0);
+	ops.pick_grid = NULL;
+	KUNIT_EXPECT_EQ(test, gtbs_policy_check(&ops, &why), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, "pick_grid is required");
+	ops = gtbs_reg_policy;
+	ops.name = "Bad Name";
+	KUNIT_EXPECT_EQ(test, gtbs_policy_check(&ops, &why), -EINVAL);
+	ops = gtbs_reg_policy;
+	ops.grid_priv_size = GTBS_POLICY_GRID_PRIV_SIZE + 1;
+	KUNIT_EXPECT_EQ(test, gtbs_policy_check(&ops, &why), -EINVAL);
+	ops = gtbs_reg_policy;
+	ops.dev_priv_size = 8;
+	ops.params = &bad_param;
+	ops.nr_params = 1;
+	KUNIT_EXPECT_EQ(test, gtbs_policy_register(&ops), -EINVAL);
+}
+
+static struct kunit_case gtbs_registry_cases[] = {
+	KUNIT_CASE(gtbs_registry_register),
+	KUNIT_CASE(gtbs_registry_check),
+	{}
+};
+
+struct kunit_suite gtbs_registry_suite = {
+	.name = "gputbs_registry",
+	.test_cases = gtbs_registry_cases,
 };

@@ -115,14 +115,15 @@ static u32 conf_class(const struct gtbs_dev *dev, const struct gtbs_grid *g,
  * The grids are those the harness allocated, not the engine's lists.
  */
 static void conf_pick(struct gtbs_dev *dev, struct gtbs_sm *sm,
-		      struct gtbs_grid *grid)
+		      struct gtbs_grid *grid, u32 reason)
 {
 	struct h_dev *h = dev->priv;
 	u32 mine;
 	size_t i;
 
 	if (conf_inner->pick)
-		conf_inner->pick(dev, sm, grid);
+		conf_inner->pick(dev, sm, grid, reason);
+	ck_assert_uint_lt(reason, GTBS_NR_PICK_REASONS);
 	if (!grid || grid->next_block >= grid->desc.nr_blocks ||
 	    !gtbs_block_fits(dev, sm, grid))
 		return;
@@ -218,27 +219,58 @@ static void conf_add(struct conf *c, const struct conf_action *a)
 	c->act[i] = *a;
 }
 
-/* Note in c->stale what the policy switched away from left behind. */
+/* Whether @len bytes at @p are all zero. */
+static bool conf_zero(const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	while (len--)
+		if (*b++)
+			return false;
+	return true;
+}
+
+/*
+ * Note in c->stale what the policy switched away from left behind: fifo
+ * declares no private state, so after the switch every private area of
+ * the device, its SMs and its grids must be zero, and no SM may report a
+ * sharing mode.
+ */
 static void conf_check_detached(struct conf *c, u64 now)
 {
 	struct gtbs_dev *dev = &c->h->dev;
 	char what[160] = "";
 	size_t len;
-	u32 i;
+	u32 i, s;
 
-	if (dev->sampling)
-		strcat(what, " dev->sampling");
+	if (!conf_zero(dev->policy_priv, sizeof(dev->policy_priv)))
+		strcat(what, " dev->policy_priv");
 	for (i = 0; i < dev->cfg.nr_sms; i++)
-		if (c->h->sms[i]->sharing) {
-			strcat(what, " sm->sharing");
+		if (gtbs_sm_sharing(dev, c->h->sms[i]) ||
+		    !conf_zero(c->h->sms[i]->policy_priv,
+			       sizeof(c->h->sms[i]->policy_priv))) {
+			strcat(what, " sm->policy_priv");
 			break;
 		}
-	if (dev->share_a)
-		strcat(what, " dev->share_a");
-	if (dev->share_b)
-		strcat(what, " dev->share_b");
-	if (!list_empty(&dev->policy_grids))
-		strcat(what, " dev->policy_grids");
+	for (i = 0; i < c->h->nr_grids; i++) {
+		struct gtbs_grid *g = c->h->grids[i];
+		bool dirty;
+
+		/* the device's grids: those that left are the owner's */
+		if (g->state != GTBS_GRID_ARRIVING &&
+		    g->state != GTBS_GRID_QUEUED &&
+		    g->state != GTBS_GRID_RUNNING)
+			continue;
+		dirty = !conf_zero(g->policy_priv, sizeof(g->policy_priv));
+
+		for (s = 0; s < dev->cfg.nr_sms && !dirty; s++)
+			dirty = !conf_zero(g->sm[s].policy_priv,
+					   sizeof(g->sm[s].policy_priv));
+		if (dirty) {
+			strcat(what, " grid->policy_priv");
+			break;
+		}
+	}
 	if (what[0]) {
 		len = strlen(c->stale);
 		if (!c->nr_stale++ || len + 80 < sizeof(c->stale))
@@ -350,7 +382,7 @@ static bool conf_any_sharing(const struct conf *c)
 	u32 i;
 
 	for (i = 0; i < c->h->dev.cfg.nr_sms; i++)
-		if (c->h->sms[i]->sharing)
+		if (gtbs_sm_sharing(&c->h->dev, c->h->sms[i]))
 			return true;
 	return false;
 }
@@ -374,7 +406,8 @@ static void conf_switch_on_state(struct conf *c)
 	if (c->on_sharing && conf_any_sharing(c)) {
 		c->on_sharing = false;
 		fire = true;
-	} else if (c->on_sampling && dev->sampling) {
+	} else if (c->on_sampling &&
+		   !conf_zero(dev->policy_priv, sizeof(dev->policy_priv))) {
 		c->on_sampling = false;
 		fire = true;
 	}

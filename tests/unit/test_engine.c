@@ -544,7 +544,8 @@ END_TEST
  * A "serial" policy issues from a grid only once every older grid has
  * completed, so only a grid's end (a kick) lets the next one start.
  */
-static struct gtbs_grid *serial_pick(struct gtbs_dev *dev, struct gtbs_sm *sm)
+static struct gtbs_grid *serial_pick(struct gtbs_dev *dev, struct gtbs_sm *sm,
+				  u32 *reason)
 {
 	struct gtbs_grid *head = list_first_entry_or_null(&dev->pending,
 							  struct gtbs_grid,
@@ -1049,9 +1050,10 @@ static void count_end(struct gtbs_dev *dev, struct gtbs_grid *grid)
 	hook_end_ids |= 1ULL << grid->id;
 }
 
-static struct gtbs_grid *fifo_pick(struct gtbs_dev *dev, struct gtbs_sm *sm)
+static struct gtbs_grid *fifo_pick(struct gtbs_dev *dev, struct gtbs_sm *sm,
+				  u32 *reason)
 {
-	return gtbs_policy_fifo.pick_grid(dev, sm);
+	return gtbs_policy_fifo.pick_grid(dev, sm, reason);
 }
 
 static const struct gtbs_policy_ops counting_policy = {
@@ -1090,7 +1092,8 @@ START_TEST(policy_hooks_called_once)
 END_TEST
 
 /* pick_grid returning NULL issues nothing. */
-static struct gtbs_grid *null_pick(struct gtbs_dev *dev, struct gtbs_sm *sm)
+static struct gtbs_grid *null_pick(struct gtbs_dev *dev, struct gtbs_sm *sm,
+				  u32 *reason)
 {
 	return NULL;
 }
@@ -1123,7 +1126,8 @@ START_TEST(policy_null_pick_issues_nothing)
 END_TEST
 
 /* A picked grid whose block does not fit: the SM issues nothing. */
-static struct gtbs_grid *newest_pick(struct gtbs_dev *dev, struct gtbs_sm *sm)
+static struct gtbs_grid *newest_pick(struct gtbs_dev *dev, struct gtbs_sm *sm,
+				  u32 *reason)
 {
 	struct gtbs_grid *g, *last = NULL;
 

@@ -14,6 +14,31 @@
 #include "harness.h"
 #include "policy_srtf.h"
 
+/* SRTF/Adaptive's state and parameters, as the policy keeps them. */
+static struct gtbs_adaptive *ad_of(struct h_dev *h)
+{
+	return gtbs_policy_priv(&h->dev);
+}
+
+static int ad_param(struct h_dev *h, const char *name)
+{
+	int idx = gtbs_policy_param_find(h->dev.policy, name);
+
+	ck_assert_int_ge(idx, 0);
+	return idx;
+}
+
+static int set_share_mode(struct h_dev *h, u64 mode, u64 now)
+{
+	return gtbs_policy_param_set(&h->dev, ad_param(h, "share_mode"), mode,
+				     now);
+}
+
+static u32 sample_of(struct gtbs_grid *grid)
+{
+	return ((struct gtbs_srtf_grid *)gtbs_policy_priv(grid))->sample;
+}
+
 static struct h_dev *h_policy(u32 nr_sms, const char *name)
 {
 	struct gtbs_dev_config cfg;
@@ -47,10 +72,146 @@ START_TEST(registry_lists_policies)
 		ck_assert_str_eq(gtbs_policy_at(i)->name, names[i]);
 		ck_assert_ptr_nonnull(gtbs_policy_at(i)->pick_grid);
 	}
-	ck_assert_ptr_null(gtbs_policy_at(ARRAY_SIZE(names)));
+	/* the built-ins come first, in this order; plug-ins may follow */
 	ck_assert_ptr_eq(gtbs_policy_find("srtf\n"), &gtbs_policy_srtf);
 	ck_assert_ptr_null(gtbs_policy_find("srtf2"));
 	ck_assert_ptr_null(gtbs_policy_find(""));
+}
+END_TEST
+
+static struct gtbs_grid *reg_pick(struct gtbs_dev *dev, struct gtbs_sm *sm,
+				  u32 *reason)
+{
+	return gtbs_policy_fifo.pick_grid(dev, sm, reason);
+}
+
+/* A policy with a device state holding two parameters, one named. */
+struct reg_state {
+	u64 level;
+	u64 mode;
+	u64 changes;
+};
+
+static void reg_param_set(struct gtbs_dev *dev, u32 index, u64 now)
+{
+	((struct reg_state *)gtbs_policy_priv(dev))->changes++;
+}
+
+static const char * const reg_mode_names[] = { "off", "on", NULL };
+
+static const struct gtbs_policy_param reg_params[] = {
+	{ .name = "level", .unit = "blocks", .min = 1, .max = 8, .def = 3,
+	  .offset = offsetof(struct reg_state, level) },
+	{ .name = "mode", .unit = "", .min = 0, .max = 1, .def = 1,
+	  .names = reg_mode_names, .offset = offsetof(struct reg_state, mode) },
+};
+
+static const struct gtbs_policy_ops reg_policy = {
+	.name = "unit-registry",
+	.pick_grid = reg_pick,
+	.param_set = reg_param_set,
+	.dev_priv_size = sizeof(struct reg_state),
+	.params = reg_params,
+	.nr_params = ARRAY_SIZE(reg_params),
+};
+
+/*
+ * Registration: duplicates refused with -EEXIST, bad ops with -EINVAL and
+ * a reason, the registry full with -ENOSPC; unregistering keeps the order
+ * of the others.
+ */
+START_TEST(registry_register_rules)
+{
+	struct gtbs_policy_ops many[GTBS_MAX_POLICIES], bad = reg_policy;
+	struct gtbs_policy_param p = reg_params[0];
+	char names[GTBS_MAX_POLICIES][16];
+	unsigned int i, n = 0;
+	const char *why;
+
+	ck_assert_int_eq(gtbs_policy_register(&reg_policy), 0);
+	ck_assert_int_eq(gtbs_policy_register(&reg_policy), -EEXIST);
+	ck_assert_ptr_eq(gtbs_policy_find("unit-registry"), &reg_policy);
+	bad.name = "unit_registry";
+	bad.pick_grid = NULL;
+	ck_assert_int_eq(gtbs_policy_check(&bad, &why), -EINVAL);
+	ck_assert_str_eq(why, "pick_grid is required");
+	bad.pick_grid = reg_pick;
+	bad.name = "Unit";
+	ck_assert_int_eq(gtbs_policy_check(&bad, &why), -EINVAL);
+	bad.name = "unit-ok";
+	bad.sm_priv_size = GTBS_POLICY_SM_PRIV_SIZE + 1;
+	ck_assert_int_eq(gtbs_policy_check(&bad, &why), -EINVAL);
+	bad.sm_priv_size = 0;
+	p.offset = sizeof(struct reg_state);	/* past dev_priv_size */
+	bad.params = &p;
+	bad.nr_params = 1;
+	ck_assert_int_eq(gtbs_policy_check(&bad, &why), -EINVAL);
+	p.offset = 0;
+	p.def = 9;				/* above max */
+	ck_assert_int_eq(gtbs_policy_check(&bad, &why), -EINVAL);
+	p.def = 3;
+	ck_assert_int_eq(gtbs_policy_check(&bad, &why), 0);
+	/* fill the registry */
+	while (gtbs_policy_at(n))
+		n++;
+	for (i = 0; n + i < GTBS_MAX_POLICIES; i++) {
+		many[i] = reg_policy;
+		snprintf(names[i], sizeof(names[i]), "unit-many-%u", i);
+		many[i].name = names[i];
+		ck_assert_int_eq(gtbs_policy_register(&many[i]), 0);
+	}
+	bad.name = "unit-one-more";
+	ck_assert_int_eq(gtbs_policy_register(&bad), -ENOSPC);
+	while (i--)
+		gtbs_policy_unregister(&many[i]);
+	gtbs_policy_unregister(&reg_policy);
+	ck_assert_ptr_null(gtbs_policy_find("unit-registry"));
+	ck_assert_ptr_eq(gtbs_policy_at(0), &gtbs_policy_fifo);
+	ck_assert_ptr_eq(gtbs_policy_at(6), &gtbs_policy_ljf);
+}
+END_TEST
+
+/*
+ * Parameters: defaults at attach, range checks, names, the param_set op,
+ * and a switch away and back starts over at the defaults.
+ */
+START_TEST(policy_params_life)
+{
+	struct h_dev *h = h_policy(2, "fifo");
+	struct reg_state *st = gtbs_policy_priv(&h->dev);
+	u64 v;
+
+	gtbs_dev_set_policy(&h->dev, &reg_policy, 0);
+	ck_assert_uint_eq(gtbs_policy_param_get(&h->dev, 0), 3);
+	ck_assert_uint_eq(gtbs_policy_param_get(&h->dev, 1), 1);
+	ck_assert_int_eq(gtbs_policy_param_find(&reg_policy, "mode\n"), 1);
+	ck_assert_int_eq(gtbs_policy_param_find(&reg_policy, "mod"), -ENOENT);
+	ck_assert_int_eq(gtbs_policy_param_set(&h->dev, 0, 9, 0), -ERANGE);
+	ck_assert_int_eq(gtbs_policy_param_set(&h->dev, 0, 0, 0), -ERANGE);
+	ck_assert_int_eq(gtbs_policy_param_set(&h->dev, 2, 0, 0), -EINVAL);
+	ck_assert_uint_eq(st->changes, 0);
+	ck_assert_int_eq(gtbs_policy_param_set(&h->dev, 0, 8, 0), 0);
+	ck_assert_uint_eq(st->level, 8);
+	ck_assert_uint_eq(st->changes, 1);
+	/* the same value again is no change */
+	ck_assert_int_eq(gtbs_policy_param_set(&h->dev, 0, 8, 0), 0);
+	ck_assert_uint_eq(st->changes, 1);
+	ck_assert_int_eq(gtbs_policy_param_parse(&reg_params[1], "off\n", &v), 0);
+	ck_assert_uint_eq(v, 0);
+	ck_assert_int_eq(gtbs_policy_param_parse(&reg_params[1], "1", &v), 0);
+	ck_assert_uint_eq(v, 1);
+	ck_assert_int_eq(gtbs_policy_param_parse(&reg_params[0], "x", &v),
+			 -EINVAL);
+	ck_assert_int_eq(gtbs_policy_param_parse(&reg_params[0], "", &v),
+			 -EINVAL);
+	ck_assert_int_eq(gtbs_policy_param_parse(&reg_params[0],
+						 "18446744073709551616", &v),
+			 -EINVAL);
+	gtbs_dev_set_policy(&h->dev, &gtbs_policy_fifo, 0);
+	ck_assert_uint_eq(st->level, 0);	/* the area is zeroed */
+	gtbs_dev_set_policy(&h->dev, &reg_policy, 0);
+	ck_assert_uint_eq(gtbs_policy_param_get(&h->dev, 0), 3);
+	h_free(h);
 }
 END_TEST
 
@@ -202,7 +363,7 @@ END_TEST
  * schedule exactly as these.
  */
 static struct gtbs_grid *ref_srtf_oracle_pick(struct gtbs_dev *dev,
-					      struct gtbs_sm *sm)
+					      struct gtbs_sm *sm, u32 *reason)
 {
 	struct gtbs_grid *grid, *best = NULL;
 
@@ -214,7 +375,7 @@ static struct gtbs_grid *ref_srtf_oracle_pick(struct gtbs_dev *dev,
 }
 
 static struct gtbs_grid *ref_mpmax_pick(struct gtbs_dev *dev,
-					struct gtbs_sm *sm)
+					struct gtbs_sm *sm, u32 *reason)
 {
 	struct gtbs_footprint all = { 0 }, others;
 	struct gtbs_grid *grid;
@@ -539,7 +700,9 @@ START_TEST(adaptive_device_decision)
 	struct gtbs_adaptive_total eb = { .total = 1900, .t = 100, .n = 100 };
 
 	ck_assert_uint_eq(a->occ.residency, 8);
-	ck_assert_uint_eq(h->dev.share_threshold, GTBS_FP_ONE / 2);
+	ck_assert_uint_eq(gtbs_policy_param_get(&h->dev,
+						ad_param(h, "share_threshold_ppm")),
+			  GTBS_FP_ONE / 2);
 	/* just above, at, just below 0.5 */
 	ck_assert(gtbs_adaptive_dev_unfair(&h->dev, a, b, 500001, 1000000,
 					   false, 0, &eb));
@@ -548,10 +711,14 @@ START_TEST(adaptive_device_decision)
 	ck_assert(!gtbs_adaptive_dev_unfair(&h->dev, a, b, 499999, 1000000,
 					    false, 0, &eb));
 	/* the threshold is the device's */
-	h->dev.share_threshold = GTBS_FP_ONE / 4;
+	ck_assert_int_eq(gtbs_policy_param_set(&h->dev,
+					       ad_param(h, "share_threshold_ppm"),
+					       GTBS_FP_ONE / 4, 0), 0);
 	ck_assert(gtbs_adaptive_dev_unfair(&h->dev, a, b, 250001, 1000000,
 					   false, 0, &eb));
-	h->dev.share_threshold = GTBS_FP_ONE / 2;
+	ck_assert_int_eq(gtbs_policy_param_set(&h->dev,
+					       ad_param(h, "share_threshold_ppm"),
+					       GTBS_FP_ONE / 2, 0), 0);
 	/* monitoring while sharing */
 	ck_assert(gtbs_adaptive_dev_unfair(&h->dev, a, b, 1000, 1900, true,
 					   1000, &eb));
@@ -615,28 +782,22 @@ START_TEST(adaptive_settings_switch_at_run_time)
 
 	ck_assert_int_eq(gtbs_dev_set_pred_mode(&h->dev, GTBS_NR_PRED_MODES),
 			 -EINVAL);
-	ck_assert_int_eq(gtbs_adaptive_set_share_mode(&h->dev,
-						      GTBS_NR_SHARE_MODES, 0),
-			 -EINVAL);
+	ck_assert_int_eq(set_share_mode(h, GTBS_NR_SHARE_MODES, 0), -ERANGE);
 	ck_assert_uint_eq(h->dev.pred_mode, GTBS_PRED_MODE_DEFAULT);
-	ck_assert_uint_eq(h->dev.share_mode, GTBS_SHARE_MODE_DEFAULT);
+	ck_assert_uint_eq(ad_of(h)->share_mode, GTBS_SHARE_MODE_DEFAULT);
 	ck_assert_int_eq(gtbs_dev_set_pred_mode(&h->dev, GTBS_PRED_EXTENDED), 0);
-	ck_assert_int_eq(gtbs_adaptive_set_share_mode(&h->dev,
-						      GTBS_SHARE_DEVICE, 0), 0);
+	ck_assert_int_eq(set_share_mode(h, GTBS_SHARE_DEVICE, 0), 0);
 	g1 = h_submit(h, &d1, 0);
 	g2 = h_submit(h, &d2, 50);
 	gtbs_dev_run_until(&h->dev, 3000);
 	ck_assert_int_eq(gtbs_dev_set_pred_mode(&h->dev, GTBS_PRED_LITERAL), 0);
-	ck_assert_int_eq(gtbs_adaptive_set_share_mode(&h->dev, GTBS_SHARE_SM,
-						      3000), 0);
-	ck_assert_ptr_null(h->dev.share_a);
+	ck_assert_int_eq(set_share_mode(h, GTBS_SHARE_SM, 3000), 0);
+	ck_assert_ptr_null(ad_of(h)->a);
 	for (i = 0; i < h->dev.cfg.nr_sms; i++)
-		ck_assert(!h->sms[i]->sharing);
+		ck_assert(!gtbs_sm_sharing(&h->dev, h->sms[i]));
 	g3 = h_submit(h, &d1, 3000);
 	gtbs_dev_run_until(&h->dev, 6000);
-	ck_assert_int_eq(gtbs_adaptive_set_share_mode(&h->dev,
-						      GTBS_SHARE_DEVICE, 6000),
-			 0);
+	ck_assert_int_eq(set_share_mode(h, GTBS_SHARE_DEVICE, 6000), 0);
 	h_drain(h);
 	ck_assert_int_eq(h_check_all(h), 0);
 	ck_assert_uint_eq(g1->state, GTBS_GRID_DONE);
@@ -645,10 +806,10 @@ START_TEST(adaptive_settings_switch_at_run_time)
 	ck_assert(!g1->sm[0].pred.literal);
 	ck_assert(!g2->sm[0].pred.literal);
 	ck_assert(g3->sm[0].pred.literal);
-	ck_assert_ptr_null(h->dev.share_a);
-	ck_assert_ptr_null(h->dev.share_b);
+	ck_assert_ptr_null(ad_of(h)->a);
+	ck_assert_ptr_null(ad_of(h)->b);
 	for (i = 0; i < h->dev.cfg.nr_sms; i++)
-		ck_assert(!h->sms[i]->sharing);
+		ck_assert(!gtbs_sm_sharing(&h->dev, h->sms[i]));
 	h_free(h);
 }
 END_TEST
@@ -659,7 +820,7 @@ END_TEST
  * 100 at 50.  No SM has room at 50, so the first SM at a block boundary
  * (1000) samples S, whose first block ends at 1100; switching to FIFO at
  * 1050 must clear
- * &gtbs_dev.sampling and every grid's sample state, and both grids still
+ * SRTF's &gtbs_srtf.sampling and every grid's sample state, and both grids still
  * complete.
  */
 START_TEST(srtf_detach_clears_sampling)
@@ -672,12 +833,15 @@ START_TEST(srtf_detach_clears_sampling)
 	gl = h_submit(h, &l, 0);
 	gs = h_submit(h, &sd, 50);
 	gtbs_dev_run_until(&h->dev, 1050);
-	ck_assert_ptr_eq(h->dev.sampling, gs);
-	ck_assert_int_eq(gs->sample, GTBS_SAMPLE_RUNNING);
+	ck_assert_ptr_eq(((struct gtbs_srtf *)gtbs_policy_priv(&h->dev))->sampling,
+			 gs);
+	ck_assert_int_eq(sample_of(gs), GTBS_SAMPLE_RUNNING);
+	ck_assert_int_eq(sample_of(gl), GTBS_SAMPLE_KNOWN);
 	gtbs_dev_set_policy(&h->dev, gtbs_policy_find("fifo"), 1050);
-	ck_assert_ptr_null(h->dev.sampling);
-	ck_assert_int_eq(gl->sample, GTBS_SAMPLE_NONE);
-	ck_assert_int_eq(gs->sample, GTBS_SAMPLE_NONE);
+	/* every private area of SRTF's is zero: no sampling, no state */
+	ck_assert_ptr_null(((struct gtbs_srtf *)gtbs_policy_priv(&h->dev))->sampling);
+	ck_assert_int_eq(sample_of(gl), GTBS_SAMPLE_NONE);
+	ck_assert_int_eq(sample_of(gs), GTBS_SAMPLE_NONE);
 	h_drain(h);
 	ck_assert_int_eq(gl->state, GTBS_GRID_DONE);
 	ck_assert_int_eq(gs->state, GTBS_GRID_DONE);
@@ -784,6 +948,8 @@ Suite *policy_suite(void)
 	tcase_add_test(tc, adaptive_device_decision);
 	tcase_add_test(tc, adaptive_settings_switch_at_run_time);
 	tcase_add_test(tc, srtf_detach_clears_sampling);
+	tcase_add_test(tc, registry_register_rules);
+	tcase_add_test(tc, policy_params_life);
 	tcase_add_test(tc, alone_cycles_equation1);
 	tcase_add_test(tc, class_rules);
 	tcase_add_loop_test(tc, strict_classes_random, 0, 14);

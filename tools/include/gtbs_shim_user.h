@@ -13,6 +13,7 @@
 #define _GTBS_SHIM_USER_H
 
 
+#include <assert.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -48,7 +49,7 @@ struct module;
  * The policy registry's lock: userland programs register their policies
  * (built-ins and plug-ins) from one thread before they run devices.
  */
-#define GTBS_DEFINE_LOCK(name)		static int name __attribute__((unused))
+#define GTBS_DEFINE_LOCK(name)		int name __attribute__((unused))
 #define gtbs_lock(l)			((void)(l))
 #define gtbs_unlock(l)			((void)(l))
 #define gtbs_pr_err(fmt, ...)		fprintf(stderr, "gputbs: " fmt, ##__VA_ARGS__)
