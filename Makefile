@@ -10,6 +10,10 @@
 #                 run every test; ends with "N passed, N failed"
 #   make install  module (KDIR), libgputbs, headers, pkg-config file, CLI,
 #                 man pages; DESTDIR, PREFIX (install.mk; dkms.conf for DKMS)
+#   make samples  the sample policies (samples/policies/) as modules,
+#                 build/samples/*.ko, and as simulator plug-ins,
+#                 build/samples/*.so; samples-so, samples-ko, samples-6.1
+#                 and samples-debug build one kind (samples.mk)
 #   make eval     the paper's evaluation sweep on the module in QEMU against
 #                 the simulator's: tables, figures, geomeans within 5%
 #   make bench    benchmarks (module in QEMU, simulator on the host): a table,
@@ -44,13 +48,14 @@ KMOD_SRCS := Kbuild $(wildcard kmod/*.[ch] sm-emu/*.[ch] uapi/linux/*.h tests/ku
 all: module userland
 
 help:
-	@sed -n '3,23p' Makefile
+	@sed -n '3,27p' Makefile
 
 -include userlib/userland.mk
 -include install.mk
 -include tools/bench/bench.mk
 -include tests/unit/unit.mk
 -include tests/fuzz/fuzz.mk
+-include samples/policies/samples.mk
 
 module: $(BUILD)/kmod/gputbs.ko
 

@@ -13,7 +13,8 @@
 # unit tests of the portable core under ASan/UBSan; the CLI's usage and
 # workload-file errors, hostile input files, and these, predict's and
 # timeline's tests again on the CLI under ASan/UBSan/LeakSanitizer; the simulator (determinism, hand-worked pairs,
-# usage errors, plots); libgputbs' exported symbols; the debug kernel
+# usage errors, plots) and its policy plug-ins (the sample policies); the
+# sample policy modules' W=1 builds (6.12, 6.1, debug kernel); libgputbs' exported symbols; the debug kernel
 # (cached); the KUnit suites loaded as a module in the debug kernel and
 # parsed by the kernel's own kunit.py; the userland suite in the debug
 # kernel guest; the reliability tests there (hygiene, unload, fail-nth,
@@ -97,6 +98,17 @@ parse_fuzz() {	# "fuzz: N passed, M failed"
 
 parse_predict() {	# "predict: N passed, M failed"
 	sed -n 's/^predict: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
+parse_plugin() {	# "plugin: N passed, M failed"
+	sed -n 's/^plugin: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
+# The sample policies as simulator plug-ins, then their tests.
+plugin_tests() {
+	make -s samples-so || return 1
+	tests/userland/plugin-test.sh "$BUILD/bin/gputbs-sim" "$BUILD/samples" \
+		"$BUILD/bin/gputbs"
 }
 
 parse_sim() {	# "sim: N passed, M failed"
@@ -311,6 +323,8 @@ rm -f "$kunit_guest"
 step "module W=1 build, Linux 6.12 headers" make -s module
 step "module W=1 build, Linux 6.1 headers" make -s module-6.1
 step "module sparse (C=1), Linux 6.12 headers" make -s module-sparse
+step "sample policy modules W=1 build, Linux 6.12 headers" make -s samples-ko
+step "sample policy modules W=1 build, Linux 6.1 headers" make -s samples-6.1
 suite "unit tests (host, ASan/UBSan)" parse_unit make -s unit-test
 suite "CLI and workload files (host)" parse_cli \
 	tests/userland/cli-test.sh "$BUILD/bin/gputbs"
@@ -319,6 +333,8 @@ suite "predictor replay, gputbs predict (host)" parse_predict \
 suite "simulator gputbs-sim: determinism, hand-worked pairs, plots (host)" \
 	parse_sim tests/userland/sim-test.sh "$BUILD/bin/gputbs-sim" \
 	"$BUILD/bin/gputbs"
+suite "simulator policy plug-ins: the samples, --param, errors (host)" \
+	parse_plugin plugin_tests
 suite "fuzzing the parsers and the scheduler (host, libFuzzer, ASan/UBSan)" \
 	parse_fuzz make -s fuzz-host
 suite "gputbs timeline on recorded traces (host)" parse_timeline \
@@ -330,6 +346,7 @@ suite "make install DESTDIR: files, a program via pkg-config, dkms build (host)"
 	parse_install tests/userland/install-test.sh
 step "debug kernel (cached in $DEBUG_KERNEL_DIR)" scripts/build-debug-kernel.sh
 step "module W=1 build, debug kernel" make -s module-debug
+step "sample policy modules W=1 build, debug kernel" make -s samples-debug
 kfiles=(kmod/*.[ch] sm-emu/*.[ch] uapi/linux/gputbs*.h tests/kunit/*.c)
 step "checkpatch --strict (kmod, sm-emu, uapi, KUnit)" \
 	perl "$SRC_TREE/scripts/checkpatch.pl" --no-tree --strict --quiet \

@@ -228,7 +228,7 @@ u32 gtbs_grid_class(const struct gtbs_dev *dev, const struct gtbs_grid *grid,
 		class++;
 	return class;
 }
-EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_class);
+EXPORT_SYMBOL_GPL(gtbs_grid_class);
 
 /**
  * gtbs_grid_alone_cycles() - a grid's alone runtime from its work model

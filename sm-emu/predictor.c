@@ -408,4 +408,4 @@ u64 gtbs_pred_remaining(const struct gtbs_pred_sm *s, u64 now)
 	active = gtbs_pred_active_cycles(s, now);
 	return s->pred_cycles > active ? s->pred_cycles - active : 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_remaining);
+EXPORT_SYMBOL_GPL(gtbs_pred_remaining);

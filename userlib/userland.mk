@@ -16,10 +16,13 @@
 #   $(BUILD)/bin/gputbs-obs-test, gputbs-abi-test  in-guest checks of
 #                              sysfs, debugfs, fdinfo, tracepoints, ABI (sh)
 #   $(BUILD)/bin/gputbs-bench  in-guest benchmarks (make bench), static
-#   $(BUILD)/bin/gputbs-sim    virtual-time simulator, static (tools/sim/)
+#   $(BUILD)/bin/gputbs-sim    virtual-time simulator (tools/sim/), host only:
+#                     dynamic, exporting the core's symbols to the policy
+#                     plug-ins it dlopen()s (--policy-plugin)
 #   check-abi-lib     the shared library exports exactly the API
 #   check-userland    host tests: workload parser, CLI error paths, the
-#                     predictor replay and the simulator
+#                     predictor replay, the simulator and its policy
+#                     plug-ins (the samples, make samples-so)
 #   $(BUILD)/asan/gputbs  the CLI under ASan, UBSan and LeakSanitizer
 #                     (dynamic), for the host tests
 #   check-userland-asan   the CLI, predict and timeline host tests on it:
@@ -78,7 +81,7 @@ GPUTBS_CLI_OBJS += $(UL_OBJ)/tools/cmd_eval.o $(SIM_EVAL_OBJS) \
 	$(filter-out $(GPUTBS_CLI_OBJS),$(SIM_CORE_OBJS))
 GPUTBS_SIM_OBJS := $(addprefix $(UL_OBJ)/, tools/sim/main.o \
 	tools/sim/simulate.o tools/sim/results.o tools/sim/jsonparse.o \
-	tools/sim/blocks.o \
+	tools/sim/blocks.o tools/sim/plugin.o \
 	tools/workload.o tools/input.o tools/json.o tools/report.o) \
 	$(SIM_EVAL_OBJS) $(SIM_CORE_OBJS)
 
@@ -152,9 +155,12 @@ $(UL_BIN)/gputbs-bench: $(UL_OBJ)/tools/bench/guest.o
 	@mkdir -p $(dir $@)
 	$(CC) -static $(LDFLAGS) -o $@ $^
 
+# Not in the initramfs (USERLAND_BINS), so dynamic: --export-dynamic puts
+# the core's functions in its dynamic symbol table, where the policy
+# plug-ins it dlopen()s find them.
 $(UL_BIN)/gputbs-sim: $(GPUTBS_SIM_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -static -pthread $(LDFLAGS) -o $@ $^ -lm
+	$(CC) -pthread -Wl,--export-dynamic $(LDFLAGS) -o $@ $^ -lm -ldl
 
 $(UL_BIN)/gputbs-trace-test: tests/guest/gputbs-trace-test.sh
 	@mkdir -p $(dir $@)
@@ -193,6 +199,9 @@ check-userland: $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
 	tests/userland/predict-test.sh $(UL_BIN)/gputbs
 	tests/userland/timeline-test.sh $(UL_BIN)/gputbs
 	tests/userland/sim-test.sh $(UL_BIN)/gputbs-sim $(UL_BIN)/gputbs
+	$(MAKE) -s samples-so
+	tests/userland/plugin-test.sh $(UL_BIN)/gputbs-sim $(BUILD)/samples \
+		$(UL_BIN)/gputbs
 
 # The CLI built again under the sanitizers, linked dynamically (they do not
 # link statically), and its host tests on it: a leak (exit 23), an ASan or

@@ -174,6 +174,56 @@ int sim_parse_policies(sim_help_fn *help, const char *opt, const char *arg,
 }
 
 /**
+ * sim_all_policies() - every registered policy, in registration order
+ * @help: usage of the command, for errors.
+ * @out: out: the built-ins, then the plug-ins.
+ * @n: out: entries of @out.
+ *
+ * Return: 0, or an exit status after a message if more than
+ * %SIM_MAX_POLICIES are registered.
+ */
+int sim_all_policies(sim_help_fn *help, const struct gtbs_policy_ops **out,
+		     unsigned int *n)
+{
+	const struct gtbs_policy_ops *p;
+
+	for (*n = 0; (p = gtbs_policy_at(*n)); (*n)++) {
+		if (*n == SIM_MAX_POLICIES)
+			return sim_usage_error(help, "more than %d policies registered: choose with --policies",
+					       SIM_MAX_POLICIES);
+		out[*n] = p;
+	}
+	return 0;
+}
+
+/**
+ * sim_add_plugin() - --policy-plugin FILE, remembered until the options
+ * are parsed
+ * @help: usage of the command, for errors.
+ * @arg: the file.
+ * @paths: the files so far; @arg is appended.
+ * @n: in and out: entries of @paths.
+ *
+ * The files are loaded (sim_load_plugins(), gputbs-sim only) after every
+ * option is parsed, so that --policies and --param may name their
+ * policies in any order.
+ *
+ * Return: 0, or an exit status after a message.
+ */
+int sim_add_plugin(sim_help_fn *help, const char *arg, const char **paths,
+		   unsigned int *n)
+{
+	if (!*arg)
+		return sim_usage_error(help, "%s",
+				       "--policy-plugin: empty file name");
+	if (*n == SIM_MAX_PLUGINS)
+		return sim_usage_error(help, "--policy-plugin: more than %d plug-ins",
+				       SIM_MAX_PLUGINS);
+	paths[(*n)++] = arg;
+	return 0;
+}
+
+/**
  * sim_parse_format() - text or json
  * @help: usage of the command, for errors.
  * @arg: the argument.
@@ -358,10 +408,12 @@ int sim_check_params(sim_help_fn *help, const struct sim_modes *m)
 			pp = &ops->params[idx];
 			if (gtbs_policy_param_parse(pp, p->value, &v) ||
 			    v < pp->min || v > pp->max)
-				return sim_usage_error(help, "--param %s: '%s' is not valid for %s (%llu..%llu %s%s)",
+				return sim_usage_error(help, "--param %s: '%s' is not valid for %s (%llu..%llu%s%s%s)",
 						       p->name, p->value,
 						       ops->name, pp->min,
-						       pp->max, pp->unit,
+						       pp->max,
+						       *pp->unit ? " " : "",
+						       pp->unit,
 						       pp->names ? ", or a name" : "");
 		}
 		if (!found)

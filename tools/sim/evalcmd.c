@@ -173,11 +173,15 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 		{ "timeline", required_argument, NULL, 't' },
 		{ "predictor", required_argument, NULL, 'r' },
 		{ "share-mode", required_argument, NULL, 'm' },
+		{ "policy-plugin", required_argument, NULL, SIM_OPT_PLUGIN },
+		{ "param", required_argument, NULL, SIM_OPT_PARAM },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = SIM_DEFAULT_WORKLOADS, *plot = NULL;
-	const char *timeline = NULL, *why;
+	const char *timeline = NULL, *why, *policies = NULL;
+	const char *plugins[SIM_MAX_PLUGINS];
+	unsigned int nr_plugins = 0;
 	struct sim_timeline *tl = NULL;
 	bool json = false, started = false;
 	struct sim_eval *ev;
@@ -206,20 +210,21 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 	ev->offsets[0] = 0;
 	ev->offsets[1] = 25;
 	ev->offsets[2] = 50;
-	for (i = 0; gtbs_policy_at(i) && i < SIM_MAX_POLICIES; i++)
-		ev->policies[ev->nr_policies++] = gtbs_policy_at(i);
 	while (!ret && (opt = getopt_long(argc, argv,
 					  cli->module ? "w:o:P:f:S:d:p:t:h" :
 					  "w:o:P:f:j:s:S:k:M:p:t:r:m:h",
 					  opts, NULL)) != -1) {
 		/* long options of the other command are unknown here */
-		if (cli->module ? strchr("jskrm", opt) != NULL : opt == 'd') {
+		if (cli->module ? (opt < 256 && strchr("jskrm", opt)) ||
+				  opt == SIM_OPT_PLUGIN || opt == SIM_OPT_PARAM :
+				  opt == 'd') {
 			for (i = 0; opts[i].val != opt; i++)
 				;
 			ret = sim_usage_error(sim_eval_help, "unrecognized option '--%s'%s",
-					      opts[i].name, cli->module ?
-					      " (the module's sweep runs one job at a time with the module's SMs and SJF key)" :
-					      "");
+					      opts[i].name, !cli->module ? "" :
+					      opt >= 256 ?
+					      " (the module's policies are modules, loaded with insmod; their parameters are in sysfs, policy_params/)" :
+					      " (the module's sweep runs one job at a time with the module's SMs and SJF key)");
 			break;
 		}
 		switch (opt) {
@@ -230,9 +235,16 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 			ret = sim_parse_offsets(ev, optarg);
 			break;
 		case 'P':
-			ret = sim_parse_policies(sim_eval_help, "--policies",
-						 optarg, ev->policies,
-						 &ev->nr_policies);
+			/* resolved once the plug-ins are loaded */
+			policies = optarg;
+			break;
+		case SIM_OPT_PLUGIN:
+			ret = sim_add_plugin(sim_eval_help, optarg, plugins,
+					     &nr_plugins);
+			break;
+		case SIM_OPT_PARAM:
+			ret = sim_parse_param(sim_eval_help, optarg,
+					      &ev->modes);
 			break;
 		case 'f':
 			ret = sim_parse_format(sim_eval_help, optarg, &json);
@@ -297,6 +309,16 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 	if (!ret && optind < argc)
 		ret = sim_usage_error(sim_eval_help, "unexpected argument '%s'",
 				      argv[optind]);
+	if (!ret && nr_plugins)
+		ret = cli->load_plugins(plugins, nr_plugins);
+	if (!ret)
+		ret = policies ?
+		      sim_parse_policies(sim_eval_help, "--policies", policies,
+					 ev->policies, &ev->nr_policies) :
+		      sim_all_policies(sim_eval_help, ev->policies,
+				       &ev->nr_policies);
+	if (!ret)
+		ret = sim_check_params(sim_eval_help, &ev->modes);
 	if (!ret && timeline && !plot && !json)
 		ret = sim_usage_error(sim_eval_help, "%s",
 				      "--timeline is drawn by --plot DIR (or recorded by --format json)");

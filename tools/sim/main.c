@@ -5,9 +5,11 @@
  *   gputbs-sim eval [--workloads DIR] [--offsets LIST] [--policies LIST]
  *                   [--format text|json] [--jobs N] [--sms N] [--seed N]
  *                   [--sjf-key model|measured] [--plot DIR]
- *                   [--timeline PAIR[@OFFSET]]
+ *                   [--timeline PAIR[@OFFSET]] [--policy-plugin FILE.so]...
+ *                   [--param NAME=VALUE]...
  *   gputbs-sim run [--policy LIST] [--format text|json] [--sms N]
- *                  [--seed N] [--trace FILE] WORKLOAD
+ *                  [--seed N] [--trace FILE] [--policy-plugin FILE.so]...
+ *                  [--param NAME=VALUE]... WORKLOAD
  *   gputbs-sim report --results FILE [--format text|json] [--plot DIR]
  *   gputbs-sim blocks [--seed N] WORKLOAD
  *
@@ -32,6 +34,7 @@
 #endif
 
 
+
 static const char usage_main[] =
 	"Usage: gputbs-sim [--help] [--version] COMMAND [ARGS]\n"
 	"\n"
@@ -50,6 +53,17 @@ static const char usage_main[] =
 	"\n"
 	"'gputbs-sim COMMAND --help' describes a command.\n";
 
+/* --policy-plugin and --param, the same in eval and run */
+#define SIM_PLUGIN_PARAM_HELP						\
+	"      --policy-plugin FILE.so\n"				\
+	"                        load a policy built as a plug-in\n"	\
+	"                        (GTBS_POLICY_MODULE(), make samples) and\n" \
+	"                        register it after the built-ins; repeatable\n" \
+	"      --param NAME=VALUE\n"					\
+	"                        set parameter NAME of every policy that\n" \
+	"                        declares it (a number, or one of its value\n" \
+	"                        names); repeatable, the last of a NAME wins\n"
+
 static const char usage_eval[] =
 	"Usage: gputbs-sim eval [OPTIONS]\n"
 	"\n"
@@ -67,7 +81,8 @@ static const char usage_eval[] =
 	"                        program, percent (0..1000) of the first one's\n"
 	"                        alone runtime; 0 means cycle 50 (default\n"
 	"                        0,25,50)\n"
-	"  -P, --policies LIST   comma-separated policies (default: all, in the\n"
+	"  -P, --policies LIST   comma-separated policies (default: all, those of\n"
+	"                        --policy-plugin after the built-ins, in the\n"
 	"                        registry's order: %s)\n"
 	"  -f, --format FORMAT   text (default) or json\n"
 	"  -j, --jobs N          worker threads, 1..256 (default: online CPUs)\n"
@@ -92,7 +107,9 @@ static const char usage_eval[] =
 	"  -r, --predictor MODE  the Simple Slicing predictor: literal (default:\n"
 	"                        Algorithm 1 as printed) or extended\n"
 	"  -m, --share-mode MODE SRTF/Adaptive's reading: device (default: the\n"
-	"                        paper's text) or sm (each SM decides)\n"
+	"                        paper's text) or sm (each SM decides); the\n"
+	"                        same as --param share_mode=MODE\n"
+	SIM_PLUGIN_PARAM_HELP
 	"  -h, --help            this help\n";
 
 static const char usage_report[] =
@@ -129,7 +146,9 @@ static const char usage_run[] =
 	"  -r, --predictor MODE  the Simple Slicing predictor: literal (default:\n"
 	"                        Algorithm 1 as printed) or extended\n"
 	"  -m, --share-mode MODE SRTF/Adaptive's reading: device (default: the\n"
-	"                        paper's text) or sm (each SM decides)\n"
+	"                        paper's text) or sm (each SM decides); the\n"
+	"                        same as --param share_mode=MODE\n"
+	SIM_PLUGIN_PARAM_HELP
 	"  -h, --help            this help\n";
 
 static void sim_main_help(FILE *f)
@@ -159,6 +178,7 @@ static int cmd_eval(int argc, char **argv)
 	static const struct sim_eval_cli cli = {
 		.usage = usage_eval,
 		.start = sim_start_virtual,
+		.load_plugins = sim_load_plugins,
 	};
 
 	return sim_eval_main(argc, argv, &cli);
@@ -549,10 +569,14 @@ static int cmd_run(int argc, char **argv)
 		{ "timing-model", required_argument, NULL, 'M' },
 		{ "predictor", required_argument, NULL, 'r' },
 		{ "share-mode", required_argument, NULL, 'm' },
+		{ "policy-plugin", required_argument, NULL, SIM_OPT_PLUGIN },
+		{ "param", required_argument, NULL, SIM_OPT_PARAM },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *trace = NULL;
+	const char *trace = NULL, *policies = NULL;
+	const char *plugins[SIM_MAX_PLUGINS];
+	unsigned int nr_plugins = 0;
 	struct sim_cmd_run *c;
 	bool json = false;
 	unsigned int i;
@@ -572,8 +596,15 @@ static int cmd_run(int argc, char **argv)
 					  NULL)) != -1) {
 		switch (opt) {
 		case 'P':
-			ret = sim_parse_policies(sim_run_help, "--policy", optarg,
-						 c->policies, &c->nr_policies);
+			/* resolved once the plug-ins are loaded */
+			policies = optarg;
+			break;
+		case SIM_OPT_PLUGIN:
+			ret = sim_add_plugin(sim_run_help, optarg, plugins,
+					     &nr_plugins);
+			break;
+		case SIM_OPT_PARAM:
+			ret = sim_parse_param(sim_run_help, optarg, &c->modes);
 			break;
 		case 'f':
 			ret = sim_parse_format(sim_run_help, optarg, &json);
@@ -615,6 +646,13 @@ static int cmd_run(int argc, char **argv)
 	if (!ret && optind + 1 < argc)
 		ret = sim_usage_error(sim_run_help, "unexpected argument '%s' (one workload file)",
 				      argv[optind + 1]);
+	if (!ret)
+		ret = sim_load_plugins(plugins, nr_plugins);
+	if (!ret && policies)
+		ret = sim_parse_policies(sim_run_help, "--policy", policies,
+					 c->policies, &c->nr_policies);
+	if (!ret)
+		ret = sim_check_params(sim_run_help, &c->modes);
 	if (!ret) {
 		c->seed_mix = sim_seed_mix(seed);
 		ret = sim_cmd_execute(c, argv[optind], json, trace);

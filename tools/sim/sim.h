@@ -17,6 +17,7 @@
  *   results.c   a sweep read back from its JSON (gputbs-sim report)
  *   jsonparse.c a small JSON reader for results.c
  *   plot.c      gnuplot data, scripts, SVG and PNG figures
+ *   plugin.c    policies from shared objects (--policy-plugin)
  *   main.c      the command line (eval, run, report)
  *
  * Copyright (C) 2026 The gputbs developers
@@ -34,6 +35,11 @@
 #define SIM_EXIT_USAGE		2	/* command line or workload file */
 
 #define SIM_MAX_POLICIES	16
+/* --policy-plugin options a command takes */
+#define SIM_MAX_PLUGINS		16
+/* getopt values of --policy-plugin and --param (no short form) */
+#define SIM_OPT_PLUGIN		256
+#define SIM_OPT_PARAM		257
 #define SIM_MAX_OFFSETS		16
 #define SIM_MAX_OFFSET_PCT	1000
 /* Arrival of the second program at offset 0 (paper: "within 100 cycles"). */
@@ -419,6 +425,10 @@ int sim_usage_error(sim_help_fn *help, const char *fmt, ...)
 int sim_parse_uint(const char *s, u64 lo, u64 hi, u64 *out);
 int sim_parse_policies(sim_help_fn *help, const char *opt, const char *arg,
 		       const struct gtbs_policy_ops **out, unsigned int *n);
+int sim_all_policies(sim_help_fn *help, const struct gtbs_policy_ops **out,
+		     unsigned int *n);
+int sim_add_plugin(sim_help_fn *help, const char *arg, const char **paths,
+		   unsigned int *n);
 int sim_parse_format(sim_help_fn *help, const char *arg, bool *json);
 int sim_parse_sms(sim_help_fn *help, const char *arg,
 		  struct gtbs_dev_config *cfg);
@@ -450,6 +460,9 @@ int sim_parse_share_mode(sim_help_fn *help, const char *arg,
  * @priv: for @start and @finish; "gputbs eval" also gets --device in it
  *	through @set_device.
  * @set_device: with @module, --device PATH.
+ * @load_plugins: NULL (the command takes no --policy-plugin), or
+ *	sim_load_plugins(): called once the options are parsed, before the
+ *	policy list and the --param options are resolved.
  */
 struct sim_eval_cli {
 	const char *usage;
@@ -458,10 +471,15 @@ struct sim_eval_cli {
 	int (*finish)(struct sim_eval *ev, void *priv, int ret);
 	void (*set_device)(void *priv, const char *path);
 	void *priv;
+	int (*load_plugins)(const char * const *paths, unsigned int n);
 };
 
 int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli);
 int sim_load_workloads(const char *dir, struct wl_set **set, char **file);
+
+/* plugin.c (gputbs-sim only: it needs dlopen() and --export-dynamic) */
+int sim_load_plugin(const char *path);
+int sim_load_plugins(const char * const *paths, unsigned int n);
 
 /* results.c */
 int sim_load_results(const char *path, struct sim_eval *ev,
