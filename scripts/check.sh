@@ -84,6 +84,10 @@ suite() {
 	count "$name" "$p" "$f"
 }
 
+parse_polmod() {	# "polmod: N passed, M failed"
+	sed -n 's/^polmod: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
 parse_unit() {	# "unit: N passed, M failed"
 	sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
@@ -347,7 +351,7 @@ suite "make install DESTDIR: files, a program via pkg-config, dkms build (host)"
 step "debug kernel (cached in $DEBUG_KERNEL_DIR)" scripts/build-debug-kernel.sh
 step "module W=1 build, debug kernel" make -s module-debug
 step "sample policy modules W=1 build, debug kernel" make -s samples-debug
-kfiles=(kmod/*.[ch] sm-emu/*.[ch] uapi/linux/gputbs*.h tests/kunit/*.c)
+kfiles=(kmod/*.[ch] sm-emu/*.[ch] uapi/linux/gputbs*.h tests/kunit/*.c samples/policies/*.c)
 step "checkpatch --strict (kmod, sm-emu, uapi, KUnit)" \
 	perl "$SRC_TREE/scripts/checkpatch.pl" --no-tree --strict --quiet \
 	--show-types -f "${kfiles[@]}"
@@ -364,6 +368,14 @@ suite "KUnit suites (debug kernel)" parse_kunit \
 	--module "$BUILD/kmod-debug/gputbs_kunit.ko" -- true
 suite "userland suites: ioctls, netlink family (debug kernel)" parse_guest \
 	vm --debug-kernel -- 'gputbs-test; r=$?; gputbs-nl-test || r=1; exit $r'
+# The sample policy modules on the registration API: switched to under
+# load, rmmod refused while in use, unloaded and loaded again
+# (Documentation/scheduling.rst, "Writing a policy").
+suite "policy modules: the samples loaded, used, unloaded (debug kernel)" \
+	parse_polmod vm --debug-kernel \
+	--module "$BUILD/samples-debug/gtbs_wfair.ko" \
+	--module "$BUILD/samples-debug/gtbs_paella.ko" -- \
+	'gputbs-polmod-test gtbs_wfair:wfair gtbs_paella:paella'
 # Documentation/reliability.rst: input hygiene (each test counted), unload
 # refused while open, 50 unload/load cycles, fail-nth on every path, 4000
 # grids of stress, 30 s of ioctl fuzzing; then the VM's kmemleak scan.

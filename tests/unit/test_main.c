@@ -14,17 +14,66 @@
  *
  * Copyright (C) 2026 The gputbs developers
  */
+#include <dlfcn.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
+#include "gtbs_policy_module.h"
+
+#define MAX_PLUGINS	16
+
+/*
+ * The policies of GTBS_UNIT_PLUGINS (space-separated .so files built with
+ * GTBS_POLICY_MODULE(), as gputbs-sim --policy-plugin loads them): they
+ * register after the built-ins, so that every suite that iterates the
+ * registry (the conformance suite) covers them.  Returns 0, or -1 after a
+ * message.
+ */
+static int load_plugins(void **handles, unsigned int *n)
+{
+	const char *env = getenv("GTBS_UNIT_PLUGINS");
+	char *list, *file, *save = NULL;
+	int ret = 0;
+
+	*n = 0;
+	if (!env)
+		return 0;
+	list = strdup(env);
+	if (!list)
+		return -1;
+	for (file = strtok_r(list, " ", &save); file && !ret;
+	     file = strtok_r(NULL, " ", &save)) {
+		const struct gtbs_policy_ops **ops;
+		void *h = *n < MAX_PLUGINS ? dlopen(file, RTLD_NOW) : NULL;
+
+		ops = h ? dlsym(h, GTBS_POLICY_PLUGIN_SYMBOL) : NULL;
+		if (!ops || !*ops || gtbs_policy_register(*ops)) {
+			fprintf(stderr, "unit: %s: %s\n", file,
+				h ? "not a policy plug-in, or refused" :
+				    dlerror());
+			if (h)
+				dlclose(h);
+			ret = -1;
+			break;
+		}
+		printf("unit: plug-in policy %s from %s\n", (*ops)->name, file);
+		handles[(*n)++] = h;
+	}
+	free(list);
+	return ret;
+}
 
 int main(void)
 {
+	void *plugins[MAX_PLUGINS];
+	unsigned int nr_plugins;
 	SRunner *sr;
 	int run, failed;
 
 	/* the built-ins, as every program that runs devices registers them */
-	if (gtbs_policy_register_builtins())
+	if (gtbs_policy_register_builtins() ||
+	    load_plugins(plugins, &nr_plugins))
 		return 1;
 	sr = srunner_create(occupancy_suite());
 	srunner_add_suite(sr, timing_suite());
@@ -39,6 +88,13 @@ int main(void)
 	run = srunner_ntests_run(sr);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
+	while (nr_plugins--) {
+		const struct gtbs_policy_ops **ops =
+			dlsym(plugins[nr_plugins], GTBS_POLICY_PLUGIN_SYMBOL);
+
+		gtbs_policy_unregister(*ops);
+		dlclose(plugins[nr_plugins]);
+	}
 	printf("unit: %d passed, %d failed\n", run - failed, failed);
 	/* LeakSanitizer ends the process with _exit() after main() */
 	fflush(stdout);

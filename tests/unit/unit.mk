@@ -3,7 +3,9 @@
 # unit.mk - host unit tests of the portable core (sm-emu/) under ASan and
 # UBSan, with the Check framework.  Included from the top-level Makefile:
 #
-#   make unit-test                      build and run every suite
+#   make unit-test                      build and run every suite, with
+#                                       the sample policies as plug-ins
+#                                       (GTBS_UNIT_PLUGINS: their .so files)
 #   make unit-test UNIT_FORK=yes        one process per test (isolation and
 #                                       Check timeouts; ~5x slower)
 #   make $(BUILD)/unit/gputbs-unit      build only
@@ -20,13 +22,17 @@ UNIT_CC ?= $(CC)
 UNIT_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all -Wall -Wextra -Werror -Wno-unused-parameter \
 	-std=gnu11 -Ism-emu $(shell pkg-config --cflags check)
-UNIT_LDLIBS := $(shell pkg-config --libs check)
+# -rdynamic: the sample policies are loaded as plug-ins (dlopen) and link
+# to the core in the binary, so that the conformance suite covers them
+UNIT_LDLIBS := $(shell pkg-config --libs check) -rdynamic -ldl
+UNIT_PLUGINS := $(patsubst samples/policies/%.c,$(BUILD)/samples/%.so,\
+	$(wildcard samples/policies/gtbs_*.c))
 UNIT_SRCS := $(addprefix $(UNIT_DIR)/,test_main.c harness.c \
 	test_occupancy.c test_timing.c test_engine.c test_metrics.c \
 	test_predictor.c test_policy.c test_timeout.c test_conformance.c) \
 	$(wildcard sm-emu/*.c)
 UNIT_HDRS := $(UNIT_DIR)/harness.h $(wildcard sm-emu/*.h tools/include/*.h)
-UNIT_ENV := CK_FORK=$(UNIT_FORK) \
+UNIT_ENV := CK_FORK=$(UNIT_FORK) GTBS_UNIT_PLUGINS="$(UNIT_PLUGINS)" \
 	ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
@@ -35,5 +41,5 @@ $(BUILD)/unit/gputbs-unit: $(UNIT_SRCS) $(UNIT_HDRS) $(UNIT_DIR)/unit.mk
 	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(UNIT_LDLIBS)
 
 .PHONY: unit-test
-unit-test: $(BUILD)/unit/gputbs-unit
+unit-test: $(BUILD)/unit/gputbs-unit $(UNIT_PLUGINS)
 	$(UNIT_ENV) $(BUILD)/unit/gputbs-unit

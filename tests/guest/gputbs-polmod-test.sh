@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# gputbs-polmod-test - in the guest, as root, with the sample policy
+# modules loaded after gputbs (tools/gputbs-vm --module
+# build/samples-debug/gtbs_wfair.ko --module .../gtbs_paella.ko): the
+# registration API as a policy module's user sees it
+# (Documentation/scheduling.rst, "Writing a policy").
+#
+#   gputbs-polmod-test MODULE:POLICY...
+#
+# For each MODULE:POLICY (gtbs_wfair:wfair gtbs_paella:paella):
+#  1. the policy selector lists POLICY; its policy_params/ appear when it
+#     is selected;
+#  2. switched to under load (gputbs run of two programs: each alone,
+#     then together), the workload completes with every grid it
+#     submitted;
+#  3. while selected, the module holds a reference (/sys/module/M/refcnt
+#     1) and rmmod fails, leaving it listed;
+#  4. switched away (to fifo) the reference is dropped, rmmod succeeds and
+#     the selector no longer lists POLICY; selecting it fails with EINVAL;
+#  5. insmod again registers it again (gputbs-vm unloads it at the end).
+#
+# Prints "polmod: N passed, M failed".
+set -u
+SYS=/sys/class/misc/gputbs
+MODDIR=/lib/gputbs-vm/modules
+work=${TMPDIR:-/tmp}/gputbs-polmod-test.$$
+mkdir -p "$work"
+passed=0
+failed=0
+
+check() {	# check NAME COMMAND...
+	name=$1
+	shift
+	if "$@"; then
+		passed=$((passed + 1))
+		echo "ok: $name"
+	else
+		failed=$((failed + 1))
+		echo "FAIL: $name"
+	fi
+}
+
+listed() {	# listed POLICY: the selector names it
+	tr ' []' '\n\n\n' <"$SYS/policy" | grep -qx "$1"
+}
+
+selected() {	# selected POLICY
+	grep -q "\[$1\]" "$SYS/policy"
+}
+
+cat >"$work/w.gtbs" <<'EOF2'
+program long
+grid crunch blocks=240 threads=128 cycles=3000 rsd=20 seed=3
+program short
+grid quick blocks=120 threads=64 cycles=800 rsd=10 seed=4
+workload W
+run long
+run short at=2000
+EOF2
+
+for mp in "$@"; do
+	mod=${mp%%:*}
+	pol=${mp#*:}
+	check "$pol: listed by the selector" listed "$pol"
+	before=$(cat "$SYS/grids_completed")
+	submitted=$(cat "$SYS/grids_submitted")
+	gputbs run --policy fifo "$work/w.gtbs" >"$work/run.txt" 2>&1 &
+	rpid=$!
+	sleep 0.3
+	check "$pol: selected under load" sh -c "echo $pol >$SYS/policy"
+	check "$pol: shown selected" selected "$pol"
+	check "$pol: policy_params/ exists" test -d "$SYS/policy_params"
+	ls "$SYS/policy_params" >"$work/params"
+	echo "$pol parameters: $(tr '\n' ' ' <"$work/params")"
+	check "$pol: module referenced once" \
+		test "$(cat "/sys/module/$mod/refcnt")" = 1
+	check "$pol: rmmod refused while selected" sh -c "! rmmod $mod 2>/dev/null"
+	check "$pol: still listed after the refused rmmod" listed "$pol"
+	wait "$rpid"
+	check "$pol: the workload ran to completion" test $? = 0
+	after=$(cat "$SYS/grids_completed")
+	submitted=$(($(cat "$SYS/grids_submitted") - submitted))
+	echo "$pol: $submitted grids submitted, $((after - before)) completed"
+	# the alone runs and the shared run: every grid submitted completed
+	check "$pol: every grid submitted completed" \
+		test "$((after - before))" = "$submitted" -a "$submitted" -ge 2
+	check "$pol: switch away to fifo" sh -c "echo fifo >$SYS/policy"
+	check "$pol: reference dropped" \
+		test "$(cat "/sys/module/$mod/refcnt")" = 0
+	check "$pol: rmmod after the switch" rmmod "$mod"
+	check "$pol: no longer listed" sh -c "! grep -qw $pol $SYS/policy"
+	check "$pol: selecting it now fails" \
+		sh -c "! echo $pol >$SYS/policy 2>/dev/null"
+	check "$pol: insmod registers it again" insmod "$MODDIR/$mod.ko"
+	check "$pol: listed again" listed "$pol"
+done
+rm -rf "$work"
+echo "polmod: $passed passed, $failed failed"
+[ "$failed" = 0 ]
