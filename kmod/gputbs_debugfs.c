@@ -239,13 +239,7 @@ struct gputbs_dbg_pred {
 static const char *gputbs_dbg_state_name(u32 state)
 {
 	static const char * const names[] = {
-		[GTBS_GRID_NEW] = "new",
-		[GTBS_GRID_ARRIVING] = "arriving",
-		[GTBS_GRID_QUEUED] = "queued",
-		[GTBS_GRID_RUNNING] = "running",
-		[GTBS_GRID_DONE] = "done",
-		[GTBS_GRID_CANCELLED] = "cancelled",
-		[GTBS_GRID_TIMED_OUT] = "timed_out",
+		GTBS_GRID_STATE_NAMES(GTBS_GRID_)
 	};
 
 	return state < ARRAY_SIZE(names) ? names[state] : "?";

@@ -17,6 +17,7 @@
 #include <linux/xarray.h>
 
 #include "../sm-emu/gtbs.h"
+#include "../sm-emu/gtbs_names.h"
 #include "../uapi/linux/gputbs.h"
 #include "gputbs_obs.h"
 

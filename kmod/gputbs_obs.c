@@ -130,13 +130,7 @@ void gputbs_obs_free_sms(struct gputbs_obs_sm *sms, u64 *slot_share)
 const char *gputbs_preempt_reason_name(u32 reason)
 {
 	static const char * const names[GPUTBS_NR_PREEMPT_REASONS] = {
-		[GPUTBS_PREEMPT_CLASS] = "class",
-		[GPUTBS_PREEMPT_STARVE] = "starve",
-		[GPUTBS_PREEMPT_SHORTER] = "shorter",
-		[GPUTBS_PREEMPT_SAMPLE] = "sample",
-		[GPUTBS_PREEMPT_SHARE] = "share",
-		[GPUTBS_PREEMPT_LIMIT] = "limit",
-		[GPUTBS_PREEMPT_POLICY] = "policy",
+		GTBS_PREEMPT_REASON_NAMES(GPUTBS_PREEMPT_)
 	};
 
 	return reason < GPUTBS_NR_PREEMPT_REASONS ? names[reason] : "?";

@@ -476,7 +476,7 @@ static void gtbs_sm_dispatch(struct gtbs_dev *dev, struct gtbs_sm *sm)
 		if (dev->backend && dev->backend->pick)
 			dev->backend->pick(dev, sm, grid, reason);
 		if (!grid || grid->next_block >= grid->desc.nr_blocks ||
-		    !gtbs_block_fits(dev, sm, grid))
+		    !gtbs_sm_fits(dev, sm, grid))
 			break;
 		gtbs_issue(dev, sm, grid);
 	}

@@ -17,6 +17,7 @@
  * timeout, end) is the engine's.
  */
 #include "gtbs.h"
+#include "gtbs_names.h"
 
 /**
  * gtbs_grid_size() - bytes to allocate for one grid
@@ -298,10 +299,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_prio_class_check);
 const char *gtbs_prio_class_name(u32 prio_class)
 {
 	static const char * const names[GTBS_NR_PRIO_CLASSES] = {
-		[GTBS_PRIO_LOW] = "low",
-		[GTBS_PRIO_NORMAL] = "normal",
-		[GTBS_PRIO_HIGH] = "high",
-		[GTBS_PRIO_REALTIME] = "realtime",
+		GTBS_PRIO_CLASS_NAMES(GTBS_PRIO_)
 	};
 
 	return prio_class < GTBS_NR_PRIO_CLASSES ? names[prio_class] : "?";

@@ -37,6 +37,7 @@
  * ``gputbs-sim --param``).
  */
 #include "gtbs.h"
+#include "gtbs_names.h"
 
 static GTBS_DEFINE_LOCK(gtbs_policy_reg_lock);
 
@@ -67,6 +68,7 @@ static const struct gtbs_policy_ops * const gtbs_builtins[] = {
  * device lock.
  */
 void gtbs_policy_lock(void)
+	__acquires(&gtbs_policy_reg_lock)
 {
 	gtbs_lock(&gtbs_policy_reg_lock);
 }
@@ -78,6 +80,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_lock);
  * Context: after gtbs_policy_lock().
  */
 void gtbs_policy_unlock(void)
+	__releases(&gtbs_policy_reg_lock)
 {
 	gtbs_unlock(&gtbs_policy_reg_lock);
 }
@@ -527,11 +530,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_sharing);
 const char *gtbs_pick_reason_name(u32 reason)
 {
 	static const char * const names[GTBS_NR_PICK_REASONS] = {
-		[GTBS_PICK_POLICY] = "policy",
-		[GTBS_PICK_SHORTER] = "shorter",
-		[GTBS_PICK_SAMPLE] = "sample",
-		[GTBS_PICK_SHARE] = "share",
-		[GTBS_PICK_LIMIT] = "limit",
+		GTBS_PICK_REASON_NAMES(GTBS_PICK_)
 	};
 
 	return reason < GTBS_NR_PICK_REASONS ? names[reason] : "?";

@@ -66,13 +66,6 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_init);
 bool gtbs_block_fits(const struct gtbs_dev *dev, const struct gtbs_sm *sm,
 		     const struct gtbs_grid *grid)
 {
-	const struct gtbs_dev_config *cfg = &dev->cfg;
-	const struct gtbs_occupancy *occ = &grid->occ;
-
-	return sm->nr_resident < cfg->max_blocks_per_sm &&
-	       sm->used_warps + occ->warps <= cfg->max_warps_per_sm &&
-	       sm->used_threads + occ->threads <= cfg->max_threads_per_sm &&
-	       sm->used_regs + occ->regs <= cfg->max_regs_per_sm &&
-	       sm->used_shmem + occ->shmem <= cfg->max_shmem_per_sm;
+	return gtbs_sm_fits(dev, sm, grid);
 }
-EXPORT_SYMBOL_IF_KUNIT(gtbs_block_fits);
+EXPORT_SYMBOL_GPL(gtbs_block_fits);

@@ -13,6 +13,21 @@
 
 #include "gtbs.h"
 
+/* gtbs_block_fits(), inline for the engine's dispatch loop.  Lock held. */
+static inline bool gtbs_sm_fits(const struct gtbs_dev *dev,
+				const struct gtbs_sm *sm,
+				const struct gtbs_grid *grid)
+{
+	const struct gtbs_dev_config *cfg = &dev->cfg;
+	const struct gtbs_occupancy *occ = &grid->occ;
+
+	return sm->nr_resident < cfg->max_blocks_per_sm &&
+	       sm->used_warps + occ->warps <= cfg->max_warps_per_sm &&
+	       sm->used_threads + occ->threads <= cfg->max_threads_per_sm &&
+	       sm->used_regs + occ->regs <= cfg->max_regs_per_sm &&
+	       sm->used_shmem + occ->shmem <= cfg->max_shmem_per_sm;
+}
+
 /*
  * The rate divisor K + L_eff of rate group @g at the SM's current load,
  * recomputed after a load change (&gtbs_sm.load_gen), when the group's

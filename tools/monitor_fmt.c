@@ -11,19 +11,16 @@
 
 #include "cli.h"
 #include "monitor_fmt.h"
+#include "gtbs_names.h"
 
 const char *mon_class_name(__u32 prio_class)
 {
-	switch (prio_class) {
-	case GPUTBS_PRIO_LOW:
-		return "low";
-	case GPUTBS_PRIO_NORMAL:
-		return "normal";
-	case GPUTBS_PRIO_HIGH:
-		return "high";
-	case GPUTBS_PRIO_REALTIME:
-		return "realtime";
-	}
+	static const char * const names[] = {
+		GTBS_PRIO_CLASS_NAMES(GPUTBS_PRIO_)
+	};
+
+	if (prio_class < sizeof(names) / sizeof(names[0]) && names[prio_class])
+		return names[prio_class];
 	return "unknown";
 }
 

@@ -19,6 +19,7 @@
 
 #include "input.h"
 #include "workload.h"
+#include "gtbs_names.h"
 
 #define WL_MAX_TOKENS		32
 #define WL_MAX_BLOCKS		(1U << 20)
@@ -289,9 +290,8 @@ static const char * const wl_dist_names[] = {
 
 /* Names of the priority classes, indexed by &gputbs_submit.prio_class. */
 static const char * const wl_class_names[] = {
-	[GPUTBS_PRIO_DEFAULT] = "default", [GPUTBS_PRIO_LOW] = "low",
-	[GPUTBS_PRIO_NORMAL] = "normal", [GPUTBS_PRIO_HIGH] = "high",
-	[GPUTBS_PRIO_REALTIME] = "realtime",
+	[GPUTBS_PRIO_DEFAULT] = "default",
+	GTBS_PRIO_CLASS_NAMES(GPUTBS_PRIO_)
 };
 
 /**

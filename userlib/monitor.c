@@ -31,6 +31,7 @@
 #include <netlink/socket.h>
 
 #include "gputbs.h"
+#include "gtbs_names.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK	270
@@ -922,13 +923,9 @@ GPUTBS_API const char *gputbs_event_name(unsigned int type)
 
 GPUTBS_API const char *gputbs_grid_state_name(unsigned int state)
 {
+	/* the netlink spec\'s spellings, from the one table */
 	static const char * const names[] = {
-		[GPUTBS_GRID_STATE_ARRIVING] = "arriving",
-		[GPUTBS_GRID_STATE_QUEUED] = "queued",
-		[GPUTBS_GRID_STATE_RUNNING] = "running",
-		[GPUTBS_GRID_STATE_DONE] = "done",
-		[GPUTBS_GRID_STATE_CANCELLED] = "cancelled",
-		[GPUTBS_GRID_STATE_TIMED_OUT] = "timed-out",
+		GTBS_GRID_STATE_NL_NAMES(GPUTBS_GRID_STATE_)
 	};
 
 	if (state < sizeof(names) / sizeof(names[0]))
@@ -939,13 +936,7 @@ GPUTBS_API const char *gputbs_grid_state_name(unsigned int state)
 GPUTBS_API const char *gputbs_preemption_reason_name(unsigned int reason)
 {
 	static const char * const names[] = {
-		[GPUTBS_PREEMPTION_REASON_CLASS] = "class",
-		[GPUTBS_PREEMPTION_REASON_STARVE] = "starve",
-		[GPUTBS_PREEMPTION_REASON_SHORTER] = "shorter",
-		[GPUTBS_PREEMPTION_REASON_SAMPLE] = "sample",
-		[GPUTBS_PREEMPTION_REASON_SHARE] = "share",
-		[GPUTBS_PREEMPTION_REASON_LIMIT] = "limit",
-		[GPUTBS_PREEMPTION_REASON_POLICY] = "policy",
+		GTBS_PREEMPT_REASON_NAMES(GPUTBS_PREEMPTION_REASON_)
 	};
 
 	if (reason < sizeof(names) / sizeof(names[0]))

@@ -13,6 +13,8 @@
 
 #include "harness.h"
 #include "policy_srtf.h"
+#include "gtbs_names.h"
+#include "../../uapi/linux/gputbs_netlink.h"
 
 /* SRTF/Adaptive's state and parameters, as the policy keeps them. */
 static struct gtbs_adaptive *ad_of(struct h_dev *h)
@@ -939,6 +941,65 @@ START_TEST(serial_classes)
 }
 END_TEST
 
+/*
+ * The tracepoints' __print_symbolic() pairs (kmod/gputbs_trace.h), which
+ * ftrace needs literally, name every value as the one table does
+ * (sm-emu/gtbs_names.h): each expected "{ TOKEN, "name" }" is in the
+ * header, and the header has no other pair of those enums.
+ */
+START_TEST(trace_names_match_table)
+{
+	static const char * const classes[] = {
+		GTBS_PRIO_CLASS_NAMES(GTBS_PRIO_)
+	};
+	static const char * const reasons[] = {
+		GTBS_PREEMPT_REASON_NAMES(GPUTBS_PREEMPTION_REASON_)
+	};
+	static const char * const states[] = {
+		GTBS_GRID_STATE_NAMES(GTBS_GRID_)
+	};
+	static const struct {
+		const char *token;
+		const char *name;
+	} pairs[] = {
+		{ "GTBS_PRIO_LOW", classes[GTBS_PRIO_LOW] },
+		{ "GTBS_PRIO_NORMAL", classes[GTBS_PRIO_NORMAL] },
+		{ "GTBS_PRIO_HIGH", classes[GTBS_PRIO_HIGH] },
+		{ "GTBS_PRIO_REALTIME", classes[GTBS_PRIO_REALTIME] },
+		{ "GPUTBS_PREEMPT_CLASS", reasons[GPUTBS_PREEMPTION_REASON_CLASS] },
+		{ "GPUTBS_PREEMPT_STARVE", reasons[GPUTBS_PREEMPTION_REASON_STARVE] },
+		{ "GPUTBS_PREEMPT_SHORTER", reasons[GPUTBS_PREEMPTION_REASON_SHORTER] },
+		{ "GPUTBS_PREEMPT_SAMPLE", reasons[GPUTBS_PREEMPTION_REASON_SAMPLE] },
+		{ "GPUTBS_PREEMPT_SHARE", reasons[GPUTBS_PREEMPTION_REASON_SHARE] },
+		{ "GPUTBS_PREEMPT_LIMIT", reasons[GPUTBS_PREEMPTION_REASON_LIMIT] },
+		{ "GPUTBS_PREEMPT_POLICY", reasons[GPUTBS_PREEMPTION_REASON_POLICY] },
+		{ "GTBS_GRID_DONE", states[GTBS_GRID_DONE] },
+		{ "GTBS_GRID_CANCELLED", states[GTBS_GRID_CANCELLED] },
+		{ "GTBS_GRID_TIMED_OUT", states[GTBS_GRID_TIMED_OUT] },
+	};
+	char text[16384], want[96];
+	unsigned int i, n = 0;
+	const char *p;
+	size_t len;
+	FILE *f = fopen("kmod/gputbs_trace.h", "r");
+
+	ck_assert_ptr_nonnull(f);
+	len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	ck_assert_uint_lt(len, sizeof(text) - 1);
+	for (i = 0; i < ARRAY_SIZE(pairs); i++) {
+		snprintf(want, sizeof(want), "{ %s, \"%s\" }", pairs[i].token,
+			 pairs[i].name);
+		ck_assert_msg(strstr(text, want), "%s: not in gputbs_trace.h",
+			      want);
+	}
+	for (p = text; (p = strstr(p, "{ G")); p++)
+		n++;
+	ck_assert_uint_eq(n, ARRAY_SIZE(pairs));
+}
+END_TEST
+
 Suite *policy_suite(void)
 {
 	Suite *s = suite_create("policy");
@@ -950,6 +1011,7 @@ Suite *policy_suite(void)
 	tcase_add_test(tc, srtf_detach_clears_sampling);
 	tcase_add_test(tc, registry_register_rules);
 	tcase_add_test(tc, policy_params_life);
+	tcase_add_test(tc, trace_names_match_table);
 	tcase_add_test(tc, alone_cycles_equation1);
 	tcase_add_test(tc, class_rules);
 	tcase_add_loop_test(tc, strict_classes_random, 0, 14);

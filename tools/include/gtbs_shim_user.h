@@ -51,6 +51,8 @@ struct module;
  */
 #define GTBS_DEFINE_LOCK(name)		int name __attribute__((unused))
 #define gtbs_lock(l)			((void)(l))
+#define __acquires(x)
+#define __releases(x)
 #define gtbs_unlock(l)			((void)(l))
 #define gtbs_pr_err(fmt, ...)		fprintf(stderr, "gputbs: " fmt, ##__VA_ARGS__)
 
