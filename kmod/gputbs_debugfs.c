@@ -251,7 +251,6 @@ static const char *gputbs_dbg_state_name(u32 state)
 	return state < ARRAY_SIZE(names) ? names[state] : "?";
 }
 
-
 static void gputbs_dbg_copy_grid(struct gputbs_device *gdev,
 				 const struct gtbs_grid *g, u64 now,
 				 struct gputbs_dbg_grid *d,

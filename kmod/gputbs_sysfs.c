@@ -314,8 +314,6 @@ static const struct gputbs_selector gputbs_predictor_sel = {
 };
 GPUTBS_SELECTOR_ATTR(predictor);
 
-/* SRTF/Adaptive's reading: device or sm. */
-
 /* The job timeout, in wall-clock ns of emulated time; 0: none. */
 static int gputbs_set_timeout_ns(struct gputbs_device *gdev, u64 ns, u64 now)
 {
