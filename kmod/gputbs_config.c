@@ -86,7 +86,7 @@ static void gputbs_core_reinit(struct gputbs_device *gdev,
 	u64 params[GTBS_MAX_POLICY_PARAMS];
 	/* the members that outlive the SMs: owner links, modes, counters */
 	struct {
-		spinlock_t *lock;	/* the device's, not taken here */
+		spinlock_t *lock;	/* &gputbs_device.lock, which the caller holds */
 		const struct gtbs_backend_ops *backend;
 		void *priv;
 		u64 next_id, submitted, completed, cancelled, timed_out;

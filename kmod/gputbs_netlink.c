@@ -15,9 +15,12 @@
  * context: dev-get (do), grid-get and sm-get (do and dump) copy what they
  * report under &gputbs_device.lock after running the device up to the
  * current cycle (gputbs_dev_sync()), so that a dump shows the schedule of
- * now; policy-set (%GENL_ADMIN_PERM, and CAP_SYS_ADMIN checked by the
- * operation) switches the policy the way the sysfs attribute does.  Bad
- * requests get an extended ACK message (and the offending attribute).
+ * now; dev-get also reports the current policy's parameters, one nest
+ * each, read under the same hold of the lock.  policy-set and param-set
+ * (%GENL_ADMIN_PERM, and CAP_SYS_ADMIN checked by the operation) switch
+ * the policy and set one of its parameters the way the sysfs files policy
+ * and policy_params/ do.  Bad requests get an extended ACK message (and
+ * the offending attribute).
  *
  * Events.  The scheduling events (a grid submitted, started, preempted,
  * completed or cancelled, the policy changed) happen where the module
@@ -641,11 +644,57 @@ struct gputbs_nl_dev {
 	u64 ev_dropped;
 };
 
-static void gputbs_nl_dev_get(struct gputbs_device *gdev,
-			      struct gputbs_nl_dev *d)
+/*
+ * One nest per parameter of the device's policy, into @skb (allocated:
+ * nothing here allocates or sleeps).  Device lock held: the policy's
+ * parameters are read where they are, and its strings are not kept.
+ */
+static int gputbs_nl_put_params(struct sk_buff *skb, const struct gtbs_dev *core)
+{
+	const struct gtbs_policy_ops *ops = core->policy;
+	struct nlattr *nest;
+	u32 i;
+
+	for (i = 0; i < ops->nr_params; i++) {
+		const struct gtbs_policy_param *p = &ops->params[i];
+		u64 val = gtbs_policy_param_get(core, i);
+
+		nest = nla_nest_start(skb, GPUTBS_A_DEV_PARAM);
+		if (!nest)
+			return -EMSGSIZE;
+		if (nla_put_string(skb, GPUTBS_A_PARAM_NAME, p->name) ||
+		    nla_put_u64_64bit(skb, GPUTBS_A_PARAM_VALUE, val,
+				      GPUTBS_A_PARAM_PAD) ||
+		    (p->names && val <= p->max &&
+		     nla_put_string(skb, GPUTBS_A_PARAM_VALUE_NAME,
+				    p->names[val])) ||
+		    nla_put_u64_64bit(skb, GPUTBS_A_PARAM_MINIMUM, p->min,
+				      GPUTBS_A_PARAM_PAD) ||
+		    nla_put_u64_64bit(skb, GPUTBS_A_PARAM_MAXIMUM, p->max,
+				      GPUTBS_A_PARAM_PAD) ||
+		    nla_put_u64_64bit(skb, GPUTBS_A_PARAM_DEFAULT, p->def,
+				      GPUTBS_A_PARAM_PAD) ||
+		    nla_put_string(skb, GPUTBS_A_PARAM_UNIT,
+				   p->unit ? p->unit : "")) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+/*
+ * The device's state into @d and its policy's parameters into @skb, under
+ * one hold of the device lock: the parameters are the reported policy's.
+ * Return: 0, or -EMSGSIZE if the parameters did not fit.
+ */
+static int gputbs_nl_dev_get(struct gputbs_device *gdev,
+			     struct gputbs_nl_dev *d, struct sk_buff *skb)
 {
 	const struct gtbs_dev *core = &gdev->core;
 	const struct gtbs_grid *g;
+	int ret;
 
 	memset(d, 0, sizeof(*d));
 	spin_lock(&gdev->lock);
@@ -675,7 +724,9 @@ static void gputbs_nl_dev_get(struct gputbs_device *gdev,
 	d->timeout_ns = gdev->timeout_ns;
 	d->ev_queued = gputbs_nl->queued;
 	d->ev_dropped = gputbs_nl->dropped;
+	ret = gputbs_nl_put_params(skb, core);
 	spin_unlock(&gdev->lock);
+	return ret;
 }
 
 static int gputbs_nl_put_dev(struct sk_buff *skb, const struct gputbs_nl_dev *d)
@@ -750,6 +801,7 @@ static int gputbs_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct gputbs_nl_dev d;
 	struct sk_buff *msg;
 	void *hdr;
+	int ret;
 
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
@@ -760,8 +812,9 @@ static int gputbs_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
-	gputbs_nl_dev_get(gputbs_nl->gdev, &d);
-	return gputbs_nl_reply(msg, info, hdr, gputbs_nl_put_dev(msg, &d));
+	ret = gputbs_nl_dev_get(gputbs_nl->gdev, &d, msg);
+	return gputbs_nl_reply(msg, info, hdr,
+			       ret ?: gputbs_nl_put_dev(msg, &d));
 }
 
 /*
@@ -1033,6 +1086,66 @@ static int gputbs_nl_policy_set_doit(struct sk_buff *skb,
 	return gputbs_switch_policy(gdev, ops);
 }
 
+/*
+ * param-set: a parameter of the current policy, as its sysfs file in
+ * policy_params/ takes it (gputbs_sysfs.c), under the device lock.
+ */
+static int gputbs_nl_param_set_doit(struct sk_buff *skb,
+				    struct genl_info *info)
+{
+	struct gputbs_device *gdev = gputbs_nl->gdev;
+	struct nlattr *name = info->attrs[GPUTBS_A_PARAM_NAME];
+	struct nlattr *val = info->attrs[GPUTBS_A_PARAM_VALUE];
+	struct nlattr *text = info->attrs[GPUTBS_A_PARAM_VALUE_NAME];
+	struct nlattr *given = val ?: text;
+	const struct gtbs_policy_param *p;
+	u64 value = 0, now;
+	int index, ret;
+
+	if (!netlink_capable(skb, CAP_SYS_ADMIN)) {
+		GENL_SET_ERR_MSG(info, "setting a parameter needs CAP_SYS_ADMIN");
+		return -EPERM;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, GPUTBS_A_PARAM_NAME))
+		return -EINVAL;
+	if (!val == !text) {
+		GENL_SET_ERR_MSG(info, "give one of value and value-name");
+		return -EINVAL;
+	}
+	if (val)
+		value = nla_get_u64(val);
+	ret = gputbs_dev_lock_sync(gdev, &now);
+	if (ret)
+		goto unlock;
+	index = gtbs_policy_param_find(gdev->core.policy, nla_data(name));
+	if (index < 0) {
+		NL_SET_ERR_MSG_ATTR(info->extack, name,
+				    "no such parameter of the current policy (see param of dev-get)");
+		ret = -ENOENT;
+		goto unlock;
+	}
+	p = &gdev->core.policy->params[index];
+	if (text && gtbs_policy_param_parse(p, nla_data(text), &value)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, text,
+				    "not a value name of the parameter, nor a number");
+		ret = -EINVAL;
+		goto unlock;
+	}
+	ret = gtbs_policy_param_set(&gdev->core, index, value, now);
+	if (ret == -ERANGE) {
+		NL_SET_ERR_MSG_ATTR(info->extack, given,
+				    "value outside the parameter's minimum..maximum (see param of dev-get)");
+		goto unlock;
+	}
+	if (!ret) {
+		gtbs_dev_kick(&gdev->core, now);
+		gputbs_dev_sync(gdev);
+	}
+unlock:
+	spin_unlock(&gdev->lock);
+	return ret;
+}
+
 /* The policies the spec derives (scripts/netlink-spec.sh compares them). */
 static const struct nla_policy gputbs_grid_get_nl_policy[GPUTBS_A_GRID_ID + 1] = {
 	[GPUTBS_A_GRID_ID] = { .type = NLA_U64, },
@@ -1044,6 +1157,12 @@ static const struct nla_policy gputbs_sm_get_nl_policy[GPUTBS_A_SM_ID + 1] = {
 
 static const struct nla_policy gputbs_policy_set_nl_policy[GPUTBS_A_DEV_POLICY + 1] = {
 	[GPUTBS_A_DEV_POLICY] = { .type = NLA_NUL_STRING, .len = 31, },
+};
+
+static const struct nla_policy gputbs_param_set_nl_policy[GPUTBS_A_PARAM_VALUE_NAME + 1] = {
+	[GPUTBS_A_PARAM_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
+	[GPUTBS_A_PARAM_VALUE] = { .type = NLA_U64, },
+	[GPUTBS_A_PARAM_VALUE_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 };
 
 /*
@@ -1075,6 +1194,13 @@ static const struct genl_ops gputbs_nl_ops[] = {
 		.doit = gputbs_nl_policy_set_doit,
 		.policy = gputbs_policy_set_nl_policy,
 		.maxattr = GPUTBS_A_DEV_POLICY,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = GPUTBS_CMD_PARAM_SET,
+		.doit = gputbs_nl_param_set_doit,
+		.policy = gputbs_param_set_nl_policy,
+		.maxattr = GPUTBS_A_PARAM_VALUE_NAME,
 		.flags = GENL_ADMIN_PERM,
 	},
 };

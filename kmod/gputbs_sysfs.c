@@ -118,15 +118,13 @@ static ssize_t policy_store(struct device *dev, struct device_attribute *attr,
 {
 	struct gputbs_device *gdev = gputbs_from_dev(dev);
 	const struct gtbs_policy_ops *ops;
-	char name[GTBS_POLICY_NAME_LEN];
 	int ret;
 
 	ret = gputbs_admin_check();
 	if (ret)
 		return ret;
-	if (strscpy(name, buf, sizeof(name)) < 0)
-		return -EINVAL;
-	ops = gtbs_policy_get(strim(name));	/* a reference for the device */
+	/* the exact name, one trailing newline allowed; a reference */
+	ops = gtbs_policy_get(buf);
 	if (!ops)
 		return -EINVAL;
 	ret = gputbs_switch_policy(gdev, ops);
@@ -315,8 +313,6 @@ static const struct gputbs_selector gputbs_predictor_sel = {
 	gputbs_set_predictor,
 };
 GPUTBS_SELECTOR_ATTR(predictor);
-
-/* SRTF/Adaptive's reading: device or sm. */
 
 /* The job timeout, in wall-clock ns of emulated time; 0: none. */
 static int gputbs_set_timeout_ns(struct gputbs_device *gdev, u64 ns, u64 now)

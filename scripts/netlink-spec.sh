@@ -65,7 +65,7 @@ family = SpecFamily(sys.argv[2], sys.argv[3])
 for name, op in family.msgs.items():
     print(name, op.value)
 PY
-for op in dev-get grid-get sm-get policy-set grid-submitted-ntf grid-completed-ntf; do
+for op in dev-get grid-get sm-get policy-set param-set grid-submitted-ntf grid-completed-ntf; do
 	grep -q "^$op " "$tmp/ops" || die "YNL's spec loader does not list operation $op"
 done
 if ! diff -u "$root/$header" "$tmp/gputbs_netlink.h"; then
@@ -73,7 +73,8 @@ if ! diff -u "$root/$header" "$tmp/gputbs_netlink.h"; then
 fi
 # the module's policies are hand-written (they build against 6.1 too):
 # every policy the generator derives from the spec must be in it
-for pol in GPUTBS_A_GRID_ID GPUTBS_A_SM_ID GPUTBS_A_DEV_POLICY; do
+for pol in GPUTBS_A_GRID_ID GPUTBS_A_SM_ID GPUTBS_A_DEV_POLICY \
+	GPUTBS_A_PARAM_NAME GPUTBS_A_PARAM_VALUE GPUTBS_A_PARAM_VALUE_NAME; do
 	want=$(grep -F "[$pol] =" "$tmp/gputbs_nl_gen.c" | sed 's/^[[:space:]]*//')
 	grep -qF "$want" "$root/kmod/gputbs_netlink.c" ||
 		die "kmod/gputbs_netlink.c lacks the spec's policy: $want"

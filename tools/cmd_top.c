@@ -201,6 +201,7 @@ static void print_header(FILE *f, const struct top *t)
 		(uint64_t)d->grids_completed, (uint64_t)d->blocks_dispatched,
 		(uint64_t)d->predictions, (uint64_t)d->policy_switches,
 		(uint64_t)d->events_sent, (uint64_t)d->events_dropped);
+	mon_params_text(f, d);
 }
 
 /*
@@ -476,5 +477,81 @@ int cmd_top(int argc, char **argv)
 	free(t.grids);
 	free(t.sms);
 	free(t.prev_busy);
+	return 0;
+}
+
+static const char usage_param[] =
+	"Usage: gputbs param [NAME=VALUE...]\n"
+	"\n"
+	"Show the parameters of the current scheduling policy, through the\n"
+	"gputbs netlink family (dev-get): a line \"params: NAME=VALUE UNIT ...\",\n"
+	"then one line per parameter with its unit, default and range.  With\n"
+	"NAME=VALUE arguments, first set each (param-set, needs root): VALUE\n"
+	"is a number in the parameter's unit or one of its value names.  The\n"
+	"same parameters are the files of /sys/class/misc/gputbs/policy_params/.\n"
+	"\n"
+	"  -h, --help            this help\n";
+
+int cmd_param(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct gputbs_monitor *m;
+	struct gputbs_mon_dev d;
+	int c, i, ret;
+	__u32 j;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(usage_param, stdout);
+			return 0;
+		default:
+			fputs(usage_param, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	for (i = optind; i < argc; i++)
+		if (!strchr(argv[i], '=') || argv[i][0] == '=')
+			return usage_error(usage_param,
+					   "'%s' is not NAME=VALUE", argv[i]);
+	ret = gputbs_monitor_open(0, &m);
+	if (ret)
+		return monitor_error(ret);
+	for (i = optind; i < argc; i++) {
+		char name[64], *eq = strchr(argv[i], '=');
+
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - argv[i]),
+			 argv[i]);
+		ret = gputbs_monitor_set_param_text(m, name, eq + 1);
+		if (ret) {
+			err_msg("param-set %s: %s%s%s", argv[i],
+				gputbs_strerror(ret),
+				gputbs_monitor_errmsg(m)[0] ? ": " : "",
+				gputbs_monitor_errmsg(m));
+			gputbs_monitor_close(m);
+			return EXIT_DEVICE;
+		}
+	}
+	ret = gputbs_monitor_get_device(m, &d, sizeof(d));
+	gputbs_monitor_close(m);
+	if (ret)
+		return monitor_error(ret);
+	printf("policy %s\n", d.policy);
+	mon_params_text(stdout, &d);
+	for (j = 0; j < d.nr_params; j++) {
+		const struct gputbs_mon_param *p = &d.params[j];
+
+		printf("%-24s %s", p->name, p->value_name[0] ? p->value_name : "");
+		if (!p->value_name[0])
+			printf("%llu%s%s", (unsigned long long)p->value,
+			       p->unit[0] ? " " : "", p->unit);
+		printf("  (default %llu, %llu..%llu)\n",
+		       (unsigned long long)p->def,
+		       (unsigned long long)p->minimum,
+		       (unsigned long long)p->maximum);
+	}
 	return 0;
 }

@@ -53,6 +53,7 @@ static const char usage_main[] =
 	"  predict    replay a block trace through the runtime predictor\n"
 	"  top        live view of the SMs, grids, queue and predictions\n"
 	"  monitor    print the scheduling events as they happen\n"
+	"  param      show or set the parameters of the current policy\n"
 	"  timeline   plot a recording of the gputbs tracepoints per SM\n"
 	"\n"
 	"'gputbs COMMAND --help' describes a command.\n";
@@ -207,6 +208,7 @@ int main(int argc, char **argv)
 		{ "predict", cmd_predict },
 		{ "top", cmd_top },
 		{ "monitor", cmd_monitor },
+		{ "param", cmd_param },
 		{ "timeline", cmd_timeline },
 	};
 	static char name[32];

@@ -36,6 +36,30 @@ int monitor_error(int err)
 	return EXIT_DEVICE;
 }
 
+/*
+ * "params: NAME=VALUE UNIT ..." of the current policy, one line ("params:
+ * none" for a policy without parameters); a choice shows its value name.
+ */
+void mon_params_text(FILE *f, const struct gputbs_mon_dev *d)
+{
+	__u32 i;
+
+	fputs("params:", f);
+	if (!d->nr_params)
+		fputs(" none", f);
+	for (i = 0; i < d->nr_params; i++) {
+		const struct gputbs_mon_param *p = &d->params[i];
+
+		if (p->value_name[0])
+			fprintf(f, " %s=%s", p->name, p->value_name);
+		else
+			fprintf(f, " %s=%llu%s%s", p->name,
+				(unsigned long long)p->value,
+				p->unit[0] ? " " : "", p->unit);
+	}
+	fputc('\n', f);
+}
+
 void mon_event_text(FILE *f, const struct gputbs_mon_event *ev)
 {
 	const struct gputbs_mon_grid *g = &ev->grid;

@@ -19,8 +19,10 @@ void mon_event_text(FILE *f, const struct gputbs_mon_event *ev);
 void mon_event_json(FILE *f, const struct gputbs_mon_event *ev);
 void mon_overflow(FILE *f, enum report_format format);
 int monitor_error(int err);
+void mon_params_text(FILE *f, const struct gputbs_mon_dev *d);
 
 int cmd_monitor(int argc, char **argv);
 int cmd_top(int argc, char **argv);
+int cmd_param(int argc, char **argv);
 
 #endif /* _GPUTBS_MONITOR_FMT_H */

@@ -382,6 +382,31 @@ struct gputbs_mon_sm {
 	struct gputbs_mon_slot slots[GPUTBS_MON_MAX_SLOTS];
 };
 
+/** GPUTBS_MON_MAX_PARAMS - most parameters of a policy */
+#define GPUTBS_MON_MAX_PARAMS	16
+
+/**
+ * struct gputbs_mon_param - a parameter of the current policy
+ * @name: its name (the file of sysfs policy_params/).
+ * @value_name: for a choice among named values, the name of @value;
+ *	else empty.
+ * @unit: its unit ("ppm", "blocks"; empty for a choice), cut to 15
+ *	characters.
+ * @value: its value, in @unit.
+ * @minimum: smallest value accepted.
+ * @maximum: largest value accepted.
+ * @def: the value when the policy is selected.
+ */
+struct gputbs_mon_param {
+	char name[32];
+	char value_name[32];
+	char unit[16];
+	__u64 value;
+	__u64 minimum;
+	__u64 maximum;
+	__u64 def;
+};
+
 /**
  * struct gputbs_mon_dev - the device (dev-get of the family)
  * @policy: the current policy.
@@ -414,9 +439,14 @@ struct gputbs_mon_sm {
  * @grids_timed_out: counter of grids stopped by the job timeout.
  * @timeout_ns: the device's job timeout, ns of emulated time (sysfs
  *	timeout_ns); 0 when off or from a module without it.
+ * @nr_params: entries of @params: the current policy's parameters (0 for
+ *	a policy without parameters, or from a module without them).
+ * @pad2: zero.
+ * @params: the current policy's parameters, in its order (at most
+ *	%GPUTBS_MON_MAX_PARAMS).
  *
- * The last three members came later: a caller that passes the older size
- * gets the older members only.
+ * The members from @grids_cancelled on came later: a caller that passes
+ * the older size gets the older members only.
  */
 struct gputbs_mon_dev {
 	char policy[GPUTBS_POLICY_NAME_LEN];
@@ -448,6 +478,9 @@ struct gputbs_mon_dev {
 	__u64 grids_cancelled;
 	__u64 grids_timed_out;
 	__u64 timeout_ns;
+	__u32 nr_params;
+	__u32 pad2;
+	struct gputbs_mon_param params[GPUTBS_MON_MAX_PARAMS];
 };
 
 /**
@@ -608,6 +641,36 @@ GPUTBS_API int gputbs_monitor_get_sm(struct gputbs_monitor *m, __u32 id,
  */
 GPUTBS_API int gputbs_monitor_set_policy(struct gputbs_monitor *m,
 					 const char *name);
+
+/**
+ * gputbs_monitor_set_param() - set a parameter of the current policy
+ * @m: monitor.
+ * @name: the parameter's name (&gputbs_mon_param.name).
+ * @value: its new value, in its unit.
+ *
+ * As writing its file in sysfs policy_params/; needs CAP_NET_ADMIN and
+ * CAP_SYS_ADMIN.
+ *
+ * Return: 0; -ENOENT if the current policy has no such parameter, -ERANGE
+ * if @value is outside its range, -EPERM, or another negative errno
+ * (gputbs_monitor_errmsg() says more).
+ */
+GPUTBS_API int gputbs_monitor_set_param(struct gputbs_monitor *m,
+					const char *name, __u64 value);
+
+/**
+ * gputbs_monitor_set_param_text() - set a parameter from text
+ * @m: monitor.
+ * @name: the parameter's name.
+ * @text: its new value as sysfs takes it: a value name
+ *	(&gputbs_mon_param.value_name) or a decimal number.
+ *
+ * Return: as gputbs_monitor_set_param(); -EINVAL for @text that is
+ * neither.
+ */
+GPUTBS_API int gputbs_monitor_set_param_text(struct gputbs_monitor *m,
+					     const char *name,
+					     const char *text);
 
 /**
  * gputbs_monitor_errmsg() - the module's message about the last failure

@@ -362,7 +362,39 @@ static struct nla_policy dev_policy[GPUTBS_A_DEV_MAX + 1] = {
 	[GPUTBS_A_DEV_GRIDS_CANCELLED] = { .type = NLA_U64 },
 	[GPUTBS_A_DEV_GRIDS_TIMED_OUT] = { .type = NLA_U64 },
 	[GPUTBS_A_DEV_TIMEOUT_NS] = { .type = NLA_U64 },
+	[GPUTBS_A_DEV_PARAM] = { .type = NLA_NESTED },
 };
+
+static struct nla_policy param_policy[GPUTBS_A_PARAM_MAX + 1] = {
+	[GPUTBS_A_PARAM_NAME] = { .type = NLA_STRING },
+	[GPUTBS_A_PARAM_VALUE] = { .type = NLA_U64 },
+	[GPUTBS_A_PARAM_VALUE_NAME] = { .type = NLA_STRING },
+	[GPUTBS_A_PARAM_MINIMUM] = { .type = NLA_U64 },
+	[GPUTBS_A_PARAM_MAXIMUM] = { .type = NLA_U64 },
+	[GPUTBS_A_PARAM_DEFAULT] = { .type = NLA_U64 },
+	[GPUTBS_A_PARAM_UNIT] = { .type = NLA_STRING },
+};
+
+/* One param nest of dev-get into @p: 0, or -EPROTO. */
+static int parse_param(struct nlattr *nest, struct gputbs_mon_param *p)
+{
+	struct nlattr *tb[GPUTBS_A_PARAM_MAX + 1];
+
+	if (nla_parse_nested(tb, GPUTBS_A_PARAM_MAX, nest, param_policy) < 0 ||
+	    !tb[GPUTBS_A_PARAM_NAME] || !tb[GPUTBS_A_PARAM_VALUE] ||
+	    !tb[GPUTBS_A_PARAM_MINIMUM] || !tb[GPUTBS_A_PARAM_MAXIMUM] ||
+	    !tb[GPUTBS_A_PARAM_DEFAULT])
+		return -EPROTO;
+	get_str(tb, GPUTBS_A_PARAM_NAME, p->name, sizeof(p->name));
+	get_str(tb, GPUTBS_A_PARAM_VALUE_NAME, p->value_name,
+		sizeof(p->value_name));
+	get_str(tb, GPUTBS_A_PARAM_UNIT, p->unit, sizeof(p->unit));
+	p->value = get_u64(tb, GPUTBS_A_PARAM_VALUE);
+	p->minimum = get_u64(tb, GPUTBS_A_PARAM_MINIMUM);
+	p->maximum = get_u64(tb, GPUTBS_A_PARAM_MAXIMUM);
+	p->def = get_u64(tb, GPUTBS_A_PARAM_DEFAULT);
+	return 0;
+}
 
 static int parse_dev(struct nlmsghdr *nlh, struct gputbs_mon_dev *d)
 {
@@ -379,6 +411,13 @@ static int parse_dev(struct nlmsghdr *nlh, struct gputbs_mon_dev *d)
 		char name[GPUTBS_POLICY_NAME_LEN];
 		int n;
 
+		if (nla_type(attr) == GPUTBS_A_DEV_PARAM) {
+			if (d->nr_params == GPUTBS_MON_MAX_PARAMS ||
+			    parse_param(attr, &d->params[d->nr_params]))
+				return -EPROTO;
+			d->nr_params++;
+			continue;
+		}
 		if (nla_type(attr) != GPUTBS_A_DEV_POLICIES)
 			continue;
 		nla_strlcpy(name, attr, sizeof(name));
@@ -792,6 +831,24 @@ static int fill_policy(struct nl_msg *msg, const void *arg)
 	return nla_put_string(msg, GPUTBS_A_DEV_POLICY, arg) ? -EMSGSIZE : 0;
 }
 
+/* param-set's request: a name and either a value or its text */
+struct param_req {
+	const char *name;
+	const char *text;
+	__u64 value;
+};
+
+static int fill_param(struct nl_msg *msg, const void *arg)
+{
+	const struct param_req *r = arg;
+
+	if (nla_put_string(msg, GPUTBS_A_PARAM_NAME, r->name) ||
+	    (r->text ? nla_put_string(msg, GPUTBS_A_PARAM_VALUE_NAME, r->text) :
+		       nla_put_u64(msg, GPUTBS_A_PARAM_VALUE, r->value)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /* One reply of a do request into a one-element array. */
 static int get_one(struct gputbs_monitor *m, __u8 cmd,
 		   int (*fill)(struct nl_msg *msg, const void *arg),
@@ -833,6 +890,29 @@ GPUTBS_API int gputbs_monitor_set_policy(struct gputbs_monitor *m,
 {
 	return request(m, GPUTBS_CMD_POLICY_SET, false, fill_policy, name,
 		       NULL, NULL);
+}
+
+GPUTBS_API int gputbs_monitor_set_param(struct gputbs_monitor *m,
+					const char *name, __u64 value)
+{
+	struct param_req r = { .name = name, .value = value };
+
+	if (!name)
+		return -EINVAL;
+	return request(m, GPUTBS_CMD_PARAM_SET, false, fill_param, &r, NULL,
+		       NULL);
+}
+
+GPUTBS_API int gputbs_monitor_set_param_text(struct gputbs_monitor *m,
+					     const char *name,
+					     const char *text)
+{
+	struct param_req r = { .name = name, .text = text };
+
+	if (!name || !text)
+		return -EINVAL;
+	return request(m, GPUTBS_CMD_PARAM_SET, false, fill_param, &r, NULL,
+		       NULL);
 }
 
 /* ---- events ---------------------------------------------------------------- */

@@ -17,7 +17,11 @@
 #    device's attributes, /sys/module/gputbs).
 # 2. The same without gputbs' files reports every attribute of the
 #    device: the search did see them (a control for 1).
-# 3. Every What: of sysfs-class-misc-gputbs exists on the running module.
+# 3. Every What: of sysfs-class-misc-gputbs exists on the running module
+#    (a What: with a <placeholder> matches at least one file).
+#
+# It runs with the srtf-adaptive policy selected, so that policy_params/
+# holds files (that policy's parameters), and puts the policy back.
 #
 # Prints "abi: N passed, M failed".
 set -u
@@ -40,6 +44,12 @@ check() {	# check NAME COMMAND...
 	fi
 }
 
+SYS=/sys/class/misc/gputbs
+policy=$(sed -n 's/.*\[\([a-z-]*\)\].*/\1/p' "$SYS/policy")
+echo srtf-adaptive >"$SYS/policy"
+check "srtf-adaptive selected: policy_params/ has files" \
+	test -n "$(ls "$SYS/policy_params")"
+
 mkdir -p "$work/abi"
 cp -R "$kabi/." "$work/abi/"
 cp "$ours"/testing/* "$work/abi/testing/"
@@ -57,8 +67,8 @@ perl "$getabi" --dir "$kabi" --search-string /gputbs undefined \
 	>"$work/control" 2>/dev/null
 n=0
 missed=
-for f in /sys/class/misc/gputbs/*; do
-	name=${f##*/}
+for f in "$SYS"/* "$SYS"/policy_params/*; do
+	name=${f#"$SYS"/}
 	[ -f "$f" ] || continue
 	case "$name" in dev | uevent) continue ;; esac	# the kernel's
 	n=$((n + 1))
@@ -70,13 +80,18 @@ check "control: without gputbs' ABI file, get_abi.pl reports all $n attributes" 
 
 missing=
 while read -r w; do
-	[ -e "$w" ] || missing="$missing $w"
+	# a <placeholder> is any name: at least one file matches
+	g=$(printf '%s\n' "$w" | sed 's/<[^>]*>/*/g')
+	# shellcheck disable=SC2086 # the glob is meant
+	set -- $g
+	[ -e "$1" ] || missing="$missing $w"
 done <<EOF
 $(sed -n 's/^What:[[:space:]]*//p' "$ours/testing/sysfs-class-misc-gputbs")
 EOF
 check "every documented file exists" test -z "$missing"
 [ -z "$missing" ] || echo "missing:$missing"
 
+echo "$policy" >"$SYS/policy"
 rm -rf "$work"
 echo "abi: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

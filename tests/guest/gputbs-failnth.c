@@ -6,8 +6,9 @@
  *   gputbs-failnth [--max-n N] [--only NAME] [-v]
  *
  * For each path (open, INFO, each kind of SUBMIT, WAIT, BLOCKS, poll,
- * epoll, close, fdinfo, the sysfs and module parameter writes, debugfs
- * reads), for N = 1, 2, ...: set up, write N to
+ * epoll, close, fdinfo, the sysfs and module parameter writes, those of
+ * policy_params/ with srtf-adaptive selected first, debugfs reads), for
+ * N = 1, 2, ...: set up, write N to
  * /proc/thread-self/fail-nth, make the one call, and read fail-nth back.
  * If the N-th fault point of the call failed, the call must return 0 (it
  * coped) or a clean error of its own (-ENOMEM, -EFAULT for a user copy
@@ -531,12 +532,33 @@ static int call_fdinfo(struct ctx *c, const struct path *p)
 }
 
 /* sysfs and module parameter writes; debugfs reads */
+/*
+ * The policy a path of policy_params/ needs (PARAM_PATH: kind 1), selected
+ * before the fault is armed; the directory is then the policy's.
+ */
+#define PARAM_POLICY	"srtf-adaptive"
+
+static void select_param_policy(const struct path *p)
+{
+	int ret;
+
+	if (p->kind != 1)
+		return;
+	ret = gu_write_attr(GU_SYSFS, "policy", PARAM_POLICY);
+	if (ret) {
+		printf("failnth: selecting %s: %s\n", PARAM_POLICY,
+		       strerror(-ret));
+		exit(1);
+	}
+}
+
 static void prep_attr(struct ctx *c, const struct path *p)
 {
 	char path[256];
 	int n;
 
 	c->fd = c->fd2 = c->epfd = -1;
+	select_param_policy(p);
 	snprintf(path, sizeof(path), "%s/%s", p->attr_dir, p->attr);
 	n = gu_read_file(path, c->old, sizeof(c->old));
 	if (n < 0) {
@@ -597,6 +619,13 @@ static bool check_attr(struct ctx *c, const struct path *p, int ret)
 	return ok;
 }
 
+static void finish_param(struct ctx *c)
+{
+	finish_close(c);
+	if (gu_write_attr(GU_SYSFS, "policy", "fifo"))
+		fail("cannot select fifo again");
+}
+
 static void prep_debugfs(struct ctx *c, const struct path *p)
 {
 	char path[256];
@@ -634,6 +663,10 @@ static bool check_nothing(struct ctx *c, const struct path *p, int ret)
 #define ATTR_PATH(n, dir, a, v) \
 	{ n, prep_attr, call_attr_write, check_attr, finish_close, \
 	  { 0 }, dir, a, v, 0 }
+/* a parameter of PARAM_POLICY: selected first, fifo again after */
+#define PARAM_PATH(n, a, v) \
+	{ n, prep_attr, call_attr_write, check_attr, finish_param, \
+	  { 0 }, GU_SYSFS "/policy_params", a, v, 1 }
 
 static const struct path paths[] = {
 	{ "open", prep_nothing, call_open, check_nothing, finish_close,
@@ -667,11 +700,14 @@ static const struct path paths[] = {
 	  NULL, NULL, NULL, 0 },
 	ATTR_PATH("sysfs policy", GU_SYSFS, "policy", "srtf"),
 	ATTR_PATH("sysfs starve_ns", GU_SYSFS, "starve_ns", "12345"),
-	ATTR_PATH("sysfs share_threshold_ppm", GU_SYSFS, "share_threshold_ppm",
-		  "1234567"),
-	ATTR_PATH("sysfs share_residency", GU_SYSFS, "share_residency", "3"),
+	ATTR_PATH("sysfs policy (srtf-adaptive: policy_params/ rebuilt)",
+		  GU_SYSFS, "policy", "srtf-adaptive"),
+	PARAM_PATH("sysfs policy_params/share_threshold_ppm",
+		   "share_threshold_ppm", "1234567"),
+	PARAM_PATH("sysfs policy_params/share_residency", "share_residency",
+		   "5"),
 	ATTR_PATH("sysfs predictor", GU_SYSFS, "predictor", "literal"),
-	ATTR_PATH("sysfs share_mode", GU_SYSFS, "share_mode", "device"),
+	PARAM_PATH("sysfs policy_params/share_mode", "share_mode", "sm"),
 	ATTR_PATH("sysfs nr_sms (reconfiguration)", GU_SYSFS, "nr_sms", "3"),
 	ATTR_PATH("sysfs time_scale_ps (reconfiguration)", GU_SYSFS,
 		  "time_scale_ps", "2000"),
@@ -715,7 +751,14 @@ static unsigned int run_path(const struct path *p, unsigned int *nomem,
 	if (p->attr_dir) {
 		char path[256];
 
+		select_param_policy(p);
 		snprintf(path, sizeof(path), "%s/%s", p->attr_dir, p->attr);
+		if (stat(path, &st) && p->kind == 1) {
+			/* the policy's parameter: absent is a failure */
+			fail("%s: %s absent under %s", p->name, path,
+			     PARAM_POLICY);
+			return 0;
+		}
 		if (stat(path, &st)) {
 			printf("failnth: %-50s skipped (%s absent)\n", p->name,
 			       path);

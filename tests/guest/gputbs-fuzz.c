@@ -513,10 +513,12 @@ static const char * const words[] = {
 static void act_sysfs(bool root)
 {
 	static const char * const attrs[] = {
-		"policy", "starve_ns", "share_threshold_ppm", "share_residency",
-		"predictor", "share_mode", "nr_sms", "time_scale_ps",
+		"policy", "starve_ns", "policy_params/share_threshold_ppm",
+		"policy_params/share_residency", "predictor",
+		"policy_params/share_mode", "nr_sms", "time_scale_ps",
 		"blocks_per_sm", "warps_per_sm",
 	};
+	bool param;
 	char val[64];
 	int ret;
 
@@ -553,6 +555,18 @@ static void act_sysfs(bool root)
 			snprintf(val, sizeof(val), "%llu",
 				 (unsigned long long)range(900, 100000));
 		ret = gu_write_attr(GU_SYSFS, a, val);
+		/*
+		 * policy_params/ has the files of the current policy: one of
+		 * another policy is absent (ENOENT), and a switch may remove
+		 * it under the write (ENODEV, EAGAIN)
+		 */
+		param = !strncmp(a, "policy_params/", 14);
+		if (param && (ret == -ENOENT || (root && (ret == -ENODEV ||
+							  ret == -EAGAIN))))
+			return;
+		if (root && ret && ret != -EINVAL && ret != -ERANGE &&
+		    ret != -EBUSY && ret != -EINTR && ret != -ENOMEM)
+			unexpected("sysfs write", ret);
 	}
 	if (!root && ret != -EACCES)
 		unexpected("sysfs write as nobody", ret ? ret : -EIO);
@@ -665,9 +679,11 @@ static int worker(unsigned int id)
 /* ---- main ------------------------------------------------------------------------------- */
 
 static const char * const saved_attrs[] = {
+	/* the policy before its parameters (a switch resets them) */
 	GU_SYSFS "/policy", GU_SYSFS "/starve_ns",
-	GU_SYSFS "/share_threshold_ppm", GU_SYSFS "/share_residency",
-	GU_SYSFS "/predictor", GU_SYSFS "/share_mode",
+	GU_SYSFS "/policy_params/share_threshold_ppm",
+	GU_SYSFS "/policy_params/share_residency",
+	GU_SYSFS "/predictor", GU_SYSFS "/policy_params/share_mode",
 	GU_SYSFS "/nr_sms", GU_SYSFS "/time_scale_ps",
 	GU_SYSFS "/blocks_per_sm", GU_SYSFS "/warps_per_sm",
 	GU_PARAMS "/max_grids_per_device",

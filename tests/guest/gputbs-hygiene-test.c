@@ -13,8 +13,8 @@
  * against a pinning attempt; handles that mean nothing on another file, in
  * the same process or another; what user nobody may not do (classes above
  * normal, sysfs and module parameter writes), and what uid 0 without
- * CAP_SYS_ADMIN may not do (EPERM on every write to sysfs and the module
- * parameters); SIGKILL of processes with
+ * CAP_SYS_ADMIN may not do (EPERM on every write to sysfs, policy_params/
+ * included, and the module parameters); SIGKILL of processes with
  * running, queued and arriving grids, in WAIT and in poll(); module unload
  * refused while the device is open; waits restarted by the kernel
  * (SA_RESTART) keeping their absolute deadline.  The table-driven cases
@@ -1870,11 +1870,18 @@ START_TEST(isolation_nobody_class_eperm)
 }
 END_TEST
 
-/* Writable attributes of the misc device, and the module parameter. */
+/* policy_params/: its files are those of the policy selected */
+#define GU_PARAMS_DIR		GU_SYSFS "/policy_params"
+#define GU_PARAMS_POLICY	"srtf-adaptive"
+
+/*
+ * Writable attributes of the misc device (those of policy_params/ with
+ * GU_PARAMS_POLICY selected), and the module parameters.
+ */
 static const char * const root_only[] = {
 	GU_SYSFS "/policy", GU_SYSFS "/starve_ns",
-	GU_SYSFS "/share_threshold_ppm", GU_SYSFS "/share_residency",
-	GU_SYSFS "/predictor", GU_SYSFS "/share_mode",
+	GU_PARAMS_DIR "/share_threshold_ppm", GU_PARAMS_DIR "/share_residency",
+	GU_SYSFS "/predictor", GU_PARAMS_DIR "/share_mode",
 	GU_SYSFS "/nr_sms", GU_SYSFS "/threads_per_sm",
 	GU_SYSFS "/regs_per_sm", GU_SYSFS "/shmem_per_sm",
 	GU_SYSFS "/blocks_per_sm", GU_SYSFS "/warps_per_sm",
@@ -1886,6 +1893,32 @@ static const char * const root_only[] = {
 };
 
 #define NR_ROOT_ONLY	(int)(sizeof(root_only) / sizeof(root_only[0]))
+
+/*
+ * Select the policy whose parameter @path is, if it is one of
+ * policy_params/: true then (the file must exist; the caller selects fifo
+ * again with params_policy_done()).
+ */
+static bool params_policy_for(const char *path)
+{
+	if (strncmp(path, GU_PARAMS_DIR "/", strlen(GU_PARAMS_DIR "/")))
+		return false;
+	ck_assert_int_eq(gu_write_attr(GU_SYSFS, "policy", GU_PARAMS_POLICY),
+			 0);
+	return true;
+}
+
+static void params_policy_done(bool selected)
+{
+	if (selected)
+		ck_assert_int_eq(gu_write_attr(GU_SYSFS, "policy", "fifo"), 0);
+}
+
+/* Checked teardown: fifo again, after a test that failed half-way too. */
+static void teardown_policy(void)
+{
+	gu_write_attr(GU_SYSFS, "policy", "fifo");
+}
 
 static int child_nobody_write(void *arg)
 {
@@ -1902,9 +1935,12 @@ static int child_nobody_write(void *arg)
 
 START_TEST(isolation_nobody_cannot_write)
 {
+	bool param = params_policy_for(root_only[_i]);
 	struct stat st;
 
 	if (stat(root_only[_i], &st)) {
+		ck_assert_msg(!param, "%s absent under %s", root_only[_i],
+			      GU_PARAMS_POLICY);
 		printf("%s: absent, skipped\n", root_only[_i]);
 		return;
 	}
@@ -1914,33 +1950,45 @@ START_TEST(isolation_nobody_cannot_write)
 		      "%s writable by others", root_only[_i]);
 	ck_assert_msg(run_child(child_nobody_write, (void *)root_only[_i],
 				true) == 0, "nobody wrote %s", root_only[_i]);
+	params_policy_done(param);
 }
 END_TEST
 
-/* Every file of the device's sysfs directory: none writable by others. */
+/*
+ * Every file of the device's sysfs directory and of policy_params/ (with
+ * GU_PARAMS_POLICY selected): none writable by others.
+ */
 START_TEST(isolation_no_world_writable_attr)
 {
+	static const char * const dirs[] = { GU_SYSFS, GU_PARAMS_DIR };
 	struct dirent *de;
 	char path[512];
 	struct stat st;
-	DIR *d = opendir(GU_SYSFS);
-	int n = 0;
+	int n[2] = { 0, 0 }, i;
+	DIR *d;
 
-	ck_assert_ptr_nonnull(d);
-	while ((de = readdir(d))) {
-		snprintf(path, sizeof(path), GU_SYSFS "/%s", de->d_name);
-		if (lstat(path, &st) || !S_ISREG(st.st_mode))
-			continue;
-		n++;
-		ck_assert_msg(!(st.st_mode & (S_IWGRP | S_IWOTH)),
-			      "%s is writable by others", path);
-		if (st.st_mode & S_IWUSR)
-			ck_assert_msg(run_child(child_nobody_write, path,
-						true) == 0,
-				      "nobody wrote %s", path);
+	params_policy_for(GU_PARAMS_DIR "/");
+	for (i = 0; i < 2; i++) {
+		d = opendir(dirs[i]);
+		ck_assert_msg(d, "%s: %s", dirs[i], strerror(errno));
+		while ((de = readdir(d))) {
+			snprintf(path, sizeof(path), "%s/%s", dirs[i],
+				 de->d_name);
+			if (lstat(path, &st) || !S_ISREG(st.st_mode))
+				continue;
+			n[i]++;
+			ck_assert_msg(!(st.st_mode & (S_IWGRP | S_IWOTH)),
+				      "%s is writable by others", path);
+			if (st.st_mode & S_IWUSR)
+				ck_assert_msg(run_child(child_nobody_write,
+							path, true) == 0,
+					      "nobody wrote %s", path);
+		}
+		closedir(d);
 	}
-	closedir(d);
-	ck_assert_int_gt(n, 3);
+	params_policy_done(true);
+	ck_assert_int_gt(n[0], 3);
+	ck_assert_int_eq(n[1], 3);
 }
 END_TEST
 
@@ -2022,9 +2070,12 @@ START_TEST(priv_write_needs_cap_sys_admin)
 	const char *path = root_only[_i / NR_PRIV_MODES];
 	int m = _i % NR_PRIV_MODES, err;
 	char before[256], after[256];
+	bool param = params_policy_for(path);
 	struct stat st;
 
 	if (stat(path, &st)) {
+		ck_assert_msg(!param, "%s absent under %s", path,
+			      GU_PARAMS_POLICY);
 		printf("%s: absent, skipped\n", path);
 		return;
 	}
@@ -2037,6 +2088,7 @@ START_TEST(priv_write_needs_cap_sys_admin)
 	ck_assert_int_eq(current_value(path, after, sizeof(after)), 0);
 	ck_assert_str_eq(after, before);
 	ck_assert_int_eq(gu_write_file(path, before), 0);
+	params_policy_done(param);
 }
 END_TEST
 
@@ -2047,7 +2099,8 @@ END_TEST
  */
 START_TEST(priv_capless_root_every_writable_file)
 {
-	static const char * const dirs[] = { GU_SYSFS, GU_PARAMS };
+	static const char * const dirs[] = { GU_SYSFS, GU_PARAMS,
+					     GU_PARAMS_DIR };
 	struct dirent *de;
 	char path[512];
 	struct stat st;
@@ -2055,7 +2108,8 @@ START_TEST(priv_capless_root_every_writable_file)
 	int n = 0, err;
 	DIR *d;
 
-	for (i = 0; i < 2; i++) {
+	params_policy_for(GU_PARAMS_DIR "/");
+	for (i = 0; i < 3; i++) {
 		d = opendir(dirs[i]);
 		ck_assert_ptr_nonnull(d);
 		while ((de = readdir(d))) {
@@ -2075,6 +2129,7 @@ START_TEST(priv_capless_root_every_writable_file)
 		}
 		closedir(d);
 	}
+	params_policy_done(true);
 	ck_assert_int_ge(n, NR_ROOT_ONLY);
 }
 END_TEST
@@ -2532,6 +2587,7 @@ static Suite *hygiene_suite(void)
 	tcase_add_test(tc, limit_user_order);
 
 	tc = tcase(s, "isolation", 30);
+	tcase_add_checked_fixture(tc, NULL, teardown_policy);
 	tcase_add_test(tc, isolation_other_file_same_process);
 	tcase_add_loop_test(tc, isolation_other_process, 0, 2);
 	tcase_add_test(tc, isolation_dup_shares_file);
@@ -2544,6 +2600,7 @@ static Suite *hygiene_suite(void)
 	tcase_add_test(tc, isolation_nobody_no_debugfs);
 
 	tc = tcase(s, "privilege", 60);
+	tcase_add_checked_fixture(tc, NULL, teardown_policy);
 	tcase_add_loop_test(tc, priv_write_needs_cap_sys_admin, 0,
 			    NR_ROOT_ONLY * NR_PRIV_MODES);
 	tcase_add_test(tc, priv_capless_root_every_writable_file);

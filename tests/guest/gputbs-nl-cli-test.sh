@@ -5,8 +5,10 @@
 # module, in the guest (busybox sh): the family in libnl's genl-ctrl-list
 # (when the guest has it: tools/gputbs-vm --host-bin genl-ctrl-list, from
 # the Debian package libnl-utils) or else through libgputbs' own
-# resolution, "gputbs top" while a pair of grids runs, and "gputbs monitor
-# --format json" while a workload runs.  The JSON lines are printed between
+# resolution, "gputbs top" while a pair of grids runs, "gputbs monitor
+# --format json" while a workload runs, and "gputbs param": parameters of
+# the policy set over netlink (param-set) and read back through sysfs
+# policy_params/, and the reverse.  The JSON lines are printed between
 # ===MONITOR-JSON-BEGIN=== and ===MONITOR-JSON-END=== for the host to
 # validate.  Ends with "nlcli: N passed, M failed".
 set -u
@@ -118,6 +120,68 @@ check "the label" test "$(grep -c '"label":"nlmon"' mon.json)" -eq 6
 check "gputbs monitor --timeout returns" gputbs monitor --timeout 0.5
 check "usage error: status 2" sh -c 'gputbs monitor --count x 2>/dev/null; test $? -eq 2'
 check "usage error of top: status 2" sh -c 'gputbs top --delay 0 2>/dev/null; test $? -eq 2'
+
+# --- gputbs param: param-set over netlink, read back through sysfs ----------
+SYS=/sys/class/misc/gputbs
+if command -v genl-ctrl-list >/dev/null 2>&1; then
+	check "param-set (0x0d) needs admin permission" \
+		grep -q 'op .*(0x0d) <.*admin_perm' family.txt
+fi
+echo fifo >"$SYS/policy"
+gputbs param >param.txt 2>&1
+cat param.txt
+check "fifo: params: none" grep -qx 'params: none' param.txt
+echo srtf-adaptive >"$SYS/policy"
+gputbs param >param.txt 2>&1
+cat param.txt
+check "srtf-adaptive: its parameters at their defaults, with units" \
+	grep -qx 'params: share_threshold_ppm=500000 ppm share_residency=3 blocks share_mode=device' param.txt
+check "each with its default and range" \
+	grep -qE '^share_residency +3 blocks  \(default 3, 1\.\.64\)$' param.txt
+gputbs param share_threshold_ppm=250000 share_residency=5 share_mode=sm >param.txt 2>&1
+rc=$?
+cat param.txt
+check "gputbs param NAME=VALUE... exits 0" test "$rc" -eq 0
+check "it prints the new values" \
+	grep -qx 'params: share_threshold_ppm=250000 ppm share_residency=5 blocks share_mode=sm' param.txt
+check "sysfs reads what netlink set" test \
+	"$(cat "$SYS/policy_params/share_threshold_ppm") $(cat "$SYS/policy_params/share_residency") $(cat "$SYS/policy_params/share_mode")" = "250000 5 sm"
+gputbs param share_mode=0 >/dev/null 2>&1
+check "a choice set by number" test "$(cat "$SYS/policy_params/share_mode")" = device
+echo 7 >"$SYS/policy_params/share_residency"
+check "gputbs top shows what sysfs set" sh -c \
+	"gputbs top --iterations 1 --batch | grep -qx 'params: share_threshold_ppm=250000 ppm share_residency=7 blocks share_mode=device'"
+gputbs param share_residency=65 >param.txt 2>&1
+rc=$?
+cat param.txt
+check "out of range: exit 1, ERANGE and the extack message" sh -c \
+	"test $rc -eq 1 && grep -q 'share_residency=65: .*range.*minimum..maximum' param.txt"
+check "nothing changed" test "$(cat "$SYS/policy_params/share_residency")" = 7
+gputbs param no_such_param=1 >param.txt 2>&1
+rc=$?
+cat param.txt
+check "unknown parameter: exit 1 and the extack message" sh -c \
+	"test $rc -eq 1 && grep -q 'no such parameter of the current policy' param.txt"
+gputbs param share_mode=both >param.txt 2>&1
+rc=$?
+cat param.txt
+check "bad value name: exit 1 and the extack message" sh -c \
+	"test $rc -eq 1 && grep -q 'not a value name' param.txt"
+if su nobody -s /bin/sh -c "gputbs param share_residency=4" >param.txt 2>&1; then
+	not_ok "nobody set a parameter"
+else
+	cat param.txt
+	check "nobody may not set a parameter" grep -q 'not permitted' param.txt
+fi
+check "still 7" test "$(cat "$SYS/policy_params/share_residency")" = 7
+echo fifo >"$SYS/policy"
+check "fifo: the parameter is gone for param-set too" sh -c \
+	"! gputbs param share_residency=3 >/dev/null 2>&1"
+echo srtf-adaptive >"$SYS/policy"
+check "srtf-adaptive again: defaults" test \
+	"$(cat "$SYS/policy_params/share_residency") $(cat "$SYS/policy_params/share_mode")" = "3 device"
+echo fifo >"$SYS/policy"
+check "usage error of param: status 2" sh -c 'gputbs param share_mode 2>/dev/null; test $? -eq 2'
 
 cd / && rm -rf "$tmp"
 echo "nlcli: $pass passed, $fail failed"

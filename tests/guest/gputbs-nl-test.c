@@ -7,7 +7,9 @@
  * events of a grid's life (submitted, started, completed, in order, with
  * its handle, label, pid and the cycles GPUTBS_IOCTL_WAIT reports),
  * preemption by a higher class, cancellation, grid and SM dumps while
- * grids run, the policy switch as root and as nobody (EPERM), bad
+ * grids run, the policy switch as root and as nobody (EPERM), the
+ * policy's parameters in dev-get and param-set (read back through sysfs
+ * policy_params/; ERANGE, EINVAL, ENOENT, EPERM), bad
  * requests with their extended ACK messages, and that no event goes
  * unaccounted when a burst of events meets the module's queue (run it
  * with the module parameter event_queue_len=4 to see drops).  Needs root.
@@ -693,6 +695,245 @@ START_TEST(nl_set_policy_nobody_eperm)
 }
 END_TEST
 
+/* ---- param-set and the parameters of dev-get ---------------------------- */
+
+#define PARAMS_DIR	"/sys/class/misc/gputbs/policy_params/"
+
+/* The first line of sysfs policy_params/@name, without its newline. */
+static void read_param_file(const char *name, char *buf, size_t len)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), PARAMS_DIR "%s", name);
+	f = fopen(path, "re");
+	ck_assert_msg(f, "%s: %s", path, strerror(errno));
+	ck_assert_ptr_nonnull(fgets(buf, (int)len, f));
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* The parameter @name of @d, or NULL. */
+static const struct gputbs_mon_param *find_param(const struct gputbs_mon_dev *d,
+						 const char *name)
+{
+	__u32 i;
+
+	for (i = 0; i < d->nr_params; i++)
+		if (!strcmp(d->params[i].name, name))
+			return &d->params[i];
+	return NULL;
+}
+
+/* dev-get: fifo has no parameter; srtf-adaptive its three, described. */
+START_TEST(nl_params_dev_get)
+{
+	const struct gputbs_mon_param *p;
+	struct gputbs_mon_dev d;
+
+	ck_assert_int_eq(gputbs_set_policy(g_dev, "fifo"), 0);
+	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d, sizeof(d)), 0);
+	ck_assert_uint_eq(d.nr_params, 0);
+	ck_assert_int_eq(gputbs_set_policy(g_dev, "srtf-adaptive"), 0);
+	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d, sizeof(d)), 0);
+	ck_assert_str_eq(d.policy, "srtf-adaptive");
+	ck_assert_uint_eq(d.nr_params, 3);
+	ck_assert_str_eq(d.params[0].name, "share_threshold_ppm");
+	ck_assert_str_eq(d.params[1].name, "share_residency");
+	ck_assert_str_eq(d.params[2].name, "share_mode");
+	p = &d.params[0];
+	ck_assert_str_eq(p->unit, "ppm");
+	ck_assert_str_eq(p->value_name, "");
+	ck_assert_uint_eq(p->value, 500000);
+	ck_assert_uint_eq(p->def, 500000);
+	ck_assert_uint_eq(p->minimum, 0);
+	ck_assert_uint_eq(p->maximum, 100000000);
+	p = &d.params[1];
+	ck_assert_str_eq(p->unit, "blocks");
+	ck_assert_uint_eq(p->value, 3);
+	ck_assert_uint_eq(p->minimum, 1);
+	ck_assert_uint_eq(p->maximum, 64);
+	p = &d.params[2];
+	ck_assert_str_eq(p->unit, "");
+	ck_assert_str_eq(p->value_name, "device");
+	ck_assert_uint_eq(p->value, 0);
+	ck_assert_uint_eq(p->maximum, 1);
+	/* an older caller's struct ends before the parameters */
+	memset(&d, 0xff, sizeof(d));
+	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d,
+				offsetof(struct gputbs_mon_dev, nr_params)), 0);
+	ck_assert_uint_eq(d.nr_params, 0xffffffffu);
+}
+END_TEST
+
+/* param-set by value and by name; sysfs and dev-get read it back. */
+START_TEST(nl_params_set_read_back)
+{
+	const struct gputbs_mon_param *p;
+	struct gputbs_mon_dev d;
+	char buf[64];
+
+	ck_assert_int_eq(gputbs_set_policy(g_dev, "srtf-adaptive"), 0);
+	ck_assert_int_eq(gputbs_monitor_set_param(g_mon, "share_threshold_ppm",
+						  123456), 0);
+	ck_assert_str_eq(gputbs_monitor_errmsg(g_mon), "");
+	ck_assert_int_eq(gputbs_monitor_set_param_text(g_mon, "share_residency",
+						       "6"), 0);
+	ck_assert_int_eq(gputbs_monitor_set_param_text(g_mon, "share_mode",
+						       "sm"), 0);
+	read_param_file("share_threshold_ppm", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "123456");
+	read_param_file("share_residency", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "6");
+	read_param_file("share_mode", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "sm");
+	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d, sizeof(d)), 0);
+	p = find_param(&d, "share_mode");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(p->value, 1);
+	ck_assert_str_eq(p->value_name, "sm");
+	ck_assert_uint_eq(find_param(&d, "share_residency")->value, 6);
+	/* the limits are accepted; a choice by number */
+	ck_assert_int_eq(gputbs_monitor_set_param(g_mon, "share_residency", 64),
+			 0);
+	ck_assert_int_eq(gputbs_monitor_set_param(g_mon, "share_mode", 0), 0);
+	read_param_file("share_mode", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "device");
+	/* a switch away and back: the defaults */
+	ck_assert_int_eq(gputbs_monitor_set_policy(g_mon, "srtf"), 0);
+	ck_assert_int_eq(gputbs_monitor_set_policy(g_mon, "srtf-adaptive"), 0);
+	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d, sizeof(d)), 0);
+	ck_assert_uint_eq(find_param(&d, "share_residency")->value, 3);
+	ck_assert_uint_eq(find_param(&d, "share_threshold_ppm")->value, 500000);
+}
+END_TEST
+
+/* Bad requests: the errno, an extack message, nothing changed. */
+static const struct {
+	const char *name, *text;
+	__u64 value;
+	int err;
+	const char *msg;
+} bad_param_sets[] = {
+	{ "share_residency", NULL, 0, -ERANGE, "minimum..maximum" },
+	{ "share_residency", NULL, 65, -ERANGE, "minimum..maximum" },
+	{ "share_threshold_ppm", NULL, 100000001, -ERANGE, "minimum..maximum" },
+	{ "share_mode", NULL, 2, -ERANGE, "minimum..maximum" },
+	{ "share_mode", "2", 0, -ERANGE, "minimum..maximum" },
+	{ "share_mode", "both", 0, -EINVAL, "value name" },
+	{ "share_residency", "-1", 0, -EINVAL, "value name" },
+	{ "no_such_param", NULL, 1, -ENOENT, "no such parameter" },
+	{ "share_residency\n\n", NULL, 1, -ENOENT, "no such parameter" },
+	{ "", NULL, 1, -ENOENT, "no such parameter" },
+	/* longer than the policy's 31 characters: the attribute policy */
+	{ "share_residency_share_residency_x", NULL, 1, -EINVAL, "" },
+};
+
+#define NR_BAD_PARAM_SETS \
+	(int)(sizeof(bad_param_sets) / sizeof(bad_param_sets[0]))
+
+START_TEST(nl_params_set_bad_extack)
+{
+	struct gputbs_mon_dev d;
+	int ret;
+
+	ck_assert_int_eq(gputbs_set_policy(g_dev, "srtf-adaptive"), 0);
+	ret = bad_param_sets[_i].text ?
+	      gputbs_monitor_set_param_text(g_mon, bad_param_sets[_i].name,
+					    bad_param_sets[_i].text) :
+	      gputbs_monitor_set_param(g_mon, bad_param_sets[_i].name,
+				       bad_param_sets[_i].value);
+	ck_assert_msg(ret == bad_param_sets[_i].err, "%s: %s, expected %s",
+		      bad_param_sets[_i].name, gputbs_strerror(ret),
+		      gputbs_strerror(bad_param_sets[_i].err));
+	ck_assert_msg(gputbs_monitor_errmsg(g_mon)[0] &&
+		      strstr(gputbs_monitor_errmsg(g_mon),
+			     bad_param_sets[_i].msg),
+		      "extack '%s', expected '%s'", gputbs_monitor_errmsg(g_mon),
+		      bad_param_sets[_i].msg);
+	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d, sizeof(d)), 0);
+	ck_assert_uint_eq(find_param(&d, "share_residency")->value, 3);
+	ck_assert_uint_eq(find_param(&d, "share_threshold_ppm")->value, 500000);
+	ck_assert_uint_eq(find_param(&d, "share_mode")->value, 0);
+}
+END_TEST
+
+/* fifo has no parameter: ENOENT, with the message. */
+START_TEST(nl_params_set_fifo_enoent)
+{
+	ck_assert_int_eq(gputbs_set_policy(g_dev, "fifo"), 0);
+	ck_assert_int_eq(gputbs_monitor_set_param(g_mon, "share_residency", 3),
+			 -ENOENT);
+	ck_assert_ptr_nonnull(strstr(gputbs_monitor_errmsg(g_mon),
+				     "no such parameter"));
+}
+END_TEST
+
+/* Child: without CAP_SYS_ADMIN param-set is EPERM, with the message. */
+static int child_param_without_sys_admin(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+	struct gputbs_monitor *m;
+
+	if (syscall(SYS_capget, &h, d))
+		return 10;
+	d[CAP_SYS_ADMIN >> 5].effective &= ~(1u << (CAP_SYS_ADMIN & 31));
+	if (syscall(SYS_capset, &h, d))
+		return 11;
+	if (gputbs_monitor_open(0, &m))
+		return 12;
+	if (gputbs_monitor_set_param(m, "share_residency", 5) != -EPERM)
+		return 13;
+	if (!strstr(gputbs_monitor_errmsg(m), "CAP_SYS_ADMIN"))
+		return 14;
+	/* checked before the name */
+	if (gputbs_monitor_set_param(m, "no_such_param", 5) != -EPERM)
+		return 15;
+	gputbs_monitor_close(m);
+	return 0;
+}
+
+/* Child as nobody: dev-get with the parameters works, param-set is EPERM. */
+static int child_param_nobody(void)
+{
+	struct gputbs_monitor *m;
+	struct gputbs_mon_dev d;
+
+	if (setgid(NOBODY) || setuid(NOBODY))
+		return 10;
+	if (gputbs_monitor_open(0, &m))
+		return 11;
+	if (gputbs_monitor_get_device(m, &d, sizeof(d)) || d.nr_params != 3)
+		return 12;
+	if (gputbs_monitor_set_param(m, "share_residency", 5) != -EPERM)
+		return 13;
+	gputbs_monitor_close(m);
+	return 0;
+}
+
+START_TEST(nl_params_set_eperm)
+{
+	char buf[64];
+	int status;
+	pid_t pid;
+
+	ck_assert_int_eq(gputbs_set_policy(g_dev, "srtf-adaptive"), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		_exit(_i ? child_param_nobody() :
+			   child_param_without_sys_admin());
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "child: status %#x", status);
+	read_param_file("share_residency", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "3");
+}
+END_TEST
+
 /* ---- gputbs top on a terminal ------------------------------------------ */
 
 static size_t count_str(const char *s, const char *what)
@@ -791,6 +1032,17 @@ static Suite *nl_suite(void)
 	tcase_add_test(tc, nl_set_policy_bad_extack);
 	tcase_add_test(tc, nl_set_policy_nobody_eperm);
 	tcase_add_test(tc, nl_set_policy_needs_sys_admin);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("params");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, nl_params_dev_get);
+	tcase_add_test(tc, nl_params_set_read_back);
+	tcase_add_loop_test(tc, nl_params_set_bad_extack, 0,
+			    NR_BAD_PARAM_SETS);
+	tcase_add_test(tc, nl_params_set_fifo_enoent);
+	tcase_add_loop_test(tc, nl_params_set_eperm, 0, 2);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("cli");

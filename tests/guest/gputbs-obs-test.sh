@@ -54,16 +54,43 @@ bps=$(cat "$SYS/blocks_per_sm")
 # Each check_* appends a line to $work/bad per problem.
 
 check_sysfs() {
-	for f in $counters $config starve_ns share_threshold_ppm share_residency; do
+	for f in $counters $config starve_ns; do
 		v=$(cat "$SYS/$f") || { echo "sysfs $f: unreadable"; continue; }
 		case "$v" in
 		'' | *[!0-9]*) echo "sysfs $f: '$v' is not a number" ;;
 		esac
 	done
-	for f in policy predictor share_mode; do
+	for f in policy predictor; do
 		grep -qE '^([a-z-]+ )*\[[a-z-]+\]( [a-z-]+)*$' "$SYS/$f" ||
 			echo "sysfs $f: '$(cat "$SYS/$f")'"
 	done
+	# policy_params/: srtf-adaptive's files, or none (fifo); a policy
+	# switch of the workload may rebuild it under the reader
+	for f in "$SYS"/policy_params/*; do
+		[ -e "$f" ] || continue
+		name=${f##*/}
+		v=$(cat "$f" 2>/dev/null) || continue	# removed meanwhile
+		case "$name=$v" in
+		share_threshold_ppm=[0-9]* | share_residency=[0-9]*) ;;
+		share_mode=device | share_mode=sm) ;;
+		*) echo "sysfs policy_params/$name: '$v'" ;;
+		esac
+	done
+}
+
+# policy_params/ as each policy has it: exactly srtf-adaptive's three
+# files at their defaults, none for fifo
+check_params_layout() {
+	echo srtf-adaptive >"$SYS/policy" || echo "selecting srtf-adaptive"
+	l=$(cd "$SYS/policy_params" && echo *)
+	[ "$l" = "share_mode share_residency share_threshold_ppm" ] ||
+		echo "policy_params/ of srtf-adaptive: '$l'"
+	v="$(cat "$SYS/policy_params/share_threshold_ppm") $(cat "$SYS/policy_params/share_residency") $(cat "$SYS/policy_params/share_mode")"
+	[ "$v" = "500000 3 device" ] || echo "policy_params/ defaults: '$v'"
+	echo fifo >"$SYS/policy" || echo "selecting fifo"
+	[ -d "$SYS/policy_params" ] || echo "policy_params/ of fifo: absent"
+	l=$(cd "$SYS/policy_params" && ls)
+	[ -z "$l" ] || echo "policy_params/ of fifo: '$l'"
 }
 
 check_sms() {
@@ -87,11 +114,13 @@ check_grids() {
 	awk -v sms="$nr_sms" '
 	NR == 1 { if ($0 !~ /^# [0-9]+ grids at cycle [0-9]+, [0-9]+ shown;/) print "grids: header: " $0; next }
 	/^grid client=[0-9]+ handle=[0-9]+ id=[0-9]+ state=(arriving|queued|running) class=[a-z]+ eff_class=[a-z]+ blocks=/ {
+		# the word of the policy for the grid: SRTF sampling state, or -
+		if ($0 !~ / policy_state=(-|none|sampling|known) /) print "grids: policy_state: " $0
 		if (rows && rows != sms) print "grids: " rows " predictor rows, want " sms
 		rows = 0; g++; next
 	}
-	/^  sm now resident Active_Kernel_Cycles Done_Blocks Total_Blocks Resident_Blocks t Pred_Cycles Reslice predicted remaining init_remaining$/ { next }
-	/^  [0-9]+ / { if (NF != 13) print "grids: predictor row: " $0; rows++; next }
+	/^  sm now resident Active_Kernel_Cycles Done_Blocks Total_Blocks Resident_Blocks t Pred_Cycles Reslice predicted remaining$/ { next }
+	/^  [0-9]+ / { if (NF != 12) print "grids: predictor row: " $0; rows++; next }
 	{ print "grids: unexpected line: " $0 }
 	END { if (rows && rows != sms) print "grids: " rows " predictor rows, want " sms }' "$1"
 }
@@ -236,6 +265,10 @@ check "every file read at least once while the workload ran" test "$passes" -ge 
 check "the fdinfo of a client with grids was read" test -s "$work/fdinfos"
 check "sysfs, debugfs and fdinfo formats" test ! -s "$work/bad"
 sort "$work/bad" | uniq -c | head -n 20
+check_params_layout >"$work/bad.params"
+check "policy_params/: srtf-adaptive's three files at their defaults, fifo's none" \
+	test ! -s "$work/bad.params"
+cat "$work/bad.params"
 check "after the run: preempt_latency's preemptions = sysfs preemptions" \
 	test "$(sed -n 's/^# preemptions //p' "$DBG/preempt_latency")" = "$(cat "$SYS/preemptions")"
 

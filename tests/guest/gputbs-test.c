@@ -24,6 +24,7 @@
  * Copyright (C) 2026 The gputbs developers
  */
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -2067,6 +2068,287 @@ START_TEST(sysfs_starve_ns)
 }
 END_TEST
 
+/* ---- sysfs: policy_params/ ----------------------------------------------- */
+
+/* SRTF/Adaptive's parameters and their defaults, as the files read. */
+static const struct {
+	const char *name, *def;
+} adaptive_params[] = {
+	{ "share_threshold_ppm", "500000\n" },
+	{ "share_residency", "3\n" },
+	{ "share_mode", "device\n" },
+};
+
+#define NR_ADAPTIVE_PARAMS \
+	(int)(sizeof(adaptive_params) / sizeof(adaptive_params[0]))
+
+/* The names in policy_params/, sorted, space-separated, into @buf. */
+static int params_listing(char *buf, size_t len)
+{
+	struct dirent **de;
+	char path[128];
+	int n, i;
+
+	sysfs_path("policy_params", path, sizeof(path));
+	n = scandir(path, &de, NULL, alphasort);
+	ck_assert_msg(n >= 0, "scandir %s: %s", path, strerror(errno));
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (strcmp(de[i]->d_name, ".") && strcmp(de[i]->d_name, ".."))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+				 buf[0] ? " " : "", de[i]->d_name);
+		free(de[i]);
+	}
+	free(de);
+	return 0;
+}
+
+static void param_read(const char *name, char *buf, size_t len)
+{
+	char attr[96];
+
+	snprintf(attr, sizeof(attr), "policy_params/%s", name);
+	sysfs_read(attr, buf, len);
+}
+
+static int param_write(const char *name, const char *val)
+{
+	char attr[96];
+
+	snprintf(attr, sizeof(attr), "policy_params/%s", name);
+	return sysfs_write(attr, val);
+}
+
+/* Every parameter of srtf-adaptive reads its default. */
+static void assert_params_default(void)
+{
+	char buf[64];
+	int i;
+
+	for (i = 0; i < NR_ADAPTIVE_PARAMS; i++) {
+		param_read(adaptive_params[i].name, buf, sizeof(buf));
+		ck_assert_msg(!strcmp(buf, adaptive_params[i].def),
+			      "%s reads '%s', default '%s'",
+			      adaptive_params[i].name, buf,
+			      adaptive_params[i].def);
+	}
+}
+
+/* fifo declares no parameter: the directory exists and is empty. */
+START_TEST(sysfs_params_fifo_empty)
+{
+	char buf[256], path[128];
+	struct stat st;
+
+	ck_assert_int_eq(sysfs_write("policy", "fifo"), 0);
+	sysfs_path("policy_params", path, sizeof(path));
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert(S_ISDIR(st.st_mode));
+	params_listing(buf, sizeof(buf));
+	ck_assert_str_eq(buf, "");
+	ck_assert_int_eq(param_write("share_residency", "3"), -ENOENT);
+}
+END_TEST
+
+/* srtf-adaptive: exactly its three files, mode 0644, at their defaults. */
+START_TEST(sysfs_params_adaptive_defaults)
+{
+	char buf[256], path[160];
+	struct stat st;
+	int i;
+
+	ck_assert_int_eq(sysfs_write("policy", "srtf-adaptive"), 0);
+	params_listing(buf, sizeof(buf));
+	ck_assert_str_eq(buf, "share_mode share_residency share_threshold_ppm");
+	for (i = 0; i < NR_ADAPTIVE_PARAMS; i++) {
+		snprintf(buf, sizeof(buf), "policy_params/%s",
+			 adaptive_params[i].name);
+		sysfs_path(buf, path, sizeof(path));
+		ck_assert_int_eq(stat(path, &st), 0);
+		ck_assert_uint_eq(st.st_mode & 07777, 0644);
+	}
+	assert_params_default();
+}
+END_TEST
+
+/*
+ * Values written stick; a switch to fifo empties the directory, a switch
+ * back (directly, or by way of another policy) starts at the defaults;
+ * selecting the current policy again keeps the values.
+ */
+START_TEST(sysfs_params_reset_on_switch)
+{
+	static const char * const via[] = { "fifo", "srtf", "sjf" };
+	char buf[256];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(sysfs_write("policy", "srtf-adaptive"), 0);
+		ck_assert_int_eq(param_write("share_threshold_ppm", "250000\n"),
+				 0);
+		ck_assert_int_eq(param_write("share_residency", "5"), 0);
+		ck_assert_int_eq(param_write("share_mode", "sm\n"), 0);
+		param_read("share_threshold_ppm", buf, sizeof(buf));
+		ck_assert_str_eq(buf, "250000\n");
+		param_read("share_residency", buf, sizeof(buf));
+		ck_assert_str_eq(buf, "5\n");
+		param_read("share_mode", buf, sizeof(buf));
+		ck_assert_str_eq(buf, "sm\n");
+		/* the same policy again: nothing changes */
+		ck_assert_int_eq(sysfs_write("policy", "srtf-adaptive\n"), 0);
+		param_read("share_residency", buf, sizeof(buf));
+		ck_assert_str_eq(buf, "5\n");
+		ck_assert_int_eq(sysfs_write("policy", via[i]), 0);
+		params_listing(buf, sizeof(buf));
+		ck_assert_str_eq(buf, "");
+		ck_assert_int_eq(sysfs_write("policy", "srtf-adaptive"), 0);
+		assert_params_default();
+	}
+}
+END_TEST
+
+/* A choice reads by name and is written by name or by number. */
+START_TEST(sysfs_params_value_names)
+{
+	char buf[64];
+
+	ck_assert_int_eq(sysfs_write("policy", "srtf-adaptive"), 0);
+	ck_assert_int_eq(param_write("share_mode", "1"), 0);
+	param_read("share_mode", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "sm\n");
+	ck_assert_int_eq(param_write("share_mode", "device"), 0);
+	param_read("share_mode", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "device\n");
+	ck_assert_int_eq(param_write("share_mode", "sm"), 0);
+	ck_assert_int_eq(param_write("share_mode", "0\n"), 0);
+	param_read("share_mode", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "device\n");
+	/* the limits themselves are accepted */
+	ck_assert_int_eq(param_write("share_threshold_ppm", "0"), 0);
+	ck_assert_int_eq(param_write("share_threshold_ppm", "100000000"), 0);
+	ck_assert_int_eq(param_write("share_residency", "1"), 0);
+	ck_assert_int_eq(param_write("share_residency", "64"), 0);
+	param_read("share_residency", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "64\n");
+}
+END_TEST
+
+/* Writes that fail, and how; each leaves every parameter at its default. */
+static const struct {
+	const char *name, *val;
+	int err;
+} bad_params[] = {
+	{ "share_threshold_ppm", "100000001", -ERANGE },
+	{ "share_threshold_ppm", "18446744073709551615", -ERANGE },
+	{ "share_residency", "0", -ERANGE },
+	{ "share_residency", "65", -ERANGE },
+	{ "share_mode", "2", -ERANGE },
+	{ "share_threshold_ppm", "abc", -EINVAL },
+	{ "share_threshold_ppm", "-1", -EINVAL },
+	{ "share_threshold_ppm", "0x10", -EINVAL },
+	{ "share_threshold_ppm", "1.5", -EINVAL },
+	{ "share_threshold_ppm", "99999999999999999999", -EINVAL },
+	{ "share_residency", " 3", -EINVAL },
+	{ "share_residency", "3 ", -EINVAL },
+	{ "share_residency", "3\n\n", -EINVAL },
+	{ "share_residency", "\n", -EINVAL },
+	{ "share_mode", "SM", -EINVAL },
+	{ "share_mode", "[device]", -EINVAL },
+	{ "share_mode", "device sm", -EINVAL },
+};
+
+#define NR_BAD_PARAMS	(int)(sizeof(bad_params) / sizeof(bad_params[0]))
+
+START_TEST(sysfs_params_invalid)
+{
+	int ret;
+
+	ck_assert_int_eq(sysfs_write("policy", "srtf-adaptive"), 0);
+	ret = param_write(bad_params[_i].name, bad_params[_i].val);
+	ck_assert_msg(ret == bad_params[_i].err, "%s <- '%s': %s, expected %s",
+		      bad_params[_i].name, bad_params[_i].val, strerror(-ret),
+		      strerror(-bad_params[_i].err));
+	assert_params_default();
+}
+END_TEST
+
+#define VALUE_CHARS	"abcdefghijklmnopqrstuvwxyz0123456789"
+
+/* Child: flip the policy between srtf-adaptive and fifo @n times. */
+static int child_flip_policy(int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (sysfs_write("policy", i % 2 ? "fifo" : "srtf-adaptive"))
+			return 1;
+	return 0;
+}
+
+/*
+ * Reads and writes race with policy switches that rebuild the directory:
+ * each succeeds or finds the file gone (ENOENT when opening, ENODEV once
+ * removed, EAGAIN when the policy changed under the call); a successful
+ * read is a valid value.
+ */
+START_TEST(sysfs_params_race_policy_switch)
+{
+	int status, i, ok = 0, gone = 0, ret;
+	char buf[64];
+	pid_t pid;
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		_exit(child_flip_policy(400));
+	for (i = 0; i < 2000 && waitpid(pid, &status, WNOHANG) == 0; i++) {
+		char attr[96], path[128];
+		ssize_t n;
+		int fd;
+
+		snprintf(attr, sizeof(attr), "policy_params/%s",
+			 adaptive_params[i % NR_ADAPTIVE_PARAMS].name);
+		sysfs_path(attr, path, sizeof(path));
+		if (i % 2) {
+			/* valid for each of them */
+			ret = param_write(adaptive_params[i % NR_ADAPTIVE_PARAMS].name,
+					  "1");
+		} else {
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			ret = fd < 0 ? -errno : 0;
+			if (fd >= 0) {
+				n = read(fd, buf, sizeof(buf) - 1);
+				ret = n < 0 ? -errno : 0;
+				if (n > 0) {
+					buf[n] = '\0';
+					ck_assert_msg(buf[n - 1] == '\n' &&
+						      strspn(buf, VALUE_CHARS) ==
+						      (size_t)n - 1,
+						      "%s reads '%s'", path,
+						      buf);
+				}
+				close(fd);
+			}
+		}
+		ck_assert_msg(!ret || ret == -ENOENT || ret == -ENODEV ||
+			      ret == -EAGAIN, "%s: %s", path, strerror(-ret));
+		if (ret)
+			gone++;
+		else
+			ok++;
+	}
+	if (i == 2000)
+		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "child: status %#x", status);
+	ck_assert_int_gt(ok, 0);
+	printf("sysfs_params_race_policy_switch: %d done, %d found it gone\n",
+	       ok, gone);
+	ck_assert_int_eq(sysfs_write("policy", "srtf-adaptive"), 0);
+	assert_params_default();
+}
+END_TEST
+
 /* Grids complete under every policy with the starvation guard on. */
 START_TEST(sysfs_starve_guard_grids_complete)
 {
@@ -3120,6 +3402,12 @@ static Suite *gputbs_suite(void)
 	tcase_add_test(tc, sysfs_policy_switch_under_load);
 	tcase_add_test(tc, sysfs_starve_ns);
 	tcase_add_loop_test(tc, sysfs_starve_guard_grids_complete, 0, 3);
+	tcase_add_test(tc, sysfs_params_fifo_empty);
+	tcase_add_test(tc, sysfs_params_adaptive_defaults);
+	tcase_add_test(tc, sysfs_params_reset_on_switch);
+	tcase_add_test(tc, sysfs_params_value_names);
+	tcase_add_loop_test(tc, sysfs_params_invalid, 0, NR_BAD_PARAMS);
+	tcase_add_test(tc, sysfs_params_race_policy_switch);
 
 	tc = tcase(s, "obs", 60);
 	tcase_add_test(tc, fdinfo_format);
