@@ -46,6 +46,8 @@
 #include "gputbs_nl.h"
 #include "gputbs_nl_priv.h"
 
+static struct genl_family gputbs_nl_family;
+
 /* ---- operations ------------------------------------------------------------------ */
 
 /**
@@ -643,7 +645,7 @@ static const struct genl_multicast_group gputbs_nl_mcgrps[] = {
 	[GPUTBS_NLGRP_EVENTS] = { .name = GPUTBS_MCGRP_EVENTS, },
 };
 
-struct genl_family gputbs_nl_family __ro_after_init = {
+static struct genl_family gputbs_nl_family __ro_after_init = {
 	.name = GPUTBS_FAMILY_NAME,
 	.version = GPUTBS_FAMILY_VERSION,
 	.netnsok = false,
@@ -670,7 +672,7 @@ int gputbs_nl_init(struct gputbs_device *gdev)
 {
 	int ret;
 
-	ret = gputbs_nl_event_init(gdev);
+	ret = gputbs_nl_event_init(gdev, &gputbs_nl_family);
 	if (ret)
 		return ret;
 	ret = genl_register_family(&gputbs_nl_family);

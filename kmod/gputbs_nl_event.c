@@ -45,7 +45,8 @@
  * insertion).  A message that cannot be built is counted the same way;
  * a listener whose socket overflows gets ENOBUFS from recv() as usual.
  *
- * This half calls nothing of the commands (gputbs_nl_cmd.c) or of the
+ * This half refers to nothing of the commands (gputbs_nl_cmd.c), not even
+ * the family (gputbs_nl_event_init() is given it), nor of the
  * reconfiguration and policy switch (gputbs_config.c): gputbs_obs.c calls
  * it under the device lock, and gputbs_nl_cmd.c calls it for the grid
  * snapshots and to set the queue up and tear it down.
@@ -207,7 +208,7 @@ int gputbs_nl_put_grid(struct sk_buff *skb, const struct gputbs_nl_grid *g)
 static bool gputbs_nl_listening(const struct gputbs_nl *nl)
 {
 	return nl && nl->enabled &&
-	       genl_has_listeners(&gputbs_nl_family, &init_net,
+	       genl_has_listeners(nl->family, &init_net,
 				  GPUTBS_NLGRP_EVENTS);
 }
 
@@ -457,13 +458,13 @@ static bool gputbs_nl_send(struct gputbs_nl *nl,
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return false;
-	hdr = genlmsg_put(skb, 0, 0, &gputbs_nl_family, 0, ev->cmd);
+	hdr = genlmsg_put(skb, 0, 0, nl->family, 0, ev->cmd);
 	if (!hdr || gputbs_nl_put_event(skb, ev)) {
 		nlmsg_free(skb);
 		return false;
 	}
 	genlmsg_end(skb, hdr);
-	ret = genlmsg_multicast(&gputbs_nl_family, skb, 0, GPUTBS_NLGRP_EVENTS,
+	ret = genlmsg_multicast(nl->family, skb, 0, GPUTBS_NLGRP_EVENTS,
 				GFP_KERNEL);
 	/*
 	 * -ESRCH: the listeners left; -ENOBUFS: one overran (it is told).
@@ -505,6 +506,7 @@ static void gputbs_nl_work(struct work_struct *work)
 /**
  * gputbs_nl_event_init() - allocate the event queue
  * @gdev: the device, allocated, not yet published (/dev/gputbs).
+ * @family: the family to multicast the events on, not yet registered.
  *
  * Publishes the family's state, gputbs_nl, with the events disabled.
  * Called by gputbs_nl_init() before it registers the family.
@@ -512,7 +514,8 @@ static void gputbs_nl_work(struct work_struct *work)
  * Context: process context, module init.
  * Return: 0, -EINVAL for an event_queue_len out of range, or -ENOMEM.
  */
-int gputbs_nl_event_init(struct gputbs_device *gdev)
+int gputbs_nl_event_init(struct gputbs_device *gdev,
+			 const struct genl_family *family)
 {
 	struct gputbs_nl *nl;
 	unsigned int len;
@@ -537,6 +540,7 @@ int gputbs_nl_event_init(struct gputbs_device *gdev)
 	if (ret)
 		goto err_free;
 	nl->gdev = gdev;
+	nl->family = family;
 	INIT_WORK(&nl->work, gputbs_nl_work);
 	atomic64_set(&nl->sent, 0);
 	gputbs_nl = nl;

@@ -7,8 +7,9 @@
  *
  * gputbs_nl_cmd.c calls into gputbs_nl_event.c (the snapshots, the event
  * side's life cycle), never the other way round: the event half is called
- * under the device lock by gputbs_obs.c and calls nothing of
- * gputbs_config.c or of the commands.
+ * under the device lock by gputbs_obs.c and refers to nothing of
+ * gputbs_config.c or of the commands, not even the family, which
+ * gputbs_nl_event_init() is given.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -116,6 +117,8 @@ struct gputbs_nl_event {
 /**
  * struct gputbs_nl - the family's state for the one device of the module
  * @gdev: the device (set before the family is registered, constant).
+ * @family: the family the events are multicast on (gputbs_nl_cmd.c's;
+ *	set before it is registered, constant).
  * @queue: events from under the device lock to @work: the producers hold
  *	&gputbs_device.lock, @work is the only consumer (no lock of its own).
  * @buf: storage of @queue (set before the family is registered).
@@ -135,6 +138,7 @@ struct gputbs_nl_event {
  */
 struct gputbs_nl {
 	struct gputbs_device *gdev;
+	const struct genl_family *family;
 	DECLARE_KFIFO_PTR(queue, struct gputbs_nl_event);
 	void *buf;
 	struct work_struct work;
@@ -154,8 +158,6 @@ struct gputbs_nl {
  * constant for the operations and the events in between.
  */
 extern struct gputbs_nl *gputbs_nl;
-/* The family (gputbs_nl_cmd.c); the events are multicast on it. */
-extern struct genl_family gputbs_nl_family;
 
 /* gputbs_nl_event.c: the snapshots the commands report too */
 void gputbs_nl_grid_get(const struct gputbs_grid *grid,
@@ -163,7 +165,8 @@ void gputbs_nl_grid_get(const struct gputbs_grid *grid,
 int gputbs_nl_put_grid(struct sk_buff *skb, const struct gputbs_nl_grid *g);
 
 /* gputbs_nl_event.c: the event side's life cycle, for gputbs_nl_cmd.c */
-int gputbs_nl_event_init(struct gputbs_device *gdev);
+int gputbs_nl_event_init(struct gputbs_device *gdev,
+			 const struct genl_family *family);
 void gputbs_nl_event_start(struct gputbs_device *gdev);
 void gputbs_nl_event_stop(struct gputbs_device *gdev);
 void gputbs_nl_event_exit(void);
