@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * gputbs_nl.h - the gputbs generic netlink family (gputbs_netlink.c): its
- * life cycle and the scheduling events the rest of the module reports.
+ * gputbs_nl.h - the gputbs generic netlink family: its life cycle
+ * (gputbs_nl_cmd.c) and the scheduling events the rest of the module
+ * reports (gputbs_nl_event.c).
  *
  * Copyright (C) 2026 The gputbs developers
  */

@@ -10,7 +10,7 @@
 #          (Documentation/netlink/genetlink.yaml), generate the uAPI
 #          header and the kernel policy code from it, load it with YNL's
 #          spec loader, compare the header with uapi/linux/gputbs_netlink.h
-#          and the generated policies with kmod/gputbs_netlink.c
+#          and the generated policies with kmod/gputbs_nl_cmd.c
 #   gen    regenerate uapi/linux/gputbs_netlink.h
 #
 # ynl-gen-c.py wants the spec inside a kernel tree (it looks for
@@ -76,7 +76,7 @@ fi
 for pol in GPUTBS_A_GRID_ID GPUTBS_A_SM_ID GPUTBS_A_DEV_POLICY \
 	GPUTBS_A_PARAM_NAME GPUTBS_A_PARAM_VALUE GPUTBS_A_PARAM_VALUE_NAME; do
 	want=$(grep -F "[$pol] =" "$tmp/gputbs_nl_gen.c" | sed 's/^[[:space:]]*//')
-	grep -qF "$want" "$root/kmod/gputbs_netlink.c" ||
-		die "kmod/gputbs_netlink.c lacks the spec's policy: $want"
+	grep -qF "$want" "$root/kmod/gputbs_nl_cmd.c" ||
+		die "kmod/gputbs_nl_cmd.c lacks the spec's policy: $want"
 done
 echo "netlink-spec: $spec valid; $header up to date; $(wc -l <"$tmp/ops") operations"

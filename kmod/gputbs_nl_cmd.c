@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gputbs_netlink.c - the gputbs generic netlink family: the device, its
- * grids and SMs, the policy switch, and the events multicast group.
+ * gputbs_nl_cmd.c - the commands of the gputbs generic netlink family: the
+ * device, its grids and SMs, the policy switch and its parameters; the
+ * family itself and its life cycle.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -22,595 +23,30 @@
  * and policy_params/ do.  Bad requests get an extended ACK message (and
  * the offending attribute).
  *
- * Events.  The scheduling events (a grid submitted, started, preempted,
- * completed or cancelled, the policy changed) happen where the module
- * runs the core, that is under the device spinlock, often in an SM
- * kthread inside gtbs_dev_run_until(): nothing there may sleep, allocate
- * with GFP_KERNEL or send a netlink message.  So the event path has two
- * halves::
- *
- *   under gputbs_device.lock                  process context (system_wq)
- *   ------------------------                  ---------------------------
- *   observer hook (gputbs_obs.c)
- *     -> gputbs_nl_queue():                     gputbs_nl_work():
- *        nobody listens? return                   kfifo_get() an event
- *        copy the event (grid snapshot,    ==>    genlmsg_new(GFP_KERNEL)
- *          no pointers) into the kfifo            fill, genlmsg_multicast()
- *        full? count it as dropped                queue empty: report
- *        queue_work()                               drops still pending
- *
- * The queue is a kfifo of fixed-size records allocated at load
- * (module parameter event_queue_len, rounded up to a power of two): one
- * producer at a time, because every producer holds the device lock, and
- * one consumer, the work item, which never runs concurrently with itself;
- * so the kfifo needs no lock of its own and the worker never takes the
- * device lock to drain it.  A record is a copy: the grid may be reaped
- * and freed before the worker sends it.  Nothing is queued while the
- * events group has no listener (genl_has_listeners(), RCU only).
- *
- * When the queue is full the event is dropped and counted
- * (events-dropped of dev-get) and the count of drops not yet reported
- * grows; the next event that finds room for two records is preceded by an
- * events-lost-ntf carrying that count, so a listener learns where in the
- * stream events are missing.  If no event follows, the worker reports the
- * drops when it empties the queue (taking the device lock for that one
- * insertion).  A message that cannot be built is counted the same way;
- * a listener whose socket overflows gets ENOBUFS from recv() as usual.
+ * The events multicast group and its queue are gputbs_nl_event.c's
+ * (DOC: Netlink events); the operations report the same grid snapshots.
+ * This half calls into gputbs_nl_event.c and, for policy-set, into
+ * gputbs_config.c (gputbs_switch_policy()), which calls the events back
+ * through gputbs_obs.c only.
  *
  * Unloading: the family's events are disabled under the lock, the work is
  * cancelled (so nothing multicasts on a family that is going away), then
  * the family is unregistered, which waits for the operations in flight.
  */
 #include <linux/capability.h>
-#include <linux/kfifo.h>
 #include <linux/list.h>
-#include <linux/log2.h>
-#include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/sched.h>
-#include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/workqueue.h>
 #include <net/genetlink.h>
-#include <net/net_namespace.h>
 #include <net/netlink.h>
 
 #include "../uapi/linux/gputbs_netlink.h"
 
 #include "gputbs_drv.h"
 #include "gputbs_nl.h"
+#include "gputbs_nl_priv.h"
 
-static unsigned int event_queue_len = 256;
-module_param(event_queue_len, uint, 0444);
-MODULE_PARM_DESC(event_queue_len,
-		 "Scheduling events queued for the netlink events group, 4..16384, rounded up to a power of two (default 256)");
-
-/* Index of the events group in gputbs_nl_mcgrps[]. */
-enum {
-	GPUTBS_NLGRP_EVENTS,
-};
-
-/**
- * struct gputbs_nl_grid - a grid as the family reports it
- * @id: &gputbs_grid.id.
- * @client_id: drm-client-id of its file.
- * @submit_cycle: arrival cycle.
- * @start_cycle: cycle its first block started (if @started).
- * @end_cycle: cycle it completed or was cancelled (if @ended).
- * @alone_cycles: the key of srtf-oracle, sjf and ljf, cycles.
- * @nr_predictions: predictions made for it.
- * @pred_remaining: the latest prediction's remaining runtime, cycles.
- * @pred_cycle: cycle of that prediction.
- * @pid: &gputbs_grid.pid.
- * @handle: its handle in its file.
- * @prio_class: uAPI priority class, %GPUTBS_PRIO_LOW..%GPUTBS_PRIO_REALTIME.
- * @state: &enum gputbs_grid_state.
- * @nr_blocks: thread blocks.
- * @blocks_issued: blocks started.
- * @blocks_done: blocks ended.
- * @resident: blocks resident now.
- * @residency: maximum residency R.
- * @limiter: &enum gputbs_limiter.
- * @threads_per_block: threads per block.
- * @started: a block started.
- * @ended: DONE or CANCELLED.
- * @label: its label.
- *
- * A copy, taken under &gputbs_device.lock: it outlives the grid.
- */
-struct gputbs_nl_grid {
-	u64 id;
-	u64 client_id;
-	u64 submit_cycle;
-	u64 start_cycle;
-	u64 end_cycle;
-	u64 alone_cycles;
-	u64 nr_predictions;
-	u64 pred_remaining;
-	u64 pred_cycle;
-	u32 pid;
-	u32 handle;
-	u32 prio_class;
-	u32 state;
-	u32 nr_blocks;
-	u32 blocks_issued;
-	u32 blocks_done;
-	u32 resident;
-	u32 residency;
-	u32 limiter;
-	u32 threads_per_block;
-	bool started;
-	bool ended;
-	char label[GTBS_LABEL_LEN];
-};
-
-/**
- * struct gputbs_nl_event - one queued event
- * @cmd: its notification, %GPUTBS_CMD_GRID_SUBMITTED_NTF..
- *	%GPUTBS_CMD_EVENTS_LOST_NTF.
- * @cycle: emulated cycle of the event.
- * @time_ns: CLOCK_MONOTONIC time of @cycle.
- * @grid: the grid of a grid event.
- * @by_grid_id: preempted: the grid that took the SM.
- * @sm: preempted: the SM.
- * @reason: preempted: &enum gputbs_preempt_reason.
- * @policy: policy changed: the new policy (a static name of the registry).
- * @old_policy: policy changed: the previous one.
- * @lost: events lost: how many.
- */
-struct gputbs_nl_event {
-	u8 cmd;
-	u64 cycle;
-	u64 time_ns;
-	struct gputbs_nl_grid grid;
-	u64 by_grid_id;
-	u32 sm;
-	u32 reason;
-	const char *policy;
-	const char *old_policy;
-	u64 lost;
-};
-
-/**
- * struct gputbs_nl - the family's state for the one device of the module
- * @gdev: the device.
- * @queue: events from under the device lock to @work: the producers hold
- *	&gputbs_device.lock, @work is the only consumer.
- * @buf: storage of @queue.
- * @work: sends the queued events (system_wq).
- * @enabled: events are queued (&gputbs_device.lock).
- * @next_id: the last &gputbs_grid.id given (&gputbs_device.lock).
- * @gen: grids submitted plus grids cancelled (&gputbs_device.lock); with
- *	the core's counters of arrivals and completions, it changes whenever
- *	the dumped grid lists do.
- * @queued: events queued (&gputbs_device.lock).
- * @dropped: events dropped (&gputbs_device.lock).
- * @unreported: drops not yet reported by an events-lost-ntf
- *	(&gputbs_device.lock).
- * @sent: events multicast (events-lost-ntf not counted).
- */
-struct gputbs_nl {
-	struct gputbs_device *gdev;
-	DECLARE_KFIFO_PTR(queue, struct gputbs_nl_event);
-	void *buf;
-	struct work_struct work;
-	bool enabled;
-	u64 next_id;
-	u64 gen;
-	u64 queued;
-	u64 dropped;
-	u64 unreported;
-	atomic64_t sent;
-};
-
-static struct gputbs_nl *gputbs_nl;
 static struct genl_family gputbs_nl_family;
-
-/* ---- snapshots ----------------------------------------------------------- */
-
-static u32 gputbs_nl_state(enum gtbs_grid_state state)
-{
-	switch (state) {
-	case GTBS_GRID_NEW:
-	case GTBS_GRID_ARRIVING:
-		return GPUTBS_GRID_STATE_ARRIVING;
-	case GTBS_GRID_QUEUED:
-		return GPUTBS_GRID_STATE_QUEUED;
-	case GTBS_GRID_RUNNING:
-		return GPUTBS_GRID_STATE_RUNNING;
-	case GTBS_GRID_DONE:
-		return GPUTBS_GRID_STATE_DONE;
-	case GTBS_GRID_TIMED_OUT:
-		return GPUTBS_GRID_STATE_TIMED_OUT;
-	case GTBS_GRID_CANCELLED:
-		break;
-	}
-	return GPUTBS_GRID_STATE_CANCELLED;
-}
-
-/* Copy what the family reports of @grid.  Device lock held. */
-static void gputbs_nl_grid_get(const struct gputbs_grid *grid,
-			       struct gputbs_nl_grid *out)
-{
-	const struct gtbs_grid *g = &grid->core;
-
-	BUILD_BUG_ON((int)GPUTBS_LIMITER_BLOCKS != (int)GTBS_LIMIT_BLOCKS ||
-		     (int)GPUTBS_LIMITER_WARPS != (int)GTBS_LIMIT_WARPS ||
-		     (int)GPUTBS_LIMITER_REGS != (int)GTBS_LIMIT_REGS ||
-		     (int)GPUTBS_LIMITER_SHMEM != (int)GTBS_LIMIT_SHMEM);
-	BUILD_BUG_ON(sizeof(out->label) != sizeof(g->desc.label));
-
-	memset(out, 0, sizeof(*out));
-	out->id = grid->id;
-	out->client_id = grid->client->stats.id;
-	out->pid = grid->pid;
-	out->handle = grid->handle;
-	/* the core's classes are the uAPI's minus one */
-	out->prio_class = g->desc.prio_class + 1;
-	out->state = gputbs_nl_state(g->state);
-	out->nr_blocks = g->desc.nr_blocks;
-	out->blocks_issued = g->next_block;
-	out->blocks_done = g->blocks_done;
-	out->resident = g->resident;
-	out->residency = g->occ.residency;
-	out->limiter = g->occ.limiter;
-	out->threads_per_block = g->desc.threads_per_block;
-	out->submit_cycle = g->submit_cycle;
-	out->started = g->next_block > 0;
-	out->start_cycle = g->start_cycle;
-	out->ended = g->state == GTBS_GRID_DONE ||
-		     g->state == GTBS_GRID_CANCELLED ||
-		     g->state == GTBS_GRID_TIMED_OUT;
-	out->end_cycle = g->end_cycle;
-	out->alone_cycles = g->alone_cycles;
-	out->nr_predictions = g->nr_predictions;
-	out->pred_remaining = g->pred_remaining;
-	out->pred_cycle = g->pred_cycle;
-	memcpy(out->label, g->desc.label, sizeof(out->label));
-	out->label[sizeof(out->label) - 1] = '\0';
-}
-
-static int gputbs_nl_put_grid(struct sk_buff *skb,
-			      const struct gputbs_nl_grid *g)
-{
-	if (nla_put_u64_64bit(skb, GPUTBS_A_GRID_ID, g->id, GPUTBS_A_GRID_PAD) ||
-	    nla_put_u32(skb, GPUTBS_A_GRID_PID, g->pid) ||
-	    nla_put_u64_64bit(skb, GPUTBS_A_GRID_CLIENT_ID, g->client_id,
-			      GPUTBS_A_GRID_PAD) ||
-	    nla_put_u32(skb, GPUTBS_A_GRID_HANDLE, g->handle) ||
-	    nla_put_string(skb, GPUTBS_A_GRID_LABEL, g->label) ||
-	    nla_put_u32(skb, GPUTBS_A_GRID_CLASS, g->prio_class) ||
-	    nla_put_u32(skb, GPUTBS_A_GRID_STATE, g->state) ||
-	    nla_put_u32(skb, GPUTBS_A_GRID_NR_BLOCKS, g->nr_blocks) ||
-	    nla_put_u32(skb, GPUTBS_A_GRID_BLOCKS_ISSUED, g->blocks_issued) ||
-	    nla_put_u32(skb, GPUTBS_A_GRID_BLOCKS_DONE, g->blocks_done) ||
-	    nla_put_u32(skb, GPUTBS_A_GRID_RESIDENT, g->resident) ||
-	    nla_put_u32(skb, GPUTBS_A_GRID_RESIDENCY, g->residency) ||
-	    nla_put_u32(skb, GPUTBS_A_GRID_LIMITER, g->limiter) ||
-	    nla_put_u32(skb, GPUTBS_A_GRID_THREADS_PER_BLOCK,
-			g->threads_per_block) ||
-	    nla_put_u64_64bit(skb, GPUTBS_A_GRID_SUBMIT_CYCLE, g->submit_cycle,
-			      GPUTBS_A_GRID_PAD) ||
-	    nla_put_u64_64bit(skb, GPUTBS_A_GRID_ALONE_CYCLES, g->alone_cycles,
-			      GPUTBS_A_GRID_PAD) ||
-	    nla_put_u64_64bit(skb, GPUTBS_A_GRID_NR_PREDICTIONS,
-			      g->nr_predictions, GPUTBS_A_GRID_PAD))
-		return -EMSGSIZE;
-	if (g->started &&
-	    nla_put_u64_64bit(skb, GPUTBS_A_GRID_START_CYCLE, g->start_cycle,
-			      GPUTBS_A_GRID_PAD))
-		return -EMSGSIZE;
-	if (g->ended &&
-	    nla_put_u64_64bit(skb, GPUTBS_A_GRID_END_CYCLE, g->end_cycle,
-			      GPUTBS_A_GRID_PAD))
-		return -EMSGSIZE;
-	if (g->nr_predictions &&
-	    (nla_put_u64_64bit(skb, GPUTBS_A_GRID_PRED_REMAINING,
-			       g->pred_remaining, GPUTBS_A_GRID_PAD) ||
-	     nla_put_u64_64bit(skb, GPUTBS_A_GRID_PRED_CYCLE, g->pred_cycle,
-			       GPUTBS_A_GRID_PAD)))
-		return -EMSGSIZE;
-	return 0;
-}
-
-/* ---- events: the half under the device lock --------------------------------- */
-
-/* Whether events are wanted now.  Device lock held. */
-static bool gputbs_nl_listening(const struct gputbs_nl *nl)
-{
-	return nl && nl->enabled &&
-	       genl_has_listeners(&gputbs_nl_family, &init_net,
-				  GPUTBS_NLGRP_EVENTS);
-}
-
-/*
- * Put an events-lost record for the drops not reported yet, if there are
- * any and there is room.  Device lock held.
- */
-static void gputbs_nl_report_lost(struct gputbs_nl *nl)
-{
-	struct gputbs_nl_event lost = {
-		.cmd = GPUTBS_CMD_EVENTS_LOST_NTF,
-		.lost = nl->unreported,
-	};
-
-	if (!nl->unreported || !kfifo_avail(&nl->queue))
-		return;
-	kfifo_put(&nl->queue, lost);
-	nl->unreported = 0;
-}
-
-/*
- * Queue @ev for the worker, after an events-lost record if events were
- * dropped before it; drop and count it when the queue is full.  Device
- * lock held: the lock makes the kfifo single-producer.
- */
-static void gputbs_nl_queue(struct gputbs_nl *nl, struct gputbs_nl_event *ev)
-{
-	unsigned int need = nl->unreported ? 2 : 1;
-
-	ev->time_ns = gputbs_cycles_to_ns(nl->gdev, ev->cycle);
-	if (kfifo_avail(&nl->queue) < need) {
-		nl->dropped++;
-		nl->unreported++;
-		return;
-	}
-	gputbs_nl_report_lost(nl);
-	kfifo_put(&nl->queue, *ev);
-	nl->queued++;
-	queue_work(system_wq, &nl->work);
-}
-
-static void gputbs_nl_grid_event(struct gputbs_device *gdev, u8 cmd,
-				 const struct gputbs_grid *grid, u64 cycle)
-{
-	struct gputbs_nl_event ev = { .cmd = cmd, .cycle = cycle };
-
-	if (!gputbs_nl_listening(gputbs_nl))
-		return;
-	gputbs_nl_grid_get(grid, &ev.grid);
-	gputbs_nl_queue(gputbs_nl, &ev);
-}
-
-/**
- * gputbs_nl_grid_submitted() - a grid was submitted through a file
- * @gdev: the device.
- * @grid: the grid, just passed to gtbs_grid_submit_at().
- *
- * Gives the grid its device-wide id and records the submitting process,
- * then queues grid-submitted-ntf.  Called by gputbs_obs_grid_submit().
- *
- * Context: &gputbs_device.lock held, from the SUBMIT ioctl (current is
- * the submitter).
- */
-void gputbs_nl_grid_submitted(struct gputbs_device *gdev,
-			      struct gputbs_grid *grid)
-{
-	struct gputbs_nl *nl = gputbs_nl;
-
-	lockdep_assert_held(&gdev->lock);
-	grid->pid = task_tgid_nr(current);
-	if (!nl)
-		return;
-	grid->id = ++nl->next_id;
-	nl->gen++;
-	gputbs_nl_grid_event(gdev, GPUTBS_CMD_GRID_SUBMITTED_NTF, grid,
-			     grid->core.submit_cycle);
-}
-
-/**
- * gputbs_nl_grid_started() - the first block of a grid started
- * @gdev: the device.
- * @grid: the grid.
- *
- * Queues grid-started-ntf.  Called by gputbs_obs_grid_start().
- *
- * Context: &gputbs_device.lock held.
- */
-void gputbs_nl_grid_started(struct gputbs_device *gdev,
-			    const struct gputbs_grid *grid)
-{
-	lockdep_assert_held(&gdev->lock);
-	gputbs_nl_grid_event(gdev, GPUTBS_CMD_GRID_STARTED_NTF, grid,
-			     grid->core.start_cycle);
-}
-
-/**
- * gputbs_nl_grid_completed() - the last block of a grid ended
- * @gdev: the device.
- * @grid: the grid, DONE.
- *
- * Queues grid-completed-ntf.  Called by gputbs_obs_grid_done().
- *
- * Context: &gputbs_device.lock held.
- */
-void gputbs_nl_grid_completed(struct gputbs_device *gdev,
-			      const struct gputbs_grid *grid)
-{
-	lockdep_assert_held(&gdev->lock);
-	gputbs_nl_grid_event(gdev, GPUTBS_CMD_GRID_COMPLETED_NTF, grid,
-			     grid->core.end_cycle);
-}
-
-/**
- * gputbs_nl_grid_stopped() - a grid ended before completing
- * @gdev: the device.
- * @grid: the grid, CANCELLED (its file was closed) or TIMED_OUT (the job
- *	timeout stopped it).
- *
- * Queues grid-cancelled-ntf or grid-timed-out-ntf, by @grid's state.
- * Called by gputbs_obs_grid_cancel() and gputbs_obs_grid_timeout().
- *
- * Context: &gputbs_device.lock held, from release or wherever the device
- * runs (a timeout is an event of the core).
- */
-void gputbs_nl_grid_stopped(struct gputbs_device *gdev,
-			    const struct gputbs_grid *grid)
-{
-	lockdep_assert_held(&gdev->lock);
-	if (gputbs_nl)
-		gputbs_nl->gen++;
-	gputbs_nl_grid_event(gdev, grid->core.state == GTBS_GRID_TIMED_OUT ?
-			     GPUTBS_CMD_GRID_TIMED_OUT_NTF :
-			     GPUTBS_CMD_GRID_CANCELLED_NTF,
-			     grid, grid->core.end_cycle);
-}
-
-/**
- * gputbs_nl_grid_preempted() - an SM stopped issuing a grid for another
- * @gdev: the device.
- * @sm: the SM, at a block boundary (@sm->now).
- * @grid: the grid that still has blocks to issue.
- * @by: the grid the SM issues instead.
- * @reason: &enum gputbs_preempt_reason, one of the preemptions (class,
- *	starve, shorter).
- *
- * Queues grid-preempted-ntf.  Called by gputbs_obs_pick().
- *
- * Context: &gputbs_device.lock held, inside the core's dispatch.
- */
-void gputbs_nl_grid_preempted(struct gputbs_device *gdev,
-			      const struct gtbs_sm *sm,
-			      const struct gputbs_grid *grid,
-			      const struct gputbs_grid *by, u32 reason)
-{
-	struct gputbs_nl_event ev = {
-		.cmd = GPUTBS_CMD_GRID_PREEMPTED_NTF,
-		.cycle = sm->now,
-		.by_grid_id = by->id,
-		.sm = sm->id,
-		.reason = reason,
-	};
-
-	lockdep_assert_held(&gdev->lock);
-	BUILD_BUG_ON((int)GPUTBS_PREEMPTION_REASON_CLASS != (int)GPUTBS_PREEMPT_CLASS ||
-		     (int)GPUTBS_PREEMPTION_REASON_STARVE != (int)GPUTBS_PREEMPT_STARVE ||
-		     (int)GPUTBS_PREEMPTION_REASON_SHORTER != (int)GPUTBS_PREEMPT_SHORTER ||
-		     (int)GPUTBS_PREEMPTION_REASON_SAMPLE != (int)GPUTBS_PREEMPT_SAMPLE ||
-		     (int)GPUTBS_PREEMPTION_REASON_SHARE != (int)GPUTBS_PREEMPT_SHARE ||
-		     (int)GPUTBS_PREEMPTION_REASON_LIMIT != (int)GPUTBS_PREEMPT_LIMIT ||
-		     (int)GPUTBS_PREEMPTION_REASON_POLICY != (int)GPUTBS_PREEMPT_POLICY);
-
-	if (!gputbs_nl_listening(gputbs_nl))
-		return;
-	gputbs_nl_grid_get(grid, &ev.grid);
-	gputbs_nl_queue(gputbs_nl, &ev);
-}
-
-/**
- * gputbs_nl_policy_changed() - the device's policy changed
- * @gdev: the device.
- * @old: the policy before.
- * @now: the emulated cycle of the switch.
- *
- * Queues policy-changed-ntf.  Called by gputbs_obs_policy_switched() when
- * the policy is not @old any more, from the sysfs attribute or the
- * family's policy-set.
- *
- * Context: &gputbs_device.lock held.
- */
-void gputbs_nl_policy_changed(struct gputbs_device *gdev,
-			      const struct gtbs_policy_ops *old, u64 now)
-{
-	struct gputbs_nl_event ev = {
-		.cmd = GPUTBS_CMD_POLICY_CHANGED_NTF,
-		.cycle = now,
-		.policy = gdev->core.policy->name,
-		.old_policy = old->name,
-	};
-
-	lockdep_assert_held(&gdev->lock);
-	if (!gputbs_nl_listening(gputbs_nl))
-		return;
-	gputbs_nl_queue(gputbs_nl, &ev);
-}
-
-/* ---- events: the half in process context ------------------------------------ */
-
-static int gputbs_nl_put_event(struct sk_buff *skb,
-			       const struct gputbs_nl_event *ev)
-{
-	struct nlattr *nest;
-
-	if (ev->cmd == GPUTBS_CMD_EVENTS_LOST_NTF)
-		return nla_put_u64_64bit(skb, GPUTBS_A_EVENT_LOST, ev->lost,
-					 GPUTBS_A_EVENT_PAD);
-	if (nla_put_u64_64bit(skb, GPUTBS_A_EVENT_CYCLE, ev->cycle,
-			      GPUTBS_A_EVENT_PAD) ||
-	    nla_put_u64_64bit(skb, GPUTBS_A_EVENT_TIME_NS, ev->time_ns,
-			      GPUTBS_A_EVENT_PAD))
-		return -EMSGSIZE;
-	if (ev->cmd == GPUTBS_CMD_POLICY_CHANGED_NTF)
-		return nla_put_string(skb, GPUTBS_A_EVENT_POLICY, ev->policy) ?:
-		       nla_put_string(skb, GPUTBS_A_EVENT_OLD_POLICY,
-				      ev->old_policy);
-	nest = nla_nest_start(skb, GPUTBS_A_EVENT_GRID);
-	if (!nest || gputbs_nl_put_grid(skb, &ev->grid))
-		return -EMSGSIZE;
-	nla_nest_end(skb, nest);
-	if (ev->cmd != GPUTBS_CMD_GRID_PREEMPTED_NTF)
-		return 0;
-	if (nla_put_u64_64bit(skb, GPUTBS_A_EVENT_BY_GRID_ID, ev->by_grid_id,
-			      GPUTBS_A_EVENT_PAD) ||
-	    nla_put_u32(skb, GPUTBS_A_EVENT_SM, ev->sm) ||
-	    nla_put_u32(skb, GPUTBS_A_EVENT_REASON, ev->reason))
-		return -EMSGSIZE;
-	return 0;
-}
-
-/* Multicast one event.  Returns false if it was lost. */
-static bool gputbs_nl_send(struct gputbs_nl *nl,
-			   const struct gputbs_nl_event *ev)
-{
-	struct sk_buff *skb;
-	void *hdr;
-	int ret;
-
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!skb)
-		return false;
-	hdr = genlmsg_put(skb, 0, 0, &gputbs_nl_family, 0, ev->cmd);
-	if (!hdr || gputbs_nl_put_event(skb, ev)) {
-		nlmsg_free(skb);
-		return false;
-	}
-	genlmsg_end(skb, hdr);
-	ret = genlmsg_multicast(&gputbs_nl_family, skb, 0, GPUTBS_NLGRP_EVENTS,
-				GFP_KERNEL);
-	/*
-	 * -ESRCH: the listeners left; -ENOBUFS: one overran (it is told).
-	 * Only events count, not the reports of lost ones.
-	 */
-	if ((!ret || ret == -ENOBUFS) && ev->cmd != GPUTBS_CMD_EVENTS_LOST_NTF)
-		atomic64_inc(&nl->sent);
-	return true;
-}
-
-static void gputbs_nl_work(struct work_struct *work)
-{
-	struct gputbs_nl *nl = container_of(work, struct gputbs_nl, work);
-	struct gputbs_device *gdev = nl->gdev;
-	struct gputbs_nl_event ev;
-	bool more;
-
-	do {
-		while (kfifo_get(&nl->queue, &ev)) {
-			if (!gputbs_nl_send(nl, &ev)) {
-				spin_lock(&gdev->lock);
-				nl->dropped++;
-				nl->unreported++;
-				spin_unlock(&gdev->lock);
-			}
-			cond_resched();
-		}
-		/* drops after the last queued event: report them now */
-		spin_lock(&gdev->lock);
-		more = nl->enabled && nl->unreported;
-		if (more)
-			gputbs_nl_report_lost(nl);
-		spin_unlock(&gdev->lock);
-	} while (more);
-}
 
 /* ---- operations ------------------------------------------------------------------ */
 
@@ -1225,51 +661,27 @@ static struct genl_family gputbs_nl_family __ro_after_init = {
  * gputbs_nl_init() - allocate the event queue and register the family
  * @gdev: the device, allocated, not yet published (/dev/gputbs).
  *
+ * The event queue is gputbs_nl_event_init()'s; the events are queued
+ * once the family is registered.
+ *
  * Context: process context, module init.
  * Return: 0, -EINVAL for an event_queue_len out of range, -ENOMEM, or the
  * error of genl_register_family().
  */
 int gputbs_nl_init(struct gputbs_device *gdev)
 {
-	struct gputbs_nl *nl;
-	unsigned int len;
 	int ret;
 
-	if (event_queue_len < 4 || event_queue_len > 16384) {
-		pr_err("gputbs: event_queue_len must be 4..16384\n");
-		return -EINVAL;
-	}
-	len = roundup_pow_of_two(event_queue_len);
-	nl = kzalloc(sizeof(*nl), GFP_KERNEL);
-	if (!nl)
-		return -ENOMEM;
-	nl->buf = kvmalloc_array(len, sizeof(struct gputbs_nl_event),
-				 GFP_KERNEL);
-	if (!nl->buf) {
-		ret = -ENOMEM;
-		goto err_free;
-	}
-	ret = kfifo_init(&nl->queue, nl->buf,
-			 len * sizeof(struct gputbs_nl_event));
+	ret = gputbs_nl_event_init(gdev, &gputbs_nl_family);
 	if (ret)
-		goto err_free;
-	nl->gdev = gdev;
-	INIT_WORK(&nl->work, gputbs_nl_work);
-	atomic64_set(&nl->sent, 0);
-	gputbs_nl = nl;
+		return ret;
 	ret = genl_register_family(&gputbs_nl_family);
-	if (ret)
-		goto err_free;
-	spin_lock(&gdev->lock);
-	nl->enabled = true;
-	spin_unlock(&gdev->lock);
+	if (ret) {
+		gputbs_nl_event_exit();
+		return ret;
+	}
+	gputbs_nl_event_start(gdev);
 	return 0;
-
-err_free:
-	gputbs_nl = NULL;
-	kvfree(nl->buf);
-	kfree(nl);
-	return ret;
 }
 
 /**
@@ -1282,14 +694,7 @@ err_free:
  */
 void gputbs_nl_exit(struct gputbs_device *gdev)
 {
-	struct gputbs_nl *nl = gputbs_nl;
-
-	spin_lock(&gdev->lock);
-	nl->enabled = false;	/* nothing queues work from now on */
-	spin_unlock(&gdev->lock);
-	cancel_work_sync(&nl->work);
+	gputbs_nl_event_stop(gdev);	/* no work on a family going away */
 	genl_unregister_family(&gputbs_nl_family);
-	gputbs_nl = NULL;
-	kvfree(nl->buf);
-	kfree(nl);
+	gputbs_nl_event_exit();
 }
