@@ -227,7 +227,9 @@ void gputbs_policy_note(const struct gtbs_policy_ops *ops)
  * paper Section "Thread Block Scheduling" with gtbs_dev_set_policy()
  * (grids keep running: blocks are never interrupted), reports the switch
  * and lets the kicked SMs issue under the new policy at once.  Selecting
- * the current policy changes nothing.
+ * the current policy changes nothing.  The caller then rebuilds sysfs
+ * policy_params/ (gputbs_policy_params_changed()), so that this file
+ * calls no sysfs code back.
  *
  * Context: process context, may sleep; takes &gputbs_device.lock
  * (gputbs_dev_lock_sync()).
@@ -255,6 +257,5 @@ int gputbs_switch_policy(struct gputbs_device *gdev,
 	spin_unlock(&gdev->lock);
 	/* the old policy's module may be unloaded from now on */
 	gtbs_policy_put(old == ops ? ops : old);
-	gputbs_policy_params_changed(gdev);
 	return 0;
 }

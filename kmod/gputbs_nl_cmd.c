@@ -505,6 +505,7 @@ static int gputbs_nl_policy_set_doit(struct sk_buff *skb,
 	struct gputbs_device *gdev = gputbs_nl->gdev;
 	struct nlattr *attr = info->attrs[GPUTBS_A_DEV_POLICY];
 	const struct gtbs_policy_ops *ops;
+	int ret;
 
 	/* GENL_ADMIN_PERM checked CAP_NET_ADMIN; the policy is the device's */
 	if (!netlink_capable(skb, CAP_SYS_ADMIN)) {
@@ -519,7 +520,10 @@ static int gputbs_nl_policy_set_doit(struct sk_buff *skb,
 				    "unknown policy (see policies of dev-get)");
 		return -EINVAL;
 	}
-	return gputbs_switch_policy(gdev, ops);
+	ret = gputbs_switch_policy(gdev, ops);
+	if (!ret)
+		gputbs_policy_params_changed(gdev);	/* sysfs policy_params/ */
+	return ret;
 }
 
 /*

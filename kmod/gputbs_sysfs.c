@@ -128,7 +128,10 @@ static ssize_t policy_store(struct device *dev, struct device_attribute *attr,
 	if (!ops)
 		return -EINVAL;
 	ret = gputbs_switch_policy(gdev, ops);
-	return ret ?: count;
+	if (ret)
+		return ret;
+	gputbs_policy_params_changed(gdev);
+	return count;
 }
 static DEVICE_ATTR_RW(policy);
 
