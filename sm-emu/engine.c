@@ -35,7 +35,7 @@
  * arrived, ended, or issued its last block) refiles every SM: O(SMs log
  * SMs), once per grid event, not per block.
  */
-#include "sm.h"
+#include "preempt.h"
 
 static void gtbs_sm_update_next(const struct gtbs_dev *dev, struct gtbs_sm *sm);
 
@@ -73,7 +73,9 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 	INIT_LIST_HEAD(&dev->arrivals);
 	INIT_LIST_HEAD(&dev->timeouts);
 	INIT_LIST_HEAD(&dev->pending);
+	INIT_LIST_HEAD(&dev->saved_free);
 	dev->pred_mode = GTBS_PRED_MODE_DEFAULT;
+	dev->switch_bytes_per_cycle = GTBS_SWITCH_BYTES_PER_CYCLE_DEFAULT;
 	gtbs_policy_attach(dev);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_init);
@@ -371,40 +373,89 @@ static void gtbs_grid_launch(struct gtbs_dev *dev, struct gtbs_grid *grid)
 }
 
 /* Issue the next block of @grid on @sm at sm->now.  Device lock held. */
+/**
+ * gtbs_slot_run() - the block in a slot starts running
+ * @dev: the device.
+ * @sm: its SM, at &gtbs_sm.now.
+ * @slot: the slot; its grid holds its resources (gtbs_sm_take()).
+ * @progress: the block's work left, progress units at its grid's full
+ *	rate (gtbs_block_progress()).
+ *
+ * Joins the block to its rate group and the SM's load, and tells the
+ * predictor (OnBlockStart; for a restored block Block_Start is set back
+ * by the cycles it ran before, gtbs_pred_on_block_resume()) and the
+ * owner.  Used by a new block's issue and at the end of a restore
+ * (preempt.c).
+ *
+ * Context: device lock held.
+ */
+void gtbs_slot_run(struct gtbs_dev *dev, struct gtbs_sm *sm,
+		   struct gtbs_slot *slot, u64 progress)
+{
+	struct gtbs_grid *grid = slot->grid;
+	u32 index = slot - sm->slots;
+	struct gtbs_rate_group *g;
+
+	gtbs_lockdep_assert_held(dev);
+	slot->phase = GTBS_SLOT_RUN;
+	slot->start_cycle = sm->now;
+	slot->group = gtbs_group_get(sm, grid);
+	g = &sm->groups[slot->group];
+	g->blocks++;
+	slot->progress_end = g->progress + progress;
+	gtbs_sm_load(sm, grid, 1);
+	/* the slot is free in the predictor, so these cannot fail */
+	if (slot->ran)
+		gtbs_pred_on_block_resume(&grid->sm[sm->id].pred, index,
+					  sm->now, slot->ran);
+	else
+		gtbs_pred_on_block_start(&grid->sm[sm->id].pred, index,
+					 sm->now);
+	if (dev->backend && dev->backend->block_start)
+		dev->backend->block_start(dev, sm, grid, index, slot->block,
+					  sm->now);
+}
+
+/* @grid issued its last block: it leaves the pending list.  Lock held. */
+static void gtbs_grid_issued_all(struct gtbs_dev *dev, struct gtbs_grid *grid,
+				 u64 now)
+{
+	/* the grids behind it may now issue, on any SM */
+	list_del_init(&grid->pending_node);
+	dev->nr_pending[grid->desc.prio_class]--;
+	dev->pending_gen++;
+	gtbs_dev_kick(dev, now);
+}
+
 static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		       struct gtbs_grid *grid)
 {
 	struct gtbs_slot *slot = sm->slots;
-	struct gtbs_rate_group *g;
-	u32 index;
 	u64 work;
 
 	while (slot->grid)
 		slot++;
-	index = slot - sm->slots;
 	if (dev->top_class > grid->desc.prio_class)
 		dev->promotions++;
+	grid->last_issue_cycle = sm->now;
+	if (grid->nr_saved) {
+		/* a preempted block first: restored, or run again */
+		gtbs_issue_saved(dev, sm, grid, slot);
+		if (!gtbs_grid_has_blocks(grid))
+			gtbs_grid_issued_all(dev, grid, sm->now);
+		return;
+	}
 	slot->grid = grid;
 	slot->block = grid->next_block++;
-	slot->start_cycle = sm->now;
+	slot->ran = 0;
+	slot->preempts = 0;
 	work = gtbs_block_work(&grid->desc, slot->block);
-	slot->group = gtbs_group_get(sm, grid);
-	g = &sm->groups[slot->group];
-	g->blocks++;
-	slot->progress_end = g->progress +
-			     gtbs_block_progress(work, grid->full_div);
-	gtbs_sm_hold(sm, grid);
+	gtbs_sm_take(sm, grid);
 	grid->resident++;
 	grid->sm[sm->id].resident++;
-	grid->last_issue_cycle = sm->now;
 	dev->blocks_dispatched++;
-	if (grid->next_block == grid->desc.nr_blocks) {
-		/* the grids behind it may now issue, on any SM */
-		list_del_init(&grid->pending_node);
-		dev->nr_pending[grid->desc.prio_class]--;
-		dev->pending_gen++;
-		gtbs_dev_kick(dev, sm->now);
-	}
+	if (!gtbs_grid_has_blocks(grid))
+		gtbs_grid_issued_all(dev, grid, sm->now);
 	if (grid->state == GTBS_GRID_QUEUED) {
 		grid->state = GTBS_GRID_RUNNING;
 		grid->start_cycle = sm->now;
@@ -413,11 +464,7 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		if (dev->backend && dev->backend->grid_start)
 			dev->backend->grid_start(dev, grid);
 	}
-	/* OnBlockStart; the slot is free, so this cannot fail */
-	gtbs_pred_on_block_start(&grid->sm[sm->id].pred, index, sm->now);
-	if (dev->backend && dev->backend->block_start)
-		dev->backend->block_start(dev, sm, grid, index, slot->block,
-					  sm->now);
+	gtbs_slot_run(dev, sm, slot, gtbs_block_progress(work, grid->full_div));
 }
 
 /* The highest effective class with a block to issue at @now.  Lock held. */
@@ -467,7 +514,9 @@ static void gtbs_sm_dispatch(struct gtbs_dev *dev, struct gtbs_sm *sm)
 	u32 reason;
 
 	sm->kicked = false;
-	while (sm->nr_resident < dev->cfg.max_blocks_per_sm &&
+	/* a full SM picks only if it may preempt (preempt.c) */
+	while ((sm->nr_resident < dev->cfg.max_blocks_per_sm ||
+		dev->preempt_mode != GTBS_PREEMPT_DRAIN) &&
 	       !list_empty(&dev->pending)) {
 		dev->pick_cycle = sm->now;
 		dev->top_class = gtbs_dev_top_class(dev, sm->now);
@@ -475,9 +524,13 @@ static void gtbs_sm_dispatch(struct gtbs_dev *dev, struct gtbs_sm *sm)
 		grid = dev->policy->pick_grid(dev, sm, &reason);
 		if (dev->backend && dev->backend->pick)
 			dev->backend->pick(dev, sm, grid, reason);
-		if (!grid || grid->next_block >= grid->desc.nr_blocks ||
-		    !gtbs_sm_fits(dev, sm, grid))
+		if (!grid || !gtbs_grid_has_blocks(grid))
 			break;
+		if (!gtbs_sm_fits(dev, sm, grid)) {
+			if (dev->preempt_mode != GTBS_PREEMPT_DRAIN)
+				gtbs_preempt_make_room(dev, sm, grid);
+			break;
+		}
 		gtbs_issue(dev, sm, grid);
 	}
 	gtbs_sm_check_residency(dev, sm);
@@ -570,10 +623,11 @@ static void gtbs_grid_evict(struct gtbs_dev *dev, struct gtbs_grid *grid,
 		gtbs_sm_sync(dev, sm, now);
 		for (j = 0; j < dev->cfg.max_blocks_per_sm; j++)
 			if (sm->slots[j].grid == grid)
-				gtbs_sm_release(dev, sm, &sm->slots[j]);
+				gtbs_slot_free(dev, sm, &sm->slots[j]);
 		gtbs_sm_update_next(dev, sm);
 		gtbs_sm_refile(dev, sm);
 	}
+	gtbs_grid_drop_saved(dev, grid);
 }
 
 /**
@@ -713,7 +767,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_mode_name);
  */
 static void gtbs_sm_update_next(const struct gtbs_dev *dev, struct gtbs_sm *sm)
 {
-	u64 best = U64_MAX, end = U64_MAX;
+	u64 best = U64_MAX, end = U64_MAX, phase = U64_MAX;
 	u32 i, seen;
 
 	sm->next_end = U64_MAX;
@@ -723,7 +777,10 @@ static void gtbs_sm_update_next(const struct gtbs_dev *dev, struct gtbs_sm *sm)
 			if (!sm->slots[i].grid)
 				continue;
 			seen++;
-			end = min(end, sm->slots[i].progress_end);
+			if (sm->slots[i].phase != GTBS_SLOT_RUN)
+				phase = min(phase, sm->slots[i].phase_end);
+			else
+				end = min(end, sm->slots[i].progress_end);
 		}
 		sm->groups[0].scan_end = end;
 	} else {
@@ -736,6 +793,10 @@ static void gtbs_sm_update_next(const struct gtbs_dev *dev, struct gtbs_sm *sm)
 			if (!slot->grid)
 				continue;
 			seen++;
+			if (slot->phase != GTBS_SLOT_RUN) {
+				phase = min(phase, slot->phase_end);
+				continue;
+			}
 			g = &sm->groups[slot->group];
 			g->scan_end = min(g->scan_end, slot->progress_end);
 		}
@@ -752,6 +813,9 @@ static void gtbs_sm_update_next(const struct gtbs_dev *dev, struct gtbs_sm *sm)
 	}
 	if (best != U64_MAX)
 		sm->next_end = sm->now + best;
+	/* a save or restore ends (preempt.c) */
+	if (phase != U64_MAX)
+		sm->next_end = min(sm->next_end, max(phase, sm->now));
 }
 
 /**
@@ -775,11 +839,19 @@ static void gtbs_sm_retire_due(struct gtbs_dev *dev, struct gtbs_sm *sm)
 {
 	u32 i;
 
-	for (i = 0; i < dev->cfg.max_blocks_per_sm; i++)
-		if (sm->slots[i].grid &&
-		    sm->slots[i].progress_end <=
-		    sm->groups[sm->slots[i].group].progress)
-			gtbs_retire(dev, sm, &sm->slots[i]);
+	for (i = 0; i < dev->cfg.max_blocks_per_sm; i++) {
+		struct gtbs_slot *slot = &sm->slots[i];
+
+		if (!slot->grid)
+			continue;
+		if (slot->phase != GTBS_SLOT_RUN) {
+			if (slot->phase_end <= sm->now)
+				gtbs_slot_phase_done(dev, sm, slot);
+		} else if (slot->progress_end <=
+			   sm->groups[slot->group].progress) {
+			gtbs_retire(dev, sm, slot);
+		}
+	}
 }
 
 /**

@@ -173,6 +173,7 @@ int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	INIT_LIST_HEAD(&grid->node);
 	INIT_LIST_HEAD(&grid->pending_node);
 	INIT_LIST_HEAD(&grid->timeout_node);
+	INIT_LIST_HEAD(&grid->saved);
 	grid->expire_cycle = U64_MAX;
 	return 0;
 }
@@ -223,7 +224,7 @@ u32 gtbs_grid_class(const struct gtbs_dev *dev, const struct gtbs_grid *grid,
 	u32 class = grid->desc.prio_class;
 
 	if (dev->starve_cycles && class < GTBS_PRIO_REALTIME &&
-	    grid->next_block < grid->desc.nr_blocks &&
+	    gtbs_grid_has_blocks(grid) &&
 	    now > grid->last_issue_cycle &&
 	    now - grid->last_issue_cycle > dev->starve_cycles)
 		class++;

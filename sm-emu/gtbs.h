@@ -176,6 +176,10 @@ enum gtbs_prio_class {
  *	of its drawn duration, 0..%GTBS_PPM * 16; 0 disables it.
  * @startup_blocks: start-up effect: how many of the grid's first blocks
  *	may be start-up blocks, 0..@nr_blocks; 0 with @startup_ppm 0.
+ * @idempotent: the submitter declares that running a block again from
+ *	its start gives the same result, so its blocks may be flushed
+ *	(%GTBS_PREEMPT_FLUSH); false: they are only ever drained or
+ *	context-switched.
  */
 struct gtbs_grid_desc {
 	u32 nr_blocks;
@@ -195,6 +199,7 @@ struct gtbs_grid_desc {
 	u32 block_dist_param;
 	u32 startup_ppm;
 	u32 startup_blocks;
+	bool idempotent;
 };
 
 /**
@@ -365,6 +370,10 @@ struct gtbs_grid_sm {
  * @expire_cycle: while RUNNING with a job timeout, the cycle at which it
  *	times out (@start_cycle + gtbs_grid_timeout()), else U64_MAX.
  * @timeout_node: link in &gtbs_dev.timeouts while @expire_cycle is set.
+ * @saved: the grid's preempted blocks waiting to run again (&struct
+ *	gtbs_saved, by &gtbs_saved.node), oldest first: a grid issues them
+ *	before any new block (preempt.c).
+ * @nr_saved: entries on @saved.
  * @priv: owner's pointer (the module's grid, the simulator's job).
  * @sm: per-SM state, &gtbs_dev_config.nr_sms entries, followed in the same
  *	allocation by the predictor's Block_Start[] storage
@@ -397,6 +406,8 @@ struct gtbs_grid {
 	u64 pred_cycle;
 	u64 expire_cycle;
 	struct list_head timeout_node;
+	struct list_head saved;
+	u32 nr_saved;
 	void *priv;
 	struct gtbs_grid_sm sm[];
 };
@@ -406,8 +417,18 @@ struct gtbs_grid {
  * @grid: grid of the resident block, NULL when the slot is free.
  * @block: index of the block in its grid.
  * @start_cycle: emulated cycle the block started.
- * @group: index of the block's rate group in &gtbs_sm.groups.
- * @progress_end: the group's progress value at which the block ends.
+ * @group: index of the block's rate group in &gtbs_sm.groups (while
+ *	%GTBS_SLOT_RUN).
+ * @progress_end: the group's progress value at which the block ends
+ *	(while %GTBS_SLOT_RUN).
+ * @phase: &enum gtbs_slot_phase.
+ * @phase_end: while saving or restoring, the cycle the transfer ends.
+ * @remaining: while saving or restoring, the block's remaining work as
+ *	progress at its grid's full rate (gtbs_block_progress() units).
+ * @ran: cycles the block ran before it was last preempted (0 for a block
+ *	that never was, or was flushed).
+ * @preempts: times the block was switched out before (0..).
+ * @rec: while saving, the record the block goes to (&struct gtbs_saved).
  */
 struct gtbs_slot {
 	struct gtbs_grid *grid;
@@ -415,7 +436,111 @@ struct gtbs_slot {
 	u32 group;
 	u64 start_cycle;
 	u64 progress_end;
+	u8 phase;
+	u64 phase_end;
+	u64 remaining;
+	u64 ran;
+	u32 preempts;
+	struct gtbs_saved *rec;
 };
+
+/**
+ * enum gtbs_slot_phase - what a slot's block is doing
+ * @GTBS_SLOT_RUN: running: it progresses with its rate group and ends
+ *	when the group reaches &gtbs_slot.progress_end.
+ * @GTBS_SLOT_SAVE: its context is being saved (context switch out): it
+ *	holds the SM's resources, does not progress and adds no load; at
+ *	&gtbs_slot.phase_end the slot is freed and the block waits on its
+ *	grid's &gtbs_grid.saved list.
+ * @GTBS_SLOT_RESTORE: its context is being restored: it holds the SM's
+ *	resources, does not progress; at &gtbs_slot.phase_end it runs on.
+ *
+ * ::
+ *
+ *   issue --> RUN --end--> (retired)
+ *              |  ^
+ *        switch|  |restore end
+ *              v  |
+ *            SAVE   RESTORE <--issue of a saved block-- (gtbs_grid.saved)
+ *              |                                         ^     ^
+ *              +--save end: slot freed ------------------+     |
+ *   RUN --flush: slot freed at once, progress lost ------------+
+ */
+enum gtbs_slot_phase {
+	GTBS_SLOT_RUN,
+	GTBS_SLOT_SAVE,
+	GTBS_SLOT_RESTORE,
+};
+
+/**
+ * struct gtbs_saved - a preempted block waiting to run again
+ * @node: link in &gtbs_grid.saved, or in the device's free list.
+ * @block: index of the block in its grid.
+ * @remaining: its remaining work, progress units at its grid's full rate
+ *	(the whole block's for a flushed block).
+ * @ran: cycles it ran before (0 for a flushed block).
+ * @restore_cycles: cycles its context takes to restore (0: flushed, it
+ *	starts again from the beginning).
+ * @preempts: times it was switched out, this time included.
+ *
+ * Records come from the owner's pool (&gtbs_dev.saved_pool): the core
+ * never allocates.  Protected by the device lock.
+ */
+struct gtbs_saved {
+	struct list_head node;
+	u32 block;
+	u64 remaining;
+	u64 ran;
+	u64 restore_cycles;
+	u32 preempts;
+};
+
+/**
+ * enum gtbs_preempt_mode - how an SM makes room for a higher class
+ * @GTBS_PREEMPT_DRAIN: waits for resident blocks to end (the paper's
+ *	model, and the default).
+ * @GTBS_PREEMPT_SWITCH: saves resident blocks' contexts and restores
+ *	them later (Chimera's context switch).
+ * @GTBS_PREEMPT_FLUSH: discards the progress of resident blocks of
+ *	idempotent grids and runs them again later; other blocks are
+ *	switched (Chimera's flush).
+ * @GTBS_PREEMPT_AUTO: per block, the mechanism with the least overhead
+ *	whose latency meets the class's budget (&gtbs_dev.preempt_budget),
+ *	else the one with the least latency (Chimera's selection).
+ * @GTBS_NR_PREEMPT_MODES: number of modes.
+ */
+enum gtbs_preempt_mode {
+	GTBS_PREEMPT_DRAIN,
+	GTBS_PREEMPT_SWITCH,
+	GTBS_PREEMPT_FLUSH,
+	GTBS_PREEMPT_AUTO,
+	GTBS_NR_PREEMPT_MODES,
+};
+
+/**
+ * enum gtbs_preempt_mech - what happened to one preempted block
+ * @GTBS_MECH_DRAIN: left to end (counted when auto chose it).
+ * @GTBS_MECH_SWITCH: context switched out.
+ * @GTBS_MECH_FLUSH: flushed.
+ * @GTBS_NR_MECHS: number of mechanisms.
+ */
+enum gtbs_preempt_mech {
+	GTBS_MECH_DRAIN,
+	GTBS_MECH_SWITCH,
+	GTBS_MECH_FLUSH,
+	GTBS_NR_MECHS,
+};
+
+/** GTBS_SWITCH_BYTES_PER_CYCLE_DEFAULT - per-SM context bandwidth, bytes/cycle
+ *
+ * A Fermi-class share: the GTX 480's 177.4 GB/s over 15 SMs at its 1.4 GHz
+ * shader clock is about 8.4 bytes per cycle per SM (Chimera, Park et al.,
+ * ASPLOS 2015, assumes an SM's share of memory bandwidth for its context
+ * switch).  A Hopper-class share (H100 SXM: 3.35 TB/s over 132 SMs at
+ * 1.98 GHz) is about 12.8.
+ */
+#define GTBS_SWITCH_BYTES_PER_CYCLE_DEFAULT	8
+
 
 /**
  * struct gtbs_rate_group - blocks of an SM that progress at one rate
@@ -477,6 +602,9 @@ struct gtbs_rate_group {
  * @heap_key: the SM's next event (@next_end, or @kick_cycle if kicked and
  *	earlier) as last filed in &gtbs_dev.sm_heap.
  * @heap_pos: the SM's index in &gtbs_dev.sm_heap.
+ * @xfer_until: the cycle until which the SM's context-transfer path is
+ *	busy with saves and restores, which it does one at a time
+ *	(preempt.c).
  * @kick_cycle: while @kicked, the cycle of the earliest event that kicked
  *	the SM: the cycle at which an idle SM should issue blocks, however
  *	late its thread wakes.
@@ -504,6 +632,7 @@ struct gtbs_sm {
 	u64 next_end;
 	u64 heap_key;
 	u32 heap_pos;
+	u64 xfer_until;
 	u64 policy_priv[GTBS_POLICY_SM_PRIV_SIZE / sizeof(u64)];
 	struct gtbs_slot slots[];
 };
@@ -693,6 +822,11 @@ struct gtbs_policy_ops {
  * @kick: optional.  @sm should call gtbs_sm_advance() soon because the
  *	scheduling state changed (a grid arrived or ended); first at
  *	&gtbs_sm.kick_cycle if its owner runs it late.
+ * @block_preempt: optional.  Block @block of @grid in slot @slot of @sm
+ *	stopped running at @sm->now without ending, by &enum
+ *	gtbs_preempt_mech @mech: switched out (its save takes @cycles, the
+ *	slot stays held until then) or flushed (@cycles 0, the slot is
+ *	free).  It starts again later with another @block_start.
  * @pick: optional.  The policy's &gtbs_policy_ops.pick_grid chose @grid
  *	(NULL: nothing) for @sm at @sm->now, at a block boundary, for
  *	@reason (&enum gtbs_pick_reason).  Called after the policy updated
@@ -718,6 +852,9 @@ struct gtbs_backend_ops {
 	void (*predict)(struct gtbs_dev *dev, struct gtbs_sm *sm,
 			struct gtbs_grid *grid);
 	void (*kick)(struct gtbs_dev *dev, struct gtbs_sm *sm);
+	void (*block_preempt)(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			      struct gtbs_grid *grid, u32 slot, u32 block,
+			      u32 mech, u64 cycles);
 	void (*pick)(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		     struct gtbs_grid *grid, u32 reason);
 };
@@ -798,6 +935,24 @@ enum gtbs_pred_mode {
  *	module's &gputbs_device.lock), or NULL (KUnit's devices): the core's
  *	entry points assert it under lockdep (gtbs_lockdep_assert_held()).
  *	Set by the owner after gtbs_dev_init().
+ * @preempt_mode: &enum gtbs_preempt_mode (default %GTBS_PREEMPT_DRAIN);
+ *	gtbs_dev_set_preempt().
+ * @switch_bytes_per_cycle: each SM's bandwidth for saving and restoring
+ *	block contexts, bytes per cycle, >= 1
+ *	(%GTBS_SWITCH_BYTES_PER_CYCLE_DEFAULT).
+ * @preempt_budget: per class, the preemption latency %GTBS_PREEMPT_AUTO
+ *	aims for, cycles (default 0: as fast as possible).
+ * @saved_pool: the owner's records for preempted blocks, @saved_cap of
+ *	them, or NULL: without records nothing is switched or flushed
+ *	(every SM drains).  Set before gtbs_dev_init()'s return is used;
+ *	gtbs_dev_set_saved_pool().
+ * @saved_cap: entries at @saved_pool.
+ * @saved_free: unused records.
+ * @saved_nr_free: entries on @saved_free.
+ * @preempts: counter of blocks preempted, per &enum gtbs_preempt_mech.
+ * @restores: counter of switched-out blocks restored.
+ * @xfer_cycles: counter of cycles SMs spent saving and restoring.
+ * @lost_cycles: counter of cycles of work flushed blocks lost.
  * @policy_priv: the policy's state of the device, its parameters
  *	included (&gtbs_policy_param.offset),
  *	&gtbs_policy_ops.dev_priv_size bytes used (gtbs_policy_priv());
@@ -840,6 +995,17 @@ struct gtbs_dev {
 #ifdef __KERNEL__
 	spinlock_t *lock;	/* the owner's, asserted, never taken here */
 #endif
+	u32 preempt_mode;
+	u32 switch_bytes_per_cycle;
+	u64 preempt_budget[GTBS_NR_PRIO_CLASSES];
+	struct gtbs_saved *saved_pool;
+	u32 saved_cap;
+	struct list_head saved_free;
+	u32 saved_nr_free;
+	u64 preempts[GTBS_NR_MECHS];
+	u64 restores;
+	u64 xfer_cycles;
+	u64 lost_cycles;
 	u64 policy_priv[GTBS_POLICY_DEV_PRIV_SIZE / sizeof(u64)];
 };
 
@@ -896,12 +1062,34 @@ bool gtbs_dev_idle(const struct gtbs_dev *dev);
 void gtbs_dev_kick(struct gtbs_dev *dev, u64 cycle);
 void gtbs_dev_set_policy(struct gtbs_dev *dev,
 			 const struct gtbs_policy_ops *policy, u64 now);
+
+/* preempt.c */
+void gtbs_dev_set_saved_pool(struct gtbs_dev *dev, struct gtbs_saved *pool,
+			     u32 n);
+int gtbs_dev_set_preempt(struct gtbs_dev *dev, u32 mode, u64 now);
+const char *gtbs_preempt_mode_name(u32 mode);
+const char *gtbs_preempt_mech_name(u32 mech);
+u64 gtbs_context_cycles(const struct gtbs_dev *dev,
+			const struct gtbs_grid *grid);
 bool gtbs_block_fits(const struct gtbs_dev *dev, const struct gtbs_sm *sm,
 		     const struct gtbs_grid *grid);
 u32 gtbs_grid_class(const struct gtbs_dev *dev, const struct gtbs_grid *grid,
 		    u64 now);
 bool gtbs_grid_sm_reslice_due(const struct gtbs_dev *dev,
 			      const struct gtbs_grid_sm *gs);
+
+/**
+ * gtbs_grid_has_blocks() - whether a grid has blocks to issue
+ * @grid: a grid.
+ *
+ * Context: device lock held.
+ * Return: true if it has unissued blocks or preempted blocks waiting to
+ * run again (&gtbs_grid.saved).
+ */
+static inline bool gtbs_grid_has_blocks(const struct gtbs_grid *grid)
+{
+	return grid->next_block < grid->desc.nr_blocks || grid->nr_saved;
+}
 
 /**
  * gtbs_grid_eligible() - whether a policy may pick a grid now
@@ -919,7 +1107,7 @@ bool gtbs_grid_sm_reslice_due(const struct gtbs_dev *dev,
 static inline bool gtbs_grid_eligible(const struct gtbs_dev *dev,
 				      const struct gtbs_grid *grid)
 {
-	if (grid->next_block >= grid->desc.nr_blocks)
+	if (!gtbs_grid_has_blocks(grid))
 		return false;
 	if (!dev->starve_cycles)
 		return grid->desc.prio_class == dev->top_class;

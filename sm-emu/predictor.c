@@ -390,6 +390,69 @@ int gtbs_pred_on_block_end(struct gtbs_pred_sm *s, u32 blkindex, u64 cycle)
 EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_on_block_end);
 
 /**
+ * gtbs_pred_on_block_preempt() - a block of the kernel left the SM unended
+ * @s: the kernel's state on this SM.
+ * @blkindex: SM slot of the block.
+ * @cycle: the cycle it stopped running (context save started, or flushed);
+ *	not before the previous event on @s.
+ *
+ * The paper's predictor has no preemption; gputbs extends it
+ * (Documentation/scheduling.rst, "Preempting running blocks"): a block
+ * that stops running is no longer resident for Active_Kernel_Cycles (the
+ * kernel's SM time excludes its time switched out), Done_Blocks and t do
+ * not change and no prediction is made; the slot is free.
+ *
+ * Context: any; the caller serialises calls on @s.
+ * Return: 0; -EINVAL if @blkindex is out of range or @cycle is before the
+ * previous event; -ENOENT if slot @blkindex holds no block.
+ */
+int gtbs_pred_on_block_preempt(struct gtbs_pred_sm *s, u32 blkindex,
+			       u64 cycle)
+{
+	if (blkindex >= s->nr_slots || cycle < s->last_cycle)
+		return -EINVAL;
+	if (!(s->slot_busy & BIT_ULL(blkindex)))
+		return -ENOENT;
+	s->last_cycle = cycle;
+	s->slot_busy &= ~BIT_ULL(blkindex);
+	if (s->nr_resident == 1)
+		s->active_kernel_cycles = gtbs_pred_active_cycles(s, cycle);
+	s->nr_resident--;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_on_block_preempt);
+
+/**
+ * gtbs_pred_on_block_resume() - OnBlockStart of a block that ran before
+ * @s: the kernel's state on this SM.
+ * @blkindex: SM slot it runs in now.
+ * @cycle: the cycle it runs again (its context restored); not before the
+ *	previous event on @s.
+ * @ran: cycles it ran before it was switched out, <= @cycle.
+ *
+ * As OnBlockStart, with Block_Start[@blkindex] = @cycle - @ran, so that t
+ * measured at its end is its running time, without the time it was
+ * switched out (the gputbs extension described at
+ * gtbs_pred_on_block_preempt()).
+ *
+ * Context: any; the caller serialises calls on @s.
+ * Return: as gtbs_pred_on_block_start(); -EINVAL also if @ran > @cycle.
+ */
+int gtbs_pred_on_block_resume(struct gtbs_pred_sm *s, u32 blkindex,
+			      u64 cycle, u64 ran)
+{
+	int ret;
+
+	if (ran > cycle)
+		return -EINVAL;
+	ret = gtbs_pred_on_block_start(s, blkindex, cycle);
+	if (!ret)
+		s->block_start[blkindex] = cycle - ran;
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_on_block_resume);
+
+/**
  * gtbs_pred_remaining() - predicted remaining runtime of the kernel on the SM
  * @s: the kernel's state on this SM.
  * @now: current cycle, not before the latest event on @s.

@@ -92,6 +92,10 @@ int gtbs_pred_set_residency(struct gtbs_pred_sm *s, u32 residency);
 int gtbs_pred_on_residency(struct gtbs_pred_sm *s, u32 residency);
 int gtbs_pred_on_block_start(struct gtbs_pred_sm *s, u32 blkindex, u64 cycle);
 int gtbs_pred_on_block_end(struct gtbs_pred_sm *s, u32 blkindex, u64 cycle);
+int gtbs_pred_on_block_preempt(struct gtbs_pred_sm *s, u32 blkindex,
+			       u64 cycle);
+int gtbs_pred_on_block_resume(struct gtbs_pred_sm *s, u32 blkindex,
+			      u64 cycle, u64 ran);
 u64 gtbs_pred_active_cycles(const struct gtbs_pred_sm *s, u64 now);
 u64 gtbs_pred_remaining(const struct gtbs_pred_sm *s, u64 now);
 

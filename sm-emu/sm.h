@@ -115,15 +115,27 @@ static inline void gtbs_group_put(const struct gtbs_dev *dev,
 	sm->nr_groups--;
 }
 
-/* A block of @grid takes @sm's resources and adds to its loads.  Lock held. */
-static inline void gtbs_sm_hold(struct gtbs_sm *sm,
+/*
+ * A running block of @grid adds its warps to @sm's loads (@sign 1) or
+ * takes them away (@sign -1): the timing model's L.  Lock held.
+ */
+static inline void gtbs_sm_load(struct gtbs_sm *sm,
+				const struct gtbs_grid *grid, int sign)
+{
+	u64 issue = (u64)grid->occ.warps * (GTBS_PPM - grid->mem_ppm);
+	u64 mem = (u64)grid->occ.warps * grid->mem_ppm;
+
+	sm->load_gen++;
+	sm->load_issue += sign > 0 ? issue : -issue;
+	sm->load_mem += sign > 0 ? mem : -mem;
+}
+
+/* A block of @grid takes @sm's resources (a slot, warps, ...).  Lock held. */
+static inline void gtbs_sm_take(struct gtbs_sm *sm,
 				const struct gtbs_grid *grid)
 {
 	const struct gtbs_occupancy *occ = &grid->occ;
 
-	sm->load_gen++;
-	sm->load_issue += (u64)occ->warps * (GTBS_PPM - grid->mem_ppm);
-	sm->load_mem += (u64)occ->warps * grid->mem_ppm;
 	sm->nr_resident++;
 	sm->used_warps += occ->warps;
 	sm->used_threads += occ->threads;
@@ -131,16 +143,11 @@ static inline void gtbs_sm_hold(struct gtbs_sm *sm,
 	sm->used_shmem += occ->shmem;
 }
 
-/* The block in @slot of @sm left: its resources and load go.  Lock held. */
-static inline void gtbs_sm_release(const struct gtbs_dev *dev,
-				   struct gtbs_sm *sm, struct gtbs_slot *slot)
+/* The block in @slot gives @sm's resources back; the slot is free. */
+static inline void gtbs_sm_give(struct gtbs_sm *sm, struct gtbs_slot *slot)
 {
 	const struct gtbs_occupancy *occ = &slot->grid->occ;
-	u32 mem_ppm = slot->grid->mem_ppm;
 
-	sm->load_gen++;
-	sm->load_issue -= (u64)occ->warps * (GTBS_PPM - mem_ppm);
-	sm->load_mem -= (u64)occ->warps * mem_ppm;
 	sm->nr_resident--;
 	sm->used_warps -= occ->warps;
 	sm->used_threads -= occ->threads;
@@ -149,7 +156,30 @@ static inline void gtbs_sm_release(const struct gtbs_dev *dev,
 	slot->grid->resident--;
 	slot->grid->sm[sm->id].resident--;
 	slot->grid = NULL;
-	gtbs_group_put(dev, sm, slot->group);
+}
+
+/* A block of @grid takes @sm's resources and adds to its loads.  Lock held. */
+static inline void gtbs_sm_hold(struct gtbs_sm *sm,
+				const struct gtbs_grid *grid)
+{
+	gtbs_sm_load(sm, grid, 1);
+	gtbs_sm_take(sm, grid);
+}
+
+/*
+ * The block in @slot of @sm left: its resources go, and, if it was
+ * running, its load and its place in its rate group.  Lock held.
+ */
+static inline void gtbs_sm_release(const struct gtbs_dev *dev,
+				   struct gtbs_sm *sm, struct gtbs_slot *slot)
+{
+	bool running = slot->phase == GTBS_SLOT_RUN;
+
+	if (running)
+		gtbs_sm_load(sm, slot->grid, -1);
+	gtbs_sm_give(sm, slot);
+	if (running)
+		gtbs_group_put(dev, sm, slot->group);
 }
 
 /* Cycles until rate group @g, with its carry, gains @left units. */

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * preempt.h - preemption of resident blocks, between the engine and
+ * preempt.c.  Internal to the portable core; every function needs the
+ * device lock.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#ifndef _GTBS_PREEMPT_H
+#define _GTBS_PREEMPT_H
+
+#include "sm.h"
+
+/* engine.c */
+void gtbs_slot_run(struct gtbs_dev *dev, struct gtbs_sm *sm,
+		   struct gtbs_slot *slot, u64 progress);
+
+/* preempt.c */
+void gtbs_preempt_make_room(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			    struct gtbs_grid *grid);
+void gtbs_slot_phase_done(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			  struct gtbs_slot *slot);
+void gtbs_issue_saved(struct gtbs_dev *dev, struct gtbs_sm *sm,
+		      struct gtbs_grid *grid, struct gtbs_slot *slot);
+void gtbs_grid_drop_saved(struct gtbs_dev *dev, struct gtbs_grid *grid);
+void gtbs_slot_free(struct gtbs_dev *dev, struct gtbs_sm *sm,
+		    struct gtbs_slot *slot);
+
+#endif /* _GTBS_PREEMPT_H */
