@@ -154,6 +154,7 @@ Suite *predictor_suite(void);
 Suite *policy_suite(void);
 Suite *timeout_suite(void);
 Suite *conformance_suite(void);
+Suite *preempt_suite(void);
 /* Regression cases, one per core bug found by these tests. */
 Suite *regressions_suite(void);
 void regressions_timing(Suite *s);

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_preempt.c - preempting resident blocks (sm-emu/preempt.c): drain,
+ * context switch, flush and auto, on timelines worked out by hand.
+ *
+ * Every case runs one SM of the paper's device (Fermi) under FIFO, with
+ * blocks that fill the SM by shared memory: 256 threads, no registers,
+ * 48 KiB, so one block is resident at a time at its full rate and a
+ * block's duration is its own.  Its context is 48 KiB: at the default
+ * 8 bytes per cycle a save (or a restore) takes 49152 / 8 = 6144 cycles.
+ *
+ * L: one LOW block of 1000 cycles submitted at 0; H: one HIGH block of 100
+ * cycles submitted at 100.
+ *
+ *   drain:  L 0..1000;  H 1000..1100.
+ *   switch: L runs 0..100 and saves 100..6244; H 6244..6344; L restores
+ *           6344..12488 and runs its 900 cycles left: ends 13388.
+ *   flush:  (L idempotent) L dropped at 100 (100 cycles lost); H 100..200;
+ *           L again 200..1200.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include "harness.h"
+
+#define CTX	6144ULL		/* 48 KiB at 8 bytes per cycle */
+
+static struct gtbs_saved pool[64];
+
+static struct gtbs_grid_desc sm_block(u64 cycles, u32 class, bool idem)
+{
+	struct gtbs_grid_desc d = h_desc(1, 256, 0, 48 * 1024, cycles);
+
+	d.prio_class = class;
+	d.idempotent = idem;
+	return d;
+}
+
+/* One SM, FIFO, preemption mode @mode with a pool of records. */
+static struct h_dev *pre_dev(u32 mode)
+{
+	struct h_dev *h = h_new_sms(1);
+
+	gtbs_dev_set_saved_pool(&h->dev, pool, ARRAY_SIZE(pool));
+	ck_assert_int_eq(gtbs_dev_set_preempt(&h->dev, mode, 0), 0);
+	return h;
+}
+
+/* Block @block of @grid's start and end events in the log, in order. */
+static unsigned int pre_events(struct h_dev *h, const struct gtbs_grid *grid,
+			       u32 kind, u64 *cycles, unsigned int max)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < h->nr_ev; i++) {
+		const struct h_event *e = &h->ev[i];
+
+		if (e->grid_id != grid->id || e->kind != kind)
+			continue;
+		if (n < max)
+			cycles[n] = kind == H_EV_BLOCK_END ? e->end : e->start;
+		n++;
+	}
+	return n;
+}
+
+START_TEST(preempt_drain_waits)
+{
+	struct h_dev *h = pre_dev(GTBS_PREEMPT_DRAIN);
+	struct gtbs_grid_desc dl = sm_block(1000, GTBS_PRIO_LOW, true);
+	struct gtbs_grid_desc dh = sm_block(100, GTBS_PRIO_HIGH, false);
+	struct gtbs_grid *l, *hg;
+
+	ck_assert_uint_eq(gtbs_context_cycles(&h->dev,
+					      h_grid_new(h, &dl, NULL, NULL)),
+			  CTX);
+	l = h_submit(h, &dl, 0);
+	hg = h_submit(h, &dh, 100);
+	h_drain(h);
+	ck_assert_uint_eq(l->end_cycle, 1000);
+	ck_assert_uint_eq(hg->start_cycle, 1000);
+	ck_assert_uint_eq(hg->end_cycle, 1100);
+	ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_SWITCH] +
+			  h->dev.preempts[GTBS_MECH_FLUSH], 0);
+	ck_assert_int_eq(h_check_all(h), 0);
+	h_free(h);
+}
+END_TEST
+
+START_TEST(preempt_switch_out_and_back)
+{
+	struct h_dev *h = pre_dev(GTBS_PREEMPT_SWITCH);
+	struct gtbs_grid_desc dl = sm_block(1000, GTBS_PRIO_LOW, true);
+	struct gtbs_grid_desc dh = sm_block(100, GTBS_PRIO_HIGH, false);
+	struct gtbs_grid *l, *hg;
+	u64 starts[4], ends[4];
+
+	l = h_submit(h, &dl, 0);
+	hg = h_submit(h, &dh, 100);
+	/* L is saving: it holds the SM, H waits */
+	gtbs_dev_run_until(&h->dev, 100 + CTX - 1);
+	ck_assert_uint_eq(h->sms[0]->slots[0].phase, GTBS_SLOT_SAVE);
+	ck_assert_uint_eq(hg->state, GTBS_GRID_QUEUED);
+	h_drain(h);
+	ck_assert_uint_eq(hg->start_cycle, 100 + CTX);
+	ck_assert_uint_eq(hg->end_cycle, 100 + CTX + 100);
+	ck_assert_uint_eq(l->end_cycle, 100 + CTX + 100 + CTX + 900);
+	/* two runs of L's one block, one end */
+	ck_assert_uint_eq(pre_events(h, l, H_EV_BLOCK_START, starts, 4), 2);
+	ck_assert_uint_eq(starts[0], 0);
+	ck_assert_uint_eq(starts[1], 100 + CTX + 100 + CTX);
+	ck_assert_uint_eq(pre_events(h, l, H_EV_BLOCK_END, ends, 4), 1);
+	ck_assert_uint_eq(l->blocks_done, 1);
+	/* t is the block's running time, without its time switched out */
+	ck_assert_uint_eq(l->sm[0].pred.t, 1000);
+	ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_SWITCH], 1);
+	ck_assert_uint_eq(h->dev.restores, 1);
+	ck_assert_uint_eq(h->dev.xfer_cycles, 2 * CTX);
+	ck_assert_uint_eq(h->dev.saved_nr_free, ARRAY_SIZE(pool));
+	ck_assert_int_eq(h_check_all(h), 0);
+	h_free(h);
+}
+END_TEST
+
+START_TEST(preempt_flush_reruns)
+{
+	struct h_dev *h = pre_dev(GTBS_PREEMPT_FLUSH);
+	struct gtbs_grid_desc dl = sm_block(1000, GTBS_PRIO_LOW, true);
+	struct gtbs_grid_desc dh = sm_block(100, GTBS_PRIO_HIGH, false);
+	struct gtbs_grid *l, *hg;
+	u64 starts[4];
+
+	l = h_submit(h, &dl, 0);
+	hg = h_submit(h, &dh, 100);
+	h_drain(h);
+	ck_assert_uint_eq(hg->start_cycle, 100);
+	ck_assert_uint_eq(hg->end_cycle, 200);
+	ck_assert_uint_eq(pre_events(h, l, H_EV_BLOCK_START, starts, 4), 2);
+	ck_assert_uint_eq(starts[1], 200);
+	ck_assert_uint_eq(l->end_cycle, 1200);
+	ck_assert_uint_eq(l->sm[0].pred.t, 1000);
+	ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_FLUSH], 1);
+	ck_assert_uint_eq(h->dev.lost_cycles, 100);
+	ck_assert_uint_eq(h->dev.saved_nr_free, ARRAY_SIZE(pool));
+	h_free(h);
+}
+END_TEST
+
+/* Flush mode never flushes a block its submitter did not declare idempotent. */
+START_TEST(preempt_flush_needs_idempotent)
+{
+	struct h_dev *h = pre_dev(GTBS_PREEMPT_FLUSH);
+	struct gtbs_grid_desc dl = sm_block(1000, GTBS_PRIO_LOW, false);
+	struct gtbs_grid_desc dh = sm_block(100, GTBS_PRIO_HIGH, false);
+	struct gtbs_grid *l, *hg;
+
+	l = h_submit(h, &dl, 0);
+	hg = h_submit(h, &dh, 100);
+	h_drain(h);
+	ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_FLUSH], 0);
+	ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_SWITCH], 1);
+	ck_assert_uint_eq(hg->start_cycle, 100 + CTX);
+	ck_assert_uint_eq(l->end_cycle, 100 + CTX + 100 + CTX + 900);
+	ck_assert_uint_eq(h->dev.lost_cycles, 0);
+	h_free(h);
+}
+END_TEST
+
+/*
+ * A block preempted twice: after L's restore (12488) it runs 112 cycles
+ * until H2 arrives at 12600 and is switched out again with 788 cycles left:
+ * saves 12600..18744, H2 18744..18844, restore 18844..24988, ends 25776.
+ */
+START_TEST(preempt_switch_twice)
+{
+	struct h_dev *h = pre_dev(GTBS_PREEMPT_SWITCH);
+	struct gtbs_grid_desc dl = sm_block(1000, GTBS_PRIO_LOW, false);
+	struct gtbs_grid_desc dh = sm_block(100, GTBS_PRIO_HIGH, false);
+	struct gtbs_grid *l, *h2;
+	u64 starts[4];
+
+	l = h_submit(h, &dl, 0);
+	h_submit(h, &dh, 100);
+	h2 = h_submit(h, &dh, 12600);
+	h_drain(h);
+	ck_assert_uint_eq(h2->start_cycle, 18744);
+	ck_assert_uint_eq(l->end_cycle, 25776);
+	ck_assert_uint_eq(pre_events(h, l, H_EV_BLOCK_START, starts, 4), 3);
+	ck_assert_uint_eq(l->sm[0].pred.t, 1000);
+	ck_assert_uint_eq(l->blocks_done, 1);
+	ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_SWITCH], 2);
+	ck_assert_uint_eq(h->dev.restores, 2);
+	h_free(h);
+}
+END_TEST
+
+/*
+ * Auto, for H's class budget: L (1000 cycles, 900 left at 100) drains
+ * within 1000 (no overhead); within 500 only a flush meets it (L
+ * idempotent); with L not idempotent nothing does, and drain (900) is
+ * faster than a switch (6144); a block of 100000 cycles cannot drain
+ * within 10000 but switches within it.
+ */
+START_TEST(preempt_auto_chooses)
+{
+	static const struct {
+		u64 l_cycles;
+		bool idem;
+		u64 budget;
+		u32 mech;
+		u64 h_start;
+	} c[] = {
+		{ 1000, true, 1000, GTBS_MECH_DRAIN, 1000 },
+		{ 1000, true, 500, GTBS_MECH_FLUSH, 100 },
+		{ 1000, false, 500, GTBS_MECH_DRAIN, 1000 },
+		{ 100000, false, 10000, GTBS_MECH_SWITCH, 100 + CTX },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct h_dev *h = pre_dev(GTBS_PREEMPT_AUTO);
+		struct gtbs_grid_desc dl = sm_block(c[i].l_cycles,
+						    GTBS_PRIO_LOW, c[i].idem);
+		struct gtbs_grid_desc dh = sm_block(100, GTBS_PRIO_HIGH,
+						    false);
+		struct gtbs_grid *hg;
+
+		h->dev.preempt_budget[GTBS_PRIO_HIGH] = c[i].budget;
+		h_submit(h, &dl, 0);
+		hg = h_submit(h, &dh, 100);
+		h_drain(h);
+		ck_assert_msg(h->dev.preempts[c[i].mech] >= 1,
+			      "case %u: %s not chosen", i,
+			      gtbs_preempt_mech_name(c[i].mech));
+		ck_assert_uint_eq(hg->start_cycle, c[i].h_start);
+		ck_assert_int_eq(h_check_all(h), 0);
+		h_free(h);
+	}
+}
+END_TEST
+
+/* Same class: never preempted, whatever the mode. */
+START_TEST(preempt_same_class_drains)
+{
+	struct h_dev *h = pre_dev(GTBS_PREEMPT_SWITCH);
+	struct gtbs_grid_desc dl = sm_block(1000, GTBS_PRIO_NORMAL, true);
+	struct gtbs_grid_desc dh = sm_block(100, GTBS_PRIO_NORMAL, true);
+	struct gtbs_grid *hg;
+
+	h_submit(h, &dl, 0);
+	hg = h_submit(h, &dh, 100);
+	h_drain(h);
+	ck_assert_uint_eq(hg->start_cycle, 1000);
+	ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_SWITCH], 0);
+	h_free(h);
+}
+END_TEST
+
+/* Without records (no pool) every SM drains. */
+START_TEST(preempt_without_pool_drains)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc dl = sm_block(1000, GTBS_PRIO_LOW, true);
+	struct gtbs_grid_desc dh = sm_block(100, GTBS_PRIO_HIGH, false);
+	struct gtbs_grid *hg;
+
+	ck_assert_int_eq(gtbs_dev_set_preempt(&h->dev, GTBS_PREEMPT_SWITCH, 0),
+			 0);
+	ck_assert_int_eq(gtbs_dev_set_preempt(&h->dev, GTBS_NR_PREEMPT_MODES,
+					      0), -EINVAL);
+	h_submit(h, &dl, 0);
+	hg = h_submit(h, &dh, 100);
+	h_drain(h);
+	ck_assert_uint_eq(hg->start_cycle, 1000);
+	h_free(h);
+}
+END_TEST
+
+/* Cancelling a grid while its block is being saved returns the record. */
+START_TEST(preempt_cancel_while_saving)
+{
+	struct h_dev *h = pre_dev(GTBS_PREEMPT_SWITCH);
+	struct gtbs_grid_desc dl = sm_block(1000, GTBS_PRIO_LOW, false);
+	struct gtbs_grid_desc dh = sm_block(100, GTBS_PRIO_HIGH, false);
+	struct gtbs_grid *l, *hg;
+
+	l = h_submit(h, &dl, 0);
+	hg = h_submit(h, &dh, 100);
+	gtbs_dev_run_until(&h->dev, 200);
+	ck_assert_uint_eq(h->dev.saved_nr_free, ARRAY_SIZE(pool) - 1);
+	gtbs_grid_cancel(&h->dev, l, 200);
+	ck_assert_uint_eq(h->dev.saved_nr_free, ARRAY_SIZE(pool));
+	h_drain(h);
+	/* the SM was free at once: H starts at the cancel */
+	ck_assert_uint_eq(hg->start_cycle, 200);
+	ck_assert_int_eq(h_check_all(h), 0);
+	h_free(h);
+}
+END_TEST
+
+Suite *preempt_suite(void)
+{
+	Suite *s = suite_create("preempt");
+	TCase *tc = h_tcase("preempt");
+
+	tcase_add_test(tc, preempt_drain_waits);
+	tcase_add_test(tc, preempt_switch_out_and_back);
+	tcase_add_test(tc, preempt_flush_reruns);
+	tcase_add_test(tc, preempt_flush_needs_idempotent);
+	tcase_add_test(tc, preempt_switch_twice);
+	tcase_add_test(tc, preempt_auto_chooses);
+	tcase_add_test(tc, preempt_same_class_drains);
+	tcase_add_test(tc, preempt_without_pool_drains);
+	tcase_add_test(tc, preempt_cancel_while_saving);
+	suite_add_tcase(s, tc);
+	return s;
+}
