@@ -380,17 +380,20 @@ static void gtbs_grid_launch(struct gtbs_dev *dev, struct gtbs_grid *grid)
  * @slot: the slot; its grid holds its resources (gtbs_sm_take()).
  * @progress: the block's work left, progress units at its grid's full
  *	rate (gtbs_block_progress()).
+ * @restored: the block's context was just restored.
  *
  * Joins the block to its rate group and the SM's load, and tells the
  * predictor (OnBlockStart; for a restored block Block_Start is set back
- * by the cycles it ran before, gtbs_pred_on_block_resume()) and the
- * owner.  Used by a new block's issue and at the end of a restore
- * (preempt.c).
+ * by the cycles it ran before, gtbs_pred_on_block_resume()) and, unless
+ * the block is a restored one, the owner (&gtbs_backend_ops.block_start:
+ * a restored block's was at its issue, when its restore began, as the
+ * SM's slot has been its since).  Used by a new block's issue and at the
+ * end of a restore (preempt.c).
  *
  * Context: device lock held.
  */
 void gtbs_slot_run(struct gtbs_dev *dev, struct gtbs_sm *sm,
-		   struct gtbs_slot *slot, u64 progress)
+		   struct gtbs_slot *slot, u64 progress, bool restored)
 {
 	struct gtbs_grid *grid = slot->grid;
 	u32 index = slot - sm->slots;
@@ -411,6 +414,8 @@ void gtbs_slot_run(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	else
 		gtbs_pred_on_block_start(&grid->sm[sm->id].pred, index,
 					 sm->now);
+	if (restored)
+		return;		/* the owner was told at its issue */
 	if (dev->backend && dev->backend->block_start)
 		dev->backend->block_start(dev, sm, grid, index, slot->block,
 					  sm->now);
@@ -464,7 +469,8 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		if (dev->backend && dev->backend->grid_start)
 			dev->backend->grid_start(dev, grid);
 	}
-	gtbs_slot_run(dev, sm, slot, gtbs_block_progress(work, grid->full_div));
+	gtbs_slot_run(dev, sm, slot, gtbs_block_progress(work, grid->full_div),
+		      false);
 }
 
 /* The highest effective class with a block to issue at @now.  Lock held. */

@@ -474,7 +474,7 @@ void gtbs_slot_phase_done(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		return;
 	}
 	dev->restores++;
-	gtbs_slot_run(dev, sm, slot, slot->remaining);
+	gtbs_slot_run(dev, sm, slot, slot->remaining, true);
 }
 
 /**
@@ -514,8 +514,13 @@ void gtbs_issue_saved(struct gtbs_dev *dev, struct gtbs_sm *sm,
 				  rec->restore_cycles;
 		sm->xfer_until = slot->phase_end;
 		dev->xfer_cycles += rec->restore_cycles;
+		/* the owner sees the block back from its issue on */
+		if (dev->backend && dev->backend->block_start)
+			dev->backend->block_start(dev, sm, grid,
+						  slot - sm->slots,
+						  slot->block, sm->now);
 	} else {
-		gtbs_slot_run(dev, sm, slot, rec->remaining);
+		gtbs_slot_run(dev, sm, slot, rec->remaining, false);
 	}
 	gtbs_saved_put(dev, rec);
 }

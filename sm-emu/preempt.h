@@ -13,7 +13,7 @@
 
 /* engine.c */
 void gtbs_slot_run(struct gtbs_dev *dev, struct gtbs_sm *sm,
-		   struct gtbs_slot *slot, u64 progress);
+		   struct gtbs_slot *slot, u64 progress, bool restored);
 
 /* preempt.c */
 void gtbs_preempt_make_room(struct gtbs_dev *dev, struct gtbs_sm *sm,

@@ -84,7 +84,12 @@ struct conf {
 	char path[128];
 	/* switch away to fifo when the device holds SRTF-style state */
 	bool on_sharing, on_sampling;
+	/* blocks may be preempted: each runs one or more times, ends once */
+	bool preempting;
 };
+
+/* Records for preempted blocks (conformance_preempt). */
+static struct gtbs_saved conf_pool[256];
 
 /* The strict-class check made at every pick (conf_pick()). */
 static const struct gtbs_backend_ops *conf_inner;
@@ -496,8 +501,13 @@ static void conf_verify(struct conf *c)
 				      (unsigned long long)cg->cancel_cycle);
 		if (ev->kind == H_EV_BLOCK_START) {
 			ck_assert_uint_lt(ev->block, cg->g->desc.nr_blocks);
-			ck_assert_msg(!cg->starts[ev->block]++,
+			ck_assert_msg(!cg->starts[ev->block]++ ||
+				      c->preempting,
 				      "%s: block %u of grid %llu started twice",
+				      name, ev->block,
+				      (unsigned long long)ev->grid_id);
+			ck_assert_msg(!cg->ends[ev->block],
+				      "%s: block %u of grid %llu started after its end",
 				      name, ev->block,
 				      (unsigned long long)ev->grid_id);
 			ck_assert_uint_ge(ev->start, cg->g->submit_cycle);
@@ -519,7 +529,7 @@ static void conf_verify(struct conf *c)
 			cancelled++;
 			ck_assert_int_eq(g->state, GTBS_GRID_CANCELLED);
 			for (b = 0; b < g->desc.nr_blocks; b++)
-				ck_assert_uint_eq(cg->starts[b],
+				ck_assert_uint_eq(!!cg->starts[b],
 						  b < g->next_block);
 			if (!cg->never_arrived)
 				ck_assert_uint_eq(h_count(h, H_EV_GRID_DONE,
@@ -533,7 +543,9 @@ static void conf_verify(struct conf *c)
 		ck_assert_uint_eq(g->blocks_done, g->desc.nr_blocks);
 		ck_assert_uint_eq(g->resident, 0);
 		for (b = 0; b < g->desc.nr_blocks; b++)
-			ck_assert_msg(cg->starts[b] == 1 && cg->ends[b] == 1,
+			ck_assert_msg((cg->starts[b] == 1 ||
+				       (c->preempting && cg->starts[b])) &&
+				      cg->ends[b] == 1,
 				      "%s: block %u of grid %llu started %u and ended %u times",
 				      name, b, (unsigned long long)g->id,
 				      cg->starts[b], cg->ends[b]);
@@ -729,6 +741,45 @@ START_TEST(conformance_cancel)
 }
 END_TEST
 
+/*
+ * Checks 1-3 with preemption: the random workloads again (guard off)
+ * under switch, flush and auto (with random budgets), half the grids
+ * idempotent.  Blocks may now start more than once, but each ends exactly
+ * once and never starts after its end; every switched-out block is
+ * restored and every record is back in the pool at the end.
+ */
+START_TEST(conformance_preempt)
+{
+	static const u32 modes[] = {
+		GTBS_PREEMPT_SWITCH, GTBS_PREEMPT_FLUSH, GTBS_PREEMPT_AUTO,
+	};
+	unsigned int n = conf_nr_policies();
+	unsigned int pol = _i % n, mode = (_i / n) % ARRAY_SIZE(modes);
+	u64 seed = _i / n / ARRAY_SIZE(modes);
+	struct gtbs_dev *dev;
+	struct conf c;
+	u32 i;
+
+	conf_init(&c, pol, 300 + seed, false);
+	dev = &c.h->dev;
+	c.preempting = true;
+	gtbs_dev_set_saved_pool(dev, conf_pool, ARRAY_SIZE(conf_pool));
+	ck_assert_int_eq(gtbs_dev_set_preempt(dev, modes[mode], 0), 0);
+	for (i = 0; i < GTBS_NR_PRIO_CLASSES; i++)
+		dev->preempt_budget[i] = h_rand_range(&c.rng, 0, 3000);
+	dev->switch_bytes_per_cycle = h_rand_range(&c.rng, 4, 64);
+	for (i = 0; i < c.nr_grids; i++)
+		c.grids[i].g->desc.idempotent = h_rand(&c.rng) & 1;
+	conf_run(&c);
+	conf_verify(&c);
+	ck_assert_uint_eq(dev->preempts[GTBS_MECH_SWITCH], dev->restores);
+	ck_assert_uint_eq(dev->saved_nr_free, ARRAY_SIZE(conf_pool));
+	if (modes[mode] == GTBS_PREEMPT_SWITCH)
+		ck_assert_uint_eq(dev->preempts[GTBS_MECH_FLUSH], 0);
+	conf_free(&c);
+}
+END_TEST
+
 Suite *conformance_suite(void)
 {
 	Suite *s = suite_create("conformance");
@@ -740,6 +791,7 @@ Suite *conformance_suite(void)
 	tcase_add_loop_test(tc, conformance_switch_detach, 0,
 			    n * 2 * CONF_SEEDS);
 	tcase_add_loop_test(tc, conformance_cancel, 0, n * 2 * CONF_SEEDS);
+	tcase_add_loop_test(tc, conformance_preempt, 0, n * 3 * CONF_SEEDS);
 	suite_add_tcase(s, tc);
 	return s;
 }
