@@ -145,9 +145,9 @@ static void gtbs_sm_refile(struct gtbs_dev *dev, struct gtbs_sm *sm)
  *
  * For the engine and for policies whose decision changed outside an SM's
  * own events (SRTF's sample prediction, a policy switch).  An SM with
- * every block slot held, or any SM while no grid has a block to issue,
- * could only find that it cannot issue (gtbs_sm_dispatch()), so it is
- * left alone: it re-evaluates at its next block end or at a later kick.
+ * every block slot held (unless it may preempt), or any SM while no grid
+ * has a block to issue, could only find that it cannot issue
+ * (gtbs_sm_dispatch()), so it is left alone: it re-evaluates at its next block end or at a later kick.
  * That keeps SUBMIT and a grid's last issue from touching every SM.
  *
  * Context: device lock held.
@@ -162,7 +162,9 @@ void gtbs_dev_kick(struct gtbs_dev *dev, u64 cycle)
 	for (i = 0; i < dev->cfg.nr_sms; i++) {
 		struct gtbs_sm *sm = dev->sms[i];
 
-		if (sm->nr_resident >= dev->cfg.max_blocks_per_sm)
+		/* a full SM can only make room by preempting (preempt.c) */
+		if (sm->nr_resident >= dev->cfg.max_blocks_per_sm &&
+		    dev->preempt_mode == GTBS_PREEMPT_DRAIN)
 			continue;
 		if (!sm->kicked || cycle < sm->kick_cycle)
 			sm->kick_cycle = cycle;

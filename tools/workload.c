@@ -269,7 +269,7 @@ out:
 enum wl_key {
 	KEY_BLOCKS, KEY_THREADS, KEY_REGS, KEY_SHMEM, KEY_CYCLES, KEY_RSD,
 	KEY_SEED, KEY_DURATIONS, KEY_EXPECT, KEY_CLASS, KEY_MEM, KEY_KNEE,
-	KEY_DIST, KEY_DIST_PARAM, KEY_STARTUP, NR_KEYS
+	KEY_DIST, KEY_DIST_PARAM, KEY_STARTUP, KEY_IDEMPOTENT, NR_KEYS
 };
 
 static const char * const wl_key_names[NR_KEYS] = {
@@ -279,6 +279,7 @@ static const char * const wl_key_names[NR_KEYS] = {
 	[KEY_EXPECT] = "expect", [KEY_CLASS] = "class", [KEY_MEM] = "mem",
 	[KEY_KNEE] = "knee", [KEY_DIST] = "dist",
 	[KEY_DIST_PARAM] = "dist-param", [KEY_STARTUP] = "startup",
+	[KEY_IDEMPOTENT] = "idempotent",
 };
 
 /* Names of the block duration shapes, indexed by GPUTBS_DIST_*. */
@@ -550,6 +551,14 @@ static int wl_do_grid(struct wl_parser *p, const struct wl_loc *loc,
 		ret = wl_key_class(p, loc, v[KEY_CLASS], &g->prio_class);
 		if (ret)
 			return ret;
+	}
+	if (v[KEY_IDEMPOTENT]) {
+		/* running a block again gives the same result: it may be flushed */
+		if (strcmp(v[KEY_IDEMPOTENT], "0") &&
+		    strcmp(v[KEY_IDEMPOTENT], "1"))
+			return wl_fail(p, loc, "idempotent=%s: 0 or 1",
+				       v[KEY_IDEMPOTENT]);
+		g->idempotent = v[KEY_IDEMPOTENT][0] == '1';
 	}
 	if (v[KEY_RSD]) {
 		ret = wl_parse_fixed4(v[KEY_RSD], strlen(v[KEY_RSD]), &n);
@@ -1003,6 +1012,7 @@ int wl_grid_equal(const struct wl_grid *a, const struct wl_grid *b)
 	    a->block_dist_param != b->block_dist_param ||
 	    a->startup_ppm != b->startup_ppm ||
 	    a->startup_blocks != b->startup_blocks ||
+	    a->idempotent != b->idempotent ||
 	    /* the same name: no class given is class=normal */
 	    wl_class_name(a->prio_class) != wl_class_name(b->prio_class) ||
 	    !a->durations != !b->durations)

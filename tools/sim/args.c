@@ -342,6 +342,37 @@ void sim_modes_default(struct sim_modes *m)
 }
 
 /**
+ * sim_parse_preempt() - --preempt MODE and --switch-bw BYTES
+ * @help: usage of the command, for errors.
+ * @opt: %SIM_OPT_PREEMPT or %SIM_OPT_SWITCH_BW.
+ * @arg: drain, switch, flush or auto; or bytes per cycle, 1..65536.
+ * @m: out: &sim_modes.preempt_mode or &sim_modes.switch_bw.
+ *
+ * Return: 0, or an exit status after a message.
+ */
+int sim_parse_preempt(sim_help_fn *help, int opt, const char *arg,
+		      struct sim_modes *m)
+{
+	u64 v;
+	u32 i;
+
+	if (opt == SIM_OPT_SWITCH_BW) {
+		if (sim_parse_uint(arg, 1, 65536, &v))
+			return sim_usage_error(help, "--switch-bw: '%s' is not 1..65536 bytes per cycle",
+					       arg);
+		m->switch_bw = v;
+		return 0;
+	}
+	for (i = 0; i < GTBS_NR_PREEMPT_MODES; i++)
+		if (!strcmp(arg, gtbs_preempt_mode_name(i))) {
+			m->preempt_mode = i;
+			return 0;
+		}
+	return sim_usage_error(help, "--preempt: unknown mode '%s' (drain, switch, flush or auto)",
+			       arg);
+}
+
+/**
  * sim_parse_param() - --param NAME=VALUE
  * @help: usage of the command, for errors.
  * @arg: the option's argument.

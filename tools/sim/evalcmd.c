@@ -175,6 +175,8 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 		{ "share-mode", required_argument, NULL, 'm' },
 		{ "policy-plugin", required_argument, NULL, SIM_OPT_PLUGIN },
 		{ "param", required_argument, NULL, SIM_OPT_PARAM },
+		{ "preempt", required_argument, NULL, SIM_OPT_PREEMPT },
+		{ "switch-bw", required_argument, NULL, SIM_OPT_SWITCH_BW },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -216,7 +218,9 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 					  opts, NULL)) != -1) {
 		/* long options of the other command are unknown here */
 		if (cli->module ? (opt < 256 && strchr("jskrm", opt)) ||
-				  opt == SIM_OPT_PLUGIN || opt == SIM_OPT_PARAM :
+				  opt == SIM_OPT_PLUGIN || opt == SIM_OPT_PARAM ||
+				  opt == SIM_OPT_PREEMPT ||
+				  opt == SIM_OPT_SWITCH_BW :
 				  opt == 'd') {
 			for (i = 0; opts[i].val != opt; i++)
 				;
@@ -245,6 +249,11 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 		case SIM_OPT_PARAM:
 			ret = sim_parse_param(sim_eval_help, optarg,
 					      &ev->modes);
+			break;
+		case SIM_OPT_PREEMPT:
+		case SIM_OPT_SWITCH_BW:
+			ret = sim_parse_preempt(sim_eval_help, opt, optarg,
+						&ev->modes);
 			break;
 		case 'f':
 			ret = sim_parse_format(sim_eval_help, optarg, &json);

@@ -62,7 +62,13 @@ static const char usage_main[] =
 	"      --param NAME=VALUE\n"					\
 	"                        set parameter NAME of every policy that\n" \
 	"                        declares it (a number, or one of its value\n" \
-	"                        names); repeatable, the last of a NAME wins\n"
+	"                        names); repeatable, the last of a NAME wins\n" \
+	"      --preempt MODE    how an SM makes room for a higher class:\n" \
+	"                        drain (default: wait for blocks to end),\n" \
+	"                        switch (save and restore contexts), flush\n" \
+	"                        (rerun idempotent grids' blocks) or auto\n" \
+	"      --switch-bw BYTES each SM's context bandwidth, bytes per cycle\n" \
+	"                        (default 8, a Fermi-class share)\n"
 
 static const char usage_eval[] =
 	"Usage: gputbs-sim eval [OPTIONS]\n"
@@ -571,6 +577,8 @@ static int cmd_run(int argc, char **argv)
 		{ "share-mode", required_argument, NULL, 'm' },
 		{ "policy-plugin", required_argument, NULL, SIM_OPT_PLUGIN },
 		{ "param", required_argument, NULL, SIM_OPT_PARAM },
+		{ "preempt", required_argument, NULL, SIM_OPT_PREEMPT },
+		{ "switch-bw", required_argument, NULL, SIM_OPT_SWITCH_BW },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -605,6 +613,11 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case SIM_OPT_PARAM:
 			ret = sim_parse_param(sim_run_help, optarg, &c->modes);
+			break;
+		case SIM_OPT_PREEMPT:
+		case SIM_OPT_SWITCH_BW:
+			ret = sim_parse_preempt(sim_run_help, opt, optarg,
+						&c->modes);
 			break;
 		case 'f':
 			ret = sim_parse_format(sim_run_help, optarg, &json);

@@ -40,6 +40,8 @@
 /* getopt values of --policy-plugin and --param (no short form) */
 #define SIM_OPT_PLUGIN		256
 #define SIM_OPT_PARAM		257
+#define SIM_OPT_PREEMPT		258
+#define SIM_OPT_SWITCH_BW	259
 #define SIM_MAX_OFFSETS		16
 #define SIM_MAX_OFFSET_PCT	1000
 /* Arrival of the second program at offset 0 (paper: "within 100 cycles"). */
@@ -114,6 +116,9 @@ struct sim_param {
 /**
  * struct sim_modes - device settings of the predictor and the policies
  * @pred_mode: &enum gtbs_pred_mode (--predictor literal|extended).
+ * @preempt_mode: &enum gtbs_preempt_mode (--preempt; default drain).
+ * @switch_bw: &gtbs_dev.switch_bytes_per_cycle (--switch-bw); 0: the
+ *	default.
  * @nr_params: entries in @params.
  * @params: policy parameters (--param NAME=VALUE; --share-mode M is
  *	--param share_mode=M), set on every device whose policy declares
@@ -121,6 +126,8 @@ struct sim_param {
  */
 struct sim_modes {
 	u32 pred_mode;
+	u32 preempt_mode;
+	u32 switch_bw;
 	u32 nr_params;
 	struct sim_param params[SIM_MAX_PARAMS];
 };
@@ -437,6 +444,8 @@ void sim_modes_default(struct sim_modes *m);
 int sim_parse_pred_mode(sim_help_fn *help, const char *arg,
 			struct sim_modes *m);
 int sim_parse_param(sim_help_fn *help, const char *arg, struct sim_modes *m);
+int sim_parse_preempt(sim_help_fn *help, int opt, const char *arg,
+		      struct sim_modes *m);
 int sim_check_params(sim_help_fn *help, const struct sim_modes *m);
 int sim_modes_apply(struct gtbs_dev *dev, const struct sim_modes *m,
 		    const char **why);

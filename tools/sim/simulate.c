@@ -44,6 +44,8 @@ struct sim_dev {
 	unsigned int nr_due;
 	/* grids of all programs not yet submitted */
 	unsigned int nr_unsubmitted;
+	/* records for preempted blocks (--preempt) */
+	struct gtbs_saved *pool;
 	/* recorded blocks */
 	struct sim_block *blocks;
 	size_t nr_blocks, cap_blocks;
@@ -53,6 +55,30 @@ struct sim_dev {
 static struct sim_dev *sim_of(struct gtbs_dev *dev)
 {
 	return dev->priv;
+}
+
+/*
+ * --preempt: records for the blocks that may wait preempted at once, four
+ * times the device's block slots (one per class below realtime, and a
+ * spare), as the module allocates them.
+ */
+static int sim_preempt_setup(struct sim_dev *s, const struct sim_modes *m,
+			     const char **why)
+{
+	const struct gtbs_dev_config *cfg = s->job->cfg;
+	u32 n = cfg->nr_sms * cfg->max_blocks_per_sm * 4;
+
+	if (m->switch_bw)
+		s->dev.switch_bytes_per_cycle = m->switch_bw;
+	if (m->preempt_mode == GTBS_PREEMPT_DRAIN)
+		return 0;
+	s->pool = calloc(n, sizeof(*s->pool));
+	if (!s->pool) {
+		*why = "out of memory";
+		return -ENOMEM;
+	}
+	gtbs_dev_set_saved_pool(&s->dev, s->pool, n);
+	return gtbs_dev_set_preempt(&s->dev, m->preempt_mode, 0);
 }
 
 static void sim_grid_done(struct gtbs_dev *dev, struct gtbs_grid *grid)
@@ -132,6 +158,7 @@ int sim_grid_desc(const struct wl_grid *g, u64 seed_mix,
 	desc->block_dist_param = g->block_dist_param;
 	desc->startup_ppm = g->startup_ppm;
 	desc->startup_blocks = g->startup_blocks;
+	desc->idempotent = g->idempotent;
 	_Static_assert(sizeof(desc->label) == sizeof(g->label),
 		       "label sizes differ");
 	memcpy(desc->label, g->label, sizeof(desc->label));
@@ -218,6 +245,7 @@ static void sim_dev_free(struct sim_dev *s)
 	for (r = 0; s->sms && r < s->job->cfg->nr_sms; r++)
 		free(s->sms[r]);
 	free(s->sms);
+	free(s->pool);
 	free(s->blocks);
 }
 
@@ -319,6 +347,9 @@ int sim_run(const struct sim_job *job, struct sim_out *out, const char **why)
 	if (job->modes) {
 		/* valid: checked by sim_check_params() and the like */
 		ret = sim_modes_apply(&s->dev, job->modes, why);
+		if (ret)
+			goto out;
+		ret = sim_preempt_setup(s, job->modes, why);
 		if (ret)
 			goto out;
 	}
