@@ -38,6 +38,7 @@ struct gputbs_sm_set {
 	struct gputbs_sm_thread *threads;
 	struct gputbs_obs_sm *obs;
 	u64 *slot_share;
+	struct gtbs_saved *saved_pool;
 	u32 nr;
 };
 
@@ -50,6 +51,7 @@ static void gputbs_sm_set_free(struct gputbs_sm_set *set)
 			kfree(set->sms[i]);
 	kfree(set->sms);
 	kfree(set->threads);
+	kfree(set->saved_pool);
 	gputbs_obs_free_sms(set->obs, set->slot_share);
 }
 
@@ -62,7 +64,9 @@ static int gputbs_sm_set_alloc(const struct gtbs_dev_config *cfg,
 	set->nr = cfg->nr_sms;
 	set->sms = kcalloc(cfg->nr_sms, sizeof(*set->sms), GFP_KERNEL);
 	set->threads = kcalloc(cfg->nr_sms, sizeof(*set->threads), GFP_KERNEL);
-	if (!set->sms || !set->threads ||
+	set->saved_pool = kcalloc(gputbs_saved_count(cfg),
+				  sizeof(*set->saved_pool), GFP_KERNEL);
+	if (!set->sms || !set->threads || !set->saved_pool ||
 	    gputbs_obs_alloc_sms(cfg, &set->obs, &set->slot_share))
 		goto err;
 	for (i = 0; i < cfg->nr_sms; i++) {
@@ -80,7 +84,8 @@ err:
 /* Start the core over on @cfg and @sms, keeping what outlives SMs. */
 static void gputbs_core_reinit(struct gputbs_device *gdev,
 			       const struct gtbs_dev_config *cfg,
-			       struct gtbs_sm **sms, u32 time_scale_ps)
+			       struct gtbs_sm **sms, struct gtbs_saved *pool,
+			       u32 time_scale_ps)
 {
 	struct gtbs_dev *core = &gdev->core;
 	u64 params[GTBS_MAX_POLICY_PARAMS];
@@ -94,21 +99,30 @@ static void gputbs_core_reinit(struct gputbs_device *gdev,
 		u64 sharing_switches;
 		bool slice_unaware;
 		u32 pred_mode;
+		u32 preempt_mode;
+		u32 switch_bw;
 	} old = {
 		core->lock, core->backend, core->priv, core->next_id,
 		core->grids_submitted, core->grids_completed,
 		core->grids_cancelled, core->grids_timed_out,
 		core->blocks_dispatched, core->predictions, core->promotions,
 		core->policy_switches, core->sharing_switches,
-		core->slice_unaware, core->pred_mode,
+		core->slice_unaware, core->pred_mode, core->preempt_mode,
+		core->switch_bytes_per_cycle,
 	};
+	u64 budget[GTBS_NR_PRIO_CLASSES];
 	u64 timeout;
 	u32 i;
 
 	/* the policy's parameters, set again once it is attached anew */
 	for (i = 0; i < core->policy->nr_params; i++)
 		params[i] = gtbs_policy_param_get(core, i);
+	memcpy(budget, core->preempt_budget, sizeof(budget));
 	gtbs_dev_init(core, cfg, core->policy, sms);
+	gtbs_dev_set_saved_pool(core, pool, gputbs_saved_count(cfg));
+	core->preempt_mode = old.preempt_mode;
+	core->switch_bytes_per_cycle = old.switch_bw;
+	memcpy(core->preempt_budget, budget, sizeof(budget));
 	core->lock = old.lock;
 	core->backend = old.backend;
 	core->priv = old.priv;
@@ -176,9 +190,11 @@ int gputbs_reconfigure(struct gputbs_device *gdev,
 		.threads = gdev->threads,
 		.obs = gdev->obs.sms,
 		.slot_share = gdev->obs.slot_share,
+		.saved_pool = gdev->saved_pool,
 		.nr = gdev->core.cfg.nr_sms,
 	};
-	gputbs_core_reinit(gdev, cfg, set.sms, time_scale_ps);
+	gputbs_core_reinit(gdev, cfg, set.sms, set.saved_pool, time_scale_ps);
+	gdev->saved_pool = set.saved_pool;
 	gdev->sms = set.sms;
 	gdev->threads = set.threads;
 	gdev->obs.sms = set.obs;

@@ -131,6 +131,9 @@ struct gputbs_params {
  * @sync: lock hold statistics of the device's runs (@lock).
  * @debugfs: the debugfs directory gputbs/, or an error pointer.
  * @params: the sysfs directory policy_params/ (@cfg_lock).
+ * @saved_pool: the core's records for preempted blocks
+ *	(&gtbs_dev.saved_pool), %GPUTBS_SAVED_PER_SLOT per block slot of the
+ *	device; replaced with the SMs by gputbs_reconfigure() (@lock).
  */
 struct gputbs_device {
 	/* serialises the core: see @lock above */
@@ -152,7 +155,22 @@ struct gputbs_device {
 	struct gputbs_sync_stats sync;
 	struct dentry *debugfs;
 	struct gputbs_params params;
+	struct gtbs_saved *saved_pool;
 };
+
+/*
+ * GPUTBS_SAVED_PER_SLOT - records for preempted blocks per block slot of the
+ * device: a slot's block may wait preempted by each of the three classes
+ * above the lowest, and one spare; a preemption that would need more
+ * drains instead (sm-emu/preempt.c).
+ */
+#define GPUTBS_SAVED_PER_SLOT	4
+
+/* Records for preempted blocks of a device of configuration @cfg. */
+static inline u32 gputbs_saved_count(const struct gtbs_dev_config *cfg)
+{
+	return cfg->nr_sms * cfg->max_blocks_per_sm * GPUTBS_SAVED_PER_SLOT;
+}
 
 /**
  * struct gputbs_client - one open file of /dev/gputbs

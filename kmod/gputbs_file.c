@@ -217,7 +217,7 @@ static long gputbs_ioctl_info(struct gputbs_client *client, void *data,
 			 GPUTBS_FEATURE_DEVICE_GRID_LIMIT |
 			 GPUTBS_FEATURE_JOB_TIMEOUT |
 			 GPUTBS_FEATURE_CORUN_TIMING | GPUTBS_FEATURE_BLOCK_DIST |
-			 GPUTBS_FEATURE_USER_LIMITS;
+			 GPUTBS_FEATURE_USER_LIMITS | GPUTBS_FEATURE_PREEMPT;
 	info->nr_sms = cfg->nr_sms;
 	info->warp_size = cfg->warp_size;
 	info->max_threads_per_sm = cfg->max_threads_per_sm;
@@ -318,7 +318,7 @@ static int gputbs_submit_check(const struct gputbs_device *gdev,
 {
 	if (args->flags & ~(GPUTBS_SUBMIT_RECORD_BLOCKS |
 			    GPUTBS_SUBMIT_AT_CYCLE | GPUTBS_SUBMIT_TIMEOUT |
-			    GPUTBS_SUBMIT_MODEL))
+			    GPUTBS_SUBMIT_MODEL | GPUTBS_SUBMIT_IDEMPOTENT))
 		return -EINVAL;
 	if (gputbs_arrival_check(gdev, args, size) ||
 	    gputbs_timeout_check(args, size) ||
@@ -393,6 +393,7 @@ static struct gputbs_grid *gputbs_grid_create(struct gputbs_client *client,
 		.block_dist_param = args->block_dist_param,
 		.startup_ppm = args->startup_ppm,
 		.startup_blocks = args->startup_blocks,
+		.idempotent = !!(args->flags & GPUTBS_SUBMIT_IDEMPOTENT),
 	};
 	struct gputbs_grid *grid;
 	const char *why;

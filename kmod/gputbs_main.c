@@ -121,6 +121,7 @@ static const struct gtbs_backend_ops gputbs_backend = {
 	.block_start = gputbs_obs_block_start,
 	.block_end = gputbs_backend_block_end,
 	.predict = gputbs_obs_predict,
+	.block_preempt = gputbs_obs_block_preempt,
 	.pick = gputbs_obs_pick,
 };
 
@@ -161,6 +162,7 @@ static void gputbs_device_free(struct gputbs_device *gdev)
 	u32 i;
 
 	gtbs_policy_put(gdev->core.policy);	/* the device's reference */
+	kfree(gdev->saved_pool);
 	if (gdev->sms)
 		for (i = 0; i < gdev->core.cfg.nr_sms; i++)
 			kfree(gdev->sms[i]);
@@ -209,6 +211,12 @@ static struct gputbs_device *gputbs_device_alloc(void)
 	spin_lock_init(&gdev->lock);
 	mutex_init(&gdev->cfg_lock);
 	gtbs_dev_init(&gdev->core, &cfg, ops, gdev->sms);
+	gdev->saved_pool = kcalloc(gputbs_saved_count(&cfg),
+				   sizeof(*gdev->saved_pool), GFP_KERNEL);
+	if (!gdev->saved_pool)
+		goto err_nomem;
+	gtbs_dev_set_saved_pool(&gdev->core, gdev->saved_pool,
+				gputbs_saved_count(&cfg));
 	gdev->core.lock = &gdev->lock;
 	gdev->core.backend = &gputbs_backend;
 	gdev->core.priv = gdev;

@@ -399,6 +399,39 @@ void gputbs_obs_block_end(struct gputbs_device *gdev, struct gtbs_sm *sm,
 }
 
 /**
+ * gputbs_obs_block_preempt() - &gtbs_backend_ops.block_preempt of the module
+ * @core: the core's device.
+ * @sm: the SM.
+ * @grid: the block's grid.
+ * @slot: its slot on @sm.
+ * @block: its index in @grid.
+ * @mech: &enum gtbs_preempt_mech, switch or flush.
+ * @cycles: the save's cycles (0 for a flush).
+ *
+ * Charges the block's share of the SM up to now to its file (the run that
+ * ends here; a restore and the run after it are charged at the block's
+ * end, a save is not charged) and emits gputbs:block_preempt.
+ *
+ * Context: &gputbs_device.lock held.
+ */
+void gputbs_obs_block_preempt(struct gtbs_dev *core, struct gtbs_sm *sm,
+			      struct gtbs_grid *grid, u32 slot, u32 block,
+			      u32 mech, u64 cycles)
+{
+	struct gputbs_device *gdev = core->priv;
+	struct gputbs_obs_sm *o = &gdev->obs.sms[sm->id];
+	struct gputbs_grid *mgrid = grid->priv;
+
+	gtbs_lockdep_assert_held(core);
+	/* the block still holds its slot: nr_resident counts it */
+	gputbs_share_advance(o, sm->now, sm->nr_resident);
+	gputbs_client_charge(&mgrid->client->stats,
+			     o->share_clock - o->slot_share[slot]);
+	o->slot_share[slot] = o->share_clock;
+	trace_block_preempt(mgrid, sm->id, slot, block, mech, cycles, sm->now);
+}
+
+/**
  * gputbs_obs_predict() - &gtbs_backend_ops.predict of the module
  * @core: the core's device.
  * @sm: the SM that predicted.

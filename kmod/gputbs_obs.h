@@ -188,6 +188,9 @@ void gputbs_obs_block_end(struct gputbs_device *gdev, struct gtbs_sm *sm,
 			  u64 start, u64 end);
 void gputbs_obs_predict(struct gtbs_dev *core, struct gtbs_sm *sm,
 			struct gtbs_grid *grid);
+void gputbs_obs_block_preempt(struct gtbs_dev *core, struct gtbs_sm *sm,
+			      struct gtbs_grid *grid, u32 slot, u32 block,
+			      u32 mech, u64 cycles);
 void gputbs_obs_pick(struct gtbs_dev *core, struct gtbs_sm *sm,
 		     struct gtbs_grid *grid, u32 pick);
 void gputbs_obs_policy_switched(struct gputbs_device *gdev,

@@ -317,6 +317,90 @@ static const struct gputbs_selector gputbs_predictor_sel = {
 };
 GPUTBS_SELECTOR_ATTR(predictor);
 
+static u32 gputbs_get_preempt_mode(const struct gtbs_dev *core)
+{
+	return core->preempt_mode;
+}
+
+static int gputbs_set_preempt_mode(struct gputbs_device *gdev, u64 mode,
+				   u64 now)
+{
+	return gtbs_dev_set_preempt(&gdev->core, mode, now);
+}
+
+static const struct gputbs_selector gputbs_preempt_mode_sel = {
+	GTBS_NR_PREEMPT_MODES, gtbs_preempt_mode_name, gputbs_get_preempt_mode,
+	gputbs_set_preempt_mode,
+};
+GPUTBS_SELECTOR_ATTR(preempt_mode);
+
+/*
+ * A tunable held by the core as a plain number (@expr of the device),
+ * @lo..@hi: read under the lock, written by root as a decimal number
+ * through gputbs_set_@name() and gputbs_tunable_store(); out of range is
+ * -ERANGE.
+ */
+#define GPUTBS_U64_TUNABLE_ATTR(name, expr, lo, hi)			\
+static ssize_t name##_show(struct device *dev,				\
+			   struct device_attribute *attr, char *buf)	\
+{									\
+	struct gputbs_device *gdev = gputbs_from_dev(dev);		\
+	u64 val;							\
+									\
+	spin_lock(&gdev->lock);						\
+	val = (expr);							\
+	spin_unlock(&gdev->lock);					\
+	return sysfs_emit(buf, "%llu\n", val);				\
+}									\
+									\
+static ssize_t name##_store(struct device *dev,				\
+			    struct device_attribute *attr,		\
+			    const char *buf, size_t count)		\
+{									\
+	u64 val;							\
+	int ret;							\
+									\
+	ret = gputbs_admin_check();					\
+	if (ret)							\
+		return ret;						\
+	ret = kstrtou64(buf, 10, &val);					\
+	if (ret)							\
+		return ret;						\
+	if (val < (lo) || val > (hi))					\
+		return -ERANGE;						\
+	ret = gputbs_tunable_store(gputbs_from_dev(dev),		\
+				   gputbs_set_##name, val);		\
+	return ret ?: count;						\
+}									\
+static DEVICE_ATTR_RW(name)
+
+static int gputbs_set_switch_bytes_per_cycle(struct gputbs_device *gdev,
+					     u64 val, u64 now)
+{
+	gdev->core.switch_bytes_per_cycle = val;
+	return 0;
+}
+
+GPUTBS_U64_TUNABLE_ATTR(switch_bytes_per_cycle,
+			gdev->core.switch_bytes_per_cycle, 1, 65536);
+
+/* The preemption latency budget of class GTBS_PRIO_@CLS, emulated cycles. */
+#define GPUTBS_BUDGET_ATTR(cls, CLS)					\
+static int gputbs_set_preempt_budget_##cls(struct gputbs_device *gdev,	\
+					   u64 val, u64 now)		\
+{									\
+	gdev->core.preempt_budget[GTBS_PRIO_##CLS] = val;		\
+	return 0;							\
+}									\
+GPUTBS_U64_TUNABLE_ATTR(preempt_budget_##cls,				\
+			gdev->core.preempt_budget[GTBS_PRIO_##CLS], 0,	\
+			GTBS_MAX_TIMEOUT_CYCLES)
+
+GPUTBS_BUDGET_ATTR(low, LOW);
+GPUTBS_BUDGET_ATTR(normal, NORMAL);
+GPUTBS_BUDGET_ATTR(high, HIGH);
+GPUTBS_BUDGET_ATTR(realtime, REALTIME);
+
 /* The job timeout, in wall-clock ns of emulated time; 0: none. */
 static int gputbs_set_timeout_ns(struct gputbs_device *gdev, u64 ns, u64 now)
 {
@@ -486,11 +570,22 @@ GPUTBS_COUNTER_ATTR(promotions, gdev->core.promotions);
 GPUTBS_COUNTER_ATTR(policy_switches, gdev->core.policy_switches);
 GPUTBS_COUNTER_ATTR(sharing_switches, gdev->core.sharing_switches);
 GPUTBS_COUNTER_ATTR(preemptions, gdev->obs.preemptions);
+GPUTBS_COUNTER_ATTR(blocks_switched, gdev->core.preempts[GTBS_MECH_SWITCH]);
+GPUTBS_COUNTER_ATTR(blocks_flushed, gdev->core.preempts[GTBS_MECH_FLUSH]);
+GPUTBS_COUNTER_ATTR(blocks_restored, gdev->core.restores);
+GPUTBS_COUNTER_ATTR(switch_cycles, gdev->core.xfer_cycles);
+GPUTBS_COUNTER_ATTR(flushed_cycles, gdev->core.lost_cycles);
 
 static struct attribute *gputbs_attrs[] = {
 	&dev_attr_policy.attr,
 	&dev_attr_starve_ns.attr,
 	&dev_attr_predictor.attr,
+	&dev_attr_preempt_mode.attr,
+	&dev_attr_switch_bytes_per_cycle.attr,
+	&dev_attr_preempt_budget_low.attr,
+	&dev_attr_preempt_budget_normal.attr,
+	&dev_attr_preempt_budget_high.attr,
+	&dev_attr_preempt_budget_realtime.attr,
 	&dev_attr_timeout_ns.attr,
 	&dev_attr_nr_sms.attr.attr,
 	&dev_attr_threads_per_sm.attr.attr,
@@ -512,6 +607,11 @@ static struct attribute *gputbs_attrs[] = {
 	&dev_attr_policy_switches.attr,
 	&dev_attr_sharing_switches.attr,
 	&dev_attr_preemptions.attr,
+	&dev_attr_blocks_switched.attr,
+	&dev_attr_blocks_flushed.attr,
+	&dev_attr_blocks_restored.attr,
+	&dev_attr_switch_cycles.attr,
+	&dev_attr_flushed_cycles.attr,
 	NULL,
 };
 

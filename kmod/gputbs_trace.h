@@ -154,6 +154,43 @@ TRACE_EVENT(block_end,
 		      __entry->block, __entry->start, __entry->end)
 );
 
+TRACE_DEFINE_ENUM(GTBS_MECH_SWITCH);
+TRACE_DEFINE_ENUM(GTBS_MECH_FLUSH);
+
+/*
+ * A resident block stopped running without ending (sm-emu/preempt.c):
+ * switched out (its save takes @cycles, the slot held until then) or
+ * flushed (@cycles 0); it starts again later with another block_start.
+ */
+TRACE_EVENT(block_preempt,
+	    TP_PROTO(const struct gputbs_grid *grid, u32 sm, u32 slot, u32 block,
+		     u32 mech, u64 cycles, u64 now),
+	    TP_ARGS(grid, sm, slot, block, mech, cycles, now),
+	    TP_STRUCT__entry(__field(u64, client)
+			     __field(u32, handle)
+			     __field(u32, sm)
+			     __field(u32, slot)
+			     __field(u32, block)
+			     __field(u32, mech)
+			     __field(u64, cycles)
+			     __field(u64, now)),
+	    TP_fast_assign(__entry->client = grid->client->stats.id;
+			   __entry->handle = grid->handle;
+			   __entry->sm = sm;
+			   __entry->slot = slot;
+			   __entry->block = block;
+			   __entry->mech = mech;
+			   __entry->cycles = cycles;
+			   __entry->now = now;),
+	    TP_printk("client=%llu handle=%u sm=%u slot=%u block=%u mech=%s save_cycles=%llu cycle=%llu",
+		      __entry->client, __entry->handle, __entry->sm, __entry->slot,
+		      __entry->block,
+		      __print_symbolic(__entry->mech,
+				       { GTBS_MECH_SWITCH, "switch" },
+				       { GTBS_MECH_FLUSH, "flush" }),
+		      __entry->cycles, __entry->now)
+);
+
 TRACE_EVENT(grid_end,
 	    TP_PROTO(const struct gputbs_grid *grid),
 	    TP_ARGS(grid),

@@ -147,7 +147,8 @@ static void gtbs_sm_refile(struct gtbs_dev *dev, struct gtbs_sm *sm)
  * own events (SRTF's sample prediction, a policy switch).  An SM with
  * every block slot held (unless it may preempt), or any SM while no grid
  * has a block to issue, could only find that it cannot issue
- * (gtbs_sm_dispatch()), so it is left alone: it re-evaluates at its next block end or at a later kick.
+ * (gtbs_sm_dispatch()), so it is left alone: it re-evaluates at its next
+ * block end or at a later kick.
  * That keeps SUBMIT and a grid's last issue from touching every SM.
  *
  * Context: device lock held.

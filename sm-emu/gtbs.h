@@ -541,7 +541,6 @@ enum gtbs_preempt_mech {
  */
 #define GTBS_SWITCH_BYTES_PER_CYCLE_DEFAULT	8
 
-
 /**
  * struct gtbs_rate_group - blocks of an SM that progress at one rate
  * @knee: their grids' knee K, 1/%GTBS_WARP_SCALE warps (&gtbs_grid.knee).

@@ -34,6 +34,7 @@ static const struct {
 	{ GPUTBS_FEATURE_USER_LIMITS, "user-limits" },
 	{ GPUTBS_FEATURE_CORUN_TIMING, "corun-timing" },
 	{ GPUTBS_FEATURE_BLOCK_DIST, "block-dist" },
+	{ GPUTBS_FEATURE_PREEMPT, "preempt" },
 };
 
 #define NR_FEATURES	ARRAY_SIZE(report_features)

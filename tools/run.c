@@ -133,6 +133,8 @@ void run_submit_args(const struct wl_grid *grid, struct gputbs_submit *sub)
 	}
 	memcpy(sub->label, grid->label, sizeof(sub->label));
 	sub->prio_class = grid->prio_class;
+	if (grid->idempotent)
+		sub->flags |= GPUTBS_SUBMIT_IDEMPOTENT;
 	if (run_grid_has_model(grid)) {
 		sub->flags |= GPUTBS_SUBMIT_MODEL;
 		sub->mem_ppm = grid->mem_ppm;

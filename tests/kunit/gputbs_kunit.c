@@ -871,7 +871,8 @@ static struct kunit_suite gtbs_metrics_suite = {
 kunit_test_suites(&gtbs_occupancy_suite, &gtbs_timing_suite, &gtbs_fifo_suite,
 		  &gtbs_grid_suite, &gtbs_metrics_suite, &gtbs_predictor_suite,
 		  &gtbs_srtf_suite, &gtbs_prio_suite, &gtbs_switch_suite,
-		  &gtbs_share_suite, &gtbs_serial_suite, &gtbs_registry_suite);
+		  &gtbs_share_suite, &gtbs_serial_suite, &gtbs_registry_suite,
+		  &gtbs_preempt_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the gputbs portable core");
 MODULE_LICENSE("GPL");

@@ -71,5 +71,6 @@ extern struct kunit_suite gtbs_switch_suite;
 extern struct kunit_suite gtbs_share_suite;
 extern struct kunit_suite gtbs_serial_suite;
 extern struct kunit_suite gtbs_registry_suite;
+extern struct kunit_suite gtbs_preempt_suite;
 
 #endif /* _GPUTBS_KUNIT_H */

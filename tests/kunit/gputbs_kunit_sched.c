@@ -1022,3 +1022,64 @@ struct kunit_suite gtbs_registry_suite = {
 	.name = "gputbs_registry",
 	.test_cases = gtbs_registry_cases,
 };
+
+/* --- gputbs_preempt: drain, context switch, flush ---------------------- */
+
+/*
+ * The hand-worked timeline of tests/unit/test_preempt.c in the kernel: one
+ * SM, L one LOW block of 1000 cycles at 0, H one HIGH block of 100 at 100;
+ * whole-SM blocks of 48 KiB of shared memory, whose context takes
+ * 49152 / 8 = 6144 cycles to save or restore.
+ *
+ *   drain:  H 1000..1100.
+ *   switch: L saves 100..6244, H 6244..6344, L restores 6344..12488 and
+ *           ends 12488 + 900 = 13388, its t on the SM 1000.
+ *   flush:  (L idempotent) H 100..200, L again 200..1200.
+ */
+static void gtbs_preempt_timeline(struct kunit *test)
+{
+	static const struct {
+		u32 mode;
+		u64 h_start;
+		u64 l_end;
+	} c[] = {
+		{ GTBS_PREEMPT_DRAIN, 1000, 1000 },
+		{ GTBS_PREEMPT_SWITCH, 6244, 13388 },
+		{ GTBS_PREEMPT_FLUSH, 100, 1200 },
+	};
+	struct gtbs_saved *pool;
+	unsigned int i;
+
+	pool = kunit_kcalloc(test, 8, sizeof(*pool), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pool);
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct gtbs_test_dev *td = gtbs_policy_dev(test, 1, "fifo");
+		struct gtbs_grid_desc dl = gtbs_whole_sm(1, 1000, GTBS_PRIO_LOW);
+		struct gtbs_grid_desc dh = gtbs_whole_sm(1, 100, GTBS_PRIO_HIGH);
+		struct gtbs_grid *l, *h;
+
+		dl.idempotent = true;
+		gtbs_dev_set_saved_pool(&td->dev, pool, 8);
+		KUNIT_ASSERT_EQ(test, gtbs_dev_set_preempt(&td->dev, c[i].mode,
+							   0), 0);
+		l = gtbs_test_submit(test, td, &dl, 0);
+		h = gtbs_test_submit(test, td, &dh, 100);
+		gtbs_test_drain(td);
+		KUNIT_EXPECT_EQ_MSG(test, h->start_cycle, c[i].h_start, "%s",
+				    gtbs_preempt_mode_name(c[i].mode));
+		KUNIT_EXPECT_EQ_MSG(test, l->end_cycle, c[i].l_end, "%s",
+				    gtbs_preempt_mode_name(c[i].mode));
+		KUNIT_EXPECT_EQ(test, l->sm[0].pred.t, 1000);
+		KUNIT_EXPECT_EQ(test, td->dev.saved_nr_free, 8);
+	}
+}
+
+static struct kunit_case gtbs_preempt_cases[] = {
+	KUNIT_CASE(gtbs_preempt_timeline),
+	{}
+};
+
+struct kunit_suite gtbs_preempt_suite = {
+	.name = "gputbs_preempt",
+	.test_cases = gtbs_preempt_cases,
+};

@@ -76,6 +76,12 @@
  * effect: per-kernel shapes of the block duration distribution
  */
 #define GPUTBS_FEATURE_BLOCK_DIST	_BITULL(11)
+/**
+ * GPUTBS_FEATURE_PREEMPT - resident blocks may be preempted (the device's
+ * preempt_mode in sysfs: drain, switch, flush, auto), and SUBMIT accepts
+ * %GPUTBS_SUBMIT_IDEMPOTENT
+ */
+#define GPUTBS_FEATURE_PREEMPT		_BITULL(12)
 
 /** GPUTBS_LABEL_LEN - size of a grid label in bytes, NUL included */
 #define GPUTBS_LABEL_LEN	32
@@ -171,6 +177,14 @@ struct gputbs_info {
  * %GPUTBS_SUBMIT_SIZE_VER3 bytes); without it they must be 0
  */
 #define GPUTBS_SUBMIT_MODEL		_BITUL(3)
+/**
+ * GPUTBS_SUBMIT_IDEMPOTENT - running one of the grid's blocks again from its
+ * start gives the same result: the device may *flush* its blocks (drop a
+ * running block's progress and run it again later) to make room for a
+ * higher class; without it they are only drained or context-switched.
+ * Any command size (%GPUTBS_FEATURE_PREEMPT).
+ */
+#define GPUTBS_SUBMIT_IDEMPOTENT	_BITUL(4)
 
 /**
  * GPUTBS_TIMEOUT_MAX_CYCLES - the longest &gputbs_submit.timeout_cycles,
