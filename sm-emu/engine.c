@@ -536,9 +536,12 @@ static void gtbs_sm_dispatch(struct gtbs_dev *dev, struct gtbs_sm *sm)
 		if (!grid || !gtbs_grid_has_blocks(grid))
 			break;
 		if (!gtbs_sm_fits(dev, sm, grid)) {
-			if (dev->preempt_mode != GTBS_PREEMPT_DRAIN)
-				gtbs_preempt_make_room(dev, sm, grid);
-			break;
+			if (dev->preempt_mode == GTBS_PREEMPT_DRAIN)
+				break;
+			/* a flush makes room at once; a save at its end */
+			gtbs_preempt_make_room(dev, sm, grid);
+			if (!gtbs_sm_fits(dev, sm, grid))
+				break;
 		}
 		gtbs_issue(dev, sm, grid);
 	}
