@@ -45,6 +45,10 @@
 	[p##POLICY] = "policy", [p##SHORTER] = "shorter",		\
 	[p##SAMPLE] = "sample", [p##SHARE] = "share", [p##LIMIT] = "limit"
 
+/* enum gtbs_preempt_mech (GTBS_MECH_*): what preempted a block */
+#define GTBS_PREEMPT_MECH_NAMES(p)					\
+	[p##DRAIN] = "drain", [p##SWITCH] = "switch", [p##FLUSH] = "flush"
+
 /* enum gtbs_grid_state (GTBS_GRID_*), the core's spelling */
 #define GTBS_GRID_STATE_NAMES(p)					\
 	[p##NEW] = "new", [p##ARRIVING] = "arriving",			\

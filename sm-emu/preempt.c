@@ -67,6 +67,7 @@
  *   RUN --flush (idempotent)----------------+   (then runs from start)
  */
 #include "preempt.h"
+#include "gtbs_names.h"
 
 /**
  * gtbs_dev_set_saved_pool() - give the device its records for preempted
@@ -150,9 +151,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_preempt_mode_name);
 const char *gtbs_preempt_mech_name(u32 mech)
 {
 	static const char * const names[GTBS_NR_MECHS] = {
-		[GTBS_MECH_DRAIN] = "drain",
-		[GTBS_MECH_SWITCH] = "switch",
-		[GTBS_MECH_FLUSH] = "flush",
+		GTBS_PREEMPT_MECH_NAMES(GTBS_MECH_)
 	};
 
 	return mech < GTBS_NR_MECHS ? names[mech] : "?";

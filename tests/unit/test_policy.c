@@ -958,6 +958,9 @@ START_TEST(trace_names_match_table)
 	static const char * const states[] = {
 		GTBS_GRID_STATE_NAMES(GTBS_GRID_)
 	};
+	static const char * const mechs[] = {
+		GTBS_PREEMPT_MECH_NAMES(GTBS_MECH_)
+	};
 	static const struct {
 		const char *token;
 		const char *name;
@@ -976,6 +979,8 @@ START_TEST(trace_names_match_table)
 		{ "GTBS_GRID_DONE", states[GTBS_GRID_DONE] },
 		{ "GTBS_GRID_CANCELLED", states[GTBS_GRID_CANCELLED] },
 		{ "GTBS_GRID_TIMED_OUT", states[GTBS_GRID_TIMED_OUT] },
+		{ "GTBS_MECH_SWITCH", mechs[GTBS_MECH_SWITCH] },
+		{ "GTBS_MECH_FLUSH", mechs[GTBS_MECH_FLUSH] },
 	};
 	char text[16384], want[96];
 	unsigned int i, n = 0;
