@@ -84,6 +84,10 @@ suite() {
 	count "$name" "$p" "$f"
 }
 
+parse_preempt() {	# "preempt: N passed, M failed"
+	sed -n 's/^preempt: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
 parse_polmod() {	# "polmod: N passed, M failed"
 	sed -n 's/^polmod: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
@@ -376,6 +380,11 @@ suite "policy modules: the samples loaded, used, unloaded (debug kernel)" \
 	--module "$BUILD/samples-debug/gtbs_wfair.ko" \
 	--module "$BUILD/samples-debug/gtbs_paella.ko" -- \
 	'gputbs-polmod-test gtbs_wfair:wfair gtbs_paella:paella'
+# Preempting resident blocks: a HIGH grid against SHA1-like blocks under
+# drain, switch and flush, in emulated cycles equal to the simulator's
+# (Documentation/scheduling.rst, "Preempting running blocks").
+suite "preemption: drain, switch, flush equal to the simulator (debug kernel)" \
+	parse_preempt vm --debug-kernel -- gputbs-preempt-test
 # Documentation/reliability.rst: input hygiene (each test counted), unload
 # refused while open, 50 unload/load cycles, fail-nth on every path, 4000
 # grids of stress, 30 s of ioctl fuzzing; then the VM's kmemleak scan.

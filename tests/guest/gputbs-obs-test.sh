@@ -33,7 +33,7 @@ check() {	# check NAME COMMAND...
 	fi
 }
 
-counters="grids_submitted grids_completed grids_cancelled blocks_dispatched predictions promotions policy_switches sharing_switches preemptions"
+counters="grids_submitted grids_completed grids_cancelled blocks_dispatched predictions promotions policy_switches sharing_switches preemptions blocks_switched blocks_flushed blocks_restored switch_cycles flushed_cycles"
 config="nr_sms threads_per_sm regs_per_sm shmem_per_sm blocks_per_sm warps_per_sm warp_size load_knee_warps timing_model time_scale_ps"
 
 snapshot() {	# snapshot FILE: "name value" per counter
@@ -54,13 +54,15 @@ bps=$(cat "$SYS/blocks_per_sm")
 # Each check_* appends a line to $work/bad per problem.
 
 check_sysfs() {
-	for f in $counters $config starve_ns; do
+	for f in $counters $config starve_ns switch_bytes_per_cycle \
+		preempt_budget_low preempt_budget_normal preempt_budget_high \
+		preempt_budget_realtime; do
 		v=$(cat "$SYS/$f") || { echo "sysfs $f: unreadable"; continue; }
 		case "$v" in
 		'' | *[!0-9]*) echo "sysfs $f: '$v' is not a number" ;;
 		esac
 	done
-	for f in policy predictor; do
+	for f in policy predictor preempt_mode; do
 		grep -qE '^([a-z-]+ )*\[[a-z-]+\]( [a-z-]+)*$' "$SYS/$f" ||
 			echo "sysfs $f: '$(cat "$SYS/$f")'"
 	done
