@@ -202,14 +202,26 @@ static void fz_step(struct fz *f)
 		break;
 	case 3:
 		gtbs_dev_set_policy(&f->dev,
-				    gtbs_policy_at(fz_byte(f) % 5), f->now);
+				    gtbs_policy_at(fz_byte(f) % 7), f->now);
 		break;
 	case 4:
 		f->dev.starve_cycles = limits[fz_byte(f) % 3];
 		break;
 	case 5:
-		f->dev.share_threshold = fz_byte(f) * 10000ULL;
-		f->dev.share_residency = fz_byte(f) % 8 + 1;
+		/* a parameter of the current policy, any value: out of range
+		 * is refused and changes nothing
+		 */
+		if (f->dev.policy->nr_params) {
+			u32 i = fz_byte(f) % f->dev.policy->nr_params;
+			const struct gtbs_policy_param *p =
+				&f->dev.policy->params[i];
+			u64 before = gtbs_policy_param_get(&f->dev, i);
+			u64 v = fz_u16(f) * (u64)fz_u16(f);
+
+			if (gtbs_policy_param_set(&f->dev, i, v, f->now))
+				fz_assert(gtbs_policy_param_get(&f->dev, i) ==
+					  before && (v < p->min || v > p->max));
+		}
 		break;
 	case 6:
 		/* a slice: the device may stay behind f->now */
@@ -251,7 +263,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_assert(f->sms[i]);
 		gtbs_sm_init(&cfg, f->sms[i], i);
 	}
-	gtbs_dev_init(&f->dev, &cfg, gtbs_policy_at(fz_byte(f) % 5), f->sms);
+	gtbs_dev_init(&f->dev, &cfg, gtbs_policy_at(fz_byte(f) % 7), f->sms);
 	f->dev.backend = &fz_backend;
 	f->dev.priv = f;
 	while (f->p < f->end)
