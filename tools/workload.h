@@ -66,7 +66,7 @@ struct wl_grid {
 	__u32 block_dist_param;
 	__u32 startup_ppm;
 	__u32 startup_blocks;
-	bool idempotent;
+	__u32 idempotent;
 	struct wl_loc loc;
 };
 

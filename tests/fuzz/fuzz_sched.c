@@ -33,10 +33,13 @@
 
 struct fz {
 	struct gtbs_dev dev;
+	struct gtbs_saved pool[64];
 	struct gtbs_sm *sms[4];
 	struct gtbs_grid *grids[FZ_MAX_GRIDS];
 	u64 durations[FZ_MAX_GRIDS][FZ_MAX_BLOCKS];
 	u8 started[FZ_MAX_GRIDS][FZ_MAX_BLOCKS];
+	/* on an SM now: started and neither preempted nor ended since */
+	u8 running[FZ_MAX_GRIDS][FZ_MAX_BLOCKS];
 	u8 ended[FZ_MAX_GRIDS][FZ_MAX_BLOCKS];
 	unsigned int nr_grids;
 	u64 now;
@@ -73,8 +76,23 @@ static void fz_block_start(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	unsigned int g = fz_index(f, grid);
 
 	fz_assert(block < grid->desc.nr_blocks);
-	fz_assert(!f->started[g][block]++);
+	/* again only after a preemption, never after its end */
+	fz_assert(!f->running[g][block] && !f->ended[g][block]);
+	f->started[g][block] = 1;
+	f->running[g][block] = 1;
 	fz_assert(sm->slots[slot].grid == grid);
+}
+
+static void fz_block_preempt(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			     struct gtbs_grid *grid, u32 slot, u32 block,
+			     u32 mech, u64 cycles)
+{
+	struct fz *f = dev->priv;
+	unsigned int g = fz_index(f, grid);
+
+	fz_assert(f->running[g][block]-- == 1);
+	fz_assert(mech == GTBS_MECH_SWITCH || mech == GTBS_MECH_FLUSH);
+	fz_assert(mech != GTBS_MECH_FLUSH || grid->desc.idempotent);
 }
 
 static void fz_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
@@ -84,13 +102,14 @@ static void fz_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	struct fz *f = dev->priv;
 	unsigned int g = fz_index(f, grid);
 
-	fz_assert(f->started[g][block] && !f->ended[g][block]++);
+	fz_assert(f->running[g][block]-- == 1 && !f->ended[g][block]++);
 	fz_assert(end >= start);
 }
 
 static const struct gtbs_backend_ops fz_backend = {
 	.block_start = fz_block_start,
 	.block_end = fz_block_end,
+	.block_preempt = fz_block_preempt,
 };
 
 static void fz_check(struct fz *f)
@@ -149,6 +168,7 @@ static void fz_submit(struct fz *f)
 	d.shmem_per_block = fz_u16(f) % 52000;
 	d.prio_class = fz_byte(f) % (GTBS_NR_PRIO_CLASSES + 1);
 	d.seed = fz_byte(f);
+	d.idempotent = fz_byte(f) & 1;
 	if (fz_byte(f) & 1) {
 		for (i = 0; i < d.nr_blocks; i++)
 			f->durations[g][i] = fz_u16(f) % 3000 + 1;
@@ -186,7 +206,7 @@ static void fz_step(struct fz *f)
 	unsigned int g;
 	u32 budget;
 
-	switch (fz_byte(f) % 9) {
+	switch (fz_byte(f) % 10) {
 	case 0:
 		fz_submit(f);
 		break;
@@ -235,6 +255,15 @@ static void fz_step(struct fz *f)
 		gtbs_dev_set_timeout(&f->dev, limits[fz_byte(f) % 3] * 5,
 				     f->now);
 		break;
+	case 8:
+		/* preemption: a mode (or a bad one), a bandwidth, a budget */
+		gtbs_dev_run_until(&f->dev, f->now);
+		gtbs_dev_set_preempt(&f->dev, fz_byte(f) % (GTBS_NR_PREEMPT_MODES + 1),
+				     f->now);
+		f->dev.switch_bytes_per_cycle = fz_byte(f) % 64 + 1;
+		f->dev.preempt_budget[fz_byte(f) % GTBS_NR_PRIO_CLASSES] =
+			fz_u16(f);
+		break;
 	default:
 		gtbs_dev_run_until(&f->dev, f->now);
 		break;
@@ -266,6 +295,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gtbs_dev_init(&f->dev, &cfg, gtbs_policy_at(fz_byte(f) % 7), f->sms);
 	f->dev.backend = &fz_backend;
 	f->dev.priv = f;
+	gtbs_dev_set_saved_pool(&f->dev, f->pool, ARRAY_SIZE(f->pool));
 	while (f->p < f->end)
 		fz_step(f);
 	/* drain: every grid not cancelled completes, exactly once per block */
