@@ -649,6 +649,9 @@ static void gtbs_grid_evict(struct gtbs_dev *dev, struct gtbs_grid *grid,
  *	alone.  An ARRIVING grid due after @now just leaves the arrivals.
  * @now: emulated cycle of the cancellation, at or after &gtbs_dev.clock.
  *
+ * An ARRIVING grid due after @now leaves the arrivals and every SM
+ * re-evaluates at @now, since a policy may have kept SMs idle for it (the
+ * serial sjf and ljf wait for a shorter grid about to arrive).
  * First runs the device up to @now; if the grid completed (or timed out)
  * by then it stays so (and its &gtbs_backend_ops.grid_done or
  * &gtbs_backend_ops.grid_timeout was called).  Otherwise its unissued
@@ -666,6 +669,8 @@ void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 		list_del_init(&grid->node);
 		grid->state = GTBS_GRID_CANCELLED;
 		grid->end_cycle = grid->submit_cycle;
+		/* a policy may hold SMs idle for it (sjf, ljf): not any more */
+		gtbs_dev_kick(dev, max(now, dev->clock));
 		return;
 	}
 	if (grid->state != GTBS_GRID_QUEUED &&

@@ -1005,6 +1005,35 @@ START_TEST(trace_names_match_table)
 }
 END_TEST
 
+/*
+ * sjf holds the SM idle at 0 for a shorter grid due at 100 (Q: 1000
+ * cycles alone; A: 100, due at 100: (1000 - 100) 1000 > (100 + 100) 100).
+ * A is cancelled at 50 while ARRIVING: Q must start at 50, not wait for
+ * an event that will never come (found by fuzz_sched).
+ */
+START_TEST(sjf_hold_released_by_cancel)
+{
+	struct h_dev *h = h_policy(1, "sjf");
+	struct gtbs_grid_desc dq = whole_sm(1, 1000, GTBS_PRIO_NORMAL);
+	struct gtbs_grid_desc da = whole_sm(1, 100, GTBS_PRIO_NORMAL);
+	struct gtbs_grid *q, *a;
+	int err;
+	const char *why;
+
+	a = h_grid_new(h, &da, &err, &why);
+	ck_assert_ptr_nonnull(a);
+	gtbs_grid_submit_at(&h->dev, a, 0, 100);
+	q = h_submit(h, &dq, 0);
+	gtbs_dev_run_until(&h->dev, 50);
+	ck_assert_uint_eq(q->state, GTBS_GRID_QUEUED);	/* held */
+	gtbs_grid_cancel(&h->dev, a, 50);
+	h_drain(h);
+	ck_assert_uint_eq(q->start_cycle, 50);
+	ck_assert_uint_eq(q->end_cycle, 1050);
+	h_free(h);
+}
+END_TEST
+
 Suite *policy_suite(void)
 {
 	Suite *s = suite_create("policy");
@@ -1017,6 +1046,7 @@ Suite *policy_suite(void)
 	tcase_add_test(tc, registry_register_rules);
 	tcase_add_test(tc, policy_params_life);
 	tcase_add_test(tc, trace_names_match_table);
+	tcase_add_test(tc, sjf_hold_released_by_cancel);
 	tcase_add_test(tc, alone_cycles_equation1);
 	tcase_add_test(tc, class_rules);
 	tcase_add_loop_test(tc, strict_classes_random, 0, 14);
