@@ -46,6 +46,8 @@ struct wl_loc {
  * @expect: expected runtime alone, cycles, 0 if not given (calibration).
  * @prio_class: &gputbs_submit.prio_class: %GPUTBS_PRIO_DEFAULT when not
  *	given, else %GPUTBS_PRIO_LOW..%GPUTBS_PRIO_REALTIME.
+ * @idempotent: 1 with idempotent=1: its blocks may be flushed and run
+ *	again (%GPUTBS_SUBMIT_IDEMPOTENT), else 0.
  * @loc: the grid line.
  */
 struct wl_grid {
