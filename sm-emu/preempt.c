@@ -40,7 +40,11 @@
  *
  * Who preempts whom: when the grid a policy picks for an SM (always one of
  * the highest effective class with blocks to issue) does not fit, the SM
- * preempts resident running blocks of *lower* effective classes: the
+ * preempts resident running blocks of effective classes lower than the
+ * grid's *own* class (a class lent by the starvation guard lets a grid
+ * issue first, never evict: two starved grids would evict each other
+ * forever; a grid whose preempted block waits again starts a new wait for
+ * the guard): the
  * lowest class first, and within it the block that started its current
  * run last (the least work at stake), until the block fits, counting the
  * resources of blocks already being saved as free.  If even all of them
@@ -219,6 +223,11 @@ static void gtbs_saved_add(struct gtbs_dev *dev, struct gtbs_grid *grid,
 {
 	list_add_tail(&rec->node, &grid->saved);
 	grid->nr_saved++;
+	/*
+	 * The starvation guard measures its new wait from here: promoted at
+	 * once, it would take back at every save's end the slot it lost
+	 */
+	grid->last_issue_cycle = now;
 	gtbs_pending_readd(dev, grid, now);
 }
 
@@ -409,7 +418,12 @@ void gtbs_preempt_make_room(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		.threads = sm->used_threads, .regs = sm->used_regs,
 		.shmem = sm->used_shmem,
 	};
-	u32 class = dev->top_class, i, n = 0;
+	/*
+	 * The grid's own class, not one the starvation guard lent it: a
+	 * promotion lets a grid issue first, not evict others (two starved
+	 * grids would evict each other forever).
+	 */
+	u32 class = grid->desc.prio_class, i, n = 0;
 	struct gtbs_slot *slot;
 	u64 chosen = 0;
 
