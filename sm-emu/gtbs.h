@@ -730,6 +730,14 @@ struct gtbs_policy_param {
  *	debugfs, netlink and the gputbs:sharing_mode tracepoint.
  * @grid_state: optional.  A short word (< 16 characters) for @grid's
  *	state in the policy, for debugfs ("sampling", "known"); NULL: none.
+ * @may_preempt: optional.  The grid @grid that @pick_grid returned for
+ *	@sm does not fit and the device may preempt (&gtbs_dev.preempt_mode
+ *	is not drain): whether a running block of @victim, another grid of
+ *	@grid's own priority class, may be preempted for it (SRTF switching
+ *	to a shorter grid).  Blocks of lower classes are preempted without
+ *	asking.  Must not say yes to both of two grids against each other
+ *	while neither runs: that would be a livelock (preempt.c's DOC).
+ *	Without the op, a class never preempts its own blocks.
  * @dev_priv_size: bytes of &gtbs_dev.policy_priv the policy uses,
  *	0..%GTBS_POLICY_DEV_PRIV_SIZE.
  * @sm_priv_size: bytes of &gtbs_sm.policy_priv, 0..%GTBS_POLICY_SM_PRIV_SIZE.
@@ -761,6 +769,10 @@ struct gtbs_policy_ops {
 	bool (*sm_sharing)(const struct gtbs_dev *dev, const struct gtbs_sm *sm);
 	const char *(*grid_state)(const struct gtbs_dev *dev,
 				  const struct gtbs_grid *grid);
+	bool (*may_preempt)(const struct gtbs_dev *dev,
+			    const struct gtbs_sm *sm,
+			    const struct gtbs_grid *grid,
+			    const struct gtbs_grid *victim);
 	u32 dev_priv_size;
 	u32 sm_priv_size;
 	u32 grid_priv_size;

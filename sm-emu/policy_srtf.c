@@ -18,7 +18,8 @@
  *   sampled grid, waiting for the other grids' resident blocks to end if
  *   the block does not fit yet (the *sampling delay*), while the other SMs
  *   go on with the running grid.  If no SM has room at the arrival cycle,
- *   the first SM to reach a block boundary after it samples.  One grid is
+ *   the first SM to reach a block boundary after it samples; with
+ *   preemption (below), the first SM to pick at the arrival cycle.  One grid is
  *   sampled at a time; waiting grids are sampled in arrival order.
  * - **Switch.**  When the sampled grid's first block ends on the sample
  *   SM, the predictor's prediction there is the *sample prediction*.  It
@@ -44,6 +45,41 @@
  * time, as in the paper ("when not sampling, only a single kernel executes
  * on the GPU"), except that an SM issues from the next grid once the
  * shortest has no block left to issue.
+ *
+ * **With preemption** (the device's preempt_mode is not drain; gputbs'
+ * extension, the experiment the paper's Section "System Throughput"
+ * could not run), the hand-off and sampling delays need not be waited
+ * out: gtbs_srtf_may_preempt() lets the grid SRTF picked preempt a
+ * running block of another grid of its class on the SM when
+ *
+ *   R(victim) - R(grid) > 2 * C(victim)  and
+ *   R(victim) >= R(grid) * preempt_ratio_pct / 100
+ *
+ * with R the predicted remaining time on that SM as the choice above
+ * reads it and C the victim's context save time (gtbs_context_cycles()):
+ * the wait saved must exceed the save and restore (Chimera's rule of
+ * preempting only for a gain), and the order must hold beyond the
+ * predictor's error.  The first predictions of the Simple Slicing
+ * predictor run low (the paper's Figure of prediction accuracy; ours are
+ * within 0.5x-2x of the runtime, Documentation/evaluation.rst) and rise
+ * as blocks end, so two grids of similar length (AES-d and AES-e) would
+ * take turns preempting each other at every block end and share the SM
+ * in the worst way: the parameter preempt_ratio_pct (default 200, that
+ * band, set a priori; 100 is the literal "shorter preempts") keeps them
+ * apart.  A grid never predicted counts as R = 0
+ * on its sample SM, or anywhere before its first block has started, so
+ * that its sample need not wait for a drain; a victim never predicted
+ * counts as infinitely long, as in the choice (the paper's worst case,
+ * JPEG-d behind SHA1's first 1.7 M-cycle blocks).
+ *
+ * No two grids preempt each other at one cycle: that needs R(a) >= 2 R(b)
+ * and R(b) >= 2 R(a) with a positive gap, and a grid counted as infinite
+ * (never predicted, started) is never counted as zero, while one counted
+ * as zero (being sampled, or not started) is not a victim (conformance
+ * tests, fuzz_sched).  Over time the R of a running grid falls one cycle
+ * per cycle and that of a preempted one stands still
+ * (Active_Kernel_Cycles), so the order flips back only when a prediction
+ * moves by more than the margin.
  */
 #include "policy_srtf.h"
 
@@ -150,7 +186,8 @@ void gtbs_srtf_choose(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		return;
 	}
 	if (!sampling && (gtbs_block_fits(dev, sm, unsampled) ||
-			  sm->now > unsampled->submit_cycle)) {
+			  sm->now > unsampled->submit_cycle ||
+			  dev->preempt_mode != GTBS_PREEMPT_DRAIN)) {
 		gtbs_srtf_start_sample(dev, sm, unsampled);
 		c->sampled = unsampled;
 		c->sampling = true;
@@ -236,6 +273,52 @@ void gtbs_srtf_attach(struct gtbs_dev *dev)
 }
 
 /**
+ * gtbs_srtf_may_preempt() - &gtbs_policy_ops.may_preempt of SRTF and
+ * SRTF/Adaptive
+ * @dev: the device.
+ * @sm: the SM, at &gtbs_sm.now.
+ * @grid: the grid SRTF picked for @sm, whose block does not fit.
+ * @victim: the grid of a running block of @grid's class on @sm.
+ *
+ * See the DOC: whether @victim's predicted remaining time on @sm exceeds
+ * @grid's by more than twice @victim's context save time, in cycles, and
+ * is at least &gtbs_srtf.preempt_ratio_pct percent of it.
+ *
+ * Context: device lock held.
+ * Return: true if the block may be preempted.
+ */
+bool gtbs_srtf_may_preempt(const struct gtbs_dev *dev,
+			   const struct gtbs_sm *sm,
+			   const struct gtbs_grid *grid,
+			   const struct gtbs_grid *victim)
+{
+	const struct gtbs_srtf *st = gtbs_policy_priv(dev);
+	u64 cost = 2 * gtbs_context_cycles(dev, victim);
+	u64 rv, rg;
+
+	gtbs_lockdep_assert_held(dev);
+	if (gtbs_sg(victim)->sample != GTBS_SAMPLE_KNOWN)
+		return false;
+	rv = gtbs_srtf_remaining(victim, sm->id, sm->now);
+	rg = gtbs_srtf_remaining(grid, sm->id, sm->now);
+	if (rg == U64_MAX) {
+		/* never predicted: only to take its sample, or a first block */
+		if ((st->sampling != grid || st->sample_sm != sm->id) &&
+		    grid->state == GTBS_GRID_RUNNING)
+			return false;
+		rg = 0;
+	}
+	if (rv <= rg || rv - rg <= cost)
+		return false;
+	/* rv >= rg * ratio / 100, without overflow (rv may be U64_MAX) */
+	return div64_u64(rv, st->preempt_ratio_pct) >= div64_u64(rg, 100);
+}
+
+static const struct gtbs_policy_param gtbs_srtf_params[] = {
+	GTBS_SRTF_PREEMPT_PARAM,
+};
+
+/**
  * gtbs_srtf_grid_state() - SRTF's &gtbs_policy_ops.grid_state
  * @dev: the device.
  * @grid: one of its grids.
@@ -265,6 +348,9 @@ const struct gtbs_policy_ops gtbs_policy_srtf = {
 	.grid_end = gtbs_srtf_grid_end,
 	.predict = gtbs_srtf_predict,
 	.grid_state = gtbs_srtf_grid_state,
+	.may_preempt = gtbs_srtf_may_preempt,
+	.params = gtbs_srtf_params,
+	.nr_params = ARRAY_SIZE(gtbs_srtf_params),
 	.dev_priv_size = sizeof(struct gtbs_srtf),
 	.grid_priv_size = sizeof(struct gtbs_srtf_grid),
 	.grid_sm_priv_size = sizeof(struct gtbs_srtf_grid_sm),

@@ -91,6 +91,7 @@ enum {
 	GTBS_ADAPTIVE_THRESHOLD,
 	GTBS_ADAPTIVE_RESIDENCY,
 	GTBS_ADAPTIVE_SHARE_MODE,
+	GTBS_ADAPTIVE_PREEMPT_RATIO,
 };
 
 GTBS_POLICY_PRIV_CHECK(struct gtbs_adaptive_sm, GTBS_POLICY_SM_PRIV_SIZE);
@@ -452,6 +453,7 @@ static const struct gtbs_policy_param gtbs_adaptive_params[] = {
 		.names = gtbs_share_mode_names,
 		.offset = offsetof(struct gtbs_adaptive, share_mode),
 	},
+	[GTBS_ADAPTIVE_PREEMPT_RATIO] = GTBS_SRTF_PREEMPT_PARAM,
 };
 
 /* SRTF/Adaptive policy ops (paper Section "SRTF/Adaptive"). */
@@ -465,6 +467,7 @@ const struct gtbs_policy_ops gtbs_policy_srtf_adaptive = {
 	.param_set = gtbs_adaptive_param_set,
 	.sm_sharing = gtbs_adaptive_sm_sharing,
 	.grid_state = gtbs_srtf_grid_state,
+	.may_preempt = gtbs_srtf_may_preempt,
 	.dev_priv_size = sizeof(struct gtbs_adaptive),
 	.sm_priv_size = sizeof(struct gtbs_adaptive_sm),
 	.grid_priv_size = sizeof(struct gtbs_srtf_grid),

@@ -32,6 +32,13 @@
  * O(grids)), and a pick is the first eligible grid there: O(1) when one
  * class has blocks to issue, instead of a scan of every pending grid on
  * every block issue.
+ *
+ * With preemption (the device's preempt_mode is not drain), the grid
+ * picked for an SM preempts there the running blocks of grids of its
+ * class with a strictly longer alone runtime
+ * (&gtbs_policy_ops.may_preempt): the key is fixed, so no two grids
+ * preempt each other.  It is the zero-sampling SRTF of the paper given
+ * the preemption it asked for.
  */
 #include "gtbs.h"
 
@@ -124,6 +131,15 @@ static struct gtbs_grid *gtbs_srtf_oracle_pick_grid(struct gtbs_dev *dev,
 	return NULL;
 }
 
+/* &gtbs_policy_ops.may_preempt: a strictly longer victim (see the DOC). */
+static bool gtbs_srtf_oracle_may_preempt(const struct gtbs_dev *dev,
+					 const struct gtbs_sm *sm,
+					 const struct gtbs_grid *grid,
+					 const struct gtbs_grid *victim)
+{
+	return victim->alone_cycles > grid->alone_cycles;
+}
+
 /* SRTF oracle policy ops (an evaluation baseline, see DOC above). */
 const struct gtbs_policy_ops gtbs_policy_srtf_oracle = {
 	.name = "srtf-oracle",
@@ -132,6 +148,7 @@ const struct gtbs_policy_ops gtbs_policy_srtf_oracle = {
 	.attach = gtbs_srtf_oracle_attach,
 	.grid_arrive = gtbs_srtf_oracle_grid_arrive,
 	.grid_end = gtbs_srtf_oracle_grid_end,
+	.may_preempt = gtbs_srtf_oracle_may_preempt,
 	.dev_priv_size = sizeof(struct gtbs_srtf_oracle),
 	.grid_priv_size = sizeof(struct gtbs_srtf_oracle_grid),
 };

@@ -49,8 +49,12 @@
  * run last (the least work at stake), until the block fits, counting the
  * resources of blocks already being saved as free.  If even all of them
  * would not make room, or the owner's pool of records
- * (&gtbs_dev.saved_pool) is short, the SM drains.  Blocks of the same
- * class are never preempted: policies act at block boundaries as before.
+ * (&gtbs_dev.saved_pool) is short, the SM drains.  Within a class the
+ * policy decides (&gtbs_policy_ops.may_preempt): SRTF, SRTF/Adaptive,
+ * srtf-oracle, sjf and ljf preempt a block of a grid they rank after the
+ * one they picked (see each policy's DOC); without the op a class never
+ * preempts its own blocks, and with the device in drain mode no policy is
+ * asked.
  * A block may be preempted any number of times; it is never lost, run to
  * completion twice or counted twice (Done_Blocks, &gtbs_grid.blocks_done
  * and the block_end callback happen once, at its real end).
@@ -366,13 +370,30 @@ static void gtbs_footprint_sub(struct gtbs_footprint *fp,
 	fp->shmem -= occ->shmem;
 }
 
+/* Whether a running block of @victim, of effective class @c, may go for
+ * @grid, of own class @class: a lower class always, the same class if the
+ * policy asks (&gtbs_policy_ops.may_preempt), never the grid itself.
+ */
+static bool gtbs_preemptible(const struct gtbs_dev *dev,
+			     const struct gtbs_sm *sm,
+			     const struct gtbs_grid *grid, u32 class,
+			     const struct gtbs_grid *victim, u32 c)
+{
+	if (c < class)
+		return true;
+	return c == class && victim != grid && dev->policy->may_preempt &&
+	       dev->policy->may_preempt(dev, sm, grid, victim);
+}
+
 /*
- * The next victim for a block of class @class: a running block of a
- * lower effective class, the lowest first, then the latest started.
+ * The next victim for a block of @grid, of class @class: a running block
+ * that gtbs_preemptible() allows, the lowest class first, then the latest
+ * started.
  */
 static struct gtbs_slot *gtbs_preempt_victim(struct gtbs_dev *dev,
-					     struct gtbs_sm *sm, u32 class,
-					     u64 chosen)
+					     struct gtbs_sm *sm,
+					     const struct gtbs_grid *grid,
+					     u32 class, u64 chosen)
 {
 	struct gtbs_slot *best = NULL;
 	u32 i, c, best_class = 0;
@@ -384,7 +405,7 @@ static struct gtbs_slot *gtbs_preempt_victim(struct gtbs_dev *dev,
 		    (chosen & BIT_ULL(i)))
 			continue;
 		c = gtbs_grid_class(dev, slot->grid, sm->now);
-		if (c >= class)
+		if (!gtbs_preemptible(dev, sm, grid, class, slot->grid, c))
 			continue;
 		if (!best || c < best_class ||
 		    (c == best_class &&
@@ -435,7 +456,7 @@ void gtbs_preempt_make_room(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		if (sm->slots[i].grid && sm->slots[i].phase == GTBS_SLOT_SAVE)
 			gtbs_footprint_sub(&used, &sm->slots[i].grid->occ);
 	while (!gtbs_room_for(dev, &used, grid)) {
-		slot = gtbs_preempt_victim(dev, sm, class, chosen);
+		slot = gtbs_preempt_victim(dev, sm, grid, class, chosen);
 		if (!slot)
 			return;		/* no room even so: drain */
 		chosen |= BIT_ULL(slot - sm->slots);

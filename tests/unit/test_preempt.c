@@ -35,6 +35,21 @@ static struct gtbs_grid_desc sm_block(u64 cycles, u32 class, bool idem)
 	return d;
 }
 
+/* One SM under @policy, preemption mode @mode with a pool of records. */
+static struct h_dev *pre_dev_policy(const struct gtbs_policy_ops *policy,
+				    u32 mode)
+{
+	struct gtbs_dev_config cfg;
+	struct h_dev *h;
+
+	gtbs_config_default(&cfg);
+	cfg.nr_sms = 1;
+	h = h_new(&cfg, policy);
+	gtbs_dev_set_saved_pool(&h->dev, pool, ARRAY_SIZE(pool));
+	ck_assert_int_eq(gtbs_dev_set_preempt(&h->dev, mode, 0), 0);
+	return h;
+}
+
 /* One SM, FIFO, preemption mode @mode with a pool of records. */
 static struct h_dev *pre_dev(u32 mode)
 {
@@ -240,7 +255,7 @@ START_TEST(preempt_auto_chooses)
 }
 END_TEST
 
-/* Same class: never preempted, whatever the mode. */
+/* Same class under FIFO (no may_preempt): never preempted. */
 START_TEST(preempt_same_class_drains)
 {
 	struct h_dev *h = pre_dev(GTBS_PREEMPT_SWITCH);
@@ -254,6 +269,127 @@ START_TEST(preempt_same_class_drains)
 	ck_assert_uint_eq(hg->start_cycle, 1000);
 	ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_SWITCH], 0);
 	h_free(h);
+}
+END_TEST
+
+/*
+ * Same class, a policy that asks (&gtbs_policy_ops.may_preempt): L (1000
+ * cycles) at 0, S (100 cycles, NORMAL as well) at 100.  srtf-oracle and
+ * sjf rank S first by its alone runtime; SRTF has no prediction of L yet
+ * (its block has not ended: infinitely long) and none of S, whose blocks
+ * are nowhere resident, so S may preempt to get its sample.  Each gives
+ * the class timeline: L saves 100..6244, S 6244..6344, L restores
+ * 6344..12488 and ends at 13388.
+ */
+static void pre_same_class_switch(const struct gtbs_policy_ops *policy)
+{
+	struct h_dev *h = pre_dev_policy(policy, GTBS_PREEMPT_SWITCH);
+	struct gtbs_grid_desc dl = sm_block(1000, GTBS_PRIO_NORMAL, false);
+	struct gtbs_grid_desc ds = sm_block(100, GTBS_PRIO_NORMAL, false);
+	struct gtbs_grid *l, *sg;
+
+	l = h_submit(h, &dl, 0);
+	sg = h_submit(h, &ds, 100);
+	h_drain(h);
+	ck_assert_uint_eq(sg->start_cycle, 100 + CTX);
+	ck_assert_uint_eq(sg->end_cycle, 100 + CTX + 100);
+	ck_assert_uint_eq(l->end_cycle, 100 + CTX + 100 + CTX + 900);
+	ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_SWITCH], 1);
+	ck_assert_uint_eq(h->dev.restores, 1);
+	ck_assert_uint_eq(l->blocks_done, 1);
+	ck_assert_int_eq(h_check_all(h), 0);
+	h_free(h);
+}
+
+START_TEST(preempt_same_class_oracle)
+{
+	pre_same_class_switch(&gtbs_policy_srtf_oracle);
+}
+END_TEST
+
+START_TEST(preempt_same_class_sjf)
+{
+	pre_same_class_switch(&gtbs_policy_sjf);
+}
+END_TEST
+
+START_TEST(preempt_same_class_srtf)
+{
+	pre_same_class_switch(&gtbs_policy_srtf);
+}
+END_TEST
+
+/* ljf ranks the longer first: S never preempts L, and drain mode asks no
+ * policy at all.
+ */
+START_TEST(preempt_same_class_not_asked)
+{
+	struct gtbs_grid_desc dl = sm_block(1000, GTBS_PRIO_NORMAL, false);
+	struct gtbs_grid_desc ds = sm_block(100, GTBS_PRIO_NORMAL, false);
+	const struct {
+		const struct gtbs_policy_ops *policy;
+		u32 mode;
+	} c[] = {
+		{ &gtbs_policy_ljf, GTBS_PREEMPT_SWITCH },
+		{ &gtbs_policy_srtf_oracle, GTBS_PREEMPT_DRAIN },
+		{ &gtbs_policy_srtf, GTBS_PREEMPT_DRAIN },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct h_dev *h = pre_dev_policy(c[i].policy, c[i].mode);
+		struct gtbs_grid *sg;
+
+		h_submit(h, &dl, 0);
+		sg = h_submit(h, &ds, 100);
+		h_drain(h);
+		ck_assert_msg(sg->start_cycle == 1000, "case %u: S at %llu", i,
+			      (unsigned long long)sg->start_cycle);
+		ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_SWITCH], 0);
+		h_free(h);
+	}
+}
+END_TEST
+
+/*
+ * SRTF's gain test: L has two blocks of 5000 cycles, one resident at a
+ * time.  Its first block ends at 5000 and the predictor predicts 10000
+ * cycles for it on the SM (t = 5000, 2 blocks, residency 1): at 5100,
+ * when S arrives, L's remaining is 4900 cycles, less than a save and a
+ * restore (2 x 6144): S waits for L's second block, 10000..10100.  With
+ * blocks of 50000 cycles (remaining 49900 at 50100) S preempts.
+ */
+START_TEST(preempt_srtf_gain)
+{
+	const u64 t[2] = { 5000, 50000 };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		struct h_dev *h = pre_dev_policy(&gtbs_policy_srtf,
+						 GTBS_PREEMPT_SWITCH);
+		struct gtbs_grid_desc dl = sm_block(t[i], GTBS_PRIO_NORMAL,
+						    false);
+		struct gtbs_grid_desc ds = sm_block(100, GTBS_PRIO_NORMAL,
+						    false);
+		struct gtbs_grid *l, *sg;
+
+		dl.nr_blocks = 2;
+		l = h_submit(h, &dl, 0);
+		sg = h_submit(h, &ds, t[i] + 100);
+		h_drain(h);
+		ck_assert_uint_eq(l->sm[0].pred.pred_cycles, 2 * t[i]);
+		if (!i) {
+			ck_assert_uint_eq(sg->start_cycle, 2 * t[i]);
+			ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_SWITCH], 0);
+		} else {
+			ck_assert_uint_eq(sg->start_cycle, t[i] + 100 + CTX);
+			ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_SWITCH], 1);
+			ck_assert_uint_eq(l->end_cycle,
+					  sg->end_cycle + CTX + t[i] - 100);
+		}
+		ck_assert_int_eq(h_check_all(h), 0);
+		h_free(h);
+	}
 }
 END_TEST
 
@@ -311,6 +447,11 @@ Suite *preempt_suite(void)
 	tcase_add_test(tc, preempt_switch_twice);
 	tcase_add_test(tc, preempt_auto_chooses);
 	tcase_add_test(tc, preempt_same_class_drains);
+	tcase_add_test(tc, preempt_same_class_oracle);
+	tcase_add_test(tc, preempt_same_class_sjf);
+	tcase_add_test(tc, preempt_same_class_srtf);
+	tcase_add_test(tc, preempt_same_class_not_asked);
+	tcase_add_test(tc, preempt_srtf_gain);
 	tcase_add_test(tc, preempt_without_pool_drains);
 	tcase_add_test(tc, preempt_cancel_while_saving);
 	suite_add_tcase(s, tc);
