@@ -587,7 +587,8 @@ int main(int argc, char **argv)
 		pb_list_u64(&j, "be_turnaround", be_ta, nr);
 		pb_list_double(&j, "rt_slowdown", rt_sd, nr);
 		pb_list_double(&j, "be_slowdown", be_sd, nr);
-		json_u64(&j, "sm_latency_n", n_sm);
+		/* per arrival, then per SM that admitted a realtime block */
+		pb_list_u64(&j, "sm_latency", sm_lat, n_sm);
 		/* the statistics sort copies */
 		memcpy(u, lat, nr * sizeof(*u));
 		pb_stats_u64(&j, "latency_stats", u, nr);
