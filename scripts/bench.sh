@@ -10,7 +10,10 @@
 # timers are what is measured):
 #   1. host: the scheduler's CPU cost per block event on the portable core
 #      ($BUILD/bench/gputbs-bench-sched: 15, 80, 132 SMs x 1, 8, 32, 128
-#      grids in flight x every policy), with allocations counted;
+#      grids in flight x every policy), with allocations counted; then,
+#      in emulated cycles, a realtime grid arriving while SHA1 fills the
+#      device, under each preemption mechanism
+#      ($BUILD/bench/gputbs-bench-preempt: 100 arrivals, 10 with --smoke);
 #   2. guest (tools/gputbs-vm, stock kernel, one boot): the guest's own
 #      timer lateness, ABI costs against getpid(), emulation fidelity at
 #      1x, 10x and 100x time scales, kernel memory per grid and per SM
@@ -66,10 +69,12 @@ note() { printf 'bench: %s\n' "$*" >&2; }
 
 t_start=$(date +%s.%N)
 # everything the guest and the host need
-make -s all "$BUILD/bench/gputbs-bench-sched"
+make -s all "$BUILD/bench/gputbs-bench-sched" \
+	"$BUILD/bench/gputbs-bench-preempt"
 
 if [ "$smoke" = 1 ]; then
 	sched_args=(--sms 15,132 --grids 1,8 --blocks 5000 --reps 1)
+	preempt_args=(--arrivals 10)
 	abi="--reps 2 --iters 40 --chunks 4 --slow-iters 4"
 	fid="--reps 1 --blocks 100"
 	fid_fast="--reps 1 --blocks 100"
@@ -80,6 +85,7 @@ if [ "$smoke" = 1 ]; then
 	sim_reps=1
 else
 	sched_args=(--reps 5)
+	preempt_args=(--arrivals 100)
 	abi="--reps 11 --iters 2000 --chunks 20 --slow-iters 100"
 	fid="--reps 11 --blocks 1000"
 	fid_fast="--reps 11 --blocks 1000"
@@ -113,6 +119,9 @@ load_sched=$(loadavg)
 "$BUILD/bench/gputbs-bench-sched" "${sched_args[@]}" >"$out/sched.json"
 # the core must not reference any allocator
 nm -u "$BUILD"/userland/sm-emu/*.o >"$out/core-undefined.txt"
+# emulated cycles only, deterministic: no quiet host needed
+note "priority preemption, emulated cycles (host) ..."
+"$BUILD/bench/gputbs-bench-preempt" "${preempt_args[@]}" >"$out/preempt.json"
 
 # 2. the module in the guest: one boot, the module reloaded per setting.
 # At 132 SMs the 10,000 grids of the memory run arrive far in the future
@@ -170,6 +179,7 @@ note "simulator (host) ..."
 load_sim=$(loadavg)
 python3 tools/bench/bench.py --out "$out" --sched "$out/sched.json" \
 	--guest "$out/guest.log" --core-undefined "$out/core-undefined.txt" \
+	--preempt "$out/preempt.json" \
 	--sim "$BUILD/bin/gputbs-sim" --sim-reps "$sim_reps" \
 	--vm-mem "$vm_mem" --load "sched=$load_sched" --load "guest=$load_guest" \
 	--load "sim=$load_sim" --started "$t_start" \

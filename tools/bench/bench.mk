@@ -9,6 +9,9 @@
 #                BENCH_SMOKE=1 runs a tiny version (make check does)
 #   $(BUILD)/bench/gputbs-bench-sched   host: scheduler CPU cost per block
 #                event on the portable core, allocations counted
+#   $(BUILD)/bench/gputbs-bench-preempt host: a realtime grid's preemption
+#                latency and slowdown behind SHA1 per preemption mechanism,
+#                in emulated cycles on the portable core (bench-preempt)
 #
 # The guest program, $(BUILD)/bin/gputbs-bench, is built with the rest of
 # the userland (userlib/userland.mk) so that every guest has it.
@@ -18,14 +21,25 @@ BENCH_SCHED_OBJS := $(addprefix $(UL_OBJ)/, tools/bench/sched.o \
 	tools/workload.o tools/input.o) $(SIM_CORE_OBJS)
 # every allocation of the process goes through a counter
 BENCH_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
+BENCH_PREEMPT := $(BUILD)/bench/gputbs-bench-preempt
+BENCH_PREEMPT_OBJS := $(addprefix $(UL_OBJ)/, tools/bench/preempt.o \
+	tools/workload.o tools/input.o tools/json.o) $(SIM_CORE_OBJS)
+# its backend op has the core's signature (unused arguments included)
+$(UL_OBJ)/tools/bench/preempt.o: USERLAND_CFLAGS += -Wno-unused-parameter
 
-.PHONY: bench bench-sched
+.PHONY: bench bench-sched bench-preempt
 
 bench-sched: $(BENCH_SCHED)
+
+bench-preempt: $(BENCH_PREEMPT)
 
 $(BENCH_SCHED): $(BENCH_SCHED_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(BENCH_WRAP) -o $@ $^ -lm
+
+$(BENCH_PREEMPT): $(BENCH_PREEMPT_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
 bench: deps-demo
 	scripts/bench.sh $(if $(filter 1,$(BENCH_SMOKE)),--smoke)

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """tools/bench/bench.py - the report of `make bench` (scripts/bench.sh).
 
-Reads what scripts/bench.sh measured (the scheduler bench's JSON, the
-guest's "GPUTBS-BENCH-JSON" lines), measures the simulator itself, and
+Reads what scripts/bench.sh measured (the scheduler and priority benches'
+JSON, the guest's "GPUTBS-BENCH-JSON" lines), measures the simulator
+itself, and
 writes results.json, results.md and results.rst into --out; prints the
 table.  Every figure is the median of repeated runs with its spread
 (min..max) and the number of runs; a ratio is formed per run from two
@@ -118,6 +119,7 @@ def main():
     ap.add_argument("--sched", required=True)
     ap.add_argument("--guest", required=True)
     ap.add_argument("--core-undefined", required=True)
+    ap.add_argument("--preempt", required=True)
     ap.add_argument("--sim", required=True)
     ap.add_argument("--sim-reps", type=int, default=5)
     ap.add_argument("--vm-mem", type=int, default=2048)
@@ -382,6 +384,64 @@ def main():
     raw["sim"] = {"blocks": nblocks, "walls_jobs1": walls1,
                   "walls": walls, "rss_kib": rss}
 
+    # ---- 6. priority preemption (host, emulated cycles) -----------------
+    with open(args.preempt) as f:
+        pre = json.load(f)
+    raw["preempt"] = pre
+    budget = pre["budget_cycles"]
+    be, rt = pre["best_effort"], pre["realtime"]
+    nr = pre["arrivals"]
+    labels = {"drain": "drain", "switch": "switch",
+              "flush": "flush (%s idempotent)" % be["program"],
+              "auto": "auto (%s idempotent, budget %d)" %
+                      (be["program"], budget)}
+    preempt_rows = []
+    for m in pre["modes"]:
+        mode = m["mode"]
+        ls, ss = m["latency_stats"], m["sm_latency_stats"]
+        rs, bs = m["rt_slowdown_stats"], m["be_slowdown_stats"]
+        tgt = mode == "switch"
+        F.add("preempt.%s.latency" % mode, 6,
+              "%s: %s's preemption latency (last SM), %d arrivals" %
+              (labels.get(mode, mode), rt["program"], nr),
+              m["latency"], "cycles", fmt="{:.0f}")
+        F.add("preempt.%s.latency_p99" % mode, 6, "  p99 (nearest rank)",
+              [ls["p99"]], "cycles", fmt="{:.0f}")
+        F.add("preempt.%s.latency_max" % mode, 6,
+              "  max" + (" (issue 15: Chimera's 15 us at ~1.4 GHz)"
+                         if tgt else ""),
+              [ls["max"]], "cycles", "<= %d" % budget if tgt else None,
+              "<=" if tgt else None, budget, fmt="{:.0f}")
+        F.add("preempt.%s.sm_latency" % mode, 6,
+              "  per SM: its first block's start after the arrival "
+              "(%d SM-arrivals)" % ss["n"], m["sm_latency"], "cycles",
+              fmt="{:.0f}")
+        F.add("preempt.%s.sms" % mode, 6,
+              "  SMs that admitted a %s block (of %d)" %
+              (rt["program"], pre["sms"]), m["sms_admitted"], "SMs",
+              fmt="{:.0f}")
+        F.add("preempt.%s.rt_slowdown" % mode, 6,
+              "  %s's slowdown (turnaround / %d cycles alone)" %
+              (rt["program"], rt["alone_cycles"]), m["rt_slowdown"], "x",
+              fmt="{:.3f}")
+        F.add("preempt.%s.rt_slowdown_p99" % mode, 6, "  p99 (nearest rank)",
+              [rs["p99"]], "x", fmt="{:.3f}")
+        F.add("preempt.%s.be_slowdown" % mode, 6,
+              "  %s's slowdown (turnaround / %d cycles alone)" %
+              (be["program"], be["alone_cycles"]), m["be_slowdown"], "x",
+              fmt="{:.4f}")
+        t = m["totals"]
+        preempt_rows.append({
+            "mode": mode, "best_effort_idempotent":
+            m["best_effort_idempotent"], "arrivals": nr,
+            "latency": ls, "sm_latency": ss,
+            "sms_admitted": m["sms_admitted_stats"],
+            "rt_slowdown": rs, "be_slowdown": bs,
+            "per_arrival": {k: t[k] / nr for k in
+                            ("drain", "switch", "flush", "restores",
+                             "xfer_cycles", "lost_cycles")},
+        })
+
     # ---- the report ----------------------------------------------------
     F.items.sort(key=lambda f: f["item"])   # stable: order within an item
     host = {
@@ -415,6 +475,7 @@ def main():
              "min_ns": min(r["ps_per_event"]) / 1000,
              "max_ns": max(r["ps_per_event"]) / 1000,
              "runs": len(r["ps_per_event"])} for r in sched["runs"]],
+        "preempt": preempt_rows,
         "raw": raw,
     }
     os.makedirs(args.out, exist_ok=True)
@@ -446,6 +507,35 @@ def main():
                 row.append("%.0f" % (med(r["ps_per_event"]) / 1000)
                            if r else "")
             mrows.append(tuple(row))
+
+    # the priority bench: nearest-rank percentiles per mechanism
+    phdr = ("mechanism", "latency p50/p99/max", "per SM p50/p99/max",
+            "SMs min", "%s slowdown p50/p99/max" % rt["program"],
+            "%s slowdown p50/max" % be["program"],
+            "per arrival: switched/flushed/drained by auto")
+    prows = []
+    for r in preempt_rows:
+        ls, ss, rs, bs = (r["latency"], r["sm_latency"], r["rt_slowdown"],
+                          r["be_slowdown"])
+        pa = r["per_arrival"]
+        prows.append((
+            labels.get(r["mode"], r["mode"]),
+            "%d / %d / %d" % (ls["p50"], ls["p99"], ls["max"]),
+            "%d / %d / %d" % (ss["p50"], ss["p99"], ss["max"]),
+            "%d" % r["sms_admitted"]["min"],
+            "%.3f / %.3f / %.3f" % (rs["p50"], rs["p99"], rs["max"]),
+            "%.4f / %.4f" % (bs["p50"], bs["max"]),
+            "%.1f / %.1f / %.1f" % (pa["switch"], pa["flush"],
+                                    pa["drain"])))
+    ptitle = ("Priority preemption (item 6), emulated cycles: %s (%d blocks "
+              "of %d cycles, class realtime, %d cycles alone) arriving at "
+              "%d offsets in [%d, %d) while %s (%d cycles alone) fills %d "
+              "SMs; policy %s, %d bytes/cycle per SM:" %
+              (rt["program"], rt["blocks"], rt["block_cycles"],
+               rt["alone_cycles"], nr, pre["from"],
+               pre["from"] + pre["span"], be["program"],
+               be["alone_cycles"], pre["sms"], pre["policy"],
+               pre["switch_bytes_per_cycle"]))
 
     def text_table(h, rs):
         w = [max(len(h[i]), *(len(r[i]) for r in rs)) for i in range(len(h))]
@@ -509,18 +599,22 @@ def main():
 
     text = "\n".join([head, "", text_table(hdr, rows), "",
                       "CPU ns per block event (median of %d runs; item 2):" %
-                      sched["reps"], "", text_table(mhdr, mrows), ""] +
+                      sched["reps"], "", text_table(mhdr, mrows), "",
+                      ptitle, "", text_table(phdr, prows), ""] +
                      notes + ["", summary])
     print(text)
     with open(os.path.join(args.out, "results.md"), "w") as f:
         f.write("# gputbs benchmarks\n\n%s\n\n%s\n\n"
-                "CPU ns per block event (median of %d runs):\n\n%s\n\n%s\n\n"
+                "CPU ns per block event (median of %d runs):\n\n%s\n\n"
+                "%s\n\n%s\n\n%s\n\n"
                 "%s\n" % (head, md_table(hdr, rows), sched["reps"],
-                          md_table(mhdr, mrows),
+                          md_table(mhdr, mrows), ptitle,
+                          md_table(phdr, prows),
                           "\n".join("* " + n for n in notes), summary))
     with open(os.path.join(args.out, "results.rst"), "w") as f:
-        f.write("%s\n\n%s\n\n%s\n\n%s\n" % (
-            head, rst_table(hdr, rows), rst_table(mhdr, mrows), summary))
+        f.write("%s\n\n%s\n\n%s\n\n%s\n\n%s\n\n%s\n" % (
+            head, rst_table(hdr, rows), rst_table(mhdr, mrows), ptitle,
+            rst_table(phdr, prows), summary))
     return 1 if missing else 0
 
 

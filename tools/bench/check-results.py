@@ -9,7 +9,7 @@ import sys
 
 d = json.load(open(sys.argv[1]))
 for key in ("version", "smoke", "date", "host", "guest", "figures",
-            "sched_matrix", "raw"):
+            "sched_matrix", "preempt", "raw"):
     assert key in d, "missing %s" % key
 ids = {}
 for f in d["figures"]:
@@ -27,10 +27,23 @@ need = ["abi.getpid", "abi.info", "abi.submit", "abi.submit_wait",
         "fidelity.1x.error_p99", "fidelity.10x.makespan",
         "fidelity.100x.makespan", "timer.50us.p50", "sim.events",
         "sim.sweep", "mem.grid.15", "mem.grid.132", "mem.sm", "mem.sim_rss"]
+for mode in ("drain", "switch", "flush", "auto"):
+    need += ["preempt.%s.%s" % (mode, k) for k in
+             ("latency", "latency_p99", "latency_max", "sm_latency", "sms",
+              "rt_slowdown", "rt_slowdown_p99", "be_slowdown")]
 missing = [n for n in need if n not in ids]
 assert not missing, "missing figures: %s" % ", ".join(missing)
-assert {1, 2, 3, 4, 5} <= {f["item"] for f in d["figures"]}
+assert {1, 2, 3, 4, 5, 6} <= {f["item"] for f in d["figures"]}
 assert d["sched_matrix"], "empty scheduler matrix"
+# the target: switch starts the realtime grid on every SM in budget
+assert ids["preempt.switch.latency_max"]["target"], "no switch target"
+assert [r["mode"] for r in d["preempt"]] == \
+    ["drain", "switch", "flush", "auto"], "preempt: mechanisms"
+for r in d["preempt"]:
+    for k in ("latency", "sm_latency", "rt_slowdown", "be_slowdown"):
+        st = r[k]
+        assert st["n"] >= 1 and st["p50"] <= st["p99"] <= st["max"], \
+            "preempt %s: %s" % (r["mode"], k)
 assert not d.get("missing"), "missing guest results: %s" % d["missing"]
 print("results: %d figures, %d with targets (%d met); well-formed" %
       (len(ids), sum(f["met"] is not None for f in ids.values()),
