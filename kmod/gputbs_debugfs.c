@@ -456,49 +456,81 @@ DEFINE_SHOW_ATTRIBUTE(gputbs_dbg_accuracy);
 struct gputbs_dbg_lat {
 	u64 preemptions;
 	u64 switches[GPUTBS_NR_PREEMPT_REASONS];
-	u64 hist[GPUTBS_LAT_BUCKETS];
-	u64 count;
-	u64 sum;
-	u64 max;
+	struct gputbs_lat_hist lat[GTBS_NR_PRIO_CLASSES][GTBS_NR_MECHS];
+	struct gputbs_lat_hist total;
 };
 
-static int gputbs_dbg_latency_show(struct seq_file *m, void *unused)
+/* The buckets of @l up to its highest non-empty one, @prefix before each. */
+static void gputbs_dbg_lat_rows(struct seq_file *m, const char *prefix,
+				const struct gputbs_lat_hist *l)
 {
-	struct gputbs_device *gdev = m->private;
-	struct gputbs_dbg_lat *l;
 	unsigned int b, last = 0;
 
-	l = kmalloc(sizeof(*l), GFP_KERNEL);
-	if (!l)
-		return -ENOMEM;
-	spin_lock(&gdev->lock);
-	l->preemptions = gdev->obs.preemptions;
-	memcpy(l->switches, gdev->obs.switches, sizeof(l->switches));
-	memcpy(l->hist, gdev->obs.lat_hist, sizeof(l->hist));
-	l->count = gdev->obs.lat_count;
-	l->sum = gdev->obs.lat_sum;
-	l->max = gdev->obs.lat_max;
-	spin_unlock(&gdev->lock);
-
-	seq_printf(m, "# preemptions %llu\n", l->preemptions);
-	seq_puts(m, "# switches");
-	for (b = 0; b < GPUTBS_NR_PREEMPT_REASONS; b++)
-		seq_printf(m, " %s=%llu", gputbs_preempt_reason_name(b),
-			   l->switches[b]);
-	seq_printf(m, "\n# latencies %llu sum %llu max %llu (cycles from the preempting grid's arrival to its first block on the SM)\n",
-		   l->count, l->sum, l->max);
-	seq_puts(m, "# from to count (cycles in [from, to))\n");
 	for (b = 0; b < GPUTBS_LAT_BUCKETS; b++)
 		if (l->hist[b])
 			last = b;
 	for (b = 0; b <= last; b++) {
 		u64 from = b ? 1ULL << (b - 1) : 0;
 
+		if (!l->hist[b] && *prefix)
+			continue;	/* per class and mechanism: non-empty only */
 		if (b < 64)
-			seq_printf(m, "%llu %llu %llu\n", from,
+			seq_printf(m, "%s%llu %llu %llu\n", prefix, from,
 				   b ? 1ULL << b : 1, l->hist[b]);
 		else
-			seq_printf(m, "%llu inf %llu\n", from, l->hist[b]);
+			seq_printf(m, "%s%llu inf %llu\n", prefix, from,
+				   l->hist[b]);
+	}
+}
+
+static int gputbs_dbg_latency_show(struct seq_file *m, void *unused)
+{
+	struct gputbs_device *gdev = m->private;
+	struct gputbs_dbg_lat *l;
+	unsigned int b, c, k;
+	char prefix[32];
+
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return -ENOMEM;
+	spin_lock(&gdev->lock);
+	l->preemptions = gdev->obs.preemptions;
+	memcpy(l->switches, gdev->obs.switches, sizeof(l->switches));
+	memcpy(l->lat, gdev->obs.lat, sizeof(l->lat));
+	spin_unlock(&gdev->lock);
+
+	for (c = 0; c < GTBS_NR_PRIO_CLASSES; c++) {
+		for (k = 0; k < GTBS_NR_MECHS; k++) {
+			const struct gputbs_lat_hist *h = &l->lat[c][k];
+
+			for (b = 0; b < GPUTBS_LAT_BUCKETS; b++)
+				l->total.hist[b] += h->hist[b];
+			l->total.count += h->count;
+			l->total.sum += h->sum;
+			l->total.max = max(l->total.max, h->max);
+		}
+	}
+	seq_printf(m, "# preemptions %llu\n", l->preemptions);
+	seq_puts(m, "# switches");
+	for (b = 0; b < GPUTBS_NR_PREEMPT_REASONS; b++)
+		seq_printf(m, " %s=%llu", gputbs_preempt_reason_name(b),
+			   l->switches[b]);
+	seq_printf(m, "\n# latencies %llu sum %llu max %llu (cycles from the preempting grid's arrival to its first block on the SM)\n",
+		   l->total.count, l->total.sum, l->total.max);
+	seq_puts(m, "# from to count (cycles in [from, to))\n");
+	gputbs_dbg_lat_rows(m, "", &l->total);
+	seq_puts(m, "# by class (of the grid that waited) and mechanism (the slowest that preempted a block for it): class mech latencies=N sum=S max=M, then class mech from to count for each non-empty bucket\n");
+	for (c = 0; c < GTBS_NR_PRIO_CLASSES; c++) {
+		for (k = 0; k < GTBS_NR_MECHS; k++) {
+			const struct gputbs_lat_hist *h = &l->lat[c][k];
+
+			snprintf(prefix, sizeof(prefix), "%s %s ",
+				 gtbs_prio_class_name(c),
+				 gtbs_preempt_mech_name(k));
+			seq_printf(m, "%slatencies=%llu sum=%llu max=%llu\n",
+				   prefix, h->count, h->sum, h->max);
+			gputbs_dbg_lat_rows(m, prefix, h);
+		}
 	}
 	kfree(l);
 	return 0;

@@ -237,6 +237,9 @@ struct gputbs_user_usage {
  * @done: set under &gputbs_device.lock when the last block ended.
  * @lat_pending: one bit per SM: a preemption on that SM waits for the
  *	grid's first block there (gputbs_obs.c; &gputbs_device.lock).
+ * @lat_mech: per SM, while its bit of @lat_pending is set, the slowest
+ *	&enum gtbs_preempt_mech that preempted a block there for the grid
+ *	(%GTBS_MECH_DRAIN if none; gputbs_obs.c; &gputbs_device.lock).
  * @id: device-wide serial number from 1, in submission order: the grid's
  *	id in the gputbs netlink family (set at submission, under
  *	&gputbs_device.lock, by gputbs_nl_grid_submitted()).
@@ -259,6 +262,7 @@ struct gputbs_grid {
 	struct list_head done_node;
 	bool done;
 	unsigned long *lat_pending;
+	u8 *lat_mech;
 	u64 id;
 	pid_t pid;
 	struct gputbs_charge charge;

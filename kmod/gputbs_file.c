@@ -69,6 +69,7 @@ static void gputbs_grid_free(struct kref *ref)
 	struct gputbs_grid *grid = container_of(ref, struct gputbs_grid, ref);
 
 	bitmap_free(grid->lat_pending);
+	kfree(grid->lat_mech);
 	kvfree(grid->records);
 	kvfree(grid->durations);
 	kvfree(grid);
@@ -408,7 +409,9 @@ static struct gputbs_grid *gputbs_grid_create(struct gputbs_client *client,
 		return ERR_PTR(-ENOMEM);
 	memset(grid, 0, offsetof(struct gputbs_grid, core));
 	grid->lat_pending = bitmap_zalloc(core->cfg.nr_sms, GFP_KERNEL_ACCOUNT);
-	if (!grid->lat_pending) {
+	grid->lat_mech = kcalloc(core->cfg.nr_sms, sizeof(*grid->lat_mech),
+				 GFP_KERNEL_ACCOUNT);
+	if (!grid->lat_pending || !grid->lat_mech) {
 		ret = -ENOMEM;
 		goto err_free;
 	}
@@ -444,6 +447,7 @@ static struct gputbs_grid *gputbs_grid_create(struct gputbs_client *client,
 
 err_free:
 	bitmap_free(grid->lat_pending);
+	kfree(grid->lat_mech);
 	kvfree(grid->records);
 	kvfree(grid->durations);
 	kvfree(grid);
@@ -843,6 +847,10 @@ static void gputbs_show_fdinfo(struct seq_file *m, struct file *file)
 		   st.grids_completed);
 	seq_printf(m, "drm-gputbs-blocks-completed:\t%llu\n",
 		   st.blocks_completed);
+	seq_printf(m, "drm-gputbs-blocks-preempted:\t%llu\n",
+		   st.blocks_preempted);
+	seq_printf(m, "drm-gputbs-save-cycles:\t%llu\n", st.save_cycles);
+	seq_printf(m, "drm-gputbs-restore-cycles:\t%llu\n", st.restore_cycles);
 }
 
 /* File operations of /dev/gputbs. */

@@ -64,6 +64,9 @@ static struct genl_family gputbs_nl_family;
  * @ev_queued: events queued.
  * @ev_dropped: events dropped.
  * @timeout_ns: the device's job timeout, ns (sysfs timeout_ns).
+ * @preempt_mode: &gtbs_dev.preempt_mode (&enum gputbs_preempt_mode).
+ * @preempt: blocks switched, flushed and restored, switch and flushed
+ *	cycles (&gtbs_dev.preempts, restores, xfer_cycles, lost_cycles).
  */
 struct gputbs_nl_dev {
 	const char *policy;
@@ -78,6 +81,8 @@ struct gputbs_nl_dev {
 	u64 timeout_ns;
 	u64 ev_queued;
 	u64 ev_dropped;
+	u32 preempt_mode;
+	u64 preempt[5];
 };
 
 /*
@@ -158,6 +163,12 @@ static int gputbs_nl_dev_get(struct gputbs_device *gdev,
 	d->counters[7] = core->grids_cancelled;
 	d->counters[8] = core->grids_timed_out;
 	d->timeout_ns = gdev->timeout_ns;
+	d->preempt_mode = core->preempt_mode;
+	d->preempt[0] = core->preempts[GTBS_MECH_SWITCH];
+	d->preempt[1] = core->preempts[GTBS_MECH_FLUSH];
+	d->preempt[2] = core->restores;
+	d->preempt[3] = core->xfer_cycles;
+	d->preempt[4] = core->lost_cycles;
 	d->ev_queued = gputbs_nl->queued;
 	d->ev_dropped = gputbs_nl->dropped;
 	ret = gputbs_nl_put_params(skb, core);
@@ -174,10 +185,22 @@ static int gputbs_nl_put_dev(struct sk_buff *skb, const struct gputbs_nl_dev *d)
 		GPUTBS_A_DEV_SHARING_SWITCHES, GPUTBS_A_DEV_GRIDS_CANCELLED,
 		GPUTBS_A_DEV_GRIDS_TIMED_OUT,
 	};
+	static const int preempt_attrs[] = {
+		GPUTBS_A_DEV_BLOCKS_SWITCHED, GPUTBS_A_DEV_BLOCKS_FLUSHED,
+		GPUTBS_A_DEV_BLOCKS_RESTORED, GPUTBS_A_DEV_SWITCH_CYCLES,
+		GPUTBS_A_DEV_FLUSHED_CYCLES,
+	};
 	const struct gtbs_policy_ops *ops;
 	unsigned int i;
 
 	BUILD_BUG_ON(ARRAY_SIZE(counter_attrs) != ARRAY_SIZE(d->counters));
+	BUILD_BUG_ON(ARRAY_SIZE(preempt_attrs) != ARRAY_SIZE(d->preempt));
+	/* the core's modes are the family's enum preempt-mode */
+	BUILD_BUG_ON((int)GTBS_PREEMPT_DRAIN != GPUTBS_PREEMPT_MODE_DRAIN);
+	BUILD_BUG_ON((int)GTBS_PREEMPT_SWITCH != GPUTBS_PREEMPT_MODE_SWITCH);
+	BUILD_BUG_ON((int)GTBS_PREEMPT_FLUSH != GPUTBS_PREEMPT_MODE_FLUSH);
+	BUILD_BUG_ON((int)GTBS_PREEMPT_AUTO != GPUTBS_PREEMPT_MODE_AUTO);
+	BUILD_BUG_ON((int)GTBS_NR_PREEMPT_MODES - 1 != GPUTBS_PREEMPT_MODE_AUTO);
 	if (nla_put_string(skb, GPUTBS_A_DEV_POLICY, d->policy))
 		return -EMSGSIZE;
 	gtbs_policy_lock();
@@ -215,8 +238,13 @@ static int gputbs_nl_put_dev(struct sk_buff *skb, const struct gputbs_nl_dev *d)
 	    nla_put_u64_64bit(skb, GPUTBS_A_DEV_EVENTS_DROPPED, d->ev_dropped,
 			      GPUTBS_A_DEV_PAD) ||
 	    nla_put_u64_64bit(skb, GPUTBS_A_DEV_TIMEOUT_NS, d->timeout_ns,
-			      GPUTBS_A_DEV_PAD))
+			      GPUTBS_A_DEV_PAD) ||
+	    nla_put_u32(skb, GPUTBS_A_DEV_PREEMPT_MODE, d->preempt_mode))
 		return -EMSGSIZE;
+	for (i = 0; i < ARRAY_SIZE(preempt_attrs); i++)
+		if (nla_put_u64_64bit(skb, preempt_attrs[i], d->preempt[i],
+				      GPUTBS_A_DEV_PAD))
+			return -EMSGSIZE;
 	return 0;
 }
 

@@ -27,16 +27,35 @@
  * pick the shortest grid), mpmax (``limit``), or another policy
  * (``policy``).  A *preemption* is such an event for the reasons class,
  * starve and shorter: the SM declines to issue a block of a lower-class or
- * longer grid that it would otherwise issue.  Blocks already resident are
- * never interrupted, so the event happens at a block boundary, and if H's
- * block does not fit yet the SM waits for resident blocks to end.
+ * longer grid that it would otherwise issue.  The event happens at a block
+ * boundary; if H's block does not fit yet the SM waits for resident blocks
+ * to end, or, with a preempt_mode other than drain, switches out or
+ * flushes resident blocks of lower classes (gputbs:block_preempt).
  *
  * Preemption latency.  For a preemption on SM s by a grid H that has not
- * yet run a block on s, the latency is the time from H's arrival to the
- * start of H's first block on s, in emulated cycles: it includes SRTF's
- * sampling and hand-off delays and the wait for resident blocks to drain.
- * It is measured once per grid and SM, when that block starts; a grid
- * cancelled before is not measured.
+ * yet run a block on s (a preemption as above, or a resident block that s
+ * switches out or flushes for H), the latency is the time from H's arrival
+ * to the start of H's first block on s, in emulated cycles: it includes
+ * SRTF's sampling and hand-off delays and the wait for resident blocks to
+ * drain or to be saved.  It is measured once per grid and SM, when that block
+ * starts; a grid cancelled before is not measured.  It is counted under
+ * H's own priority class and under one mechanism: while H waits on s, the
+ * blocks that s preempts for it (&gtbs_backend_ops.block_preempt, made
+ * while s's policy has picked H) mark the wait with their mechanism, the
+ * slowest kept: ``switch`` if any block was switched out (its save is
+ * part of the wait), else ``flush`` if any was flushed, else ``drain`` (no
+ * resident block was interrupted: the wait ended as blocks ended).
+ *
+ * Save and restore.  A switched-out block holds its slot for its save,
+ * from &gtbs_backend_ops.block_preempt for the cycles it reports (the
+ * transfer and the wait for the SM's transfers queued before it), and is
+ * issued again with &gtbs_backend_ops.block_start in the phase
+ * %GTBS_SLOT_RESTORE, holding the slot until &gtbs_slot.phase_end, when
+ * it runs on.  Both intervals are traced (gputbs:block_preempt,
+ * gputbs:block_restore) and charged to the block's file as its save and
+ * restore cycles (fdinfo drm-gputbs-save-cycles, -restore-cycles); so they
+ * include the waits for earlier transfers, and over all files they add up
+ * to at least the device's switch_cycles (sysfs), the transfers alone.
  *
  * SM time of a client (drm-engine-sm of fdinfo).  While k blocks are
  * resident on an SM, each is charged 1/k of every cycle: a client's time
@@ -188,14 +207,27 @@ static void gputbs_client_charge(struct gputbs_client_stats *st, u64 share)
 	st->busy_frac &= mask;
 }
 
-static void gputbs_obs_latency(struct gputbs_obs *obs, u64 cycles)
+static void gputbs_obs_latency(struct gputbs_obs *obs, u32 class, u32 mech,
+			       u64 cycles)
 {
+	struct gputbs_lat_hist *l = &obs->lat[class][mech];
 	unsigned int b = cycles ? fls64(cycles) : 0;
 
-	obs->lat_hist[b]++;
-	obs->lat_count++;
-	obs->lat_sum += cycles;
-	obs->lat_max = max(obs->lat_max, cycles);
+	l->hist[b]++;
+	l->count++;
+	l->sum += cycles;
+	l->max = max(l->max, cycles);
+}
+
+/* Rank of a mechanism in a wait: the slowest one used is kept (the DOC). */
+static unsigned int gputbs_mech_rank(u32 mech)
+{
+	static const u8 rank[GTBS_NR_MECHS] = {
+		[GTBS_MECH_DRAIN] = 0, [GTBS_MECH_FLUSH] = 1,
+		[GTBS_MECH_SWITCH] = 2,
+	};
+
+	return mech < GTBS_NR_MECHS ? rank[mech] : 0;
 }
 
 /**
@@ -344,7 +376,11 @@ void gputbs_obs_grid_done(struct gputbs_device *gdev,
  * @cycle: the emulated cycle it started.
  *
  * Starts the block's share of the SM, ends a pending preemption-latency
- * measurement of @grid on @sm, and emits gputbs:block_start.
+ * measurement of @grid on @sm (under its class and mechanism, see the
+ * DOC), and emits gputbs:block_start.  A switched-out block issued again
+ * starts its restore here (its slot in %GTBS_SLOT_RESTORE until
+ * &gtbs_slot.phase_end): the restore's cycles are charged to its file and
+ * gputbs:block_restore follows.
  *
  * Context: &gputbs_device.lock held.
  */
@@ -354,7 +390,9 @@ void gputbs_obs_block_start(struct gtbs_dev *core, struct gtbs_sm *sm,
 {
 	struct gputbs_device *gdev = core->priv;
 	struct gputbs_obs_sm *o = &gdev->obs.sms[sm->id];
+	const struct gtbs_slot *s = &sm->slots[slot];
 	struct gputbs_grid *mgrid = grid->priv;
+	u64 restore = 0;
 
 	gtbs_lockdep_assert_held(core);
 	/* the new block is already counted in nr_resident */
@@ -362,10 +400,18 @@ void gputbs_obs_block_start(struct gtbs_dev *core, struct gtbs_sm *sm,
 	o->slot_share[slot] = o->share_clock;
 	if (mgrid->lat_pending && test_bit(sm->id, mgrid->lat_pending)) {
 		clear_bit(sm->id, mgrid->lat_pending);
-		gputbs_obs_latency(&gdev->obs, cycle - min(cycle,
-							   grid->submit_cycle));
+		gputbs_obs_latency(&gdev->obs, grid->desc.prio_class,
+				   mgrid->lat_mech[sm->id],
+				   cycle - min(cycle, grid->submit_cycle));
 	}
 	trace_block_start(mgrid, sm->id, slot, block, cycle);
+	if (s->phase != GTBS_SLOT_RESTORE)
+		return;
+	if (s->phase_end > cycle)
+		restore = s->phase_end - cycle;
+	mgrid->client->stats.restore_cycles += restore;
+	trace_block_restore(mgrid, sm->id, slot, block, GTBS_MECH_SWITCH,
+			    restore, cycle);
 }
 
 /**
@@ -398,6 +444,20 @@ void gputbs_obs_block_end(struct gputbs_device *gdev, struct gtbs_sm *sm,
 	trace_block_end(grid, sm->id, slot, block, start, end);
 }
 
+/* The grid of @id with blocks to issue, or NULL.  Lock held. */
+static struct gtbs_grid *gputbs_obs_pending(struct gtbs_dev *core, u64 id)
+{
+	struct gtbs_grid *grid;
+
+	gtbs_lockdep_assert_held(core);
+	if (id == U64_MAX)
+		return NULL;
+	list_for_each_entry(grid, &core->pending, pending_node)
+		if (grid->id == id)
+			return grid;
+	return NULL;
+}
+
 /**
  * gputbs_obs_block_preempt() - &gtbs_backend_ops.block_preempt of the module
  * @core: the core's device.
@@ -410,9 +470,13 @@ void gputbs_obs_block_end(struct gputbs_device *gdev, struct gtbs_sm *sm,
  *
  * Charges the block's share of the SM up to now to its file (the run that
  * ends here; a restore and the run after it are charged at the block's
- * end, a save is not charged) and emits gputbs:block_preempt.
+ * end, a save is not charged as SM time) with the preemption and the
+ * save's @cycles, marks the preemption-latency wait of the grid the SM
+ * preempts for (the grid its policy picked, &gputbs_obs_sm.cur_id) with
+ * @mech, and emits gputbs:block_preempt.
  *
- * Context: &gputbs_device.lock held.
+ * Context: &gputbs_device.lock held, inside the SM's dispatch, after
+ * gputbs_obs_pick() reported the grid the SM makes room for.
  */
 void gputbs_obs_block_preempt(struct gtbs_dev *core, struct gtbs_sm *sm,
 			      struct gtbs_grid *grid, u32 slot, u32 block,
@@ -421,13 +485,32 @@ void gputbs_obs_block_preempt(struct gtbs_dev *core, struct gtbs_sm *sm,
 	struct gputbs_device *gdev = core->priv;
 	struct gputbs_obs_sm *o = &gdev->obs.sms[sm->id];
 	struct gputbs_grid *mgrid = grid->priv;
+	struct gputbs_client_stats *st = &mgrid->client->stats;
+	struct gputbs_grid *mby;
+	struct gtbs_grid *by;
 
 	gtbs_lockdep_assert_held(core);
 	/* the block still holds its slot: nr_resident counts it */
 	gputbs_share_advance(o, sm->now, sm->nr_resident);
-	gputbs_client_charge(&mgrid->client->stats,
-			     o->share_clock - o->slot_share[slot]);
+	gputbs_client_charge(st, o->share_clock - o->slot_share[slot]);
 	o->slot_share[slot] = o->share_clock;
+	st->blocks_preempted++;
+	if (mech == GTBS_MECH_SWITCH)
+		st->save_cycles += cycles;
+	by = gputbs_obs_pending(core, o->cur_id);
+	mby = by ? by->priv : NULL;
+	if (mby && mby->lat_pending) {
+		const struct gtbs_grid_sm *gs = &by->sm[sm->id];
+
+		/* a wait no gputbs:preempt started (nothing left to issue) */
+		if (!gs->resident && !gs->pred.done_blocks &&
+		    !test_and_set_bit(sm->id, mby->lat_pending))
+			mby->lat_mech[sm->id] = GTBS_MECH_DRAIN;
+		if (test_bit(sm->id, mby->lat_pending) &&
+		    gputbs_mech_rank(mech) >
+		    gputbs_mech_rank(mby->lat_mech[sm->id]))
+			mby->lat_mech[sm->id] = mech;
+	}
 	trace_block_preempt(mgrid, sm->id, slot, block, mech, cycles, sm->now);
 }
 
@@ -446,20 +529,6 @@ void gputbs_obs_predict(struct gtbs_dev *core, struct gtbs_sm *sm,
 {
 	gtbs_lockdep_assert_held(core);
 	trace_predict(grid->priv, sm->id, &grid->sm[sm->id].pred, sm->now);
-}
-
-/* The grid of @id with blocks to issue, or NULL.  Lock held. */
-static struct gtbs_grid *gputbs_obs_pending(struct gtbs_dev *core, u64 id)
-{
-	struct gtbs_grid *grid;
-
-	gtbs_lockdep_assert_held(core);
-	if (id == U64_MAX)
-		return NULL;
-	list_for_each_entry(grid, &core->pending, pending_node)
-		if (grid->id == id)
-			return grid;
-	return NULL;
 }
 
 /*
@@ -536,8 +605,9 @@ void gputbs_obs_pick(struct gtbs_dev *core, struct gtbs_sm *sm,
 		mgrid = grid->priv;
 		/* the latency to its first block here, if none ran yet */
 		if (mgrid->lat_pending && !gs->resident &&
-		    !gs->pred.done_blocks)
-			set_bit(sm->id, mgrid->lat_pending);
+		    !gs->pred.done_blocks &&
+		    !test_and_set_bit(sm->id, mgrid->lat_pending))
+			mgrid->lat_mech[sm->id] = GTBS_MECH_DRAIN;
 	}
 	trace_preempt(sm->id, sm->now, from->priv, fc, grid->priv, tc, reason);
 	if (reason <= GPUTBS_PREEMPT_SHORTER)

@@ -67,6 +67,12 @@ enum gputbs_preempt_reason {
  *	cycles (see gputbs_obs_block_end()).
  * @busy_frac: the fraction of a cycle beyond @busy_cycles, in units of
  *	2^-%GPUTBS_SHARE_SHIFT cycles.
+ * @blocks_preempted: blocks of the file's grids switched out or flushed
+ *	(a block preempted twice counts twice).
+ * @save_cycles: cycles the file's switched-out blocks held their slots
+ *	while their contexts were saved (gputbs_obs_block_preempt()).
+ * @restore_cycles: cycles its restored blocks held their slots while their
+ *	contexts were restored (gputbs_obs_block_start()).
  *
  * @id is constant; the rest is protected by &gputbs_device.lock.
  */
@@ -77,6 +83,9 @@ struct gputbs_client_stats {
 	u64 blocks_completed;
 	u64 busy_cycles;
 	u32 busy_frac;
+	u64 blocks_preempted;
+	u64 save_cycles;
+	u64 restore_cycles;
 };
 
 /**
@@ -133,14 +142,30 @@ struct gputbs_acc_entry {
 };
 
 /**
+ * struct gputbs_lat_hist - a log2 histogram of preemption latencies
+ * @hist: latencies in cycles: bucket 0 counts 0 cycles, bucket b >= 1
+ *	counts [2^(b-1), 2^b).
+ * @count: latencies measured (the sum of @hist).
+ * @sum: their sum, cycles.
+ * @max: the largest, cycles.
+ *
+ * Protected by &gputbs_device.lock.
+ */
+struct gputbs_lat_hist {
+	u64 hist[GPUTBS_LAT_BUCKETS];
+	u64 count;
+	u64 sum;
+	u64 max;
+};
+
+/**
  * struct gputbs_obs - the module's observations of its device
  * @preemptions: preemptions (&enum gputbs_preempt_reason), device lifetime.
  * @switches: gputbs:preempt events per reason.
- * @lat_hist: preemption latencies in cycles: bucket 0 counts 0 cycles,
- *	bucket b >= 1 counts [2^(b-1), 2^b).
- * @lat_count: latencies measured (the sum of @lat_hist).
- * @lat_sum: their sum, cycles.
- * @lat_max: the largest, cycles.
+ * @lat: preemption latencies per &enum gtbs_prio_class of the grid that
+ *	waited (its own class) and per &enum gtbs_preempt_mech: the slowest
+ *	mechanism that preempted a block on the SM for it while it waited
+ *	(switch, else flush, else drain; gputbs_obs.c, DOC).
  * @acc: ring of the last %GPUTBS_ACC_LOG_LEN completed grids.
  * @acc_total: grids ever logged; the next goes to @acc[@acc_total %
  *	%GPUTBS_ACC_LOG_LEN].
@@ -153,10 +178,7 @@ struct gputbs_acc_entry {
 struct gputbs_obs {
 	u64 preemptions;
 	u64 switches[GPUTBS_NR_PREEMPT_REASONS];
-	u64 lat_hist[GPUTBS_LAT_BUCKETS];
-	u64 lat_count;
-	u64 lat_sum;
-	u64 lat_max;
+	struct gputbs_lat_hist lat[GTBS_NR_PRIO_CLASSES][GTBS_NR_MECHS];
 	struct gputbs_acc_entry acc[GPUTBS_ACC_LOG_LEN];
 	u64 acc_total;
 	struct gputbs_obs_sm *sms;

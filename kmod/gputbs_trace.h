@@ -40,6 +40,8 @@ TRACE_DEFINE_ENUM(GPUTBS_PREEMPT_SAMPLE);
 TRACE_DEFINE_ENUM(GPUTBS_PREEMPT_SHARE);
 TRACE_DEFINE_ENUM(GPUTBS_PREEMPT_LIMIT);
 TRACE_DEFINE_ENUM(GPUTBS_PREEMPT_POLICY);
+TRACE_DEFINE_ENUM(GTBS_MECH_SWITCH);
+TRACE_DEFINE_ENUM(GTBS_MECH_FLUSH);
 
 /*
  * ftrace needs the pairs literally; the unit test trace_names_match_table
@@ -59,6 +61,11 @@ TRACE_DEFINE_ENUM(GPUTBS_PREEMPT_POLICY);
 			 { GPUTBS_PREEMPT_SHARE, "share" },		\
 			 { GPUTBS_PREEMPT_LIMIT, "limit" },		\
 			 { GPUTBS_PREEMPT_POLICY, "policy" })
+
+/* the mechanisms that interrupt a block (never drain) */
+#define gputbs_show_mech(m)						\
+	__print_symbolic(m, { GTBS_MECH_SWITCH, "switch" },		\
+			 { GTBS_MECH_FLUSH, "flush" })
 
 #define gputbs_show_end_state(s)					\
 	__print_symbolic(s, { GTBS_GRID_DONE, "done" },			\
@@ -154,42 +161,63 @@ TRACE_EVENT(block_end,
 		      __entry->block, __entry->start, __entry->end)
 );
 
-TRACE_DEFINE_ENUM(GTBS_MECH_SWITCH);
-TRACE_DEFINE_ENUM(GTBS_MECH_FLUSH);
-
 /*
- * A resident block stopped running without ending (sm-emu/preempt.c):
- * switched out (its save takes @cycles, the slot held until then) or
- * flushed (@cycles 0); it starts again later with another block_start.
+ * The transfers of a block's context (sm-emu/preempt.c), one class for
+ * both directions: @cycles from @now, the cycle of the event, to the end
+ * of the transfer, the block's slot held until then (the transfer itself
+ * and the wait for the SM's earlier transfers).
+ *
+ * block_preempt: a resident block stopped running without ending, by @mech:
+ * switched out (its save takes @cycles) or flushed (@cycles 0, the slot
+ * free at once); it starts again later with another block_start.
+ *
+ * block_restore: a switched-out block was issued again (the block_start
+ * just before it, at the same cycle): its restore takes @cycles, then it
+ * runs on from where it stopped (@mech is switch).
+ *
+ * block_start and block_end stay events of their own: their fields differ
+ * (a start cycle; a start and an end) and gputbs timeline reads them.
  */
-TRACE_EVENT(block_preempt,
-	    TP_PROTO(const struct gputbs_grid *grid, u32 sm, u32 slot, u32 block,
-		     u32 mech, u64 cycles, u64 now),
-	    TP_ARGS(grid, sm, slot, block, mech, cycles, now),
-	    TP_STRUCT__entry(__field(u64, client)
-			     __field(u32, handle)
-			     __field(u32, sm)
-			     __field(u32, slot)
-			     __field(u32, block)
-			     __field(u32, mech)
-			     __field(u64, cycles)
-			     __field(u64, now)),
-	    TP_fast_assign(__entry->client = grid->client->stats.id;
-			   __entry->handle = grid->handle;
-			   __entry->sm = sm;
-			   __entry->slot = slot;
-			   __entry->block = block;
-			   __entry->mech = mech;
-			   __entry->cycles = cycles;
-			   __entry->now = now;),
-	    TP_printk("client=%llu handle=%u sm=%u slot=%u block=%u mech=%s save_cycles=%llu cycle=%llu",
-		      __entry->client, __entry->handle, __entry->sm, __entry->slot,
-		      __entry->block,
-		      __print_symbolic(__entry->mech,
-				       { GTBS_MECH_SWITCH, "switch" },
-				       { GTBS_MECH_FLUSH, "flush" }),
-		      __entry->cycles, __entry->now)
+DECLARE_EVENT_CLASS(gputbs_block_xfer,
+		    TP_PROTO(const struct gputbs_grid *grid, u32 sm, u32 slot,
+			     u32 block, u32 mech, u64 cycles, u64 now),
+		    TP_ARGS(grid, sm, slot, block, mech, cycles, now),
+		    TP_STRUCT__entry(__field(u64, client)
+				     __field(u32, handle)
+				     __field(u32, sm)
+				     __field(u32, slot)
+				     __field(u32, block)
+				     __field(u32, mech)
+				     __field(u64, cycles)
+				     __field(u64, now)),
+		    TP_fast_assign(__entry->client = grid->client->stats.id;
+				   __entry->handle = grid->handle;
+				   __entry->sm = sm;
+				   __entry->slot = slot;
+				   __entry->block = block;
+				   __entry->mech = mech;
+				   __entry->cycles = cycles;
+				   __entry->now = now;),
+		    TP_printk("client=%llu handle=%u sm=%u slot=%u block=%u mech=%s save_cycles=%llu cycle=%llu",
+			      __entry->client, __entry->handle, __entry->sm,
+			      __entry->slot, __entry->block,
+			      gputbs_show_mech(__entry->mech), __entry->cycles,
+			      __entry->now)
 );
+
+DEFINE_EVENT(gputbs_block_xfer, block_preempt,
+	     TP_PROTO(const struct gputbs_grid *grid, u32 sm, u32 slot,
+		      u32 block, u32 mech, u64 cycles, u64 now),
+	     TP_ARGS(grid, sm, slot, block, mech, cycles, now));
+
+DEFINE_EVENT_PRINT(gputbs_block_xfer, block_restore,
+		   TP_PROTO(const struct gputbs_grid *grid, u32 sm, u32 slot,
+			    u32 block, u32 mech, u64 cycles, u64 now),
+		   TP_ARGS(grid, sm, slot, block, mech, cycles, now),
+		   TP_printk("client=%llu handle=%u sm=%u slot=%u block=%u restore_cycles=%llu cycle=%llu",
+			     __entry->client, __entry->handle, __entry->sm,
+			     __entry->slot, __entry->block, __entry->cycles,
+			     __entry->now));
 
 TRACE_EVENT(grid_end,
 	    TP_PROTO(const struct gputbs_grid *grid),

@@ -185,6 +185,19 @@ static double cycles_s(const struct gputbs_mon_dev *d, __u64 cycles)
 	return (double)cycles * d->time_scale_ps / 1e12;
 }
 
+/* The name of an enum gputbs_preempt_mode (sysfs preempt_mode's words). */
+static const char *preempt_mode_name(__u32 mode)
+{
+	static const char * const names[] = {
+		[GPUTBS_PREEMPT_MODE_DRAIN] = "drain",
+		[GPUTBS_PREEMPT_MODE_SWITCH] = "switch",
+		[GPUTBS_PREEMPT_MODE_FLUSH] = "flush",
+		[GPUTBS_PREEMPT_MODE_AUTO] = "auto",
+	};
+
+	return mode < sizeof(names) / sizeof(names[0]) ? names[mode] : "?";
+}
+
 static void print_header(FILE *f, const struct top *t)
 {
 	const struct gputbs_mon_dev *d = &t->dev;
@@ -201,6 +214,12 @@ static void print_header(FILE *f, const struct top *t)
 		(uint64_t)d->grids_completed, (uint64_t)d->blocks_dispatched,
 		(uint64_t)d->predictions, (uint64_t)d->policy_switches,
 		(uint64_t)d->events_sent, (uint64_t)d->events_dropped);
+	fprintf(f, "preemption: mode %s; blocks %" PRIu64 " switched, %" PRIu64
+		" flushed, %" PRIu64 " restored; %" PRIu64 " switch cycles, %"
+		PRIu64 " flushed cycles\n", preempt_mode_name(d->preempt_mode),
+		(uint64_t)d->blocks_switched, (uint64_t)d->blocks_flushed,
+		(uint64_t)d->blocks_restored, (uint64_t)d->switch_cycles,
+		(uint64_t)d->flushed_cycles);
 	mon_params_text(f, d);
 }
 

@@ -10,7 +10,10 @@
  * other trace systems are ignored.  The plot has the format of the
  * simulator's timeline (tools/sim/plot.c): one horizontal bar per thread
  * block on its SM, one thin row per block slot, a colour per grid, and a
- * black tick wherever an SM stopped issuing a grid (gputbs:preempt).
+ * black tick wherever an SM stopped issuing a grid (gputbs:preempt).  A
+ * preempted block (gputbs:block_preempt, gputbs:block_restore) has one bar
+ * per run, its save and restore drawn hatched beside them and nothing
+ * while it is switched out; a flushed run is drawn hatched grey.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -43,14 +46,16 @@ static const char usage_timeline[] =
 	"standard input.  Record with: trace-cmd record -e gputbs COMMAND\n"
 	"\n"
 	"  -o, --output DIR      write timeline.dat, timeline-preempt.dat,\n"
-	"                        timeline.gp, timeline.svg and timeline.png into\n"
-	"                        DIR, created if missing (default: timeline)\n"
+	"                        timeline-xfer.dat, timeline.gp, timeline.svg and\n"
+	"                        timeline.png into DIR, created if missing\n"
+	"                        (default: timeline)\n"
 	"  -n, --no-plot         write the data and the script, do not run gnuplot\n"
 	"  -s, --summary         only print the summary, write nothing\n"
 	"  -c, --check           exit 1 unless the recording adds up: every\n"
-	"                        block_start has its block_end, each grid has as\n"
-	"                        many of them as blocks, every grid_submit has\n"
-	"                        its grid_end\n"
+	"                        block_start has its block_end (or a\n"
+	"                        block_preempt, and a restore its block_start),\n"
+	"                        each grid has as many block_end as blocks,\n"
+	"                        every grid_submit has its grid_end\n"
 	"  -t, --title TEXT      title of the plot\n"
 	"  -w, --window FROM:TO  plot only blocks and preemptions between these\n"
 	"                        emulated cycles (either may be empty)\n"
@@ -66,21 +71,39 @@ enum tl_event {
 	TL_PREDICT,
 	TL_POLICY_SWITCH,
 	TL_SHARING_MODE,
+	TL_BLOCK_PREEMPT,
+	TL_BLOCK_RESTORE,
 	TL_NR_EVENTS,
 };
 
 static const char * const tl_event_names[TL_NR_EVENTS] = {
 	"grid_submit", "grid_start", "block_start", "block_end", "grid_end",
 	"preempt", "predict", "policy_switch", "sharing_mode",
+	"block_preempt", "block_restore",
 };
 
-/* One block as a block_start or a block_end event saw it. */
+/* What an interval of a block is (timeline-xfer.dat's kind column). */
+enum tl_kind {
+	TL_RUN,		/* block_start, block_end, a switched-out run */
+	TL_SAVE,	/* block_preempt mech=switch: [cycle, + save_cycles) */
+	TL_FLUSH,	/* block_preempt mech=flush; a run whose work was lost */
+	TL_RESTORE,	/* block_restore: [cycle, + restore_cycles) */
+};
+
+/*
+ * One block as a block event saw it: block_start (@start), block_end
+ * (@start, @end), block_preempt and block_restore (@start the event's
+ * cycle, @end that plus its cycles; @kind), or an interval derived from
+ * them (tl_walk()).
+ */
 struct tl_block {
 	uint32_t block;
 	uint32_t sm;
 	uint32_t slot;
 	uint64_t start;
-	uint64_t end;	/* block_end only */
+	uint64_t end;
+	unsigned long seq;	/* the event's line: the order of one block's */
+	enum tl_kind kind;
 };
 
 struct tl_vec {
@@ -106,6 +129,9 @@ struct tl_grid {
 	unsigned int nr_ends;	/* grid_end events (must be at most 1) */
 	struct tl_vec starts;
 	struct tl_vec ends;
+	struct tl_vec preempts;	/* block_preempt */
+	struct tl_vec restores;	/* block_restore */
+	struct tl_vec cuts;	/* runs that ended in a preemption (tl_walk()) */
 };
 
 struct tl_preempt {
@@ -333,6 +359,8 @@ static int tl_event(struct tl_trace *t, unsigned long line, enum tl_event ev,
 		break;
 	case TL_BLOCK_START:
 	case TL_BLOCK_END:
+	case TL_BLOCK_PREEMPT:
+	case TL_BLOCK_RESTORE:
 		if (!tl_num(f, "sm", TL_MAX_SMS - 1, &sm) ||
 		    !tl_num(f, "slot", TL_MAX_SLOTS - 1, &slot) ||
 		    !tl_num(f, "block", UINT32_MAX, &block))
@@ -341,7 +369,32 @@ static int tl_event(struct tl_trace *t, unsigned long line, enum tl_event ev,
 		b.sm = sm;
 		b.slot = slot;
 		b.block = block;
-		if (ev == TL_BLOCK_START) {
+		b.seq = line;
+		if (ev == TL_BLOCK_PREEMPT || ev == TL_BLOCK_RESTORE) {
+			const char *mech = tl_get(f, "mech");
+
+			if (!tl_num(f, "cycle", UINT64_MAX, &c1) ||
+			    !tl_num(f, ev == TL_BLOCK_PREEMPT ? "save_cycles" :
+				    "restore_cycles", UINT64_MAX - c1, &c2))
+				return tl_error(t, line, ev == TL_BLOCK_PREEMPT ?
+						"block_preempt needs cycle= and save_cycles=" :
+						"block_restore needs cycle= and restore_cycles=");
+			if (ev == TL_BLOCK_RESTORE)
+				b.kind = TL_RESTORE;
+			else if (mech && !strcmp(mech, "switch"))
+				b.kind = TL_SAVE;
+			else if (mech && !strcmp(mech, "flush") && !c2)
+				b.kind = TL_FLUSH;
+			else
+				return tl_error(t, line,
+						"block_preempt needs mech=switch, or mech=flush with save_cycles=0");
+			b.start = c1;
+			b.end = c1 + c2;
+			if (tl_push(ev == TL_BLOCK_PREEMPT ? &g->preempts :
+				    &g->restores, &b))
+				return -ENOMEM;
+			tl_seen(t, b.end);
+		} else if (ev == TL_BLOCK_START) {
 			if (!tl_num(f, "cycle", UINT64_MAX, &c1))
 				return tl_error(t, line,
 						"block_start needs cycle=");
@@ -438,45 +491,149 @@ static int tl_read(struct tl_trace *t, struct input *in)
 	return 0;
 }
 
-static int tl_cmp_block(const void *a, const void *b)
-{
-	const struct tl_block *x = a, *y = b;
+/* One event of a block, in the order of the recording. */
+struct tl_step {
+	const struct tl_block *b;
+	enum tl_event ev;
+};
 
-	return x->block < y->block ? -1 : x->block > y->block;
+static int tl_cmp_step(const void *a, const void *b)
+{
+	const struct tl_step *x = a, *y = b;
+
+	if (x->b->block != y->b->block)
+		return x->b->block < y->b->block ? -1 : 1;
+	return x->b->seq < y->b->seq ? -1 : x->b->seq > y->b->seq;
+}
+
+static size_t tl_add_steps(struct tl_step *st, size_t n,
+			   const struct tl_vec *v, enum tl_event ev)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++) {
+		st[n].b = &v->v[i];
+		st[n++].ev = ev;
+	}
+	return n;
+}
+
+/*
+ * Walk the events of each block of @g in their order: a block_start (and
+ * a block_restore at its cycle), then a block_preempt or the block_end,
+ * on one SM slot; fills @g->cuts with the runs that a block_preempt
+ * ended.  Return: the first problem found, or NULL; -ENOMEM in *@err.
+ */
+static const char *tl_walk(struct tl_grid *g, uint32_t *block, int *err)
+{
+	size_t n = g->starts.n + g->ends.n + g->preempts.n + g->restores.n;
+	const char *bad = NULL;
+	struct tl_block cur = { 0 };
+	bool open = false, ended = false, restored = false;
+	struct tl_step *st;
+	size_t i;
+
+	*err = 0;
+	if (!n)
+		return NULL;
+	st = calloc(n, sizeof(*st));
+	if (!st) {
+		err_msg("out of memory");
+		*err = -ENOMEM;
+		return NULL;
+	}
+	n = tl_add_steps(st, 0, &g->starts, TL_BLOCK_START);
+	n = tl_add_steps(st, n, &g->ends, TL_BLOCK_END);
+	n = tl_add_steps(st, n, &g->preempts, TL_BLOCK_PREEMPT);
+	n = tl_add_steps(st, n, &g->restores, TL_BLOCK_RESTORE);
+	qsort(st, n, sizeof(*st), tl_cmp_step);
+	for (i = 0; i < n; i++) {
+		const struct tl_block *b = st[i].b;
+		const char *why = NULL;
+
+		if (i && b->block != st[i - 1].b->block) {
+			open = false;
+			ended = false;
+		}
+		if (open && st[i].ev != TL_BLOCK_START &&
+		    (b->sm != cur.sm || b->slot != cur.slot))
+			why = "block_start and block_end differ or repeat";
+		switch (st[i].ev) {
+		case TL_BLOCK_START:
+			if (open || ended)
+				why = "block_start and block_end differ or repeat";
+			open = true;
+			restored = false;
+			cur = *b;
+			cur.end = b->start;	/* the run from here */
+			break;
+		case TL_BLOCK_RESTORE:
+			if (!open || restored || b->start != cur.start)
+				why = "block_restore without its block_start";
+			restored = true;
+			cur.end = b->end;
+			break;
+		case TL_BLOCK_PREEMPT:
+			if (!open || b->start < cur.end) {
+				why = "block_preempt of a block not running";
+			} else {
+				struct tl_block r = cur;
+
+				r.start = cur.end;
+				r.end = b->start;
+				r.kind = b->kind == TL_FLUSH ? TL_FLUSH : TL_RUN;
+				if (tl_push(&g->cuts, &r)) {
+					*err = -ENOMEM;
+					break;
+				}
+			}
+			open = false;
+			break;
+		default:	/* TL_BLOCK_END */
+			if (!open || ended || b->start != cur.end)
+				why = "block_start and block_end differ or repeat";
+			open = false;
+			ended = true;
+			break;
+		}
+		if (*err)
+			break;
+		if (why && !bad) {
+			bad = why;
+			*block = b->block;
+		}
+	}
+	free(st);
+	return bad;
 }
 
 /* The checks of --check; prints each problem, returns their number. */
-static unsigned int tl_problems(FILE *f, struct tl_trace *t)
+static int tl_problems(FILE *f, struct tl_trace *t, unsigned int *nr_bad)
 {
 	unsigned int bad = 0;
-	size_t i, j;
+	const char *why;
+	uint32_t block;
+	size_t i;
+	int err;
 
 	for (i = 0; i < t->nr_grids; i++) {
 		struct tl_grid *g = &t->grids[i];
 
-		if (g->starts.n > 1)	/* v is NULL while n is 0 */
-			qsort(g->starts.v, g->starts.n, sizeof(*g->starts.v),
-			      tl_cmp_block);
-		if (g->ends.n > 1)
-			qsort(g->ends.v, g->ends.n, sizeof(*g->ends.v),
-			      tl_cmp_block);
-		if (g->starts.n != g->ends.n) {
-			fprintf(f, "problem: grid %" PRIu64 ":%u: %zu block_start, %zu block_end\n",
+		if (g->starts.n != g->ends.n + g->preempts.n) {
+			fprintf(f, "problem: grid %" PRIu64 ":%u: %zu block_start, %zu block_end",
 				g->client, g->handle, g->starts.n, g->ends.n);
+			if (g->preempts.n)
+				fprintf(f, ", %zu block_preempt", g->preempts.n);
+			fputc('\n', f);
 			bad++;
 		}
-		for (j = 0; j < g->starts.n && j < g->ends.n; j++) {
-			const struct tl_block *s = &g->starts.v[j];
-			const struct tl_block *e = &g->ends.v[j];
-
-			if (s->block != e->block || s->sm != e->sm ||
-			    s->slot != e->slot || s->start != e->start ||
-			    (j && s->block == g->starts.v[j - 1].block)) {
-				fprintf(f, "problem: grid %" PRIu64 ":%u: block %u: block_start and block_end differ or repeat\n",
-					g->client, g->handle, s->block);
-				bad++;
-				break;
-			}
+		why = tl_walk(g, &block, &err);
+		if (err)
+			return err;
+		if (why) {
+			fprintf(f, "problem: grid %" PRIu64 ":%u: block %u: %s\n",
+				g->client, g->handle, block, why);
+			bad++;
 		}
 		if (!g->submitted || g->nr_ends != 1) {
 			fprintf(f, "problem: grid %" PRIu64 ":%u: %s grid_submit, %u grid_end\n",
@@ -495,7 +652,8 @@ static unsigned int tl_problems(FILE *f, struct tl_trace *t)
 			bad++;
 		}
 	}
-	return bad;
+	*nr_bad = bad;
+	return 0;
 }
 
 static void tl_summary(FILE *f, const struct tl_trace *t)
@@ -514,10 +672,10 @@ static void tl_summary(FILE *f, const struct tl_trace *t)
 	for (k = 0; k < t->nr_grids; k++) {
 		const struct tl_grid *g = &t->grids[k];
 
-		fprintf(f, "grid client=%" PRIu64 " handle=%u class=%s blocks=%u block_start=%zu block_end=%zu arrival=%" PRIu64 " start=%" PRIu64 " end=%" PRIu64 " state=%s label=%s\n",
+		fprintf(f, "grid client=%" PRIu64 " handle=%u class=%s blocks=%u block_start=%zu block_end=%zu block_preempt=%zu block_restore=%zu arrival=%" PRIu64 " start=%" PRIu64 " end=%" PRIu64 " state=%s label=%s\n",
 			g->client, g->handle, g->class, g->blocks, g->starts.n,
-			g->ends.n, g->arrival, g->start, g->end, g->state,
-			g->label);
+			g->ends.n, g->preempts.n, g->restores.n, g->arrival,
+			g->start, g->end, g->state, g->label);
 	}
 }
 
@@ -548,7 +706,7 @@ static bool tl_in_window(const struct tl_trace *t, uint64_t start,
 	return end >= t->from && start <= t->to;
 }
 
-/* A grid is plotted if one of its blocks lies in the window. */
+/* A grid is plotted if one of its runs lies in the window. */
 static bool tl_plotted(const struct tl_trace *t, const struct tl_grid *g)
 {
 	size_t j;
@@ -556,7 +714,62 @@ static bool tl_plotted(const struct tl_trace *t, const struct tl_grid *g)
 	for (j = 0; j < g->ends.n; j++)
 		if (tl_in_window(t, g->ends.v[j].start, g->ends.v[j].end))
 			return true;
+	for (j = 0; j < g->cuts.n; j++)
+		if (g->cuts.v[j].kind == TL_RUN &&
+		    tl_in_window(t, g->cuts.v[j].start, g->cuts.v[j].end))
+			return true;
 	return false;
+}
+
+/* The intervals of @kind (timeline-xfer.dat) of @g's vector @v. */
+static size_t tl_nr_kind(const struct tl_trace *t, const struct tl_vec *v,
+			 enum tl_kind kind)
+{
+	size_t j, n = 0;
+
+	for (j = 0; j < v->n; j++)
+		n += v->v[j].kind == kind &&
+		     tl_in_window(t, v->v[j].start, v->v[j].end);
+	return n;
+}
+
+/* Every interval of @kind in the window, over the grids. */
+static size_t tl_nr_xfer(const struct tl_trace *t, enum tl_kind kind)
+{
+	const struct tl_vec *v;
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nr_grids; i++) {
+		const struct tl_grid *g = &t->grids[i];
+
+		v = kind == TL_RESTORE ? &g->restores :
+		    kind == TL_SAVE ? &g->preempts : &g->cuts;
+		n += tl_nr_kind(t, v, kind);
+	}
+	return n;
+}
+
+static const char *tl_kind_name(enum tl_kind kind)
+{
+	return kind == TL_SAVE ? "save" : kind == TL_RESTORE ? "restore" :
+	       kind == TL_FLUSH ? "flush" : "run";
+}
+
+/* Rows of @v of @kind in the window, of the grid @g. */
+static void tl_write_xfer(FILE *f, const struct tl_trace *t,
+			  const struct tl_grid *g, const struct tl_vec *v,
+			  enum tl_kind kind)
+{
+	size_t j;
+
+	for (j = 0; j < v->n; j++) {
+		const struct tl_block *b = &v->v[j];
+
+		if (b->kind == kind && tl_in_window(t, b->start, b->end))
+			fprintf(f, "%u %u %u %" PRIu64 " %" PRIu64 " %s %" PRIu64 ":%u\n",
+				b->sm, b->slot, b->block, b->start, b->end,
+				tl_kind_name(kind), g->client, g->handle);
+	}
 }
 
 static size_t tl_nr_preempts_plotted(const struct tl_trace *t)
@@ -578,7 +791,7 @@ static int tl_write_data(const struct tl_trace *t, const char *dir)
 		return -EIO;
 	input_print(f, "# %s: every block that ended in [%" PRIu64 ", %" PRIu64 "], one data block per grid",
 		    t->file, t->from, t->to);
-	fputs("\n# sm slot block start end\n", f);
+	fputs("\n# sm slot block start end (every run: a block's last, and those a\n# block_preempt mech=switch ended)\n", f);
 	for (i = 0; i < t->nr_grids; i++) {
 		const struct tl_grid *g = &t->grids[i];
 
@@ -593,6 +806,14 @@ static int tl_write_data(const struct tl_trace *t, const char *dir)
 					g->ends.v[j].sm, g->ends.v[j].slot,
 					g->ends.v[j].block, g->ends.v[j].start,
 					g->ends.v[j].end);
+		for (j = 0; j < g->cuts.n; j++)
+			if (g->cuts.v[j].kind == TL_RUN &&
+			    tl_in_window(t, g->cuts.v[j].start,
+					 g->cuts.v[j].end))
+				fprintf(f, "%u %u %u %" PRIu64 " %" PRIu64 "\n",
+					g->cuts.v[j].sm, g->cuts.v[j].slot,
+					g->cuts.v[j].block, g->cuts.v[j].start,
+					g->cuts.v[j].end);
 		fputs("\n\n", f);
 	}
 	if (tl_close_out(f, dir, "timeline.dat"))
@@ -605,7 +826,22 @@ static int tl_write_data(const struct tl_trace *t, const char *dir)
 		if (tl_in_window(t, t->preempts[i].cycle, t->preempts[i].cycle))
 			fprintf(f, "%u %" PRIu64 " %s\n", t->preempts[i].sm,
 				t->preempts[i].cycle, t->preempts[i].reason);
-	return tl_close_out(f, dir, "timeline-preempt.dat");
+	if (tl_close_out(f, dir, "timeline-preempt.dat"))
+		return -EIO;
+	f = tl_open_out(dir, "timeline-xfer.dat");
+	if (!f)
+		return -EIO;
+	fputs("# preempted blocks in the window: sm slot block start end kind grid\n"
+	      "# kind: save (a context switch out, block_preempt mech=switch),\n"
+	      "# restore (block_restore), flush (a run whose work a flush lost)\n", f);
+	for (i = 0; i < t->nr_grids; i++) {
+		const struct tl_grid *g = &t->grids[i];
+
+		tl_write_xfer(f, t, g, &g->preempts, TL_SAVE);
+		tl_write_xfer(f, t, g, &g->restores, TL_RESTORE);
+		tl_write_xfer(f, t, g, &g->cuts, TL_FLUSH);
+	}
+	return tl_close_out(f, dir, "timeline-xfer.dat");
 }
 
 /* Draw what was just plotted again as PNG (as tools/sim/plot.c does). */
@@ -628,6 +864,17 @@ static int tl_write_script(const struct tl_trace *t, const char *dir,
 		"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b",
 		"#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#d62728",
 	};
+	/* hatched: the intervals of preempted blocks (timeline-xfer.dat) */
+	static const struct {
+		enum tl_kind kind;
+		int pattern;
+		const char *colour;
+		const char *title;
+	} xfer[] = {
+		{ TL_SAVE, 4, "#d62728", "save (switched out)" },
+		{ TL_RESTORE, 5, "#2ca02c", "restore" },
+		{ TL_FLUSH, 2, "#555555", "flushed (work lost)" },
+	};
 	FILE *gp = tl_open_out(dir, "timeline.gp");
 	unsigned int n = 0, sms = t->nr_sms ? t->nr_sms : 1;
 	unsigned int slots = t->nr_slots ? t->nr_slots : 1;
@@ -639,7 +886,7 @@ static int tl_write_script(const struct tl_trace *t, const char *dir,
 	input_print(gp, "# gputbs timeline %s: run \"gnuplot timeline.gp\" in this directory",
 		    t->file);
 	fputs("\n# after editing to restyle.\nset title ", gp);
-	sim_gp_str(gp, "%s: blocks per SM (thin rows: block slots); black: an SM stops issuing a grid (gputbs:preempt)",
+	sim_gp_str(gp, "%s: blocks per SM (thin rows: block slots); black: an SM stops issuing a grid (gputbs:preempt); hatched: saves, restores, flushed runs",
 		   title);
 	fprintf(gp, "\n"
 		"set xlabel \"emulated cycle - %" PRIu64 "\"\n"
@@ -666,6 +913,15 @@ static int tl_write_script(const struct tl_trace *t, const char *dir,
 			colours[n % ARRAY_SIZE(colours)]);
 		sim_gp_str(gp, "%s (%" PRIu64 ":%u)",
 			   g->label[0] ? g->label : "grid", g->client, g->handle);
+		n++;
+	}
+	for (i = 0; i < ARRAY_SIZE(xfer); i++) {
+		if (!tl_nr_xfer(t, xfer[i].kind))
+			continue;
+		fprintf(gp, "%s\"timeline-xfer.dat\" using (($4 + $5) / 2 - t0):(strcol(6) eq \"%s\" ? y($1, $2) : NaN):(($5 - $4) / 2):(h) with boxxyerror fs pattern %d border lc rgb \"%s\" fc rgb \"%s\" title \"%s\"",
+			n ? ", \\\n     " : "", tl_kind_name(xfer[i].kind),
+			xfer[i].pattern, xfer[i].colour, xfer[i].colour,
+			xfer[i].title);
 		n++;
 	}
 	if (tl_nr_preempts_plotted(t))
@@ -756,6 +1012,9 @@ static void tl_free(struct tl_trace *t)
 	for (i = 0; i < t->nr_grids; i++) {
 		free(t->grids[i].starts.v);
 		free(t->grids[i].ends.v);
+		free(t->grids[i].preempts.v);
+		free(t->grids[i].restores.v);
+		free(t->grids[i].cuts.v);
 	}
 	free(t->grids);
 	free(t->preempts);
@@ -863,7 +1122,10 @@ int cmd_timeline(int argc, char **argv)
 	if (!window)
 		t.from = t.first == UINT64_MAX ? 0 : t.first;
 	tl_summary(stdout, &t);
-	bad = tl_problems(stdout, &t);
+	if (tl_problems(stdout, &t, &bad)) {
+		ret = EXIT_DEVICE;
+		goto out;
+	}
 	printf("check: %s (%u problems)\n", bad ? "FAILED" : "ok", bad);
 	ret = check && bad ? EXIT_DEVICE : 0;
 	if (!write)

@@ -444,9 +444,19 @@ struct gputbs_mon_param {
  * @pad2: zero.
  * @params: the current policy's parameters, in its order (at most
  *	%GPUTBS_MON_MAX_PARAMS).
+ * @preempt_mode: how SMs preempt resident blocks, &enum
+ *	gputbs_preempt_mode (sysfs preempt_mode); drain from a module without
+ *	preemption.
+ * @pad3: zero.
+ * @blocks_switched: counter of blocks context switched out.
+ * @blocks_flushed: counter of blocks flushed.
+ * @blocks_restored: counter of switched-out blocks restored.
+ * @switch_cycles: counter of cycles SMs spent saving and restoring.
+ * @flushed_cycles: counter of cycles of work flushed blocks lost.
  *
- * The members from @grids_cancelled on came later: a caller that passes
- * the older size gets the older members only.
+ * The members from @grids_cancelled on came later, and those from
+ * @preempt_mode on later still: a caller that passes an older size gets
+ * the older members only.
  */
 struct gputbs_mon_dev {
 	char policy[GPUTBS_POLICY_NAME_LEN];
@@ -481,6 +491,13 @@ struct gputbs_mon_dev {
 	__u32 nr_params;
 	__u32 pad2;
 	struct gputbs_mon_param params[GPUTBS_MON_MAX_PARAMS];
+	__u32 preempt_mode;
+	__u32 pad3;
+	__u64 blocks_switched;
+	__u64 blocks_flushed;
+	__u64 blocks_restored;
+	__u64 switch_cycles;
+	__u64 flushed_cycles;
 };
 
 /**

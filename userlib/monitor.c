@@ -363,6 +363,12 @@ static struct nla_policy dev_policy[GPUTBS_A_DEV_MAX + 1] = {
 	[GPUTBS_A_DEV_GRIDS_TIMED_OUT] = { .type = NLA_U64 },
 	[GPUTBS_A_DEV_TIMEOUT_NS] = { .type = NLA_U64 },
 	[GPUTBS_A_DEV_PARAM] = { .type = NLA_NESTED },
+	[GPUTBS_A_DEV_PREEMPT_MODE] = { .type = NLA_U32 },
+	[GPUTBS_A_DEV_BLOCKS_SWITCHED] = { .type = NLA_U64 },
+	[GPUTBS_A_DEV_BLOCKS_FLUSHED] = { .type = NLA_U64 },
+	[GPUTBS_A_DEV_BLOCKS_RESTORED] = { .type = NLA_U64 },
+	[GPUTBS_A_DEV_SWITCH_CYCLES] = { .type = NLA_U64 },
+	[GPUTBS_A_DEV_FLUSHED_CYCLES] = { .type = NLA_U64 },
 };
 
 static struct nla_policy param_policy[GPUTBS_A_PARAM_MAX + 1] = {
@@ -453,6 +459,12 @@ static int parse_dev(struct nlmsghdr *nlh, struct gputbs_mon_dev *d)
 	d->grids_cancelled = get_u64(tb, GPUTBS_A_DEV_GRIDS_CANCELLED);
 	d->grids_timed_out = get_u64(tb, GPUTBS_A_DEV_GRIDS_TIMED_OUT);
 	d->timeout_ns = get_u64(tb, GPUTBS_A_DEV_TIMEOUT_NS);
+	d->preempt_mode = get_u32(tb, GPUTBS_A_DEV_PREEMPT_MODE);
+	d->blocks_switched = get_u64(tb, GPUTBS_A_DEV_BLOCKS_SWITCHED);
+	d->blocks_flushed = get_u64(tb, GPUTBS_A_DEV_BLOCKS_FLUSHED);
+	d->blocks_restored = get_u64(tb, GPUTBS_A_DEV_BLOCKS_RESTORED);
+	d->switch_cycles = get_u64(tb, GPUTBS_A_DEV_SWITCH_CYCLES);
+	d->flushed_cycles = get_u64(tb, GPUTBS_A_DEV_FLUSHED_CYCLES);
 	return 0;
 }
 

@@ -139,15 +139,33 @@ check_accuracy() {
 	}' "$1"
 }
 
+# the totals, then per class and mechanism (all twelve) a latencies= line
+# and its buckets: each adds up, and the twelve add up to the totals
 check_latency() {
 	awk '
 	/^# preemptions [0-9]+$/ { p = $3; next }
 	/^# switches( [a-z]+=[0-9]+){7}$/ { next }
-	/^# latencies [0-9]+ sum [0-9]+ max [0-9]+ / { l = $3; next }
+	/^# latencies [0-9]+ sum [0-9]+ max [0-9]+ / { l = $3; ls = $5; next }
 	/^# from to count/ { next }
+	/^# by class / { next }
 	/^[0-9]+ ([0-9]+|inf) [0-9]+$/ { sum += $3; next }
+	/^(low|normal|high|realtime) (drain|switch|flush) latencies=[0-9]+ sum=[0-9]+ max=[0-9]+$/ {
+		k = $1 " " $2
+		if (k in n) print "preempt_latency: " k " twice"
+		n[k] = substr($3, 11); rows++
+		cl += n[k]; cs += substr($4, 5)
+		next
+	}
+	/^(low|normal|high|realtime) (drain|switch|flush) [0-9]+ ([0-9]+|inf) [1-9][0-9]*$/ {
+		b[$1 " " $2] += $5; next
+	}
 	{ print "preempt_latency: unexpected line: " $0 }
-	END { if (sum != l) print "preempt_latency: buckets " sum ", latencies " l }' "$1"
+	END {
+		if (sum != l) print "preempt_latency: buckets " sum ", latencies " l
+		if (rows != 12) print "preempt_latency: " rows " class/mech rows"
+		if (cl != l || cs != ls) print "preempt_latency: class/mech rows " cl " sum " cs ", totals " l " sum " ls
+		for (k in n) if (b[k] + 0 != n[k]) print "preempt_latency: " k ": buckets " b[k] + 0 ", latencies " n[k]
+	}' "$1"
 }
 
 check_fdinfo() {	# check_fdinfo FILE: one fdinfo of /dev/gputbs
@@ -158,7 +176,8 @@ check_fdinfo() {	# check_fdinfo FILE: one fdinfo of /dev/gputbs
 		k = substr($1, 1, length($1) - 1); v[k] = $2; u[k] = $3
 	}
 	END {
-		if (n != 9) print "fdinfo: " n " drm- keys"
+		if (n != 12) print "fdinfo: " n " drm- keys"
+		for (k in v) if (k ~ /^drm-gputbs-(blocks-preempted|save-cycles|restore-cycles)$/ && v[k] !~ /^[0-9]+$/) print "fdinfo: " k"
 		if (v["drm-driver"] != "gputbs") print "fdinfo: drm-driver " v["drm-driver"]
 		if (v["drm-client-id"] !~ /^[1-9][0-9]*$/) print "fdinfo: drm-client-id"
 		if (v["drm-engine-sm"] !~ /^[0-9]+$/ || u["drm-engine-sm"] != "ns") print "fdinfo: drm-engine-sm"

@@ -19,7 +19,12 @@
 #           50000 cycles its blocks had run are lost).
 #
 # Every figure is in emulated cycles, so none depends on the guest's
-# timers.  Prints "preempt: N passed, M failed".
+# timers.  Observability (Documentation/tracing.rst): debugfs
+# preempt_latency counts the HIGH grid's wait on each SM under its class
+# and the mechanism (15 high switch latencies within the budget, 15 high
+# flush of 0 cycles); gputbs top (netlink dev-get) shows the mode and the
+# counters of sysfs.
+# Prints "preempt: N passed, M failed".
 set -u
 SYS=/sys/class/misc/gputbs
 work=${TMPDIR:-/tmp}/gputbs-preempt-test.$$
@@ -59,6 +64,16 @@ counter() {
 	cat "$SYS/$1"
 }
 
+DBG=/sys/kernel/debug/gputbs
+# the VM mounts debugfs (tools/gputbs-vm)
+
+# lat CLASS MECH FIELD: a field of preempt_latency's CLASS MECH row
+lat() {
+	awk -v k="$1 $2" -v f="$3" '$1 " " $2 == k && $3 ~ /^latencies=/ {
+		for (i = 3; i <= NF; i++) if (index($i, f "=") == 1) print substr($i, length(f) + 2)
+	}' "$DBG/preempt_latency"
+}
+
 check "preempt_mode lists the modes, drain selected" \
 	test "$(cat "$SYS/preempt_mode")" = "[drain] switch flush auto"
 check "features name preempt" sh -c 'gputbs info | grep -q "^features .* preempt"'
@@ -75,6 +90,9 @@ for c in "drain w0 1650500 1700000" "switch w0 2999 1702118" \
 	sw0=$(counter blocks_switched)
 	re0=$(counter blocks_restored)
 	fl0=$(counter blocks_flushed)
+	hs0=$(lat high switch latencies)
+	hf0=$(lat high flush latencies)
+	hd0=$(lat high drain latencies)
 	gputbs run --policy fifo "$file" >"$work/$mode.txt" 2>&1
 	check "$mode: gputbs run exit 0" test $? = 0
 	rt=$(shared "$work/$mode.txt" rt)
@@ -89,9 +107,21 @@ for c in "drain w0 1650500 1700000" "switch w0 2999 1702118" \
 	fl=$(($(counter blocks_flushed) - fl0))
 	echo "$mode: $sw switched, $re restored, $fl flushed"
 	check "$mode: every block switched out was restored" test "$sw" = "$re"
+	# debugfs: the HIGH grid's waits by class and mechanism
+	hs=$(($(lat high switch latencies) - hs0))
+	hf=$(($(lat high flush latencies) - hf0))
+	hd=$(($(lat high drain latencies) - hd0))
+	echo "$mode: preempt_latency high: $hs switch, $hf flush, $hd drain"
+	# netlink dev-get through gputbs top: the mode and sysfs' counters
+	gputbs top --iterations 1 --batch >"$work/top.txt" 2>&1
+	want="preemption: mode $mode; blocks $(counter blocks_switched) switched, $(counter blocks_flushed) flushed, $(counter blocks_restored) restored; $(counter switch_cycles) switch cycles, $(counter flushed_cycles) flushed cycles"
+	check "$mode: gputbs top (netlink dev-get) shows the mode and sysfs' counters" \
+		grep -qxF "$want" "$work/top.txt"
 	case $mode in
 	drain)
-		check "drain: nothing preempted" test "$sw" = 0 -a "$fl" = 0 ;;
+		check "drain: nothing preempted" test "$sw" = 0 -a "$fl" = 0
+		check "drain: no switch or flush latency" \
+			test "$hs" = 0 -a "$hf" = 0 ;;
 	switch)
 		check "switch: within Chimera's 21000-cycle budget" \
 			test "$rt" -le 21000
@@ -99,11 +129,19 @@ for c in "drain w0 1650500 1700000" "switch w0 2999 1702118" \
 		# save (832 cycles each, one at a time) and its slot takes
 		# the next HIGH block, so 4 saves give the grid its 8 blocks
 		check "switch: 60 blocks switched out, 4 per SM" \
-			test "$sw" = 60 ;;
+			test "$sw" = 60
+		check "switch: debugfs: 15 high switch latencies, one per SM" \
+			test "$hs" = 15 -a "$hf" = 0 -a "$hd" = 0
+		check "switch: debugfs: high switch max within the budget" \
+			test "$(lat high switch max)" -le 21000
+		check "switch: debugfs: a high switch bucket row" \
+			grep -Eq '^high switch [0-9]+ [0-9]+ [1-9]' "$DBG/preempt_latency" ;;
 	flush)
 		check "flush: within the budget" test "$rt" -le 21000
 		check "flush: flushed, none switched" \
-			test "$fl" = 120 -a "$sw" = 0 ;;
+			test "$fl" = 120 -a "$sw" = 0
+		check "flush: debugfs: 15 high flush latencies, one per SM" \
+			test "$hf" = 15 -a "$hs" = 0 -a "$hd" = 0 ;;
 	esac
 done
 echo drain >"$SYS/preempt_mode"

@@ -4,7 +4,8 @@
 # timeline-test.sh - host tests of "gputbs timeline" on recordings of the
 # gputbs tracepoints made in the guest (tests/userland/timeline/: the
 # workload class.gtbs on 4 SMs under srtf; class.report is the text of
-# trace-cmd report, class.trace the raw text of /sys/kernel/tracing/trace).
+# trace-cmd report, class.trace the raw text of /sys/kernel/tracing/trace),
+# and on preempt.report, a hand-written recording of preempted blocks.
 #
 # Usage: timeline-test.sh PATH-TO-gputbs
 #
@@ -68,6 +69,52 @@ else
 fi
 if [ ! -e "$tmp/w/timeline.svg" ]; then ok; else fail "--no-plot ran gnuplot"; fi
 
+# preempted blocks (preempt.report, hand-written): bulk's block 0 switched
+# out at 1000 (saved to 1200), restored at 1500 (to 1700), run on to 2500;
+# its block 1 flushed at 1000 and run again.  Each interval is drawn: the
+# runs in timeline.dat, the save, the restore and the lost run hatched
+# from timeline-xfer.dat, and nothing of block 0 while it is switched out.
+f=$here/preempt.report
+d=$tmp/preempt
+expect 0 "check: ok (0 problems)" "$gputbs" timeline --check -o "$d" "$f"
+expect 0 "block_preempt=2 block_restore=1" "$gputbs" timeline --summary "$f"
+n=$(data_lines "$d/timeline.dat")
+if [ "$n" -eq 6 ]; then ok; else fail "preempt: $n runs in timeline.dat, want 6"; fi
+for row in "0 0 0 1000 1200 save 1:1" "0 1 0 1500 1700 restore 1:1" \
+	"0 1 1 0 1000 flush 1:1"; do
+	if grep -qxF "$row" "$d/timeline-xfer.dat"; then ok; else fail "preempt: no '$row'"; fi
+done
+for row in "0 0 0 0 1000" "0 1 0 1700 2500"; do
+	if grep -qxF "$row" "$d/timeline.dat"; then ok; else fail "preempt: no run '$row'"; fi
+done
+# the switched-out gap: no run of bulk's block 0 overlaps [1200, 1500)
+n=$(awk '/^# grid client=1 handle=1 / { g = 1; next } /^# grid / { g = 0 }
+	g && $3 == 0 && $4 < 1500 && $5 > 1200' "$d/timeline.dat" | wc -l)
+if [ "$n" -eq 0 ]; then ok; else fail "preempt: block 0 drawn while switched out"; fi
+# the flushed run is not a run of timeline.dat (its work was lost)
+if ! grep -qxF "0 1 1 0 1000" "$d/timeline.dat"; then ok; else fail "preempt: the flushed run drawn as a run"; fi
+for k in save restore flush; do
+	if grep -q "strcol(6) eq \"$k\" .* fs pattern" "$d/timeline.gp"; then
+		ok
+	else
+		fail "preempt: timeline.gp does not draw the $k intervals"
+	fi
+done
+if [ -s "$d/timeline.svg" ] && grep -q 'save (switched out)' "$d/timeline.svg"; then
+	ok
+else
+	fail "preempt: no save in timeline.svg"
+fi
+# the recordings without preemption draw no hatched interval
+if ! grep -q 'timeline-xfer.dat' "$tmp/report/timeline.gp"; then ok; else fail "class: xfer drawn"; fi
+# a restore without its block_start, a preemption of a block not running
+grep -v 'block_start:.*client=1 handle=1 sm=0 slot=1 block=0 ' "$f" >"$tmp/nostart.report"
+expect 1 "block 0: block_restore without its block_start" \
+	"$gputbs" timeline --check --summary "$tmp/nostart.report"
+grep -v 'block_start:.*client=1 handle=1 sm=0 slot=0 block=0 cycle=0' "$f" >"$tmp/norun.report"
+expect 1 "block 0: block_preempt of a block not running" \
+	"$gputbs" timeline --check --summary "$tmp/norun.report"
+
 # standard input, and --summary writes nothing
 (cd "$tmp" && "$gputbs" timeline --summary - <"$here/class.trace") >"$out" 2>&1
 if grep -q "check: ok" "$out" && [ ! -e "$tmp/timeline" ]; then
@@ -109,6 +156,9 @@ for e in "grid_submit: client=1 handle=1 blocks=1|grid_submit needs blocks= and 
 	"block_end: client=1 handle=1 sm=0 slot=99 block=0 start=1 end=2|a block event needs sm=, slot= and block=" \
 	"predict: client=1 handle=1|no cycle= field" \
 	"preempt: sm=0|preempt needs sm= and cycle=" \
+	"block_preempt: client=1 handle=1 sm=0 slot=0 block=0 mech=switch cycle=5|block_preempt needs cycle= and save_cycles=" \
+	"block_preempt: client=1 handle=1 sm=0 slot=0 block=0 mech=drain save_cycles=0 cycle=5|block_preempt needs mech=switch, or mech=flush with save_cycles=0" \
+	"block_restore: client=1 handle=1 sm=0 slot=0 block=0 cycle=5|block_restore needs cycle= and restore_cycles=" \
 	"grid_start: handle=1 cycle=5|no client= and handle= fields"; do
 	# after a first event, so that there is something to free
 	printf '%s grid_submit: client=1 handle=1 blocks=1 arrival=1\n%s %s\n' \

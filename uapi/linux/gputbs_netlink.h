@@ -75,6 +75,24 @@ enum gputbs_preemption_reason {
 	GPUTBS_PREEMPTION_REASON_POLICY,
 };
 
+/**
+ * enum gputbs_preempt_mode - How SMs preempt resident thread blocks of lower
+ *   priority classes (the device's preempt_mode in sysfs).
+ * @GPUTBS_PREEMPT_MODE_DRAIN: Wait for resident blocks to end.
+ * @GPUTBS_PREEMPT_MODE_SWITCH: Save a resident block's context, restore it
+ *   later and resume it where it stopped.
+ * @GPUTBS_PREEMPT_MODE_FLUSH: Discard the progress of a block of an idempotent
+ *   grid and run it again later (other blocks are switched).
+ * @GPUTBS_PREEMPT_MODE_AUTO: Per block, the cheapest mechanism that meets the
+ *   preempting class's preemption latency budget.
+ */
+enum gputbs_preempt_mode {
+	GPUTBS_PREEMPT_MODE_DRAIN,
+	GPUTBS_PREEMPT_MODE_SWITCH,
+	GPUTBS_PREEMPT_MODE_FLUSH,
+	GPUTBS_PREEMPT_MODE_AUTO,
+};
+
 enum {
 	GPUTBS_A_DEV_PAD = 1,
 	GPUTBS_A_DEV_POLICY,
@@ -106,6 +124,12 @@ enum {
 	GPUTBS_A_DEV_GRIDS_TIMED_OUT,
 	GPUTBS_A_DEV_TIMEOUT_NS,
 	GPUTBS_A_DEV_PARAM,
+	GPUTBS_A_DEV_PREEMPT_MODE,
+	GPUTBS_A_DEV_BLOCKS_SWITCHED,
+	GPUTBS_A_DEV_BLOCKS_FLUSHED,
+	GPUTBS_A_DEV_BLOCKS_RESTORED,
+	GPUTBS_A_DEV_SWITCH_CYCLES,
+	GPUTBS_A_DEV_FLUSHED_CYCLES,
 
 	__GPUTBS_A_DEV_MAX,
 	GPUTBS_A_DEV_MAX = (__GPUTBS_A_DEV_MAX - 1)
