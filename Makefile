@@ -16,6 +16,9 @@
 #                 and samples-debug build one kind (samples.mk)
 #   make eval     the paper's evaluation sweep on the module in QEMU against
 #                 the simulator's: tables, figures, geomeans within 5%
+#   make eval-preempt  the simulator's sweep with each preemption mechanism
+#                 and context-switch bandwidth: the share of the FIFO->SJF
+#                 gap bridged (scripts/eval-preempt.py; evaluation.rst)
 #   make bench    benchmarks (module in QEMU, simulator on the host): a table,
 #                 build/bench/results.json and .md; BENCH_SMOKE=1: tiny run
 #   make stress   the stress test in the debug kernel guest, longer than in
@@ -43,12 +46,12 @@ KMOD_SRCS := Kbuild $(wildcard kmod/*.[ch] sm-emu/*.[ch] uapi/linux/*.h tests/ku
 			       tests/kunit/*.c)
 
 .PHONY: all module module-6.1 module-sparse module-debug userland demo check eval deps-demo \
-	deps-check debug-kernel clean help fit-timing
+	deps-check debug-kernel clean help fit-timing eval-preempt
 
 all: module userland
 
 help:
-	@sed -n '3,27p' Makefile
+	@sed -n '3,30p' Makefile
 
 -include userlib/userland.mk
 -include install.mk
@@ -93,6 +96,12 @@ check: deps-check
 eval: deps-demo
 	$(MAKE) all
 	scripts/eval.sh
+
+# the paper's claim about preemption, in the simulator: build/eval/preempt/
+eval-preempt: userland
+	@mkdir -p $(BUILD)/eval/preempt
+	scripts/eval-preempt.py --sim $(BUILD)/bin/gputbs-sim \
+		--out $(BUILD)/eval/preempt | tee $(BUILD)/eval/preempt/tables.rst
 
 fit-timing: userland
 	scripts/fit-timing-model.py $(if $(filter 1,$(FIT_WRITE)),--write)

@@ -39,11 +39,14 @@
  * Copyright (C) 2026 The gputbs developers
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "cli.h"
 #include "sim/sim.h"
@@ -88,6 +91,12 @@ static const char usage_eval[] =
 	"                        the pair of the timeline, under srtf and fifo\n"
 	"                        (default RayTracing+JPEG-d@0, else the first);\n"
 	"                        with --format json, its blocks are in the JSON\n"
+	"      --preempt MODE    the device's preempt_mode during the sweep:\n"
+	"                        drain, switch, flush or auto (default: as\n"
+	"                        it is); restored at the end\n"
+	"      --switch-bw BYTES its switch_bytes_per_cycle during the sweep\n"
+	"      --idempotent      submit every grid idempotent (flush may\n"
+	"                        rerun its blocks)\n"
 	"  -h, --help            this help\n";
 
 /**
@@ -111,6 +120,9 @@ static const char usage_eval[] =
  * @pending: a progress line without its newline is on the terminal.
  * @late: runs repeated because a process submitted too late.
  * @runs: runs executed, alone and pairs.
+ * @prev_preempt: the device's preempt_mode before the sweep, or "" if
+ *	the sweep does not change it.
+ * @prev_switch_bw: its switch_bytes_per_cycle before, or "".
  */
 struct eval_state {
 	const char *device;
@@ -132,7 +144,149 @@ struct eval_state {
 	bool pending;
 	unsigned int late;
 	unsigned int runs;
+	char prev_preempt[16];
+	char prev_switch_bw[16];
 };
+
+/* The sysfs path of attribute @attr of the open device. */
+static int eval_attr_path(struct eval_state *s, const char *attr,
+			  char *path, size_t len)
+{
+	struct stat st;
+
+	if (fstat(gputbs_fd(s->g), &st))
+		return -errno;
+	if (!S_ISCHR(st.st_mode))
+		return -ENOTTY;
+	snprintf(path, len, "/sys/dev/char/%u:%u/%s", major(st.st_rdev),
+		 minor(st.st_rdev), attr);
+	return 0;
+}
+
+/*
+ * Read sysfs attribute @attr into @buf: its bracketed word for a selector
+ * ("drain [switch] flush auto"), else its first line.
+ */
+static int eval_attr_get(struct eval_state *s, const char *attr, char *buf,
+			 size_t len)
+{
+	char path[96], line[256], *b, *e;
+	FILE *f;
+	int ret;
+
+	ret = eval_attr_path(s, attr, path, sizeof(path));
+	if (ret)
+		return ret;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	ret = fgets(line, sizeof(line), f) ? 0 : -EIO;
+	fclose(f);
+	if (ret)
+		return ret;
+	line[strcspn(line, "\n")] = '\0';
+	b = strchr(line, '[');
+	e = b ? strchr(b, ']') : NULL;
+	if (b && e) {
+		*e = '\0';
+		b++;
+	} else {
+		b = line;
+	}
+	if (strlen(b) >= len)
+		return -ENAMETOOLONG;
+	strcpy(buf, b);
+	return 0;
+}
+
+static int eval_attr_set(struct eval_state *s, const char *attr,
+			 const char *val)
+{
+	char path[96];
+	ssize_t n;
+	int fd, ret;
+
+	ret = eval_attr_path(s, attr, path, sizeof(path));
+	if (ret)
+		return ret;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do {
+		n = write(fd, val, strlen(val));
+	} while (n < 0 && errno == EINTR);
+	ret = n < 0 ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/*
+ * Set @attr to @val for the sweep, keeping its value in @prev (@len
+ * bytes) for eval_finish(); 0 or an exit status after a message.
+ */
+static int eval_attr_apply(struct eval_state *s, const char *attr,
+			   const char *val, char *prev, size_t len)
+{
+	int ret = eval_attr_get(s, attr, prev, len);
+
+	if (!ret)
+		ret = eval_attr_set(s, attr, val);
+	if (!ret)
+		return 0;
+	prev[0] = '\0';
+	err_msg("%s: cannot set %s to %s: %s%s", s->device, attr, val,
+		gputbs_strerror(ret),
+		ret == -EACCES || ret == -EPERM ?
+		" (writing sysfs needs root with CAP_SYS_ADMIN)" :
+		ret == -ENOENT ? " (a module without preemption)" : "");
+	return EXIT_DEVICE;
+}
+
+/* Apply --preempt and --switch-bw; 0 or an exit status. */
+static int eval_preempt_start(struct eval_state *s, const struct sim_modes *m)
+{
+	char v[16];
+	int ret = 0;
+
+	if (m->preempt_mode != GTBS_PREEMPT_DRAIN)
+		ret = eval_attr_apply(s, "preempt_mode",
+				      gtbs_preempt_mode_name(m->preempt_mode),
+				      s->prev_preempt,
+				      sizeof(s->prev_preempt));
+	if (!ret && m->switch_bw) {
+		snprintf(v, sizeof(v), "%u", m->switch_bw);
+		ret = eval_attr_apply(s, "switch_bytes_per_cycle", v,
+				      s->prev_switch_bw,
+				      sizeof(s->prev_switch_bw));
+	}
+	return ret;
+}
+
+/* Put back what eval_preempt_start() changed; 0 or an exit status. */
+static int eval_preempt_finish(struct eval_state *s)
+{
+	int ret = 0, r;
+
+	if (s->prev_preempt[0]) {
+		r = eval_attr_set(s, "preempt_mode", s->prev_preempt);
+		if (r) {
+			err_msg("cannot restore preempt_mode %s: %s",
+				s->prev_preempt, gputbs_strerror(r));
+			ret = EXIT_DEVICE;
+		}
+	}
+	if (s->prev_switch_bw[0]) {
+		r = eval_attr_set(s, "switch_bytes_per_cycle",
+				  s->prev_switch_bw);
+		if (r) {
+			err_msg("cannot restore switch_bytes_per_cycle %s: %s",
+				s->prev_switch_bw, gputbs_strerror(r));
+			ret = EXIT_DEVICE;
+		}
+	}
+	s->prev_preempt[0] = s->prev_switch_bw[0] = '\0';
+	return ret;
+}
 
 /* Switch the device to @name unless it is there already. */
 static int eval_policy(struct eval_state *s, const char *name)
@@ -245,8 +399,11 @@ static void eval_programs(struct eval_state *s, const struct sim_job *job)
 
 	for (r = 0; r < job->nr_runs; r++) {
 		s->progs[r] = *job->progs[r];
-		for (k = 0; k < s->progs[r].nr_grids; k++)
+		for (k = 0; k < s->progs[r].nr_grids; k++) {
 			s->progs[r].grids[k].seed ^= job->seed_mix;
+			if (job->modes && job->modes->idempotent)
+				s->progs[r].grids[k].idempotent = true;
+		}
 	}
 }
 
@@ -500,6 +657,15 @@ static int eval_start(struct sim_eval *ev, void *priv)
 			return EXIT_USAGE;
 		}
 	}
+	if (ev->modes.preempt_mode != GTBS_PREEMPT_DRAIN &&
+	    !(s->info.features & GPUTBS_FEATURE_PREEMPT)) {
+		err_msg("%s: --preempt: the module cannot preempt running blocks (no GPUTBS_FEATURE_PREEMPT)",
+			s->device);
+		return EXIT_DEVICE;
+	}
+	ret = eval_preempt_start(s, &ev->modes);
+	if (ret)
+		return ret;
 	/* the device as the module describes it */
 	ev->cfg.nr_sms = s->info.nr_sms;
 	ev->cfg.warp_size = s->info.warp_size;
@@ -550,8 +716,11 @@ static int eval_finish(struct sim_eval *ev __attribute__((unused)), void *priv,
 			ret = ret ?: EXIT_DEVICE;
 		}
 	}
-	if (s->g)
+	if (s->g) {
+		r = eval_preempt_finish(s);
+		ret = ret ?: r;
 		gputbs_close(s->g);
+	}
 	s->g = NULL;
 	if (!ret && s->t_start)
 		fprintf(stderr, "gputbs eval: %u runs in %s (T0 margin %llu ms; %u repeated after a late arrival)\n",

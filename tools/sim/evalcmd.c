@@ -177,6 +177,7 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 		{ "param", required_argument, NULL, SIM_OPT_PARAM },
 		{ "preempt", required_argument, NULL, SIM_OPT_PREEMPT },
 		{ "switch-bw", required_argument, NULL, SIM_OPT_SWITCH_BW },
+		{ "idempotent", no_argument, NULL, SIM_OPT_IDEMPOTENT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -218,9 +219,7 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 					  opts, NULL)) != -1) {
 		/* long options of the other command are unknown here */
 		if (cli->module ? (opt < 256 && strchr("jskrm", opt)) ||
-				  opt == SIM_OPT_PLUGIN || opt == SIM_OPT_PARAM ||
-				  opt == SIM_OPT_PREEMPT ||
-				  opt == SIM_OPT_SWITCH_BW :
+				  opt == SIM_OPT_PLUGIN || opt == SIM_OPT_PARAM :
 				  opt == 'd') {
 			for (i = 0; opts[i].val != opt; i++)
 				;
@@ -254,6 +253,9 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 		case SIM_OPT_SWITCH_BW:
 			ret = sim_parse_preempt(sim_eval_help, opt, optarg,
 						&ev->modes);
+			break;
+		case SIM_OPT_IDEMPOTENT:
+			ev->modes.idempotent = true;
 			break;
 		case 'f':
 			ret = sim_parse_format(sim_eval_help, optarg, &json);

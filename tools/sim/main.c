@@ -68,7 +68,9 @@ static const char usage_main[] =
 	"                        switch (save and restore contexts), flush\n" \
 	"                        (rerun idempotent grids' blocks) or auto\n" \
 	"      --switch-bw BYTES each SM's context bandwidth, bytes per cycle\n" \
-	"                        (default 8, a Fermi-class share)\n"
+	"                        (default 8, a Fermi-class share)\n" \
+	"      --idempotent      submit every grid idempotent (flush may\n" \
+	"                        rerun its blocks), whatever the file says\n"
 
 static const char usage_eval[] =
 	"Usage: gputbs-sim eval [OPTIONS]\n"
@@ -579,6 +581,7 @@ static int cmd_run(int argc, char **argv)
 		{ "param", required_argument, NULL, SIM_OPT_PARAM },
 		{ "preempt", required_argument, NULL, SIM_OPT_PREEMPT },
 		{ "switch-bw", required_argument, NULL, SIM_OPT_SWITCH_BW },
+		{ "idempotent", no_argument, NULL, SIM_OPT_IDEMPOTENT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -618,6 +621,9 @@ static int cmd_run(int argc, char **argv)
 		case SIM_OPT_SWITCH_BW:
 			ret = sim_parse_preempt(sim_run_help, opt, optarg,
 						&c->modes);
+			break;
+		case SIM_OPT_IDEMPOTENT:
+			c->modes.idempotent = true;
 			break;
 		case 'f':
 			ret = sim_parse_format(sim_run_help, optarg, &json);

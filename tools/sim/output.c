@@ -292,6 +292,11 @@ static void sim_geomeans_text(FILE *f, const struct sim_eval *ev)
 	fprintf(f, "\ngeomeans over %u pairs, ours beside the paper's (Table \"Geomean STP, ANTT and\n"
 		"Fairness\" at offset 0, the arrival offset Table at 25%% and 50%%; \"-\": not in the paper)\n",
 		ev->nr_pairs);
+	if (ev->modes.preempt_mode != GTBS_PREEMPT_DRAIN)
+		fprintf(f, "preemption: %s at %u bytes per cycle per SM%s (the paper's scheduler drains)\n",
+			gtbs_preempt_mode_name(ev->modes.preempt_mode),
+			ev->modes.switch_bw ?: GTBS_SWITCH_BYTES_PER_CYCLE_DEFAULT,
+			ev->modes.idempotent ? ", every grid idempotent" : "");
 	fprintf(f, "  %-6s  %-14s  %6s  %6s  %7s  |  %-13s  %5s  %5s  %7s\n",
 		"offset", "policy", "STP", "ANTT", "StrictF", "paper",
 		"STP", "ANTT", "StrictF");
@@ -1220,6 +1225,11 @@ void sim_report_json(FILE *f, const struct sim_eval *ev,
 			 sim_param_text(&ev->modes, "share_mode", num,
 					sizeof(num)));
 	}
+	json_str(&j, "preempt_mode",
+		 gtbs_preempt_mode_name(ev->modes.preempt_mode));
+	json_u64(&j, "switch_bytes_per_cycle",
+		 ev->modes.switch_bw ?: GTBS_SWITCH_BYTES_PER_CYCLE_DEFAULT);
+	json_bool(&j, "idempotent", ev->modes.idempotent);
 	json_u64(&j, "offset0_cycles", SIM_OFFSET0_CYCLES);
 	json_arr(&j, "policies");
 	for (p = 0; p < ev->nr_policies; p++)

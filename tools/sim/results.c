@@ -62,6 +62,7 @@ static void sim_read_opt(const struct sim_jval *obj, const char *key, u64 *out)
 static int sim_read_modes(const struct sim_jval *root, struct sim_modes *m)
 {
 	const struct sim_jval *v;
+	u64 x = 0;
 	u32 i;
 
 	sim_modes_default(m);
@@ -74,6 +75,19 @@ static int sim_read_modes(const struct sim_jval *root, struct sim_modes *m)
 			return -EINVAL;
 		m->pred_mode = i;
 	}
+	v = sim_json_get(root, "preempt_mode");
+	if (v && v->type == SIM_JSTR) {
+		for (i = 0; i < GTBS_NR_PREEMPT_MODES; i++)
+			if (!strcmp(v->str, gtbs_preempt_mode_name(i)))
+				break;
+		if (i == GTBS_NR_PREEMPT_MODES)
+			return -EINVAL;
+		m->preempt_mode = i;
+	}
+	sim_read_opt(root, "switch_bytes_per_cycle", &x);
+	m->switch_bw = x <= 65536 ? x : 0;
+	v = sim_json_get(root, "idempotent");
+	m->idempotent = v && v->type == SIM_JBOOL && !strcmp(v->str, "true");
 	v = sim_json_get(root, "share_mode");
 	if (v && v->type == SIM_JSTR) {
 		struct sim_param *p = &m->params[m->nr_params++];

@@ -42,6 +42,7 @@
 #define SIM_OPT_PARAM		257
 #define SIM_OPT_PREEMPT		258
 #define SIM_OPT_SWITCH_BW	259
+#define SIM_OPT_IDEMPOTENT	260
 #define SIM_MAX_OFFSETS		16
 #define SIM_MAX_OFFSET_PCT	1000
 /* Arrival of the second program at offset 0 (paper: "within 100 cycles"). */
@@ -119,6 +120,9 @@ struct sim_param {
  * @preempt_mode: &enum gtbs_preempt_mode (--preempt; default drain).
  * @switch_bw: &gtbs_dev.switch_bytes_per_cycle (--switch-bw); 0: the
  *	default.
+ * @idempotent: every grid is submitted idempotent (--idempotent), so
+ *	that --preempt flush and auto may flush its blocks, whatever its
+ *	workload file says.
  * @nr_params: entries in @params.
  * @params: policy parameters (--param NAME=VALUE; --share-mode M is
  *	--param share_mode=M), set on every device whose policy declares
@@ -128,6 +132,7 @@ struct sim_modes {
 	u32 pred_mode;
 	u32 preempt_mode;
 	u32 switch_bw;
+	bool idempotent;
 	u32 nr_params;
 	struct sim_param params[SIM_MAX_PARAMS];
 };

@@ -185,6 +185,8 @@ static int sim_submit(struct sim_dev *s, u32 run, u32 index, u64 now, u64 at,
 		*why = "unknown priority class";
 		return -EINVAL;
 	}
+	if (job->modes && job->modes->idempotent)
+		desc.idempotent = true;
 	grid = calloc(1, gtbs_grid_size(job->cfg));
 	if (!grid) {
 		*why = "out of memory";
