@@ -194,8 +194,11 @@ EOF
 
 # gputbs eval on the module against gputbs-sim eval on the same input: the
 # two hand-worked programs of tests/userland/sim/ on one SM at 1 ns per
-# cycle, under FIFO, SRTF and SJF.  Arrivals are exact, so the module must
-# give the simulator's cycles and geomeans exactly (tolerance 0).
+# cycle, under FIFO, SRTF and SJF, then under SRTF, srtf-oracle and SJF
+# with context switching (--preempt switch: each of them switches a block
+# out in one of the two pairs; preempt_mode must be back to drain after).
+# Arrivals are exact, so the module must give the simulator's cycles and
+# geomeans exactly (tolerance 0).
 eval_smoke() {
 	local base=$logs/eval-smoke guest
 	guest="mkdir -p /tmp/w && cat >/tmp/w/kernels.gtbs <<'EOF'
@@ -203,21 +206,38 @@ $(cat tests/userland/sim/kernels.gtbs)
 EOF
 gputbs eval --workloads /tmp/w --offsets 0 --policies fifo,srtf,sjf \
 	--format json >/tmp/k.json || exit 1
+gputbs eval --workloads /tmp/w --offsets 0 --policies srtf,srtf-oracle,sjf \
+	--preempt switch --format json >/tmp/p.json || exit 1
 grep -qxF '[fifo] mpmax srtf srtf-adaptive srtf-oracle sjf ljf' /sys/class/misc/gputbs/policy
+grep -qxF '[drain] switch flush auto' /sys/class/misc/gputbs/preempt_mode
+test \$(cat /sys/class/misc/gputbs/blocks_switched) -gt 0
 dmesg -n 1
 echo ===EVAL-JSON-BEGIN===
 cat /tmp/k.json
-echo ===EVAL-JSON-END==="
+echo ===EVAL-JSON-END===
+echo ===PREEMPT-JSON-BEGIN===
+cat /tmp/p.json
+echo ===PREEMPT-JSON-END==="
 	vm --modparam gputbs.nr_sms=1 --modparam gputbs.time_scale_ps=1000 \
 		-- "$guest" >"$base.log" || return 1
 	sed -n '/^===EVAL-JSON-BEGIN===$/,/^===EVAL-JSON-END===$/p' \
 		"$base.log" | sed '1d;$d' >"$base.kernel.json"
+	sed -n '/^===PREEMPT-JSON-BEGIN===$/,/^===PREEMPT-JSON-END===$/p' \
+		"$base.log" | sed '1d;$d' >"$base.preempt.kernel.json"
 	"$BUILD/bin/gputbs-sim" eval --workloads tests/userland/sim --sms 1 \
 		--offsets 0 --policies fifo,srtf,sjf --sjf-key model \
 		--format json >"$base.sim.json" || return 1
+	"$BUILD/bin/gputbs-sim" eval --workloads tests/userland/sim --sms 1 \
+		--offsets 0 --policies srtf,srtf-oracle,sjf --sjf-key model \
+		--preempt switch --format json >"$base.preempt.sim.json" || return 1
 	python3 scripts/eval-compare.py "$base.kernel.json" "$base.sim.json" 0 |
 		tee "$base.compare.txt" || return 1
-	grep -q "every grid): 6 of 6$" "$base.compare.txt"
+	python3 scripts/eval-compare.py "$base.preempt.kernel.json" \
+		"$base.preempt.sim.json" 0 | tee "$base.preempt.compare.txt" ||
+		return 1
+	grep -q "every grid): 6 of 6$" "$base.compare.txt" &&
+		grep -q "every grid): 6 of 6$" "$base.preempt.compare.txt" &&
+		grep -q '"preempt_mode": "switch"' "$base.preempt.kernel.json"
 }
 
 parse_calibration() {	# "calibration: N within 5%, M outside"

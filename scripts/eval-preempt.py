@@ -18,6 +18,10 @@ and prints, per offset, policy, mechanism and bandwidth:
 - the worst ANTT of a pair and which pair, beside the paper's 37.77
   (SRTF) and 30.95 (SRTF/Adaptive), Section "Fairness".
 
+"switch (predicted)" is SRTF's literal reading (--param
+preempt_unknown=predicted: only grids with predictions preempt or are
+preempted), the other rows gputbs' default (preempt_unknown=sample).
+
 Flush and auto run with every grid declared idempotent (--idempotent):
 ERCBench kernels write outputs that do not feed their inputs, so a
 block may run again from its start.
@@ -118,6 +122,12 @@ def main():
                 args += ["--switch-bw", str(bw)]
                 name += "-bw%d" % bw
             runs.append((mech, bw, results(sweep(a.sim, a.out, name, args))))
+    # SRTF's literal reading: only grids with predictions take part
+    args = common + ["--policies", "srtf,srtf-adaptive", "--preempt",
+                     "switch", "--switch-bw", str(DEFAULT_BW), "--param",
+                     "preempt_unknown=predicted"]
+    runs.append(("switch (predicted)", DEFAULT_BW,
+                 results(sweep(a.sim, a.out, "switch-predicted", args))))
 
     offsets = [int(x) for x in a.offsets.split(",")]
     by = {(m, b): r for m, b, r in runs}
@@ -140,8 +150,11 @@ def main():
                      "%.3f" % sjf[1], "100%", "", "%.2f" % sjf[2], sjf[3],
                      ""))
         for pol in POLICIES:
-            for mech in ("drain", "switch", "flush", "auto"):
+            for mech in ("drain", "switch (predicted)", "switch", "flush",
+                         "auto"):
                 bw = None if mech in ("drain", "flush") else DEFAULT_BW
+                if (o, pol) not in by[(mech, bw)]:
+                    continue
                 stp, antt, worst, pair = by[(mech, bw)][(o, pol)]
                 paper = first and mech == "drain"
                 rows.append((offset_name(o), pol, mech, "%.3f" % stp,

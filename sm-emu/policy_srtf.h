@@ -37,6 +37,9 @@ enum gtbs_sample_state {
  *	running block of its class only if the victim's predicted remaining
  *	time is at least this percentage of its own (gtbs_srtf_may_preempt()),
  *	100..100000, default %GTBS_SRTF_PREEMPT_RATIO_PCT.
+ * @preempt_unknown: parameter ``preempt_unknown``, &enum
+ *	gtbs_srtf_preempt_unknown: whether grids without a prediction take
+ *	part in preemption.
  *
  * SRTF/Adaptive's state begins with it.  Protected by the device lock.
  */
@@ -44,7 +47,27 @@ struct gtbs_srtf {
 	struct gtbs_grid *sampling;
 	u32 sample_sm;
 	u64 preempt_ratio_pct;
+	u64 preempt_unknown;
 };
+
+/**
+ * enum gtbs_srtf_preempt_unknown - SRTF's preemption of and for grids
+ * without a prediction (policy_srtf.c, DOC)
+ * @GTBS_SRTF_PREEMPT_PREDICTED: the literal "switch to a shorter grid":
+ *	both grids need a prediction on the SM; a grid to be sampled waits
+ *	for a free slot as in the paper.
+ * @GTBS_SRTF_PREEMPT_SAMPLE: gputbs' default: a grid being sampled (or not
+ *	yet started) counts as 0 cycles, a started grid never predicted as
+ *	infinitely long, as SRTF's choice counts it.
+ * @GTBS_SRTF_NR_PREEMPT_UNKNOWN: number of values.
+ */
+enum gtbs_srtf_preempt_unknown {
+	GTBS_SRTF_PREEMPT_PREDICTED,
+	GTBS_SRTF_PREEMPT_SAMPLE,
+	GTBS_SRTF_NR_PREEMPT_UNKNOWN,
+};
+
+extern const char * const gtbs_srtf_preempt_unknown_names[];
 
 /**
  * GTBS_SRTF_PREEMPT_RATIO_PCT - default of &gtbs_srtf.preempt_ratio_pct:
@@ -67,6 +90,21 @@ struct gtbs_srtf {
 	.max = 100000,							\
 	.def = GTBS_SRTF_PREEMPT_RATIO_PCT,				\
 	.offset = offsetof(struct gtbs_srtf, preempt_ratio_pct),	\
+}
+
+/**
+ * GTBS_SRTF_UNKNOWN_PARAM - the &struct gtbs_policy_param of
+ * &gtbs_srtf.preempt_unknown, for SRTF and SRTF/Adaptive.
+ */
+#define GTBS_SRTF_UNKNOWN_PARAM {					\
+	.name = "preempt_unknown",					\
+	.unit = "",							\
+	.doc = "predicted: only grids with predictions preempt or are preempted; sample: samples too (gputbs)", \
+	.min = 0,							\
+	.max = GTBS_SRTF_NR_PREEMPT_UNKNOWN - 1,			\
+	.def = GTBS_SRTF_PREEMPT_SAMPLE,				\
+	.names = gtbs_srtf_preempt_unknown_names,			\
+	.offset = offsetof(struct gtbs_srtf, preempt_unknown),	\
 }
 
 /**

@@ -92,6 +92,7 @@ enum {
 	GTBS_ADAPTIVE_RESIDENCY,
 	GTBS_ADAPTIVE_SHARE_MODE,
 	GTBS_ADAPTIVE_PREEMPT_RATIO,
+	GTBS_ADAPTIVE_PREEMPT_UNKNOWN,
 };
 
 GTBS_POLICY_PRIV_CHECK(struct gtbs_adaptive_sm, GTBS_POLICY_SM_PRIV_SIZE);
@@ -454,6 +455,7 @@ static const struct gtbs_policy_param gtbs_adaptive_params[] = {
 		.offset = offsetof(struct gtbs_adaptive, share_mode),
 	},
 	[GTBS_ADAPTIVE_PREEMPT_RATIO] = GTBS_SRTF_PREEMPT_PARAM,
+	[GTBS_ADAPTIVE_PREEMPT_UNKNOWN] = GTBS_SRTF_UNKNOWN_PARAM,
 };
 
 /* SRTF/Adaptive policy ops (paper Section "SRTF/Adaptive"). */
