@@ -99,7 +99,7 @@ extern const char * const gtbs_srtf_preempt_unknown_names[];
 #define GTBS_SRTF_UNKNOWN_PARAM {					\
 	.name = "preempt_unknown",					\
 	.unit = "",							\
-	.doc = "predicted: only grids with predictions preempt or are preempted; sample: samples too (gputbs)", \
+	.doc = "predicted: only predicted grids take part; sample: samples too", \
 	.min = 0,							\
 	.max = GTBS_SRTF_NR_PREEMPT_UNKNOWN - 1,			\
 	.def = GTBS_SRTF_PREEMPT_SAMPLE,				\
