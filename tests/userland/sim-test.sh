@@ -307,6 +307,35 @@ expect 0 "STP 1.308  ANTT 1.619  StrictF 0.619" \
 	"$sim" run --sms 1 --policy srtf "$here/pair.gtbs"
 expect 0 "  Short+Long  |  1.808   1.119    0.808  |  1.308   1.619    0.619  |  1.808   1.119    0.808" \
 	"$sim" run --sms 1 --policy fifo,srtf,sjf "$here/pair.gtbs"
+# preempt.gtbs (its header works it out): the same class preempted on
+# the policy's request, switched and flushed, and drained without
+expect 0 "  Long     long        1        4            0         4000        17288     4.322" \
+	"$sim" run --sms 1 --policy srtf-oracle --preempt switch "$here/preempt.gtbs"
+expect 0 "  Short    short       1        2           50         1000         7144     7.144" \
+	"$sim" run --sms 1 --policy srtf-oracle --preempt switch "$here/preempt.gtbs"
+expect 0 "  Long     long        1        4            0         4000         5050     1.262" \
+	"$sim" run --sms 1 --policy srtf-oracle --preempt flush --idempotent \
+	"$here/preempt.gtbs"
+# not idempotent: switched, not flushed
+expect 0 "  Short    short       1        2           50         1000         7144     7.144" \
+	"$sim" run --sms 1 --policy srtf-oracle --preempt flush "$here/preempt.gtbs"
+# fifo does not ask: Short waits for Long's four blocks
+expect 0 "  Short    short       1        2           50         1000         4950     4.950" \
+	"$sim" run --sms 1 --policy fifo --preempt switch "$here/preempt.gtbs"
+# the settings travel in eval's JSON and back through report
+"$sim" eval --workloads "$here" --sms 1 --offsets 0 --policies srtf \
+	--preempt flush --idempotent --switch-bw 16 --format json \
+	>"$tmp.d/pre.json" 2>&1
+expect 0 '"preempt_mode": "flush",' cat "$tmp.d/pre.json"
+expect 0 '"idempotent": true,' cat "$tmp.d/pre.json"
+expect 0 "preemption: flush at 16 bytes per cycle per SM, every grid idempotent" \
+	"$sim" report --results "$tmp.d/pre.json"
+if "$sim" report --results "$tmp.d/pre.json" --format json |
+	cmp -s - "$tmp.d/pre.json"; then
+	ok
+else
+	fail "report --format json: a preempting eval's JSON read back differs"
+fi
 if [ -n "$gputbs" ]; then
 	# staircase.gtbs: 60 blocks of 1000 cycles, R = 2, 15 SMs: two waves
 	expect 0 "final,0,stair,0,2000,2000,1000,4,2,2000,1.000000" sh -c \
