@@ -54,7 +54,10 @@
  * srtf-oracle, sjf and ljf preempt a block of a grid they rank after the
  * one they picked (see each policy's DOC); without the op a class never
  * preempts its own blocks, and with the device in drain mode no policy is
- * asked.
+ * asked.  A block that started at the current cycle is not preempted
+ * within its class: a flushed block issued again at once could otherwise
+ * be flushed again at the same cycle, forever, while the picked grid
+ * waits for saves to end (fuzz_sched found it under auto).
  * A block may be preempted any number of times; it is never lost, run to
  * completion twice or counted twice (Done_Blocks, &gtbs_grid.blocks_done
  * and the block_end callback happen once, at its real end).
@@ -370,18 +373,22 @@ static void gtbs_footprint_sub(struct gtbs_footprint *fp,
 	fp->shmem -= occ->shmem;
 }
 
-/* Whether a running block of @victim, of effective class @c, may go for
+/* Whether the running block in @slot, of effective class @c, may go for
  * @grid, of own class @class: a lower class always, the same class if the
- * policy asks (&gtbs_policy_ops.may_preempt), never the grid itself.
+ * policy asks (&gtbs_policy_ops.may_preempt) and the block did not start
+ * at this very cycle, never the grid itself.
  */
 static bool gtbs_preemptible(const struct gtbs_dev *dev,
 			     const struct gtbs_sm *sm,
 			     const struct gtbs_grid *grid, u32 class,
-			     const struct gtbs_grid *victim, u32 c)
+			     const struct gtbs_slot *slot, u32 c)
 {
+	const struct gtbs_grid *victim = slot->grid;
+
 	if (c < class)
 		return true;
-	return c == class && victim != grid && dev->policy->may_preempt &&
+	return c == class && victim != grid &&
+	       slot->start_cycle < sm->now && dev->policy->may_preempt &&
 	       dev->policy->may_preempt(dev, sm, grid, victim);
 }
 
@@ -405,7 +412,7 @@ static struct gtbs_slot *gtbs_preempt_victim(struct gtbs_dev *dev,
 		    (chosen & BIT_ULL(i)))
 			continue;
 		c = gtbs_grid_class(dev, slot->grid, sm->now);
-		if (!gtbs_preemptible(dev, sm, grid, class, slot->grid, c))
+		if (!gtbs_preemptible(dev, sm, grid, class, slot, c))
 			continue;
 		if (!best || c < best_class ||
 		    (c == best_class &&
