@@ -725,7 +725,7 @@ static const struct gputbs_mon_param *find_param(const struct gputbs_mon_dev *d,
 	return NULL;
 }
 
-/* dev-get: fifo has no parameter; srtf-adaptive its three, described. */
+/* dev-get: fifo has no parameter; srtf-adaptive its four, described. */
 START_TEST(nl_params_dev_get)
 {
 	const struct gputbs_mon_param *p;
@@ -737,10 +737,11 @@ START_TEST(nl_params_dev_get)
 	ck_assert_int_eq(gputbs_set_policy(g_dev, "srtf-adaptive"), 0);
 	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d, sizeof(d)), 0);
 	ck_assert_str_eq(d.policy, "srtf-adaptive");
-	ck_assert_uint_eq(d.nr_params, 3);
+	ck_assert_uint_eq(d.nr_params, 4);
 	ck_assert_str_eq(d.params[0].name, "share_threshold_ppm");
 	ck_assert_str_eq(d.params[1].name, "share_residency");
 	ck_assert_str_eq(d.params[2].name, "share_mode");
+	ck_assert_str_eq(d.params[3].name, "preempt_ratio_pct");
 	p = &d.params[0];
 	ck_assert_str_eq(p->unit, "ppm");
 	ck_assert_str_eq(p->value_name, "");
@@ -758,6 +759,12 @@ START_TEST(nl_params_dev_get)
 	ck_assert_str_eq(p->value_name, "device");
 	ck_assert_uint_eq(p->value, 0);
 	ck_assert_uint_eq(p->maximum, 1);
+	p = &d.params[3];
+	ck_assert_str_eq(p->unit, "%");
+	ck_assert_uint_eq(p->value, 200);
+	ck_assert_uint_eq(p->def, 200);
+	ck_assert_uint_eq(p->minimum, 100);
+	ck_assert_uint_eq(p->maximum, 100000);
 	/* an older caller's struct ends before the parameters */
 	memset(&d, 0xff, sizeof(d));
 	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d,
@@ -906,7 +913,7 @@ static int child_param_nobody(void)
 		return 10;
 	if (gputbs_monitor_open(0, &m))
 		return 11;
-	if (gputbs_monitor_get_device(m, &d, sizeof(d)) || d.nr_params != 3)
+	if (gputbs_monitor_get_device(m, &d, sizeof(d)) || d.nr_params != 4)
 		return 12;
 	if (gputbs_monitor_set_param(m, "share_residency", 5) != -EPERM)
 		return 13;

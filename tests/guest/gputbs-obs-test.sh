@@ -177,7 +177,9 @@ check_fdinfo() {	# check_fdinfo FILE: one fdinfo of /dev/gputbs
 	}
 	END {
 		if (n != 12) print "fdinfo: " n " drm- keys"
-		for (k in v) if (k ~ /^drm-gputbs-(blocks-preempted|save-cycles|restore-cycles)$/ && v[k] !~ /^[0-9]+$/) print "fdinfo: " k"
+		for (k in v) if (k ~ /^drm-gputbs-(blocks-preempted|save-cycles|restore-cycles)$/ && v[k] !~ /^[0-9]+$/) print "fdinfo: " k ": " v[k]
+		split("blocks-preempted save-cycles restore-cycles", pk, " ")
+		for (i = 1; i <= 3; i++) if (!(("drm-gputbs-" pk[i]) in v)) print "fdinfo: no drm-gputbs-" pk[i]
 		if (v["drm-driver"] != "gputbs") print "fdinfo: drm-driver " v["drm-driver"]
 		if (v["drm-client-id"] !~ /^[1-9][0-9]*$/) print "fdinfo: drm-client-id"
 		if (v["drm-engine-sm"] !~ /^[0-9]+$/ || u["drm-engine-sm"] != "ns") print "fdinfo: drm-engine-sm"
