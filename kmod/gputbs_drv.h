@@ -41,6 +41,13 @@ struct task_struct;
 #define GPUTBS_DEFAULT_TIMEOUT_NS	(120ULL * NSEC_PER_SEC)
 
 /**
+ * GPUTBS_SWITCH_BW_MAX - the largest switch bandwidth accepted, bytes per
+ * emulated cycle (&gtbs_dev.switch_bytes_per_cycle; sysfs
+ * switch_bytes_per_cycle and netlink preempt-set, from 1)
+ */
+#define GPUTBS_SWITCH_BW_MAX	65536
+
+/**
  * struct gputbs_sm_thread - the kthread that runs one emulated SM
  * @gdev: the device.
  * @sm: the SM's core state (protected by &gputbs_device.lock).

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gputbs_nl_cmd.c - the commands of the gputbs generic netlink family: the
- * device, its grids and SMs, the policy switch and its parameters; the
- * family itself and its life cycle.
+ * device, its grids and SMs, the policy switch and its parameters, the
+ * preemption settings; the family itself and its life cycle.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -17,11 +17,13 @@
  * report under &gputbs_device.lock after running the device up to the
  * current cycle (gputbs_dev_sync()), so that a dump shows the schedule of
  * now; dev-get also reports the current policy's parameters, one nest
- * each, read under the same hold of the lock.  policy-set and param-set
- * (%GENL_ADMIN_PERM, and CAP_SYS_ADMIN checked by the operation) switch
- * the policy and set one of its parameters the way the sysfs files policy
- * and policy_params/ do.  Bad requests get an extended ACK message (and
- * the offending attribute).
+ * each, read under the same hold of the lock.  policy-set, param-set and
+ * preempt-set (%GENL_ADMIN_PERM, and CAP_SYS_ADMIN checked by the
+ * operation) switch the policy, set one of its parameters, and set the
+ * preempt mode with the switch bandwidth and the classes' preemption
+ * latency budgets, the way the sysfs files policy, policy_params/,
+ * preempt_mode, switch_bytes_per_cycle and preempt_budget_* do.  Bad
+ * requests get an extended ACK message (and the offending attribute).
  *
  * The events multicast group and its queue are gputbs_nl_event.c's
  * (DOC: Netlink events); the operations report the same grid snapshots.
@@ -33,6 +35,7 @@
  * cancelled (so nothing multicasts on a family that is going away), then
  * the family is unregistered, which waits for the operations in flight.
  */
+#include <linux/bitops.h>
 #include <linux/capability.h>
 #include <linux/list.h>
 #include <linux/module.h>
@@ -614,6 +617,100 @@ unlock:
 	return ret;
 }
 
+/* preempt-set's budget attributes, in &enum gtbs_prio_class order */
+static const int gputbs_nl_budget_attrs[GTBS_NR_PRIO_CLASSES] = {
+	[GTBS_PRIO_LOW] = GPUTBS_A_DEV_PREEMPT_BUDGET_LOW,
+	[GTBS_PRIO_NORMAL] = GPUTBS_A_DEV_PREEMPT_BUDGET_NORMAL,
+	[GTBS_PRIO_HIGH] = GPUTBS_A_DEV_PREEMPT_BUDGET_HIGH,
+	[GTBS_PRIO_REALTIME] = GPUTBS_A_DEV_PREEMPT_BUDGET_REALTIME,
+};
+
+/**
+ * gputbs_nl_preempt_set_doit() - preempt-set: the device's preemption
+ * @skb: the request.
+ * @info: its attributes; the extack of the reply.
+ *
+ * Sets the preempt mode (required) and, when given, each SM's switch
+ * bandwidth and the preemption latency budgets of the classes, as the
+ * sysfs files preempt_mode, switch_bytes_per_cycle and preempt_budget_*
+ * do (gputbs_sysfs.c): every value is checked first, then all are applied
+ * under one hold of &gputbs_device.lock at the current emulated cycle
+ * (gputbs_dev_lock_sync()), through gtbs_dev_set_preempt() for the mode,
+ * and every SM re-evaluates its waits at once.  Nothing changes on error.
+ *
+ * Context: process context (genetlink, %GENL_ADMIN_PERM checked); takes
+ * and releases &gputbs_device.lock.
+ * Return: 0; -EPERM without CAP_SYS_ADMIN; -EINVAL without preempt-mode
+ * or for an unknown mode; -ERANGE for switch-bytes-per-cycle outside
+ * 1..%GPUTBS_SWITCH_BW_MAX bytes per cycle or a budget above
+ * %GTBS_MAX_TIMEOUT_CYCLES cycles (each with an extack message and the
+ * attribute); -EINTR if a signal came while the device caught up.
+ */
+static int gputbs_nl_preempt_set_doit(struct sk_buff *skb,
+				      struct genl_info *info)
+{
+	struct gputbs_device *gdev = gputbs_nl->gdev;
+	struct nlattr *mode_attr = info->attrs[GPUTBS_A_DEV_PREEMPT_MODE];
+	struct nlattr *bw_attr = info->attrs[GPUTBS_A_DEV_SWITCH_BYTES_PER_CYCLE];
+	u64 budget[GTBS_NR_PRIO_CLASSES], now;
+	unsigned long set_budget = 0;
+	u32 mode, bw = 0;
+	unsigned int c;
+	int ret;
+
+	if (!netlink_capable(skb, CAP_SYS_ADMIN)) {
+		GENL_SET_ERR_MSG(info, "setting the preemption needs CAP_SYS_ADMIN");
+		return -EPERM;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, GPUTBS_A_DEV_PREEMPT_MODE))
+		return -EINVAL;
+	mode = nla_get_u32(mode_attr);
+	if (mode >= GTBS_NR_PREEMPT_MODES) {
+		NL_SET_ERR_MSG_ATTR(info->extack, mode_attr,
+				    "unknown preempt mode (drain, switch, flush or auto)");
+		return -EINVAL;
+	}
+	if (bw_attr) {
+		bw = nla_get_u32(bw_attr);
+		if (bw < 1 || bw > GPUTBS_SWITCH_BW_MAX) {
+			NL_SET_ERR_MSG_ATTR(info->extack, bw_attr,
+					    "switch bytes per cycle outside 1..65536");
+			return -ERANGE;
+		}
+	}
+	for (c = 0; c < GTBS_NR_PRIO_CLASSES; c++) {
+		struct nlattr *a;
+
+		if (!gputbs_nl_budget_attrs[c])
+			continue;
+		a = info->attrs[gputbs_nl_budget_attrs[c]];
+		if (!a)
+			continue;
+		budget[c] = nla_get_u64(a);
+		if (budget[c] > GTBS_MAX_TIMEOUT_CYCLES) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "preemption budget above 2^62 cycles");
+			return -ERANGE;
+		}
+		__set_bit(c, &set_budget);
+	}
+	ret = gputbs_dev_lock_sync(gdev, &now);
+	if (ret)
+		goto unlock;
+	ret = gtbs_dev_set_preempt(&gdev->core, mode, now);
+	if (ret)
+		goto unlock;
+	if (bw_attr)
+		gdev->core.switch_bytes_per_cycle = bw;
+	for_each_set_bit(c, &set_budget, GTBS_NR_PRIO_CLASSES)
+		gdev->core.preempt_budget[c] = budget[c];
+	gtbs_dev_kick(&gdev->core, now);
+	gputbs_dev_sync(gdev);
+unlock:
+	spin_unlock(&gdev->lock);
+	return ret;
+}
+
 /* The policies the spec derives (scripts/netlink-spec.sh compares them). */
 static const struct nla_policy gputbs_grid_get_nl_policy[GPUTBS_A_GRID_ID + 1] = {
 	[GPUTBS_A_GRID_ID] = { .type = NLA_U64, },
@@ -631,6 +728,17 @@ static const struct nla_policy gputbs_param_set_nl_policy[GPUTBS_A_PARAM_VALUE_N
 	[GPUTBS_A_PARAM_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 	[GPUTBS_A_PARAM_VALUE] = { .type = NLA_U64, },
 	[GPUTBS_A_PARAM_VALUE_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
+};
+
+static const struct nla_policy
+gputbs_preempt_set_nl_policy[GPUTBS_A_DEV_PREEMPT_BUDGET_REALTIME + 1] = {
+	/* not the spec's NLA_POLICY_MAX: EINVAL for a bad mode, as sysfs */
+	[GPUTBS_A_DEV_PREEMPT_MODE] = { .type = NLA_U32, },
+	[GPUTBS_A_DEV_SWITCH_BYTES_PER_CYCLE] = { .type = NLA_U32, },
+	[GPUTBS_A_DEV_PREEMPT_BUDGET_LOW] = { .type = NLA_U64, },
+	[GPUTBS_A_DEV_PREEMPT_BUDGET_NORMAL] = { .type = NLA_U64, },
+	[GPUTBS_A_DEV_PREEMPT_BUDGET_HIGH] = { .type = NLA_U64, },
+	[GPUTBS_A_DEV_PREEMPT_BUDGET_REALTIME] = { .type = NLA_U64, },
 };
 
 /*
@@ -669,6 +777,13 @@ static const struct genl_ops gputbs_nl_ops[] = {
 		.doit = gputbs_nl_param_set_doit,
 		.policy = gputbs_param_set_nl_policy,
 		.maxattr = GPUTBS_A_PARAM_VALUE_NAME,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = GPUTBS_CMD_PREEMPT_SET,
+		.doit = gputbs_nl_preempt_set_doit,
+		.policy = gputbs_preempt_set_nl_policy,
+		.maxattr = GPUTBS_A_DEV_PREEMPT_BUDGET_REALTIME,
 		.flags = GENL_ADMIN_PERM,
 	},
 };

@@ -382,7 +382,8 @@ static int gputbs_set_switch_bytes_per_cycle(struct gputbs_device *gdev,
 }
 
 GPUTBS_U64_TUNABLE_ATTR(switch_bytes_per_cycle,
-			gdev->core.switch_bytes_per_cycle, 1, 65536);
+			gdev->core.switch_bytes_per_cycle, 1,
+			GPUTBS_SWITCH_BW_MAX);
 
 /* The preemption latency budget of class GTBS_PRIO_@CLS, emulated cycles. */
 #define GPUTBS_BUDGET_ATTR(cls, CLS)					\

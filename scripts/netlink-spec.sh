@@ -65,16 +65,23 @@ family = SpecFamily(sys.argv[2], sys.argv[3])
 for name, op in family.msgs.items():
     print(name, op.value)
 PY
-for op in dev-get grid-get sm-get policy-set param-set grid-submitted-ntf grid-completed-ntf; do
+for op in dev-get grid-get sm-get policy-set param-set preempt-set \
+	grid-submitted-ntf grid-completed-ntf; do
 	grep -q "^$op " "$tmp/ops" || die "YNL's spec loader does not list operation $op"
 done
 if ! diff -u "$root/$header" "$tmp/gputbs_netlink.h"; then
 	die "$header is not what $spec generates: run scripts/netlink-spec.sh gen"
 fi
 # the module's policies are hand-written (they build against 6.1 too):
-# every policy the generator derives from the spec must be in it
+# every policy the generator derives from the spec must be in it, but
+# preempt-set's preempt-mode: the generator bounds the enum with
+# NLA_POLICY_MAX, whose ERANGE the module replaces with its own check,
+# EINVAL and a message, as sysfs preempt_mode answers
 for pol in GPUTBS_A_GRID_ID GPUTBS_A_SM_ID GPUTBS_A_DEV_POLICY \
-	GPUTBS_A_PARAM_NAME GPUTBS_A_PARAM_VALUE GPUTBS_A_PARAM_VALUE_NAME; do
+	GPUTBS_A_PARAM_NAME GPUTBS_A_PARAM_VALUE GPUTBS_A_PARAM_VALUE_NAME \
+	GPUTBS_A_DEV_SWITCH_BYTES_PER_CYCLE \
+	GPUTBS_A_DEV_PREEMPT_BUDGET_LOW GPUTBS_A_DEV_PREEMPT_BUDGET_NORMAL \
+	GPUTBS_A_DEV_PREEMPT_BUDGET_HIGH GPUTBS_A_DEV_PREEMPT_BUDGET_REALTIME; do
 	want=$(grep -F "[$pol] =" "$tmp/gputbs_nl_gen.c" | sed 's/^[[:space:]]*//')
 	grep -qF "$want" "$root/kmod/gputbs_nl_cmd.c" ||
 		die "kmod/gputbs_nl_cmd.c lacks the spec's policy: $want"

@@ -574,3 +574,151 @@ int cmd_param(int argc, char **argv)
 	}
 	return 0;
 }
+
+static const char usage_preempt[] =
+	"Usage: gputbs preempt [MODE] [--switch-bw N] [--budget CLASS=CYCLES...]\n"
+	"\n"
+	"Set how the SMs preempt resident blocks of lower priority classes,\n"
+	"through the gputbs netlink family (preempt-set, needs root), then show\n"
+	"the mode and the preemption counters (dev-get).  MODE is drain,\n"
+	"switch, flush or auto (or its number); without it nothing is set.\n"
+	"The same settings are the files preempt_mode, switch_bytes_per_cycle\n"
+	"and preempt_budget_CLASS of /sys/class/misc/gputbs/.\n"
+	"\n"
+	"  -w, --switch-bw N         each SM's context switch bandwidth, bytes\n"
+	"                            per emulated cycle (1..65536)\n"
+	"  -b, --budget CLASS=CYCLES preemption latency budget of CLASS (low,\n"
+	"                            normal, high, realtime), emulated cycles;\n"
+	"                            may be repeated\n"
+	"  -h, --help                this help\n";
+
+/* MODE: a name of enum gputbs_preempt_mode, or a number passed as is. */
+static int parse_preempt_mode(const char *s, __u32 *mode)
+{
+	unsigned long long v;
+	char *end;
+	__u32 i;
+
+	for (i = 0; i <= GPUTBS_PREEMPT_MODE_AUTO; i++) {
+		if (!strcmp(s, preempt_mode_name(i))) {
+			*mode = i;
+			return 0;
+		}
+	}
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || !*s || *s == '-' || v > UINT32_MAX)
+		return -EINVAL;
+	*mode = v;
+	return 0;
+}
+
+/* --budget CLASS=CYCLES into @req. */
+static int parse_budget(const char *s, struct gputbs_preempt_set *req)
+{
+	static const char * const classes[] = {
+		"low", "normal", "high", "realtime",
+	};
+	const char *eq = strchr(s, '=');
+	unsigned long long v;
+	unsigned int i;
+	char *end;
+
+	if (!eq)
+		return -EINVAL;
+	for (i = 0; i < 4; i++)
+		if (strlen(classes[i]) == (size_t)(eq - s) &&
+		    !strncmp(s, classes[i], eq - s))
+			break;
+	if (i == 4)
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(eq + 1, &end, 10);
+	if (errno || *end || !eq[1] || eq[1] == '-')
+		return -EINVAL;
+	req->budget[i] = v;
+	req->budget_mask |= 1u << i;
+	return 0;
+}
+
+int cmd_preempt(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "switch-bw", required_argument, NULL, 'w' },
+		{ "budget", required_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct gputbs_preempt_set req;
+	struct gputbs_monitor *m;
+	struct gputbs_mon_dev d;
+	unsigned long long v;
+	bool set = false;
+	char *end;
+	int c, ret;
+
+	memset(&req, 0, sizeof(req));
+	while ((c = getopt_long(argc, argv, "w:b:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			errno = 0;
+			v = strtoull(optarg, &end, 10);
+			if (errno || *end || !*optarg || *optarg == '-' || !v ||
+			    v > UINT32_MAX)
+				return usage_error(usage_preempt,
+						   "bad --switch-bw '%s'", optarg);
+			req.switch_bytes_per_cycle = v;
+			break;
+		case 'b':
+			if (parse_budget(optarg, &req))
+				return usage_error(usage_preempt,
+						   "bad --budget '%s' (CLASS=CYCLES)",
+						   optarg);
+			break;
+		case 'h':
+			fputs(usage_preempt, stdout);
+			return 0;
+		default:
+			fputs(usage_preempt, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		if (parse_preempt_mode(argv[optind], &req.mode))
+			return usage_error(usage_preempt,
+					   "unknown mode '%s' (drain, switch, flush, auto)",
+					   argv[optind]);
+		set = true;
+		optind++;
+	}
+	if (optind < argc)
+		return usage_error(usage_preempt, "unexpected argument '%s'",
+				   argv[optind]);
+	if (!set && (req.switch_bytes_per_cycle || req.budget_mask))
+		return usage_error(usage_preempt, "%s",
+				   "--switch-bw and --budget need a MODE");
+	ret = gputbs_monitor_open(0, &m);
+	if (ret)
+		return monitor_error(ret);
+	if (set) {
+		ret = gputbs_monitor_set_preempt(m, &req, sizeof(req));
+		if (ret) {
+			err_msg("preempt-set: %s%s%s", gputbs_strerror(ret),
+				gputbs_monitor_errmsg(m)[0] ? ": " : "",
+				gputbs_monitor_errmsg(m));
+			gputbs_monitor_close(m);
+			return EXIT_DEVICE;
+		}
+	}
+	ret = gputbs_monitor_get_device(m, &d, sizeof(d));
+	gputbs_monitor_close(m);
+	if (ret)
+		return monitor_error(ret);
+	printf("preemption: mode %s; blocks %" PRIu64 " switched, %" PRIu64
+	       " flushed, %" PRIu64 " restored; %" PRIu64 " switch cycles, %"
+	       PRIu64 " flushed cycles\n", preempt_mode_name(d.preempt_mode),
+	       (uint64_t)d.blocks_switched, (uint64_t)d.blocks_flushed,
+	       (uint64_t)d.blocks_restored, (uint64_t)d.switch_cycles,
+	       (uint64_t)d.flushed_cycles);
+	return 0;
+}

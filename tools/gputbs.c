@@ -11,6 +11,8 @@
  *              [--format csv|json]
  *   gputbs top [--delay SEC] [--iterations N] [--batch]
  *   gputbs monitor [--format text|json] [--count N] [--timeout SEC]
+ *   gputbs param [NAME=VALUE...]
+ *   gputbs preempt [MODE] [--switch-bw N] [--budget CLASS=CYCLES...]
  *   gputbs timeline [--output DIR] [--no-plot] [--summary] [--check]
  *              [--title TEXT] TRACE
  *   gputbs eval [--device PATH] [--workloads DIR] [--offsets LIST]
@@ -54,6 +56,7 @@ static const char usage_main[] =
 	"  top        live view of the SMs, grids, queue and predictions\n"
 	"  monitor    print the scheduling events as they happen\n"
 	"  param      show or set the parameters of the current policy\n"
+	"  preempt    set how SMs preempt resident blocks (mode, budgets)\n"
 	"  timeline   plot a recording of the gputbs tracepoints per SM\n"
 	"\n"
 	"'gputbs COMMAND --help' describes a command.\n";
@@ -209,6 +212,7 @@ int main(int argc, char **argv)
 		{ "top", cmd_top },
 		{ "monitor", cmd_monitor },
 		{ "param", cmd_param },
+		{ "preempt", cmd_preempt },
 		{ "timeline", cmd_timeline },
 	};
 	static char name[32];

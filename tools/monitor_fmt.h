@@ -24,5 +24,6 @@ void mon_params_text(FILE *f, const struct gputbs_mon_dev *d);
 int cmd_monitor(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_param(int argc, char **argv);
+int cmd_preempt(int argc, char **argv);
 
 #endif /* _GPUTBS_MONITOR_FMT_H */

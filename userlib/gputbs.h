@@ -690,6 +690,45 @@ GPUTBS_API int gputbs_monitor_set_param_text(struct gputbs_monitor *m,
 					     const char *text);
 
 /**
+ * struct gputbs_preempt_set - what gputbs_monitor_set_preempt() sets
+ * @mode: how SMs preempt resident blocks, &enum gputbs_preempt_mode
+ *	(drain, switch, flush, auto); always set.
+ * @switch_bytes_per_cycle: each SM's bandwidth for saving and restoring
+ *	block contexts, bytes per emulated cycle, 1..65536; 0 leaves it as
+ *	it is.
+ * @budget_mask: bit c - 1 set for each class c (%GPUTBS_PRIO_LOW ..
+ *	%GPUTBS_PRIO_REALTIME) whose budget is set; the others stay.
+ * @pad: zero.
+ * @budget: the preemption latency budget of class c at index c - 1
+ *	(low, normal, high, realtime), emulated cycles, at most 2^62.
+ */
+struct gputbs_preempt_set {
+	__u32 mode;
+	__u32 switch_bytes_per_cycle;
+	__u32 budget_mask;
+	__u32 pad;
+	__u64 budget[4];
+};
+
+/**
+ * gputbs_monitor_set_preempt() - set the device's preemption over netlink
+ * @m: monitor.
+ * @req: the mode, and optionally the switch bandwidth and class budgets.
+ * @size: sizeof(*@req).
+ *
+ * As writing the sysfs files preempt_mode, switch_bytes_per_cycle and
+ * preempt_budget_CLASS, all at once or nothing (netlink preempt-set);
+ * needs CAP_NET_ADMIN and CAP_SYS_ADMIN.
+ *
+ * Return: 0; -EINVAL for an unknown mode, a @size too small, a non-zero
+ * @pad or a bit of @budget_mask above bit 3; -ERANGE for a bandwidth or a budget out of range; -EPERM; or
+ * another negative errno (gputbs_monitor_errmsg() says more).
+ */
+GPUTBS_API int gputbs_monitor_set_preempt(struct gputbs_monitor *m,
+					  const struct gputbs_preempt_set *req,
+					  size_t size);
+
+/**
  * gputbs_monitor_errmsg() - the module's message about the last failure
  * @m: monitor.
  *

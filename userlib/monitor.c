@@ -927,6 +927,41 @@ GPUTBS_API int gputbs_monitor_set_param_text(struct gputbs_monitor *m,
 		       NULL);
 }
 
+static int fill_preempt(struct nl_msg *msg, const void *arg)
+{
+	static const int budget_attrs[4] = {
+		GPUTBS_A_DEV_PREEMPT_BUDGET_LOW,
+		GPUTBS_A_DEV_PREEMPT_BUDGET_NORMAL,
+		GPUTBS_A_DEV_PREEMPT_BUDGET_HIGH,
+		GPUTBS_A_DEV_PREEMPT_BUDGET_REALTIME,
+	};
+	const struct gputbs_preempt_set *r = arg;
+	unsigned int i;
+
+	if (nla_put_u32(msg, GPUTBS_A_DEV_PREEMPT_MODE, r->mode))
+		return -EMSGSIZE;
+	if (r->switch_bytes_per_cycle &&
+	    nla_put_u32(msg, GPUTBS_A_DEV_SWITCH_BYTES_PER_CYCLE,
+			r->switch_bytes_per_cycle))
+		return -EMSGSIZE;
+	for (i = 0; i < 4; i++)
+		if ((r->budget_mask & (1u << i)) &&
+		    nla_put_u64(msg, budget_attrs[i], r->budget[i]))
+			return -EMSGSIZE;
+	return 0;
+}
+
+GPUTBS_API int gputbs_monitor_set_preempt(struct gputbs_monitor *m,
+					  const struct gputbs_preempt_set *req,
+					  size_t size)
+{
+	if (!req || size < sizeof(*req) || req->pad ||
+	    (req->budget_mask & ~0xfu))
+		return -EINVAL;
+	return request(m, GPUTBS_CMD_PREEMPT_SET, false, fill_preempt, req,
+		       NULL, NULL);
+}
+
 /* ---- events ---------------------------------------------------------------- */
 
 static int queue_event(struct gputbs_monitor *m,

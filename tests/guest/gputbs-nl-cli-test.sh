@@ -8,7 +8,9 @@
 # resolution, "gputbs top" while a pair of grids runs, "gputbs monitor
 # --format json" while a workload runs, and "gputbs param": parameters of
 # the policy set over netlink (param-set) and read back through sysfs
-# policy_params/, and the reverse.  The JSON lines are printed between
+# policy_params/, and the reverse; "gputbs preempt": the preempt mode, switch
+# bandwidth and class budgets set over netlink (preempt-set), read back
+# through sysfs, an invalid mode refused.  The JSON lines are printed between
 # ===MONITOR-JSON-BEGIN=== and ===MONITOR-JSON-END=== for the host to
 # validate.  Ends with "nlcli: N passed, M failed".
 set -u
@@ -135,7 +137,7 @@ echo srtf-adaptive >"$SYS/policy"
 gputbs param >param.txt 2>&1
 cat param.txt
 check "srtf-adaptive: its parameters at their defaults, with units" \
-	grep -qx 'params: share_threshold_ppm=500000 ppm share_residency=3 blocks share_mode=device' param.txt
+	grep -qx 'params: share_threshold_ppm=500000 ppm share_residency=3 blocks share_mode=device preempt_ratio_pct=200 %' param.txt
 check "each with its default and range" \
 	grep -qE '^share_residency +3 blocks  \(default 3, 1\.\.64\)$' param.txt
 gputbs param share_threshold_ppm=250000 share_residency=5 share_mode=sm >param.txt 2>&1
@@ -143,14 +145,14 @@ rc=$?
 cat param.txt
 check "gputbs param NAME=VALUE... exits 0" test "$rc" -eq 0
 check "it prints the new values" \
-	grep -qx 'params: share_threshold_ppm=250000 ppm share_residency=5 blocks share_mode=sm' param.txt
+	grep -qx 'params: share_threshold_ppm=250000 ppm share_residency=5 blocks share_mode=sm preempt_ratio_pct=200 %' param.txt
 check "sysfs reads what netlink set" test \
 	"$(cat "$SYS/policy_params/share_threshold_ppm") $(cat "$SYS/policy_params/share_residency") $(cat "$SYS/policy_params/share_mode")" = "250000 5 sm"
 gputbs param share_mode=0 >/dev/null 2>&1
 check "a choice set by number" test "$(cat "$SYS/policy_params/share_mode")" = device
 echo 7 >"$SYS/policy_params/share_residency"
 check "gputbs top shows what sysfs set" sh -c \
-	"gputbs top --iterations 1 --batch | grep -qx 'params: share_threshold_ppm=250000 ppm share_residency=7 blocks share_mode=device'"
+	"gputbs top --iterations 1 --batch | grep -qx 'params: share_threshold_ppm=250000 ppm share_residency=7 blocks share_mode=device preempt_ratio_pct=200 %'"
 gputbs param share_residency=65 >param.txt 2>&1
 rc=$?
 cat param.txt
@@ -182,6 +184,48 @@ check "srtf-adaptive again: defaults" test \
 	"$(cat "$SYS/policy_params/share_residency") $(cat "$SYS/policy_params/share_mode")" = "3 device"
 echo fifo >"$SYS/policy"
 check "usage error of param: status 2" sh -c 'gputbs param share_mode 2>/dev/null; test $? -eq 2'
+
+# --- gputbs preempt: preempt-set over netlink, read back through sysfs ------
+if command -v genl-ctrl-list >/dev/null 2>&1; then
+	check "preempt-set (0x0e) needs admin permission" \
+		grep -q 'op .*(0x0e) <.*admin_perm' family.txt
+fi
+bw0=$(cat "$SYS/switch_bytes_per_cycle")
+high0=$(cat "$SYS/preempt_budget_high")
+low0=$(cat "$SYS/preempt_budget_low")
+rt0=$(cat "$SYS/preempt_budget_realtime")
+gputbs preempt switch --switch-bw 16 --budget high=30000 --budget realtime=21000 >preempt.txt 2>&1
+rc=$?
+cat preempt.txt
+check "gputbs preempt MODE --switch-bw --budget exits 0" test "$rc" -eq 0
+check "it prints the mode (dev-get)" grep -q '^preemption: mode switch; ' preempt.txt
+check "sysfs reads the mode netlink set" \
+	test "$(cat "$SYS/preempt_mode")" = "drain [switch] flush auto"
+check "sysfs reads the bandwidth and budgets netlink set" test \
+	"$(cat "$SYS/switch_bytes_per_cycle") $(cat "$SYS/preempt_budget_high") $(cat "$SYS/preempt_budget_realtime") $(cat "$SYS/preempt_budget_low")" = "16 30000 21000 $low0"
+gputbs preempt 9 >preempt.txt 2>&1
+rc=$?
+cat preempt.txt
+check "an invalid mode: exit 1, EINVAL and an extack message" sh -c \
+	"test $rc -eq 1 && grep -q '^gputbs: preempt-set: Invalid argument: unknown preempt mode' preempt.txt"
+gputbs preempt auto --switch-bw 70000 >preempt.txt 2>&1
+rc=$?
+cat preempt.txt
+check "bandwidth out of range: exit 1, ERANGE and the extack message" sh -c \
+	"test $rc -eq 1 && grep -q 'range: switch bytes per cycle outside 1..65536' preempt.txt"
+check "nothing changed" test "$(cat "$SYS/preempt_mode") $(cat "$SYS/switch_bytes_per_cycle")" = "drain [switch] flush auto 16"
+if su nobody -s /bin/sh -c "gputbs preempt flush" >preempt.txt 2>&1; then
+	not_ok "nobody set the preempt mode"
+else
+	cat preempt.txt
+	check "nobody may not set the preempt mode" grep -q 'not permitted' preempt.txt
+fi
+check "usage error of preempt: status 2" sh -c 'gputbs preempt sometimes 2>/dev/null; test $? -eq 2'
+check "--budget needs CLASS=CYCLES: status 2" sh -c 'gputbs preempt switch --budget urgent=5 2>/dev/null; test $? -eq 2'
+gputbs preempt drain --switch-bw "$bw0" --budget "high=$high0" \
+	--budget "realtime=$rt0" >/dev/null 2>&1
+check "back to drain, the bandwidth and budgets found" test \
+	"$(cat "$SYS/preempt_mode") $(cat "$SYS/switch_bytes_per_cycle") $(cat "$SYS/preempt_budget_high") $(cat "$SYS/preempt_budget_realtime")" = "[drain] switch flush auto $bw0 $high0 $rt0"
 
 cd / && rm -rf "$tmp"
 echo "nlcli: $pass passed, $fail failed"

@@ -725,7 +725,7 @@ static const struct gputbs_mon_param *find_param(const struct gputbs_mon_dev *d,
 	return NULL;
 }
 
-/* dev-get: fifo has no parameter; srtf-adaptive its three, described. */
+/* dev-get: fifo has no parameter; srtf-adaptive its four, described. */
 START_TEST(nl_params_dev_get)
 {
 	const struct gputbs_mon_param *p;
@@ -737,10 +737,11 @@ START_TEST(nl_params_dev_get)
 	ck_assert_int_eq(gputbs_set_policy(g_dev, "srtf-adaptive"), 0);
 	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d, sizeof(d)), 0);
 	ck_assert_str_eq(d.policy, "srtf-adaptive");
-	ck_assert_uint_eq(d.nr_params, 3);
+	ck_assert_uint_eq(d.nr_params, 4);
 	ck_assert_str_eq(d.params[0].name, "share_threshold_ppm");
 	ck_assert_str_eq(d.params[1].name, "share_residency");
 	ck_assert_str_eq(d.params[2].name, "share_mode");
+	ck_assert_str_eq(d.params[3].name, "preempt_ratio_pct");
 	p = &d.params[0];
 	ck_assert_str_eq(p->unit, "ppm");
 	ck_assert_str_eq(p->value_name, "");
@@ -758,6 +759,12 @@ START_TEST(nl_params_dev_get)
 	ck_assert_str_eq(p->value_name, "device");
 	ck_assert_uint_eq(p->value, 0);
 	ck_assert_uint_eq(p->maximum, 1);
+	p = &d.params[3];
+	ck_assert_str_eq(p->unit, "%");
+	ck_assert_uint_eq(p->value, 200);
+	ck_assert_uint_eq(p->def, 200);
+	ck_assert_uint_eq(p->minimum, 100);
+	ck_assert_uint_eq(p->maximum, 100000);
 	/* an older caller's struct ends before the parameters */
 	memset(&d, 0xff, sizeof(d));
 	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d,
@@ -906,7 +913,7 @@ static int child_param_nobody(void)
 		return 10;
 	if (gputbs_monitor_open(0, &m))
 		return 11;
-	if (gputbs_monitor_get_device(m, &d, sizeof(d)) || d.nr_params != 3)
+	if (gputbs_monitor_get_device(m, &d, sizeof(d)) || d.nr_params != 4)
 		return 12;
 	if (gputbs_monitor_set_param(m, "share_residency", 5) != -EPERM)
 		return 13;
@@ -996,6 +1003,194 @@ START_TEST(nl_top_terminal)
 }
 END_TEST
 
+/* ---- preempt-set -------------------------------------------------------- */
+
+#define DEV_DIR		"/sys/class/misc/gputbs/"
+
+/* The first line of sysfs @name of the device, without its newline. */
+static void read_dev_file(const char *name, char *buf, size_t len)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), DEV_DIR "%s", name);
+	f = fopen(path, "re");
+	ck_assert_msg(f, "%s: %s", path, strerror(errno));
+	ck_assert_ptr_nonnull(fgets(buf, (int)len, f));
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static void assert_dev_file(const char *name, const char *want)
+{
+	char buf[128];
+
+	read_dev_file(name, buf, sizeof(buf));
+	ck_assert_msg(!strcmp(buf, want), "%s reads '%s', expected '%s'",
+		      name, buf, want);
+}
+
+static char saved_bw[32], saved_budget_high[32], saved_budget_low[32];
+
+static void setup_preempt(void)
+{
+	setup();
+	read_dev_file("switch_bytes_per_cycle", saved_bw, sizeof(saved_bw));
+	read_dev_file("preempt_budget_high", saved_budget_high,
+		      sizeof(saved_budget_high));
+	read_dev_file("preempt_budget_low", saved_budget_low,
+		      sizeof(saved_budget_low));
+}
+
+/* Back to drain and the settings found, through sysfs. */
+static void teardown_preempt(void)
+{
+	static const struct {
+		const char *name;
+		const char *val;
+	} w[] = {
+		{ "preempt_mode", "drain" },
+		{ "switch_bytes_per_cycle", saved_bw },
+		{ "preempt_budget_high", saved_budget_high },
+		{ "preempt_budget_low", saved_budget_low },
+	};
+	char path[128];
+	unsigned int i;
+	FILE *f;
+
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		snprintf(path, sizeof(path), DEV_DIR "%s", w[i].name);
+		f = fopen(path, "we");
+		if (f) {
+			fputs(w[i].val, f);
+			fclose(f);
+		}
+	}
+	teardown();
+}
+
+/*
+ * preempt-set applies the mode, the bandwidth and the budgets given, and
+ * leaves the others: sysfs and dev-get read them back.
+ */
+START_TEST(nl_preempt_set_read_back)
+{
+	struct gputbs_preempt_set r;
+	struct gputbs_mon_dev d;
+
+	memset(&r, 0, sizeof(r));
+	r.mode = GPUTBS_PREEMPT_MODE_SWITCH;
+	r.switch_bytes_per_cycle = 16;
+	r.budget_mask = 1u << (GPUTBS_PRIO_HIGH - 1);
+	r.budget[GPUTBS_PRIO_HIGH - 1] = 30000;
+	ck_assert_int_eq(gputbs_monitor_set_preempt(g_mon, &r, sizeof(r)), 0);
+	assert_dev_file("preempt_mode", "drain [switch] flush auto");
+	assert_dev_file("switch_bytes_per_cycle", "16");
+	assert_dev_file("preempt_budget_high", "30000");
+	assert_dev_file("preempt_budget_low", saved_budget_low);
+	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d, sizeof(d)), 0);
+	ck_assert_uint_eq(d.preempt_mode, GPUTBS_PREEMPT_MODE_SWITCH);
+	/* the mode alone: the bandwidth and budgets stay */
+	memset(&r, 0, sizeof(r));
+	r.mode = GPUTBS_PREEMPT_MODE_AUTO;
+	ck_assert_int_eq(gputbs_monitor_set_preempt(g_mon, &r, sizeof(r)), 0);
+	assert_dev_file("preempt_mode", "drain switch flush [auto]");
+	assert_dev_file("switch_bytes_per_cycle", "16");
+	assert_dev_file("preempt_budget_high", "30000");
+	r.mode = GPUTBS_PREEMPT_MODE_DRAIN;
+	r.switch_bytes_per_cycle = (__u32)strtoul(saved_bw, NULL, 10);
+	ck_assert_int_eq(gputbs_monitor_set_preempt(g_mon, &r, sizeof(r)), 0);
+	assert_dev_file("preempt_mode", "[drain] switch flush auto");
+	assert_dev_file("switch_bytes_per_cycle", saved_bw);
+	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d, sizeof(d)), 0);
+	ck_assert_uint_eq(d.preempt_mode, GPUTBS_PREEMPT_MODE_DRAIN);
+}
+END_TEST
+
+static const struct {
+	__u32 mode;
+	__u32 bw;
+	__u64 budget_low;
+	int err;
+	const char *msg;
+} bad_preempt_sets[] = {
+	{ GPUTBS_PREEMPT_MODE_AUTO + 1, 0, 0, -EINVAL,
+	  "unknown preempt mode (drain, switch, flush or auto)" },
+	{ 0xffffffffu, 0, 0, -EINVAL, "unknown preempt mode" },
+	{ GPUTBS_PREEMPT_MODE_SWITCH, 65537, 0, -ERANGE,
+	  "switch bytes per cycle outside 1..65536" },
+	{ GPUTBS_PREEMPT_MODE_SWITCH, 0, (1ULL << 62) + 1, -ERANGE,
+	  "preemption budget above 2^62 cycles" },
+};
+
+#define NR_BAD_PREEMPT_SETS \
+	(int)(sizeof(bad_preempt_sets) / sizeof(bad_preempt_sets[0]))
+
+/*
+ * A bad request is refused with an extack message and changes nothing,
+ * not even the valid mode that came with a bad bandwidth or budget.
+ */
+START_TEST(nl_preempt_set_bad_extack)
+{
+	struct gputbs_preempt_set r;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	r.mode = bad_preempt_sets[_i].mode;
+	r.switch_bytes_per_cycle = bad_preempt_sets[_i].bw;
+	if (bad_preempt_sets[_i].budget_low) {
+		r.budget_mask = 1u << (GPUTBS_PRIO_LOW - 1);
+		r.budget[GPUTBS_PRIO_LOW - 1] = bad_preempt_sets[_i].budget_low;
+	}
+	ret = gputbs_monitor_set_preempt(g_mon, &r, sizeof(r));
+	ck_assert_msg(ret == bad_preempt_sets[_i].err, "%s, expected %s",
+		      gputbs_strerror(ret),
+		      gputbs_strerror(bad_preempt_sets[_i].err));
+	printf("preempt-set bad %d: %s: extack '%s'\n", _i,
+	       gputbs_strerror(ret), gputbs_monitor_errmsg(g_mon));
+	ck_assert_msg(gputbs_monitor_errmsg(g_mon)[0] &&
+		      strstr(gputbs_monitor_errmsg(g_mon),
+			     bad_preempt_sets[_i].msg),
+		      "extack '%s', expected '%s'", gputbs_monitor_errmsg(g_mon),
+		      bad_preempt_sets[_i].msg);
+	assert_dev_file("preempt_mode", "[drain] switch flush auto");
+	assert_dev_file("switch_bytes_per_cycle", saved_bw);
+	assert_dev_file("preempt_budget_low", saved_budget_low);
+}
+END_TEST
+
+/* Child as nobody: preempt-set is EPERM (GENL_ADMIN_PERM). */
+static int child_preempt_nobody(void)
+{
+	struct gputbs_preempt_set r = { .mode = GPUTBS_PREEMPT_MODE_SWITCH };
+	struct gputbs_monitor *m;
+
+	if (setgid(NOBODY) || setuid(NOBODY))
+		return 10;
+	if (gputbs_monitor_open(0, &m))
+		return 11;
+	if (gputbs_monitor_set_preempt(m, &r, sizeof(r)) != -EPERM)
+		return 12;
+	gputbs_monitor_close(m);
+	return 0;
+}
+
+START_TEST(nl_preempt_set_nobody_eperm)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		_exit(child_preempt_nobody());
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "child: status %#x", status);
+	assert_dev_file("preempt_mode", "[drain] switch flush auto");
+}
+END_TEST
+
 static Suite *nl_suite(void)
 {
 	Suite *s = suite_create("gputbs-netlink");
@@ -1043,6 +1238,15 @@ static Suite *nl_suite(void)
 			    NR_BAD_PARAM_SETS);
 	tcase_add_test(tc, nl_params_set_fifo_enoent);
 	tcase_add_loop_test(tc, nl_params_set_eperm, 0, 2);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("preempt");
+	tcase_add_checked_fixture(tc, setup_preempt, teardown_preempt);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, nl_preempt_set_read_back);
+	tcase_add_loop_test(tc, nl_preempt_set_bad_extack, 0,
+			    NR_BAD_PREEMPT_SETS);
+	tcase_add_test(tc, nl_preempt_set_nobody_eperm);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("cli");

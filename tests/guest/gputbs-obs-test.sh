@@ -66,7 +66,7 @@ check_sysfs() {
 		grep -qE '^([a-z-]+ )*\[[a-z-]+\]( [a-z-]+)*$' "$SYS/$f" ||
 			echo "sysfs $f: '$(cat "$SYS/$f")'"
 	done
-	# policy_params/: srtf-adaptive's files, or none (fifo); a policy
+	# policy_params/: srtf-adaptive's files, srtf's, or none (fifo); a policy
 	# switch of the workload may rebuild it under the reader
 	for f in "$SYS"/policy_params/*; do
 		[ -e "$f" ] || continue
@@ -74,21 +74,22 @@ check_sysfs() {
 		v=$(cat "$f" 2>/dev/null) || continue	# removed meanwhile
 		case "$name=$v" in
 		share_threshold_ppm=[0-9]* | share_residency=[0-9]*) ;;
+		preempt_ratio_pct=[0-9]*) ;;
 		share_mode=device | share_mode=sm) ;;
 		*) echo "sysfs policy_params/$name: '$v'" ;;
 		esac
 	done
 }
 
-# policy_params/ as each policy has it: exactly srtf-adaptive's three
+# policy_params/ as each policy has it: exactly srtf-adaptive's four
 # files at their defaults, none for fifo
 check_params_layout() {
 	echo srtf-adaptive >"$SYS/policy" || echo "selecting srtf-adaptive"
 	l=$(cd "$SYS/policy_params" && echo *)
-	[ "$l" = "share_mode share_residency share_threshold_ppm" ] ||
+	[ "$l" = "preempt_ratio_pct share_mode share_residency share_threshold_ppm" ] ||
 		echo "policy_params/ of srtf-adaptive: '$l'"
-	v="$(cat "$SYS/policy_params/share_threshold_ppm") $(cat "$SYS/policy_params/share_residency") $(cat "$SYS/policy_params/share_mode")"
-	[ "$v" = "500000 3 device" ] || echo "policy_params/ defaults: '$v'"
+	v="$(cat "$SYS/policy_params/share_threshold_ppm") $(cat "$SYS/policy_params/share_residency") $(cat "$SYS/policy_params/share_mode") $(cat "$SYS/policy_params/preempt_ratio_pct")"
+	[ "$v" = "500000 3 device 200" ] || echo "policy_params/ defaults: '$v'"
 	echo fifo >"$SYS/policy" || echo "selecting fifo"
 	[ -d "$SYS/policy_params" ] || echo "policy_params/ of fifo: absent"
 	l=$(cd "$SYS/policy_params" && ls)
@@ -177,7 +178,9 @@ check_fdinfo() {	# check_fdinfo FILE: one fdinfo of /dev/gputbs
 	}
 	END {
 		if (n != 12) print "fdinfo: " n " drm- keys"
-		for (k in v) if (k ~ /^drm-gputbs-(blocks-preempted|save-cycles|restore-cycles)$/ && v[k] !~ /^[0-9]+$/) print "fdinfo: " k"
+		for (k in v) if (k ~ /^drm-gputbs-(blocks-preempted|save-cycles|restore-cycles)$/ && v[k] !~ /^[0-9]+$/) print "fdinfo: " k ": " v[k]
+		split("blocks-preempted save-cycles restore-cycles", pk, " ")
+		for (i = 1; i <= 3; i++) if (!(("drm-gputbs-" pk[i]) in v)) print "fdinfo: no drm-gputbs-" pk[i]
 		if (v["drm-driver"] != "gputbs") print "fdinfo: drm-driver " v["drm-driver"]
 		if (v["drm-client-id"] !~ /^[1-9][0-9]*$/) print "fdinfo: drm-client-id"
 		if (v["drm-engine-sm"] !~ /^[0-9]+$/ || u["drm-engine-sm"] != "ns") print "fdinfo: drm-engine-sm"
@@ -202,7 +205,8 @@ read_fdinfos() {	# read_fdinfos TAG
 			drm-gputbs-grids-submitted:*) grids=${l##*[!0-9]} ;;
 			esac
 			printf '%s\n' "$l"
-		done <"${fd%/fd/*}/fdinfo/${fd##*/}" >"$out" 2>/dev/null || continue
+		# 2>/dev/null first: a client gone meanwhile is no message
+		done 2>/dev/null <"${fd%/fd/*}/fdinfo/${fd##*/}" >"$out" || continue
 		[ -n "$driver" ] || continue	# closed since, number reused
 		if [ "$grids" != 0 ]; then
 			echo fdinfo >>"$work/fdinfos"
@@ -287,7 +291,7 @@ check "the fdinfo of a client with grids was read" test -s "$work/fdinfos"
 check "sysfs, debugfs and fdinfo formats" test ! -s "$work/bad"
 sort "$work/bad" | uniq -c | head -n 20
 check_params_layout >"$work/bad.params"
-check "policy_params/: srtf-adaptive's three files at their defaults, fifo's none" \
+check "policy_params/: srtf-adaptive's four files at their defaults, fifo's none" \
 	test ! -s "$work/bad.params"
 cat "$work/bad.params"
 check "after the run: preempt_latency's preemptions = sysfs preemptions" \

@@ -2077,6 +2077,7 @@ static const struct {
 	{ "share_threshold_ppm", "500000\n" },
 	{ "share_residency", "3\n" },
 	{ "share_mode", "device\n" },
+	{ "preempt_ratio_pct", "200\n" },
 };
 
 #define NR_ADAPTIVE_PARAMS \
@@ -2150,7 +2151,7 @@ START_TEST(sysfs_params_fifo_empty)
 }
 END_TEST
 
-/* srtf-adaptive: exactly its three files, mode 0644, at their defaults. */
+/* srtf-adaptive: exactly its four files, mode 0644, at their defaults. */
 START_TEST(sysfs_params_adaptive_defaults)
 {
 	char buf[256], path[160];
@@ -2159,7 +2160,7 @@ START_TEST(sysfs_params_adaptive_defaults)
 
 	ck_assert_int_eq(sysfs_write("policy", "srtf-adaptive"), 0);
 	params_listing(buf, sizeof(buf));
-	ck_assert_str_eq(buf, "share_mode share_residency share_threshold_ppm");
+	ck_assert_str_eq(buf, "preempt_ratio_pct share_mode share_residency share_threshold_ppm");
 	for (i = 0; i < NR_ADAPTIVE_PARAMS; i++) {
 		snprintf(buf, sizeof(buf), "policy_params/%s",
 			 adaptive_params[i].name);
@@ -2172,13 +2173,17 @@ START_TEST(sysfs_params_adaptive_defaults)
 END_TEST
 
 /*
- * Values written stick; a switch to fifo empties the directory, a switch
- * back (directly, or by way of another policy) starts at the defaults;
+ * Values written stick; a switch to fifo (or sjf) empties the directory,
+ * to srtf leaves srtf's preempt_ratio_pct only, a switch back (directly, or by way of another policy) starts at the defaults;
  * selecting the current policy again keeps the values.
  */
 START_TEST(sysfs_params_reset_on_switch)
 {
 	static const char * const via[] = { "fifo", "srtf", "sjf" };
+	/* what each leaves in policy_params/: srtf has preempt_ratio_pct */
+	static const char * const via_params[] = {
+		"", "preempt_ratio_pct", "",
+	};
 	char buf[256];
 	int i;
 
@@ -2200,7 +2205,7 @@ START_TEST(sysfs_params_reset_on_switch)
 		ck_assert_str_eq(buf, "5\n");
 		ck_assert_int_eq(sysfs_write("policy", via[i]), 0);
 		params_listing(buf, sizeof(buf));
-		ck_assert_str_eq(buf, "");
+		ck_assert_str_eq(buf, via_params[i]);
 		ck_assert_int_eq(sysfs_write("policy", "srtf-adaptive"), 0);
 		assert_params_default();
 	}
@@ -2310,9 +2315,9 @@ START_TEST(sysfs_params_race_policy_switch)
 			 adaptive_params[i % NR_ADAPTIVE_PARAMS].name);
 		sysfs_path(attr, path, sizeof(path));
 		if (i % 2) {
-			/* valid for each of them */
+			/* its default: valid for each of them */
 			ret = param_write(adaptive_params[i % NR_ADAPTIVE_PARAMS].name,
-					  "1");
+					  adaptive_params[i % NR_ADAPTIVE_PARAMS].def);
 		} else {
 			fd = open(path, O_RDONLY | O_CLOEXEC);
 			ret = fd < 0 ? -errno : 0;
@@ -2448,7 +2453,7 @@ START_TEST(fdinfo_format)
 			      !memchr(line, ' ', colon - line),
 			      "fdinfo line '%s'", line);
 	}
-	ck_assert_int_eq(n, 9);
+	ck_assert_int_eq(n, 12);
 	fdinfo_read(a, buf, sizeof(buf));
 	ida = fdinfo_num(buf, "drm-client-id", "");
 	ck_assert_uint_eq(fdinfo_num(buf, "drm-engine-capacity-sm", ""),
@@ -2460,6 +2465,10 @@ START_TEST(fdinfo_format)
 	ck_assert_uint_eq(fdinfo_num(buf, "drm-gputbs-grids-completed", ""), 0);
 	ck_assert_uint_eq(fdinfo_num(buf, "drm-gputbs-blocks-completed", ""),
 			  0);
+	ck_assert_uint_eq(fdinfo_num(buf, "drm-gputbs-blocks-preempted", ""),
+			  0);
+	ck_assert_uint_eq(fdinfo_num(buf, "drm-gputbs-save-cycles", ""), 0);
+	ck_assert_uint_eq(fdinfo_num(buf, "drm-gputbs-restore-cycles", ""), 0);
 	fdinfo_read(b, buf, sizeof(buf));
 	idb = fdinfo_num(buf, "drm-client-id", "");
 	ck_assert_uint_gt(ida, 0);
@@ -2746,6 +2755,109 @@ START_TEST(sysfs_preemptions_counted)
 	ck_assert_uint_ge(p1 - p0, 1);
 	ck_assert_uint_le(p1 - p0, info.nr_sms);
 	ck_assert_uint_eq(l1 - l0, p1 - p0);
+}
+END_TEST
+
+/* ---- fdinfo charges preemption to the preempted file -------------------- */
+
+static void teardown_preempt(void)
+{
+	sysfs_write("preempt_mode", "drain");
+}
+
+/* fdinfo's preemption keys of @g: blocks preempted, save and restore cycles */
+static void fdinfo_preempt(struct gputbs *g, unsigned long long *preempted,
+			   unsigned long long *save, unsigned long long *restore)
+{
+	char buf[2048];
+
+	fdinfo_read(g, buf, sizeof(buf));
+	*preempted = fdinfo_num(buf, "drm-gputbs-blocks-preempted", "");
+	*save = fdinfo_num(buf, "drm-gputbs-save-cycles", "");
+	*restore = fdinfo_num(buf, "drm-gputbs-restore-cycles", "");
+}
+
+/*
+ * Two files of this process: LOW fills every block slot of the device,
+ * then HIGH arrives, 1000 cycles later, at exact cycles.  With
+ * preempt_mode switch (_i 0) the SMs switch LOW's blocks out to make room
+ * for HIGH's and restore them afterwards: the LOW file's fdinfo counts
+ * every block switched out (sysfs blocks_switched, all of them restored)
+ * and their save and restore cycles, which add up to at least the
+ * transfers of sysfs switch_cycles; the HIGH file, never preempted, shows
+ * zeros.  With drain (_i 1) HIGH waits for LOW's blocks to end and every
+ * key stays 0 on both files.
+ */
+START_TEST(fdinfo_preemption_charged_to_preempted_file)
+{
+	static const char * const modes[] = { "switch", "drain" };
+	struct gputbs *lo = dev_open(), *hi = dev_open();
+	unsigned long long sw0, re0, xf0, sw, re, xf;
+	unsigned long long lp, ls, lr, hp, hs, hr;
+	struct gputbs_info info;
+	struct gputbs_submit s;
+	struct gputbs_wait wl, wh;
+	__u32 hl, hh, wave;
+	__u64 at, t;
+	char buf[64], want[16];
+
+	dev_info(lo, &info);
+	ck_assert_int_eq(sysfs_write("preempt_mode", modes[_i]), 0);
+	sysfs_read("preempt_mode", buf, sizeof(buf));
+	snprintf(want, sizeof(want), "[%s]", modes[_i]);
+	ck_assert_msg(strstr(buf, want), "preempt_mode '%s'", buf);
+	sw0 = sysfs_num("blocks_switched");
+	re0 = sysfs_num("blocks_restored");
+	xf0 = sysfs_num("switch_cycles");
+	wave = info.nr_sms * info.max_blocks_per_sm;
+	t = cycles_for_ns(&info, 50 * NS_PER_MS);
+	at = now_cycle(&info) + cycles_for_ns(&info, 200 * NS_PER_MS);
+	grid_dist(&s, wave, 32, t);	/* every block slot, one wave */
+	s.regs_per_thread = 26;		/* a context to save and restore */
+	s.prio_class = GPUTBS_PRIO_LOW;
+	grid_at(&s, at);
+	hl = submit_ok(lo, &s);
+	grid_dist(&s, info.nr_sms, 32, 1000);
+	s.prio_class = GPUTBS_PRIO_HIGH;
+	grid_at(&s, at + 1000);
+	hh = submit_ok(hi, &s);
+	wait_ok(hi, hh, &wh);
+	wait_ok(lo, hl, &wl);
+	ck_assert_uint_eq(wl.blocks_done, wave);
+	ck_assert_uint_eq(wh.blocks_done, info.nr_sms);
+	sw = sysfs_num("blocks_switched") - sw0;
+	re = sysfs_num("blocks_restored") - re0;
+	xf = sysfs_num("switch_cycles") - xf0;
+	fdinfo_preempt(lo, &lp, &ls, &lr);
+	fdinfo_preempt(hi, &hp, &hs, &hr);
+	printf("fdinfo %s: LOW preempted %llu save %llu restore %llu, HIGH %llu %llu %llu; sysfs %llu switched, %llu restored, %llu switch cycles\n",
+	       modes[_i], lp, ls, lr, hp, hs, hr, sw, re, xf);
+	/* the HIGH file was never preempted, in either mode */
+	ck_assert_uint_eq(hp, 0);
+	ck_assert_uint_eq(hs, 0);
+	ck_assert_uint_eq(hr, 0);
+	if (_i == 1) {
+		ck_assert_uint_eq(sw, 0);
+		ck_assert_uint_eq(lp, 0);
+		ck_assert_uint_eq(ls, 0);
+		ck_assert_uint_eq(lr, 0);
+		/* HIGH waited for LOW's blocks to drain */
+		ck_assert_uint_ge(wh.start_cycle, at + t);
+		return;
+	}
+	ck_assert_uint_gt(lp, 0);
+	ck_assert_uint_gt(ls, 0);
+	ck_assert_uint_gt(lr, 0);
+	/* each block switched out was LOW's, and came back */
+	ck_assert_uint_eq(lp, sw);
+	ck_assert_uint_eq(re, sw);
+	ck_assert_uint_le(lp, wave);
+	/* each transfer took at least a cycle; with the waits, >= sysfs's */
+	ck_assert_uint_ge(ls, lp);
+	ck_assert_uint_ge(lr, lp);
+	ck_assert_uint_ge(ls + lr, xf);
+	/* HIGH did not wait for LOW's blocks to end */
+	ck_assert_uint_lt(wh.end_cycle, at + t);
 }
 END_TEST
 
@@ -3416,6 +3528,11 @@ static Suite *gputbs_suite(void)
 	tcase_add_test(tc, fdinfo_two_clients_share_sms);
 	tcase_add_test(tc, sysfs_counters_add_up);
 	tcase_add_test(tc, sysfs_preemptions_counted);
+
+	tc = tcase(s, "preempt", 60);
+	tcase_add_checked_fixture(tc, NULL, teardown_preempt);
+	tcase_add_loop_test(tc, fdinfo_preemption_charged_to_preempted_file,
+			    0, 2);
 
 	tc = tcase(s, "config", 120);
 	tcase_add_checked_fixture(tc, setup_config, teardown_config);
