@@ -75,21 +75,22 @@ check_sysfs() {
 		case "$name=$v" in
 		share_threshold_ppm=[0-9]* | share_residency=[0-9]*) ;;
 		preempt_ratio_pct=[0-9]*) ;;
+		preempt_unknown=predicted | preempt_unknown=sample) ;;
 		share_mode=device | share_mode=sm) ;;
 		*) echo "sysfs policy_params/$name: '$v'" ;;
 		esac
 	done
 }
 
-# policy_params/ as each policy has it: exactly srtf-adaptive's four
+# policy_params/ as each policy has it: exactly srtf-adaptive's five
 # files at their defaults, none for fifo
 check_params_layout() {
 	echo srtf-adaptive >"$SYS/policy" || echo "selecting srtf-adaptive"
 	l=$(cd "$SYS/policy_params" && echo *)
-	[ "$l" = "preempt_ratio_pct share_mode share_residency share_threshold_ppm" ] ||
+	[ "$l" = "preempt_ratio_pct preempt_unknown share_mode share_residency share_threshold_ppm" ] ||
 		echo "policy_params/ of srtf-adaptive: '$l'"
-	v="$(cat "$SYS/policy_params/share_threshold_ppm") $(cat "$SYS/policy_params/share_residency") $(cat "$SYS/policy_params/share_mode") $(cat "$SYS/policy_params/preempt_ratio_pct")"
-	[ "$v" = "500000 3 device 200" ] || echo "policy_params/ defaults: '$v'"
+	v="$(cat "$SYS/policy_params/share_threshold_ppm") $(cat "$SYS/policy_params/share_residency") $(cat "$SYS/policy_params/share_mode") $(cat "$SYS/policy_params/preempt_ratio_pct") $(cat "$SYS/policy_params/preempt_unknown")"
+	[ "$v" = "500000 3 device 200 sample" ] || echo "policy_params/ defaults: '$v'"
 	echo fifo >"$SYS/policy" || echo "selecting fifo"
 	[ -d "$SYS/policy_params" ] || echo "policy_params/ of fifo: absent"
 	l=$(cd "$SYS/policy_params" && ls)
@@ -291,7 +292,7 @@ check "the fdinfo of a client with grids was read" test -s "$work/fdinfos"
 check "sysfs, debugfs and fdinfo formats" test ! -s "$work/bad"
 sort "$work/bad" | uniq -c | head -n 20
 check_params_layout >"$work/bad.params"
-check "policy_params/: srtf-adaptive's four files at their defaults, fifo's none" \
+check "policy_params/: srtf-adaptive's five files at their defaults, fifo's none" \
 	test ! -s "$work/bad.params"
 cat "$work/bad.params"
 check "after the run: preempt_latency's preemptions = sysfs preemptions" \
