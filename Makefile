@@ -63,20 +63,20 @@ help:
 module: $(BUILD)/kmod/gputbs.ko
 
 $(BUILD)/kmod/gputbs.ko: $(KMOD_SRCS)
-	scripts/build-module.sh "$(STOCK_KDIR)" $(BUILD)/kmod
+	+scripts/build-module.sh "$(STOCK_KDIR)" $(BUILD)/kmod
 
 module-6.1: $(KMOD_SRCS)
-	scripts/build-module.sh "$(KDIR_61)" $(BUILD)/kmod-6.1
+	+scripts/build-module.sh "$(KDIR_61)" $(BUILD)/kmod-6.1
 
 # sparse (C=1) on every file of the module, 6.12 headers
 module-sparse: $(KMOD_SRCS)
-	scripts/build-module.sh "$(STOCK_KDIR)" $(BUILD)/kmod-sparse C=1
+	+scripts/build-module.sh "$(STOCK_KDIR)" $(BUILD)/kmod-sparse C=1
 
 debug-kernel:
-	scripts/build-debug-kernel.sh
+	+scripts/build-debug-kernel.sh
 
 module-debug: debug-kernel $(KMOD_SRCS)
-	scripts/build-module.sh "$(DEBUG_KERNEL_DIR)" $(BUILD)/kmod-debug
+	+scripts/build-module.sh "$(DEBUG_KERNEL_DIR)" $(BUILD)/kmod-debug
 
 deps-demo:
 	scripts/deps.sh demo
@@ -88,8 +88,9 @@ demo: deps-demo
 	$(MAKE) all
 	scripts/demo.sh
 
+# check builds in parallel (-j2) so that parallel builds stay working
 check: deps-check
-	$(MAKE) all
+	$(MAKE) -j2 all
 	scripts/check.sh
 
 # the evaluation sweep on the module against the simulator: build/eval/

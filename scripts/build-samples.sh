@@ -41,7 +41,10 @@ if ! make -C "$kdir" M="$kb" W=1 KBUILD_EXTRA_SYMBOLS="$symvers" "$@" \
 	echo "build-samples: build against $kdir failed" >&2
 	exit 1
 fi
-if grep -E 'warning:|error:|WARNING:' "$log" | grep -v 'Skipping BTF generation' >&2; then
+# make's own notices ("make[1]: warning: jobserver unavailable") are not
+# the compiler's
+if grep -E 'warning:|error:|WARNING:' "$log" |
+	grep -v -e 'Skipping BTF generation' -e '^make\(\[[0-9]*\]\)\?: ' >&2; then
 	echo "build-samples: warnings building against $kdir (W=1 must be clean)" >&2
 	exit 1
 fi

@@ -44,13 +44,13 @@ $(BUILD)/samples/test/%.so: tests/userland/plugins/%.c
 	$(CC) $(SAMPLES_SO_CFLAGS) $(CFLAGS) -shared $(LDFLAGS) -o $@ $<
 
 samples-ko: $(BUILD)/kmod/gputbs.ko $(SAMPLES_KO_SRCS)
-	scripts/build-samples.sh "$(STOCK_KDIR)" $(BUILD)/kmod $(BUILD)/samples
+	+scripts/build-samples.sh "$(STOCK_KDIR)" $(BUILD)/kmod $(BUILD)/samples
 
 samples-6.1: module-6.1 $(SAMPLES_KO_SRCS)
-	scripts/build-samples.sh "$(KDIR_61)" $(BUILD)/kmod-6.1 $(BUILD)/samples-6.1
+	+scripts/build-samples.sh "$(KDIR_61)" $(BUILD)/kmod-6.1 $(BUILD)/samples-6.1
 
 samples-debug: module-debug $(SAMPLES_KO_SRCS)
-	scripts/build-samples.sh "$(DEBUG_KERNEL_DIR)" $(BUILD)/kmod-debug \
+	+scripts/build-samples.sh "$(DEBUG_KERNEL_DIR)" $(BUILD)/kmod-debug \
 		$(BUILD)/samples-debug
 
 -include $(wildcard $(BUILD)/samples/*.d $(BUILD)/samples/test/*.d)
