@@ -42,7 +42,8 @@ struct gputbs;
  * The file is opened O_RDWR | O_CLOEXEC.  Grids submitted through the
  * handle belong to its file: closing it cancels those still running.
  *
- * Return: 0, -EINVAL for unknown @flags, -ENOMEM, or the error of open(2).
+ * Return: 0, -EINVAL for unknown @flags or a NULL @out, -ENOMEM, or the
+ * error of open(2).
  */
 GPUTBS_API int gputbs_open(const char *path, int flags, struct gputbs **out);
 
@@ -59,7 +60,7 @@ GPUTBS_API void gputbs_close(struct gputbs *g);
  * For poll(2): the descriptor is readable (POLLIN) while a grid submitted
  * through it has completed and not been reaped.  Do not close it.
  *
- * Return: the file descriptor.
+ * Return: the file descriptor, or -EBADF for a NULL @g.
  */
 GPUTBS_API int gputbs_fd(const struct gputbs *g);
 
@@ -68,7 +69,7 @@ GPUTBS_API int gputbs_fd(const struct gputbs *g);
  * @g: handle.
  * @info: out: device description.
  *
- * Return: 0 or a negative errno.
+ * Return: 0, -EINVAL for a NULL @g or @info, or a negative errno.
  */
 GPUTBS_API int gputbs_info(struct gputbs *g, struct gputbs_info *info);
 
@@ -95,7 +96,7 @@ GPUTBS_API int gputbs_info(struct gputbs *g, struct gputbs_info *info);
  * gputbs_submit_strerror() names the limit behind -EAGAIN, -EDQUOT,
  * -ENOBUFS, -ENOSPC and -ENOMEM.
  *
- * Return: 0, or -EINVAL, -EPERM, -EFAULT, -E2BIG, -EAGAIN (the file's
+ * Return: 0, or -EINVAL (also for a NULL @g or @sub), -EPERM, -EFAULT, -E2BIG, -EAGAIN (the file's
  * grid limit), -EDQUOT (the user's grid limit), -ENOBUFS (the user's byte
  * limit), -ENOSPC (the device's grid limit), -ENOMEM (the device's byte
  * limit, or no memory) (see the uapi), or -ENOTTY for
@@ -116,7 +117,7 @@ GPUTBS_API int gputbs_submit(struct gputbs *g, struct gputbs_submit *sub);
  * Return: 0, -ETIMEDOUT when the grid was stopped by its job timeout
  * (reaped all the same, @w filled: blocks_done below its blocks), -ETIME
  * when the deadline passed (the grid stays queued), -ENOENT for an unknown
- * handle, -EINVAL for unknown flags.
+ * handle, -EINVAL for unknown flags or a NULL @g or @w.
  */
 GPUTBS_API int gputbs_wait(struct gputbs *g, struct gputbs_wait *w);
 
@@ -151,7 +152,8 @@ GPUTBS_API int gputbs_wait_handle(struct gputbs *g, __u32 handle,
  *
  * Return: 0, -ENOENT for an unknown or reaped handle, -EBUSY while the
  * grid runs, -ENODATA for a grid submitted without
- * %GPUTBS_SUBMIT_RECORD_BLOCKS, -EFAULT, -EINVAL, or -ENOTTY from a
+ * %GPUTBS_SUBMIT_RECORD_BLOCKS, -EFAULT, -EINVAL (also for a NULL @g), or
+ * -ENOTTY from a
  * module without %GPUTBS_FEATURE_BLOCK_RECORDS.
  */
 GPUTBS_API int gputbs_blocks(struct gputbs *g, __u32 handle,
@@ -171,8 +173,8 @@ GPUTBS_API int gputbs_blocks(struct gputbs *g, __u32 handle,
  * (/sys/dev/char/MAJOR:MINOR/policy, which is
  * /sys/class/misc/gputbs/policy).
  *
- * Return: 0, -ENAMETOOLONG if a buffer is too small, -ENOENT from a module
- * without the attribute, -EIO for unexpected contents, or the error of
+ * Return: 0, -EINVAL for a NULL @g, -ENAMETOOLONG if a buffer is too
+ * small, -ENOENT from a module without the attribute, -EIO for unexpected contents, or the error of
  * fstat(2), open(2) or read(2).
  */
 GPUTBS_API int gputbs_get_policy(struct gputbs *g, char *cur, size_t cur_len,
@@ -187,7 +189,8 @@ GPUTBS_API int gputbs_get_policy(struct gputbs *g, char *cur, size_t cur_len,
  * device (every process's grids) from the next block issue on.  Only root
  * may write it.
  *
- * Return: 0, -EINVAL for an unknown policy, -EACCES without permission,
+ * Return: 0, -EINVAL for an unknown policy or a NULL @g or @name, -EACCES
+ * without permission,
  * -ENOENT from a module without the attribute, or another error of
  * open(2) or write(2).
  */

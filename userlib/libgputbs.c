@@ -44,6 +44,8 @@ GPUTBS_API int gputbs_open(const char *path, int flags, struct gputbs **out)
 	struct gputbs *g;
 	int err;
 
+	if (!out)
+		return -EINVAL;
 	*out = NULL;
 	if (flags)
 		return -EINVAL;
@@ -73,11 +75,13 @@ GPUTBS_API void gputbs_close(struct gputbs *g)
 
 GPUTBS_API int gputbs_fd(const struct gputbs *g)
 {
-	return g->fd;
+	return g ? g->fd : -EBADF;
 }
 
 GPUTBS_API int gputbs_info(struct gputbs *g, struct gputbs_info *info)
 {
+	if (!g || !info)
+		return -EINVAL;
 	memset(info, 0, sizeof(*info));
 	return gputbs_ioctl(g->fd, GPUTBS_IOCTL_INFO, info);
 }
@@ -111,6 +115,8 @@ GPUTBS_API int gputbs_info(struct gputbs *g, struct gputbs_info *info)
  */
 GPUTBS_API int gputbs_submit(struct gputbs *g, struct gputbs_submit *sub)
 {
+	if (!g || !sub)
+		return -EINVAL;
 	if (sub->flags & GPUTBS_SUBMIT_MODEL)
 		return gputbs_ioctl(g->fd, GPUTBS_IOCTL_SUBMIT, sub);
 	if (sub->flags & GPUTBS_SUBMIT_TIMEOUT)
@@ -122,6 +128,8 @@ GPUTBS_API int gputbs_submit(struct gputbs *g, struct gputbs_submit *sub)
 
 GPUTBS_API int gputbs_wait(struct gputbs *g, struct gputbs_wait *w)
 {
+	if (!g || !w)
+		return -EINVAL;
 	return gputbs_ioctl(g->fd, GPUTBS_IOCTL_WAIT, w);
 }
 
@@ -148,6 +156,8 @@ GPUTBS_API int gputbs_blocks(struct gputbs *g, __u32 handle,
 	struct gputbs_blocks b;
 	int ret;
 
+	if (!g)
+		return -EINVAL;
 	memset(&b, 0, sizeof(b));
 	b.handle = handle;
 	b.nr_records = recs ? cap : 0;
@@ -196,6 +206,8 @@ GPUTBS_API int gputbs_get_policy(struct gputbs *g, char *cur, size_t cur_len,
 	ssize_t r;
 	int fd, ret, found = 0;
 
+	if (!g)
+		return -EINVAL;
 	ret = gputbs_sysfs_path(g, "policy", path, sizeof(path));
 	if (ret)
 		return ret;
@@ -240,11 +252,14 @@ GPUTBS_API int gputbs_get_policy(struct gputbs *g, char *cur, size_t cur_len,
 
 GPUTBS_API int gputbs_set_policy(struct gputbs *g, const char *name)
 {
-	size_t len = strlen(name);
+	size_t len;
 	char path[64];
 	ssize_t r;
 	int fd, ret;
 
+	if (!g || !name)
+		return -EINVAL;
+	len = strlen(name);
 	if (!len || len >= GPUTBS_POLICY_MAX || strpbrk(name, " \t\n[]"))
 		return -EINVAL;
 	ret = gputbs_sysfs_path(g, "policy", path, sizeof(path));

@@ -19,6 +19,11 @@ int main(void)
 	a = gputbs_open("/nonexistent/gputbs", 0, &g);
 	b = gputbs_monitor_open(GPUTBS_MONITOR_EVENTS, &m);
 	printf("open: %s\n", gputbs_strerror(a));
+	/* NULL handles and arguments are errors, not crashes */
+	printf("null: submit %d wait %d info %d policy %d fd %d open %d\n",
+	       gputbs_submit(NULL, NULL), gputbs_wait(NULL, NULL),
+	       gputbs_info(NULL, NULL), gputbs_set_policy(NULL, NULL),
+	       gputbs_fd(NULL), gputbs_open(NULL, 0, NULL));
 	printf("submit: %s\n", gputbs_submit_strerror(-EDQUOT));
 	/* no module on the build host: the family does not resolve */
 	printf("monitor_open: %s\n", b == -ENOENT ? "ENOENT" :
