@@ -65,7 +65,7 @@ LIBGPUTBS_OBJS := $(UL_OBJ)/userlib/libgputbs.pic.o
 
 GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/, tools/gputbs.o tools/cmd_run.o \
 	tools/run.o tools/report.o tools/json.o tools/workload.o \
-	tools/predict.o tools/timeline.o tools/input.o sm-emu/metrics.o \
+	tools/predict.o tools/timeline.o tools/cmd_import.o tools/input.o sm-emu/metrics.o \
 	sm-emu/predictor.o)
 GPUTBS_TEST_OBJS := $(UL_OBJ)/tests/guest/gputbs-test.o
 # The simulator links the whole portable core, as the module does.
