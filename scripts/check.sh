@@ -248,10 +248,14 @@ parse_timeline() {	# "timeline: N passed, M failed"
 	sed -n 's/^timeline: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
 
-parse_asan() {	# the "cli:", "predict:" and "timeline:" lines, added up
-	awk '/^(cli|predict|timeline): [0-9]+ passed, [0-9]+ failed/ {
+parse_import() {	# "import: N passed, M failed"
+	sed -n 's/^import: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
+parse_asan() {	# the "cli:", "predict:", "timeline:" and "import:" lines, added up
+	awk '/^(cli|predict|timeline|import): [0-9]+ passed, [0-9]+ failed/ {
 		p += $2; f += $4; n++
-	} END { if (n) print p, f + (3 - n) }' "$1"
+	} END { if (n) print p, f + (4 - n) }' "$1"
 }
 
 parse_obs() {	# "obs: ..." and "abi: ...", added up
@@ -367,7 +371,10 @@ suite "fuzzing the parsers and the scheduler (host, libFuzzer, ASan/UBSan)" \
 	parse_fuzz make -s fuzz-host
 suite "gputbs timeline on recorded traces (host)" parse_timeline \
 	tests/userland/timeline-test.sh "$BUILD/bin/gputbs"
-suite "CLI, predict and timeline error paths under ASan/UBSan/LeakSanitizer (host)" \
+suite "gputbs import nsys: report layouts, exact output, errors (host)" \
+	parse_import tests/userland/import-test.sh "$BUILD/bin/gputbs" \
+	"$BUILD/bin/gputbs-sim"
+suite "CLI, predict, timeline and import error paths under ASan/UBSan/LeakSanitizer (host)" \
 	parse_asan make -s check-userland-asan
 step "libgputbs exports only its API" make -s check-abi-lib
 suite "make install DESTDIR: files, a program via pkg-config, dkms build (host)" \

@@ -31,5 +31,6 @@ int cmd_eval(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 #endif /* _GPUTBS_CLI_H */

@@ -21,11 +21,12 @@
 #                     plug-ins it dlopen()s (--policy-plugin)
 #   check-abi-lib     the shared library exports exactly the API
 #   check-userland    host tests: workload parser, CLI error paths, the
+#                     nsys importer (gputbs import),
 #                     predictor replay, the simulator and its policy
 #                     plug-ins (the samples, make samples-so)
 #   $(BUILD)/asan/gputbs  the CLI under ASan, UBSan and LeakSanitizer
 #                     (dynamic), for the host tests
-#   check-userland-asan   the CLI, predict and timeline host tests on it:
+#   check-userland-asan   the CLI, predict, timeline and import host tests on it:
 #                     every error path free of leaks and undefined behaviour
 #   sim-eval          the simulator's evaluation sweep with its figures, in
 #                     $(BUILD)/sim-eval/
@@ -65,7 +66,7 @@ LIBGPUTBS_OBJS := $(UL_OBJ)/userlib/libgputbs.pic.o
 
 GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/, tools/gputbs.o tools/cmd_run.o \
 	tools/run.o tools/report.o tools/json.o tools/workload.o \
-	tools/predict.o tools/timeline.o tools/input.o sm-emu/metrics.o \
+	tools/predict.o tools/timeline.o tools/cmd_import.o tools/input.o sm-emu/metrics.o \
 	sm-emu/predictor.o)
 GPUTBS_TEST_OBJS := $(UL_OBJ)/tests/guest/gputbs-test.o
 # The simulator links the whole portable core, as the module does.
@@ -199,6 +200,7 @@ check-userland: $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
 	tests/userland/cli-test.sh $(UL_BIN)/gputbs
 	tests/userland/predict-test.sh $(UL_BIN)/gputbs
 	tests/userland/timeline-test.sh $(UL_BIN)/gputbs
+	tests/userland/import-test.sh $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
 	tests/userland/sim-test.sh $(UL_BIN)/gputbs-sim $(UL_BIN)/gputbs
 	$(MAKE) -s samples-so
 	tests/userland/plugin-test.sh $(UL_BIN)/gputbs-sim $(BUILD)/samples \
@@ -226,7 +228,7 @@ $(ASAN_OBJ)/gputbs: $(GPUTBS_ASAN_OBJS)
 	$(CC) $(ASAN_CFLAGS) -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_LIBS) -lm
 
 check-userland-asan: $(ASAN_OBJ)/gputbs
-	@rc=0; for t in cli predict timeline; do \
+	@rc=0; for t in cli predict timeline import; do \
 		$(ASAN_ENV) tests/userland/$$t-test.sh $< || rc=1; \
 	done; exit $$rc
 
