@@ -198,13 +198,28 @@ static void report_widths(const struct report *r, int *pw, int *gw)
 	}
 }
 
+/*
+ * The time scale for a header: "N ps/cycle" on the module; the simulator
+ * (time_scale_ps 0) has none, its cycles are virtual.
+ */
+static const char *report_scale(const struct report *r, char *buf,
+				size_t len)
+{
+	if (!r->info->time_scale_ps)
+		return "virtual time";
+	snprintf(buf, len, "%" PRIu64 " ps/cycle",
+		 (uint64_t)r->info->time_scale_ps);
+	return buf;
+}
+
 static void report_alone_text(FILE *f, const struct report *r, int pw,
 			      int gw)
 {
 	unsigned int i, k;
+	char scale[48];
 
-	fprintf(f, "alone (policy %s, %u SMs, %" PRIu64 " ps/cycle)\n",
-		r->policy, r->info->nr_sms, (uint64_t)r->info->time_scale_ps);
+	fprintf(f, "alone (policy %s, %u SMs, %s)\n", r->policy,
+		r->info->nr_sms, report_scale(r, scale, sizeof(scale)));
 	fprintf(f, "  %-*s  %-*s  %2s  %7s  %8s  %11s  %11s  %8s\n", pw,
 		"program", gw, "grid", "R", "blocks", "t(cyc)", "model(cyc)",
 		"alone(cyc)", "vs model");
@@ -649,12 +664,13 @@ static void report_calibration_text(FILE *f, const struct report *r,
 				    unsigned int within, unsigned int outside)
 {
 	unsigned int i, k;
+	char scale[48];
 	int pw, gw;
 
 	report_widths(r, &pw, &gw);
-	fprintf(f, "calibration (policy %s, %u SMs, %" PRIu64
-		" ps/cycle, tolerance %.2f%%)\n", r->policy, r->info->nr_sms,
-		(uint64_t)r->info->time_scale_ps, r->tolerance_ppm / 1e4);
+	fprintf(f, "calibration (policy %s, %u SMs, %s, tolerance %.2f%%)\n",
+		r->policy, r->info->nr_sms,
+		report_scale(r, scale, sizeof(scale)), r->tolerance_ppm / 1e4);
 	fprintf(f, "  %-*s  %-*s  %2s  %7s  %8s  %11s  %11s  %11s  %8s\n",
 		pw, "program", gw, "grid", "R", "blocks", "t(cyc)",
 		"model(cyc)", "expect(cyc)", "alone(cyc)", "error");
