@@ -94,7 +94,7 @@ GPUTBS_API int gputbs_info(struct gputbs *g, struct gputbs_info *info);
  * Not retried on -EAGAIN: that means the file holds
  * &gputbs_info.max_grids_per_fd unreaped grids; reap one and try again.
  * gputbs_submit_strerror() names the limit behind -EAGAIN, -EDQUOT,
- * -ENOBUFS, -ENOSPC and -ENOMEM.
+ * -ENOBUFS, -ENOSPC and -ENOMEM, and the capability behind -EPERM.
  *
  * Return: 0, or -EINVAL (also for a NULL @g or @sub), -EPERM, -EFAULT, -E2BIG, -EAGAIN (the file's
  * grid limit), -EDQUOT (the user's grid limit), -ENOBUFS (the user's byte
@@ -221,7 +221,8 @@ GPUTBS_API const char *gputbs_strerror(int err);
  * user's grids (max_grids_per_user), -ENOBUFS the user's bytes
  * (max_bytes_per_user), -ENOSPC the device's grids
  * (max_grids_per_device), -ENOMEM the device's bytes
- * (max_bytes_per_device) or the kernel's memory.  Any other error as
+ * (max_bytes_per_device) or the kernel's memory; -EPERM names
+ * CAP_SYS_NICE, which the high and realtime classes need.  Any other error as
  * gputbs_strerror().  gputbs_strerror() itself stays generic: the same
  * errnos mean other things from the other calls (-ENOBUFS from
  * gputbs_monitor_recv() is lost events).
@@ -366,6 +367,7 @@ struct gputbs_mon_slot {
  * @busy_cycles: cycles with a resident block.
  * @now_cycle: cycle up to which this is current.
  * @nr_slots: entries of @slots.
+ * @pad: zero; aligns @slots.
  * @slots: the resident blocks.
  */
 struct gputbs_mon_sm {

@@ -303,6 +303,7 @@ static const struct {
 	int err;
 	const char *text;
 } gputbs_submit_errors[] = {
+	{ EPERM, "Operation not permitted: the high and realtime priority classes need CAP_SYS_NICE" },
 	{ EAGAIN, "Resource temporarily unavailable: per-file grid limit (max_grids_per_fd) reached; reap a grid of this file" },
 	{ EDQUOT, "Disk quota exceeded: per-user grid limit (max_grids_per_user) reached" },
 	{ ENOBUFS, "No buffer space available: per-user limit on bytes of block records and durations (max_bytes_per_user) reached" },
