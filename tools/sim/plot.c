@@ -118,6 +118,16 @@ static int sim_write_metric(const struct sim_eval *ev, const char *dir,
 		}
 		fputc('\n', f);
 	}
+	/* the group a paper's figure ends with */
+	fputs("geomean", f);
+	for (p = 0; p < ev->nr_policies; p++) {
+		const struct sim_geomean *gm =
+			&ev->geomeans[o * ev->nr_policies + p];
+
+		fprintf(f, " %.6f", m == 0 ? gm->stp :
+			m == 1 ? gm->antt : gm->strictf);
+	}
+	fputc('\n', f);
 	return sim_close(f, dir, name);
 }
 
@@ -150,9 +160,30 @@ static const char *sim_clock(const struct sim_eval *ev, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * A policy's colour in every figure: by its place in the registry
+ * (built-ins first, then plug-ins), so that it does not change with the
+ * set of policies plotted.
+ */
+static const char *sim_policy_colour(const struct gtbs_policy_ops *ops)
+{
+	static const char * const palette[] = {
+		"#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee",
+		"#aa3377", "#bbbbbb", "#000000", "#994f00", "#6699cc",
+	};
+	unsigned int i;
+
+	for (i = 0; gtbs_policy_at(i); i++)
+		if (gtbs_policy_at(i) == ops)
+			break;
+	return palette[i % ARRAY_SIZE(palette)];
+}
+
 static void sim_gp_metric(FILE *gp, const struct sim_eval *ev,
 			  unsigned int o, unsigned int m)
 {
+	unsigned int p;
+
 	char base[64], tag[16], title[128], clock[64];
 
 	sim_offset_names(ev->offsets[o], tag, sizeof(tag), title,
@@ -176,8 +207,12 @@ static void sim_gp_metric(FILE *gp, const struct sim_eval *ev,
 	else
 		fputs("set yrange [0:*]\n", gp);
 	sim_gp_svg(gp, base, 1800, 600);
-	fprintf(gp, "plot for [i=2:%u] \"%s.dat\" using i:xtic(1) title columnheader(i)\n",
-		ev->nr_policies + 1, base);
+	fprintf(gp, "plot \"%s.dat\"", base);
+	for (p = 0; p < ev->nr_policies; p++)
+		fprintf(gp, "%s using %u:xtic(1) title columnheader(%u) lc rgb \"%s\"",
+			p ? ", \\\n     \"\"" : "", p + 2, p + 2,
+			sim_policy_colour(ev->policies[p]));
+	fputc('\n', gp);
 	fputs("unset output\n", gp);
 	sim_gp_png(gp, base, 1800, 600);
 }
@@ -538,5 +573,9 @@ int sim_plot(const struct sim_eval *ev, const struct sim_timeline *tl,
 		ret = -EIO;
 	if (ret)
 		return SIM_EXIT_SYSTEM;
-	return sim_gnuplot(dir);
+	ret = sim_gnuplot(dir);
+	if (!ret)
+		fprintf(stderr, "%s: figures (SVG, PNG), their data and plot.gp in %s/\n",
+			sim_progname, dir);
+	return ret;
 }
