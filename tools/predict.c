@@ -59,6 +59,8 @@ static const char usage_predict[] =
 	"  -s, --sms N           SMs of the device, N_SM (default: highest SM\n"
 	"                        in the trace + 1)\n"
 	"  -f, --format FORMAT   csv (default) or json\n"
+	"  -S, --summary         only the first and final prediction of each\n"
+	"                        grid, not every prediction\n"
 	"  -h, --help            this help\n";
 
 /**
@@ -703,13 +705,13 @@ static void pt_csv_row(const struct pt_trace *tr, const char *type,
 	       (uint64_t)actual, ratio);
 }
 
-static void pt_print_csv(const struct pt_trace *tr)
+static void pt_print_csv(const struct pt_trace *tr, bool summary)
 {
 	size_t i;
 
 	puts("type,grid,label,sm,cycle,pred_cycles,t,done_blocks,"
 	     "resident_blocks,actual_cycles,ratio");
-	for (i = 0; i < tr->nr_preds; i++)
+	for (i = 0; !summary && i < tr->nr_preds; i++)
 		pt_csv_row(tr, "pred", &tr->preds[i]);
 	for (i = 0; i < tr->nr_grids; i++) {
 		const struct pt_grid *g = &tr->grids[i];
@@ -739,7 +741,7 @@ static void pt_json_pred(struct json *j, const char *key,
 	json_obj_end(j);
 }
 
-static void pt_print_json(const struct pt_trace *tr)
+static void pt_print_json(const struct pt_trace *tr, bool summary)
 {
 	struct json j;
 	size_t i;
@@ -768,10 +770,12 @@ static void pt_print_json(const struct pt_trace *tr)
 		json_obj_end(&j);
 	}
 	json_arr_end(&j);
-	json_arr(&j, "predictions");
-	for (i = 0; i < tr->nr_preds; i++)
-		pt_json_pred(&j, NULL, tr, &tr->preds[i], true);
-	json_arr_end(&j);
+	if (!summary) {
+		json_arr(&j, "predictions");
+		for (i = 0; i < tr->nr_preds; i++)
+			pt_json_pred(&j, NULL, tr, &tr->preds[i], true);
+		json_arr_end(&j);
+	}
 	json_obj_end(&j);
 	json_end(&j);
 }
@@ -800,15 +804,17 @@ int cmd_predict(int argc, char **argv)
 		{ "predictor", required_argument, NULL, 'r' },
 		{ "sms", required_argument, NULL, 's' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "summary", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pt_trace tr = { 0 };
 	int format = PT_CSV, c, ret;
+	bool summary = false;
 	struct input in;
 	char *endp;
 
-	while ((c = getopt_long(argc, argv, "t:ur:s:f:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:ur:s:f:Sh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			tr.path = optarg;
@@ -849,6 +855,9 @@ int cmd_predict(int argc, char **argv)
 						   "unknown format '%s'",
 						   optarg);
 			break;
+		case 'S':
+			summary = true;
+			break;
 		case 'h':
 			fputs(usage_predict, stdout);
 			return 0;
@@ -876,9 +885,9 @@ int cmd_predict(int argc, char **argv)
 		return ret == -ENOMEM ? EXIT_DEVICE : EXIT_USAGE;
 	}
 	if (format == PT_JSON)
-		pt_print_json(&tr);
+		pt_print_json(&tr, summary);
 	else
-		pt_print_csv(&tr);
+		pt_print_csv(&tr, summary);
 	pt_free(&tr);
 	if (fflush(stdout) || ferror(stdout)) {
 		err_msg("stdout: %s", strerror(errno));

@@ -63,6 +63,20 @@ done
 expect 0 "Usage: gputbs predict" "$gputbs" predict --help
 expect 0 "predict    replay a block trace" "$gputbs" --help
 expect 2 "no trace given (--trace)" "$gputbs" predict
+# --summary: the first and final prediction of each grid, nothing else
+expect 0 "final,0,x,0,30,30,10,3,1,30,1.000000" \
+	"$gputbs" predict --summary --trace "$here/clamp.trace"
+if "$gputbs" predict --summary --trace "$here/clamp.trace" | grep -q '^pred,'; then
+	fail "predict --summary printed every prediction"
+else
+	ok
+fi
+if "$gputbs" predict --summary --format json --trace "$here/clamp.trace" |
+	grep -q '"predictions": \[\|^  "predictions"'; then
+	fail "predict --summary --format json printed every prediction"
+else
+	ok
+fi
 expect 2 "unknown format 'text'" \
 	"$gputbs" predict --format text --trace "$here/staircase.trace"
 expect 2 "bad SM count '0' (1..1024)" \
