@@ -698,7 +698,7 @@ int run_workload(const struct run_opts *opts, const struct gputbs_info *info,
 	const struct wl_workload *wl = res->wl;
 	struct run_arrival arrival;
 	struct run_chain chain;
-	pid_t pids[WL_MAX_RUNS];
+	pid_t pids[WL_MAX_RUNS], parent;
 	unsigned int i, p, nr = 0;
 	int pipefd[2], ret, status;
 
@@ -718,6 +718,7 @@ int run_workload(const struct run_opts *opts, const struct gputbs_info *info,
 	}
 	run_pick_t0(opts, info, exact, res);
 	fflush(NULL);
+	parent = getpid();
 	for (i = 0; i < wl->nr_runs; i++) {
 		pid_t pid = fork();
 
@@ -729,6 +730,14 @@ int run_workload(const struct run_opts *opts, const struct gputbs_info *info,
 			break;
 		}
 		if (!pid) {
+			/*
+			 * A worker dies with the command (SIGTERM, SIGINT,
+			 * a crash): it must not keep /dev/gputbs open and
+			 * its grids queued after the run is gone.
+			 */
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0UL, 0UL, 0UL) ||
+			    getppid() != parent)
+				_exit(1);
 			close(pipefd[0]);
 			run_chain_close(&chain, i);
 			p = chain.pos[i];

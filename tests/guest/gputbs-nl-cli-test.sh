@@ -227,6 +227,41 @@ gputbs preempt drain --switch-bw "$bw0" --budget "high=$high0" \
 check "back to drain, the bandwidth and budgets found" test \
 	"$(cat "$SYS/preempt_mode") $(cat "$SYS/switch_bytes_per_cycle") $(cat "$SYS/preempt_budget_high") $(cat "$SYS/preempt_budget_realtime")" = "[drain] switch flush auto $bw0 $high0 $rt0"
 
+# SIGTERM to gputbs run takes its per-program workers with it: nothing is
+# left with /dev/gputbs open, and the module can be unloaded at once
+cat >long.gtbs <<'GTBS'
+program L
+grid sigterm-l blocks=15 threads=64 cycles=2000000
+program M
+grid sigterm-m blocks=15 threads=64 cycles=2000000
+workload LM
+run L at=0
+run M at=0
+GTBS
+nr_gputbs() {	# processes named gputbs, from /proc
+	c=0
+	for f in /proc/[0-9]*/comm; do
+		[ "$(cat "$f" 2>/dev/null)" = gputbs ] && c=$((c + 1))
+	done
+	echo "$c"
+}
+gputbs run long.gtbs >sigterm.txt 2>&1 &
+runner=$!
+n=0
+while [ "$n" -lt 150 ] && [ "$(nr_gputbs)" -lt 3 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+check "gputbs run has forked its two workers" test "$(nr_gputbs)" -ge 3
+kill -TERM "$runner"
+wait "$runner" 2>/dev/null
+n=0
+while [ "$n" -lt 50 ] && [ "$(nr_gputbs)" -gt 0 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+check "after SIGTERM no gputbs process is left" test "$(nr_gputbs)" -eq 0
+
 cd / && rm -rf "$tmp"
 echo "nlcli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
