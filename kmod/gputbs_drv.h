@@ -138,6 +138,9 @@ struct gputbs_params {
  * @sync: lock hold statistics of the device's runs (@lock).
  * @debugfs: the debugfs directory gputbs/, or an error pointer.
  * @params: the sysfs directory policy_params/ (@cfg_lock).
+ * @preset: the device preset the configuration was last set from (module
+ *	parameter device=, sysfs attribute device); the per-field
+ *	attributes may have changed fields since (@cfg_lock).
  * @saved_pool: the core's records for preempted blocks
  *	(&gtbs_dev.saved_pool), %GPUTBS_SAVED_PER_SLOT per block slot of the
  *	device; replaced with the SMs by gputbs_reconfigure() (@lock).
@@ -162,6 +165,7 @@ struct gputbs_device {
 	struct gputbs_sync_stats sync;
 	struct dentry *debugfs;
 	struct gputbs_params params;
+	const struct gtbs_dev_preset *preset;
 	struct gtbs_saved *saved_pool;
 };
 

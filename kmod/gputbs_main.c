@@ -18,8 +18,9 @@
  * wall-clock emulated time (gputbs_sm.c), the file interface
  * (gputbs_file.c) and the sysfs attributes of the misc device, which
  * select the policy at run time (gputbs_sysfs.c).  The device comes from
- * module parameters, by default the paper's Table "Simulator
- * Configuration".
+ * module parameters: a device preset (device=, by default gtx480, the
+ * paper's Table "Simulator Configuration"), whose fields the per-field
+ * parameters override.
  */
 #include <linux/ktime.h>
 #include <linux/miscdevice.h>
@@ -31,38 +32,44 @@
 #include "gputbs_drv.h"
 #include "gputbs_nl.h"
 
-static unsigned int nr_sms = 15;
+static char *device = "gtx480";
+module_param(device, charp, 0444);
+MODULE_PARM_DESC(device,
+		 "Device preset: gtx480 (default, the paper's), v100, a100 or h100; the parameters below override its fields (switch with /sys/class/misc/gputbs/device)");
+
+/* 0: the preset's value */
+static unsigned int nr_sms;
 module_param(nr_sms, uint, 0444);
-MODULE_PARM_DESC(nr_sms, "Streaming multiprocessors, 1..1024 (default 15)");
+MODULE_PARM_DESC(nr_sms, "Streaming multiprocessors, 1..1024 (default 0: the preset's, 15 on gtx480)");
 
-static unsigned int threads_per_sm = 1536;
+static unsigned int threads_per_sm;
 module_param(threads_per_sm, uint, 0444);
-MODULE_PARM_DESC(threads_per_sm, "Thread contexts per SM (default 1536)");
+MODULE_PARM_DESC(threads_per_sm, "Thread contexts per SM (default 0: the preset's, 1536 on gtx480)");
 
-static unsigned int regs_per_sm = 32768;
+static unsigned int regs_per_sm;
 module_param(regs_per_sm, uint, 0444);
-MODULE_PARM_DESC(regs_per_sm, "Registers per SM (default 32768)");
+MODULE_PARM_DESC(regs_per_sm, "Registers per SM (default 0: the preset's, 32768 on gtx480)");
 
-static unsigned int shmem_per_sm = 48 * 1024;
+static unsigned int shmem_per_sm;
 module_param(shmem_per_sm, uint, 0444);
-MODULE_PARM_DESC(shmem_per_sm, "Shared memory per SM, bytes (default 49152)");
+MODULE_PARM_DESC(shmem_per_sm, "Shared memory per SM, bytes (default 0: the preset's, 49152 on gtx480)");
 
-static unsigned int blocks_per_sm = 8;
+static unsigned int blocks_per_sm;
 module_param(blocks_per_sm, uint, 0444);
-MODULE_PARM_DESC(blocks_per_sm, "Thread block slots per SM, 1..64 (default 8)");
+MODULE_PARM_DESC(blocks_per_sm, "Thread block slots per SM, 1..64 (default 0: the preset's, 8 on gtx480)");
 
-static unsigned int warps_per_sm = 48;
+static unsigned int warps_per_sm;
 module_param(warps_per_sm, uint, 0444);
-MODULE_PARM_DESC(warps_per_sm, "Warp contexts per SM (default 48)");
+MODULE_PARM_DESC(warps_per_sm, "Warp contexts per SM (default 0: the preset's, 48 on gtx480)");
 
-static unsigned int warp_size = 32;
+static unsigned int warp_size;
 module_param(warp_size, uint, 0444);
-MODULE_PARM_DESC(warp_size, "Threads per warp (default 32)");
+MODULE_PARM_DESC(warp_size, "Threads per warp (default 0: the preset's, 32)");
 
-static unsigned int load_knee_warps = 8;
+static unsigned int load_knee_warps;
 module_param(load_knee_warps, uint, 0444);
 MODULE_PARM_DESC(load_knee_warps,
-		 "Timing model constant K, warps (default 8; see timing-model.rst)");
+		 "Timing model constant K, warps (default 0: the preset's, 8 on gtx480; see timing-model.rst)");
 
 static unsigned int timing_model;
 module_param(timing_model, uint, 0444);
@@ -125,23 +132,37 @@ static const struct gtbs_backend_ops gputbs_backend = {
 	.pick = gputbs_obs_pick,
 };
 
-static int gputbs_config_from_params(struct gtbs_dev_config *cfg)
+/* A parameter left at 0 keeps the preset's value. */
+static void gputbs_param_override(u32 *field, unsigned int param)
+{
+	if (param)
+		*field = param;
+}
+
+static int gputbs_config_from_params(struct gtbs_dev_config *cfg,
+				     const struct gtbs_dev_preset **preset)
 {
 	const char *why;
 
-	gtbs_config_default(cfg);
-	cfg->nr_sms = nr_sms;
-	cfg->max_threads_per_sm = threads_per_sm;
-	cfg->max_regs_per_sm = regs_per_sm;
-	cfg->max_shmem_per_sm = shmem_per_sm;
-	cfg->max_blocks_per_sm = blocks_per_sm;
-	cfg->max_warps_per_sm = warps_per_sm;
-	cfg->warp_size = warp_size;
-	cfg->load_knee_warps = load_knee_warps;
+	*preset = gtbs_config_preset(device);
+	if (!*preset) {
+		pr_err("gputbs: unknown device preset '%s' (gtx480, v100, a100 or h100)\n",
+		       device);
+		return -EINVAL;
+	}
+	*cfg = (*preset)->cfg;
+	gputbs_param_override(&cfg->nr_sms, nr_sms);
+	gputbs_param_override(&cfg->max_threads_per_sm, threads_per_sm);
+	gputbs_param_override(&cfg->max_regs_per_sm, regs_per_sm);
+	gputbs_param_override(&cfg->max_shmem_per_sm, shmem_per_sm);
+	gputbs_param_override(&cfg->max_blocks_per_sm, blocks_per_sm);
+	gputbs_param_override(&cfg->max_warps_per_sm, warps_per_sm);
+	gputbs_param_override(&cfg->warp_size, warp_size);
+	gputbs_param_override(&cfg->load_knee_warps, load_knee_warps);
 	cfg->timing_model = timing_model;
 	gputbs_limits_apply(cfg);	/* max_blocks_per_grid */
 	cfg->max_threads_per_block = min(cfg->max_threads_per_block,
-					 threads_per_sm);
+					 cfg->max_threads_per_sm);
 	if (gtbs_config_check(cfg, &why)) {
 		pr_err("gputbs: invalid device parameters: %s\n", why);
 		return -EINVAL;
@@ -174,13 +195,14 @@ static void gputbs_device_free(struct gputbs_device *gdev)
 
 static struct gputbs_device *gputbs_device_alloc(void)
 {
+	const struct gtbs_dev_preset *preset;
 	const struct gtbs_policy_ops *ops;
 	struct gtbs_dev_config cfg;
 	struct gputbs_device *gdev;
 	int ret;
 	u32 i;
 
-	ret = gputbs_config_from_params(&cfg);
+	ret = gputbs_config_from_params(&cfg, &preset);
 	if (ret)
 		return ERR_PTR(ret);
 	ops = gtbs_policy_get(policy);
@@ -197,6 +219,7 @@ static struct gputbs_device *gputbs_device_alloc(void)
 	/* before a failure can free @gdev: gputbs_device_free() puts it */
 	gdev->core.policy = ops;
 	gdev->core.cfg = cfg;
+	gdev->preset = preset;
 	gdev->sms = kcalloc(cfg.nr_sms, sizeof(*gdev->sms), GFP_KERNEL);
 	gdev->threads = kcalloc(cfg.nr_sms, sizeof(*gdev->threads), GFP_KERNEL);
 	if (!gdev->sms || !gdev->threads ||
@@ -264,8 +287,9 @@ static int __init gputbs_init(void)
 	gputbs_dev = gdev;
 	gputbs_policy_params_changed(gdev);	/* policy_params/ */
 	gputbs_debugfs_init(gdev);
-	pr_info("gputbs: %u SMs, policy %s, %u ps per cycle\n",
-		gdev->core.cfg.nr_sms, gdev->core.policy->name,
+	pr_info("gputbs: %s, %u SMs, policy %s, %u ps per cycle\n",
+		gdev->preset->name, gdev->core.cfg.nr_sms,
+		gdev->core.policy->name,
 		gdev->time_scale_ps);
 	return 0;
 

@@ -491,7 +491,7 @@ static ssize_t gputbs_cfg_store(struct device *dev,
 				const char *buf, size_t count)
 {
 	struct gputbs_device *gdev = gputbs_from_dev(dev);
-	struct gtbs_dev_config cfg, def;
+	struct gtbs_dev_config cfg;
 	const char *why;
 	u32 val, scale;
 	int ret;
@@ -513,8 +513,7 @@ static ssize_t gputbs_cfg_store(struct device *dev,
 	spin_unlock(&gdev->lock);
 	*gputbs_cfg_field(&cfg, &scale, attr) = val;
 	/* the rule of the module parameters: no block above an SM */
-	gtbs_config_default(&def);
-	cfg.max_threads_per_block = min(def.max_threads_per_block,
+	cfg.max_threads_per_block = min(gdev->preset->cfg.max_threads_per_block,
 					cfg.max_threads_per_sm);
 	ret = gtbs_config_check(&cfg, &why);
 	if (!ret && (scale < 1000 || scale > 1000000000))
@@ -528,6 +527,76 @@ out:
 	mutex_unlock(&gdev->cfg_lock);
 	return ret ? ret : count;
 }
+
+/*
+ * device: the presets, the one the configuration was last set from in
+ * brackets.  Writing a preset's name replaces the whole configuration by
+ * the preset's (the timing model and the time scale stay), as writing
+ * nr_sms replaces one field: through gputbs_reconfigure(), while no file
+ * of /dev/gputbs is open and no grid exists (-EBUSY otherwise).
+ */
+static ssize_t device_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct gputbs_device *gdev = gputbs_from_dev(dev);
+	const struct gtbs_dev_preset *p, *cur;
+	unsigned int i;
+	int len = 0;
+
+	mutex_lock(&gdev->cfg_lock);
+	cur = gdev->preset;
+	mutex_unlock(&gdev->cfg_lock);
+	for (i = 0; (p = gtbs_config_preset_at(i)); i++)
+		len += sysfs_emit_at(buf, len, p == cur ? "%s[%s]" : "%s%s",
+				     i ? " " : "", p->name);
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
+static ssize_t device_store(struct device *dev, struct device_attribute *attr,
+			    const char *buf, size_t count)
+{
+	struct gputbs_device *gdev = gputbs_from_dev(dev);
+	const struct gtbs_dev_preset *p;
+	struct gtbs_dev_config cfg;
+	const char *why;
+	unsigned int i;
+	u32 scale;
+	int ret;
+
+	ret = gputbs_admin_check();
+	if (ret)
+		return ret;
+	for (i = 0; (p = gtbs_config_preset_at(i)); i++)
+		if (sysfs_streq(buf, p->name))
+			break;
+	if (!p)
+		return -EINVAL;
+	mutex_lock(&gdev->cfg_lock);
+	if (atomic_read(&gdev->nr_open)) {
+		ret = -EBUSY;
+		goto out;
+	}
+	cfg = p->cfg;
+	spin_lock(&gdev->lock);
+	/* not the preset's: the load-time limit and the chosen model */
+	cfg.max_blocks_per_grid = gdev->core.cfg.max_blocks_per_grid;
+	cfg.timing_model = gdev->core.cfg.timing_model;
+	scale = gdev->time_scale_ps;
+	spin_unlock(&gdev->lock);
+	ret = gtbs_config_check(&cfg, &why);
+	if (ret) {
+		dev_dbg(dev, "preset refused: %s\n", why);
+		goto out;
+	}
+	ret = gputbs_reconfigure(gdev, &cfg, scale);
+	if (!ret)
+		gdev->preset = p;
+out:
+	mutex_unlock(&gdev->cfg_lock);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_RW(device);
 
 #define GPUTBS_CFG_ATTR(_name, _field)					\
 static struct gputbs_cfg_attribute dev_attr_##_name = {			\
@@ -588,6 +657,7 @@ static struct attribute *gputbs_attrs[] = {
 	&dev_attr_preempt_budget_high.attr,
 	&dev_attr_preempt_budget_realtime.attr,
 	&dev_attr_timeout_ns.attr,
+	&dev_attr_device.attr,
 	&dev_attr_nr_sms.attr.attr,
 	&dev_attr_threads_per_sm.attr.attr,
 	&dev_attr_regs_per_sm.attr.attr,

@@ -108,6 +108,21 @@ struct gtbs_dev_config {
 };
 
 /**
+ * struct gtbs_dev_preset - a named device configuration
+ * @name: short name, lower case: "gtx480", "v100", "a100", "h100".
+ * @desc: the product it models, for humans.
+ * @cfg: its configuration; &gtbs_dev_config.timing_model is 0 (overlap).
+ *
+ * The table and its sources: gtbs_config_preset_at() and
+ * Documentation/design.rst, "Device presets".
+ */
+struct gtbs_dev_preset {
+	const char *name;
+	const char *desc;
+	struct gtbs_dev_config cfg;
+};
+
+/**
  * enum gtbs_timing_model - how co-running grids slow each other down
  * @GTBS_TIMING_OVERLAP: the demand-overlap model (the default): each grid
  *	sees the SM's issue and memory loads weighted by its own demand
@@ -1023,6 +1038,8 @@ struct gtbs_dev {
 /* config.c */
 void gtbs_config_default(struct gtbs_dev_config *cfg);
 int gtbs_config_check(const struct gtbs_dev_config *cfg, const char **why);
+const struct gtbs_dev_preset *gtbs_config_preset_at(unsigned int i);
+const struct gtbs_dev_preset *gtbs_config_preset(const char *name);
 
 /* occupancy.c */
 int gtbs_occupancy_calc(const struct gtbs_dev_config *cfg,

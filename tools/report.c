@@ -483,6 +483,8 @@ static void report_json_open(struct json *j, FILE *f, const struct report *r)
 	json_obj(j, NULL);
 	json_obj(j, "device");
 	json_str(j, "path", r->device);
+	if (r->preset)
+		json_str(j, "preset", r->preset);
 	json_str(j, "policy", r->policy);
 	json_u64(j, "nr_sms", r->info->nr_sms);
 	json_u64(j, "time_scale_ps", r->info->time_scale_ps);

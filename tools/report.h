@@ -21,6 +21,8 @@ enum report_format { REPORT_TEXT, REPORT_JSON };
  * @policies: run: the policies the workloads ran under, in order.
  * @nr_policies: run: entries of @policies, at least 1.
  * @info: the device.
+ * @preset: the device preset (gputbs-sim run --device NAME), or NULL
+ *	where unknown (the module's: its sysfs attribute device).
  * @alone: alone executions, one per distinct program.
  * @nr_alone: entries of @alone.
  * @wls: run: workload executions, @nr_wls per policy: those of policy p
@@ -35,6 +37,7 @@ struct report {
 	const char * const *policies;
 	unsigned int nr_policies;
 	const struct gputbs_info *info;
+	const char *preset;
 	const struct prog_result *alone;
 	unsigned int nr_alone;
 	const struct workload_result *wls;

@@ -408,6 +408,126 @@ START_TEST(occ_random_matches_brute_force)
 }
 END_TEST
 
+/* --- device presets ----------------------------------------------------- */
+
+START_TEST(preset_table)
+{
+	static const char * const names[] = { "gtx480", "v100", "a100", "h100" };
+	static const u32 sms[] = { 15, 80, 108, 132 };
+	struct gtbs_dev_config def = default_cfg();
+	const struct gtbs_dev_preset *p;
+	const char *why;
+	unsigned int i;
+
+	for (i = 0; (p = gtbs_config_preset_at(i)); i++) {
+		ck_assert_uint_lt(i, ARRAY_SIZE(names));
+		ck_assert_str_eq(p->name, names[i]);
+		ck_assert_ptr_eq(gtbs_config_preset(names[i]), p);
+		ck_assert_int_eq(gtbs_config_check(&p->cfg, &why), 0);
+		ck_assert_uint_eq(p->cfg.nr_sms, sms[i]);
+		/* warps and threads per SM agree */
+		ck_assert_uint_eq(p->cfg.max_warps_per_sm * p->cfg.warp_size,
+				  p->cfg.max_threads_per_sm);
+	}
+	ck_assert_uint_eq(i, ARRAY_SIZE(names));
+	ck_assert_ptr_null(gtbs_config_preset("H100"));
+	ck_assert_ptr_null(gtbs_config_preset("h100\n"));
+	ck_assert_ptr_null(gtbs_config_preset(""));
+	/* the default is the first preset, the paper's device */
+	ck_assert_int_eq(memcmp(&def, &gtbs_config_preset("gtx480")->cfg,
+				sizeof(def)), 0);
+}
+END_TEST
+
+/*
+ * Maximum residency per preset, worked by hand with the occupancy
+ * calculator's rule: R = min(blocks per SM, warps per SM / warps per block,
+ * registers per SM / (warps per block * registers per warp rounded up to
+ * the register unit), shared memory per SM / shared memory per block
+ * rounded up to the shared memory unit).
+ */
+static const struct preset_occ_case {
+	const char *preset;
+	u32 threads, regs, shmem;
+	u32 residency;
+	enum gtbs_limiter limiter;
+} preset_occ_cases[] = {
+	/*
+	 * 256 threads = 8 warps, 32 registers: 1024 registers per warp
+	 * (a multiple of 64 and of 256), 8192 per block.
+	 * GTX 480: 32768 / 8192 = 4 (warps allow 48 / 8 = 6).
+	 * cc 7.0..9.0: 65536 / 8192 = 8 = 64 / 8 warps; warps are
+	 * checked first, so they are named.
+	 */
+	{ "gtx480", 256, 32, 0, 4, GTBS_LIMIT_REGS },
+	{ "v100", 256, 32, 0, 8, GTBS_LIMIT_WARPS },
+	{ "a100", 256, 32, 0, 8, GTBS_LIMIT_WARPS },
+	{ "h100", 256, 32, 0, 8, GTBS_LIMIT_WARPS },
+	/*
+	 * 128 threads = 4 warps, 64 registers, 40000 bytes of shared
+	 * memory: 40064 in 128-byte units (GTX 480, A100, H100), 40192 in
+	 * 256-byte units (V100).  GTX 480: 49152 / 40064 = 1;
+	 * V100: 98304 / 40192 = 2; A100: 167936 / 40064 = 4;
+	 * H100: 233472 / 40064 = 5.  Registers allow 4 (GTX 480) or 8.
+	 */
+	{ "gtx480", 128, 64, 40000, 1, GTBS_LIMIT_SHMEM },
+	{ "v100", 128, 64, 40000, 2, GTBS_LIMIT_SHMEM },
+	{ "a100", 128, 64, 40000, 4, GTBS_LIMIT_SHMEM },
+	{ "h100", 128, 64, 40000, 5, GTBS_LIMIT_SHMEM },
+	/* one warp of 16 registers: the block slots, 8 or 32 */
+	{ "gtx480", 32, 16, 0, 8, GTBS_LIMIT_BLOCKS },
+	{ "v100", 32, 16, 0, 32, GTBS_LIMIT_BLOCKS },
+	{ "a100", 32, 16, 0, 32, GTBS_LIMIT_BLOCKS },
+	{ "h100", 32, 16, 0, 32, GTBS_LIMIT_BLOCKS },
+	/*
+	 * 1024 threads = 32 warps of 64 registers: 2048 per warp, 65536
+	 * per block, one block (warps would allow 64 / 32 = 2).
+	 */
+	{ "h100", 1024, 64, 0, 1, GTBS_LIMIT_REGS },
+};
+
+START_TEST(preset_occupancy)
+{
+	const struct preset_occ_case *c = &preset_occ_cases[_i];
+	const struct gtbs_dev_preset *p = gtbs_config_preset(c->preset);
+	struct gtbs_grid_desc desc = {
+		.nr_blocks = 1,
+		.threads_per_block = c->threads,
+		.regs_per_thread = c->regs,
+		.shmem_per_block = c->shmem,
+	};
+	struct gtbs_occupancy occ;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(gtbs_occupancy_calc(&p->cfg, &desc, &occ), 0);
+	ck_assert_msg(occ.residency == c->residency,
+		      "%s %u/%u/%u: R %u, expected %u", c->preset, c->threads,
+		      c->regs, c->shmem, occ.residency, c->residency);
+	ck_assert_int_eq(occ.limiter, c->limiter);
+}
+END_TEST
+
+START_TEST(preset_too_big_for_gtx480)
+{
+	/* 64 KiB of shared memory fits an A100 SM, not a GTX 480's */
+	struct gtbs_grid_desc desc = {
+		.nr_blocks = 1,
+		.threads_per_block = 256,
+		.regs_per_thread = 32,
+		.shmem_per_block = 64 * 1024,
+	};
+	struct gtbs_occupancy occ;
+
+	ck_assert_int_eq(gtbs_occupancy_calc(&gtbs_config_preset("gtx480")->cfg,
+					     &desc, &occ), -EINVAL);
+	ck_assert_int_eq(gtbs_occupancy_calc(&gtbs_config_preset("a100")->cfg,
+					     &desc, &occ), 0);
+	/* 167936 / 65536 = 2 */
+	ck_assert_uint_eq(occ.residency, 2);
+	ck_assert_int_eq(occ.limiter, GTBS_LIMIT_SHMEM);
+}
+END_TEST
+
 Suite *occupancy_suite(void)
 {
 	Suite *s = suite_create("occupancy");
@@ -417,6 +537,13 @@ Suite *occupancy_suite(void)
 	tcase_add_test(tc, config_default_is_paper_device);
 	tcase_add_loop_test(tc, config_rejects, 0, ARRAY_SIZE(bad_cfgs));
 	tcase_add_test(tc, config_accepts_limits);
+	suite_add_tcase(s, tc);
+
+	tc = h_tcase("presets");
+	tcase_add_test(tc, preset_table);
+	tcase_add_loop_test(tc, preset_occupancy, 0,
+			    ARRAY_SIZE(preset_occ_cases));
+	tcase_add_test(tc, preset_too_big_for_gtx480);
 	suite_add_tcase(s, tc);
 
 	tc = h_tcase("residency");

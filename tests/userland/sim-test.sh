@@ -212,6 +212,35 @@ expect 0 '"fifo_serial_same_as_sjf": 1,' \
 	"$sim" eval --workloads "$tmp.d/paper" --sms 1 --offsets 0 \
 	--policies fifo,sjf,ljf --format json
 
+# --- device presets (sm-emu/config.c, design.rst "Device presets") -------
+stair=$root/workloads/tests/staircase.gtbs
+expect 0 '"nr_sms": 132,' "$sim" run --device h100 --format json "$stair"
+expect 0 '"preset": "h100",' "$sim" run --device h100 --format json "$stair"
+expect 0 '"clock_khz": 1980000' "$sim" run --preset h100 --format json "$stair"
+# --sms overrides the preset's SM count, before or after it
+expect 0 '"nr_sms": 4,' "$sim" run --sms 4 --device a100 --format json "$stair"
+expect 0 '"nr_sms": 4,' "$sim" run --device a100 --sms 4 --format json "$stair"
+expect 0 '"preset": "gtx480",' "$sim" run --format json "$stair"
+# 256 threads, 24 KiB of shared memory: R = 49152 / 24576 = 2 on the
+# GTX 480, 98304 / 24576 = 4 on the V100, and on the H100 64 / 8 warps = 8
+# (its 233472 bytes would hold 9)
+expect 0 "  stair    stair       2       60" "$sim" run "$stair"
+expect 0 "  stair    stair       4       60" "$sim" run --device v100 "$stair"
+expect 0 "  stair    stair       8       60" "$sim" run --device h100 "$stair"
+expect 0 "132 SMs, virtual time, device h100" \
+	"$sim" eval --workloads "$here" --device h100 --offsets 0 --policies fifo
+expect 0 '"preset": "a100",' \
+	"$sim" eval --workloads "$here" --preset a100 --offsets 0 \
+	--policies fifo --format json
+"$sim" eval --workloads "$here" --device h100 --sms 7 --offsets 0 \
+	--policies fifo --format json >"$tmp.d/h100.json" 2>&1
+expect 0 "7 SMs, virtual time, device h100" \
+	"$sim" report --results "$tmp.d/h100.json"
+expect 2 "unknown device preset 'k80' (gtx480, v100, a100, h100)" \
+	"$sim" run --device k80 "$stair"
+expect 2 "unknown device preset 'H100'" \
+	"$sim" eval --workloads "$here" --device H100
+
 # --- usage errors --------------------------------------------------------
 expect 0 "Usage: gputbs-sim eval" "$sim" eval --help
 expect 0 "Usage: gputbs-sim run" "$sim" run --help

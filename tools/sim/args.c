@@ -263,6 +263,61 @@ int sim_parse_sms(sim_help_fn *help, const char *arg,
 	return 0;
 }
 
+/**
+ * sim_parse_preset() - gputbs-sim's --device NAME (or --preset NAME)
+ * @help: usage of the command, for errors.
+ * @arg: the argument: a preset's name (gtbs_config_preset()).
+ * @preset: out: the preset.
+ *
+ * Return: 0, or an exit status after a message.
+ */
+int sim_parse_preset(sim_help_fn *help, const char *arg,
+		     const struct gtbs_dev_preset **preset)
+{
+	const struct gtbs_dev_preset *p;
+	char names[64];
+	size_t len = 0;
+	unsigned int i;
+
+	*preset = gtbs_config_preset(arg);
+	if (*preset)
+		return 0;
+	names[0] = '\0';
+	for (i = 0; (p = gtbs_config_preset_at(i)); i++)
+		len += snprintf(names + len, len < sizeof(names) ?
+				sizeof(names) - len : 0, "%s%s", i ? ", " : "",
+				p->name);
+	return sim_usage_error(help, "unknown device preset '%s' (%s)", arg,
+			       names);
+}
+
+/**
+ * sim_apply_preset() - give a device a preset, under the options that
+ *	override its fields
+ * @cfg: in: the device as the other options left it; out: @preset's
+ *	configuration with --sms and --timing-model kept where given.
+ * @preset: the preset, or NULL for none (@cfg unchanged).
+ * @sms_given: --sms was given: keep @cfg's SM count.
+ * @timing_given: --timing-model was given: keep @cfg's timing model.
+ *
+ * So --sms overrides the preset's SM count wherever it is on the
+ * command line.
+ */
+void sim_apply_preset(struct gtbs_dev_config *cfg,
+		      const struct gtbs_dev_preset *preset, bool sms_given,
+		      bool timing_given)
+{
+	struct gtbs_dev_config old = *cfg;
+
+	if (!preset)
+		return;
+	*cfg = preset->cfg;
+	if (sms_given)
+		cfg->nr_sms = old.nr_sms;
+	if (timing_given)
+		cfg->timing_model = old.timing_model;
+}
+
 static const char * const sim_timing_names[] = {
 	[GTBS_TIMING_OVERLAP] = "overlap",
 	[GTBS_TIMING_UNIFORM] = "uniform",

@@ -169,6 +169,7 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 		{ "sjf-key", required_argument, NULL, 'k' },
 		{ "timing-model", required_argument, NULL, 'M' },
 		{ "device", required_argument, NULL, 'd' },
+		{ "preset", required_argument, NULL, SIM_OPT_PRESET },
 		{ "plot", required_argument, NULL, 'p' },
 		{ "timeline", required_argument, NULL, 't' },
 		{ "predictor", required_argument, NULL, 'r' },
@@ -184,6 +185,8 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 	const char *dir = SIM_DEFAULT_WORKLOADS, *plot = NULL;
 	const char *timeline = NULL, *why, *policies = NULL;
 	const char *plugins[SIM_MAX_PLUGINS];
+	const struct gtbs_dev_preset *preset = NULL;
+	bool sms_given = false, timing_given = false;
 	unsigned int nr_plugins = 0;
 	struct sim_timeline *tl = NULL;
 	bool json = false, started = false;
@@ -215,12 +218,12 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 	ev->offsets[2] = 50;
 	while (!ret && (opt = getopt_long(argc, argv,
 					  cli->module ? "w:o:P:f:S:d:p:t:h" :
-					  "w:o:P:f:j:s:S:k:M:p:t:r:m:h",
+					  "w:o:P:f:j:s:S:k:M:d:p:t:r:m:h",
 					  opts, NULL)) != -1) {
 		/* long options of the other command are unknown here */
-		if (cli->module ? (opt < 256 && strchr("jskrm", opt)) ||
-				  opt == SIM_OPT_PLUGIN || opt == SIM_OPT_PARAM :
-				  opt == 'd') {
+		if (cli->module && ((opt < 256 && strchr("jskrm", opt)) ||
+				    opt == SIM_OPT_PLUGIN ||
+				    opt == SIM_OPT_PARAM)) {
 			for (i = 0; opts[i].val != opt; i++)
 				;
 			ret = sim_usage_error(sim_eval_help, "unrecognized option '--%s'%s",
@@ -269,9 +272,11 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 			break;
 		case 's':
 			ret = sim_parse_sms(sim_eval_help, optarg, &ev->cfg);
+			sms_given = true;
 			break;
 		case 'M':
 			ret = sim_parse_timing(sim_eval_help, optarg, &ev->cfg);
+			timing_given = true;
 			break;
 		case 'S':
 			ret = sim_parse_seed(sim_eval_help, optarg, &ev->seed);
@@ -284,8 +289,20 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 				ret = sim_usage_error(sim_eval_help, "--sjf-key: unknown key '%s' (model or measured)",
 						      optarg);
 			break;
+		case SIM_OPT_PRESET:
+			if (cli->module) {
+				ret = sim_usage_error(sim_eval_help, "%s",
+						      "unrecognized option '--preset' (the module's device preset is its sysfs attribute device or its parameter device=)");
+				break;
+			}
+			ret = sim_parse_preset(sim_eval_help, optarg, &preset);
+			break;
 		case 'd':
-			if (!*optarg)
+			/* gputbs-sim: a device preset; gputbs: the node */
+			if (!cli->module)
+				ret = sim_parse_preset(sim_eval_help, optarg,
+						       &preset);
+			else if (!*optarg)
 				ret = sim_usage_error(sim_eval_help, "%s",
 						      "--device: empty path");
 			else
@@ -317,6 +334,9 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 			ret = SIM_EXIT_USAGE;
 		}
 	}
+	sim_apply_preset(&ev->cfg, preset, sms_given, timing_given);
+	if (!cli->module)
+		ev->preset = preset ? preset->name : "gtx480";
 	if (!ret && optind < argc)
 		ret = sim_usage_error(sim_eval_help, "unexpected argument '%s'",
 				      argv[optind]);

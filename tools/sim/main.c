@@ -3,11 +3,13 @@
  * main.c - command line of gputbs-sim, the virtual-time simulator.
  *
  *   gputbs-sim eval [--workloads DIR] [--offsets LIST] [--policies LIST]
- *                   [--format text|json] [--jobs N] [--sms N] [--seed N]
+ *                   [--format text|json] [--jobs N] [--device NAME]
+ *                   [--sms N] [--seed N]
  *                   [--sjf-key model|measured] [--plot DIR]
  *                   [--timeline PAIR[@OFFSET]] [--policy-plugin FILE.so]...
  *                   [--param NAME=VALUE]...
- *   gputbs-sim run [--policy LIST] [--format text|json] [--sms N]
+ *   gputbs-sim run [--policy LIST] [--format text|json] [--device NAME]
+ *                  [--sms N]
  *                  [--seed N] [--trace FILE] [--policy-plugin FILE.so]...
  *                  [--param NAME=VALUE]... WORKLOAD
  *   gputbs-sim report --results FILE [--format text|json] [--plot DIR]
@@ -94,7 +96,10 @@ static const char usage_eval[] =
 	"                        registry's order: %s)\n"
 	"  -f, --format FORMAT   text (default) or json\n"
 	"  -j, --jobs N          worker threads, 1..256 (default: online CPUs)\n"
-	"  -s, --sms N           SMs of the device, 1..1024 (default 15)\n"
+	"  -d, --device NAME     device preset: gtx480 (default, the paper's),\n"
+	"                        v100, a100 or h100 (also --preset NAME)\n"
+	"  -s, --sms N           SMs of the device, 1..1024 (default: the\n"
+	"                        preset's, 15); overrides the preset's\n"
 	"  -S, --seed N          XOR a scramble of N into every grid's seed\n"
 	"                        (default 0: the workload file's seeds)\n"
 	"  -M, --timing-model M  overlap (default: each grid's mem= and knee=)\n"
@@ -145,7 +150,10 @@ static const char usage_run[] =
 	"  -P, --policy LIST     comma-separated policies (default fifo); with\n"
 	"                        several, a table compares them side by side\n"
 	"  -f, --format FORMAT   text (default) or json\n"
-	"  -s, --sms N           SMs of the device, 1..1024 (default 15)\n"
+	"  -d, --device NAME     device preset: gtx480 (default, the paper's),\n"
+	"                        v100, a100 or h100 (also --preset NAME)\n"
+	"  -s, --sms N           SMs of the device, 1..1024 (default: the\n"
+	"                        preset's, 15); overrides the preset's\n"
 	"  -S, --seed N          XOR a scramble of N into every grid's seed\n"
 	"  -M, --timing-model M  overlap (default) or uniform\n"
 	"  -T, --trace FILE      write every block of the workload's grids as a\n"
@@ -274,9 +282,11 @@ static int cmd_report(int argc, char **argv)
  * @wls: per policy, per workload, its execution.
  * @outs: what the simulator recorded, same order as @wls.
  * @modes: --predictor and --share-mode.
+ * @preset: the device preset of @cfg (--device NAME, default gtx480).
  */
 struct sim_cmd_run {
 	struct gtbs_dev_config cfg;
+	const char *preset;
 	struct sim_modes modes;
 	u64 seed_mix;
 	const struct gtbs_policy_ops *policies[SIM_MAX_POLICIES];
@@ -553,6 +563,7 @@ static int sim_cmd_execute(struct sim_cmd_run *c, const char *file,
 		.policies = c->names,
 		.nr_policies = c->nr_policies,
 		.info = &info,
+		.preset = c->preset,
 		.alone = c->alone,
 		.nr_alone = c->nr_alone,
 		.wls = c->wls,
@@ -572,6 +583,8 @@ static int cmd_run(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'P' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "sms", required_argument, NULL, 's' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "preset", required_argument, NULL, SIM_OPT_PRESET },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "trace", required_argument, NULL, 'T' },
 		{ "timing-model", required_argument, NULL, 'M' },
@@ -587,6 +600,8 @@ static int cmd_run(int argc, char **argv)
 	};
 	const char *trace = NULL, *policies = NULL;
 	const char *plugins[SIM_MAX_PLUGINS];
+	const struct gtbs_dev_preset *preset = NULL;
+	bool sms_given = false, timing_given = false;
 	unsigned int nr_plugins = 0;
 	struct sim_cmd_run *c;
 	bool json = false;
@@ -603,7 +618,7 @@ static int cmd_run(int argc, char **argv)
 	sim_modes_default(&c->modes);
 	c->policies[0] = &gtbs_policy_fifo;
 	c->nr_policies = 1;
-	while (!ret && (opt = getopt_long(argc, argv, "P:f:s:S:T:M:r:m:h", opts,
+	while (!ret && (opt = getopt_long(argc, argv, "P:f:s:d:S:T:M:r:m:h", opts,
 					  NULL)) != -1) {
 		switch (opt) {
 		case 'P':
@@ -630,9 +645,15 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case 's':
 			ret = sim_parse_sms(sim_run_help, optarg, &c->cfg);
+			sms_given = true;
+			break;
+		case 'd':
+		case SIM_OPT_PRESET:
+			ret = sim_parse_preset(sim_run_help, optarg, &preset);
 			break;
 		case 'M':
 			ret = sim_parse_timing(sim_run_help, optarg, &c->cfg);
+			timing_given = true;
 			break;
 		case 'S':
 			ret = sim_parse_seed(sim_run_help, optarg, &seed);
@@ -660,6 +681,8 @@ static int cmd_run(int argc, char **argv)
 			ret = SIM_EXIT_USAGE;
 		}
 	}
+	sim_apply_preset(&c->cfg, preset, sms_given, timing_given);
+	c->preset = preset ? preset->name : "gtx480";
 	if (!ret && optind == argc)
 		ret = sim_usage_error(sim_run_help, "%s", "no workload file given");
 	if (!ret && optind + 1 < argc)

@@ -870,7 +870,8 @@ void sim_report_text(FILE *f, const struct sim_eval *ev)
 		fprintf(f, "the module (%s, %" PRIu64 " ps per cycle)\n",
 			ev->device, (uint64_t)ev->time_scale_ps);
 	else
-		fputs("virtual time\n", f);
+		fprintf(f, "virtual time, device %s\n",
+			ev->preset ? ev->preset : "gtx480");
 	fputs("policies:", f);
 	for (p = 0; p < ev->nr_policies; p++)
 		fprintf(f, " %s", sim_policy(ev, p));
@@ -1210,6 +1211,10 @@ void sim_report_json(FILE *f, const struct sim_eval *ev,
 		sim_json_null(&j, "time_scale_ps");
 	}
 	json_str(&j, "workloads", ev->file);
+	if (ev->preset)
+		json_str(&j, "preset", ev->preset);
+	else
+		sim_json_null(&j, "preset");
 	json_u64(&j, "nr_sms", ev->cfg.nr_sms);
 	json_u64(&j, "max_blocks_per_sm", ev->cfg.max_blocks_per_sm);
 	json_u64(&j, "seed", ev->seed);

@@ -584,6 +584,18 @@ static int sim_read_head(struct sim_reader *r, const struct sim_jval *root,
 	if (ret)
 		return sim_rerr(r, "unknown predictor or share_mode");
 	gtbs_config_default(&ev->cfg);
+	/* the device preset, absent from the JSON of older releases */
+	key = sim_json_get(root, "preset");
+	if (key && key->type == SIM_JSTR) {
+		const struct gtbs_dev_preset *p = gtbs_config_preset(key->str);
+
+		if (!p)
+			return sim_rerr(r, "unknown preset '%s'", key->str);
+		ev->cfg = p->cfg;
+		ev->preset = p->name;
+	} else if (key && key->type != SIM_JNULL) {
+		return sim_rerr(r, "'preset' is not a string");
+	}
 	key = sim_member(r, root, "timing_model", SIM_JSTR);
 	if (!key)
 		return SIM_EXIT_USAGE;

@@ -43,6 +43,8 @@
 #define SIM_OPT_PREEMPT		258
 #define SIM_OPT_SWITCH_BW	259
 #define SIM_OPT_IDEMPOTENT	260
+/* gputbs-sim's --preset, the same as its --device NAME */
+#define SIM_OPT_PRESET		261
 #define SIM_MAX_OFFSETS		16
 #define SIM_MAX_OFFSET_PCT	1000
 /* Arrival of the second program at offset 0 (paper: "within 100 cycles"). */
@@ -258,6 +260,8 @@ struct sim_geomean {
  * @file: the workload file (DIR/kernels.gtbs).
  * @set: what it defines.
  * @cfg: the device.
+ * @preset: the device preset @cfg came from (--device NAME of gputbs-sim,
+ *	default "gtx480"); NULL for the module's device.
  * @seed: --seed; @seed_mix is derived from it.
  * @seed_mix: XORed into every grid's seed.
  * @jobs: worker threads.
@@ -287,6 +291,7 @@ struct sim_eval {
 	const char *file;
 	struct wl_set *set;
 	struct gtbs_dev_config cfg;
+	const char *preset;
 	u64 seed;
 	u64 seed_mix;
 	unsigned int jobs;
@@ -445,6 +450,11 @@ int sim_parse_format(sim_help_fn *help, const char *arg, bool *json);
 int sim_parse_sms(sim_help_fn *help, const char *arg,
 		  struct gtbs_dev_config *cfg);
 int sim_parse_seed(sim_help_fn *help, const char *arg, u64 *seed);
+int sim_parse_preset(sim_help_fn *help, const char *arg,
+		     const struct gtbs_dev_preset **preset);
+void sim_apply_preset(struct gtbs_dev_config *cfg,
+		      const struct gtbs_dev_preset *preset, bool sms_given,
+		      bool timing_given);
 void sim_modes_default(struct sim_modes *m);
 int sim_parse_pred_mode(sim_help_fn *help, const char *arg,
 			struct sim_modes *m);
