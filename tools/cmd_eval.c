@@ -39,14 +39,11 @@
  * Copyright (C) 2026 The gputbs developers
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 
 #include "cli.h"
 #include "sim/sim.h"
@@ -148,78 +145,6 @@ struct eval_state {
 	char prev_switch_bw[16];
 };
 
-/* The sysfs path of attribute @attr of the open device. */
-static int eval_attr_path(struct eval_state *s, const char *attr,
-			  char *path, size_t len)
-{
-	struct stat st;
-
-	if (fstat(gputbs_fd(s->g), &st))
-		return -errno;
-	if (!S_ISCHR(st.st_mode))
-		return -ENOTTY;
-	snprintf(path, len, "/sys/dev/char/%u:%u/%s", major(st.st_rdev),
-		 minor(st.st_rdev), attr);
-	return 0;
-}
-
-/*
- * Read sysfs attribute @attr into @buf: its bracketed word for a selector
- * ("drain [switch] flush auto"), else its first line.
- */
-static int eval_attr_get(struct eval_state *s, const char *attr, char *buf,
-			 size_t len)
-{
-	char path[96], line[256], *b, *e;
-	FILE *f;
-	int ret;
-
-	ret = eval_attr_path(s, attr, path, sizeof(path));
-	if (ret)
-		return ret;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	ret = fgets(line, sizeof(line), f) ? 0 : -EIO;
-	fclose(f);
-	if (ret)
-		return ret;
-	line[strcspn(line, "\n")] = '\0';
-	b = strchr(line, '[');
-	e = b ? strchr(b, ']') : NULL;
-	if (b && e) {
-		*e = '\0';
-		b++;
-	} else {
-		b = line;
-	}
-	if (strlen(b) >= len)
-		return -ENAMETOOLONG;
-	strcpy(buf, b);
-	return 0;
-}
-
-static int eval_attr_set(struct eval_state *s, const char *attr,
-			 const char *val)
-{
-	char path[96];
-	ssize_t n;
-	int fd, ret;
-
-	ret = eval_attr_path(s, attr, path, sizeof(path));
-	if (ret)
-		return ret;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	do {
-		n = write(fd, val, strlen(val));
-	} while (n < 0 && errno == EINTR);
-	ret = n < 0 ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
 /*
  * Set @attr to @val for the sweep, keeping its value in @prev (@len
  * bytes) for eval_finish(); 0 or an exit status after a message.
@@ -227,10 +152,10 @@ static int eval_attr_set(struct eval_state *s, const char *attr,
 static int eval_attr_apply(struct eval_state *s, const char *attr,
 			   const char *val, char *prev, size_t len)
 {
-	int ret = eval_attr_get(s, attr, prev, len);
+	int ret = gputbs_attr_read(s->g, attr, prev, len);
 
 	if (!ret)
-		ret = eval_attr_set(s, attr, val);
+		ret = gputbs_attr_write(s->g, attr, val);
 	if (!ret)
 		return 0;
 	prev[0] = '\0';
@@ -268,7 +193,7 @@ static int eval_preempt_finish(struct eval_state *s)
 	int ret = 0, r;
 
 	if (s->prev_preempt[0]) {
-		r = eval_attr_set(s, "preempt_mode", s->prev_preempt);
+		r = gputbs_attr_write(s->g, "preempt_mode", s->prev_preempt);
 		if (r) {
 			err_msg("cannot restore preempt_mode %s: %s",
 				s->prev_preempt, gputbs_strerror(r));
@@ -276,8 +201,8 @@ static int eval_preempt_finish(struct eval_state *s)
 		}
 	}
 	if (s->prev_switch_bw[0]) {
-		r = eval_attr_set(s, "switch_bytes_per_cycle",
-				  s->prev_switch_bw);
+		r = gputbs_attr_write(s->g, "switch_bytes_per_cycle",
+				      s->prev_switch_bw);
 		if (r) {
 			err_msg("cannot restore switch_bytes_per_cycle %s: %s",
 				s->prev_switch_bw, gputbs_strerror(r));

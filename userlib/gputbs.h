@@ -197,6 +197,36 @@ GPUTBS_API int gputbs_get_policy(struct gputbs *g, char *cur, size_t cur_len,
 GPUTBS_API int gputbs_set_policy(struct gputbs *g, const char *name);
 
 /**
+ * gputbs_attr_read() - read a sysfs attribute of the device
+ * @g: handle.
+ * @attr: the attribute's path below the device's sysfs directory
+ *	(Documentation/ABI/testing/sysfs-class-misc-gputbs), such as
+ *	"preempt_mode" or "policy_params/share_mode"; no "..".
+ * @buf: out: its first line without the newline, or for a selector
+ *	("drain [switch] flush auto") the word in brackets, NUL-terminated.
+ * @len: size of @buf, bytes.
+ *
+ * Return: 0, -EINVAL for a NULL argument, a zero @len or "..",
+ * -ENAMETOOLONG if @buf is too small, or the error of fstat(2), open(2)
+ * or read(2) (-ENOENT from a module without the attribute).
+ */
+GPUTBS_API int gputbs_attr_read(struct gputbs *g, const char *attr, char *buf,
+				size_t len);
+
+/**
+ * gputbs_attr_write() - write a sysfs attribute of the device
+ * @g: handle.
+ * @attr: as for gputbs_attr_read().
+ * @val: the text to write.
+ *
+ * Return: 0, -EINVAL for a NULL argument or "..", -EIO for a short
+ * write, or the error of open(2) or write(2) (-EACCES or -EPERM without
+ * permission, -EINVAL or -ERANGE for a value the module refuses, -EBUSY).
+ */
+GPUTBS_API int gputbs_attr_write(struct gputbs *g, const char *attr,
+				 const char *val);
+
+/**
  * gputbs_now_ns() - current CLOCK_MONOTONIC time
  *
  * Return: nanoseconds, the clock of every *_ns member of the uapi.

@@ -198,6 +198,62 @@ static int gputbs_copy_word(char *dst, size_t len, const char *src,
 	return 0;
 }
 
+GPUTBS_API int gputbs_attr_read(struct gputbs *g, const char *attr, char *buf,
+			       size_t len)
+{
+	char path[160], line[GPUTBS_POLICY_MAX], *b, *e;
+	ssize_t r;
+	int fd, ret;
+
+	if (!g || !attr || !buf || !len || strstr(attr, ".."))
+		return -EINVAL;
+	ret = gputbs_sysfs_path(g, attr, path, sizeof(path));
+	if (ret)
+		return ret;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do {
+		r = read(fd, line, sizeof(line) - 1);
+	} while (r < 0 && errno == EINTR);
+	ret = r < 0 ? -errno : 0;
+	close(fd);
+	if (ret)
+		return ret;
+	line[r] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	b = strchr(line, '[');
+	e = b ? strchr(b, ']') : NULL;
+	if (b && e)
+		return gputbs_copy_word(buf, len, b + 1, e - b - 1);
+	return gputbs_copy_word(buf, len, line, strlen(line));
+}
+
+GPUTBS_API int gputbs_attr_write(struct gputbs *g, const char *attr,
+				const char *val)
+{
+	char path[160];
+	size_t len;
+	ssize_t r;
+	int fd, ret;
+
+	if (!g || !attr || !val || strstr(attr, ".."))
+		return -EINVAL;
+	ret = gputbs_sysfs_path(g, attr, path, sizeof(path));
+	if (ret)
+		return ret;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = strlen(val);
+	do {
+		r = write(fd, val, len);
+	} while (r < 0 && errno == EINTR);
+	ret = r < 0 ? -errno : (size_t)r == len ? 0 : -EIO;
+	close(fd);
+	return ret;
+}
+
 GPUTBS_API int gputbs_get_policy(struct gputbs *g, char *cur, size_t cur_len,
 				 char *all, size_t all_len)
 {
@@ -253,27 +309,13 @@ GPUTBS_API int gputbs_get_policy(struct gputbs *g, char *cur, size_t cur_len,
 GPUTBS_API int gputbs_set_policy(struct gputbs *g, const char *name)
 {
 	size_t len;
-	char path[64];
-	ssize_t r;
-	int fd, ret;
 
 	if (!g || !name)
 		return -EINVAL;
 	len = strlen(name);
 	if (!len || len >= GPUTBS_POLICY_MAX || strpbrk(name, " \t\n[]"))
 		return -EINVAL;
-	ret = gputbs_sysfs_path(g, "policy", path, sizeof(path));
-	if (ret)
-		return ret;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	do {
-		r = write(fd, name, len);
-	} while (r < 0 && errno == EINTR);
-	ret = r < 0 ? -errno : (size_t)r == len ? 0 : -EIO;
-	close(fd);
-	return ret;
+	return gputbs_attr_write(g, "policy", name);
 }
 
 GPUTBS_API __u64 gputbs_now_ns(void)

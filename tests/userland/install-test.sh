@@ -81,7 +81,7 @@ if gcc -std=gnu11 -Wall -Wextra -Werror -o "$t/prog" tests/userland/install/prog
 	check "it runs (family not found on the host: ENOENT)" \
 		grep -qx "monitor_open: ENOENT" "$t/prog.out"
 	check "NULL handles and arguments get EINVAL (EBADF for gputbs_fd), no crash" \
-		grep -qx "null: submit -22 wait -22 info -22 policy -22 fd -9 open -22" "$t/prog.out"
+		grep -qx "null: submit -22 wait -22 info -22 policy -22 fd -9 open -22 attr -22 -22" "$t/prog.out"
 	cat "$t/prog.out"
 	check "gputbs_submit_strerror() names the limit of EDQUOT" \
 		grep -qx "submit: Disk quota exceeded: per-user grid limit (max_grids_per_user) reached" "$t/prog.out"

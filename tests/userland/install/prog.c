@@ -20,10 +20,12 @@ int main(void)
 	b = gputbs_monitor_open(GPUTBS_MONITOR_EVENTS, &m);
 	printf("open: %s\n", gputbs_strerror(a));
 	/* NULL handles and arguments are errors, not crashes */
-	printf("null: submit %d wait %d info %d policy %d fd %d open %d\n",
+	printf("null: submit %d wait %d info %d policy %d fd %d open %d attr %d %d\n",
 	       gputbs_submit(NULL, NULL), gputbs_wait(NULL, NULL),
 	       gputbs_info(NULL, NULL), gputbs_set_policy(NULL, NULL),
-	       gputbs_fd(NULL), gputbs_open(NULL, 0, NULL));
+	       gputbs_fd(NULL), gputbs_open(NULL, 0, NULL),
+	       gputbs_attr_read(NULL, "policy", NULL, 0),
+	       gputbs_attr_write(NULL, "policy", "fifo"));
 	printf("submit: %s\n", gputbs_submit_strerror(-EDQUOT));
 	/* no module on the build host: the family does not resolve */
 	printf("monitor_open: %s\n", b == -ENOENT ? "ENOENT" :
