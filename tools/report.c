@@ -332,7 +332,7 @@ static void report_compare_text(FILE *f, const struct report *r)
 {
 	unsigned int i, p;
 	double gm[3];
-	int ww = strlen("geomean");
+	int ww = strlen("workload");	/* >= "geomean" */
 
 	for (i = 0; i < r->nr_wls; i++)
 		if ((int)strlen(report_wl(r, 0, i)->wl->name) > ww)

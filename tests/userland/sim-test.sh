@@ -372,6 +372,18 @@ if [ -n "$gputbs" ]; then
 		 '$gputbs' predict --sms 15 --trace '$tmp.d/stair.trace'"
 fi
 
+# a workload name shorter than "workload": the columns stay aligned
+cp "$here/kernels.gtbs" "$tmp.d/kernels.gtbs"
+sed 's/^workload Short+Long$/workload ab/' "$here/pair.gtbs" >"$tmp.d/short.gtbs"
+"$sim" run --sms 1 --policy fifo,srtf "$tmp.d/short.gtbs" >"$tmp.d/short.txt" 2>&1
+if awk '/^  workload +\|/ { h = index($0, "|") } /^  ab +\|/ { r = index($0, "|") }
+	END { exit !(h && h == r) }' "$tmp.d/short.txt"; then
+	ok
+else
+	fail "side-by-side table: a short workload name shifts the separators"
+	sed 's/^/  | /' "$tmp.d/short.txt" | tail -n 4
+fi
+
 # --- report: the JSON read back ------------------------------------------
 if ! "$sim" report --results "$tmp.d/j1.json" >"$tmp.d/r.text" 2>&1; then
 	fail "report --results of eval's JSON exited non-zero"
