@@ -227,6 +227,22 @@ gputbs preempt drain --switch-bw "$bw0" --budget "high=$high0" \
 check "back to drain, the bandwidth and budgets found" test \
 	"$(cat "$SYS/preempt_mode") $(cat "$SYS/switch_bytes_per_cycle") $(cat "$SYS/preempt_budget_high") $(cat "$SYS/preempt_budget_realtime")" = "[drain] switch flush auto $bw0 $high0 $rt0"
 
+# device presets (issue 16): the selector, a switch while no file is open,
+# -EBUSY while one is, and back to the paper's GTX 480
+check "device lists the presets, gtx480 current" \
+	test "$(cat "$SYS/device")" = "[gtx480] v100 a100 h100"
+echo h100 >"$SYS/device" 2>/dev/null
+check "device h100: 132 SMs, 2048 threads per SM" \
+	test "$(cat "$SYS/device") $(cat "$SYS/nr_sms") $(cat "$SYS/threads_per_sm")" = "gtx480 v100 a100 [h100] 132 2048"
+check "gputbs info reports the preset's SMs" sh -c 'gputbs info | grep -q "132"'
+exec 3</dev/gputbs
+check "device cannot change while a file is open (EBUSY)" \
+	sh -c "! echo v100 >$SYS/device 2>/dev/null"
+exec 3<&-
+echo gtx480 >"$SYS/device" 2>/dev/null
+check "back to gtx480: 15 SMs" \
+	test "$(cat "$SYS/device") $(cat "$SYS/nr_sms")" = "[gtx480] v100 a100 h100 15"
+
 # SIGTERM to gputbs run takes its per-program workers with it: nothing is
 # left with /dev/gputbs open, and the module can be unloaded at once
 cat >long.gtbs <<'GTBS'
