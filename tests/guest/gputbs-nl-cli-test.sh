@@ -254,21 +254,20 @@ workload LM
 run L at=0
 run M at=0
 GTBS
-nr_gputbs() {	# processes named gputbs, from /proc
-	c=0
-	for f in /proc/[0-9]*/comm; do
-		[ "$(cat "$f" 2>/dev/null)" = gputbs ] && c=$((c + 1))
-	done
-	echo "$c"
+nr_gputbs() {	# processes named gputbs
+	# shellcheck disable=SC2046 # one word per pid
+	set -- $(pidof gputbs)
+	echo "$#"
 }
 gputbs run long.gtbs >sigterm.txt 2>&1 &
 runner=$!
 n=0
-while [ "$n" -lt 150 ] && [ "$(nr_gputbs)" -lt 3 ]; do
-	sleep 0.1
+while [ "$n" -lt 300 ] && [ "$(nr_gputbs)" -lt 3 ]; do
+	sleep 0.05
 	n=$((n + 1))
 done
-check "gputbs run has forked its two workers" test "$(nr_gputbs)" -ge 3
+check "gputbs run has forked its two workers" test "$(nr_gputbs)" -ge 3 ||
+	cat sigterm.txt
 kill -TERM "$runner"
 wait "$runner" 2>/dev/null
 n=0
