@@ -247,9 +247,9 @@ check "back to gtx480: 15 SMs" \
 # left with /dev/gputbs open, and the module can be unloaded at once
 cat >long.gtbs <<'GTBS'
 program L
-grid sigterm-l blocks=15 threads=64 cycles=2000000
+grid sigterm-l blocks=15 threads=64 cycles=6000000
 program M
-grid sigterm-m blocks=15 threads=64 cycles=2000000
+grid sigterm-m blocks=15 threads=64 cycles=6000000
 workload LM
 run L at=0
 run M at=0
@@ -262,7 +262,7 @@ nr_gputbs() {	# processes named gputbs
 gputbs run long.gtbs >sigterm.txt 2>&1 &
 runner=$!
 n=0
-while [ "$n" -lt 300 ] && [ "$(nr_gputbs)" -lt 3 ]; do
+while [ "$n" -lt 600 ] && [ "$(nr_gputbs)" -lt 3 ]; do
 	sleep 0.05
 	n=$((n + 1))
 done
@@ -271,7 +271,7 @@ check "gputbs run has forked its two workers" test "$(nr_gputbs)" -ge 3 ||
 kill -TERM "$runner"
 wait "$runner" 2>/dev/null
 n=0
-while [ "$n" -lt 50 ] && [ "$(nr_gputbs)" -gt 0 ]; do
+while [ "$n" -lt 15 ] && [ "$(nr_gputbs)" -gt 0 ]; do
 	sleep 0.1
 	n=$((n + 1))
 done
