@@ -198,15 +198,14 @@ static int gputbs_copy_word(char *dst, size_t len, const char *src,
 	return 0;
 }
 
-GPUTBS_API int gputbs_attr_read(struct gputbs *g, const char *attr, char *buf,
-			       size_t len)
+/* Read sysfs attribute @attr of @g into @buf (@len bytes), NUL-terminated. */
+static int gputbs_sysfs_read(struct gputbs *g, const char *attr, char *buf,
+			     size_t len)
 {
-	char path[160], line[GPUTBS_POLICY_MAX], *b, *e;
+	char path[160];
 	ssize_t r;
 	int fd, ret;
 
-	if (!g || !attr || !buf || !len || strstr(attr, ".."))
-		return -EINVAL;
 	ret = gputbs_sysfs_path(g, attr, path, sizeof(path));
 	if (ret)
 		return ret;
@@ -214,13 +213,26 @@ GPUTBS_API int gputbs_attr_read(struct gputbs *g, const char *attr, char *buf,
 	if (fd < 0)
 		return -errno;
 	do {
-		r = read(fd, line, sizeof(line) - 1);
+		r = read(fd, buf, len - 1);
 	} while (r < 0 && errno == EINTR);
 	ret = r < 0 ? -errno : 0;
 	close(fd);
+	if (!ret)
+		buf[r] = '\0';
+	return ret;
+}
+
+GPUTBS_API int gputbs_attr_read(struct gputbs *g, const char *attr, char *buf,
+			       size_t len)
+{
+	char line[GPUTBS_POLICY_MAX], *b, *e;
+	int ret;
+
+	if (!g || !attr || !buf || !len || strstr(attr, ".."))
+		return -EINVAL;
+	ret = gputbs_sysfs_read(g, attr, line, sizeof(line));
 	if (ret)
 		return ret;
-	line[r] = '\0';
 	line[strcspn(line, "\n")] = '\0';
 	b = strchr(line, '[');
 	e = b ? strchr(b, ']') : NULL;
@@ -257,27 +269,15 @@ GPUTBS_API int gputbs_attr_write(struct gputbs *g, const char *attr,
 GPUTBS_API int gputbs_get_policy(struct gputbs *g, char *cur, size_t cur_len,
 				 char *all, size_t all_len)
 {
-	char path[64], buf[GPUTBS_POLICY_MAX], *s, *e;
+	char buf[GPUTBS_POLICY_MAX], *s, *e;
 	size_t n = 0, w;
-	ssize_t r;
-	int fd, ret, found = 0;
+	int ret, found = 0;
 
 	if (!g)
 		return -EINVAL;
-	ret = gputbs_sysfs_path(g, "policy", path, sizeof(path));
+	ret = gputbs_sysfs_read(g, "policy", buf, sizeof(buf));
 	if (ret)
 		return ret;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	do {
-		r = read(fd, buf, sizeof(buf) - 1);
-	} while (r < 0 && errno == EINTR);
-	ret = r < 0 ? -errno : 0;
-	close(fd);
-	if (ret)
-		return ret;
-	buf[r] = '\0';
 	if (all && all_len)
 		all[0] = '\0';
 	/* "fifo [srtf] sjf\n": words, the current one in brackets. */
