@@ -24,8 +24,8 @@
 #define WL_MAX_TOKENS		32
 #define WL_MAX_BLOCKS		(1U << 20)
 #define WL_MAX_THREADS		1024
-#define WL_MAX_REGS		63
-#define WL_MAX_SHMEM		49152
+#define WL_MAX_REGS		255	/* the largest preset's (v100, a100, h100) */
+#define WL_MAX_SHMEM		(228 * 1024)	/* h100's */
 #define WL_MAX_FILES		256
 
 /* Identity of a file, to detect include loops and repeated includes. */

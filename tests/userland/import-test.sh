@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# import-test.sh - host tests of "gputbs import nsys" (Documentation/
-# workloads.rst, "Importing a profile") on the hand-made reports of
-# tests/userland/import/.
+# import-test.sh - host tests of "gputbs import nsys" and "gputbs import
+# ncu" (Documentation/workloads.rst, "Importing a profile") on the
+# hand-made reports of tests/userland/import/.
 #
 # Usage: import-test.sh PATH-TO-gputbs [PATH-TO-gputbs-sim]
 #
@@ -15,6 +15,14 @@
 #             file runs in gputbs-sim run (with PATH-TO-gputbs-sim)
 #   errors    every bad/*.csv fails with status 2 and exactly its line of
 #             bad/expected-errors ("gputbs: FILE:LINE: reason")
+#   ncu       good/nsys2023.csv with --ncu good/ncu-details.csv gives
+#             good/nsys2023-ncu.expected and good/ncu-raw.csv alone
+#             good/ncu-raw.expected byte for byte (mem= and knee= worked by
+#             hand in Documentation/workloads.rst); every good/ncu-*.csv
+#             (details page of 2023 and 2020 with CRLF, raw page with a
+#             units row, notices, "1,234") imports alone and with nsys and
+#             runs; the notices of defaulted fields; every bad-ncu/*.csv
+#             fails with exactly its line of bad-ncu/expected-errors
 #   usage     bad options: status 2
 #
 # The last line is "import: N passed, M failed".
@@ -48,7 +56,7 @@ fi
 # the summary: counts and assumptions
 expect 0 "gputbs import: 3 kernels imported into standard output; skipped 2 memcpy and 1 memset rows" \
 	"$gputbs" import nsys good/nsys2023.csv
-expect 0 "assumed: profiled clock 1401000 kHz; emulated device 15 SMs" \
+expect 0 "assumed: profiled clock 1401000 kHz; emulated device gtx480, 15 SMs" \
 	"$gputbs" import nsys good/nsys2023.csv
 # --device-clock-khz and --program: 2800 ns at 1 GHz = 2800 cycles / 3 waves
 expect 0 "grid transpose blocks=256 threads=256 regs=20 shmem=3024 cycles=933 expect=2800" \
@@ -58,6 +66,7 @@ expect 0 "program resnet" \
 
 # --- layouts: each imports, and the result runs ---------------------------
 for f in good/*.csv; do
+	case $f in good/ncu-*) continue ;; esac
 	if ! "$gputbs" import nsys -o "$tmp.d/g.gtbs" "$f" >"$out" 2>&1; then
 		fail "import nsys $f exited non-zero"
 		sed 's/^/  | /' "$out"
@@ -101,9 +110,93 @@ done
 	fail "bad/expected-errors: not one line per bad/*.csv"
 not_regular "$tmp.d" "$gputbs" import nsys
 
+# --- ncu: speed of light to mem= and knee= ---------------------------------
+exact() { # EXPECTED ARGS...: the workload text of "gputbs import ARGS"
+	exact_want=$1
+	shift
+	if ! "$gputbs" import "$@" -o "$tmp.d/x.gtbs" 2>"$tmp.d/summary"; then
+		fail "import $*: exited non-zero"
+		sed 's/^/  | /' "$tmp.d/summary"
+	elif ! cmp -s "$exact_want" "$tmp.d/x.gtbs"; then
+		fail "import $*: not $exact_want"
+		diff -u "$exact_want" "$tmp.d/x.gtbs" | sed 's/^/  | /'
+	else
+		ok
+	fi
+}
+exact good/nsys2023-ncu.expected nsys --ncu good/ncu-details.csv good/nsys2023.csv
+exact good/ncu-raw.expected ncu good/ncu-raw.csv
+for f in good/ncu-*.csv; do
+	for mode in "ncu $f" "nsys --ncu $f good/nsys2023.csv"; do
+		# shellcheck disable=SC2086
+		if ! "$gputbs" import $mode -o "$tmp.d/g.gtbs" >"$out" 2>&1; then
+			fail "import $mode exited non-zero"
+			sed 's/^/  | /' "$out"
+		elif [ -n "$sim" ] && ! "$sim" run "$tmp.d/g.gtbs" >"$out" 2>&1; then
+			fail "gputbs-sim run on import $mode exited non-zero"
+			sed 's/^/  | /' "$out"
+		else
+			ok
+		fi
+	done
+done
+# transpose: SM 40%, DRAM 60%: mem = 60/(40+60); 36 warps at u = 60%:
+# knee = 36 * 0.4 / 0.6 = 24.  The 2020 layout: "SM [%]", names without
+# parameters, Achieved Occupancy 75% of the device's 48 warps = 36 warps,
+# sizes in Kbyte (2.00 + 1.02 Kbyte = 3020 bytes)
+expect 0 "grid transpose blocks=256 threads=256 regs=20 shmem=3020 cycles=1308 expect=3923 mem=60.0000 knee=24.000" \
+	"$gputbs" import ncu good/ncu-2020-crlf.csv
+# the same occupancy on the h100 preset is 48 of its 64 warps: knee 32
+expect 0 "mem=60.0000 knee=32.000" \
+	"$gputbs" import ncu --device h100 good/ncu-2020-crlf.csv
+# notices: nothing from ncu, some launches of ncu, a raw page without occupancy
+expect 0 "no ncu report (--ncu): mem defaulted to 0 (all demand on the issue pipe) for all 3 kernels" \
+	"$gputbs" import nsys good/nsys2023.csv
+expect 0 "no ncu report (--ncu): knee defaulted to the device's 8 warps for all 3 kernels" \
+	"$gputbs" import nsys good/nsys2023.csv
+expect 0 "ncu: 2 of 3 kernels matched to a launch by name and order (0 to the last launch of their name); 0 launches unused" \
+	"$gputbs" import nsys --ncu good/ncu-2020-crlf.csv good/nsys2023.csv
+expect 0 "mem defaulted to 0 for 1 kernel (no ncu launch" \
+	"$gputbs" import nsys --ncu good/ncu-2020-crlf.csv good/nsys2023.csv
+expect 0 "knee defaulted to the device's 8 warps for 1 kernel (no ncu launch" \
+	"$gputbs" import ncu good/ncu-raw.csv
+expect 0 "ncu: 3 of 3 kernels matched to a launch by name and order (0 to the last launch of their name); 1 launches unused" \
+	"$gputbs" import nsys --ncu good/ncu-raw.csv good/nsys2023.csv
+# two launches of one name in nsys, one in ncu: the second takes the last
+sed -n '1,6p;7p;7s/^1200000/1250000/p' good/nsys2023.csv >"$tmp.d/twice.csv"
+expect 0 "ncu: 2 of 2 kernels matched to a launch by name and order (1 to the last launch of their name); 1 launches unused" \
+	"$gputbs" import nsys --ncu good/ncu-2020-crlf.csv "$tmp.d/twice.csv"
+for f in bad-ncu/*.csv; do
+	want=$(grep -F "gputbs: $f:" bad-ncu/expected-errors)
+	rm -f "$tmp.d/bad.gtbs"
+	case $f in
+	bad-ncu/match-*) set -- nsys --ncu "$f" good/nsys2023.csv ;;
+	*) set -- ncu "$f" ;;
+	esac
+	"$gputbs" import -o "$tmp.d/bad.gtbs" "$@" >"$out" 2>&1
+	rc=$?
+	if [ -z "$want" ]; then
+		fail "$f: no line in bad-ncu/expected-errors"
+	elif [ "$rc" -ne 2 ] || [ "$(cat "$out")" != "$want" ]; then
+		fail "import $*: status $rc, not 2 and '$want'"
+		sed 's/^/  | /' "$out"
+	elif [ -e "$tmp.d/bad.gtbs" ]; then
+		fail "import $*: wrote its output"
+	else
+		ok
+	fi
+done
+[ "$(ls bad-ncu/*.csv | wc -l)" -eq "$(wc -l <bad-ncu/expected-errors)" ] && ok ||
+	fail "bad-ncu/expected-errors: not one line per bad-ncu/*.csv"
+not_regular "$tmp.d" "$gputbs" import ncu
+
 # --- usage -----------------------------------------------------------------
-expect 2 "unknown format 'ncu' (nsys)" "$gputbs" import ncu good/nsys2023.csv
-expect 2 "missing format (nsys)" "$gputbs" import
+expect 2 "unknown format 'nvprof' (nsys or ncu)" "$gputbs" import nvprof good/nsys2023.csv
+expect 2 "missing format (nsys or ncu)" "$gputbs" import
+expect 2 "--device: unknown device preset 'k80'" \
+	"$gputbs" import nsys --device k80 good/nsys2023.csv
+expect 2 "--ncu is for an nsys report" \
+	"$gputbs" import ncu --ncu good/ncu-raw.csv good/ncu-raw.csv
 expect 2 "expected one FILE.csv" "$gputbs" import nsys
 expect 2 "--device-clock-khz: '0' is not 1..100000000" \
 	"$gputbs" import nsys --device-clock-khz 0 good/nsys2023.csv
