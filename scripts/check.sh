@@ -371,12 +371,14 @@ suite "fuzzing the parsers and the scheduler (host, libFuzzer, ASan/UBSan)" \
 	parse_fuzz make -s fuzz-host
 suite "gputbs timeline on recorded traces (host)" parse_timeline \
 	tests/userland/timeline-test.sh "$BUILD/bin/gputbs"
-suite "gputbs import nsys: report layouts, exact output, errors (host)" \
+suite "gputbs import nsys and ncu: report layouts, exact output, errors (host)" \
 	parse_import tests/userland/import-test.sh "$BUILD/bin/gputbs" \
 	"$BUILD/bin/gputbs-sim"
 suite "CLI, predict, timeline and import error paths under ASan/UBSan/LeakSanitizer (host)" \
 	parse_asan make -s check-userland-asan
 step "libgputbs exports only its API" make -s check-abi-lib
+step "workloads/scenarios/ match their generator" \
+	workloads/scenarios/gen-scenarios.py --check
 suite "make install DESTDIR: files, a program via pkg-config, dkms build (host)" \
 	parse_install tests/userland/install-test.sh
 step "debug kernel (cached in $DEBUG_KERNEL_DIR)" scripts/build-debug-kernel.sh

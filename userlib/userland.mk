@@ -201,6 +201,7 @@ check-userland: $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
 	tests/userland/predict-test.sh $(UL_BIN)/gputbs
 	tests/userland/timeline-test.sh $(UL_BIN)/gputbs
 	tests/userland/import-test.sh $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
+	workloads/scenarios/gen-scenarios.py --check >/dev/null
 	tests/userland/sim-test.sh $(UL_BIN)/gputbs-sim $(UL_BIN)/gputbs
 	$(MAKE) -s samples-so
 	tests/userland/plugin-test.sh $(UL_BIN)/gputbs-sim $(BUILD)/samples \
