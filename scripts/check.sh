@@ -252,6 +252,10 @@ parse_import() {	# "import: N passed, M failed"
 	sed -n 's/^import: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
 
+parse_cuda_trace() {	# "cuda-trace: N passed, M failed"
+	sed -n 's/^cuda-trace: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
 parse_asan() {	# the "cli:", "predict:", "timeline:" and "import:" lines, added up
 	awk '/^(cli|predict|timeline|import): [0-9]+ passed, [0-9]+ failed/ {
 		p += $2; f += $4; n++
@@ -374,9 +378,13 @@ suite "gputbs timeline on recorded traces (host)" parse_timeline \
 suite "gputbs import nsys and ncu: report layouts, exact output, errors (host)" \
 	parse_import tests/userland/import-test.sh "$BUILD/bin/gputbs" \
 	"$BUILD/bin/gputbs-sim"
+suite "CUDA block tracer's host-side writer, synthetic records (host, no GPU)" \
+	parse_cuda_trace tests/userland/cuda-trace-test.sh "$BUILD/bin/gputbs"
 suite "CLI, predict, timeline and import error paths under ASan/UBSan/LeakSanitizer (host)" \
 	parse_asan make -s check-userland-asan
 step "libgputbs exports only its API" make -s check-abi-lib
+step "CUDA block tracer example builds (make cuda-trace; skipped without nvcc)" \
+	make -s cuda-trace
 step "workloads/scenarios/ match their generator" \
 	workloads/scenarios/gen-scenarios.py --check
 suite "make install DESTDIR: files, a program via pkg-config, dkms build (host)" \

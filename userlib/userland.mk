@@ -21,13 +21,16 @@
 #                     plug-ins it dlopen()s (--policy-plugin)
 #   check-abi-lib     the shared library exports exactly the API
 #   check-userland    host tests: workload parser, CLI error paths, the
-#                     nsys importer (gputbs import),
+#                     nsys and ncu importer (gputbs import), the CUDA
+#                     tracer's host-side writer, the scenario generator,
 #                     predictor replay, the simulator and its policy
 #                     plug-ins (the samples, make samples-so)
 #   $(BUILD)/asan/gputbs  the CLI under ASan, UBSan and LeakSanitizer
 #                     (dynamic), for the host tests
 #   check-userland-asan   the CLI, predict, timeline and import host tests on it:
 #                     every error path free of leaks and undefined behaviour
+#   cuda-trace        the CUDA block tracer's example (tools/cuda/), only
+#                     with nvcc on PATH
 #   sim-eval          the simulator's evaluation sweep with its figures, in
 #                     $(BUILD)/sim-eval/
 #   install-userland  into $(DESTDIR)$(PREFIX)
@@ -102,7 +105,7 @@ include tests/stress/reliability.mk
 # the monitor API over libnl, gputbs top and monitor, their tests
 include userlib/monitor.mk
 
-.PHONY: userland check-abi-lib check-userland check-userland-asan \
+.PHONY: userland check-abi-lib check-userland check-userland-asan cuda-trace \
 	install-userland clean-userland sim-eval
 
 userland: $(LIBGPUTBS_A) $(LIBGPUTBS_SO) $(LIBGPUTBS_SO_LINKS) \
@@ -202,6 +205,7 @@ check-userland: $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
 	tests/userland/timeline-test.sh $(UL_BIN)/gputbs
 	tests/userland/import-test.sh $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
 	workloads/scenarios/gen-scenarios.py --check >/dev/null
+	tests/userland/cuda-trace-test.sh $(UL_BIN)/gputbs $(CC)
 	tests/userland/sim-test.sh $(UL_BIN)/gputbs-sim $(UL_BIN)/gputbs
 	$(MAKE) -s samples-so
 	tests/userland/plugin-test.sh $(UL_BIN)/gputbs-sim $(BUILD)/samples \
@@ -232,6 +236,20 @@ check-userland-asan: $(ASAN_OBJ)/gputbs
 	@rc=0; for t in cli predict timeline import; do \
 		$(ASAN_ENV) tests/userland/$$t-test.sh $< || rc=1; \
 	done; exit $$rc
+
+# The CUDA block tracer's example (tools/cuda/, Documentation/
+# trace-format.rst): built only where nvcc is on PATH.
+NVCC ?= nvcc
+cuda-trace:
+	@if command -v $(NVCC) >/dev/null 2>&1; then \
+		mkdir -p $(UL_BIN) && \
+		$(NVCC) -O2 -std=c++14 -Xcompiler -Wall,-Wextra,-Werror \
+			-o $(UL_BIN)/gputbs-trace-example \
+			tools/cuda/example.cu && \
+		echo "cuda-trace: built $(UL_BIN)/gputbs-trace-example"; \
+	else \
+		echo "cuda-trace: skipped: $(NVCC) is not on PATH (tools/cuda/ needs the CUDA toolkit)"; \
+	fi
 
 # The paper's sweep in virtual time: text, JSON and figures.
 sim-eval: $(UL_BIN)/gputbs-sim
