@@ -710,7 +710,7 @@ static const struct {
 	{ "usecond", NK_TIME, 1000 }, { "us", NK_TIME, 1000 },
 	{ "msecond", NK_TIME, 1000000 }, { "ms", NK_TIME, 1000000 },
 	{ "second", NK_TIME, IMP_E9 }, { "s", NK_TIME, IMP_E9 },
-	{ "%", NK_PCT, 10000 },
+	{ "", NK_PCT, 10000 }, { "%", NK_PCT, 10000 },
 	{ "", NK_WARPS, 1000 }, { "warp", NK_WARPS, 1000 },
 };
 

@@ -18,8 +18,10 @@
  *   gputbs eval [--device PATH] [--workloads DIR] [--offsets LIST]
  *              [--policies LIST] [--format text|json] [--seed N]
  *              [--plot DIR] [--timeline PAIR[@OFFSET]]
- *   gputbs import nsys [-o OUT.gtbs] [--device-clock-khz N]
- *              [--program NAME] FILE.csv
+ *   gputbs import nsys [-o OUT.gtbs] [--device NAME] [--device-clock-khz N]
+ *              [--program NAME] [--ncu NCU.csv] FILE.csv
+ *   gputbs import ncu [-o OUT.gtbs] [--device NAME] [--device-clock-khz N]
+ *              [--program NAME] NCU.csv
  *
  * Exit status: 0 success, 1 device or system error, 2 usage error or bad
  * workload or trace file.
@@ -60,8 +62,8 @@ static const char usage_main[] =
 	"  param      show or set the parameters of the current policy\n"
 	"  preempt    set how SMs preempt resident blocks (mode, budgets)\n"
 	"  timeline   plot a recording of the gputbs tracepoints per SM\n"
-	"  import     convert a profile (nsys cuda_gpu_trace CSV) into a\n"
-	"             workload file\n"
+	"  import     convert a profile (nsys cuda_gpu_trace CSV, ncu --csv)\n"
+	"             into a workload file\n"
 	"\n"
 	"'gputbs COMMAND --help' describes a command.\n";
 

@@ -19,8 +19,8 @@
 #             good/nsys2023-ncu.expected and good/ncu-raw.csv alone
 #             good/ncu-raw.expected byte for byte (mem= and knee= worked by
 #             hand in Documentation/workloads.rst); every good/ncu-*.csv
-#             (details page of 2023 and 2020 with CRLF, raw page with a
-#             units row, notices, "1,234") imports alone and with nsys and
+#             (details page of 2023 and 2020 with CRLF, raw page with and
+#             without a units row, notices, "1,234") imports alone and with nsys and
 #             runs; the notices of defaulted fields; every bad-ncu/*.csv
 #             fails with exactly its line of bad-ncu/expected-errors
 #   usage     bad options: status 2
@@ -146,6 +146,9 @@ done
 # sizes in Kbyte (2.00 + 1.02 Kbyte = 3020 bytes)
 expect 0 "grid transpose blocks=256 threads=256 regs=20 shmem=3020 cycles=1308 expect=3923 mem=60.0000 knee=24.000" \
 	"$gputbs" import ncu good/ncu-2020-crlf.csv
+# the raw page without its units row: ns, bytes and %
+expect 0 "grid transpose blocks=256 threads=256 regs=20 shmem=3024 cycles=1308 expect=3923 mem=60.0000 knee=24.000" \
+	"$gputbs" import ncu good/ncu-raw-nounits.csv
 # the same occupancy on the h100 preset is 48 of its 64 warps: knee 32
 expect 0 "mem=60.0000 knee=32.000" \
 	"$gputbs" import ncu --device h100 good/ncu-2020-crlf.csv
