@@ -3,7 +3,7 @@
 # fuzz.mk - libFuzzer targets for the portable core and the parsers, on
 # the host, under ASan and UBSan (clang).  Included by the top Makefile.
 #
-#   fuzz-build        build/fuzz/fuzz_{workload,trace,timeline,sched}
+#   fuzz-build        build/fuzz/fuzz_{workload,trace,timeline,sched,import}
 #   fuzz-host         each target for a bounded number of runs from its
 #                     seed corpus (make check); FUZZ_RUNS=N to change
 #   fuzz              each target for FUZZ_TIME seconds (default 600),
@@ -19,7 +19,7 @@ FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 FUZZ_RUNS ?= 20000
 FUZZ_TIME ?= 600
 FUZZ_TARGETS := $(addprefix $(FUZZ_DIR)/,fuzz_workload fuzz_trace \
-	fuzz_timeline fuzz_sched)
+	fuzz_timeline fuzz_sched fuzz_import)
 FUZZ_CORE := $(wildcard sm-emu/*.c)
 FUZZ_HDRS := $(wildcard sm-emu/*.h tools/*.h tools/include/*.h uapi/linux/*.h) \
 	tests/fuzz/fuzz.h
@@ -49,6 +49,14 @@ $(FUZZ_DIR)/fuzz_timeline: tests/fuzz/fuzz_timeline.c tests/fuzz/fuzz_cli.c \
 $(FUZZ_DIR)/fuzz_sched: tests/fuzz/fuzz_sched.c $(FUZZ_CORE) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_sched.c $(FUZZ_CORE)
+
+$(FUZZ_DIR)/fuzz_import: tests/fuzz/fuzz_import.c tests/fuzz/fuzz_cli.c \
+		tools/cmd_import.c tools/input.c sm-emu/config.c \
+		sm-emu/occupancy.c $(FUZZ_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_import.c \
+		tests/fuzz/fuzz_cli.c tools/cmd_import.c tools/input.c \
+		sm-emu/config.c sm-emu/occupancy.c
 
 fuzz-build: $(FUZZ_TARGETS)
 

@@ -45,6 +45,15 @@ run fuzz_workload "$(corpus workload tests/userland/good/* \
 run fuzz_trace "$(corpus trace tests/userland/predict/*.trace)"
 run fuzz_timeline "$(corpus timeline tests/userland/timeline/class.report \
 	tests/userland/timeline/class.trace)"
+# import: a mode byte (see fuzz_import.c) before each report
+c=$(corpus import)
+for f in tests/userland/import/good/*.csv tests/userland/import/bad/*.csv \
+	tests/userland/import/bad-ncu/*.csv; do
+	case $f in */ncu-* | */bad-ncu/*) m='\000' ;; *) m='\003' ;; esac
+	{ printf '%b' "$m"; cat "$f"; } >"$c/$(echo "$f" | tr / _)"
+done
+{ printf '\001'; cat tests/userland/import/good/ncu-details.csv; } >"$c/both"
+run fuzz_import "$c"
 # the scheduler's input is a byte program: start from a few random seeds
 c=$(corpus sched)
 for i in 1 2 3 4 5 6 7 8; do
