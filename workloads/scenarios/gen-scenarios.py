@@ -307,7 +307,7 @@ def gen():
                  'steps cover the inference streams\' %.1f ms\n' % (
                      progs['resnet50-train'],
                      ms_to_s(progs['resnet50-train']), steps, span * 1e3))
-        o.append('run resnet50-train requests=%d outstanding=1 think=0\n'
+        o.append('run resnet50-train requests=%d outstanding=1\n'
                  % steps)
         files[sname + '.gtbs'] = ''.join(o)
     return files, table
