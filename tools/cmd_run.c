@@ -34,6 +34,7 @@
 
 #include "cli.h"
 #include "input.h"
+#include "gtbs.h"
 
 #define MAX_WORKLOAD_FILES	1024
 #define DEFAULT_TOLERANCE_PPM	50000	/* 5% */
@@ -675,6 +676,68 @@ static int run_rounds(struct cmd *c, struct gputbs *g,
 	return ret;
 }
 
+/**
+ * check_fits() - every grid to run against the device's limits
+ * @c: the command, its programs added.
+ * @info: the device.
+ *
+ * The workload parser accepts the largest preset's ranges (255 registers,
+ * 228 KiB of shared memory); a grid beyond the actual device's is an
+ * error at its line before anything runs, not a failed submission later.
+ *
+ * Return: 0, or %EXIT_USAGE after a message.
+ */
+static int check_fits(const struct cmd *c, const struct gputbs_info *info)
+{
+	struct gtbs_dev_config cfg = {
+		.nr_sms = info->nr_sms, .warp_size = info->warp_size,
+		.max_threads_per_sm = info->max_threads_per_sm,
+		.max_regs_per_sm = info->max_regs_per_sm,
+		.max_shmem_per_sm = info->max_shmem_per_sm,
+		.max_blocks_per_sm = info->max_blocks_per_sm,
+		.max_warps_per_sm = info->max_warps_per_sm,
+		.max_threads_per_block = info->max_threads_per_block,
+		.max_regs_per_thread = info->max_regs_per_thread,
+		.reg_alloc_unit = info->reg_alloc_unit,
+		.shmem_alloc_unit = info->shmem_alloc_unit,
+		.max_blocks_per_grid = info->max_blocks_per_grid,
+	};
+	unsigned int k, i;
+
+	for (k = 0; k < c->nr_alone; k++) {
+		const struct wl_program *p = c->alone[k].prog;
+
+		for (i = 0; i < p->nr_grids; i++) {
+			const struct wl_grid *g = &p->grids[i];
+			struct gtbs_grid_desc desc = {
+				.nr_blocks = g->nr_blocks,
+				.threads_per_block = g->threads,
+				.regs_per_thread = g->regs,
+				.shmem_per_block = g->shmem,
+			};
+			struct gtbs_occupancy occ;
+
+			if (g->regs > info->max_regs_per_thread)
+				err_msg("%s:%u: regs=%u: the device allows at most %u registers per thread",
+					g->loc.file, g->loc.line, g->regs,
+					info->max_regs_per_thread);
+			else if (g->shmem > info->max_shmem_per_sm)
+				err_msg("%s:%u: shmem=%u: the device allows at most %u bytes of shared memory per block",
+					g->loc.file, g->loc.line, g->shmem,
+					info->max_shmem_per_sm);
+			else if (g->threads <= info->max_threads_per_block &&
+				 gtbs_occupancy_calc(&cfg, &desc, &occ))
+				err_msg("%s:%u: a block of %u threads with %u registers each does not fit an SM of the device (%u registers)",
+					g->loc.file, g->loc.line, g->threads,
+					g->regs, info->max_regs_per_sm);
+			else
+				continue;
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
 static int execute(struct cmd *c)
 {
 	struct gputbs_info info;
@@ -701,6 +764,11 @@ static int execute(struct cmd *c)
 	if (ret) {
 		gputbs_close(g);
 		return device_error(c->run.device, ret);
+	}
+	ret = check_fits(c, &info);
+	if (ret) {
+		gputbs_close(g);
+		return ret;
 	}
 	if (c->trace && !(info.features & GPUTBS_FEATURE_BLOCK_RECORDS)) {
 		gputbs_close(g);

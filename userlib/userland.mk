@@ -242,11 +242,11 @@ check-userland-asan: $(ASAN_OBJ)/gputbs
 NVCC ?= nvcc
 cuda-trace:
 	@if command -v $(NVCC) >/dev/null 2>&1; then \
-		mkdir -p $(UL_BIN) && \
+		mkdir -p $(BUILD)/cuda && \
 		$(NVCC) -O2 -std=c++14 -Xcompiler -Wall,-Wextra,-Werror \
-			-o $(UL_BIN)/gputbs-trace-example \
+			-o $(BUILD)/cuda/gputbs-trace-example \
 			tools/cuda/example.cu && \
-		echo "cuda-trace: built $(UL_BIN)/gputbs-trace-example"; \
+		echo "cuda-trace: built $(BUILD)/cuda/gputbs-trace-example"; \
 	else \
 		echo "cuda-trace: skipped: $(NVCC) is not on PATH (tools/cuda/ needs the CUDA toolkit)"; \
 	fi

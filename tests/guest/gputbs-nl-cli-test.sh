@@ -242,6 +242,21 @@ exec 3<&-
 echo gtx480 >"$SYS/device" 2>/dev/null
 check "back to gtx480: 15 SMs" \
 	test "$(cat "$SYS/device") $(cat "$SYS/nr_sms")" = "[gtx480] v100 a100 h100 15"
+# a grid within the parser's ranges (the largest preset's) but beyond the
+# device's: refused at its line before anything runs, run on h100
+cat >regs.gtbs <<'GTBS'
+program R
+grid big-regs blocks=4 threads=256 regs=100 cycles=10
+workload W
+run R
+GTBS
+gputbs run regs.gtbs >regs.txt 2>&1
+rc=$?
+check "regs=100 on gtx480: status 2 at its line" sh -c \
+	"[ $rc -eq 2 ] && grep -qx 'gputbs: regs.gtbs:2: regs=100: the device allows at most 63 registers per thread' regs.txt"
+echo h100 >"$SYS/device" 2>/dev/null
+check "regs=100 on h100: runs" sh -c 'gputbs run regs.gtbs >/dev/null 2>&1'
+echo gtx480 >"$SYS/device" 2>/dev/null
 
 # SIGTERM to gputbs run takes its per-program workers with it: nothing is
 # left with /dev/gputbs open, and the module can be unloaded at once

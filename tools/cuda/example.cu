@@ -4,7 +4,7 @@
  * matrix multiply, each alone and then both at once on two streams.
  *
  *   make cuda-trace                    # needs nvcc on PATH
- *   build/bin/gputbs-trace-example /tmp/ex
+ *   build/cuda/gputbs-trace-example /tmp/ex
  *   build/bin/gputbs predict --trace /tmp/ex.alone.trace
  *   build/bin/gputbs predict --trace /tmp/ex.corun.trace
  *
