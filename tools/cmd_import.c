@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_import.c - "gputbs import nsys": an Nsight Systems cuda_gpu_trace
- * report (nsys stats --report cuda_gpu_trace --format csv) turned into a
- * workload file (Documentation/workloads.rst, "Importing a profile").
+ * cmd_import.c - "gputbs import nsys" and "gputbs import ncu": an Nsight
+ * Systems cuda_gpu_trace report (nsys stats --report cuda_gpu_trace
+ * --format csv), optionally with the Nsight Compute report of the same
+ * program (ncu --csv), or an Nsight Compute report alone, turned into a
+ * workload file (Documentation/workloads.rst, "Importing a profile" and
+ * "Nsight Compute").  The ncu launches set each grid's mem= and knee=
+ * (imp_model()).
  *
  * The report is read with the tools' line reader (input.c) and split into
  * fields by a small RFC 4180 splitter; columns are found by their names,
