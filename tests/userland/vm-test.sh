@@ -12,7 +12,10 @@
 #  - a workload left running in the background when COMMAND ends (gputbs
 #    top over a busy device, the README's live view) does not keep the
 #    module from unloading: gputbs-vm exits 0, not 95;
-#  - the boot log is hidden by default.
+#  - the boot log is hidden by default;
+#  - a program of two grids gets the report's "wall-clock dependent"
+#    note (text) and wall_clock_dependent true (JSON); one-grid programs
+#    false.
 # Ends with "vm: N passed, M failed".
 set -uo pipefail
 
@@ -42,6 +45,9 @@ fi
 script='set -e
 echo "TERM=$TERM"
 gputbs run --format json /workloads/ercbench/pairs/SAD+AES-e.gtbs >/out/r.json
+printf "program A\ngrid a1 blocks=30 threads=64 cycles=2000\ngrid a2 blocks=30 threads=64 cycles=2000\nprogram B\ngrid b blocks=30 threads=64 cycles=3000\nworkload AB\nrun A\nrun B\n" >/tmp/m.gtbs
+gputbs run /tmp/m.gtbs >/out/m.txt
+gputbs run --format json /tmp/m.gtbs >/out/m.json
 if command -v gnuplot >/dev/null; then
 	trace-cmd record -q -e gputbs -o /tmp/t.dat \
 		gputbs run /workloads/ercbench/pairs/SAD+AES-e.gtbs >/dev/null
@@ -61,6 +67,14 @@ check "gputbs-vm exits 0 with a workload left running (not 95: module unload fai
 check "the report's JSON written to /out parses on the host" \
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["workloads"]' \
 	"$t/out/r.json"
+check "one-grid programs: wall_clock_dependent false" \
+	python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["wall_clock_dependent"] is False' \
+	"$t/out/r.json"
+check "a program of two grids: wall_clock_dependent true, the program named" \
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["wall_clock_dependent"] is True and d["wall_clock_program"] == "A"' \
+	"$t/out/m.json"
+check "a program of two grids: the text report says it is wall-clock dependent" \
+	grep -q '^note: wall-clock dependent: program A has 2 grids' "$t/out/m.txt"
 check "no terminal on the host: the guest's TERM is dumb" \
 	grep -qx 'TERM=dumb' "$t/console.txt"
 check "gputbs top printed two frames" \
