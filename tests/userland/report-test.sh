@@ -91,4 +91,42 @@ else
 	ok
 fi
 
+# figures: the paper's geomeans marked, the compact variant, a timeline
+# for each policy of --policies (and no other) with its preemptions
+here=$(cd "$(dirname "$0")" && pwd)/sim
+if command -v gnuplot >/dev/null 2>&1; then
+	"$sim" eval --workloads "$here" --sms 1 --offsets 0 --policies fifo,sjf \
+		--plot "$tmp.d/plot" --timeline Short+Long >/dev/null 2>&1
+	missing=
+	for f in stp-0-paper.dat antt-0-paper.dat strictf-0-paper.dat \
+		geomean-0.dat geomean-0.svg geomean-0.png timeline-fifo.png \
+		timeline-sjf.png timeline-fifo-preempt.dat timeline-sjf-preempt.dat; do
+		[ -s "$tmp.d/plot/$f" ] || missing="$missing $f"
+	done
+	if [ -n "$missing" ] || [ -e "$tmp.d/plot/timeline-srtf.dat" ]; then
+		fail "--plot: missing$missing, or a timeline of srtf, not asked for"
+		ls "$tmp.d/plot" | sed 's/^/  | /'
+	else
+		ok
+	fi
+	# the paper's FIFO and SJF at offset 0: STP 1.35 and 1.82, at the x of
+	# their bars in the geomean group (row 2 of 2 pairs, 2 policies)
+	if grep -q '^1.8333 0.1667 1.35 fifo$' "$tmp.d/plot/stp-0-paper.dat" &&
+		grep -q '^2.1667 0.1667 1.82 sjf$' "$tmp.d/plot/stp-0-paper.dat" &&
+		grep -q "the paper's geomean" "$tmp.d/plot/plot.gp"; then
+		ok
+	else
+		fail "--plot: the paper's geomeans are not marked"
+		sed 's/^/  | /' "$tmp.d/plot/stp-0-paper.dat"
+	fi
+	# a geomean row per policy with the paper's three values
+	if awk '!/^#/ { n++; if (NF != 8) bad = 1 } END { exit !(n == 2 && !bad) }' \
+		"$tmp.d/plot/geomean-0.dat"; then
+		ok
+	else
+		fail "geomean-0.dat: not a row of 8 columns per policy"
+		sed 's/^/  | /' "$tmp.d/plot/geomean-0.dat"
+	fi
+fi
+
 summary report
