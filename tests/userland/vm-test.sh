@@ -91,5 +91,15 @@ if [ ${#gp[@]} -gt 0 ]; then
 	check "gnuplot in the guest met no fontconfig error (the plot has text)" \
 		bash -c 'test -f "$1" && ! grep -qi fontconfig "$1"' _ "$t/out/tl.err"
 fi
+# on a terminal (a pty of script(1)), the guest gets the host's TERM and
+# the terminal's size, so full-screen tools draw (a second boot)
+if command -v script >/dev/null 2>&1; then
+	# shellcheck disable=SC2016 # expanded in the guest
+	script -qec 'stty rows 33 cols 101; TERM=xterm tools/gputbs-vm --timeout 300 -- '"'"'echo "TERM=$TERM"; stty size'"'" \
+		/dev/null </dev/null >"$t/tty.txt" 2>&1
+	check "on a terminal: the guest's TERM is the host's" grep -q 'TERM=xterm' "$t/tty.txt"
+	check "on a terminal: the guest's console has the terminal's size" \
+		grep -q '^33 101' "$t/tty.txt"
+fi
 echo "vm: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
