@@ -243,7 +243,7 @@ sim-eval: $(UL_BIN)/gputbs-sim
 install-userland: userland
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include/linux
-	install -m 755 $(UL_BIN)/gputbs $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(LIBGPUTBS_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBGPUTBS_SO) $(DESTDIR)$(PREFIX)/lib/
 	cp -P $(LIBGPUTBS_SO_LINKS) $(DESTDIR)$(PREFIX)/lib/
