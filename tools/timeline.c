@@ -886,7 +886,7 @@ static int tl_write_script(const struct tl_trace *t, const char *dir,
 	input_print(gp, "# gputbs timeline %s: run \"gnuplot timeline.gp\" in this directory",
 		    t->file);
 	fputs("\n# after editing to restyle.\nset title ", gp);
-	sim_gp_str(gp, "%s: blocks per SM (thin rows: block slots); legend: grid label (client = the process's open file, grid handle); black: an SM stops issuing a grid (gputbs:preempt); hatched: saves, restores, flushed runs",
+	sim_gp_str(gp, "%s: blocks per SM (thin rows: block slots; white: a block starts); legend: grid label (client = the process's open file, grid handle); black: an SM stops issuing a grid (gputbs:preempt); hatched: saves, restores, flushed runs",
 		   title);
 	fprintf(gp, "\n"
 		"set xlabel \"emulated cycles since cycle %" PRIu64 " (the first event plotted)\"\n"
@@ -917,6 +917,10 @@ static int tl_write_script(const struct tl_trace *t, const char *dir,
 			   g->label[0] ? g->label : "grid", g->client, g->handle);
 		n++;
 	}
+	/* a white tick where each block starts: consecutive blocks apart */
+	for (i = 0; i < n; i++)
+		fprintf(gp, ", \\\n     \"timeline.dat\" index %zu using ($4 - t0):(y($1, $2) - h):(0):(2 * h) with vectors nohead lw 1 lc rgb \"white\" notitle",
+			i);
 	for (i = 0; i < ARRAY_SIZE(xfer); i++) {
 		if (!tl_nr_xfer(t, xfer[i].kind))
 			continue;
