@@ -15,7 +15,7 @@
 #   make check    install what is needed, build the debug kernel (cached),
 #                 run every test; ends with "N passed, N failed"
 #   make unit-test  host unit tests (ASan/UBSan); check-userland: the host
-#                 CLI, simulator and doc-example tests; check-userland-asan:
+#                 CLI, simulator, report and man page tests; check-userland-asan:
 #                 the CLI's error paths under ASan; check-abi-lib: the
 #                 library's exported symbols
 #   make install  libgputbs, headers, pkg-config file, gputbs, gputbs-sim,

@@ -21,7 +21,8 @@
 #                     plug-ins it dlopen()s (--policy-plugin)
 #   check-abi-lib     the shared library exports exactly the API
 #   check-userland    host tests: workload parser, CLI error paths, the
-#                     nsys importer (gputbs import),
+#                     nsys importer (gputbs import), the reports' and
+#                     figures' layout, the man pages against --help,
 #                     predictor replay, the simulator and its policy
 #                     plug-ins (the samples, make samples-so)
 #   $(BUILD)/asan/gputbs  the CLI under ASan, UBSan and LeakSanitizer
@@ -202,6 +203,8 @@ check-userland: $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
 	tests/userland/timeline-test.sh $(UL_BIN)/gputbs
 	tests/userland/import-test.sh $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
 	tests/userland/sim-test.sh $(UL_BIN)/gputbs-sim $(UL_BIN)/gputbs
+	tests/userland/report-test.sh $(UL_BIN)/gputbs-sim
+	tests/userland/man-test.sh $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
 	$(MAKE) -s samples-so
 	tests/userland/plugin-test.sh $(UL_BIN)/gputbs-sim $(BUILD)/samples \
 		$(UL_BIN)/gputbs
