@@ -17,6 +17,7 @@ sim=${1:?usage: report-test.sh PATH-TO-gputbs-sim}
 tmp=${TMPDIR:-/tmp}/gputbs-report-test.$$
 trap 'rm -rf "$tmp" "$tmp.d"' EXIT
 mkdir -p "$tmp.d" || exit 1
+# shellcheck disable=SC2034 # used by lib.sh
 out=$tmp
 # shellcheck source=tests/userland/lib.sh
 . "$(dirname "$0")/lib.sh"
