@@ -28,6 +28,7 @@ with "examples: N passed, M failed, K skipped".
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -50,7 +51,7 @@ SKIP = [
     (r"import nsys .*app(_cuda_gpu_trace)?\.csv",
      "the reader's own nsys report; tests/userland/import-test.sh runs the importer"),
     (r"pairs/\*\.gtbs", "all 56 pairs in the guest, about 7 minutes"),
-    (r"\bworkload\.gtbs\b|\brun\.txt\b", "a placeholder for the reader's own workload or recording"),
+    (r"\bworkload\.gtbs\b", "a placeholder for the reader's own workload"),
     (r"\S\|\S", "a template: one of the alternatives a|b is meant"),
 ]
 HOST = re.compile(r"^(make|tools/|build/bin/|scripts/|python3)\b")
@@ -227,8 +228,12 @@ def main():
                           "[ $rc = 0 ] || tail -n 20 /tmp/ex.out | sed 's/^/  | /'")
         with tempfile.TemporaryDirectory() as tmp:
             log = os.path.join(tmp, "guest.log")
-            r = subprocess.run(["tools/gputbs-vm", "--timeout", "1500",
-                                "--host-bin", "trace-cmd", "--", "\n".join(script)],
+            tools = []
+            for prog in ("trace-cmd", "gnuplot"):
+                if shutil.which(prog):
+                    tools += ["--host-bin", prog]
+            r = subprocess.run(["tools/gputbs-vm", "--timeout", "1500"] + tools +
+                               ["--", "\n".join(script)],
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT)
             out = r.stdout.decode(errors="replace")
