@@ -2,14 +2,28 @@
 #
 # gputbs top-level Makefile.
 #
-#   make          build the module (against the stock 6.12 headers) and all
-#                 userland into build/
+#   make, make all  build the module (against the stock 6.12 headers) and
+#                 all userland into build/ (make -jN works)
+#   make module   the module only, build/kmod/gputbs.ko; module-6.1 against
+#                 the 6.1 headers, module-sparse with sparse (C=1),
+#                 module-debug against the debug kernel (debug-kernel
+#                 builds that kernel once, cached)
+#   make userland libgputbs, the gputbs CLI, gputbs-sim and the in-guest
+#                 tests into build/ (userlib/userland.mk)
 #   make demo     install what is needed, boot the stock 6.12 kernel in
 #                 QEMU, run ERCBench pairs under FIFO and print the tables
 #   make check    install what is needed, build the debug kernel (cached),
 #                 run every test; ends with "N passed, N failed"
-#   make install  module (KDIR), libgputbs, headers, pkg-config file, CLI,
-#                 man pages; DESTDIR, PREFIX (install.mk; dkms.conf for DKMS)
+#   make unit-test  host unit tests (ASan/UBSan); check-userland: the host
+#                 CLI, simulator, report and man page tests; check-userland-asan:
+#                 the CLI's error paths under ASan; check-abi-lib: the
+#                 library's exported symbols
+#   make install  libgputbs, headers, pkg-config file, gputbs, gputbs-sim,
+#                 man pages, and the module when KDIR has a kernel build
+#                 tree (else it says it skipped it); DESTDIR, PREFIX
+#                 (install.mk): install-userland, install-man and
+#                 install-module one part each; dkms-src, install-dkms
+#                 for DKMS (dkms.conf)
 #   make samples  the sample policies (samples/policies/) as modules,
 #                 build/samples/*.ko, and as simulator plug-ins,
 #                 build/samples/*.so; samples-so, samples-ko, samples-6.1
@@ -24,7 +38,14 @@
 #   make stress   the stress test in the debug kernel guest, longer than in
 #                 make check (STRESS_GRIDS, STRESS_PROCS; reliability.rst)
 #   make fuzz     the host fuzzers, then the in-guest ioctl fuzzer
-#                 (make fuzz-guest), each for FUZZ_TIME seconds
+#                 (make fuzz-guest), each for FUZZ_TIME seconds; fuzz-build
+#                 builds them, fuzz-host runs the host ones
+#   make sim-eval the simulator's sweep with figures, build/sim-eval/
+#   make bench-sched, bench-preempt  build one benchmark program
+#   make deps-demo, deps-check  install the Debian packages demo or check
+#                 needs (scripts/deps.sh)
+#   make clean    remove build/ (clean-userland: the userland part only)
+#   make help     this text
 #   make fit-timing  refit the timing model's class constants to the
 #                 paper's offset-0 Table and check workloads/ercbench
 #                 (scripts/fit-timing-model.py; FIT_WRITE=1 updates it)
@@ -51,7 +72,7 @@ KMOD_SRCS := Kbuild $(wildcard kmod/*.[ch] sm-emu/*.[ch] uapi/linux/*.h tests/ku
 all: module userland
 
 help:
-	@sed -n '3,30p' Makefile
+	@sed -n '3,/^# Kbuild/{/^# Kbuild/d;s/^# \{0,1\}//;p}' Makefile
 
 -include userlib/userland.mk
 -include install.mk

@@ -2,9 +2,12 @@
 #
 # install.mk - installing gputbs; included by the top-level Makefile.
 #
-#   make install          the module, libgputbs (static and shared), its
-#                         headers and pkg-config file, the gputbs CLI and
-#                         the man pages gputbs(1) and libgputbs(3)
+#   make install          libgputbs (static and shared), its headers and
+#                         pkg-config file, gputbs and gputbs-sim, the man
+#                         pages gputbs(1), gputbs-sim(1), gputbs-vm(1) and
+#                         libgputbs(3), and the module when KDIR holds a
+#                         kernel build tree; without one it says that it
+#                         skipped the module and installs the rest
 #   make install-module   gputbs.ko through the kernel's modules_install,
 #                         built for KDIR (default: the running kernel's
 #                         /lib/modules/$(uname -r)/build); then depmod
@@ -33,7 +36,14 @@ KMOD_INSTALL_ARGS = -C $(KDIR) M=$(abspath $(INSTALL_KMOD)) CONFIG_KUNIT=
 
 .PHONY: install install-module install-man dkms-src install-dkms
 
-install: install-module install-userland install-man
+install: install-userland install-man
+	@if [ -f "$(KDIR)/Makefile" ]; then \
+		$(MAKE) --no-print-directory install-module; \
+	else \
+		echo "install: skipped the module: no kernel build tree at $(KDIR)" \
+			"(install the headers of that kernel, or make install-module" \
+			"KDIR=/lib/modules/VERSION/build for another one)"; \
+	fi
 
 install-module:
 	@test -f "$(KDIR)/Makefile" || { echo "install-module: no kernel build" \
@@ -51,7 +61,8 @@ install-module:
 
 install-man:
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
-	install -m 644 Documentation/man/gputbs.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 Documentation/man/gputbs.1 Documentation/man/gputbs-sim.1 \
+		Documentation/man/gputbs-vm.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 Documentation/man/libgputbs.3 $(DESTDIR)$(MANDIR)/man3/
 
 dkms-src:

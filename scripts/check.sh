@@ -22,7 +22,10 @@
 # arrival offsets, gputbs eval against gputbs-sim eval); the generic
 # netlink family (its YNL spec, the monitor API's suite, genl-ctrl-list,
 # gputbs top and monitor, a 4-event queue); make install into a scratch
-# DESTDIR with dkms; and the calibration of every ERCBench kernel alone.
+# DESTDIR with dkms; the calibration of every ERCBench kernel alone; the
+# man pages against --help, the reports' and figures' layout, gputbs-vm's
+# --out, fonts and terminal, and every command of README.md and
+# Documentation/ as written (scripts/doc-examples.py).
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -318,6 +321,14 @@ parse_install() {	# "install: N passed, M failed"
 	sed -n 's/^install: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
 
+parse_nm() {	# "NAME: N passed, M failed" of the man, report and vm tests
+	sed -n 's/^\(man\|report\|vm\): \([0-9]*\) passed, \([0-9]*\) failed.*/\2 \3/p' "$1" | tail -n 1
+}
+
+parse_examples() {	# "examples: N passed, M failed, K skipped"
+	sed -n 's/^examples: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
 # The netlink commands of the CLI in the guest (gputbs-nl-cli-test; libnl's
 # genl-ctrl-list goes in when the host has it), then every line that
 # "gputbs monitor --format json" printed there, parsed on the host.
@@ -502,6 +513,15 @@ bench_smoke() {
 }
 step "make bench BENCH_SMOKE=1: results.json produced and well-formed (host, stock kernel)" \
 	bench_smoke
+# issue 17: a new user's first hour
+suite "man pages: every command, every long option of --help (host)" parse_nm \
+	tests/userland/man-test.sh "$BUILD/bin/gputbs" "$BUILD/bin/gputbs-sim"
+suite "reports and figures: class column, aligned tables, paper marks, timelines (host)" \
+	parse_nm tests/userland/report-test.sh "$BUILD/bin/gputbs-sim"
+suite "gputbs-vm: --out, fonts, TERM, a workload left running, wall-clock note (stock kernel)" \
+	parse_nm tests/userland/vm-test.sh
+suite "the commands of README.md and Documentation/, as written (host and stock kernel)" \
+	parse_examples scripts/doc-examples.py
 
 if [ ${#failures[@]} -ne 0 ]; then
 	note "failed: ${failures[*]}"

@@ -85,7 +85,7 @@ static const char usage_eval[] =
 	"                        'gputbs-sim report --results JSON --plot DIR'\n"
 	"                        draws them elsewhere)\n"
 	"  -t, --timeline PAIR[@OFFSET]\n"
-	"                        the pair of the timeline, under srtf and fifo\n"
+	"                        the pair of the timeline, one figure per policy\n"
 	"                        (default RayTracing+JPEG-d@0, else the first);\n"
 	"                        with --format json, its blocks are in the JSON\n"
 	"      --preempt MODE    the device's preempt_mode during the sweep:\n"

@@ -9,7 +9,8 @@
  * On a terminal it redraws in place with plain ANSI escape sequences
  * (alternate screen, cursor home, erase; no terminfo, so the static binary
  * works in the busybox guest) and reads keys unbuffered: q quits, space
- * refreshes.  Otherwise, or with --batch, frames follow each other.
+ * refreshes.  Otherwise (not a terminal, TERM=dumb or unset), or with
+ * --batch, frames follow each other.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -90,6 +91,19 @@ static void screen_setup(void)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
+}
+
+/*
+ * Full-screen drawing needs a terminal on stdout that understands screen
+ * control: not a pipe or file, and not TERM=dumb or no TERM at all (a
+ * serial console, as in tools/gputbs-vm without a terminal on the host).
+ */
+static bool term_can_draw(void)
+{
+	const char *term = getenv("TERM");
+
+	return isatty(STDOUT_FILENO) && term && *term &&
+	       strcmp(term, "dumb") != 0;
 }
 
 /**
@@ -465,7 +479,7 @@ int cmd_top(int argc, char **argv)
 	if (ret)
 		return monitor_error(ret);
 	memset(&t, 0, sizeof(t));
-	screen = !batch && isatty(STDOUT_FILENO);
+	screen = !batch && term_can_draw();
 	if (screen)
 		screen_setup();
 	keys = screen && tio_saved;

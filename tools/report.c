@@ -199,6 +199,66 @@ static void report_widths(const struct report *r, int *pw, int *gw)
 }
 
 /*
+ * Whether any grid of the report has a class other than normal (given
+ * class=normal counts as used too): the text tables then get a class
+ * column.
+ */
+static bool report_uses_classes(const struct report *r)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < r->nr_alone; i++)
+		for (k = 0; k < r->alone[i].prog->nr_grids; k++)
+			if (r->alone[i].prog->grids[k].prio_class !=
+			    GPUTBS_PRIO_DEFAULT)
+				return true;
+	return false;
+}
+
+/*
+ * The class column's cell of @g: "  CLASS" when the report has classes,
+ * else nothing.
+ */
+static const char *report_class_cell(const struct report *r,
+				     const struct wl_grid *g, char *buf,
+				     size_t len)
+{
+	if (!report_uses_classes(r))
+		return "";
+	snprintf(buf, len, "  %-8s", g ? wl_class_name(g->prio_class) : "");
+	return buf;
+}
+
+/**
+ * report_wall_clock_program() - does a result depend on wall-clock timing
+ * @r: the results.
+ *
+ * On the module (not in the simulator's virtual time), a program of more
+ * than one grid submits each later grid when its process has reaped the
+ * earlier one, in wall time, so its runtime varies from run to run by the
+ * processes' scheduling, unless the module orders a program's grids
+ * itself (GPUTBS_FEATURE_STREAM_ORDER, where the uapi header has it).
+ *
+ * Return: the first such program, or NULL when the results are exact.
+ */
+static const struct wl_program *
+report_wall_clock_program(const struct report *r)
+{
+	unsigned int i;
+
+	if (!r->info->time_scale_ps)
+		return NULL;	/* the simulator: virtual time */
+#ifdef GPUTBS_FEATURE_STREAM_ORDER
+	if (r->info->features & GPUTBS_FEATURE_STREAM_ORDER)
+		return NULL;
+#endif
+	for (i = 0; i < r->nr_alone; i++)
+		if (r->alone[i].prog->nr_grids > 1)
+			return r->alone[i].prog;
+	return NULL;
+}
+
+/*
  * The time scale for a header: "N ps/cycle" on the module; the simulator
  * (time_scale_ps 0) has none, its cycles are virtual.
  */
@@ -218,11 +278,14 @@ static void report_alone_text(FILE *f, const struct report *r, int pw,
 	unsigned int i, k;
 	char scale[48];
 
+	char cls[16];
+
 	fprintf(f, "alone (policy %s, %u SMs, %s)\n", r->policy,
 		r->info->nr_sms, report_scale(r, scale, sizeof(scale)));
-	fprintf(f, "  %-*s  %-*s  %2s  %7s  %8s  %11s  %11s  %8s\n", pw,
-		"program", gw, "grid", "R", "blocks", "t(cyc)", "model(cyc)",
-		"alone(cyc)", "vs model");
+	fprintf(f, "  %-*s  %-*s%s  %2s  %7s  %8s  %11s  %11s  %8s\n", pw,
+		"program", gw, "grid",
+		report_uses_classes(r) ? "  class   " : "", "R", "blocks",
+		"t(cyc)", "model(cyc)", "alone(cyc)", "vs model");
 	for (i = 0; i < r->nr_alone; i++) {
 		const struct prog_result *a = &r->alone[i];
 
@@ -232,9 +295,10 @@ static void report_alone_text(FILE *f, const struct report *r, int pw,
 						   a->grids[k].residency);
 			__u64 cyc = report_cycles(&a->grids[k]);
 
-			fprintf(f, "  %-*s  %-*s  %2u  %7u  %8" PRIu64
+			fprintf(f, "  %-*s  %-*s%s  %2u  %7u  %8" PRIu64
 				"  %11" PRIu64 "  %11" PRIu64, pw,
 				a->prog->name, gw, g->label,
+				report_class_cell(r, g, cls, sizeof(cls)),
 				a->grids[k].residency, g->nr_blocks,
 				(uint64_t)report_mean_t(g), (uint64_t)model,
 				(uint64_t)cyc);
@@ -245,9 +309,11 @@ static void report_alone_text(FILE *f, const struct report *r, int pw,
 				fprintf(f, "  %8s\n", "-");
 		}
 		if (a->prog->nr_grids > 1)
-			fprintf(f, "  %-*s  %-*s  %2s  %7s  %8s  %11s  %11"
+			fprintf(f, "  %-*s  %-*s%s  %2s  %7s  %8s  %11s  %11"
 				PRIu64 "\n", pw, a->prog->name, gw,
-				"(program)", "", "", "", "",
+				"(program)",
+				report_class_cell(r, NULL, cls, sizeof(cls)),
+				"", "", "", "",
 				(uint64_t)a->runtime);
 	}
 }
@@ -259,12 +325,14 @@ static void report_workload_text(FILE *f, const struct report *r,
 {
 	const struct gtbs_metrics *m = &res->metrics;
 	unsigned int i, k;
+	char cls[16];
 
 	fprintf(f, "\nworkload %s (policy %s, %u SMs, %s)\n", res->wl->name,
 		policy, r->info->nr_sms, res->set->path);
-	fprintf(f, "  %-*s  %-*s  %2s  %7s  %11s  %11s  %11s  %8s\n", pw,
-		"program", gw, "grid", "R", "blocks", "arrive(cyc)",
-		"alone(cyc)", "shared(cyc)", "slowdown");
+	fprintf(f, "  %-*s  %-*s%s  %2s  %7s  %11s  %11s  %11s  %8s\n", pw,
+		"program", gw, "grid",
+		report_uses_classes(r) ? "  class   " : "", "R", "blocks",
+		"arrive(cyc)", "alone(cyc)", "shared(cyc)", "slowdown");
 	if (res->wakeup_arrivals)
 		fprintf(f, "  (arrive: when the processes submitted; the module cannot submit for a cycle)\n");
 	for (i = 0; i < res->wl->nr_runs; i++) {
@@ -277,18 +345,22 @@ static void report_workload_text(FILE *f, const struct report *r,
 			__s64 arr = (__s64)(s->grids[k].submit_cycle -
 					    res->t0_cycle);
 
-			fprintf(f, "  %-*s  %-*s  %2u  %7u  %11" PRId64
+			fprintf(f, "  %-*s  %-*s%s  %2u  %7u  %11" PRId64
 				"  %11" PRIu64 "  %11" PRIu64 "  %8.3f\n",
 				pw, s->prog->name, gw, s->prog->grids[k].label,
+				report_class_cell(r, &s->prog->grids[k], cls,
+						  sizeof(cls)),
 				s->grids[k].residency,
 				s->prog->grids[k].nr_blocks, (int64_t)arr,
 				(uint64_t)ac, (uint64_t)sc,
 				report_dbl(gtbs_slowdown(sc, ac)));
 		}
 		if (s->prog->nr_grids > 1)
-			fprintf(f, "  %-*s  %-*s  %2s  %7s  %11" PRId64
+			fprintf(f, "  %-*s  %-*s%s  %2s  %7s  %11" PRId64
 				"  %11" PRIu64 "  %11" PRIu64 "  %8.3f\n",
-				pw, s->prog->name, gw, "(program)", "", "",
+				pw, s->prog->name, gw, "(program)",
+				report_class_cell(r, NULL, cls, sizeof(cls)),
+				"", "",
 				(int64_t)report_arrival(res, i),
 				(uint64_t)res->alone_cycles[i],
 				(uint64_t)res->shared_cycles[i],
@@ -333,20 +405,29 @@ static void report_compare_text(FILE *f, const struct report *r)
 	unsigned int i, p;
 	double gm[3];
 	int ww = strlen("workload");	/* >= "geomean" */
+	int pw = 23;	/* "%6s  %6s  %7s": STP, ANTT, StrictF */
+	char cell[64];
 
 	for (i = 0; i < r->nr_wls; i++)
 		if ((int)strlen(report_wl(r, 0, i)->wl->name) > ww)
 			ww = strlen(report_wl(r, 0, i)->wl->name);
+	for (p = 0; p < r->nr_policies; p++)
+		if ((int)strlen(r->policies[p]) > pw)
+			pw = strlen(r->policies[p]);
 	fprintf(f, "\npolicies side by side (%u SMs; STP: higher is better, "
 		"ANTT: lower is better, StrictF: 1 is fair)\n",
 		r->info->nr_sms);
 	fprintf(f, "  %-*s", ww, "");
 	for (p = 0; p < r->nr_policies; p++)
-		fprintf(f, p + 1 < r->nr_policies ? "  | %-23s" : "  | %s",
-			r->policies[p]);
+		fprintf(f, p + 1 < r->nr_policies ? "  | %-*s" : "  | %.*s",
+			pw, r->policies[p]);
 	fprintf(f, "\n  %-*s", ww, "workload");
-	for (p = 0; p < r->nr_policies; p++)
-		fprintf(f, "  | %6s  %6s  %7s", "STP", "ANTT", "StrictF");
+	for (p = 0; p < r->nr_policies; p++) {
+		snprintf(cell, sizeof(cell), "%6s  %6s  %7s", "STP", "ANTT",
+			 "StrictF");
+		fprintf(f, p + 1 < r->nr_policies ? "  | %-*s" : "  | %.*s",
+			pw, cell);
+	}
 	fputc('\n', f);
 	for (i = 0; i < r->nr_wls; i++) {
 		fprintf(f, "  %-*s", ww, report_wl(r, 0, i)->wl->name);
@@ -354,9 +435,11 @@ static void report_compare_text(FILE *f, const struct report *r)
 			const struct gtbs_metrics *m =
 				&report_wl(r, p, i)->metrics;
 
-			fprintf(f, "  | %6.3f  %6.3f  %7.3f",
-				report_dbl(m->stp), report_dbl(m->antt),
-				report_dbl(m->strictf));
+			snprintf(cell, sizeof(cell), "%6.3f  %6.3f  %7.3f",
+				 report_dbl(m->stp), report_dbl(m->antt),
+				 report_dbl(m->strictf));
+			fprintf(f, p + 1 < r->nr_policies ?
+				"  | %-*s" : "  | %.*s", pw, cell);
 		}
 		fputc('\n', f);
 	}
@@ -365,13 +448,17 @@ static void report_compare_text(FILE *f, const struct report *r)
 	fprintf(f, "  %-*s", ww, "geomean");
 	for (p = 0; p < r->nr_policies; p++) {
 		report_geomean(r, p, gm);
-		fprintf(f, "  | %6.3f  %6.3f  %7.3f", gm[0], gm[1], gm[2]);
+		snprintf(cell, sizeof(cell), "%6.3f  %6.3f  %7.3f", gm[0],
+			 gm[1], gm[2]);
+		fprintf(f, p + 1 < r->nr_policies ? "  | %-*s" : "  | %.*s",
+			pw, cell);
 	}
 	fputc('\n', f);
 }
 
 static void report_run_text(FILE *f, const struct report *r)
 {
+	const struct wl_program *wc;
 	unsigned int i, p;
 	double gm[3];
 	int pw, gw;
@@ -390,6 +477,10 @@ static void report_run_text(FILE *f, const struct report *r)
 		fprintf(f, "\ngeomean over %u workloads: STP %.3f  ANTT %.3f"
 			"  StrictF %.3f\n", r->nr_wls, gm[0], gm[1], gm[2]);
 	}
+	wc = report_wall_clock_program(r);
+	if (wc)
+		fprintf(f, "\nnote: wall-clock dependent: program %s has %u grids; each later grid is submitted when its process has reaped the one before, in wall time, so these results vary from run to run\n",
+			wc->name, wc->nr_grids);
 }
 
 static void report_wait_json(struct json *j, const struct gputbs_wait *w)
@@ -551,6 +642,7 @@ static void report_policy_json(struct json *j, const struct report *r,
  */
 void report_run(FILE *f, const struct report *r)
 {
+	const struct wl_program *wc;
 	struct json j;
 	unsigned int p;
 
@@ -559,6 +651,10 @@ void report_run(FILE *f, const struct report *r)
 		return;
 	}
 	report_json_open(&j, f, r);
+	wc = report_wall_clock_program(r);
+	json_bool(&j, "wall_clock_dependent", wc != NULL);
+	if (wc)
+		json_str(&j, "wall_clock_program", wc->name);
 	report_alone_json(&j, r);
 	report_policy_json(&j, r, 0);
 	json_arr(&j, "policies");

@@ -886,10 +886,12 @@ static int tl_write_script(const struct tl_trace *t, const char *dir,
 	input_print(gp, "# gputbs timeline %s: run \"gnuplot timeline.gp\" in this directory",
 		    t->file);
 	fputs("\n# after editing to restyle.\nset title ", gp);
-	sim_gp_str(gp, "%s: blocks per SM (thin rows: block slots); black: an SM stops issuing a grid (gputbs:preempt); hatched: saves, restores, flushed runs",
+	sim_gp_str(gp, "%s: blocks per SM (thin rows: block slots; white: a block starts); legend: grid label (client = the process's open file, grid handle); black: an SM stops issuing a grid (gputbs:preempt); hatched: saves, restores, flushed runs",
 		   title);
 	fprintf(gp, "\n"
-		"set xlabel \"emulated cycle - %" PRIu64 "\"\n"
+		"set xlabel \"emulated cycles since cycle %" PRIu64 " (the first event plotted)\"\n"
+		"set format x \"%%.0f\"\n"
+		"set rmargin 9\n"
 		"set ylabel \"SM\"\n"
 		"set yrange [-0.6:%u.6]\n"
 		"set ytics 1\n"
@@ -911,10 +913,14 @@ static int tl_write_script(const struct tl_trace *t, const char *dir,
 		fprintf(gp, "%s\"timeline.dat\" index %u using (($4 + $5) / 2 - t0):(y($1, $2)):(($5 - $4) / 2):(h) with boxxyerror lc rgb \"%s\" title ",
 			n ? ", \\\n     " : "", n,
 			colours[n % ARRAY_SIZE(colours)]);
-		sim_gp_str(gp, "%s (%" PRIu64 ":%u)",
+		sim_gp_str(gp, "%s (client %" PRIu64 ", handle %u)",
 			   g->label[0] ? g->label : "grid", g->client, g->handle);
 		n++;
 	}
+	/* a white tick where each block starts: consecutive blocks apart */
+	for (i = 0; i < n; i++)
+		fprintf(gp, ", \\\n     \"timeline.dat\" index %zu using ($4 - t0):(y($1, $2) - h):(0):(2 * h) with vectors nohead lw 1 lc rgb \"white\" notitle",
+			i);
 	for (i = 0; i < ARRAY_SIZE(xfer); i++) {
 		if (!tl_nr_xfer(t, xfer[i].kind))
 			continue;

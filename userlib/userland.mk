@@ -23,6 +23,8 @@
 #   check-userland    host tests: workload parser, CLI error paths, the
 #                     nsys and ncu importer (gputbs import), the CUDA
 #                     tracer's host-side writer, the scenario generator,
+#                     the reports' and figures' layout, the man pages
+#                     against --help,
 #                     predictor replay, the simulator and its policy
 #                     plug-ins (the samples, make samples-so)
 #   $(BUILD)/asan/gputbs  the CLI under ASan, UBSan and LeakSanitizer
@@ -207,6 +209,8 @@ check-userland: $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
 	workloads/scenarios/gen-scenarios.py --check >/dev/null
 	tests/userland/cuda-trace-test.sh $(UL_BIN)/gputbs $(CC)
 	tests/userland/sim-test.sh $(UL_BIN)/gputbs-sim $(UL_BIN)/gputbs
+	tests/userland/report-test.sh $(UL_BIN)/gputbs-sim
+	tests/userland/man-test.sh $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
 	$(MAKE) -s samples-so
 	tests/userland/plugin-test.sh $(UL_BIN)/gputbs-sim $(BUILD)/samples \
 		$(UL_BIN)/gputbs
@@ -262,7 +266,7 @@ sim-eval: $(UL_BIN)/gputbs-sim
 install-userland: userland
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include/linux
-	install -m 755 $(UL_BIN)/gputbs $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(LIBGPUTBS_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBGPUTBS_SO) $(DESTDIR)$(PREFIX)/lib/
 	cp -P $(LIBGPUTBS_SO_LINKS) $(DESTDIR)$(PREFIX)/lib/

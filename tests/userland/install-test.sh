@@ -44,10 +44,11 @@ fi
 ok "make install DESTDIR=... PREFIX=$p KDIR=<6.12 headers>"
 (cd "$d" && find . ! -type d | sort) | tee "$t/files"
 
-for f in $p/bin/gputbs $p/lib/libgputbs.a $p/lib/libgputbs.so.0.3 \
+for f in $p/bin/gputbs $p/bin/gputbs-sim $p/lib/libgputbs.a $p/lib/libgputbs.so.0.3 \
 	$p/lib/pkgconfig/libgputbs.pc $p/include/gputbs.h \
 	$p/include/linux/gputbs.h $p/include/linux/gputbs_netlink.h \
-	$p/share/man/man1/gputbs.1 $p/share/man/man3/libgputbs.3; do
+	$p/share/man/man1/gputbs.1 $p/share/man/man1/gputbs-sim.1 \
+	$p/share/man/man1/gputbs-vm.1 $p/share/man/man3/libgputbs.3; do
 	check "installed $f" test -f "$d$f"
 done
 check "libgputbs.so.0 -> libgputbs.so.0.3" \
@@ -66,8 +67,37 @@ check "nothing outside the prefix and /lib/modules" \
 check "the pkg-config file has prefix=$p" \
 	grep -qx "prefix=$p" "$d$p/lib/pkgconfig/libgputbs.pc"
 check "the man pages format without warnings" \
-	groff -man -ww -z "$d$p/share/man/man1/gputbs.1" "$d$p/share/man/man3/libgputbs.3"
+	sh -c 'for f; do groff -man -ww -z "$f" 2>&1 | grep . && exit 1; done; exit 0' _ \
+	"$d$p"/share/man/man1/*.1 "$d$p/share/man/man3/libgputbs.3"
 check "the CLI runs" "$d$p/bin/gputbs" --version
+check "the simulator runs" "$d$p/bin/gputbs-sim" run workloads/tests/staircase.gtbs
+
+# without a kernel build tree: the userland, and a line saying the module
+# was skipped
+d2=$t/dest-nokdir
+if make -s install DESTDIR="$d2" PREFIX=$p KDIR="$t/no-such-kernel" >"$t/make2.log" 2>&1; then
+	ok "make install KDIR=<no kernel tree> succeeds"
+else
+	cat "$t/make2.log"
+	not_ok "make install KDIR=<no kernel tree> succeeds"
+fi
+check "it says that it skipped the module" \
+	grep -q "install: skipped the module: no kernel build tree at $t/no-such-kernel" "$t/make2.log"
+check "it installed the CLI, the simulator, the library and the man pages" \
+	test -f "$d2$p/bin/gputbs" -a -f "$d2$p/bin/gputbs-sim" -a \
+	-f "$d2$p/lib/libgputbs.so.0.3" -a -f "$d2$p/share/man/man1/gputbs-vm.1"
+check "and no module" test ! -e "$d2/lib/modules"
+check "make install-module alone still fails without a kernel tree" \
+	sh -c '! make -s install-module KDIR="$1" DESTDIR="$2" >/dev/null 2>&1' _ \
+	"$t/no-such-kernel" "$t/dest-mod"
+
+# make help lists every target (each .PHONY target of the Makefiles)
+make -s help >"$t/help.txt" 2>&1
+missing=""
+for target in $(make -pRrq -f Makefile : 2>/dev/null | sed -n 's/^\.PHONY: //p' | tr ' ' '\n' | sort -u); do
+	grep -qE "(^|[ ,(])$target([ ,:;)]|\$)" "$t/help.txt" || missing+=" $target"
+done
+check "make help lists every target${missing:+ (missing:$missing)}" test -z "$missing"
 
 # a program built through the installed pkg-config file
 export PKG_CONFIG_PATH=$d$p/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$d

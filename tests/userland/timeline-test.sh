@@ -56,13 +56,14 @@ for t in report trace; do
 done
 expect 0 "policy_switch=2" "$gputbs" timeline --summary "$here/class.trace"
 
-# the window keeps the shared run only: crunch (4:1) and frame (5:1)
+# the window keeps the shared run only: crunch (client 4, handle 1) and
+# frame (client 5, handle 1)
 expect 0 "check: ok" "$gputbs" timeline --no-plot -w 3715000: \
 	-o "$tmp/w" "$here/class.report"
 n=$(data_lines "$tmp/w/timeline.dat")
 if [ "$n" -eq 72 ]; then ok; else fail "window: $n blocks, want 72"; fi
-if grep -q 'frame (5:1)' "$tmp/w/timeline.gp" &&
-	! grep -q 'crunch (2:1)' "$tmp/w/timeline.gp"; then
+if grep -q 'frame (client 5, handle 1)' "$tmp/w/timeline.gp" &&
+	! grep -q 'crunch (client 2, handle 1)' "$tmp/w/timeline.gp"; then
 	ok
 else
 	fail "window: wrong grids in timeline.gp"

@@ -371,8 +371,8 @@ int sim_eval_run(struct sim_eval *ev, const char **why)
 /**
  * sim_eval_timeline() - run the timeline's pair with every block recorded
  * @ev: the sweep, run (alone runtimes known).
- * @tl: @pair and @offset in; under srtf and fifo (those registered), the
- *	policies and executions out.
+ * @tl: @pair and @offset in; under each policy of the sweep
+ *	(&sim_eval.policies, --policies), the policies and executions out.
  * @why: out: on error, why.
  *
  * Return: 0, or a negative errno from the backend.
@@ -380,16 +380,13 @@ int sim_eval_run(struct sim_eval *ev, const char **why)
 int sim_eval_timeline(const struct sim_eval *ev, struct sim_timeline *tl,
 		      const char **why)
 {
-	static const char * const names[] = { "srtf", "fifo" };
 	const struct gtbs_policy_ops *p;
 	struct sim_job job;
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		p = gtbs_policy_find(names[i]);
-		if (!p)
-			continue;
+	for (i = 0; i < ev->nr_policies && i < SIM_MAX_POLICIES; i++) {
+		p = ev->policies[i];
 		sim_pair_job(ev, tl->offset, p, &ev->pairs[tl->pair], &job);
 		job.record = true;
 		tl->policies[tl->nr_policies] = p;

@@ -114,7 +114,7 @@ static const char usage_eval[] =
 	"                        and PNG into DIR, with their gnuplot data and\n"
 	"                        script (needs gnuplot)\n"
 	"  -t, --timeline PAIR[@OFFSET]\n"
-	"                        the pair of the timeline, under srtf and fifo\n"
+	"                        the pair of the timeline, one figure per policy\n"
 	"                        (default RayTracing+JPEG-d@0, else the first);\n"
 	"                        with --format json, its blocks are in the JSON\n"
 	"  -r, --predictor MODE  the Simple Slicing predictor: literal (default:\n"

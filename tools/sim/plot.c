@@ -10,16 +10,24 @@
  * - {stp,antt,strictf}-OFFSET: per pair, one bar per policy (the paper's
  *   Figures "System Throughput (STP)", "Average Normalized Turnaround
  *   Time (ANTT)" and "Fairness (StrictF)" for various scheduling
- *   policies); ANTT on a log scale.
+ *   policies), then the geomean group with the paper's geomean of each
+ *   policy marked (a black bar across it, data in ...-paper.dat) where
+ *   the paper has one; ANTT on a log scale.
+ * - geomean-OFFSET: the compact variant for a paper column: one panel per
+ *   metric, one bar per policy (its geomean), the paper's value marked.
  * - motivation: the paper's Section "Motivation" (sim_motiv_calc()): per
  *   pair A+B (A before B by the paper's names) the STP under the serial
  *   SJF, our device's FIFO, the serial FIFO and the serial LJF, then a
  *   group of their geomeans and one of the paper's; whenever the sweep
  *   has offset 0, sjf, fifo and ljf.
  * - timeline-POLICY: every thread block of one pair as a horizontal bar on
- *   its SM (one thin row per block slot), coloured by grid, with a black
- *   tick where each SM issued the second program's first block there:
- *   under SRTF the switch after sampling and hand-off.
+ *   its SM (one thin row per block slot), coloured by grid, a white tick
+ *   where each block starts (consecutive blocks of a grid apart), a black
+ *   tick where each SM issued the second program's first block there
+ *   (under SRTF the switch after sampling and hand-off) and a red
+ *   triangle where an SM preempted a grid: issued another grid's block
+ *   while the grid still had blocks to start (timeline-POLICY-preempt.dat,
+ *   derived from the blocks), for each policy of the sweep.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -131,6 +139,91 @@ static int sim_write_metric(const struct sim_eval *ev, const char *dir,
 	return sim_close(f, dir, name);
 }
 
+static const char *sim_policy_colour(const struct gtbs_policy_ops *ops);
+
+/* The paper's geomean of policy @p at offset @o for metric @m, or NaN. */
+static double sim_paper_metric(const struct sim_eval *ev, unsigned int o,
+			       unsigned int p, unsigned int m)
+{
+	const struct sim_paper *pv =
+		sim_paper_value(ev->policies[p]->name, ev->offsets[o]);
+
+	if (!pv)
+		return NAN;
+	return m == 0 ? pv->stp : m == 1 ? pv->antt : pv->strictf;
+}
+
+/*
+ * The paper's geomeans where it has them, at the x of each policy's bar
+ * in the geomean group of the per-pair chart (gnuplot's clustered
+ * histogram: row r, column p of n, gap 1, is centred at
+ * r + (p - (n - 1) / 2) / (n + 1), width 1 / (n + 1)).
+ */
+static int sim_write_paper(const struct sim_eval *ev, const char *dir,
+			   unsigned int o, unsigned int m)
+{
+	char name[64], tag[16], title[128];
+	unsigned int p, n = ev->nr_policies;
+	double v;
+	FILE *f;
+
+	sim_offset_names(ev->offsets[o], tag, sizeof(tag), title,
+			 sizeof(title));
+	snprintf(name, sizeof(name), "%s-%s-paper.dat", sim_metric_file[m],
+		 tag);
+	f = sim_open(dir, name);
+	if (!f)
+		return -EIO;
+	fprintf(f, "# the paper's geomean %s per policy, %s (its Tables)\n"
+		"# x half_width value policy\n", sim_metric_file[m], title);
+	for (p = 0; p < n; p++) {
+		v = sim_paper_metric(ev, o, p, m);
+		if (isnan(v))
+			continue;
+		fprintf(f, "%.4f %.4f %.2f %s\n",
+			ev->nr_pairs + (p - (n - 1) / 2.0) / (n + 1),
+			0.5 / (n + 1), v, ev->policies[p]->name);
+	}
+	return sim_close(f, dir, name);
+}
+
+/* The compact variant's data: a row per policy, its geomeans and the paper's. */
+static int sim_write_geomean(const struct sim_eval *ev, const char *dir,
+			     unsigned int o)
+{
+	char name[64], tag[16], title[128];
+	unsigned int p, m;
+	FILE *f;
+
+	sim_offset_names(ev->offsets[o], tag, sizeof(tag), title,
+			 sizeof(title));
+	snprintf(name, sizeof(name), "geomean-%s.dat", tag);
+	f = sim_open(dir, name);
+	if (!f)
+		return -EIO;
+	fprintf(f, "# geomeans over %u pairs per policy, %s; paper_*: the paper's (NaN: none)\n"
+		"# policy colour stp antt strictf paper_stp paper_antt paper_strictf\n",
+		ev->nr_pairs, title);
+	for (p = 0; p < ev->nr_policies; p++) {
+		const struct sim_geomean *gm =
+			&ev->geomeans[o * ev->nr_policies + p];
+
+		fprintf(f, "%s %ld %.6f %.6f %.6f", ev->policies[p]->name,
+			strtol(sim_policy_colour(ev->policies[p]) + 1, NULL,
+			       16), gm->stp, gm->antt, gm->strictf);
+		for (m = 0; m < ARRAY_SIZE(sim_metric_file); m++) {
+			double v = sim_paper_metric(ev, o, p, m);
+
+			if (isnan(v))
+				fputs(" NaN", f);
+			else
+				fprintf(f, " %.2f", v);
+		}
+		fputc('\n', f);
+	}
+	return sim_close(f, dir, name);
+}
+
 /* Draw what was just plotted again as PNG (the SVG came first). */
 static void sim_gp_png(FILE *gp, const char *base, int w, int h)
 {
@@ -212,9 +305,67 @@ static void sim_gp_metric(FILE *gp, const struct sim_eval *ev,
 		fprintf(gp, "%s using %u:xtic(1) title columnheader(%u) lc rgb \"%s\"",
 			p ? ", \\\n     \"\"" : "", p + 2, p + 2,
 			sim_policy_colour(ev->policies[p]));
+	for (p = 0; p < ev->nr_policies; p++)
+		if (!isnan(sim_paper_metric(ev, o, p, m)))
+			break;
+	if (p < ev->nr_policies)
+		fprintf(gp, ", \\\n     \"%s-paper.dat\" using ($1 - $2):3:(2 * $2):(0) with vectors nohead lw 3 lc rgb \"black\" title \"the paper's geomean\"",
+			base);
 	fputc('\n', gp);
 	fputs("unset output\n", gp);
 	sim_gp_png(gp, base, 1800, 600);
+}
+
+/*
+ * The compact variant for a paper column: the geomeans only, one panel
+ * per metric, one bar per policy in its colour, the paper's value a black
+ * bar across it.
+ */
+static void sim_gp_geomean(FILE *gp, const struct sim_eval *ev,
+			   unsigned int o)
+{
+	static const char * const ylabel[] = {
+		"STP (higher better)", "ANTT (lower better)",
+		"StrictF (1 fair)",
+	};
+	char base[64], tag[16], title[128];
+	unsigned int m;
+
+	sim_offset_names(ev->offsets[o], tag, sizeof(tag), title,
+			 sizeof(title));
+	snprintf(base, sizeof(base), "geomean-%s", tag);
+	fprintf(gp, "# geomeans per policy, %s: the compact variant\n"
+		"reset\n", title);
+	sim_gp_svg(gp, base, 720, 260);
+	fputs("set multiplot layout 1,3\n"
+	      "set style fill solid 0.9 noborder\n"
+	      "set boxwidth 0.7\n"
+	      "set xtics rotate by 45 right font \",8\" nomirror\n"
+	      "set ytics font \",8\"\n"
+	      "set grid ytics\n"
+	      "set xrange [-0.6:*]\n"
+	      "set yrange [0:*]\n"
+	      "unset key\n", gp);
+	for (m = 0; m < ARRAY_SIZE(sim_metric_file); m++)
+		fprintf(gp, "set title \"%s\" font \",9\"\n"
+			"plot \"%s.dat\" using 0:%u:2:xtic(1) with boxes lc rgb variable, \\\n"
+			"     \"\" using ($0 - 0.35):%u:(0.7):(0) with vectors nohead lw 2 lc rgb \"black\"\n",
+			ylabel[m], base, m + 3, m + 6);
+	fputs("unset multiplot\nunset output\n", gp);
+	/* the same again as PNG */
+	fprintf(gp, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+		"\tset terminal pngcairo size 720,260 noenhanced font \"sans,9\" background rgb \"white\"\n"
+		"} else {\n"
+		"\tset terminal png size 720,260 noenhanced\n"
+		"}\n"
+		"set output \"%s.png\"\n"
+		"set multiplot layout 1,3\n", base);
+	for (m = 0; m < ARRAY_SIZE(sim_metric_file); m++)
+		fprintf(gp, "set title \"%s\" font \",9\"\n"
+			"plot \"%s.dat\" using 0:%u:2:xtic(1) with boxes lc rgb variable, \\\n"
+			"     \"\" using ($0 - 0.35):%u:(0.7):(0) with vectors nohead lw 2 lc rgb \"black\"\n",
+			ylabel[m], base, m + 3, m + 6);
+	fputs("unset multiplot\nunset output\n\n", gp);
 }
 
 /*
@@ -314,6 +465,74 @@ static void sim_gp_motiv(FILE *gp, const struct sim_eval *ev,
 	sim_gp_png(gp, "motivation", 1600, 650);
 }
 
+static const struct sim_block *sim_sort_blocks;
+
+/* qsort() of block indices by SM, then start cycle, then slot. */
+static int sim_cmp_sm_start(const void *a, const void *b)
+{
+	const struct sim_block *x = &sim_sort_blocks[*(const size_t *)a];
+	const struct sim_block *y = &sim_sort_blocks[*(const size_t *)b];
+
+	if (x->sm != y->sm)
+		return x->sm < y->sm ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+/*
+ * The preemptions of one execution, from its blocks: per SM, in start
+ * order, a block of another grid than the block before while that grid
+ * still had blocks to start later (on any SM).  One line "sm cycle" each.
+ */
+static int sim_write_preempt(const struct sim_eval *ev,
+			     const struct sim_timeline *tl, unsigned int t,
+			     const char *dir)
+{
+	const struct sim_out *out = &tl->outs[t];
+	u64 last[2][WL_MAX_GRIDS] = { { 0 } };
+	const struct sim_block *bl = out->blocks, *prev;
+	char name[96];
+	size_t *ord, i;
+	FILE *f;
+
+	snprintf(name, sizeof(name), "timeline-%s-preempt.dat",
+		 tl->policies[t]->name);
+	ord = malloc((out->nr_blocks + 1) * sizeof(*ord));
+	if (!ord)
+		return -ENOMEM;
+	for (i = 0; i < out->nr_blocks; i++) {
+		ord[i] = i;
+		if (bl[i].run < 2 && bl[i].grid < WL_MAX_GRIDS)
+			last[bl[i].run][bl[i].grid] =
+				max(last[bl[i].run][bl[i].grid], bl[i].start);
+	}
+	sim_sort_blocks = bl;
+	qsort(ord, out->nr_blocks, sizeof(*ord), sim_cmp_sm_start);
+	f = sim_open(dir, name);
+	if (!f) {
+		free(ord);
+		return -EIO;
+	}
+	fprintf(f, "# %s under %s: where an SM issued another grid while the one before had blocks left\n"
+		"# sm cycle\n", ev->pairs[tl->pair].name,
+		tl->policies[t]->name);
+	for (i = 1; i < out->nr_blocks; i++) {
+		const struct sim_block *b = &bl[ord[i]];
+
+		prev = &bl[ord[i - 1]];
+		if (prev->sm != b->sm || (prev->run == b->run &&
+					  prev->grid == b->grid))
+			continue;
+		if (prev->run < 2 && prev->grid < WL_MAX_GRIDS &&
+		    last[prev->run][prev->grid] > b->start)
+			fprintf(f, "%u %" PRIu64 "\n", b->sm,
+				(uint64_t)b->start);
+	}
+	free(ord);
+	return sim_close(f, dir, name);
+}
+
 /*
  * The timeline of one policy: its blocks, one data block (gnuplot index)
  * per grid of the pair, and per SM the cycle of the second program's
@@ -385,7 +604,8 @@ static int sim_write_timeline(const struct sim_eval *ev,
 		if (first[s] != U64_MAX)
 			fprintf(f, "%u %" PRIu64 "\n", s, (uint64_t)first[s]);
 	free(first);
-	return sim_close(f, dir, name);
+	ret = sim_close(f, dir, name);
+	return ret ? ret : sim_write_preempt(ev, tl, t, dir);
 }
 
 static void sim_gp_timeline(FILE *gp, const struct sim_eval *ev,
@@ -406,7 +626,7 @@ static void sim_gp_timeline(FILE *gp, const struct sim_eval *ev,
 	input_print(gp, "# the blocks of %s under %s, per SM and slot",
 		    pair->name, pol);
 	fputs("\nreset\nset title ", gp);
-	sim_gp_str(gp, "%s under %s, %s: blocks per SM (thin rows: the SM's %u block slots); black: the SM's first block of %s",
+	sim_gp_str(gp, "%s under %s, %s: blocks per SM (thin rows: the SM's %u block slots; white: a block starts); black: the SM's first block of %s",
 		   pair->name, pol, title, ev->cfg.max_blocks_per_sm,
 		   ev->progs[pair->b]->name);
 	fprintf(gp, "\n"
@@ -434,9 +654,15 @@ static void sim_gp_timeline(FILE *gp, const struct sim_eval *ev,
 				   prog->grids[k].label);
 		}
 	}
+	for (r = 0, n = 0; r < 2; r++)
+		for (k = 0; k < ev->progs[idx[r]]->nr_grids; k++, n++)
+			fprintf(gp, ", \\\n     \"%s.dat\" index %u using 4:(y($1, $2) - h):(0):(2 * h) with vectors nohead lw 1 lc rgb \"white\" notitle",
+				base, n);
 	fprintf(gp, ", \\\n     \"%s-first.dat\" using 2:($1 - 0.5):(0):(1) with vectors nohead lw 2 lc rgb \"black\" title ",
 		base);
 	sim_gp_str(gp, "first block of %s", ev->progs[pair->b]->name);
+	fprintf(gp, ", \\\n     \"%s-preempt.dat\" using 2:($1 + 0.45) with points pt 11 ps 1.2 lc rgb \"#d62728\" title \"preemption: the SM issues another grid while this one has blocks left\"",
+		base);
 	fputc('\n', gp);
 	fputs("unset output\n", gp);
 	sim_gp_png(gp, base, 1600, 700);
@@ -558,8 +784,13 @@ int sim_plot(const struct sim_eval *ev, const struct sim_timeline *tl,
 	for (o = 0; !ret && o < ev->nr_offsets; o++) {
 		for (m = 0; !ret && m < ARRAY_SIZE(sim_metric_file); m++) {
 			ret = sim_write_metric(ev, dir, o, m);
+			if (!ret)
+				ret = sim_write_paper(ev, dir, o, m);
 			sim_gp_metric(gp, ev, o, m);
 		}
+		if (!ret)
+			ret = sim_write_geomean(ev, dir, o);
+		sim_gp_geomean(gp, ev, o);
 	}
 	if (!ret && sim_motiv_calc(ev, &motiv)) {
 		ret = sim_write_motiv(ev, &motiv, dir);
