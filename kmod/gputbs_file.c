@@ -731,7 +731,7 @@ static __poll_t gputbs_poll(struct file *file, poll_table *wait)
  */
 struct gputbs_ioctl_desc {
 	unsigned int cmd;
-	unsigned int old_sizes[3];
+	unsigned int old_sizes[4];
 	int out_err;
 	long (*func)(struct gputbs_client *client, void *data,
 		     unsigned int size);
@@ -741,7 +741,7 @@ static const struct gputbs_ioctl_desc gputbs_ioctls[] = {
 	[0x00] = { GPUTBS_IOCTL_INFO, {}, 0, gputbs_ioctl_info },
 	[0x01] = { GPUTBS_IOCTL_SUBMIT,
 		   { GPUTBS_SUBMIT_SIZE_VER0, GPUTBS_SUBMIT_SIZE_VER1,
-		     GPUTBS_SUBMIT_SIZE_VER2 }, 0,
+		     GPUTBS_SUBMIT_SIZE_VER2, GPUTBS_SUBMIT_SIZE_VER3 }, 0,
 		   gputbs_ioctl_submit },
 	[0x02] = { GPUTBS_IOCTL_WAIT, {}, -ETIMEDOUT, gputbs_ioctl_wait },
 	[0x03] = { GPUTBS_IOCTL_BLOCKS, {}, 0, gputbs_ioctl_blocks },
@@ -796,7 +796,9 @@ static long gputbs_ioctl(struct file *file, unsigned int cmd,
 	if (!gputbs_ioctl_size_ok(desc, usize))
 		return -ENOTTY;
 
-	BUILD_BUG_ON(sizeof(struct gputbs_submit) != GPUTBS_SUBMIT_SIZE_VER3);
+	BUILD_BUG_ON(sizeof(struct gputbs_submit) != GPUTBS_SUBMIT_SIZE_VER4);
+	BUILD_BUG_ON(offsetofend(struct gputbs_submit, startup_blocks) !=
+		     GPUTBS_SUBMIT_SIZE_VER3);
 	BUILD_BUG_ON(offsetofend(struct gputbs_submit, timeout_cycles) !=
 		     GPUTBS_SUBMIT_SIZE_VER2);
 	BUILD_BUG_ON(offsetofend(struct gputbs_submit, arrival_cycle) !=
