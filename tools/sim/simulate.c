@@ -23,6 +23,7 @@
 #include <stdlib.h>
 
 #include "sim.h"
+#include "gputbs.h"
 
 /* The simulator's side of one grid: its program and place in it. */
 struct sim_gridref {
@@ -43,6 +44,9 @@ struct sim_dev {
 	/* recorded blocks */
 	struct sim_block *blocks;
 	size_t nr_blocks, cap_blocks;
+	/* the caller's &sim_out.why */
+	char *why_buf;
+	size_t why_len;
 	int err;
 };
 
@@ -155,6 +159,33 @@ int sim_grid_desc(const struct wl_grid *g, u64 seed_mix,
 }
 
 /*
+ * The words of the core's rejection of @g (@ret, @e), through libgputbs's
+ * formatter of the module's error detail (userlib/submit_explain.c), into
+ * the caller's buffer: "-EINVAL: grid too big: ...".
+ */
+static const char *sim_explain(struct sim_dev *s, const struct wl_grid *g,
+			       int ret, const struct gtbs_grid_err *e)
+{
+	struct gputbs_submit sub;
+
+	memset(&sub, 0, sizeof(sub));
+	sub.nr_blocks = g->nr_blocks;
+	sub.threads_per_block = g->threads;
+	sub.regs_per_thread = g->regs;
+	sub.shmem_per_block = g->shmem;
+	sub.work_model = g->durations ? GPUTBS_WORK_ARRAY : GPUTBS_WORK_DIST;
+	sub.block_dist = g->block_dist;
+	sub.startup_blocks = g->startup_blocks;
+	sub.prio_class = g->prio_class;
+	sub.err_reason = e->reason;
+	sub.err_value = e->value;
+	sub.err_limit = e->limit;
+	if (gputbs_submit_explain(&sub, ret, s->why_buf, s->why_len) < 0)
+		return e->why;
+	return s->why_buf;
+}
+
+/*
  * Allocate, initialise and submit grid @index of run @run: the first at
  * @at, the others in stream order after the grid before them.
  */
@@ -164,6 +195,7 @@ static int sim_submit(struct sim_dev *s, u32 run, u32 index, u64 now, u64 at,
 	const struct sim_job *job = s->job;
 	const struct wl_grid *g = &job->progs[run]->grids[index];
 	struct gtbs_grid_desc desc;
+	struct gtbs_grid_err e;
 	struct gtbs_grid *grid;
 	int ret;
 
@@ -178,8 +210,9 @@ static int sim_submit(struct sim_dev *s, u32 run, u32 index, u64 now, u64 at,
 		*why = "out of memory";
 		return -ENOMEM;
 	}
-	ret = gtbs_grid_init(&s->dev, grid, &desc, why);
+	ret = gtbs_grid_init_err(&s->dev, grid, &desc, &e);
 	if (ret) {
+		*why = sim_explain(s, g, ret, &e);
 		free(grid);
 		return ret;
 	}
@@ -301,6 +334,8 @@ int sim_run(const struct sim_job *job, struct sim_out *out, const char **why)
 		return -ENOMEM;
 	}
 	s->job = job;
+	s->why_buf = out->why;
+	s->why_len = sizeof(out->why);
 	ret = sim_dev_alloc(s, why);
 	if (ret)
 		goto out;
