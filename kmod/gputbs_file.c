@@ -453,9 +453,9 @@ static int gputbs_work_check(const struct gputbs_submit *args,
 }
 
 /*
- * The error detail is output only, the flags known, the arrival, timeout,
- * model and stream-order members valid, the class exist and the work
- * model's fields match it (-EINVAL, with the reason in @err).  The core
+ * The flags known, the arrival, timeout, model and stream-order members
+ * valid, the class exist and the work model's fields match it (-EINVAL,
+ * with the reason in @err).  The core
  * checks the rest when the grid is created; the classes above normal
  * need CAP_SYS_NICE (-EPERM), checked after that (gputbs_ioctl_submit()),
  * so that an invalid grid is -EINVAL (or -E2BIG) for anyone.
@@ -464,9 +464,6 @@ static int gputbs_submit_check(const struct gputbs_device *gdev,
 			       const struct gputbs_submit *args,
 			       unsigned int size, struct gtbs_grid_err *err)
 {
-	if (args->err_reason || args->err_value || args->err_limit)
-		return gputbs_einval(err, GPUTBS_SUBMIT_ERR_DETAIL_IN,
-				     args->err_reason, 0);
 	if (args->flags & ~GPUTBS_SUBMIT_FLAGS)
 		return gputbs_einval(err, GPUTBS_SUBMIT_ERR_FLAGS, args->flags,
 				     GPUTBS_SUBMIT_FLAGS);
@@ -743,7 +740,7 @@ static bool gputbs_submit_err_out(long ret)
  * %GPUTBS_IOCTL_SUBMIT.  A command of %GPUTBS_SUBMIT_SIZE_VER4 bytes gets
  * the reason of a failed check in err_reason, err_value and err_limit,
  * which gputbs_ioctl() copies back (&gputbs_ioctl_desc.err_out_size);
- * nothing else of the struct changed on error.
+ * nothing else of the struct changed on error.  On success they are 0.
  */
 static long gputbs_ioctl_submit(struct gputbs_client *client, void *data,
 				unsigned int size)
@@ -752,6 +749,13 @@ static long gputbs_ioctl_submit(struct gputbs_client *client, void *data,
 	struct gtbs_grid_err err = {};
 	int ret;
 
+	/*
+	 * Output only: ignored on input (a struct that failed may be sent
+	 * again as it is), 0 on success
+	 */
+	args->err_reason = 0;
+	args->err_value = 0;
+	args->err_limit = 0;
 	ret = gputbs_submit_grid(client, args, size, &err);
 	if (ret && size >= GPUTBS_SUBMIT_SIZE_VER4 &&
 	    gputbs_submit_err_out(ret)) {

@@ -96,7 +96,9 @@ GPUTBS_API int gputbs_info(struct gputbs *g, struct gputbs_info *info);
  * without AT_CYCLE, TIMEOUT or MODEL, %GPUTBS_SUBMIT_SIZE_VER1 with
  * AT_CYCLE only, %GPUTBS_SUBMIT_SIZE_VER2 with TIMEOUT and no MODEL,
  * %GPUTBS_SUBMIT_SIZE_VER3 with MODEL), so that every module accepts the
- * calls it can.  Programs linked before LIBGPUTBS_0.6 keep the older
+ * calls it can.  The call clears @sub->err_reason, err_value and
+ * err_limit first (the module wants them 0 on input), so a struct that
+ * failed can be submitted again as it is.  Programs linked before LIBGPUTBS_0.6 keep the older
  * behaviour (gputbs_submit@LIBGPUTBS_0.1: never more than
  * %GPUTBS_SUBMIT_SIZE_VER3 bytes, for their smaller struct).
  *

@@ -165,7 +165,9 @@ static __u64 gputbs_features(struct gputbs *g)
  * bytes (the header it was built with): the whole struct goes when the
  * module fills in the error detail (GPUTBS_FEATURE_ERROR_DETAIL) or the
  * flags need it (GPUTBS_SUBMIT_AFTER), else the command of the older
- * sizes, as before, so that older modules accept what they can.
+ * sizes, as before, so that older modules accept what they can.  The
+ * error detail is output only: cleared before the call, so that the
+ * struct of a failed call can be submitted again as it is.
  */
 GPUTBS_API int gputbs_submit_v0_6(struct gputbs *g, struct gputbs_submit *sub);
 __asm__(".symver gputbs_submit_v0_6,gputbs_submit@@LIBGPUTBS_0.6");
@@ -173,6 +175,10 @@ GPUTBS_API int gputbs_submit_v0_6(struct gputbs *g, struct gputbs_submit *sub)
 {
 	if (!g || !sub)
 		return -EINVAL;
+	/* outputs, which the module wants 0: a retry after an error works */
+	sub->err_reason = 0;
+	sub->err_value = 0;
+	sub->err_limit = 0;
 	if ((sub->flags & GPUTBS_SUBMIT_AFTER) ||
 	    (gputbs_features(g) & GPUTBS_FEATURE_ERROR_DETAIL))
 		return gputbs_ioctl(g->fd, GPUTBS_IOCTL_SUBMIT, sub);

@@ -323,17 +323,18 @@ struct gputbs_info {
  *	queued, running, or already ended and not yet reaped); an unknown
  *	or reaped handle is -ENOENT.  Must be 0 without the flag.
  * @err_reason: out: when %GPUTBS_IOCTL_SUBMIT fails, the
- *	GPUTBS_SUBMIT_ERR_* code of the check that failed (0 on success,
- *	where it is not written); in: must be 0 (else -EINVAL,
- *	%GPUTBS_SUBMIT_ERR_DETAIL_IN).
+ *	GPUTBS_SUBMIT_ERR_* code of the check that failed (&enum
+ *	gputbs_submit_err), 0 on success; in: ignored, like @err_value and
+ *	@err_limit (output only: a struct that failed may be submitted again
+ *	as it is).
  * @after_cycles: with %GPUTBS_SUBMIT_AFTER: the grid arrives this many
  *	emulated cycles after its predecessor leaves the device,
  *	0..%GPUTBS_ARRIVAL_MAX_AHEAD (0: at the very cycle its last block
  *	ends).  Must be 0 without the flag.
  * @err_value: out: on error, the offending value (see each
- *	GPUTBS_SUBMIT_ERR_* code); in: must be 0.
+ *	GPUTBS_SUBMIT_ERR_* code), 0 on success; in: ignored.
  * @err_limit: out: on error, the limit it broke (see each
- *	GPUTBS_SUBMIT_ERR_* code); in: must be 0.
+ *	GPUTBS_SUBMIT_ERR_* code), 0 on success; in: ignored.
  *	@after_handle to @err_limit were added with
  *	%GPUTBS_FEATURE_STREAM_ORDER and %GPUTBS_FEATURE_ERROR_DETAIL: the
  *	struct was %GPUTBS_SUBMIT_SIZE_VER3 bytes before, and the module still
@@ -366,7 +367,8 @@ struct gputbs_info {
  * -EAGAIN, -EDQUOT, -ENOBUFS, -ENOSPC, -ENOMEM or -ENOENT, the module
  * copies the struct back with only @err_reason, @err_value and
  * @err_limit changed (a fault on that copy is -EFAULT, as for any bad
- * pointer); on -EFAULT and on success they are not written.  libgputbs's
+ * pointer); on success the three are 0, on -EFAULT they are not
+ * written.  libgputbs's
  * gputbs_submit_explain() turns them into a sentence.
  *
  * %GPUTBS_IOCTL_SUBMIT computes the grid's maximum residency R with the
@@ -417,8 +419,7 @@ struct gputbs_info {
  * %GPUTBS_SUBMIT_AFTER in a command shorter than %GPUTBS_SUBMIT_SIZE_VER4
  * bytes or with %GPUTBS_SUBMIT_AT_CYCLE, @after_cycles above
  * %GPUTBS_ARRIVAL_MAX_AHEAD, @after_handle or @after_cycles non-zero
- * without the flag, or non-zero @err_reason, @err_value or @err_limit,
- * -EPERM for
+ * without the flag, -EPERM for
  * %GPUTBS_PRIO_HIGH or %GPUTBS_PRIO_REALTIME without CAP_SYS_NICE (checked
  * last: an invalid grid is -EINVAL or -E2BIG for anyone).  The fields the
  * core checks (the grid's shape, each explicit duration) come after the
@@ -494,8 +495,9 @@ struct gputbs_submit {
  * @GPUTBS_SUBMIT_ERR_FLAG_SIZE: -EINVAL: flag value needs a command of
  *	limit bytes.  Never written back (such a command has no err_*
  *	members); for libraries and the simulator.
- * @GPUTBS_SUBMIT_ERR_DETAIL_IN: -EINVAL: &gputbs_submit.err_reason,
- *	err_value or err_limit non-zero on input.
+ * @GPUTBS_SUBMIT_ERR_DETAIL_IN: reserved, never returned: the error
+ *	detail is output only and ignored on input (a struct that failed
+ *	is submitted again as it is, which a retry after -EAGAIN does).
  * @GPUTBS_SUBMIT_ERR_NR_BLOCKS_ZERO: -EINVAL: nr_blocks is 0.
  * @GPUTBS_SUBMIT_ERR_NR_BLOCKS: -E2BIG: value nr_blocks above limit
  *	&gputbs_info.max_blocks_per_grid.
