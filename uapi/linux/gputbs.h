@@ -621,7 +621,7 @@ enum gputbs_submit_err {
 	GPUTBS_SUBMIT_ERR_AFTER_FLAG,
 	GPUTBS_SUBMIT_ERR_AFTER_CYCLES,
 	GPUTBS_SUBMIT_ERR_AFTER_AT_CYCLE,
-	GPUTBS_SUBMIT_ERR_COUNT,
+	GPUTBS_SUBMIT_ERR_COUNT
 };
 
 /* Shapes of block duration distributions, &gputbs_submit.block_dist. */
