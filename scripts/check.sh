@@ -468,7 +468,7 @@ printf "program B\ngrid crunch blocks=240 threads=128 cycles=2000 class=low\npro
 gputbs run /tmp/c.gtbs
 chmod 644 /tmp/c.gtbs
 if su nobody -s /bin/sh -c "gputbs run /tmp/c.gtbs" 2>/tmp/err; then exit 1; fi
-grep -q "Operation not permitted" /tmp/err
+grep -qF "submit: -EPERM: class realtime needs CAP_SYS_NICE" /tmp/err
 if su nobody -s /bin/sh -c "gputbs run --policy srtf $pair" 2>/tmp/err; then exit 1; fi
 grep -q "needs root" /tmp/err
 grep -qxF "[fifo] mpmax srtf srtf-adaptive srtf-oracle sjf ljf" /sys/class/misc/gputbs/policy
@@ -477,7 +477,7 @@ chmod 644 /tmp/u.gtbs
 echo 1 >/sys/module/gputbs/parameters/max_grids_per_user
 if su nobody -s /bin/sh -c "gputbs run /tmp/u.gtbs" 2>/tmp/err; then exit 1; fi
 echo 1024 >/sys/module/gputbs/parameters/max_grids_per_user
-grep -qF "submit: Disk quota exceeded: per-user grid limit (max_grids_per_user) reached" /tmp/err
+grep -qF "submit: -EDQUOT: this user holds 1 grids, the limit (max_grids_per_user) is 1" /tmp/err
 echo CLI-VM-OK'
 step "CLI on the module: --policy, --trace, classes (stock kernel)" \
 	vm -- "$cli_vm_script"

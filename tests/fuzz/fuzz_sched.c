@@ -41,6 +41,9 @@ struct fz {
 	/* on an SM now: started and neither preempted nor ended since */
 	u8 running[FZ_MAX_GRIDS][FZ_MAX_BLOCKS];
 	u8 ended[FZ_MAX_GRIDS][FZ_MAX_BLOCKS];
+	/* stream order: grid + 1 of the predecessor a grid waited for, 0 */
+	unsigned int after[FZ_MAX_GRIDS];
+	u64 gap[FZ_MAX_GRIDS];
 	unsigned int nr_grids;
 	u64 now;
 	const u8 *p, *end;
@@ -197,6 +200,17 @@ static void fz_submit(struct fz *f)
 		return;
 	}
 	f->grids[f->nr_grids++] = grid;
+	if (g && fz_byte(f) % 3 == 0) {
+		/* stream order after an earlier grid, in whatever state */
+		unsigned int p = fz_byte(f) % g;
+
+		f->gap[g] = fz_byte(f) & 1 ? fz_u16(f) % 3000 : 0;
+		gtbs_grid_submit_after(&f->dev, grid, f->now, f->grids[p],
+				       f->gap[g]);
+		if (grid->state == GTBS_GRID_WAITING)
+			f->after[g] = p + 1;
+		return;
+	}
 	gtbs_grid_submit_at(&f->dev, grid, f->now, at);
 }
 
@@ -305,6 +319,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_check(f);
 	}
 	fz_assert(gtbs_dev_idle(&f->dev));
+	fz_assert(list_empty(&f->dev.waiting));
+	/* stream order: released by the predecessor, at its end + gap */
+	for (g = 0; g < f->nr_grids; g++)
+		if (f->after[g] && f->grids[g]->state != GTBS_GRID_CANCELLED)
+			fz_assert(f->grids[g]->submit_cycle ==
+				  f->grids[f->after[g] - 1]->leave_cycle +
+				  f->gap[g]);
 	for (g = 0; g < f->nr_grids; g++) {
 		struct gtbs_grid *grid = f->grids[g];
 

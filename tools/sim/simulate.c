@@ -6,16 +6,15 @@
  * grids, driven by gtbs_dev_run_until() from event to event: nothing here
  * schedules, times or predicts anything; the core does.
  *
- * Every program's first grid is submitted up front with
- * gtbs_grid_submit_at(), so it arrives at exactly its arrival cycle.  A
- * program runs its grids one after another, as a process of "gputbs run"
- * does (submit, wait, submit the next): when a grid completes, the
- * backend's grid_done callback notes that the program's next grid is due,
- * and once the device has run up to that cycle the grid is submitted at
- * it.  The core's callbacks run inside gtbs_dev_run_until(), so the
- * submission waits until that call has returned rather than re-entering
- * the engine from the callback; either way the grid arrives at the cycle
- * its predecessor ended, after the device's other events of that cycle.
+ * Every grid is submitted up front: a program's first grid with
+ * gtbs_grid_submit_at(), so it arrives at exactly its arrival cycle, and
+ * each later grid with gtbs_grid_submit_after() on the grid before it,
+ * the core's stream order (GPUTBS_SUBMIT_AFTER in the module): a program
+ * runs its grids one after another, each arriving at the cycle its
+ * predecessor ended, after the device's other events of that cycle, and
+ * the device runs in one gtbs_dev_run_until() call.  (Until stream order
+ * existed, the next grid was submitted from the loop once the device had
+ * run to its predecessor's end; the output is byte for byte the same.)
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -24,6 +23,7 @@
 #include <stdlib.h>
 
 #include "sim.h"
+#include "gputbs.h"
 
 /* The simulator's side of one grid: its program and place in it. */
 struct sim_gridref {
@@ -39,16 +39,14 @@ struct sim_dev {
 	/* per run, per grid: allocated when the grid is submitted */
 	struct gtbs_grid **grids[WL_MAX_RUNS];
 	struct sim_gridref *refs[WL_MAX_RUNS];
-	/* runs whose next grid is due at the current cycle */
-	u32 due[WL_MAX_RUNS];
-	unsigned int nr_due;
-	/* grids of all programs not yet submitted */
-	unsigned int nr_unsubmitted;
 	/* records for preempted blocks (--preempt) */
 	struct gtbs_saved *pool;
 	/* recorded blocks */
 	struct sim_block *blocks;
 	size_t nr_blocks, cap_blocks;
+	/* the caller's &sim_out.why */
+	char *why_buf;
+	size_t why_len;
 	int err;
 };
 
@@ -79,15 +77,6 @@ static int sim_preempt_setup(struct sim_dev *s, const struct sim_modes *m,
 	}
 	gtbs_dev_set_saved_pool(&s->dev, s->pool, n);
 	return gtbs_dev_set_preempt(&s->dev, m->preempt_mode, 0);
-}
-
-static void sim_grid_done(struct gtbs_dev *dev, struct gtbs_grid *grid)
-{
-	struct sim_dev *s = sim_of(dev);
-	const struct sim_gridref *ref = grid->priv;
-
-	if (ref->index + 1 < s->job->progs[ref->run]->nr_grids)
-		s->due[s->nr_due++] = ref->run;
 }
 
 static void sim_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
@@ -121,11 +110,9 @@ static void sim_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
 }
 
 static const struct gtbs_backend_ops sim_backend = {
-	.grid_done = sim_grid_done,
 };
 
 static const struct gtbs_backend_ops sim_backend_record = {
-	.grid_done = sim_grid_done,
 	.block_end = sim_block_end,
 };
 
@@ -171,13 +158,44 @@ int sim_grid_desc(const struct wl_grid *g, u64 seed_mix,
 	return 0;
 }
 
-/* Allocate, initialise and submit grid @index of run @run at @at. */
+/*
+ * The words of the core's rejection of @g (@ret, @e), through libgputbs's
+ * formatter of the module's error detail (userlib/submit_explain.c), into
+ * the caller's buffer: "-EINVAL: grid too big: ...".
+ */
+static const char *sim_explain(struct sim_dev *s, const struct wl_grid *g,
+			       int ret, const struct gtbs_grid_err *e)
+{
+	struct gputbs_submit sub;
+
+	memset(&sub, 0, sizeof(sub));
+	sub.nr_blocks = g->nr_blocks;
+	sub.threads_per_block = g->threads;
+	sub.regs_per_thread = g->regs;
+	sub.shmem_per_block = g->shmem;
+	sub.work_model = g->durations ? GPUTBS_WORK_ARRAY : GPUTBS_WORK_DIST;
+	sub.block_dist = g->block_dist;
+	sub.startup_blocks = g->startup_blocks;
+	sub.prio_class = g->prio_class;
+	sub.err_reason = e->reason;
+	sub.err_value = e->value;
+	sub.err_limit = e->limit;
+	if (gputbs_submit_explain(&sub, ret, s->why_buf, s->why_len) < 0)
+		return e->why;
+	return s->why_buf;
+}
+
+/*
+ * Allocate, initialise and submit grid @index of run @run: the first at
+ * @at, the others in stream order after the grid before them.
+ */
 static int sim_submit(struct sim_dev *s, u32 run, u32 index, u64 now, u64 at,
 		      const char **why)
 {
 	const struct sim_job *job = s->job;
 	const struct wl_grid *g = &job->progs[run]->grids[index];
 	struct gtbs_grid_desc desc;
+	struct gtbs_grid_err e;
 	struct gtbs_grid *grid;
 	int ret;
 
@@ -192,8 +210,9 @@ static int sim_submit(struct sim_dev *s, u32 run, u32 index, u64 now, u64 at,
 		*why = "out of memory";
 		return -ENOMEM;
 	}
-	ret = gtbs_grid_init(&s->dev, grid, &desc, why);
+	ret = gtbs_grid_init_err(&s->dev, grid, &desc, &e);
 	if (ret) {
+		*why = sim_explain(s, g, ret, &e);
 		free(grid);
 		return ret;
 	}
@@ -202,35 +221,11 @@ static int sim_submit(struct sim_dev *s, u32 run, u32 index, u64 now, u64 at,
 	s->refs[run][index] = (struct sim_gridref) { run, index };
 	grid->priv = &s->refs[run][index];
 	s->grids[run][index] = grid;
-	gtbs_grid_submit_at(&s->dev, grid, now, at);
-	return 0;
-}
-
-/* Submit the next grid of every program whose grid ended at @now. */
-static int sim_submit_due(struct sim_dev *s, u64 now, const char **why)
-{
-	u32 due[WL_MAX_RUNS];
-	unsigned int i, n;
-	int ret;
-
-	while (s->nr_due) {
-		n = s->nr_due;
-		memcpy(due, s->due, n * sizeof(due[0]));
-		s->nr_due = 0;
-		for (i = 0; i < n; i++) {
-			u32 run = due[i], next;
-
-			/* the first grid not yet submitted */
-			for (next = 0; s->grids[run][next]; next++)
-				;
-			ret = sim_submit(s, run, next, now, now, why);
-			if (ret)
-				return ret;
-			s->nr_unsubmitted--;
-		}
-		/* their arrival kicked the SMs: let them issue at @now */
-		gtbs_dev_run_until(&s->dev, now);
-	}
+	if (index)
+		gtbs_grid_submit_after(&s->dev, grid, now,
+				       s->grids[run][index - 1], 0);
+	else
+		gtbs_grid_submit_at(&s->dev, grid, now, at);
 	return 0;
 }
 
@@ -328,8 +323,7 @@ static int sim_collect(struct sim_dev *s, struct sim_out *out)
 int sim_run(const struct sim_job *job, struct sim_out *out, const char **why)
 {
 	struct sim_dev *s;
-	unsigned int r;
-	u64 t;
+	unsigned int r, k;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -340,6 +334,8 @@ int sim_run(const struct sim_job *job, struct sim_out *out, const char **why)
 		return -ENOMEM;
 	}
 	s->job = job;
+	s->why_buf = out->why;
+	s->why_len = sizeof(out->why);
 	ret = sim_dev_alloc(s, why);
 	if (ret)
 		goto out;
@@ -355,23 +351,19 @@ int sim_run(const struct sim_job *job, struct sim_out *out, const char **why)
 		if (ret)
 			goto out;
 	}
+	/* the first grids in run order, as their arrivals tie that way */
 	for (r = 0; r < job->nr_runs; r++) {
 		ret = sim_submit(s, r, 0, 0, job->arrive[r], why);
 		if (ret)
 			goto out;
-		s->nr_unsubmitted += job->progs[r]->nr_grids - 1;
 	}
-	/* grids arriving at 0 are queued; let the SMs issue at 0 */
-	gtbs_dev_run_until(&s->dev, 0);
-	/* event by event while a program has grids left to submit */
-	while (s->nr_unsubmitted &&
-	       (t = gtbs_dev_next_event(&s->dev)) != U64_MAX) {
-		gtbs_dev_run_until(&s->dev, t);
-		ret = sim_submit_due(s, t, why);
-		if (ret)
-			goto out;
+	for (r = 0; r < job->nr_runs; r++) {
+		for (k = 1; k < job->progs[r]->nr_grids; k++) {
+			ret = sim_submit(s, r, k, 0, 0, why);
+			if (ret)
+				goto out;
+		}
 	}
-	/* then everything else in one call: the same events, in the same order */
 	gtbs_dev_run_until(&s->dev, U64_MAX);
 	ret = s->err;
 	if (!ret)
