@@ -142,8 +142,9 @@ struct imp {
 	unsigned int nr_fields;
 	char *field[CSV_MAX_FIELDS];
 	char *buf;
-	struct imp_kernel kernels[WL_MAX_GRIDS];
+	struct imp_kernel *kernels;
 	unsigned int nr_kernels;
+	unsigned int cap_kernels;
 	unsigned int nr_memcpy;
 	unsigned int nr_memset;
 	unsigned int streams;
@@ -488,9 +489,18 @@ static int imp_row(struct imp *im)
 					name);
 		return 0;
 	}
-	if (im->nr_kernels == WL_MAX_GRIDS)
-		return imp_fail(im, "more than %d kernels: a program holds at most %d grids",
-				WL_MAX_GRIDS, WL_MAX_GRIDS);
+	/* as many as a run may launch (workloads.rst, "Limits") */
+	if (im->nr_kernels == WL_MAX_LAUNCHES)
+		return imp_fail(im, "more than %u kernels", WL_MAX_LAUNCHES);
+	if (im->nr_kernels == im->cap_kernels) {
+		unsigned int cap = im->cap_kernels ? 2 * im->cap_kernels : 64;
+
+		k = realloc(im->kernels, cap * sizeof(*k));
+		if (!k)
+			return imp_fail(im, "out of memory");
+		im->kernels = k;
+		im->cap_kernels = cap;
+	}
 	k = &im->kernels[im->nr_kernels];
 	memset(k, 0, sizeof(*k));
 	k->line = im->in.nr;
@@ -792,6 +802,7 @@ out:
 	input_close(&im->in);
 	for (i = 0; i < im->nr_kernels; i++)
 		free(im->kernels[i].name);
+	free(im->kernels);
 	free(im->buf);
 	free(im);
 	return ret;

@@ -726,6 +726,7 @@ static int execute(struct cmd *c)
 		c->nr_policies = 1;
 	}
 	c->run.record_blocks = c->trace != NULL;
+	c->run.info = &info;
 	if (c->calibrate)
 		ret = run_alone_all(c);
 	else
@@ -783,6 +784,8 @@ static int cmd_main(int argc, char **argv, bool calibrate)
 		ret = execute(c);
 	for (i = 0; c->wls && i < c->nr_wls * (c->nr_policies ?: 1); i++)
 		run_free_blocks(&c->wls[i]);
+	for (i = 0; c->alone && i < c->nr_alone; i++)
+		prog_result_free(&c->alone[i]);
 	for (i = 0; i < c->nr_files; i++) {
 		wl_free(c->sets[i]);
 		free(c->owned[i]);

@@ -66,7 +66,7 @@ LIBGPUTBS_OBJS := $(UL_OBJ)/userlib/libgputbs.pic.o
 
 GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/, tools/gputbs.o tools/cmd_run.o \
 	tools/run.o tools/report.o tools/json.o tools/workload.o \
-	tools/predict.o tools/timeline.o tools/cmd_import.o tools/input.o sm-emu/metrics.o \
+	tools/predict.o tools/timeline.o tools/cmd_import.o tools/input.o tools/reqstats.o sm-emu/metrics.o \
 	sm-emu/predictor.o)
 GPUTBS_TEST_OBJS := $(UL_OBJ)/tests/guest/gputbs-test.o
 # The simulator links the whole portable core, as the module does.
@@ -83,7 +83,7 @@ GPUTBS_CLI_OBJS += $(UL_OBJ)/tools/cmd_eval.o $(SIM_EVAL_OBJS) \
 GPUTBS_SIM_OBJS := $(addprefix $(UL_OBJ)/, tools/sim/main.o \
 	tools/sim/simulate.o tools/sim/results.o tools/sim/jsonparse.o \
 	tools/sim/blocks.o tools/sim/plugin.o \
-	tools/workload.o tools/input.o tools/json.o tools/report.o) \
+	tools/workload.o tools/input.o tools/json.o tools/report.o tools/reqstats.o) \
 	$(SIM_EVAL_OBJS) $(SIM_CORE_OBJS)
 
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)

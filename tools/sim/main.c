@@ -283,6 +283,7 @@ static int cmd_report(int argc, char **argv)
  * @outs: what the simulator recorded, same order as @wls.
  * @modes: --predictor and --share-mode.
  * @preset: the device preset of @cfg (--device NAME, default gtx480).
+ * @record: --trace: record every block.
  */
 struct sim_cmd_run {
 	struct gtbs_dev_config cfg;
@@ -299,6 +300,7 @@ struct sim_cmd_run {
 	unsigned int nr_alone;
 	struct workload_result *wls;
 	struct sim_out *outs;
+	bool record;
 };
 
 /* A simulated grid as the WAIT result "gputbs run" reports. */
@@ -352,14 +354,16 @@ static int sim_cmd_alone(struct sim_cmd_run *c)
 				sim_out_free(&out);
 				return sim_run_error(ret, prog->name, why);
 			}
+			a = &c->alone[c->nr_alone];
 			c->alone_grids[p] = calloc(prog->nr_grids, sizeof(u64));
-			if (!c->alone_grids[p]) {
+			if (!c->alone_grids[p] ||
+			    prog_result_alloc(a, prog, 1, false)) {
 				sim_out_free(&out);
 				return sim_run_error(-ENOMEM, prog->name,
 						     "out of memory");
 			}
-			a = &c->alone[c->nr_alone];
-			a->prog = prog;
+			a->arrive[0] = out.progs[0].arrive[0];
+			a->stream_order = true;
 			for (k = 0; k < prog->nr_grids; k++) {
 				const struct sim_grid_out *g =
 					&out.progs[0].grids[k];
@@ -398,7 +402,7 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 	job.policy = c->policies[p];
 	job.nr_runs = wl->nr_runs;
 	job.seed_mix = c->seed_mix;
-	job.record = true;
+	job.record = c->record;
 	job.modes = &c->modes;
 	for (r = 0; r < wl->nr_runs; r++) {
 		const struct wl_run *run = &wl->runs[r];
@@ -410,6 +414,7 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 		res->alone_cycles[r] = c->alone[res->alone[r]].runtime;
 		job.progs[r] = c->set->programs[run->program];
 		job.arrive[r] = res->at_cycles[r];
+		job.runs[r] = run;
 		if (sim_policy_keyed(job.policy))
 			job.oracle[r] = c->alone_grids[run->program];
 	}
@@ -418,12 +423,24 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 		return sim_run_error(ret, wl->name, why);
 	for (r = 0; r < wl->nr_runs; r++) {
 		struct prog_result *pr = &res->runs[r];
+		const struct sim_prog_out *po = &out->progs[r];
+		unsigned int g = job.progs[r]->nr_grids;
 
-		pr->prog = job.progs[r];
-		for (k = 0; k < pr->prog->nr_grids; k++)
-			sim_wait(&out->progs[r].grids[k], &pr->prog->grids[k],
+		if (prog_result_alloc(pr, job.progs[r], po->nr_requests, false))
+			return sim_run_error(-ENOMEM, wl->name,
+					     "out of memory");
+		for (k = 0; k < po->nr_grids; k++)
+			sim_wait(&po->grids[k], &pr->prog->grids[k % g],
 				 &pr->grids[k]);
-		pr->runtime = out->progs[r].turnaround;
+		memcpy(pr->arrive, po->arrive,
+		       po->nr_requests * sizeof(*pr->arrive));
+		pr->stream_order = true;
+		if (prog_result_stats(pr, wl->runs[r].has_slo ?
+				      wl_time_cycles(&wl->runs[r].slo,
+						     c->cfg.clock_khz) : 0))
+			return sim_run_error(-ENOMEM, wl->name,
+					     "out of memory");
+		pr->runtime = po->turnaround;
 		res->shared_cycles[r] = pr->runtime;
 	}
 	if (gtbs_metrics_calc(res->alone_cycles, res->shared_cycles,
@@ -471,12 +488,19 @@ static int sim_write_trace(const struct sim_cmd_run *c, const char *path)
 	for (r = 0; r < res->wl->nr_runs; r++) {
 		const struct wl_program *prog = res->runs[r].prog;
 
-		for (k = 0; k < prog->nr_grids; k++, id++) {
-			sim_trace_label(label, prog->grids[k].label);
-			fprintf(f, "# run %u: program %s, grid %u\n", r,
-				prog->name, k);
+		for (k = 0; k < out->progs[r].nr_grids; k++, id++) {
+			const struct wl_grid *g = &prog->grids[k % prog->nr_grids];
+
+			sim_trace_label(label, g->label);
+			if (out->progs[r].nr_requests > 1)
+				fprintf(f, "# run %u: program %s, request %u, grid %u\n",
+					r, prog->name, k / prog->nr_grids,
+					k % prog->nr_grids);
+			else
+				fprintf(f, "# run %u: program %s, grid %u\n",
+					r, prog->name, k);
 			fprintf(f, "grid %u blocks=%u residency=%u label=%s\n",
-				id, prog->grids[k].nr_blocks,
+				id, g->nr_blocks,
 				out->progs[r].grids[k].residency, label);
 			for (b = 0; b < out->nr_blocks; b++) {
 				const struct sim_block *sb = &out->blocks[b];
@@ -523,6 +547,7 @@ static int sim_cmd_execute(struct sim_cmd_run *c, const char *file,
 	}
 	for (p = 0; p < c->nr_policies; p++)
 		c->names[p] = c->policies[p]->name;
+	c->record = trace != NULL;
 	n = (size_t)c->nr_policies * c->set->nr_workloads;
 	c->wls = calloc(n, sizeof(*c->wls));
 	c->outs = calloc(n, sizeof(*c->outs));
@@ -699,11 +724,18 @@ static int cmd_run(int argc, char **argv)
 		c->seed_mix = sim_seed_mix(seed);
 		ret = sim_cmd_execute(c, argv[optind], json, trace);
 	}
-	for (i = 0; c->outs && c->set &&
-	     i < c->nr_policies * c->set->nr_workloads; i++)
+	for (i = 0; c->outs && c->wls && c->set &&
+	     i < c->nr_policies * c->set->nr_workloads; i++) {
+		unsigned int r;
+
 		sim_out_free(&c->outs[i]);
-	for (i = 0; i < WL_MAX_PROGRAMS; i++)
+		for (r = 0; r < WL_MAX_RUNS; r++)
+			prog_result_free(&c->wls[i].runs[r]);
+	}
+	for (i = 0; i < WL_MAX_PROGRAMS; i++) {
 		free(c->alone_grids[i]);
+		prog_result_free(&c->alone[i]);
+	}
 	free(c->outs);
 	free(c->wls);
 	wl_free(c->set);

@@ -72,20 +72,27 @@ struct sim_grid_out {
 
 /**
  * struct sim_prog_out - what one program of a workload did
- * @nr_grids: grids, as in its program.
- * @grids: per grid, in program order.
- * @turnaround: end of its last grid minus the arrival of its first.
+ * @nr_grids: grid launches: @nr_requests times the grids of its program.
+ * @grids: per launch, request after request, each in program order.
+ * @nr_requests: requests (1 without &sim_job.runs).
+ * @arrive: per request, its arrival cycle.
+ * @turnaround: one request: end of its last grid minus its arrival (with
+ *	no ``gap=`` on the first grid, the first grid's arrival); several:
+ *	their mean latency, rounded down.
  */
 struct sim_prog_out {
 	unsigned int nr_grids;
 	struct sim_grid_out *grids;
+	unsigned int nr_requests;
+	u64 *arrive;
 	u64 turnaround;
 };
 
 /**
  * struct sim_block - one thread block, recorded with &sim_job.record
  * @run: the program's index in the job.
- * @grid: the grid's index in its program.
+ * @grid: the grid's launch index in &sim_prog_out.grids (its index in its
+ *	program for a run of one request).
  * @sm: SM it ran on.
  * @slot: its slot on the SM (blkindex).
  * @block: its index in the grid.
@@ -145,7 +152,10 @@ struct sim_modes {
  * @policy: the scheduling policy.
  * @nr_runs: programs, 1..%WL_MAX_RUNS.
  * @progs: per run, its program; its grids run one after another.
- * @arrive: per run, the arrival cycle of its first grid.
+ * @arrive: per run, the arrival cycle of its first request (its first
+ *	grid arrives ``gap=`` later).
+ * @runs: per run, NULL (one request) or its run line: its requests
+ *	(``requests=``, ``rate=``, ``outstanding=``...) and their arrivals.
  * @oracle: per run, NULL or per grid its measured alone runtime, which
  *	replaces &gtbs_grid.alone_cycles (the key of the oracle policies;
  *	given to those only, sim_policy_keyed()).
@@ -159,6 +169,7 @@ struct sim_job {
 	unsigned int nr_runs;
 	const struct wl_program *progs[WL_MAX_RUNS];
 	u64 arrive[WL_MAX_RUNS];
+	const struct wl_run *runs[WL_MAX_RUNS];
 	const u64 *oracle[WL_MAX_RUNS];
 	u64 seed_mix;
 	bool record;
