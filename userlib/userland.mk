@@ -196,7 +196,14 @@ check-abi-lib: $(LIBGPUTBS_SO)
 	echo "check-abi-lib: OK ($$(wc -l < $$t/header) symbols in" \
 		"$$(cut -d' ' -f2 $$t/map.nodes | sort -u | wc -l) version nodes)"
 
-check-userland: $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
+# the request logic of gputbs run and gputbs-sim, on the host
+$(UL_BIN)/gputbs-requests-test: $(UL_OBJ)/tests/userland/requests-test.o \
+		$(addprefix $(UL_OBJ)/tools/, reqstats.o workload.o input.o)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^
+
+check-userland: $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim $(UL_BIN)/gputbs-requests-test
+	$(UL_BIN)/gputbs-requests-test
 	tests/userland/cli-test.sh $(UL_BIN)/gputbs
 	tests/userland/predict-test.sh $(UL_BIN)/gputbs
 	tests/userland/timeline-test.sh $(UL_BIN)/gputbs

@@ -384,6 +384,67 @@ else
 	sed 's/^/  | /' "$tmp.d/short.txt" | tail -n 4
 fi
 
+# --- requests, gaps, long programs (workloads.rst "Requests") -------------
+rq=$root/tests/userland/requests
+# open loop, hand-worked in open10.gtbs: latencies, percentiles, SLO
+"$sim" run --sms 1 "$rq/open10.gtbs" >"$tmp.d/open10" 2>&1
+if grep -q '^  P              10         3000         5000         5500         5500         3250   1401000.0   1401000.0   50.00%$' \
+	"$tmp.d/open10"; then
+	ok
+else
+	fail "run open10.gtbs: not p50 3000, p90 5000, p99 5500, max 5500, mean 3250, 1401000 req/s, SLO 50%"
+	sed 's/^/  | /' "$tmp.d/open10"
+fi
+# the JSON: per request, of the first policy's workloads
+reqs() {
+	python3 -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["workloads"][0]["runs"]:
+    print(" ".join(sys.argv[2] % x for x in r["requests"]["list"]))' "$@"
+}
+"$sim" run --sms 1 --format json "$rq/open10.gtbs" >"$tmp.d/open10.json" 2>&1
+lat=$(reqs "$tmp.d/open10.json" '%(latency_cycles)d')
+if [ "$lat" = "1000 1500 2000 2500 3000 3500 4000 4500 5000 5500" ] &&
+	grep -q '"p99_cycles": *5500' "$tmp.d/open10.json" &&
+	grep -q '"slo_met": *5' "$tmp.d/open10.json"; then
+	ok
+else
+	fail "run open10.gtbs --format json: latencies '$lat'"
+fi
+# closed loop with gap= and think=, hand-worked in closed.gtbs
+"$sim" run --sms 1 --format json "$rq/closed.gtbs" >"$tmp.d/closed.json" 2>&1
+got=$(reqs "$tmp.d/closed.json" '%(arrive_cycles)d-%(end_cycles)d')
+if [ "$got" = "0-3001 0-4651 3051-6052" ] &&
+	grep -q '"runtime_cycles": *3001' "$tmp.d/closed.json"; then
+	ok
+else
+	fail "run closed.gtbs: requests '$got', not 0-3001 0-4651 3051-6052 (or alone not 3001)"
+fi
+# Poisson arrivals: the same seed, the same output; another seed, another
+sed 's/seed=7/seed=8/' "$root/tests/userland/good/requests.gtbs" >"$tmp.d/seed8.gtbs"
+"$sim" run "$root/tests/userland/good/requests.gtbs" >"$tmp.d/p1" 2>&1
+"$sim" run "$root/tests/userland/good/requests.gtbs" >"$tmp.d/p2" 2>&1
+"$sim" run "$tmp.d/seed8.gtbs" >"$tmp.d/p3" 2>&1
+if cmp -s "$tmp.d/p1" "$tmp.d/p2" && ! cmp -s "$tmp.d/p1" "$tmp.d/p3"; then
+	ok
+else
+	fail "run requests.gtbs: Poisson arrivals not reproducible by their seed"
+fi
+# a program of 10,000 kernels (no limit of grids per program): each grid
+# of 30 blocks fits one wave alone, so the program's runtime is the sum
+awk 'BEGIN { print "program Long"
+	for (i = 1; i <= 10000; i++)
+		printf "grid k%d blocks=30 threads=256 regs=20 cycles=%d\n", i, 100 + i % 7
+	print "workload L"; print "run Long" }' >"$tmp.d/long.gtbs"
+want=$(awk 'BEGIN { for (i = 1; i <= 10000; i++) s += 100 + i % 7; print s }')
+"$sim" run --format json "$tmp.d/long.gtbs" >"$tmp.d/long.json" 2>&1
+if grep -q "\"runtime_cycles\": *$want," "$tmp.d/long.json" &&
+	[ "$(grep -c '"label": *"k' "$tmp.d/long.json")" -eq 30000 ]; then
+	ok
+else
+	fail "run of a 10,000-kernel program: no alone runtime of $want cycles, or not 3 x 10,000 grids (alone, workload, policy)"
+	head -c 600 "$tmp.d/long.json" | sed 's/^/  | /'
+fi
+
 # --- report: the JSON read back ------------------------------------------
 if ! "$sim" report --results "$tmp.d/j1.json" >"$tmp.d/r.text" 2>&1; then
 	fail "report --results of eval's JSON exited non-zero"
