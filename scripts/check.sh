@@ -192,6 +192,48 @@ assert runs[1][3] - runs[0][3] == 50, "submit cycles not 50 apart"
 EOF
 }
 
+# Issue 16 (LEAD: enable the step below once the module implements
+# GPUTBS_SUBMIT_AFTER, h-abi): a program of 10,000 kernels with gap= and a
+# closed loop of requests, run by the module in stream order at 1 ns per
+# cycle, give exactly the simulator's cycles (arrivals and releases are
+# exact, as in eval_smoke).
+stream_order_long() {
+	local base=$logs/stream-order wl
+	wl=$(awk 'BEGIN { print "program Long"
+		for (i = 1; i <= 10000; i++)
+			printf "grid k%d blocks=15 threads=1024 cycles=%d gap=%d\n", i, 100 + i % 7, i % 3
+		print "program Req"
+		print "grid a blocks=15 threads=1024 cycles=1000 gap=100"
+		print "grid b blocks=15 threads=1024 cycles=500 gap=1us"
+		print "workload L"; print "run Long"
+		print "workload C"; print "run Req requests=20 outstanding=2 think=50 slo=4000"
+		print "run Long at=5000" }')
+	printf '%s\n' "$wl" >"$base.gtbs"
+	$BUILD/bin/gputbs-sim run --format json "$base.gtbs" \
+		>"$base.sim.json" || return 1
+	vm --modparam gputbs.time_scale_ps=1000 -- \
+		"gputbs info | grep -q stream-order || { echo 'no stream-order feature'; exit 1; }
+cat >/tmp/l.gtbs <<'EOF'
+$wl
+EOF
+gputbs run --format json /tmp/l.gtbs" >"$base.raw" || return 1
+	sed -n '/^{/,/^}/p' "$base.raw" >"$base.mod.json"
+	python3 - "$base.sim.json" "$base.mod.json" <<'EOF'
+import json, sys
+sim, mod = (json.load(open(f)) for f in sys.argv[1:3])
+def cycles(d):
+	out = [a["runtime_cycles"] for a in d["alone"]]
+	for w in d["workloads"]:
+		for r in w["runs"]:
+			out.append(r["shared_cycles"])
+			out += [(x["arrive_cycles"], x["end_cycles"])
+				for x in r.get("requests", {}).get("list", [])]
+	return out
+assert cycles(sim) == cycles(mod), "module and simulator differ"
+print("stream order: module = simulator,", len(cycles(sim)), "values")
+EOF
+}
+
 # gputbs eval on the module against gputbs-sim eval on the same input: the
 # two hand-worked programs of tests/userland/sim/ on one SM at 1 ns per
 # cycle, under FIFO, SRTF and SJF, then under SRTF, srtf-oracle and SJF
@@ -464,6 +506,9 @@ step "gputbs run: a pair arrives at exactly 0 and 50 cycles at 1 ns per cycle (s
 	exact_arrivals
 step "gputbs eval on the module = gputbs-sim eval, 1 SM at 1 ns per cycle (stock kernel)" \
 	eval_smoke
+# LEAD: enable once the module implements GPUTBS_SUBMIT_AFTER (issue 16)
+# step "gputbs run: 10,000 kernels and requests in stream order = gputbs-sim (stock kernel)" \
+#	stream_order_long
 suite "gputbs run --trace replayed by gputbs predict = Equation 2 (stock kernel)" \
 	parse_trace vm -- gputbs-trace-test
 suite "netlink: genl-ctrl-list, gputbs top on a pair, gputbs monitor JSON (stock kernel)" \
