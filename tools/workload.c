@@ -238,11 +238,8 @@ static int wl_charge(struct wl_parser *p, const struct wl_loc *loc,
 {
 	if (bytes > WL_MAX_GRID_BYTES - p->grid_bytes)
 		return wl_fail(p, loc,
-			       "more than %llu MiB of grids and durations in the file (%u grids of %zu bytes, durations 8 bytes each)",
-			       WL_MAX_GRID_BYTES >> 20,
-			       (unsigned int)(p->grid_bytes /
-					      sizeof(struct wl_grid)),
-			       sizeof(struct wl_grid));
+			       "more than %llu MiB of grids and durations in the file (a grid takes %zu bytes, a duration 8)",
+			       WL_MAX_GRID_BYTES >> 20, sizeof(struct wl_grid));
 	p->grid_bytes += bytes;
 	return 0;
 }
