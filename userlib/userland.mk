@@ -82,7 +82,7 @@ GPUTBS_CLI_OBJS += $(UL_OBJ)/tools/cmd_eval.o $(SIM_EVAL_OBJS) \
 	$(filter-out $(GPUTBS_CLI_OBJS),$(SIM_CORE_OBJS))
 GPUTBS_SIM_OBJS := $(addprefix $(UL_OBJ)/, tools/sim/main.o \
 	tools/sim/simulate.o tools/sim/results.o tools/sim/jsonparse.o \
-	tools/sim/blocks.o tools/sim/plugin.o \
+	tools/sim/blocks.o tools/sim/plugin.o tools/sim/reqplot.o \
 	tools/workload.o tools/input.o tools/json.o tools/report.o tools/reqstats.o) \
 	$(SIM_EVAL_OBJS) $(SIM_CORE_OBJS)
 

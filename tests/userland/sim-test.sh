@@ -429,6 +429,28 @@ if cmp -s "$tmp.d/p1" "$tmp.d/p2" && ! cmp -s "$tmp.d/p1" "$tmp.d/p3"; then
 else
 	fail "run requests.gtbs: Poisson arrivals not reproducible by their seed"
 fi
+# --plot: a latency CDF and a throughput figure per run with requests
+expect 0 "2 figures (SVG, PNG)" "$sim" run --sms 1 --policy fifo,srtf \
+	--plot "$tmp.d/rqplot" "$rq/open10.gtbs"
+missing=
+for base in w0-r0-latency w0-r0-throughput; do
+	head -n 3 "$tmp.d/rqplot/$base.svg" 2>/dev/null | grep -q '^<svg' ||
+		missing="$missing $base.svg"
+	magic=$(head -c 8 "$tmp.d/rqplot/$base.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')
+	[ "$magic" = 89504e470d0a1a0a ] || missing="$missing $base.png"
+done
+# open10's CDF under fifo: the 10 latencies, a tenth each
+[ "$(tr '\n' ' ' <"$tmp.d/rqplot/w0-r0-latency-0.dat" 2>/dev/null)" = \
+	"# latency(cycles) fraction of requests <= it 1000 0.100000 1500 0.200000 2000 0.300000 2500 0.400000 3000 0.500000 3500 0.600000 4000 0.700000 4500 0.800000 5000 0.900000 5500 1.000000 " ] ||
+	missing="$missing w0-r0-latency-0.dat"
+if [ -z "$missing" ]; then
+	ok
+else
+	fail "run --plot: missing, empty or wrong:$missing"
+fi
+expect 2 "--plot: no run with requests" "$sim" run --plot "$tmp.d/none" \
+	"$root/tests/userland/good/all.gtbs"
+
 # a program of 10,000 kernels (no limit of grids per program): each grid
 # of 30 blocks fits one wave alone, so the program's runtime is the sum
 awk 'BEGIN { print "program Long"

@@ -159,6 +159,10 @@ static const char usage_run[] =
 	"  -T, --trace FILE      write every block of the workload's grids as a\n"
 	"                        trace for 'gputbs predict' (one workload and\n"
 	"                        one policy only)\n"
+	"      --plot DIR        per run with requests: its latency CDF and\n"
+	"                        throughput over time under each policy, as\n"
+	"                        SVG and PNG figures, their data and a gnuplot\n"
+	"                        script in DIR\n"
 	"  -r, --predictor MODE  the Simple Slicing predictor: literal (default:\n"
 	"                        Algorithm 1 as printed) or extended\n"
 	"  -m, --share-mode MODE SRTF/Adaptive's reading: device (default: the\n"
@@ -524,8 +528,11 @@ static int sim_write_trace(const struct sim_cmd_run *c, const char *path)
 	return 0;
 }
 
+/* getopt value of run's --plot (no short form) */
+#define SIM_OPT_RUN_PLOT	300
+
 static int sim_cmd_execute(struct sim_cmd_run *c, const char *file,
-			   bool json, const char *trace)
+			   bool json, const char *trace, const char *plot)
 {
 	struct gputbs_info info;
 	struct report rep;
@@ -599,6 +606,10 @@ static int sim_cmd_execute(struct sim_cmd_run *c, const char *file,
 		sim_err("standard output: %s", strerror(errno));
 		return SIM_EXIT_SYSTEM;
 	}
+	if (plot)
+		return sim_plot_requests(plot, c->wls, c->set->nr_workloads,
+					 c->names, c->nr_policies,
+					 c->cfg.clock_khz);
 	return 0;
 }
 
@@ -612,6 +623,7 @@ static int cmd_run(int argc, char **argv)
 		{ "preset", required_argument, NULL, SIM_OPT_PRESET },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "trace", required_argument, NULL, 'T' },
+		{ "plot", required_argument, NULL, SIM_OPT_RUN_PLOT },
 		{ "timing-model", required_argument, NULL, 'M' },
 		{ "predictor", required_argument, NULL, 'r' },
 		{ "share-mode", required_argument, NULL, 'm' },
@@ -623,7 +635,7 @@ static int cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *trace = NULL, *policies = NULL;
+	const char *trace = NULL, *policies = NULL, *plot = NULL;
 	const char *plugins[SIM_MAX_PLUGINS];
 	const struct gtbs_dev_preset *preset = NULL;
 	bool sms_given = false, timing_given = false;
@@ -689,6 +701,12 @@ static int cmd_run(int argc, char **argv)
 						      "--trace: empty file name");
 			trace = optarg;
 			break;
+		case SIM_OPT_RUN_PLOT:
+			if (!*optarg)
+				ret = sim_usage_error(sim_run_help, "%s",
+						      "--plot: empty directory name");
+			plot = optarg;
+			break;
 		case 'r':
 			ret = sim_parse_pred_mode(sim_run_help, optarg,
 						  &c->modes);
@@ -722,7 +740,7 @@ static int cmd_run(int argc, char **argv)
 		ret = sim_check_params(sim_run_help, &c->modes);
 	if (!ret) {
 		c->seed_mix = sim_seed_mix(seed);
-		ret = sim_cmd_execute(c, argv[optind], json, trace);
+		ret = sim_cmd_execute(c, argv[optind], json, trace, plot);
 	}
 	for (i = 0; c->outs && c->wls && c->set &&
 	     i < c->nr_policies * c->set->nr_workloads; i++) {

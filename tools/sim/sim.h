@@ -426,6 +426,11 @@ struct sim_timeline {
 
 int sim_plot(const struct sim_eval *ev, const struct sim_timeline *tl,
 	     const char *dir);
+/* reqplot.c */
+struct workload_result;
+int sim_plot_requests(const char *dir, const struct workload_result *wls,
+		      unsigned int nr_wls, const char * const *names,
+		      unsigned int nr_policies, u32 clock_khz);
 /* SIM_GNUPLOT_MISSING - sim_run_gnuplot(): gnuplot could not be run */
 #define SIM_GNUPLOT_MISSING	127
 int sim_run_gnuplot(const char *dir, const char *script);
