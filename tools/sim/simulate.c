@@ -319,7 +319,8 @@ static int sim_submit_due(struct sim_dev *s, u64 now, const char **why)
 						 d->index + 1, now,
 						 now + sim_gap(rs, d->index + 1),
 						 why);
-			else
+			/* requests that end together: as many as are left */
+			else if (rs->next_req < rs->nr_requests)
 				ret = sim_start_request(s, d->run, now,
 							now + rs->think, why);
 			if (ret)
