@@ -459,6 +459,15 @@ fi
 expect 2 "--plot: no run with requests" "$sim" run --plot "$tmp.d/none" \
 	"$root/tests/userland/good/all.gtbs"
 
+# several workload files, as gputbs run: both workloads and their geomean;
+# a program defined differently in two files is an error
+expect 0 "geomean over 2 workloads" "$sim" run "$rq/open10.gtbs" \
+	"$root/tests/userland/good/classes.gtbs"
+printf 'program P\ngrid g blocks=2 threads=32 cycles=5\nworkload Z\nrun P\n' \
+	>"$tmp.d/other-p.gtbs"
+expect 2 "gputbs-sim: $tmp.d/other-p.gtbs:1: program 'P' differs from its definition at $rq/open10.gtbs:8" \
+	"$sim" run "$rq/open10.gtbs" "$tmp.d/other-p.gtbs"
+
 # a program of 10,000 kernels (no limit of grids per program): each grid
 # of 30 blocks fits one wave alone, so the program's runtime is the sum
 awk 'BEGIN { print "program Long"

@@ -141,9 +141,9 @@ static const char usage_report[] =
 	"  -h, --help            this help\n";
 
 static const char usage_run[] =
-	"Usage: gputbs-sim run [OPTIONS] WORKLOAD\n"
+	"Usage: gputbs-sim run [OPTIONS] WORKLOAD...\n"
 	"\n"
-	"Run a workload file (Documentation/workloads.rst) in virtual time:\n"
+	"Run workload files (Documentation/workloads.rst) in virtual time:\n"
 	"each program alone, then each workload with its programs arriving at\n"
 	"their offsets (exact cycles), and print what 'gputbs run' prints.\n"
 	"\n"
@@ -271,6 +271,19 @@ static int cmd_report(int argc, char **argv)
 
 /* ---- run: one workload file, reported by tools/report.c ---- */
 
+/* workload files "gputbs-sim run" takes, as "gputbs run" */
+#define SIM_MAX_FILES		64
+
+/**
+ * struct sim_cmd_wl - one workload of one of the files
+ * @set: its file.
+ * @wl: the workload.
+ */
+struct sim_cmd_wl {
+	const struct wl_set *set;
+	const struct wl_workload *wl;
+};
+
 /**
  * struct sim_cmd_run - state of "gputbs-sim run"
  * @cfg: the device.
@@ -278,12 +291,15 @@ static int cmd_report(int argc, char **argv)
  * @policies: --policy, in order.
  * @nr_policies: entries of @policies.
  * @names: their names, for &struct report.
- * @set: the workload file.
- * @alone: per program of @set used by a workload, its alone execution.
- * @alone_of: per program of @set, its index in @alone, or -1.
- * @alone_grids: per program of @set, per grid, its alone runtime.
+ * @sets: the workload files, in the order given.
+ * @nr_sets: entries of @sets.
+ * @list: every workload of @sets, file after file.
+ * @nr_list: entries of @list.
+ * @alone: per program used by a workload (by name, over all files), its
+ *	alone execution.
+ * @alone_grids: per entry of @alone, per grid, its alone runtime.
  * @nr_alone: entries of @alone.
- * @wls: per policy, per workload, its execution.
+ * @wls: per policy, per workload of @list, its execution.
  * @outs: what the simulator recorded, same order as @wls.
  * @modes: --predictor and --share-mode.
  * @preset: the device preset of @cfg (--device NAME, default gtx480).
@@ -297,10 +313,12 @@ struct sim_cmd_run {
 	const struct gtbs_policy_ops *policies[SIM_MAX_POLICIES];
 	unsigned int nr_policies;
 	const char *names[SIM_MAX_POLICIES];
-	struct wl_set *set;
-	struct prog_result alone[WL_MAX_PROGRAMS];
-	int alone_of[WL_MAX_PROGRAMS];
-	u64 *alone_grids[WL_MAX_PROGRAMS];
+	struct wl_set *sets[SIM_MAX_FILES];
+	unsigned int nr_sets;
+	struct sim_cmd_wl *list;
+	unsigned int nr_list;
+	struct prog_result alone[RUN_MAX_PROGRAMS];
+	u64 *alone_grids[RUN_MAX_PROGRAMS];
 	unsigned int nr_alone;
 	struct workload_result *wls;
 	struct sim_out *outs;
@@ -325,27 +343,60 @@ static int sim_run_error(int ret, const char *what, const char *why)
 	return ret == -ENOMEM ? SIM_EXIT_SYSTEM : SIM_EXIT_USAGE;
 }
 
+/*
+ * The alone slot of program @prog: programs are identified by name, and
+ * one defined in several files must be defined the same way in all of
+ * them (as "gputbs run").  The index, -1 if it has none yet, or -2 after
+ * a message.
+ */
+static int sim_cmd_alone_of(const struct sim_cmd_run *c,
+			    const struct wl_program *prog)
+{
+	unsigned int k;
+
+	for (k = 0; k < c->nr_alone; k++) {
+		const struct wl_program *q = c->alone[k].prog;
+
+		if (strcmp(q->name, prog->name))
+			continue;
+		if (q != prog && !wl_program_equal(q, prog)) {
+			sim_err("%s:%u: program '%s' differs from its definition at %s:%u",
+				prog->loc.file, prog->loc.line, prog->name,
+				q->loc.file, q->loc.line);
+			return -2;
+		}
+		return k;
+	}
+	return -1;
+}
+
 /* Every program used by a workload, alone, under the first policy. */
 static int sim_cmd_alone(struct sim_cmd_run *c)
 {
-	const struct wl_set *set = c->set;
-	unsigned int w, r, k, p;
+	unsigned int w, r, k;
 	struct sim_out out;
 	struct sim_job job;
 	const char *why;
 	int ret;
 
-	for (p = 0; p < set->nr_programs; p++)
-		c->alone_of[p] = -1;
-	for (w = 0; w < set->nr_workloads; w++) {
-		for (r = 0; r < set->workloads[w]->nr_runs; r++) {
-			const struct wl_program *prog;
-			struct prog_result *a;
+	for (w = 0; w < c->nr_list; w++) {
+		const struct wl_set *set = c->list[w].set;
+		const struct wl_workload *wl = c->list[w].wl;
 
-			p = set->workloads[w]->runs[r].program;
-			if (c->alone_of[p] >= 0)
+		for (r = 0; r < wl->nr_runs; r++) {
+			const struct wl_program *prog =
+				set->programs[wl->runs[r].program];
+			struct prog_result *a;
+			int i = sim_cmd_alone_of(c, prog);
+
+			if (i == -2)
+				return SIM_EXIT_USAGE;
+			if (i >= 0)
 				continue;
-			prog = set->programs[p];
+			if (c->nr_alone == RUN_MAX_PROGRAMS) {
+				sim_err("more than %d programs", RUN_MAX_PROGRAMS);
+				return SIM_EXIT_USAGE;
+			}
 			memset(&job, 0, sizeof(job));
 			job.cfg = &c->cfg;
 			job.policy = c->policies[0];
@@ -359,8 +410,9 @@ static int sim_cmd_alone(struct sim_cmd_run *c)
 				return sim_run_error(ret, prog->name, why);
 			}
 			a = &c->alone[c->nr_alone];
-			c->alone_grids[p] = calloc(prog->nr_grids, sizeof(u64));
-			if (!c->alone_grids[p] ||
+			c->alone_grids[c->nr_alone] = calloc(prog->nr_grids,
+							     sizeof(u64));
+			if (!c->alone_grids[c->nr_alone] ||
 			    prog_result_alloc(a, prog, 1, false)) {
 				sim_out_free(&out);
 				return sim_run_error(-ENOMEM, prog->name,
@@ -373,11 +425,11 @@ static int sim_cmd_alone(struct sim_cmd_run *c)
 					&out.progs[0].grids[k];
 
 				sim_wait(g, &prog->grids[k], &a->grids[k]);
-				c->alone_grids[p][k] = g->end_cycle -
-						       g->submit_cycle;
+				c->alone_grids[c->nr_alone][k] =
+					g->end_cycle - g->submit_cycle;
 			}
 			a->runtime = out.progs[0].turnaround;
-			c->alone_of[p] = c->nr_alone++;
+			c->nr_alone++;
 			sim_out_free(&out);
 		}
 	}
@@ -388,8 +440,9 @@ static int sim_cmd_alone(struct sim_cmd_run *c)
 static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 			    unsigned int w)
 {
-	const struct wl_workload *wl = c->set->workloads[w];
-	size_t n = (size_t)p * c->set->nr_workloads + w;
+	const struct wl_set *set = c->list[w].set;
+	const struct wl_workload *wl = c->list[w].wl;
+	size_t n = (size_t)p * c->nr_list + w;
 	struct workload_result *res = &c->wls[n];
 	struct sim_out *out = &c->outs[n];
 	struct sim_job job;
@@ -398,9 +451,10 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 	u64 first;
 	int ret;
 
-	res->set = c->set;
+	res->set = set;
 	res->wl = wl;
-	first = c->alone[c->alone_of[wl->runs[0].program]].runtime;
+	first = c->alone[sim_cmd_alone_of(c, set->programs[wl->runs[0].program])]
+		.runtime;
 	memset(&job, 0, sizeof(job));
 	job.cfg = &c->cfg;
 	job.policy = c->policies[p];
@@ -411,16 +465,17 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 	for (r = 0; r < wl->nr_runs; r++) {
 		const struct wl_run *run = &wl->runs[r];
 
-		res->alone[r] = c->alone_of[run->program];
+		res->alone[r] = sim_cmd_alone_of(c,
+						 set->programs[run->program]);
 		res->at_cycles[r] = run->at_pct ?
 			mul_u64_u64_div_u64(first, run->at, 1000000) :
 			run->at;
 		res->alone_cycles[r] = c->alone[res->alone[r]].runtime;
-		job.progs[r] = c->set->programs[run->program];
+		job.progs[r] = set->programs[run->program];
 		job.arrive[r] = res->at_cycles[r];
 		job.runs[r] = run;
 		if (sim_policy_keyed(job.policy))
-			job.oracle[r] = c->alone_grids[run->program];
+			job.oracle[r] = c->alone_grids[res->alone[r]];
 	}
 	ret = sim_run(&job, out, &why);
 	if (ret)
@@ -531,8 +586,9 @@ static int sim_write_trace(const struct sim_cmd_run *c, const char *path)
 /* getopt value of run's --plot (no short form) */
 #define SIM_OPT_RUN_PLOT	300
 
-static int sim_cmd_execute(struct sim_cmd_run *c, const char *file,
-			   bool json, const char *trace, const char *plot)
+static int sim_cmd_execute(struct sim_cmd_run *c, char **files,
+			   unsigned int nr_files, bool json, const char *trace,
+			   const char *plot)
 {
 	struct gputbs_info info;
 	struct report rep;
@@ -541,21 +597,35 @@ static int sim_cmd_execute(struct sim_cmd_run *c, const char *file,
 	unsigned int p, w;
 	int ret;
 
-	if (wl_parse_file(file, 0, &c->set, errbuf, sizeof(errbuf))) {
-		sim_err("%s", errbuf);
-		return SIM_EXIT_USAGE;
+	for (w = 0; w < nr_files; w++) {
+		struct wl_set *set;
+
+		if (wl_parse_file(files[w], 0, &set, errbuf, sizeof(errbuf))) {
+			sim_err("%s", errbuf);
+			return SIM_EXIT_USAGE;
+		}
+		c->sets[c->nr_sets++] = set;
+		n = c->nr_list + set->nr_workloads;
+		c->list = realloc(c->list, n * sizeof(*c->list));
+		if (!c->list) {
+			sim_err("out of memory");
+			return SIM_EXIT_SYSTEM;
+		}
+		for (p = 0; p < set->nr_workloads; p++)
+			c->list[c->nr_list++] = (struct sim_cmd_wl) {
+				set, set->workloads[p]
+			};
 	}
-	if (trace && (c->set->nr_workloads != 1 || c->nr_policies != 1)) {
+	if (trace && (c->nr_list != 1 || c->nr_policies != 1)) {
 		sim_err("--trace records one workload under one policy, not %u workload%s under %u polic%s",
-			c->set->nr_workloads,
-			c->set->nr_workloads == 1 ? "" : "s", c->nr_policies,
-			c->nr_policies == 1 ? "y" : "ies");
+			c->nr_list, c->nr_list == 1 ? "" : "s",
+			c->nr_policies, c->nr_policies == 1 ? "y" : "ies");
 		return SIM_EXIT_USAGE;
 	}
 	for (p = 0; p < c->nr_policies; p++)
 		c->names[p] = c->policies[p]->name;
 	c->record = trace != NULL;
-	n = (size_t)c->nr_policies * c->set->nr_workloads;
+	n = (size_t)c->nr_policies * c->nr_list;
 	c->wls = calloc(n, sizeof(*c->wls));
 	c->outs = calloc(n, sizeof(*c->outs));
 	if (!c->wls || !c->outs) {
@@ -564,7 +634,7 @@ static int sim_cmd_execute(struct sim_cmd_run *c, const char *file,
 	}
 	ret = sim_cmd_alone(c);
 	for (p = 0; !ret && p < c->nr_policies; p++)
-		for (w = 0; !ret && w < c->set->nr_workloads; w++)
+		for (w = 0; !ret && w < c->nr_list; w++)
 			ret = sim_cmd_workload(c, p, w);
 	if (ret)
 		return ret;
@@ -599,7 +669,7 @@ static int sim_cmd_execute(struct sim_cmd_run *c, const char *file,
 		.alone = c->alone,
 		.nr_alone = c->nr_alone,
 		.wls = c->wls,
-		.nr_wls = c->set->nr_workloads,
+		.nr_wls = c->nr_list,
 	};
 	report_run(stdout, &rep);
 	if (fflush(stdout) || ferror(stdout)) {
@@ -607,7 +677,7 @@ static int sim_cmd_execute(struct sim_cmd_run *c, const char *file,
 		return SIM_EXIT_SYSTEM;
 	}
 	if (plot)
-		return sim_plot_requests(plot, c->wls, c->set->nr_workloads,
+		return sim_plot_requests(plot, c->wls, c->nr_list,
 					 c->names, c->nr_policies,
 					 c->cfg.clock_khz);
 	return 0;
@@ -728,9 +798,9 @@ static int cmd_run(int argc, char **argv)
 	c->preset = preset ? preset->name : "gtx480";
 	if (!ret && optind == argc)
 		ret = sim_usage_error(sim_run_help, "%s", "no workload file given");
-	if (!ret && optind + 1 < argc)
-		ret = sim_usage_error(sim_run_help, "unexpected argument '%s' (one workload file)",
-				      argv[optind + 1]);
+	if (!ret && argc - optind > SIM_MAX_FILES)
+		ret = sim_usage_error(sim_run_help, "more than %d workload files",
+				      SIM_MAX_FILES);
 	if (!ret)
 		ret = sim_load_plugins(plugins, nr_plugins);
 	if (!ret && policies)
@@ -740,23 +810,26 @@ static int cmd_run(int argc, char **argv)
 		ret = sim_check_params(sim_run_help, &c->modes);
 	if (!ret) {
 		c->seed_mix = sim_seed_mix(seed);
-		ret = sim_cmd_execute(c, argv[optind], json, trace, plot);
+		ret = sim_cmd_execute(c, argv + optind, argc - optind, json,
+				      trace, plot);
 	}
-	for (i = 0; c->outs && c->wls && c->set &&
-	     i < c->nr_policies * c->set->nr_workloads; i++) {
+	for (i = 0; c->outs && c->wls &&
+	     i < c->nr_policies * c->nr_list; i++) {
 		unsigned int r;
 
 		sim_out_free(&c->outs[i]);
 		for (r = 0; r < WL_MAX_RUNS; r++)
 			prog_result_free(&c->wls[i].runs[r]);
 	}
-	for (i = 0; i < WL_MAX_PROGRAMS; i++) {
+	for (i = 0; i < RUN_MAX_PROGRAMS; i++) {
 		free(c->alone_grids[i]);
 		prog_result_free(&c->alone[i]);
 	}
 	free(c->outs);
 	free(c->wls);
-	wl_free(c->set);
+	free(c->list);
+	for (i = 0; i < c->nr_sets; i++)
+		wl_free(c->sets[i]);
 	free(c);
 	return ret < 0 ? 0 : ret;
 }
