@@ -307,6 +307,12 @@ static int parse_args(struct cmd *c, int argc, char **argv)
 	return ret;
 }
 
+/* One error of a workload file, "gputbs: FILE:LINE: reason". */
+static void err_msg_line(const char *line)
+{
+	err_msg("%s", line);
+}
+
 /*
  * The alone slot of program @p: programs are identified by name, and one
  * defined in several files must be defined the same way in all of them.
@@ -345,7 +351,7 @@ static int add_program(struct cmd *c, const struct wl_program *p)
 static int prepare(struct cmd *c)
 {
 	unsigned int i, w, r, p, n = 0, rounds = c->nr_policies ?: 1;
-	char errbuf[512];
+	char errbuf[WL_ERR_LEN];
 	int k;
 
 	c->alone = calloc(RUN_MAX_PROGRAMS, sizeof(*c->alone));
@@ -357,7 +363,7 @@ static int prepare(struct cmd *c)
 		if (wl_parse_file(c->files[i],
 				  c->calibrate ? WL_PARSE_PROGRAMS : 0,
 				  &c->sets[i], errbuf, sizeof(errbuf))) {
-			err_msg("%s", errbuf);
+			wl_errors(errbuf, err_msg_line);
 			return EXIT_USAGE;
 		}
 		n += c->sets[i]->nr_workloads;

@@ -47,22 +47,35 @@ struct wl_parser {
 	unsigned int last_line;		/* lines of the top-level file */
 	unsigned long long grid_bytes;	/* grids and durations held */
 	unsigned int flags;		/* WL_PARSE_* */
+	unsigned int nr_errors;		/* line errors reported so far */
+	bool stop;			/* WL_MAX_ERRORS reached */
+	bool skip;			/* a program or workload line failed */
 };
 
+/*
+ * Append "FILE:LINE: reason" (or "reason" without @loc) to the caller's
+ * buffer, after the errors already there, one per line.
+ */
 static int __attribute__((format(printf, 4, 5)))
 wl_error(struct wl_parser *p, const struct wl_loc *loc, int ret,
 	 const char *fmt, ...)
 {
-	size_t n = 0;
+	size_t n;
 	va_list ap;
 
 	if (!p->errlen)
 		return ret;
-	if (loc)
-		snprintf(p->err, p->errlen, "%s:%u: ", loc->file, loc->line);
-	else
-		p->err[0] = '\0';
 	n = strlen(p->err);
+	if (n && n + 1 < p->errlen)
+		p->err[n++] = '\n';
+	if (n + 1 >= p->errlen)
+		return ret;
+	if (loc)
+		snprintf(p->err + n, p->errlen - n, "%s:%u: ", loc->file,
+			 loc->line);
+	else
+		p->err[n] = '\0';
+	n += strlen(p->err + n);
 	va_start(ap, fmt);
 	vsnprintf(p->err + n, p->errlen - n, fmt, ap);
 	va_end(ap);
@@ -960,9 +973,26 @@ static int wl_parse_line(struct wl_parser *p, const struct wl_loc *loc,
 	}
 	if (!ntok)
 		return 0;
-	for (i = 0; i < sizeof(wl_keywords) / sizeof(wl_keywords[0]); i++)
-		if (!strcmp(tok[0], wl_keywords[i].name))
-			return wl_keywords[i].fn(p, loc, tok, ntok);
+	for (i = 0; i < sizeof(wl_keywords) / sizeof(wl_keywords[0]); i++) {
+		bool block = !strcmp(tok[0], "program") ||
+			     !strcmp(tok[0], "workload");
+		int ret;
+
+		if (strcmp(tok[0], wl_keywords[i].name))
+			continue;
+		/* the lines of a program or workload whose line failed */
+		if (p->skip && !block && strcmp(tok[0], "include"))
+			return 0;
+		ret = wl_keywords[i].fn(p, loc, tok, ntok);
+		if (block) {
+			p->skip = ret != 0;
+			if (ret) {
+				p->prog = NULL;
+				p->wl = NULL;
+			}
+		}
+		return ret;
+	}
 	return wl_fail(p, loc, "unknown keyword '%s'", tok[0]);
 }
 
@@ -1027,6 +1057,7 @@ static int wl_parse_path(struct wl_parser *p, const char *path,
 	p->stack[p->depth++] = id;
 	p->prog = NULL;
 	p->wl = NULL;
+	p->skip = false;
 	for (;;) {
 		ret = input_line(&in);
 		if (ret < 0)	/* a NUL byte, a read error */
@@ -1035,8 +1066,18 @@ static int wl_parse_path(struct wl_parser *p, const char *path,
 			break;
 		loc.line = in.nr;
 		ret = wl_parse_line(p, &loc, in.line);
-		if (ret)
+		if (!ret)
+			continue;
+		if (ret != -EINVAL || p->stop)
 			break;
+		/* a bad line: report it, go on with the next (issue 17) */
+		if (++p->nr_errors == WL_MAX_ERRORS) {
+			wl_error(p, NULL, ret, "%s: stopped after %d errors",
+				 loc.file, WL_MAX_ERRORS);
+			p->stop = true;
+			break;
+		}
+		ret = 0;
 	}
 	p->depth--;
 	if (!p->depth)
@@ -1094,8 +1135,14 @@ static int wl_check(struct wl_parser *p)
  * @path: the file.
  * @flags: %WL_PARSE_PROGRAMS: a file without workloads is fine.
  * @out: out: what it defines, to be freed with wl_free().
- * @err: out: "FILE:LINE: reason" on error.
- * @errlen: size of @err.
+ * @err: out: on error, "FILE:LINE: reason", one line per error: every
+ *	bad line up to %WL_MAX_ERRORS (reading goes on with the next line;
+ *	the lines of a program or workload whose own line failed are
+ *	skipped), then "FILE: stopped after 20 errors"; the checks of the
+ *	whole file (runs of unknown programs, programs without grids) only
+ *	when every line was good; a file that cannot be read, a NUL byte or
+ *	an over-long line ends reading at once.
+ * @errlen: size of @err (%WL_ERR_LEN holds 20 errors).
  *
  * Return: 0; -EINVAL for a malformed file (including a missing included
  * file), -errno if @path itself cannot be read, -ENOMEM.
@@ -1123,6 +1170,8 @@ int wl_parse_file(const char *path, unsigned int flags, struct wl_set **out,
 		goto out;
 	}
 	ret = wl_parse_path(p, path, NULL);
+	if (!ret && p->nr_errors)
+		ret = -EINVAL;
 	if (!ret)
 		ret = wl_check(p);
 out:
@@ -1343,5 +1392,31 @@ void wl_run_arrivals(const struct wl_run *run, __u32 clock_khz, __u64 at,
 			t += (__u64)((hz_e4 * wl_exp_q32(wl_rand_next(&state)) /
 				      run->rate_e4) >> 32);
 		arrive[i] = t;
+	}
+}
+
+/**
+ * wl_errors() - each error of wl_parse_file(), one at a time
+ * @err: its error buffer: errors one per line.
+ * @fn: called with each, without the newline (printed by the caller
+ *	with its prefix, "gputbs: ").
+ */
+void wl_errors(const char *err, void (*fn)(const char *line))
+{
+	char line[1024];
+	const char *nl;
+	size_t n;
+
+	for (;;) {
+		nl = strchr(err, '\n');
+		n = nl ? (size_t)(nl - err) : strlen(err);
+		if (n >= sizeof(line))
+			n = sizeof(line) - 1;
+		memcpy(line, err, n);
+		line[n] = '\0';
+		fn(line);
+		if (!nl)
+			break;
+		err = nl + 1;
 	}
 }

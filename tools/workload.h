@@ -30,6 +30,8 @@
 #define WL_NAME_LEN		64	/* program and workload names, NUL incl. */
 #define WL_MAX_CYCLES		(1ULL << 40)
 #define WL_MAX_AT_PCT_PPM	10000000ULL	/* at=1000%: 10 runtimes */
+#define WL_MAX_ERRORS		20	/* bad lines reported per parse */
+#define WL_ERR_LEN		8192	/* an error buffer for all of them */
 
 /**
  * struct wl_loc - where something was defined, for error messages
@@ -211,5 +213,6 @@ __u64 wl_exp_q32(__u64 r);
 void wl_run_arrivals(const struct wl_run *run, __u32 clock_khz, __u64 at,
 		     __u64 *arrive);
 int wl_run_open(const struct wl_run *run);
+void wl_errors(const char *err, void (*fn)(const char *line));
 
 #endif /* _GPUTBS_WORKLOAD_H */

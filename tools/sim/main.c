@@ -592,7 +592,7 @@ static int sim_cmd_execute(struct sim_cmd_run *c, char **files,
 {
 	struct gputbs_info info;
 	struct report rep;
-	char errbuf[512];
+	char errbuf[WL_ERR_LEN];
 	size_t n;
 	unsigned int p, w;
 	int ret;
@@ -601,7 +601,7 @@ static int sim_cmd_execute(struct sim_cmd_run *c, char **files,
 		struct wl_set *set;
 
 		if (wl_parse_file(files[w], 0, &set, errbuf, sizeof(errbuf))) {
-			sim_err("%s", errbuf);
+			wl_errors(errbuf, sim_err_line);
 			return SIM_EXIT_USAGE;
 		}
 		c->sets[c->nr_sets++] = set;

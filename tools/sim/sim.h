@@ -444,6 +444,7 @@ void sim_timeline_free(struct sim_timeline *tl);
 typedef void sim_help_fn(FILE *f);
 extern const char *sim_progname;
 void sim_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void sim_err_line(const char *line);
 void sim_registry(char *buf, size_t len, const char *sep);
 const char *sim_timing_name(u32 model);
 int sim_timing_parse(const char *name, struct gtbs_dev_config *cfg);
