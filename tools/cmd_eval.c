@@ -392,6 +392,8 @@ static int eval_workload(struct eval_state *s, const struct sim_job *job,
 		set.programs[r] = &s->progs[r];
 		s->wl.runs[r].program = r;
 		s->wl.runs[r].at = job->arrive[r];
+		s->wl.runs[r].requests = 1;
+		s->wl.runs[r].outstanding = 1;
 	}
 	set.nr_workloads = 1;
 	set.workloads[0] = &s->wl;

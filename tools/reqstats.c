@@ -197,9 +197,10 @@ int run_plan_init(struct run_plan *pl, const struct wl_program *prog,
 
 	memset(pl, 0, sizeof(*pl));
 	pl->nr_grids = prog->nr_grids;
-	pl->nr_requests = run ? run->requests : 1;
+	/* a run line that did not come from the parser: one request */
+	pl->nr_requests = run && run->requests ? run->requests : 1;
 	pl->outstanding = run && wl_run_open(run) ? 0 :
-			  run ? run->outstanding : 1;
+			  run && run->outstanding ? run->outstanding : 1;
 	pl->first = first;
 	pl->think = run ? wl_time_cycles(&run->think, clock_khz) : 0;
 	pl->gap = calloc(pl->nr_grids, sizeof(*pl->gap));

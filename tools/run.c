@@ -531,7 +531,8 @@ run_child(const struct run_opts *opts, const struct workload_result *res,
 	rec.run = idx;
 	ret = gputbs_open(opts->device, 0, &g);
 	if (!ret &&
-	    (prog_result_alloc(&out, prog, run->requests, opts->record_blocks) ||
+	    (prog_result_alloc(&out, prog, run->requests ?: 1,
+			       opts->record_blocks) ||
 	     run_plan_init(&plan, prog, run, opts->info->clock_khz,
 			   arrival->cycle)))
 		ret = -ENOMEM;
@@ -851,7 +852,7 @@ int run_workload(const struct run_opts *opts, const struct gputbs_info *info,
 
 		if (prog_result_alloc(&res->runs[i],
 				      res->set->programs[run->program],
-				      run->requests, opts->record_blocks)) {
+				      run->requests ?: 1, opts->record_blocks)) {
 			run_free_blocks(res);
 			*failed_run = i;
 			err->what = "collect";
