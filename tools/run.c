@@ -55,6 +55,12 @@
 
 #include "run.h"
 
+/*
+ * Grids a process keeps submitted ahead in stream order (at most the
+ * file's max_grids_per_fd), so that other users' limits are not eaten.
+ */
+#define RUN_STREAM_AHEAD	64
+
 /* How long a run spins before its arrival or for its turn. */
 #define RUN_SPIN_NS		2000000ULL
 
@@ -321,7 +327,12 @@ static int run_grids(const struct run_opts *opts, struct gputbs *g,
 	int ret = 0;
 
 	if (stream) {
-		window = info->max_grids_per_fd ? info->max_grids_per_fd : 1;
+		/* ahead: what the plan needs, at least RUN_STREAM_AHEAD */
+		window = run_plan_window(pl);
+		if (window < RUN_STREAM_AHEAD)
+			window = RUN_STREAM_AHEAD;
+		if (window > info->max_grids_per_fd)
+			window = info->max_grids_per_fd;
 		if (window < run_plan_window(pl)) {
 			err->what = run_what[WHAT_SUBMIT];
 			err->grid = 0;
