@@ -259,7 +259,8 @@ static void gputbs_dbg_copy_grid(struct gputbs_device *gdev,
 		.id = g->id,
 		.state = g->state,
 		.prio_class = g->desc.prio_class,
-		.eff_class = g->state == GTBS_GRID_ARRIVING ?
+		.eff_class = g->state == GTBS_GRID_ARRIVING ||
+			     g->state == GTBS_GRID_WAITING ?
 			     g->desc.prio_class :
 			     gtbs_grid_class(&gdev->core, g, now),
 		.nr_blocks = g->desc.nr_blocks,
@@ -338,7 +339,8 @@ static u32 gputbs_dbg_copy_grids(struct gputbs_device *gdev, u64 now,
 				 struct gputbs_dbg_pred *preds)
 {
 	struct list_head *lists[] = { &gdev->core.grids,
-				      &gdev->core.arrivals };
+				      &gdev->core.arrivals,
+				      &gdev->core.waiting };
 	u32 nr_sms = gdev->core.cfg.nr_sms, n = 0, l;
 	const struct gtbs_grid *g;
 
@@ -359,6 +361,8 @@ static u32 gputbs_dbg_count_grids(const struct gputbs_device *gdev)
 	u32 n = gdev->core.nr_grids;
 
 	list_for_each_entry(g, &gdev->core.arrivals, node)
+		n++;
+	list_for_each_entry(g, &gdev->core.waiting, node)
 		n++;
 	return n;
 }

@@ -310,7 +310,7 @@ int gputbs_admin_check(void);
 void gputbs_limits_apply(struct gtbs_dev_config *cfg);
 u64 gputbs_grid_bytes(const struct gputbs_submit *args);
 int gputbs_grid_charge(struct gputbs_client *client, u64 bytes,
-		       struct gputbs_charge *charge);
+		       struct gputbs_charge *charge, struct gtbs_grid_err *err);
 void gputbs_grid_uncharge(struct gputbs_client *client,
 			  struct gputbs_charge *charge);
 u32 gputbs_users_snapshot(struct gputbs_user_usage *usage, u32 max,

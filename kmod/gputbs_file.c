@@ -102,6 +102,33 @@ static void gputbs_grid_drop(struct gputbs_device *gdev,
 	list_del_init(&grid->done_node);
 }
 
+/*
+ * Cancel @root and the grids waiting for it in stream order (all of the
+ * same file), the waiting ones first, depth first by the core's
+ * &gtbs_grid.dependents: a grid cancelled before its dependents would
+ * release them onto the arrivals only for them to be cancelled in turn.
+ * O(grids cancelled).  Device lock held.
+ */
+static void gputbs_grid_drop_stream(struct gputbs_device *gdev,
+				    struct gputbs_grid *root, u64 now)
+{
+	struct gtbs_grid *g = &root->core, *up;
+
+	lockdep_assert_held(&gdev->lock);
+	for (;;) {
+		if (!list_empty(&g->dependents)) {
+			g = list_first_entry(&g->dependents, struct gtbs_grid,
+					     after_node);
+			continue;
+		}
+		up = g->after;	/* NULL once cancelled: read it first */
+		gputbs_grid_drop(gdev, g->priv, now);
+		if (g == &root->core)
+			return;
+		g = up;
+	}
+}
+
 static int gputbs_release(struct inode *inode, struct file *file)
 {
 	struct gputbs_client *client = file->private_data;
@@ -123,12 +150,15 @@ static int gputbs_release(struct inode *inode, struct file *file)
 	/*
 	 * The grids that have not started first: otherwise each running grid
 	 * cancelled would free room for the next queued grid of the same
-	 * file, which would be launched only to be cancelled in turn.
+	 * file, which would be launched only to be cancelled in turn.  Those
+	 * waiting in stream order go with (before) their predecessor, so
+	 * none is released to arrive: by the second loop none waits.
 	 */
 	xa_for_each(&client->grids, handle, grid)
 		if (grid->core.state == GTBS_GRID_QUEUED ||
-		    grid->core.state == GTBS_GRID_ARRIVING)
-			gputbs_grid_drop(gdev, grid, now);
+		    grid->core.state == GTBS_GRID_ARRIVING ||
+		    grid->core.state == GTBS_GRID_WAITING)
+			gputbs_grid_drop_stream(gdev, grid, now);
 	xa_for_each(&client->grids, handle, grid)
 		if (grid->core.state != GTBS_GRID_CANCELLED &&
 		    grid->core.state != GTBS_GRID_TIMED_OUT)
@@ -218,7 +248,9 @@ static long gputbs_ioctl_info(struct gputbs_client *client, void *data,
 			 GPUTBS_FEATURE_DEVICE_GRID_LIMIT |
 			 GPUTBS_FEATURE_JOB_TIMEOUT |
 			 GPUTBS_FEATURE_CORUN_TIMING | GPUTBS_FEATURE_BLOCK_DIST |
-			 GPUTBS_FEATURE_USER_LIMITS | GPUTBS_FEATURE_PREEMPT;
+			 GPUTBS_FEATURE_USER_LIMITS | GPUTBS_FEATURE_PREEMPT |
+			 GPUTBS_FEATURE_STREAM_ORDER |
+			 GPUTBS_FEATURE_ERROR_DETAIL;
 	info->nr_sms = cfg->nr_sms;
 	info->warp_size = cfg->warp_size;
 	info->max_threads_per_sm = cfg->max_threads_per_sm;
@@ -254,6 +286,34 @@ static u32 gputbs_prio_class(u32 uapi_class)
 						   uapi_class - 1;
 }
 
+/* Flags SUBMIT knows. */
+#define GPUTBS_SUBMIT_FLAGS						\
+	(GPUTBS_SUBMIT_RECORD_BLOCKS | GPUTBS_SUBMIT_AT_CYCLE |	\
+	 GPUTBS_SUBMIT_TIMEOUT | GPUTBS_SUBMIT_MODEL |			\
+	 GPUTBS_SUBMIT_IDEMPOTENT | GPUTBS_SUBMIT_AFTER)
+
+/* Record a failed check of SUBMIT in @err; returns -EINVAL. */
+static int gputbs_einval(struct gtbs_grid_err *err, u32 reason, u64 value,
+			 u64 limit)
+{
+	err->reason = reason;
+	err->value = value;
+	err->limit = limit;
+	return -EINVAL;
+}
+
+/*
+ * @flag is set in a command of @size bytes: it needs the struct of
+ * @need bytes that has its members.
+ */
+static int gputbs_flag_size_check(u32 flag, unsigned int size,
+				  unsigned int need, struct gtbs_grid_err *err)
+{
+	if (size >= need)
+		return 0;
+	return gputbs_einval(err, GPUTBS_SUBMIT_ERR_FLAG_SIZE, flag, need);
+}
+
 /*
  * An arrival cycle needs the flag, the flag needs the command of the
  * struct that has the member (@size), and the cycle may lie at most
@@ -263,15 +323,21 @@ static u32 gputbs_prio_class(u32 uapi_class)
  */
 static int gputbs_arrival_check(const struct gputbs_device *gdev,
 				const struct gputbs_submit *args,
-				unsigned int size)
+				unsigned int size, struct gtbs_grid_err *err)
 {
+	u64 limit;
+
 	if (!(args->flags & GPUTBS_SUBMIT_AT_CYCLE))
-		return args->arrival_cycle ? -EINVAL : 0;
-	if (size < GPUTBS_SUBMIT_SIZE_VER1)
+		return args->arrival_cycle ?
+		       gputbs_einval(err, GPUTBS_SUBMIT_ERR_ARRIVAL_FLAG,
+				     args->arrival_cycle, 0) : 0;
+	if (gputbs_flag_size_check(GPUTBS_SUBMIT_AT_CYCLE, size,
+				   GPUTBS_SUBMIT_SIZE_VER1, err))
 		return -EINVAL;
-	if (args->arrival_cycle >
-	    gputbs_now_cycles(gdev) + GPUTBS_ARRIVAL_MAX_AHEAD)
-		return -EINVAL;
+	limit = gputbs_now_cycles(gdev) + GPUTBS_ARRIVAL_MAX_AHEAD;
+	if (args->arrival_cycle > limit)
+		return gputbs_einval(err, GPUTBS_SUBMIT_ERR_ARRIVAL_AHEAD,
+				     args->arrival_cycle, limit);
 	return 0;
 }
 
@@ -280,82 +346,159 @@ static int gputbs_arrival_check(const struct gputbs_device *gdev,
  * that has the member (@size), and a value 1..GPUTBS_TIMEOUT_MAX_CYCLES.
  */
 static int gputbs_timeout_check(const struct gputbs_submit *args,
-				unsigned int size)
+				unsigned int size, struct gtbs_grid_err *err)
 {
 	if (!(args->flags & GPUTBS_SUBMIT_TIMEOUT))
-		return args->timeout_cycles ? -EINVAL : 0;
-	if (size < GPUTBS_SUBMIT_SIZE_VER2)
+		return args->timeout_cycles ?
+		       gputbs_einval(err, GPUTBS_SUBMIT_ERR_TIMEOUT_FLAG,
+				     args->timeout_cycles, 0) : 0;
+	if (gputbs_flag_size_check(GPUTBS_SUBMIT_TIMEOUT, size,
+				   GPUTBS_SUBMIT_SIZE_VER2, err))
 		return -EINVAL;
 	if (!args->timeout_cycles ||
 	    args->timeout_cycles > GPUTBS_TIMEOUT_MAX_CYCLES)
-		return -EINVAL;
+		return gputbs_einval(err, GPUTBS_SUBMIT_ERR_TIMEOUT,
+				     args->timeout_cycles,
+				     GPUTBS_TIMEOUT_MAX_CYCLES);
 	return 0;
 }
 
 /*
  * The timing members need the flag and the command of the struct that
- * has them (@size); their ranges are the core's (gtbs_grid_desc_check()).
+ * has them (@size); their ranges are the core's (gtbs_grid_desc_verify()).
  */
 static int gputbs_model_check(const struct gputbs_submit *args,
-			      unsigned int size)
+			      unsigned int size, struct gtbs_grid_err *err)
 {
-	if (!(args->flags & GPUTBS_SUBMIT_MODEL))
-		return (args->mem_ppm | args->knee_mwarps | args->block_dist |
-			args->block_dist_param | args->startup_ppm |
-			args->startup_blocks) ? -EINVAL : 0;
-	return size < GPUTBS_SUBMIT_SIZE_VER3 ? -EINVAL : 0;
+	const u32 members[] = {
+		args->mem_ppm, args->knee_mwarps, args->block_dist,
+		args->block_dist_param, args->startup_ppm, args->startup_blocks,
+	};
+	unsigned int i;
+
+	if (args->flags & GPUTBS_SUBMIT_MODEL)
+		return gputbs_flag_size_check(GPUTBS_SUBMIT_MODEL, size,
+					      GPUTBS_SUBMIT_SIZE_VER3, err);
+	for (i = 0; i < ARRAY_SIZE(members); i++)
+		if (members[i])
+			return gputbs_einval(err, GPUTBS_SUBMIT_ERR_MODEL_FLAG,
+					     members[i], 0);
+	return 0;
 }
 
 /*
- * Work-model fields must match the chosen model, flags be known, the
- * arrival valid and the class exist (-EINVAL).  The core checks the rest
- * when the grid is created; the classes above normal need CAP_SYS_NICE
- * (-EPERM), checked after that (gputbs_ioctl_submit()), so that an
- * invalid grid is -EINVAL (or -E2BIG) for anyone.
+ * Stream order: the members need the flag, the flag the command of
+ * %GPUTBS_SUBMIT_SIZE_VER4 bytes, no %GPUTBS_SUBMIT_AT_CYCLE (one arrival
+ * rule per grid) and a gap of at most GPUTBS_ARRIVAL_MAX_AHEAD.  The
+ * handle is looked up later (gputbs_ioctl_submit()).
+ */
+static int gputbs_after_check(const struct gputbs_submit *args,
+			      unsigned int size, struct gtbs_grid_err *err)
+{
+	if (!(args->flags & GPUTBS_SUBMIT_AFTER))
+		return args->after_handle || args->after_cycles ?
+		       gputbs_einval(err, GPUTBS_SUBMIT_ERR_AFTER_FLAG,
+				     args->after_handle,
+				     args->after_cycles) : 0;
+	if (gputbs_flag_size_check(GPUTBS_SUBMIT_AFTER, size,
+				   GPUTBS_SUBMIT_SIZE_VER4, err))
+		return -EINVAL;
+	if (args->flags & GPUTBS_SUBMIT_AT_CYCLE)
+		return gputbs_einval(err, GPUTBS_SUBMIT_ERR_AFTER_AT_CYCLE,
+				     args->flags, 0);
+	if (args->after_cycles > GPUTBS_ARRIVAL_MAX_AHEAD)
+		return gputbs_einval(err, GPUTBS_SUBMIT_ERR_AFTER_CYCLES,
+				     args->after_cycles,
+				     GPUTBS_ARRIVAL_MAX_AHEAD);
+	return 0;
+}
+
+/* Work-model fields must match the chosen model. */
+static int gputbs_work_check(const struct gputbs_submit *args,
+			     struct gtbs_grid_err *err)
+{
+	switch (args->work_model) {
+	case GPUTBS_WORK_DIST:
+		if (args->nr_durations)
+			return gputbs_einval(err, GPUTBS_SUBMIT_ERR_WORK_FIELD,
+					     args->nr_durations, 0);
+		if (args->durations_ptr)
+			return gputbs_einval(err, GPUTBS_SUBMIT_ERR_WORK_FIELD,
+					     args->durations_ptr, 0);
+		return 0;
+	case GPUTBS_WORK_ARRAY:
+		if (args->nr_durations != args->nr_blocks)
+			return gputbs_einval(err,
+					     GPUTBS_SUBMIT_ERR_NR_DURATIONS,
+					     args->nr_durations,
+					     args->nr_blocks);
+		if (args->block_cycles || args->seed)
+			return gputbs_einval(err, GPUTBS_SUBMIT_ERR_WORK_FIELD,
+					     args->block_cycles ?: args->seed,
+					     0);
+		if (args->block_rsd_ppm || args->block_dist ||
+		    args->block_dist_param || args->startup_ppm ||
+		    args->startup_blocks)
+			return gputbs_einval(err, GPUTBS_SUBMIT_ERR_WORK_FIELD,
+					     args->block_rsd_ppm ?:
+					     args->block_dist ?:
+					     args->block_dist_param ?:
+					     args->startup_ppm ?:
+					     args->startup_blocks, 0);
+		return 0;
+	default:
+		return gputbs_einval(err, GPUTBS_SUBMIT_ERR_WORK_MODEL,
+				     args->work_model, GPUTBS_WORK_ARRAY);
+	}
+}
+
+/*
+ * The flags known, the arrival, timeout, model and stream-order members
+ * valid, the class exist and the work model's fields match it (-EINVAL,
+ * with the reason in @err).  The core
+ * checks the rest when the grid is created; the classes above normal
+ * need CAP_SYS_NICE (-EPERM), checked after that (gputbs_ioctl_submit()),
+ * so that an invalid grid is -EINVAL (or -E2BIG) for anyone.
  */
 static int gputbs_submit_check(const struct gputbs_device *gdev,
 			       const struct gputbs_submit *args,
-			       unsigned int size)
+			       unsigned int size, struct gtbs_grid_err *err)
 {
-	if (args->flags & ~(GPUTBS_SUBMIT_RECORD_BLOCKS |
-			    GPUTBS_SUBMIT_AT_CYCLE | GPUTBS_SUBMIT_TIMEOUT |
-			    GPUTBS_SUBMIT_MODEL | GPUTBS_SUBMIT_IDEMPOTENT))
-		return -EINVAL;
-	if (gputbs_arrival_check(gdev, args, size) ||
-	    gputbs_timeout_check(args, size) ||
-	    gputbs_model_check(args, size))
+	if (args->flags & ~GPUTBS_SUBMIT_FLAGS)
+		return gputbs_einval(err, GPUTBS_SUBMIT_ERR_FLAGS, args->flags,
+				     GPUTBS_SUBMIT_FLAGS);
+	if (gputbs_arrival_check(gdev, args, size, err) ||
+	    gputbs_timeout_check(args, size, err) ||
+	    gputbs_model_check(args, size, err) ||
+	    gputbs_after_check(args, size, err))
 		return -EINVAL;
 	if (args->prio_class > GPUTBS_PRIO_REALTIME)
-		return -EINVAL;
-	switch (args->work_model) {
-	case GPUTBS_WORK_DIST:
-		if (args->nr_durations || args->durations_ptr)
-			return -EINVAL;
-		break;
-	case GPUTBS_WORK_ARRAY:
-		if (args->block_cycles || args->block_rsd_ppm || args->seed ||
-		    args->nr_durations != args->nr_blocks ||
-		    args->block_dist || args->block_dist_param ||
-		    args->startup_ppm || args->startup_blocks)
-			return -EINVAL;
-		break;
-	default:
-		return -EINVAL;
-	}
-	return 0;
+		return gputbs_einval(err, GPUTBS_SUBMIT_ERR_PRIO_CLASS,
+				     args->prio_class, GPUTBS_PRIO_REALTIME);
+	return gputbs_work_check(args, err);
 }
 
 /*
  * The core's rule (gtbs_prio_class_check(), tested by KUnit): the classes
  * above normal need CAP_SYS_NICE, asked for only for those classes.
  */
-static int gputbs_prio_check(const struct gputbs_submit *args)
+static int gputbs_prio_check(const struct gputbs_submit *args,
+			     struct gtbs_grid_err *err)
 {
 	u32 prio_class = gputbs_prio_class(args->prio_class);
+	int ret;
 
-	return gtbs_prio_class_check(prio_class,
-				     prio_class <= GTBS_PRIO_NORMAL ||
-				     capable(CAP_SYS_NICE));
+	ret = gtbs_prio_class_check(prio_class,
+				    prio_class <= GTBS_PRIO_NORMAL ||
+				    capable(CAP_SYS_NICE));
+	if (ret) {
+		err->reason = ret == -EPERM ? GPUTBS_SUBMIT_ERR_PRIO_PERM :
+					      GPUTBS_SUBMIT_ERR_PRIO_CLASS;
+		err->value = args->prio_class;
+		err->limit = ret == -EPERM ? GPUTBS_PRIO_NORMAL :
+					     GPUTBS_PRIO_REALTIME;
+	}
+	return ret;
 }
 
 static u64 *gputbs_copy_durations(const struct gputbs_submit *args)
@@ -375,7 +518,8 @@ static u64 *gputbs_copy_durations(const struct gputbs_submit *args)
 }
 
 static struct gputbs_grid *gputbs_grid_create(struct gputbs_client *client,
-					      const struct gputbs_submit *args)
+					      const struct gputbs_submit *args,
+					      struct gtbs_grid_err *err)
 {
 	struct gtbs_dev *core = &client->gdev->core;
 	struct gtbs_grid_desc desc = {
@@ -397,12 +541,12 @@ static struct gputbs_grid *gputbs_grid_create(struct gputbs_client *client,
 		.idempotent = !!(args->flags & GPUTBS_SUBMIT_IDEMPOTENT),
 	};
 	struct gputbs_grid *grid;
-	const char *why;
 	int ret;
 
 	BUILD_BUG_ON(sizeof(desc.label) != sizeof(args->label));
 	memcpy(desc.label, args->label, sizeof(desc.label));
 	/* gtbs_grid_init() zeroes the core's part, which is most of it */
+	err->reason = GPUTBS_SUBMIT_ERR_NOMEM;	/* until the core's check */
 	grid = kvmalloc(sizeof(*grid) - sizeof(grid->core) +
 			gtbs_grid_size(&core->cfg), GFP_KERNEL_ACCOUNT);
 	if (!grid)
@@ -433,10 +577,10 @@ static struct gputbs_grid *gputbs_grid_create(struct gputbs_client *client,
 		}
 		desc.durations = grid->durations;
 	}
-	ret = gtbs_grid_init(core, &grid->core, &desc, &why);
+	ret = gtbs_grid_init_err(core, &grid->core, &desc, err);
 	if (ret) {
 		pr_debug("gputbs: %s[%d]: submit rejected: %s\n",
-			 current->comm, task_pid_nr(current), why);
+			 current->comm, task_pid_nr(current), err->why);
 		goto err_free;
 	}
 	kref_init(&grid->ref);
@@ -454,74 +598,6 @@ err_free:
 	return ERR_PTR(ret);
 }
 
-static long gputbs_ioctl_submit(struct gputbs_client *client, void *data,
-				unsigned int size)
-{
-	struct gputbs_submit *args = data;
-	struct gputbs_device *gdev = client->gdev;
-	struct gputbs_charge charge;
-	struct gputbs_grid *grid;
-	u32 handle;
-	u64 now;
-	int ret;
-
-	ret = gputbs_submit_check(gdev, args, size);
-	if (ret)
-		return ret;
-	/* the configuration is constant while a file is open */
-	if (args->nr_blocks > gdev->core.cfg.max_blocks_per_grid)
-		return -E2BIG;
-	/*
-	 * -EAGAIN, -EDQUOT, -ENOBUFS, -ENOSPC, -ENOMEM: before anything is
-	 * allocated, so that a grid over a limit costs nothing
-	 */
-	ret = gputbs_grid_charge(client, gputbs_grid_bytes(args), &charge);
-	if (ret)
-		return ret;
-	grid = gputbs_grid_create(client, args);
-	if (IS_ERR(grid)) {
-		gputbs_grid_uncharge(client, &charge);
-		return PTR_ERR(grid);
-	}
-	grid->charge = charge;
-	ret = gputbs_prio_check(args);	/* -EPERM, once the grid is valid */
-	if (ret)
-		goto err_retire;
-	ret = xa_alloc(&client->grids, &handle, grid, xa_limit_32b,
-		       GFP_KERNEL_ACCOUNT);
-	if (ret)
-		goto err_retire;
-	grid->handle = handle;
-	args->handle = handle;
-
-	/*
-	 * arrival_cycle is 0 without GPUTBS_SUBMIT_AT_CYCLE, and a cycle at
-	 * or before now means now.  When the device is at now (one bounded
-	 * slice brought it there), the grid arrives at once.  Otherwise it
-	 * waits on the core's arrivals for its cycle, or for now if the
-	 * device is behind (its catch-up is left to the SM kthreads, so a
-	 * submitter never waits for another's backlog), and the second sync
-	 * arms SM 0's timer for it (gputbs_dev_sync()).
-	 */
-	spin_lock(&gdev->lock);
-	if (gputbs_dev_sync(gdev) && args->arrival_cycle <= gdev->core.clock) {
-		now = gdev->core.clock;
-		gtbs_grid_submit(&gdev->core, &grid->core, now);
-	} else {
-		now = gputbs_now_cycles(gdev);
-		gtbs_grid_submit_at(&gdev->core, &grid->core, now,
-				    args->arrival_cycle);
-	}
-	gputbs_obs_grid_submit(gdev, grid, now);
-	gputbs_dev_sync(gdev);	/* issue its blocks now, at its arrival */
-	spin_unlock(&gdev->lock);
-	return 0;
-
-err_retire:
-	gputbs_grid_retire(grid);
-	return ret;
-}
-
 /* Take a reference to the grid of @handle, or NULL.  */
 static struct gputbs_grid *gputbs_grid_get(struct gputbs_client *client,
 					   u32 handle)
@@ -534,6 +610,160 @@ static struct gputbs_grid *gputbs_grid_get(struct gputbs_client *client,
 		kref_get(&grid->ref);
 	xa_unlock(&client->grids);
 	return grid;
+}
+
+/*
+ * Submit a grid; on error @err says which check failed (the caller
+ * writes it back for a command of %GPUTBS_SUBMIT_SIZE_VER4 bytes).
+ */
+static int gputbs_submit_grid(struct gputbs_client *client,
+			      struct gputbs_submit *args, unsigned int size,
+			      struct gtbs_grid_err *err)
+{
+	struct gputbs_device *gdev = client->gdev;
+	struct gputbs_grid *grid, *pred = NULL;
+	struct gputbs_charge charge;
+	u32 handle;
+	u64 now;
+	int ret;
+
+	ret = gputbs_submit_check(gdev, args, size, err);
+	if (ret)
+		return ret;
+	/* the configuration is constant while a file is open */
+	if (args->nr_blocks > gdev->core.cfg.max_blocks_per_grid) {
+		err->reason = GPUTBS_SUBMIT_ERR_NR_BLOCKS;
+		err->value = args->nr_blocks;
+		err->limit = gdev->core.cfg.max_blocks_per_grid;
+		return -E2BIG;
+	}
+	/*
+	 * The predecessor of stream order: a reference keeps it while this
+	 * grid is linked to it under the device lock below.  A WAIT that
+	 * reaps it meanwhile changes nothing: it had left the device, and
+	 * gtbs_grid_submit_after() reads its end cycle.
+	 */
+	if (args->flags & GPUTBS_SUBMIT_AFTER) {
+		pred = gputbs_grid_get(client, args->after_handle);
+		if (!pred) {
+			err->reason = GPUTBS_SUBMIT_ERR_AFTER_HANDLE;
+			err->value = args->after_handle;
+			return -ENOENT;
+		}
+	}
+	/*
+	 * -EAGAIN, -EDQUOT, -ENOBUFS, -ENOSPC, -ENOMEM: before anything is
+	 * allocated, so that a grid over a limit costs nothing
+	 */
+	ret = gputbs_grid_charge(client, gputbs_grid_bytes(args), &charge, err);
+	if (ret)
+		goto err_pred;
+	grid = gputbs_grid_create(client, args, err);
+	if (IS_ERR(grid)) {
+		gputbs_grid_uncharge(client, &charge);
+		ret = PTR_ERR(grid);
+		goto err_pred;
+	}
+	grid->charge = charge;
+	ret = gputbs_prio_check(args, err);	/* -EPERM, once the grid is valid */
+	if (ret)
+		goto err_retire;
+	ret = xa_alloc(&client->grids, &handle, grid, xa_limit_32b,
+		       GFP_KERNEL_ACCOUNT);
+	if (ret) {
+		err->reason = GPUTBS_SUBMIT_ERR_NOMEM;
+		goto err_retire;
+	}
+	grid->handle = handle;
+	args->handle = handle;
+
+	/*
+	 * arrival_cycle is 0 without GPUTBS_SUBMIT_AT_CYCLE, and a cycle at
+	 * or before now means now.  When the device is at now (one bounded
+	 * slice brought it there), the grid arrives at once.  Otherwise it
+	 * waits on the core's arrivals for its cycle, or for now if the
+	 * device is behind (its catch-up is left to the SM kthreads, so a
+	 * submitter never waits for another's backlog), and the second sync
+	 * arms SM 0's timer for it (gputbs_dev_sync()).  A grid in stream
+	 * order waits for its predecessor instead (or, if that has left,
+	 * arrives at its end plus the gap, or now).
+	 */
+	spin_lock(&gdev->lock);
+	if (pred) {
+		now = gputbs_dev_sync(gdev) ? gdev->core.clock :
+					      gputbs_now_cycles(gdev);
+		gtbs_grid_submit_after(&gdev->core, &grid->core, now,
+				       &pred->core, args->after_cycles);
+	} else if (gputbs_dev_sync(gdev) &&
+		   args->arrival_cycle <= gdev->core.clock) {
+		now = gdev->core.clock;
+		gtbs_grid_submit(&gdev->core, &grid->core, now);
+	} else {
+		now = gputbs_now_cycles(gdev);
+		gtbs_grid_submit_at(&gdev->core, &grid->core, now,
+				    args->arrival_cycle);
+	}
+	gputbs_obs_grid_submit(gdev, grid, now);
+	gputbs_dev_sync(gdev);	/* issue its blocks now, at its arrival */
+	spin_unlock(&gdev->lock);
+	if (pred)
+		gputbs_grid_put(pred);
+	return 0;
+
+err_retire:
+	gputbs_grid_retire(grid);
+err_pred:
+	if (pred)
+		gputbs_grid_put(pred);
+	return ret;
+}
+
+/* Whether SUBMIT writes the error detail back after error @ret. */
+static bool gputbs_submit_err_out(long ret)
+{
+	switch (ret) {
+	case -EINVAL:
+	case -E2BIG:
+	case -EPERM:
+	case -EAGAIN:
+	case -EDQUOT:
+	case -ENOBUFS:
+	case -ENOSPC:
+	case -ENOMEM:
+	case -ENOENT:
+		return true;
+	}
+	return false;
+}
+
+/*
+ * %GPUTBS_IOCTL_SUBMIT.  A command of %GPUTBS_SUBMIT_SIZE_VER4 bytes gets
+ * the reason of a failed check in err_reason, err_value and err_limit,
+ * which gputbs_ioctl() copies back (&gputbs_ioctl_desc.err_out_size);
+ * nothing else of the struct changed on error.  On success they are 0.
+ */
+static long gputbs_ioctl_submit(struct gputbs_client *client, void *data,
+				unsigned int size)
+{
+	struct gputbs_submit *args = data;
+	struct gtbs_grid_err err = {};
+	int ret;
+
+	/*
+	 * Output only: ignored on input (a struct that failed may be sent
+	 * again as it is), 0 on success
+	 */
+	args->err_reason = 0;
+	args->err_value = 0;
+	args->err_limit = 0;
+	ret = gputbs_submit_grid(client, args, size, &err);
+	if (ret && size >= GPUTBS_SUBMIT_SIZE_VER4 &&
+	    gputbs_submit_err_out(ret)) {
+		args->err_reason = err.reason;
+		args->err_value = err.value;
+		args->err_limit = err.limit;
+	}
+	return ret;
 }
 
 /* The first completed grid of @client with a reference held, or NULL. */
@@ -726,25 +956,33 @@ static __poll_t gputbs_poll(struct file *file, poll_table *wait)
  *	the list.
  * @out_err: besides success, the error after which the outputs are
  *	copied back too (WAIT's -ETIMEDOUT: the grid was reaped), or 0.
+ * @err_out_size: a command of at least this size also gets the struct
+ *	copied back after the errors of @err_out (SUBMIT's error detail,
+ *	%GPUTBS_FEATURE_ERROR_DETAIL), or 0.
+ * @err_out: whether an error is one whose detail is copied back.
  * @func: handler; gets a zero-extended kernel copy of the argument and
  *	the size userspace passed (_IOC_SIZE() of its command).
  */
 struct gputbs_ioctl_desc {
 	unsigned int cmd;
-	unsigned int old_sizes[3];
+	unsigned int old_sizes[4];
 	int out_err;
+	unsigned int err_out_size;
+	bool (*err_out)(long ret);
 	long (*func)(struct gputbs_client *client, void *data,
 		     unsigned int size);
 };
 
 static const struct gputbs_ioctl_desc gputbs_ioctls[] = {
-	[0x00] = { GPUTBS_IOCTL_INFO, {}, 0, gputbs_ioctl_info },
+	[0x00] = { GPUTBS_IOCTL_INFO, {}, 0, 0, NULL, gputbs_ioctl_info },
 	[0x01] = { GPUTBS_IOCTL_SUBMIT,
 		   { GPUTBS_SUBMIT_SIZE_VER0, GPUTBS_SUBMIT_SIZE_VER1,
-		     GPUTBS_SUBMIT_SIZE_VER2 }, 0,
+		     GPUTBS_SUBMIT_SIZE_VER2, GPUTBS_SUBMIT_SIZE_VER3 }, 0,
+		   GPUTBS_SUBMIT_SIZE_VER4, gputbs_submit_err_out,
 		   gputbs_ioctl_submit },
-	[0x02] = { GPUTBS_IOCTL_WAIT, {}, -ETIMEDOUT, gputbs_ioctl_wait },
-	[0x03] = { GPUTBS_IOCTL_BLOCKS, {}, 0, gputbs_ioctl_blocks },
+	[0x02] = { GPUTBS_IOCTL_WAIT, {}, -ETIMEDOUT, 0, NULL,
+		   gputbs_ioctl_wait },
+	[0x03] = { GPUTBS_IOCTL_BLOCKS, {}, 0, 0, NULL, gputbs_ioctl_blocks },
 };
 
 /* Whether userspace's struct size @usize is one the command accepts. */
@@ -796,7 +1034,9 @@ static long gputbs_ioctl(struct file *file, unsigned int cmd,
 	if (!gputbs_ioctl_size_ok(desc, usize))
 		return -ENOTTY;
 
-	BUILD_BUG_ON(sizeof(struct gputbs_submit) != GPUTBS_SUBMIT_SIZE_VER3);
+	BUILD_BUG_ON(sizeof(struct gputbs_submit) != GPUTBS_SUBMIT_SIZE_VER4);
+	BUILD_BUG_ON(offsetofend(struct gputbs_submit, startup_blocks) !=
+		     GPUTBS_SUBMIT_SIZE_VER3);
 	BUILD_BUG_ON(offsetofend(struct gputbs_submit, timeout_cycles) !=
 		     GPUTBS_SUBMIT_SIZE_VER2);
 	BUILD_BUG_ON(offsetofend(struct gputbs_submit, arrival_cycle) !=
@@ -809,7 +1049,10 @@ static long gputbs_ioctl(struct file *file, unsigned int cmd,
 	ret = desc->func(client, &data, usize);
 	if (ret == -ERESTARTSYS && nr != _IOC_NR(GPUTBS_IOCTL_WAIT))
 		ret = -EINTR;
-	if ((_IOC_DIR(cmd) & _IOC_READ) && (!ret || ret == desc->out_err) &&
+	if ((_IOC_DIR(cmd) & _IOC_READ) &&
+	    (!ret || ret == desc->out_err ||
+	     (desc->err_out_size && usize >= desc->err_out_size &&
+	      desc->err_out(ret))) &&
 	    copy_to_user(uarg, &data, usize))
 		return -EFAULT;
 	return ret;

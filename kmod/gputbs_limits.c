@@ -249,26 +249,50 @@ static bool gputbs_over(u64 have, u64 add, u64 limit)
 	return add && (have > limit || add > limit - have);
 }
 
+/* Fill @err (may be NULL) with a limit's reason; returns @ret. */
+static int gputbs_limit_err(struct gtbs_grid_err *err, int ret, u32 reason,
+			    u64 value, u64 limit)
+{
+	if (err) {
+		err->reason = reason;
+		err->value = value;
+		err->limit = limit;
+	}
+	return ret;
+}
+
 /*
  * Charge one grid of @bytes to @user, the per-user limits unless
- * @privileged.  Returns 0 or the error of the first limit hit.
+ * @privileged.  Returns 0 or the error of the first limit hit, with its
+ * reason, the count or bytes it would take and the limit in @err.
  */
 static int gputbs_user_add(struct gputbs_user *user, u64 bytes,
-			   bool privileged)
+			   bool privileged, struct gtbs_grid_err *err)
 {
 	struct gputbs_acct *acct = &gputbs_acct;
+	u64 lim;
 
 	lockdep_assert_held(&acct->lock);
-	if (!privileged &&
-	    user->nr_grids >= READ_ONCE(max_grids_per_user))
-		return -EDQUOT;
-	if (!privileged &&
-	    gputbs_over(user->bytes, bytes, READ_ONCE(max_bytes_per_user)))
-		return -ENOBUFS;
-	if (acct->nr_grids >= READ_ONCE(max_grids_per_device))
-		return -ENOSPC;
-	if (gputbs_over(acct->bytes, bytes, READ_ONCE(max_bytes_per_device)))
-		return -ENOMEM;
+	lim = READ_ONCE(max_grids_per_user);
+	if (!privileged && user->nr_grids >= lim)
+		return gputbs_limit_err(err, -EDQUOT,
+					GPUTBS_SUBMIT_ERR_LIMIT_USER_GRIDS,
+					user->nr_grids, lim);
+	lim = READ_ONCE(max_bytes_per_user);
+	if (!privileged && gputbs_over(user->bytes, bytes, lim))
+		return gputbs_limit_err(err, -ENOBUFS,
+					GPUTBS_SUBMIT_ERR_LIMIT_USER_BYTES,
+					user->bytes + bytes, lim);
+	lim = READ_ONCE(max_grids_per_device);
+	if (acct->nr_grids >= lim)
+		return gputbs_limit_err(err, -ENOSPC,
+					GPUTBS_SUBMIT_ERR_LIMIT_DEV_GRIDS,
+					acct->nr_grids, lim);
+	lim = READ_ONCE(max_bytes_per_device);
+	if (gputbs_over(acct->bytes, bytes, lim))
+		return gputbs_limit_err(err, -ENOMEM,
+					GPUTBS_SUBMIT_ERR_LIMIT_DEV_BYTES,
+					acct->bytes + bytes, lim);
 	user->nr_grids++;
 	user->bytes += bytes;
 	acct->nr_grids++;
@@ -293,7 +317,8 @@ static struct gputbs_user *gputbs_user_unhash_idle(struct gputbs_user *user)
  * Returns 0 with *@out set, or an error with nothing charged or kept.
  */
 static int gputbs_user_charge(kuid_t uid, u64 bytes, bool privileged,
-			      struct gputbs_user **out)
+			      struct gputbs_user **out,
+			      struct gtbs_grid_err *err)
 {
 	struct gputbs_acct *acct = &gputbs_acct;
 	struct gputbs_user *user, *new = NULL, *idle = NULL;
@@ -305,7 +330,9 @@ static int gputbs_user_charge(kuid_t uid, u64 bytes, bool privileged,
 		spin_unlock(&acct->lock);
 		new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
 		if (!new)
-			return -ENOMEM;
+			return gputbs_limit_err(err, -ENOMEM,
+						GPUTBS_SUBMIT_ERR_NOMEM,
+						sizeof(*new), 0);
 		new->uid = uid;
 		spin_lock(&acct->lock);
 		user = gputbs_user_find(uid);	/* added meanwhile? */
@@ -316,7 +343,7 @@ static int gputbs_user_charge(kuid_t uid, u64 bytes, bool privileged,
 			new = NULL;
 		}
 	}
-	ret = gputbs_user_add(user, bytes, privileged);
+	ret = gputbs_user_add(user, bytes, privileged, err);
 	if (ret)
 		idle = gputbs_user_unhash_idle(user);
 	spin_unlock(&acct->lock);
@@ -331,6 +358,9 @@ static int gputbs_user_charge(kuid_t uid, u64 bytes, bool privileged,
  * @client: the file submitting it.
  * @bytes: its block records and duration array, gputbs_grid_bytes().
  * @charge: out: what was charged, for gputbs_grid_uncharge().
+ * @err: out, may be NULL: on error the GPUTBS_SUBMIT_ERR_* reason, the
+ *	count (grids) or total (bytes) the grid would take it to and the
+ *	limit (%GPUTBS_FEATURE_ERROR_DETAIL).
  *
  * Charges the file, the real uid of the calling task and the device; see
  * the DOC above for the order of the checks and CAP_SYS_RESOURCE.  Called
@@ -347,20 +377,23 @@ static int gputbs_user_charge(kuid_t uid, u64 bytes, bool privileged,
  * charged on error.
  */
 int gputbs_grid_charge(struct gputbs_client *client, u64 bytes,
-		       struct gputbs_charge *charge)
+		       struct gputbs_charge *charge, struct gtbs_grid_err *err)
 {
 	struct gputbs_device *gdev = client->gdev;
 	kuid_t uid = current_uid();
-	int ret;
+	int ret, held;
 
-	if (atomic_inc_return(&client->nr_grids) > gdev->max_grids_per_fd) {
+	held = atomic_inc_return(&client->nr_grids);
+	if (held > gdev->max_grids_per_fd) {
 		atomic_dec(&client->nr_grids);
-		return -EAGAIN;
+		return gputbs_limit_err(err, -EAGAIN,
+					GPUTBS_SUBMIT_ERR_LIMIT_FD, held - 1,
+					gdev->max_grids_per_fd);
 	}
-	ret = gputbs_user_charge(uid, bytes, false, &charge->user);
+	ret = gputbs_user_charge(uid, bytes, false, &charge->user, err);
 	/* like RLIMIT_NPROC: the capability only once it would be needed */
 	if ((ret == -EDQUOT || ret == -ENOBUFS) && capable(CAP_SYS_RESOURCE))
-		ret = gputbs_user_charge(uid, bytes, true, &charge->user);
+		ret = gputbs_user_charge(uid, bytes, true, &charge->user, err);
 	if (ret) {
 		atomic_dec(&client->nr_grids);
 		return ret;

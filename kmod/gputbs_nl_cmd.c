@@ -60,7 +60,7 @@ static struct genl_family gputbs_nl_family;
  * @time_scale_ps: ps per cycle.
  * @epoch_ns: time of cycle 0.
  * @now: the current cycle.
- * @arriving: grids ARRIVING.
+ * @arriving: grids ARRIVING or WAITING (stream order).
  * @queued: grids QUEUED.
  * @running: grids RUNNING.
  * @counters: the core's counters (in its member order).
@@ -149,6 +149,9 @@ static int gputbs_nl_dev_get(struct gputbs_device *gdev,
 	d->time_scale_ps = gdev->time_scale_ps;
 	d->epoch_ns = gdev->epoch_ns;
 	list_for_each_entry(g, &core->arrivals, node)
+		d->arriving++;
+	/* stream order: waiting for their predecessor, arrival unknown */
+	list_for_each_entry(g, &core->waiting, node)
 		d->arriving++;
 	list_for_each_entry(g, &core->grids, node) {
 		if (g->state == GTBS_GRID_RUNNING)
@@ -371,7 +374,8 @@ static int gputbs_nl_grid_dump_one(struct sk_buff *skb,
 
 /*
  * The running and queued grids in arrival order, then the arriving ones
- * by arrival cycle; cb->args[0] counts the grids already dumped.  A dump
+ * by arrival cycle, then those waiting for a predecessor (reported as
+ * arriving, gputbs_nl_state()); cb->args[0] counts the grids already dumped.  A dump
  * that spans messages while the lists change is flagged NLM_F_DUMP_INTR.
  */
 static int gputbs_nl_grid_get_dumpit(struct sk_buff *skb,
@@ -379,7 +383,7 @@ static int gputbs_nl_grid_get_dumpit(struct sk_buff *skb,
 {
 	struct gputbs_device *gdev = gputbs_nl->gdev;
 	const struct list_head *lists[] = {
-		&gdev->core.grids, &gdev->core.arrivals,
+		&gdev->core.grids, &gdev->core.arrivals, &gdev->core.waiting,
 	};
 	unsigned long pos = 0, start = cb->args[0];
 	const struct gtbs_grid *g;

@@ -84,6 +84,7 @@ static u32 gputbs_nl_state(enum gtbs_grid_state state)
 	switch (state) {
 	case GTBS_GRID_NEW:
 	case GTBS_GRID_ARRIVING:
+	case GTBS_GRID_WAITING:	/* stream order: its arrival not yet known */
 		return GPUTBS_GRID_STATE_ARRIVING;
 	case GTBS_GRID_QUEUED:
 		return GPUTBS_GRID_STATE_QUEUED;

@@ -71,6 +71,7 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 	}
 	INIT_LIST_HEAD(&dev->grids);
 	INIT_LIST_HEAD(&dev->arrivals);
+	INIT_LIST_HEAD(&dev->waiting);
 	INIT_LIST_HEAD(&dev->timeouts);
 	INIT_LIST_HEAD(&dev->pending);
 	INIT_LIST_HEAD(&dev->saved_free);
@@ -255,6 +256,80 @@ void gtbs_grid_submit_at(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	list_add(&grid->node, &pos->node);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_submit_at);
+
+/* DONE, TIMED_OUT or CANCELLED: the grid has left the device. */
+static bool gtbs_grid_left(const struct gtbs_grid *grid)
+{
+	return grid->state == GTBS_GRID_DONE ||
+	       grid->state == GTBS_GRID_TIMED_OUT ||
+	       grid->state == GTBS_GRID_CANCELLED;
+}
+
+/**
+ * gtbs_grid_submit_after() - submit a grid in stream order
+ * @dev: the device.
+ * @grid: initialised by gtbs_grid_init(), state NEW.
+ * @now: emulated cycle of the call, at or after &gtbs_dev.clock.
+ * @pred: its predecessor, a grid of the device submitted before (in any
+ *	state but NEW, including WAITING: chains are fine; one that has
+ *	left the device too).
+ * @after_cycles: cycles between @pred leaving the device and @grid's
+ *	arrival, 0..%GTBS_MAX_AFTER_CYCLES.
+ *
+ * CUDA's stream order without a round trip through the owner: the grid
+ * waits (WAITING, on &gtbs_dev.waiting, unseen by the policy) until @pred
+ * leaves the device, whichever way (its last block ends, its job timeout
+ * stops it, or it is cancelled), and is then handed to
+ * gtbs_grid_submit_at() for that cycle plus @after_cycles, from inside
+ * the event that ended @pred: so it arrives at exactly that cycle, after
+ * the SMs' events of the cycle, behind the grids already due then (the
+ * existing order of the arrivals), and the dependents of one predecessor
+ * in their submission order.  If @pred has already left, the grid is
+ * submitted at once for @pred's &gtbs_grid.leave_cycle plus
+ * @after_cycles (@now if that has passed).  The owner must keep @pred
+ * alive until it has left the device, which it does anyway: a grid is
+ * freed only once DONE, TIMED_OUT or CANCELLED.
+ *
+ * Context: device lock held.
+ */
+void gtbs_grid_submit_after(struct gtbs_dev *dev, struct gtbs_grid *grid,
+			    u64 now, struct gtbs_grid *pred, u64 after_cycles)
+{
+	gtbs_lockdep_assert_held(dev);
+	after_cycles = min(after_cycles, GTBS_MAX_AFTER_CYCLES);
+	grid->after_cycles = after_cycles;
+	if (gtbs_grid_left(pred)) {
+		gtbs_grid_submit_at(dev, grid, now,
+				    pred->leave_cycle + after_cycles);
+		return;
+	}
+	grid->state = GTBS_GRID_WAITING;
+	grid->submit_cycle = max(now, dev->clock);
+	grid->after = pred;
+	list_add_tail(&grid->after_node, &pred->dependents);
+	list_add_tail(&grid->node, &dev->waiting);
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_submit_after);
+
+/*
+ * @grid has just left the device at @cycle (DONE, TIMED_OUT or
+ * CANCELLED): note the cycle and release its WAITING dependents, in their
+ * submission order, onto the arrivals for @cycle plus their gap.  Lock
+ * held.
+ */
+static void gtbs_grid_release_dependents(struct gtbs_dev *dev,
+					 struct gtbs_grid *grid, u64 cycle)
+{
+	struct gtbs_grid *dep, *tmp;
+
+	grid->leave_cycle = cycle;
+	list_for_each_entry_safe(dep, tmp, &grid->dependents, after_node) {
+		list_del_init(&dep->after_node);
+		list_del_init(&dep->node);	/* from &gtbs_dev.waiting */
+		dep->after = NULL;
+		gtbs_grid_submit_at(dev, dep, cycle, cycle + dep->after_cycles);
+	}
+}
 
 /**
  * gtbs_dev_next_arrival() - cycle of the next deferred arrival
@@ -613,6 +688,7 @@ static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	grid->end_cycle = sm->now;
 	dev->grids_completed++;
 	gtbs_grid_leave(dev, grid, sm->now);
+	gtbs_grid_release_dependents(dev, grid, sm->now);
 	if (dev->backend && dev->backend->grid_done)
 		dev->backend->grid_done(dev, grid);
 }
@@ -645,8 +721,9 @@ static void gtbs_grid_evict(struct gtbs_dev *dev, struct gtbs_grid *grid,
 /**
  * gtbs_grid_cancel() - remove a grid before it completes
  * @dev: the device.
- * @grid: an ARRIVING, QUEUED or RUNNING grid; other states are left
- *	alone.  An ARRIVING grid due after @now just leaves the arrivals.
+ * @grid: a WAITING, ARRIVING, QUEUED or RUNNING grid; other states are
+ *	left alone.  A WAITING grid just stops waiting for its predecessor,
+ *	an ARRIVING grid due after @now just leaves the arrivals.
  * @now: emulated cycle of the cancellation, at or after &gtbs_dev.clock.
  *
  * An ARRIVING grid due after @now leaves the arrivals and every SM
@@ -656,7 +733,11 @@ static void gtbs_grid_evict(struct gtbs_dev *dev, struct gtbs_grid *grid,
  * by then it stays so (and its &gtbs_backend_ops.grid_done or
  * &gtbs_backend_ops.grid_timeout was called).  Otherwise its unissued
  * blocks are dropped and its resident blocks release their SM resources
- * at once; no callback is made for the grid.  An owner that catches up in
+ * at once; no callback is made for the grid.  Either way the grid's own
+ * WAITING dependents are released for the cycle of the cancellation plus
+ * their gap (gtbs_grid_submit_after()): a cancelled predecessor has left
+ * the device; an owner that cancels a whole stream cancels them too.
+ * An owner that catches up in
  * bounded steps passes &gtbs_dev.clock, so that the run here only takes
  * the events left at that one cycle.
  *
@@ -665,10 +746,21 @@ static void gtbs_grid_evict(struct gtbs_dev *dev, struct gtbs_grid *grid,
 void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 {
 	gtbs_lockdep_assert_held(dev);
+	if (grid->state == GTBS_GRID_WAITING) {
+		/* never seen by the policy: it just stops waiting */
+		list_del_init(&grid->node);
+		list_del_init(&grid->after_node);
+		grid->after = NULL;
+		grid->state = GTBS_GRID_CANCELLED;
+		grid->end_cycle = max(now, dev->clock);
+		gtbs_grid_release_dependents(dev, grid, grid->end_cycle);
+		return;
+	}
 	if (grid->state == GTBS_GRID_ARRIVING && now < grid->submit_cycle) {
 		list_del_init(&grid->node);
 		grid->state = GTBS_GRID_CANCELLED;
 		grid->end_cycle = grid->submit_cycle;
+		gtbs_grid_release_dependents(dev, grid, max(now, dev->clock));
 		/* a policy may hold SMs idle for it (sjf, ljf): not any more */
 		gtbs_dev_kick(dev, max(now, dev->clock));
 		return;
@@ -686,6 +778,7 @@ void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 	grid->end_cycle = max(now, grid->submit_cycle);
 	dev->grids_cancelled++;
 	gtbs_grid_leave(dev, grid, now);
+	gtbs_grid_release_dependents(dev, grid, grid->end_cycle);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_cancel);
 
@@ -705,6 +798,7 @@ static void gtbs_grid_expire(struct gtbs_dev *dev, struct gtbs_grid *grid,
 		dev->backend->grid_timeout(dev, grid);
 	gtbs_grid_evict(dev, grid, now);
 	gtbs_grid_leave(dev, grid, now);
+	gtbs_grid_release_dependents(dev, grid, now);
 }
 
 /**
@@ -1073,6 +1167,8 @@ static void gtbs_policy_priv_clear(struct gtbs_dev *dev)
 	list_for_each_entry(grid, &dev->grids, node)
 		gtbs_grid_priv_clear(dev, grid);
 	list_for_each_entry(grid, &dev->arrivals, node)
+		gtbs_grid_priv_clear(dev, grid);
+	list_for_each_entry(grid, &dev->waiting, node)
 		gtbs_grid_priv_clear(dev, grid);
 }
 

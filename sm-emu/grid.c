@@ -18,6 +18,7 @@
  */
 #include "gtbs.h"
 #include "gtbs_names.h"
+#include "../uapi/linux/gputbs.h"
 
 /**
  * gtbs_grid_size() - bytes to allocate for one grid
@@ -38,18 +39,200 @@ size_t gtbs_grid_size(const struct gtbs_dev_config *cfg)
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_size);
 
-static bool gtbs_label_ok(const char *label)
+/* Index of the label's first byte that is not printable, or its length. */
+static u32 gtbs_label_bad(const char *label)
 {
 	unsigned int i;
 
 	for (i = 0; i < GTBS_LABEL_LEN; i++) {
 		if (!label[i])
-			return true;
+			return GTBS_LABEL_LEN + 1;	/* fine */
 		if (label[i] < 0x20 || label[i] > 0x7e)
-			return false;
+			return i;
 	}
-	return false;
+	return GTBS_LABEL_LEN;	/* no NUL */
 }
+
+/* Record a failed check in @err.  Returns -EINVAL, for a tail call. */
+static int gtbs_err(struct gtbs_grid_err *err, u32 reason, u64 value,
+		    u64 limit, const char *why)
+{
+	err->reason = reason;
+	err->value = value;
+	err->limit = limit;
+	err->why = why;
+	return -EINVAL;
+}
+
+/*
+ * The grid does not fit on an SM (R = 0): which resource, what one block
+ * needs of it and what an SM has, in the order of gtbs_occupancy_calc().
+ */
+static int gtbs_fit_err(const struct gtbs_dev_config *cfg,
+			const struct gtbs_grid_desc *desc,
+			struct gtbs_grid_err *err)
+{
+	u32 warps = DIV_ROUND_UP(desc->threads_per_block, cfg->warp_size);
+	u64 regs = round_up((u64)desc->regs_per_thread * cfg->warp_size,
+			    (u64)cfg->reg_alloc_unit) * warps;
+	u64 shmem = round_up((u64)desc->shmem_per_block,
+			     (u64)cfg->shmem_alloc_unit);
+
+	if ((u64)warps * cfg->warp_size > cfg->max_threads_per_sm)
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_FIT_THREADS,
+				(u64)warps * cfg->warp_size,
+				cfg->max_threads_per_sm,
+				"a thread block needs more threads than an SM has");
+	if (warps > cfg->max_warps_per_sm)
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_FIT_WARPS, warps,
+				cfg->max_warps_per_sm,
+				"a thread block needs more warps than an SM has");
+	if (regs > cfg->max_regs_per_sm)
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_FIT_REGS, regs,
+				cfg->max_regs_per_sm,
+				"a thread block needs more registers than an SM has");
+	if (shmem > cfg->max_shmem_per_sm)
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_FIT_SHMEM, shmem,
+				cfg->max_shmem_per_sm,
+				"a thread block needs more shared memory than an SM has");
+	return gtbs_err(err, GPUTBS_SUBMIT_ERR_FIT_BLOCKS, 1,
+			cfg->max_blocks_per_sm,
+			"a thread block does not fit on an SM");
+}
+
+/* The shape's members (block_dist, its parameter, the start-up effect). */
+static int gtbs_dist_verify(const struct gtbs_grid_desc *desc,
+			    struct gtbs_grid_err *err)
+{
+	if (desc->block_dist >= GTBS_NR_BLOCK_DISTS)
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_BLOCK_DIST,
+				desc->block_dist, GTBS_NR_BLOCK_DISTS - 1,
+				"unknown block_dist");
+	if (desc->block_dist == GTBS_DIST_NORMAL && desc->block_dist_param)
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_DIST_PARAM,
+				desc->block_dist_param, 0,
+				"block_dist_param must be 0 for the normal distribution");
+	if (desc->block_dist == GTBS_DIST_SKEWED &&
+	    (desc->block_dist_param < GTBS_SKEWED_MIN_PPM ||
+	     desc->block_dist_param > GTBS_SKEWED_MAX_PPM))
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_DIST_PARAM,
+				desc->block_dist_param,
+				desc->block_dist_param < GTBS_SKEWED_MIN_PPM ?
+				GTBS_SKEWED_MIN_PPM : GTBS_SKEWED_MAX_PPM,
+				"skewed: block_dist_param (heavy share) must be 1000..500000");
+	if (desc->block_dist == GTBS_DIST_PEAKED &&
+	    desc->block_dist_param > GTBS_PPM)
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_DIST_PARAM,
+				desc->block_dist_param, GTBS_PPM,
+				"peaked: block_dist_param 0..1000000 and block_rsd_ppm at most 540000");
+	if (desc->block_dist == GTBS_DIST_PEAKED &&
+	    desc->block_rsd_ppm > GTBS_PEAKED_MAX_RSD_PPM)
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_DIST_PARAM,
+				desc->block_rsd_ppm, GTBS_PEAKED_MAX_RSD_PPM,
+				"peaked: block_dist_param 0..1000000 and block_rsd_ppm at most 540000");
+	if (desc->startup_ppm > 16 * GTBS_PPM ||
+	    desc->startup_blocks > desc->nr_blocks ||
+	    !desc->startup_ppm != !desc->startup_blocks)
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_STARTUP,
+				desc->startup_ppm, desc->nr_blocks,
+				"startup_ppm (0..16000000) and startup_blocks (1..nr_blocks) go together");
+	return 0;
+}
+
+/**
+ * gtbs_grid_desc_verify() - validate a grid description, saying why not
+ * @cfg: device configuration.
+ * @desc: the grid.
+ * @err: out: on error the uapi's reason code (&enum gputbs_submit_err),
+ *	the offending value, the limit it broke and a static string for a
+ *	person to read; all zero (and NULL) when valid.
+ *
+ * Checks each field's range (uapi/linux/gputbs.h), the label, that one
+ * block fits on an SM (which resource does not: threads, warps,
+ * registers, shared memory, block slots, with what one block needs and
+ * what an SM has), and every explicit duration (value: the block's
+ * index), in this order.  The module's SUBMIT and the simulator report
+ * the same codes from here.
+ *
+ * Context: any.
+ * Return: 0; -E2BIG if @desc->nr_blocks exceeds max_blocks_per_grid;
+ * -EINVAL for any other invalid field.
+ */
+int gtbs_grid_desc_verify(const struct gtbs_dev_config *cfg,
+			  const struct gtbs_grid_desc *desc,
+			  struct gtbs_grid_err *err)
+{
+	struct gtbs_occupancy occ;
+	u32 i, bad;
+	int ret;
+
+	memset(err, 0, sizeof(*err));
+	if (desc->nr_blocks > cfg->max_blocks_per_grid) {
+		gtbs_err(err, GPUTBS_SUBMIT_ERR_NR_BLOCKS, desc->nr_blocks,
+			 cfg->max_blocks_per_grid,
+			 "nr_blocks exceeds max_blocks_per_grid");
+		return -E2BIG;
+	}
+	if (!desc->nr_blocks)
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_NR_BLOCKS_ZERO, 0, 0,
+				"nr_blocks must be at least 1");
+	if (!desc->threads_per_block ||
+	    desc->threads_per_block > cfg->max_threads_per_block)
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_THREADS,
+				desc->threads_per_block,
+				cfg->max_threads_per_block,
+				"threads_per_block out of range");
+	if (desc->regs_per_thread > cfg->max_regs_per_thread)
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_REGS,
+				desc->regs_per_thread, cfg->max_regs_per_thread,
+				"regs_per_thread exceeds max_regs_per_thread");
+	if (desc->shmem_per_block > cfg->max_shmem_per_sm)
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_SHMEM,
+				desc->shmem_per_block, cfg->max_shmem_per_sm,
+				"shmem_per_block exceeds the SM's shared memory");
+	if (desc->block_rsd_ppm > GTBS_PPM)
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_RSD, desc->block_rsd_ppm,
+				GTBS_PPM, "block_rsd_ppm exceeds 1000000");
+	if (!desc->durations && (!desc->block_cycles ||
+				 desc->block_cycles > GTBS_MAX_BLOCK_CYCLES))
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_BLOCK_CYCLES,
+				desc->block_cycles, GTBS_MAX_BLOCK_CYCLES,
+				"block_cycles must be 1..2^40");
+	if (desc->prio_class >= GTBS_NR_PRIO_CLASSES)
+		/* the uapi's numbering: the core's class + 1 */
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_PRIO_CLASS,
+				(u64)desc->prio_class + 1, GTBS_NR_PRIO_CLASSES,
+				"prio_class out of range");
+	if (desc->timeout_cycles > GTBS_MAX_TIMEOUT_CYCLES)
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_TIMEOUT,
+				desc->timeout_cycles, GTBS_MAX_TIMEOUT_CYCLES,
+				"timeout_cycles exceeds 2^62");
+	bad = gtbs_label_bad(desc->label);
+	if (bad <= GTBS_LABEL_LEN)
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_LABEL, bad,
+				GTBS_LABEL_LEN,
+				"label must be NUL-terminated printable ASCII");
+	if (desc->mem_ppm > GTBS_PPM)
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_MEM_PPM, desc->mem_ppm,
+				GTBS_PPM, "mem_ppm exceeds 1000000");
+	if (desc->knee_mwarps > GTBS_MAX_KNEE_MWARPS)
+		return gtbs_err(err, GPUTBS_SUBMIT_ERR_KNEE, desc->knee_mwarps,
+				GTBS_MAX_KNEE_MWARPS,
+				"knee_mwarps exceeds 1024000 (1024 warps)");
+	ret = gtbs_dist_verify(desc, err);
+	if (ret)
+		return ret;
+	if (gtbs_occupancy_calc(cfg, desc, &occ))
+		return gtbs_fit_err(cfg, desc, err);
+	for (i = 0; desc->durations && i < desc->nr_blocks; i++)
+		if (!desc->durations[i] ||
+		    desc->durations[i] > GTBS_MAX_BLOCK_CYCLES)
+			return gtbs_err(err, GPUTBS_SUBMIT_ERR_DURATION, i,
+					GTBS_MAX_BLOCK_CYCLES,
+					"each block duration must be 1..2^40 cycles");
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_desc_verify);
 
 /**
  * gtbs_grid_desc_check() - validate a grid description
@@ -57,8 +240,7 @@ static bool gtbs_label_ok(const char *label)
  * @desc: the grid.
  * @why: out: reason for a rejection, a static string for a person to read.
  *
- * Checks each field's range (uapi/linux/gputbs.h), every explicit
- * duration, the label, and that at least one block fits on an SM.
+ * gtbs_grid_desc_verify() for a caller that wants only the string.
  *
  * Context: any.
  * Return: 0; -E2BIG if @desc->nr_blocks exceeds max_blocks_per_grid;
@@ -67,84 +249,30 @@ static bool gtbs_label_ok(const char *label)
 int gtbs_grid_desc_check(const struct gtbs_dev_config *cfg,
 			 const struct gtbs_grid_desc *desc, const char **why)
 {
-	struct gtbs_occupancy occ;
-	u32 i;
+	struct gtbs_grid_err err;
+	int ret = gtbs_grid_desc_verify(cfg, desc, &err);
 
-	*why = NULL;
-	if (desc->nr_blocks > cfg->max_blocks_per_grid) {
-		*why = "nr_blocks exceeds max_blocks_per_grid";
-		return -E2BIG;
-	}
-	if (!desc->nr_blocks)
-		*why = "nr_blocks must be at least 1";
-	else if (!desc->threads_per_block ||
-		 desc->threads_per_block > cfg->max_threads_per_block)
-		*why = "threads_per_block out of range";
-	else if (desc->regs_per_thread > cfg->max_regs_per_thread)
-		*why = "regs_per_thread exceeds max_regs_per_thread";
-	else if (desc->shmem_per_block > cfg->max_shmem_per_sm)
-		*why = "shmem_per_block exceeds the SM's shared memory";
-	else if (desc->block_rsd_ppm > GTBS_PPM)
-		*why = "block_rsd_ppm exceeds 1000000";
-	else if (!desc->durations && (!desc->block_cycles ||
-				      desc->block_cycles > GTBS_MAX_BLOCK_CYCLES))
-		*why = "block_cycles must be 1..2^40";
-	else if (desc->prio_class >= GTBS_NR_PRIO_CLASSES)
-		*why = "prio_class out of range";
-	else if (desc->timeout_cycles > GTBS_MAX_TIMEOUT_CYCLES)
-		*why = "timeout_cycles exceeds 2^62";
-	else if (!gtbs_label_ok(desc->label))
-		*why = "label must be NUL-terminated printable ASCII";
-	else if (desc->mem_ppm > GTBS_PPM)
-		*why = "mem_ppm exceeds 1000000";
-	else if (desc->knee_mwarps > GTBS_MAX_KNEE_MWARPS)
-		*why = "knee_mwarps exceeds 1024000 (1024 warps)";
-	else if (desc->block_dist >= GTBS_NR_BLOCK_DISTS)
-		*why = "unknown block_dist";
-	else if (desc->block_dist == GTBS_DIST_NORMAL && desc->block_dist_param)
-		*why = "block_dist_param must be 0 for the normal distribution";
-	else if (desc->block_dist == GTBS_DIST_SKEWED &&
-		 (desc->block_dist_param < GTBS_SKEWED_MIN_PPM ||
-		  desc->block_dist_param > GTBS_SKEWED_MAX_PPM))
-		*why = "skewed: block_dist_param (heavy share) must be 1000..500000";
-	else if (desc->block_dist == GTBS_DIST_PEAKED &&
-		 (desc->block_dist_param > GTBS_PPM ||
-		  desc->block_rsd_ppm > GTBS_PEAKED_MAX_RSD_PPM))
-		*why = "peaked: block_dist_param 0..1000000 and block_rsd_ppm at most 540000";
-	else if (desc->startup_ppm > 16 * GTBS_PPM ||
-		 desc->startup_blocks > desc->nr_blocks ||
-		 !desc->startup_ppm != !desc->startup_blocks)
-		*why = "startup_ppm (0..16000000) and startup_blocks (1..nr_blocks) go together";
-	else if (gtbs_occupancy_calc(cfg, desc, &occ))
-		*why = "a thread block does not fit on an SM";
-	if (*why)
-		return -EINVAL;
-	for (i = 0; desc->durations && i < desc->nr_blocks; i++) {
-		if (!desc->durations[i] ||
-		    desc->durations[i] > GTBS_MAX_BLOCK_CYCLES) {
-			*why = "each block duration must be 1..2^40 cycles";
-			return -EINVAL;
-		}
-	}
-	return 0;
+	*why = err.why;
+	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_desc_check);
 
 /**
- * gtbs_grid_init() - initialise a grid before submission
+ * gtbs_grid_init_err() - initialise a grid before submission
  * @dev: the device (its configuration is read).
  * @grid: gtbs_grid_size() bytes.
  * @desc: the grid's description; copied.  @desc->durations is borrowed.
- * @why: out: reason for a rejection.
+ * @err: out: why it was rejected (gtbs_grid_desc_verify()).
  *
  * Context: any; takes no lock (reads only &gtbs_dev.cfg, which is constant
  * while grids exist).
- * Return: 0, or the error of gtbs_grid_desc_check().
+ * Return: 0, or the error of gtbs_grid_desc_verify().
  */
-int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
-		   const struct gtbs_grid_desc *desc, const char **why)
+int gtbs_grid_init_err(struct gtbs_dev *dev, struct gtbs_grid *grid,
+		       const struct gtbs_grid_desc *desc,
+		       struct gtbs_grid_err *err)
 {
-	int ret = gtbs_grid_desc_check(&dev->cfg, desc, why);
+	int ret = gtbs_grid_desc_verify(&dev->cfg, desc, err);
 	u64 *starts;
 	bool uniform;
 	u32 i;
@@ -174,8 +302,34 @@ int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	INIT_LIST_HEAD(&grid->pending_node);
 	INIT_LIST_HEAD(&grid->timeout_node);
 	INIT_LIST_HEAD(&grid->saved);
+	INIT_LIST_HEAD(&grid->after_node);
+	INIT_LIST_HEAD(&grid->dependents);
 	grid->expire_cycle = U64_MAX;
 	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_init_err);
+
+/**
+ * gtbs_grid_init() - initialise a grid before submission
+ * @dev: the device (its configuration is read).
+ * @grid: gtbs_grid_size() bytes.
+ * @desc: the grid's description; copied.  @desc->durations is borrowed.
+ * @why: out: reason for a rejection.
+ *
+ * gtbs_grid_init_err() for a caller that wants only the string.
+ *
+ * Context: any; takes no lock (reads only &gtbs_dev.cfg, which is constant
+ * while grids exist).
+ * Return: 0, or the error of gtbs_grid_desc_check().
+ */
+int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
+		   const struct gtbs_grid_desc *desc, const char **why)
+{
+	struct gtbs_grid_err err;
+	int ret = gtbs_grid_init_err(dev, grid, desc, &err);
+
+	*why = err.why;
+	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_init);
 

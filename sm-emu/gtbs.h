@@ -35,6 +35,11 @@
 /** GTBS_MAX_KNEE_MWARPS - largest per-grid knee, 1/1000 warps (1024 warps) */
 #define GTBS_MAX_KNEE_MWARPS	1024000U
 /**
+ * GTBS_MAX_AFTER_CYCLES - largest gap of stream order, cycles (2^40, the
+ * uapi's GPUTBS_ARRIVAL_MAX_AHEAD)
+ */
+#define GTBS_MAX_AFTER_CYCLES	BIT_ULL(40)
+/**
  * GTBS_WARP_SCALE - warps are counted in 1/1000 in the timing model's rate
  * divisors (knees and per-grid loads, timing-model.rst "Co-runners")
  */
@@ -218,6 +223,24 @@ struct gtbs_grid_desc {
 };
 
 /**
+ * struct gtbs_grid_err - why a grid description was rejected
+ * @reason: the uapi's &enum gputbs_submit_err code of the check
+ *	(GPUTBS_SUBMIT_ERR_*), so that the module and the simulator report
+ *	the same codes; 0 when the description is valid.
+ * @value: the offending value (see each code in uapi/linux/gputbs.h).
+ * @limit: the limit it broke.
+ * @why: a static string for a person to read, NULL when valid.
+ *
+ * Filled by gtbs_grid_desc_verify().
+ */
+struct gtbs_grid_err {
+	u32 reason;
+	u64 value;
+	u64 limit;
+	const char *why;
+};
+
+/**
  * enum gtbs_block_dist - shape of a grid's block duration distribution
  * @GTBS_DIST_NORMAL: normal with the grid's mean and RSD, clamped
  *	symmetrically so that no block is shorter than t / 16 (the model of
@@ -302,6 +325,12 @@ struct gtbs_footprint {
  * @GTBS_GRID_CANCELLED: removed before completion by gtbs_grid_cancel().
  * @GTBS_GRID_TIMED_OUT: stopped by the job timeout: it was RUNNING
  *	gtbs_grid_timeout() cycles after its first block started.
+ * @GTBS_GRID_WAITING: submitted in stream order (gtbs_grid_submit_after());
+ *	on &gtbs_dev.waiting and its predecessor's &gtbs_grid.dependents,
+ *	invisible to the policy, until the predecessor leaves the device
+ *	(DONE, TIMED_OUT or CANCELLED), when it becomes ARRIVING for
+ *	&gtbs_grid.after_cycles later.  Last in the enum so that the other
+ *	values keep theirs.
  *
  * ::
  *
@@ -320,6 +349,7 @@ enum gtbs_grid_state {
 	GTBS_GRID_DONE,
 	GTBS_GRID_CANCELLED,
 	GTBS_GRID_TIMED_OUT,
+	GTBS_GRID_WAITING,
 };
 
 /**
@@ -347,7 +377,8 @@ struct gtbs_grid_sm {
 /**
  * struct gtbs_grid - a submitted grid
  * @node: link in &gtbs_dev.grids (arrival order) while QUEUED or RUNNING;
- *	in &gtbs_dev.arrivals (by @submit_cycle) while ARRIVING.
+ *	in &gtbs_dev.arrivals (by @submit_cycle) while ARRIVING; in
+ *	&gtbs_dev.waiting while WAITING.
  * @pending_node: link in &gtbs_dev.pending while blocks remain unissued.
  * @desc: what was asked for.
  * @occ: footprint and maximum residency R.
@@ -356,7 +387,8 @@ struct gtbs_grid_sm {
  * @next_block: blocks issued so far (index of the next block to issue).
  * @blocks_done: blocks ended.
  * @resident: blocks resident now, all SMs.
- * @submit_cycle: emulated cycle of arrival (submission).
+ * @submit_cycle: emulated cycle of arrival (submission); while WAITING,
+ *	the cycle it was submitted at (its arrival is not known yet).
  * @start_cycle: emulated cycle its first block started.
  * @end_cycle: emulated cycle its last block ended.
  * @last_issue_cycle: cycle of the latest block issue, or @submit_cycle
@@ -390,6 +422,14 @@ struct gtbs_grid_sm {
  *	before any new block (preempt.c).
  * @nr_saved: entries on @saved.
  * @priv: owner's pointer (the module's grid, the simulator's job).
+ * @after: while WAITING, the predecessor it waits for, else NULL.
+ * @after_node: link in @after's @dependents while WAITING.
+ * @dependents: the WAITING grids whose predecessor this grid is, in
+ *	submission order; released (made ARRIVING) when it leaves.
+ * @after_cycles: stream order: cycles between the predecessor's leaving
+ *	and the grid's arrival, 0..%GTBS_MAX_AFTER_CYCLES.
+ * @leave_cycle: once DONE, TIMED_OUT or CANCELLED, the cycle it left the
+ *	device (its dependents' arrivals count from it).
  * @sm: per-SM state, &gtbs_dev_config.nr_sms entries, followed in the same
  *	allocation by the predictor's Block_Start[] storage
  *	(gtbs_grid_size()).
@@ -424,6 +464,11 @@ struct gtbs_grid {
 	struct list_head saved;
 	u32 nr_saved;
 	void *priv;
+	struct gtbs_grid *after;
+	struct list_head after_node;
+	struct list_head dependents;
+	u64 after_cycles;
+	u64 leave_cycle;
 	struct gtbs_grid_sm sm[];
 };
 
@@ -914,7 +959,10 @@ enum gtbs_pred_mode {
  *	the next SM with an event is @sm_heap[0], found in O(1) and refiled
  *	in O(log SMs), so no event scans every SM.
  * @grids: QUEUED and RUNNING grids in arrival order.
- * @arrivals: ARRIVING grids by arrival cycle, then submission order.
+ * @arrivals: ARRIVING grids by arrival cycle, then the order they were put
+ *	there (submission, or release by their predecessor).
+ * @waiting: WAITING grids (stream order, gtbs_grid_submit_after()), in
+ *	submission order.
  * @pending: grids with unissued blocks, in arrival order.
  * @timeouts: RUNNING grids with a job timeout, by &gtbs_grid.expire_cycle
  *	(then launch order), linked by &gtbs_grid.timeout_node.
@@ -995,6 +1043,7 @@ struct gtbs_dev {
 	u32 sm_heap[GTBS_MAX_SMS];
 	struct list_head grids;
 	struct list_head arrivals;
+	struct list_head waiting;
 	struct list_head pending;
 	struct list_head timeouts;
 	u64 clock;
@@ -1069,9 +1118,17 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 void gtbs_sm_init(const struct gtbs_dev_config *cfg, struct gtbs_sm *sm, u32 id);
 int gtbs_grid_desc_check(const struct gtbs_dev_config *cfg,
 			 const struct gtbs_grid_desc *desc, const char **why);
+int gtbs_grid_desc_verify(const struct gtbs_dev_config *cfg,
+			  const struct gtbs_grid_desc *desc,
+			  struct gtbs_grid_err *err);
 int gtbs_grid_init(struct gtbs_dev *dev, struct gtbs_grid *grid,
 		   const struct gtbs_grid_desc *desc, const char **why);
+int gtbs_grid_init_err(struct gtbs_dev *dev, struct gtbs_grid *grid,
+		       const struct gtbs_grid_desc *desc,
+		       struct gtbs_grid_err *err);
 void gtbs_grid_submit(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now);
+void gtbs_grid_submit_after(struct gtbs_dev *dev, struct gtbs_grid *grid,
+			    u64 now, struct gtbs_grid *pred, u64 after_cycles);
 void gtbs_grid_submit_at(struct gtbs_dev *dev, struct gtbs_grid *grid,
 			 u64 now, u64 at);
 u64 gtbs_dev_next_arrival(const struct gtbs_dev *dev);

@@ -54,7 +54,7 @@
 	[p##NEW] = "new", [p##ARRIVING] = "arriving",			\
 	[p##QUEUED] = "queued", [p##RUNNING] = "running",		\
 	[p##DONE] = "done", [p##CANCELLED] = "cancelled",		\
-	[p##TIMED_OUT] = "timed_out"
+	[p##TIMED_OUT] = "timed_out", [p##WAITING] = "waiting"
 
 /* the uAPI's GPUTBS_GRID_STATE_*, the netlink spec's spelling (no NEW) */
 #define GTBS_GRID_STATE_NL_NAMES(p)					\

@@ -35,6 +35,8 @@ static const struct {
 	{ GPUTBS_FEATURE_CORUN_TIMING, "corun-timing" },
 	{ GPUTBS_FEATURE_BLOCK_DIST, "block-dist" },
 	{ GPUTBS_FEATURE_PREEMPT, "preempt" },
+	{ GPUTBS_FEATURE_STREAM_ORDER, "stream-order" },
+	{ GPUTBS_FEATURE_ERROR_DETAIL, "error-detail" },
 };
 
 #define NR_FEATURES	ARRAY_SIZE(report_features)

@@ -81,6 +81,12 @@ struct run_record {
 	union {
 		struct gputbs_wait w;
 		struct gputbs_block_record b;
+		/* REC_ERROR of a SUBMIT: the module's error detail */
+		struct {
+			__u32 reason;
+			__u64 value;
+			__u64 limit;
+		} detail;
 	};
 };
 
@@ -93,14 +99,26 @@ static const char * const run_what[] = {
  * run_strerror() - describe the error of a run
  * @err: where it failed.
  *
- * Return: for a failed SUBMIT, gputbs_submit_strerror(): which limit was
- * hit; else gputbs_strerror().  A static string.
+ * Return: for a failed SUBMIT, gputbs_submit_explain()'s text in
+ * @err->detail: which check failed, with its numbers (or which limit was
+ * hit, from a module without GPUTBS_FEATURE_ERROR_DETAIL); else
+ * gputbs_strerror(), a static string.
  */
 const char *run_strerror(const struct run_error *err)
 {
 	if (err->what && !strcmp(err->what, run_what[WHAT_SUBMIT]))
-		return gputbs_submit_strerror(err->err);
+		return err->detail[0] ? err->detail :
+					gputbs_submit_strerror(err->err);
 	return gputbs_strerror(err->err);
+}
+
+/* @err->detail for SUBMIT's error @ret on @sub (with its error detail). */
+static void run_submit_detail(struct run_error *err,
+			      const struct gputbs_submit *sub, int ret)
+{
+	if (gputbs_submit_explain(sub, ret, err->detail,
+				  sizeof(err->detail)) < 0)
+		err->detail[0] = '\0';
 }
 
 /*
@@ -364,6 +382,10 @@ static int run_grids(const struct run_opts *opts, struct gputbs *g,
 			ret = gputbs_submit(g, &sub);
 			if (ret) {
 				err->what = run_what[WHAT_SUBMIT];
+				err->sub_reason = sub.err_reason;
+				err->sub_value = sub.err_value;
+				err->sub_limit = sub.err_limit;
+				run_submit_detail(err, &sub, ret);
 				err->err = ret;
 				goto out;
 			}
@@ -584,6 +606,9 @@ run_child(const struct run_opts *opts, const struct workload_result *res,
 		rec.err = ret;
 		rec.kind = REC_ERROR;
 		rec.what = what;
+		rec.detail.reason = err.sub_reason;
+		rec.detail.value = err.sub_value;
+		rec.detail.limit = err.sub_limit;
 		run_send(fd, &rec);
 	}
 	gputbs_close(g);
@@ -628,6 +653,24 @@ static int run_collect_block(struct workload_result *res,
 }
 
 /* Collect records until every child has closed the pipe. */
+/*
+ * A child's SUBMIT failed: its words, from the grid's arguments and the
+ * detail the module wrote back, as the child saw them.
+ */
+static void run_rec_detail(struct run_error *err,
+			   const struct workload_result *res,
+			   const struct run_record *rec)
+{
+	const struct wl_program *prog = res->runs[rec->run].prog;
+	struct gputbs_submit sub;
+
+	run_submit_args(&prog->grids[rec->grid % prog->nr_grids], &sub);
+	sub.err_reason = rec->detail.reason;
+	sub.err_value = rec->detail.value;
+	sub.err_limit = rec->detail.limit;
+	run_submit_detail(err, &sub, rec->err);
+}
+
 static int run_collect(int fd, const struct run_opts *opts,
 		       struct workload_result *res, unsigned int *failed_run,
 		       struct run_error *err)
@@ -666,6 +709,8 @@ static int run_collect(int fd, const struct run_opts *opts,
 						       sizeof(run_what[0]) ?
 					    run_what[rec.what] : "child";
 				err->grid = rec.grid;
+				if (rec.what == WHAT_SUBMIT)
+					run_rec_detail(err, res, &rec);
 			}
 			continue;
 		}

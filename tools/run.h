@@ -90,6 +90,11 @@ int run_plan_arrivals(const struct run_plan *pl, struct prog_result *res);
  * @grid: index of the grid concerned.
  * @late_cycles: "arrival": how late, cycles.
  * @margin_cycles: "arrival": &workload_result.t0_margin_cycles.
+ * @sub_reason: "submit": &gputbs_submit.err_reason as the module wrote it.
+ * @sub_value: "submit": &gputbs_submit.err_value.
+ * @sub_limit: "submit": &gputbs_submit.err_limit.
+ * @detail: "submit": the module's reason in words,
+ *	gputbs_submit_explain() (run_strerror() prints it).
  */
 struct run_error {
 	int err;
@@ -97,6 +102,10 @@ struct run_error {
 	unsigned int grid;
 	__u64 late_cycles;
 	__u64 margin_cycles;
+	__u32 sub_reason;
+	__u64 sub_value;
+	__u64 sub_limit;
+	char detail[256];
 };
 
 /**

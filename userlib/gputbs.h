@@ -83,20 +83,32 @@ GPUTBS_API int gputbs_info(struct gputbs *g, struct gputbs_info *info);
  * %GPUTBS_SUBMIT_TIMEOUT its own job timeout is @sub->timeout_cycles
  * (%GPUTBS_FEATURE_JOB_TIMEOUT); with %GPUTBS_SUBMIT_MODEL its timing
  * members @sub->mem_ppm to @sub->startup_blocks are read
- * (%GPUTBS_FEATURE_CORUN_TIMING, %GPUTBS_FEATURE_BLOCK_DIST).  The call
- * uses the command of the smallest struct layout that has the members the
- * flags use (%GPUTBS_SUBMIT_SIZE_VER0 without any of the three,
- * %GPUTBS_SUBMIT_SIZE_VER1 with AT_CYCLE only, %GPUTBS_SUBMIT_SIZE_VER2
- * with TIMEOUT and no MODEL), so that programs built against an older
- * <linux/gputbs.h> keep working with this library and every module accepts
- * the calls it can.
+ * (%GPUTBS_FEATURE_CORUN_TIMING, %GPUTBS_FEATURE_BLOCK_DIST); with
+ * %GPUTBS_SUBMIT_AFTER it arrives @sub->after_cycles after the grid
+ * @sub->after_handle of @g ends (%GPUTBS_FEATURE_STREAM_ORDER).
+ *
+ * @sub is the struct of this header, %GPUTBS_SUBMIT_SIZE_VER4 bytes (set
+ * what is unused to 0): the call sends it whole when the module writes
+ * back the reason of an error (%GPUTBS_FEATURE_ERROR_DETAIL: @sub->
+ * err_reason, err_value and err_limit, for gputbs_submit_explain()) or
+ * the flags need it (AFTER), else the command of the smallest older
+ * layout that has the members the flags use (%GPUTBS_SUBMIT_SIZE_VER0
+ * without AT_CYCLE, TIMEOUT or MODEL, %GPUTBS_SUBMIT_SIZE_VER1 with
+ * AT_CYCLE only, %GPUTBS_SUBMIT_SIZE_VER2 with TIMEOUT and no MODEL,
+ * %GPUTBS_SUBMIT_SIZE_VER3 with MODEL), so that every module accepts the
+ * calls it can.  The call clears @sub->err_reason, err_value and
+ * err_limit first (the module wants them 0 on input), so a struct that
+ * failed can be submitted again as it is.  Programs linked before LIBGPUTBS_0.6 keep the older
+ * behaviour (gputbs_submit@LIBGPUTBS_0.1: never more than
+ * %GPUTBS_SUBMIT_SIZE_VER3 bytes, for their smaller struct).
  *
  * Not retried on -EAGAIN: that means the file holds
  * &gputbs_info.max_grids_per_fd unreaped grids; reap one and try again.
  * gputbs_submit_strerror() names the limit behind -EAGAIN, -EDQUOT,
  * -ENOBUFS, -ENOSPC and -ENOMEM, and the capability behind -EPERM.
  *
- * Return: 0, or -EINVAL (also for a NULL @g or @sub), -EPERM, -EFAULT, -E2BIG, -EAGAIN (the file's
+ * Return: 0, or -EINVAL (also for a NULL @g or @sub), -ENOENT (an unknown
+ * @sub->after_handle), -EPERM, -EFAULT, -E2BIG, -EAGAIN (the file's
  * grid limit), -EDQUOT (the user's grid limit), -ENOBUFS (the user's byte
  * limit), -ENOSPC (the device's grid limit), -ENOMEM (the device's byte
  * limit, or no memory) (see the uapi), or -ENOTTY for
@@ -260,6 +272,30 @@ GPUTBS_API const char *gputbs_strerror(int err);
  * Return: a static string, never NULL.
  */
 GPUTBS_API const char *gputbs_submit_strerror(int err);
+
+/**
+ * gputbs_submit_explain() - say why gputbs_submit() failed, in words
+ * @sub: the struct gputbs_submit() failed on, with the error detail the
+ *	module wrote back (&gputbs_submit.err_reason, err_value, err_limit).
+ * @err: the negative errno gputbs_submit() returned (a positive one is
+ *	accepted too).
+ * @buf: out: the text, NUL-terminated, truncated to @size.
+ * @size: bytes at @buf, at least 1.
+ *
+ * The errno's name, then the check that failed with its numbers, e.g.
+ * "-EINVAL: grid too big: 1024 threads x 63 registers need 65536
+ * registers, an SM has 32768" or "-EPERM: class realtime needs
+ * CAP_SYS_NICE".  Without a detail (a module without
+ * %GPUTBS_FEATURE_ERROR_DETAIL, a reason this library does not know) the
+ * text of gputbs_submit_strerror().  gputbs-sim prints the same texts for
+ * the core's checks (gtbs_grid_desc_verify()).
+ *
+ * Return: the length of the whole text, as snprintf() (the text was
+ * truncated if it is @size or more), or -EINVAL for a NULL @sub or @buf,
+ * or @size 0.
+ */
+GPUTBS_API int gputbs_submit_explain(const struct gputbs_submit *sub, int err,
+				     char *buf, size_t size);
 
 /* ---- monitor: the gputbs generic netlink family (libnl) ---------------- */
 

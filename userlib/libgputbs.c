@@ -21,6 +21,9 @@
 
 struct gputbs {
 	int fd;
+	/* GPUTBS_IOCTL_INFO's features, read at the first submission */
+	bool features_known;
+	__u64 features;
 };
 
 /*
@@ -101,29 +104,85 @@ GPUTBS_API int gputbs_info(struct gputbs *g, struct gputbs_info *info)
 	_IOC(_IOC_READ | _IOC_WRITE, GPUTBS_IOCTL_BASE, \
 	     _IOC_NR(GPUTBS_IOCTL_SUBMIT), GPUTBS_SUBMIT_SIZE_VER2)
 
+/* SUBMIT with the struct of GPUTBS_SUBMIT_SIZE_VER3 bytes */
+#define GPUTBS_IOCTL_SUBMIT_VER3 \
+	_IOC(_IOC_READ | _IOC_WRITE, GPUTBS_IOCTL_BASE, \
+	     _IOC_NR(GPUTBS_IOCTL_SUBMIT), GPUTBS_SUBMIT_SIZE_VER3)
+
 /*
- * Each submission goes with the command of the smallest struct that has
- * the members its flags use: GPUTBS_SUBMIT_MODEL needs mem_ppm..
- * startup_blocks (the current struct), GPUTBS_SUBMIT_TIMEOUT
- * timeout_cycles (VER2), GPUTBS_SUBMIT_AT_CYCLE arrival_cycle (VER1), and
- * anything else goes with the VER0 command, which every module accepts.
- * The command reads and writes only what a program built against an older
- * header has: one built before timeout_cycles has a struct of
- * GPUTBS_SUBMIT_SIZE_VER1 bytes and cannot set the flag, one built before
- * arrival_cycle GPUTBS_SUBMIT_SIZE_VER0, and this library must not touch
- * more.
+ * The command of the smallest struct that has the members @flags use:
+ * GPUTBS_SUBMIT_MODEL needs mem_ppm..startup_blocks (VER3),
+ * GPUTBS_SUBMIT_TIMEOUT timeout_cycles (VER2), GPUTBS_SUBMIT_AT_CYCLE
+ * arrival_cycle (VER1), and anything else goes with the VER0 command,
+ * which every module accepts.
  */
-GPUTBS_API int gputbs_submit(struct gputbs *g, struct gputbs_submit *sub)
+static unsigned long gputbs_submit_cmd_old(__u32 flags)
+{
+	if (flags & GPUTBS_SUBMIT_MODEL)
+		return GPUTBS_IOCTL_SUBMIT_VER3;
+	if (flags & GPUTBS_SUBMIT_TIMEOUT)
+		return GPUTBS_IOCTL_SUBMIT_VER2;
+	if (flags & GPUTBS_SUBMIT_AT_CYCLE)
+		return GPUTBS_IOCTL_SUBMIT_VER1;
+	return GPUTBS_IOCTL_SUBMIT_VER0;
+}
+
+/*
+ * LIBGPUTBS_0.1's gputbs_submit(), for programs linked before
+ * LIBGPUTBS_0.6: their struct may be as small as the header they were
+ * built with, so the command reads and writes only what the flags need,
+ * at most GPUTBS_SUBMIT_SIZE_VER3 bytes (one built before timeout_cycles
+ * has a struct of GPUTBS_SUBMIT_SIZE_VER1 bytes and cannot set the flag,
+ * one built before arrival_cycle GPUTBS_SUBMIT_SIZE_VER0), and this
+ * library must not touch more.
+ */
+GPUTBS_API int gputbs_submit_v0_1(struct gputbs *g, struct gputbs_submit *sub);
+__asm__(".symver gputbs_submit_v0_1,gputbs_submit@LIBGPUTBS_0.1");
+GPUTBS_API int gputbs_submit_v0_1(struct gputbs *g, struct gputbs_submit *sub)
 {
 	if (!g || !sub)
 		return -EINVAL;
-	if (sub->flags & GPUTBS_SUBMIT_MODEL)
+	return gputbs_ioctl(g->fd, gputbs_submit_cmd_old(sub->flags), sub);
+}
+
+/* The module's GPUTBS_FEATURE_* bits, read once. */
+static __u64 gputbs_features(struct gputbs *g)
+{
+	struct gputbs_info info;
+
+	if (!g->features_known) {
+		memset(&info, 0, sizeof(info));
+		g->features = gputbs_ioctl(g->fd, GPUTBS_IOCTL_INFO, &info) ?
+			      0 : info.features;
+		g->features_known = true;
+	}
+	return g->features;
+}
+
+/*
+ * gputbs_submit@@LIBGPUTBS_0.6, the default (also of the static
+ * library).  Since LIBGPUTBS_0.6 the caller's struct is GPUTBS_SUBMIT_SIZE_VER4
+ * bytes (the header it was built with): the whole struct goes when the
+ * module fills in the error detail (GPUTBS_FEATURE_ERROR_DETAIL) or the
+ * flags need it (GPUTBS_SUBMIT_AFTER), else the command of the older
+ * sizes, as before, so that older modules accept what they can.  The
+ * error detail is output only: cleared before the call, so that the
+ * struct of a failed call can be submitted again as it is.
+ */
+GPUTBS_API int gputbs_submit_v0_6(struct gputbs *g, struct gputbs_submit *sub);
+__asm__(".symver gputbs_submit_v0_6,gputbs_submit@@LIBGPUTBS_0.6");
+GPUTBS_API int gputbs_submit_v0_6(struct gputbs *g, struct gputbs_submit *sub)
+{
+	if (!g || !sub)
+		return -EINVAL;
+	/* outputs, which the module wants 0: a retry after an error works */
+	sub->err_reason = 0;
+	sub->err_value = 0;
+	sub->err_limit = 0;
+	if ((sub->flags & GPUTBS_SUBMIT_AFTER) ||
+	    (gputbs_features(g) & GPUTBS_FEATURE_ERROR_DETAIL))
 		return gputbs_ioctl(g->fd, GPUTBS_IOCTL_SUBMIT, sub);
-	if (sub->flags & GPUTBS_SUBMIT_TIMEOUT)
-		return gputbs_ioctl(g->fd, GPUTBS_IOCTL_SUBMIT_VER2, sub);
-	if (sub->flags & GPUTBS_SUBMIT_AT_CYCLE)
-		return gputbs_ioctl(g->fd, GPUTBS_IOCTL_SUBMIT_VER1, sub);
-	return gputbs_ioctl(g->fd, GPUTBS_IOCTL_SUBMIT_VER0, sub);
+	return gputbs_ioctl(g->fd, gputbs_submit_cmd_old(sub->flags), sub);
 }
 
 GPUTBS_API int gputbs_wait(struct gputbs *g, struct gputbs_wait *w)
@@ -338,30 +397,4 @@ GPUTBS_API const char *gputbs_strerror(int err)
 		return "Grid stopped by the job timeout (sysfs timeout_ns or GPUTBS_SUBMIT_TIMEOUT)";
 	s = strerrordesc_np(err);
 	return s ? s : "Unknown error";
-}
-
-/* strerror's text, then the limit of <linux/gputbs.h> behind the errno. */
-static const struct {
-	int err;
-	const char *text;
-} gputbs_submit_errors[] = {
-	{ EPERM, "Operation not permitted: the high and realtime priority classes need CAP_SYS_NICE" },
-	{ EAGAIN, "Resource temporarily unavailable: per-file grid limit (max_grids_per_fd) reached; reap a grid of this file" },
-	{ EDQUOT, "Disk quota exceeded: per-user grid limit (max_grids_per_user) reached" },
-	{ ENOBUFS, "No buffer space available: per-user limit on bytes of block records and durations (max_bytes_per_user) reached" },
-	{ ENOSPC, "No space left on device: device-wide grid limit (max_grids_per_device) reached" },
-	{ ENOMEM, "Cannot allocate memory: device-wide limit on bytes of block records and durations (max_bytes_per_device) reached, or the kernel is out of memory" },
-};
-
-GPUTBS_API const char *gputbs_submit_strerror(int err)
-{
-	size_t i;
-
-	if (err < 0)
-		err = -err;
-	for (i = 0; i < sizeof(gputbs_submit_errors) /
-			sizeof(gputbs_submit_errors[0]); i++)
-		if (gputbs_submit_errors[i].err == err)
-			return gputbs_submit_errors[i].text;
-	return gputbs_strerror(err);
 }

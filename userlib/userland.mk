@@ -62,7 +62,8 @@ LIBGPUTBS_SO := $(UL_LIB)/libgputbs.so.$(LIBGPUTBS_VERSION)
 LIBGPUTBS_SO_LINKS := $(UL_LIB)/libgputbs.so.$(LIBGPUTBS_SOVERSION) \
 	$(UL_LIB)/libgputbs.so
 LIBGPUTBS_PC := $(UL_LIB)/pkgconfig/libgputbs.pc
-LIBGPUTBS_OBJS := $(UL_OBJ)/userlib/libgputbs.pic.o
+LIBGPUTBS_OBJS := $(UL_OBJ)/userlib/libgputbs.pic.o \
+	$(UL_OBJ)/userlib/submit_explain.pic.o
 
 GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/, tools/gputbs.o tools/cmd_run.o \
 	tools/run.o tools/report.o tools/json.o tools/workload.o \
@@ -83,7 +84,8 @@ GPUTBS_CLI_OBJS += $(UL_OBJ)/tools/cmd_eval.o $(SIM_EVAL_OBJS) \
 GPUTBS_SIM_OBJS := $(addprefix $(UL_OBJ)/, tools/sim/main.o \
 	tools/sim/simulate.o tools/sim/results.o tools/sim/jsonparse.o \
 	tools/sim/blocks.o tools/sim/plugin.o tools/sim/reqplot.o \
-	tools/workload.o tools/input.o tools/json.o tools/report.o tools/reqstats.o) \
+	tools/workload.o tools/input.o tools/json.o tools/report.o tools/reqstats.o \
+	userlib/submit_explain.o) \
 	$(SIM_EVAL_OBJS) $(SIM_CORE_OBJS)
 
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
@@ -172,6 +174,12 @@ $(GUEST_OBS_TESTS): $(UL_BIN)/%: tests/guest/%.sh
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
 
+# Older versions of a symbol kept for programs linked before it changed
+# (.symver in libgputbs.c; the version script lists the symbol in both
+# nodes): gputbs_submit@LIBGPUTBS_0.1 took structs of at most
+# GPUTBS_SUBMIT_SIZE_VER3 bytes.
+LIBGPUTBS_COMPAT := gputbs_submit@LIBGPUTBS_0.1
+
 # Exported dynamic symbols == GPUTBS_API declarations == version script,
 # each symbol in the version node of the script that lists it
 # (LIBGPUTBS_0.1, LIBGPUTBS_0.2, ...) and nothing unversioned, and the
@@ -179,14 +187,18 @@ $(GUEST_OBS_TESTS): $(UL_BIN)/%: tests/guest/%.sh
 check-abi-lib: $(LIBGPUTBS_SO)
 	@set -e; t=$(UL_OBJ)/abi; mkdir -p $$t; \
 	nm -D --defined-only $< | awk '$$2 != "A" { print $$3 }' \
-		| sort > $$t/exported; \
+		| sort > $$t/exported.all; \
+	for c in $(LIBGPUTBS_COMPAT); do grep -qx "$$c" $$t/exported.all; done; \
+	printf '%s\n' $(LIBGPUTBS_COMPAT) | sort > $$t/compat; \
+	comm -23 $$t/exported.all $$t/compat > $$t/exported; \
 	sed 's/@@/ /' $$t/exported | sort > $$t/exported.nodes; \
 	cut -d' ' -f1 $$t/exported.nodes | sort > $$t/exported.names; \
 	sed -n 's/^GPUTBS_API .*[ *]\(gputbs_[a-z_]*\)(.*/\1/p' \
 		userlib/gputbs.h | sort > $$t/header; \
 	awk '/^LIBGPUTBS_[0-9.]+[[:space:]]*[{]/ { node = $$1 } \
 	     /^[[:space:]]*gputbs_[a-z_]*;$$/ { sub(/;/, ""); print $$1, node }' \
-		userlib/libgputbs.map | sort > $$t/map.nodes; \
+		userlib/libgputbs.map | sort \
+		| grep -vxF "$$(sed 's/@/ /' $$t/compat)" > $$t/map.nodes; \
 	cut -d' ' -f1 $$t/map.nodes | sort > $$t/map; \
 	diff -u $$t/header $$t/exported.names; \
 	diff -u $$t/header $$t/map; \
@@ -222,7 +234,8 @@ ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:exitcode=99 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
 GPUTBS_ASAN_OBJS := $(patsubst $(UL_OBJ)/%,$(ASAN_OBJ)/%,$(GPUTBS_CLI_OBJS)) \
-	$(ASAN_OBJ)/userlib/libgputbs.o $(ASAN_OBJ)/userlib/monitor.o
+	$(ASAN_OBJ)/userlib/libgputbs.o $(ASAN_OBJ)/userlib/monitor.o \
+	$(ASAN_OBJ)/userlib/submit_explain.o
 
 $(ASAN_OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)

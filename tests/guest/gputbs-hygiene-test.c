@@ -531,7 +531,7 @@ START_TEST(submit_valid_baseline)
 }
 END_TEST
 
-/* Every unknown flag bit of SUBMIT (5..31), current command. */
+/* Every unknown flag bit of SUBMIT (6..31), current command. */
 START_TEST(submit_unknown_flag_bit)
 {
 	int fd = dev_open();
@@ -2534,7 +2534,7 @@ static Suite *hygiene_suite(void)
 	tcase_add_loop_test(tc, submit_valid_baseline, 0, 2 * NR_VARIANTS);
 	tcase_add_loop_test(tc, submit_invalid_field, 0,
 			    NR_SUBMIT_CASES * NR_VARIANTS);
-	tcase_add_loop_test(tc, submit_unknown_flag_bit, 5, 32);
+	tcase_add_loop_test(tc, submit_unknown_flag_bit, 6, 32);
 	tcase_add_loop_test(tc, submit_timeout_field, 0, NR_TIMEOUT_CASES);
 	tcase_add_loop_test(tc, submit_model_field, 0, NR_MODEL_CASES);
 	tcase_add_loop_test(tc, submit_invalid_arrival, 0, NR_ARRIVAL_CASES);

@@ -187,9 +187,13 @@ static void assert_no_grids(struct gputbs *g)
 START_TEST(abi_struct_sizes)
 {
 	ck_assert_uint_eq(sizeof(struct gputbs_info), 120);
-	ck_assert_uint_eq(sizeof(struct gputbs_submit), 136);
+	ck_assert_uint_eq(sizeof(struct gputbs_submit), 168);
 	ck_assert_uint_eq(sizeof(struct gputbs_submit),
+			  GPUTBS_SUBMIT_SIZE_VER4);
+	ck_assert_uint_eq(offsetof(struct gputbs_submit, after_handle),
 			  GPUTBS_SUBMIT_SIZE_VER3);
+	ck_assert_uint_eq(offsetof(struct gputbs_submit, err_limit) + 8,
+			  GPUTBS_SUBMIT_SIZE_VER4);
 	ck_assert_uint_eq(offsetof(struct gputbs_submit, mem_ppm),
 			  GPUTBS_SUBMIT_SIZE_VER2);
 	ck_assert_uint_eq(offsetof(struct gputbs_submit, timeout_cycles),
@@ -298,6 +302,8 @@ START_TEST(info_features)
 	ck_assert(info.features & GPUTBS_FEATURE_DEVICE_GRID_LIMIT);
 	ck_assert(info.features & GPUTBS_FEATURE_JOB_TIMEOUT);
 	ck_assert(info.features & GPUTBS_FEATURE_USER_LIMITS);
+	ck_assert(info.features & GPUTBS_FEATURE_STREAM_ORDER);
+	ck_assert(info.features & GPUTBS_FEATURE_ERROR_DETAIL);
 }
 END_TEST
 
@@ -1616,9 +1622,18 @@ START_TEST(arrival_without_flag_einval)
 	s.arrival_cycle = ~0ULL;
 	s.flags = GPUTBS_SUBMIT_RECORD_BLOCKS;
 	ck_assert_int_eq(submit_raw(g, &s), -EINVAL);
+	ck_assert_uint_eq(s.err_reason, GPUTBS_SUBMIT_ERR_ARRIVAL_FLAG);
 	assert_no_grids(g);
-	/* libgputbs does not read arrival_cycle without the flag */
+	/*
+	 * libgputbs sends the whole struct to a module with the error
+	 * detail (it clears the detail of the failed call first): the
+	 * member is read, and is -EINVAL without the flag
+	 */
 	s.flags = 0;
+	ck_assert_int_eq(gputbs_submit(g, &s), -EINVAL);
+	ck_assert_uint_eq(s.err_reason, GPUTBS_SUBMIT_ERR_ARRIVAL_FLAG);
+	ck_assert_uint_eq(s.err_value, ~0ULL);
+	s.arrival_cycle = 0;
 	wait_ok(g, submit_ok(g, &s), &w);
 	ck_assert_uint_eq(w.blocks_done, 4);
 }
@@ -1828,6 +1843,535 @@ START_TEST(arrival_same_cycle_submission_order)
 	same_cycle_pair(a, b, false, &wbig, &wsmall, &at);
 	ck_assert_uint_eq(wsmall.start_cycle, at);
 	ck_assert_uint_eq(wbig.start_cycle, at);
+}
+END_TEST
+
+/* ---- stream order and the error detail (SUBMIT of VER4) --------------- */
+
+/* SUBMIT with the struct of GPUTBS_SUBMIT_SIZE_VER3 bytes, without libgputbs */
+#define IOCTL_SUBMIT_VER3 \
+	_IOC(_IOC_READ | _IOC_WRITE, GPUTBS_IOCTL_BASE, \
+	     _IOC_NR(GPUTBS_IOCTL_SUBMIT), GPUTBS_SUBMIT_SIZE_VER3)
+
+/* @s follows the grid @after of its file by @gap cycles. */
+static void grid_after(struct gputbs_submit *s, __u32 after, __u64 gap)
+{
+	s->flags |= GPUTBS_SUBMIT_AFTER;
+	s->after_handle = after;
+	s->after_cycles = gap;
+}
+
+/*
+ * A two-grid program submitted in stream order, five times: the second
+ * grid arrives exactly 777 cycles after the first ends, with no process
+ * in between, and every cycle relative to the program's arrival is the
+ * same in each run (the device is otherwise idle).
+ */
+START_TEST(stream_two_grids_repeat)
+{
+	__u64 first[4] = { 0 }, t[4];
+	struct gputbs_submit a, b;
+	struct gputbs_wait wa, wb;
+	unsigned int run;
+
+	for (run = 0; run < 5; run++) {
+		struct gputbs *g = dev_open();
+		struct gputbs_info info;
+
+		dev_info(g, &info);
+		grid_dist(&a, 45, 64, 20000);
+		a.block_rsd_ppm = 100000;
+		a.seed = 7;
+		/* b is linked before a can end, however slow the guest */
+		grid_at(&a, now_cycle(&info) +
+			cycles_for_ns(&info, NS_PER_SEC));
+		submit_ok(g, &a);
+		grid_dist(&b, 60, 128, 15000);
+		b.block_rsd_ppm = 50000;
+		b.seed = 8;
+		grid_after(&b, a.handle, 777);
+		submit_ok(g, &b);
+		ck_assert_uint_ne(b.handle, a.handle);
+		wait_ok(g, b.handle, &wb);
+		wait_ok(g, a.handle, &wa);
+		ck_assert_uint_eq(wb.submit_cycle, wa.end_cycle + 777);
+		ck_assert_uint_eq(wb.start_cycle, wb.submit_cycle);
+		t[0] = wa.end_cycle - wa.submit_cycle;
+		t[1] = wb.submit_cycle - wa.submit_cycle;
+		t[2] = wb.end_cycle - wa.submit_cycle;
+		t[3] = wa.start_cycle - wa.submit_cycle;
+		if (!run)
+			memcpy(first, t, sizeof(t));
+		else
+			ck_assert_msg(!memcmp(first, t, sizeof(t)),
+				      "run %u: %llu %llu %llu, run 0: %llu %llu %llu",
+				      run, (unsigned long long)t[0],
+				      (unsigned long long)t[1],
+				      (unsigned long long)t[2],
+				      (unsigned long long)first[0],
+				      (unsigned long long)first[1],
+				      (unsigned long long)first[2]);
+		dev_close(g);
+	}
+}
+END_TEST
+
+/* A chain of three, and a predecessor that ended before its dependent. */
+START_TEST(stream_chain_and_ended_predecessor)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_submit a, b, c, d;
+	struct gputbs_wait wa, wb, wc, wd;
+	struct gputbs_info info;
+
+	dev_info(g, &info);
+	grid_dist(&a, 30, 64, 5000);
+	/* b and c are linked before a can end, however slow the guest */
+	grid_at(&a, now_cycle(&info) + cycles_for_ns(&info, NS_PER_SEC));
+	submit_ok(g, &a);
+	grid_dist(&b, 30, 64, 5000);
+	grid_after(&b, a.handle, 0);
+	submit_ok(g, &b);
+	grid_dist(&c, 30, 64, 5000);
+	grid_after(&c, b.handle, 10);
+	submit_ok(g, &c);
+	wait_ok(g, c.handle, &wc);
+	wait_ok(g, b.handle, &wb);
+	ck_assert_uint_eq(wc.submit_cycle, wb.end_cycle + 10);
+	/* a has ended (not reaped): d arrives at once, not in the past */
+	grid_dist(&d, 1, 32, 100);
+	grid_after(&d, a.handle, 0);
+	submit_ok(g, &d);
+	wait_ok(g, d.handle, &wd);
+	wait_ok(g, a.handle, &wa);
+	ck_assert_uint_eq(wb.submit_cycle, wa.end_cycle);
+	ck_assert_uint_ge(wd.submit_cycle, wc.end_cycle);
+	assert_no_grids(g);
+}
+END_TEST
+
+/*
+ * Closing a file whose grids wait in stream order cancels them with the
+ * rest: another file's grid then runs at once.
+ */
+START_TEST(stream_close_cancels_waiting)
+{
+	struct gputbs *g = dev_open(), *h = dev_open();
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	__u32 prev;
+	int i;
+
+	prev = submit_long(g, 10 * NS_PER_SEC);
+	for (i = 0; i < 4; i++) {
+		grid_dist(&s, 120, 1024, 1000000);
+		grid_after(&s, prev, 0);
+		prev = submit_ok(g, &s);
+	}
+	dev_close(g);
+	grid_dist(&s, 1, 32, 100);
+	submit_ok(h, &s);
+	ck_assert_int_eq(gputbs_wait_handle(h, s.handle,
+					    deadline_in(5 * NS_PER_SEC), &w), 0);
+	assert_no_grids(h);
+}
+END_TEST
+
+/*
+ * A failed SUBMIT of @s (struct of this header) returns @err, reason @r
+ * with @value and @limit, and no handle.
+ */
+static void expect_detail(struct gputbs *g, struct gputbs_submit *s, int err,
+			  __u32 r, __u64 value, __u64 limit)
+{
+	int ret;
+
+	s->handle = 0;
+	ret = gputbs_submit(g, s);
+	ck_assert_msg(ret == err, "SUBMIT returned %d, expected %d", ret, err);
+	ck_assert_uint_eq(s->handle, 0);
+	ck_assert_msg(s->err_reason == r, "err_reason %u, expected %u",
+		      s->err_reason, r);
+	ck_assert_msg(s->err_value == value, "reason %u: err_value %llu, expected %llu",
+		      r, (unsigned long long)s->err_value,
+		      (unsigned long long)value);
+	ck_assert_msg(s->err_limit == limit, "reason %u: err_limit %llu, expected %llu",
+		      r, (unsigned long long)s->err_limit,
+		      (unsigned long long)limit);
+}
+
+#define KNOWN_FLAGS	0x3fULL	/* GPUTBS_SUBMIT_RECORD_BLOCKS..AFTER */
+
+/* Stream order's errors, each with its reason. */
+START_TEST(stream_errors)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_submit s, a;
+	struct gputbs_wait w;
+	struct {
+		struct gputbs_submit s;
+		__u64 canary;
+	} v3;
+
+	grid_dist(&s, 4, 64, 100);
+	grid_after(&s, 4242, 0);
+	expect_detail(g, &s, -ENOENT, GPUTBS_SUBMIT_ERR_AFTER_HANDLE, 4242, 0);
+	assert_no_grids(g);
+	/* a reaped handle is unknown too */
+	grid_dist(&a, 1, 32, 100);
+	submit_ok(g, &a);
+	wait_ok(g, a.handle, &w);
+	grid_dist(&s, 4, 64, 100);
+	grid_after(&s, a.handle, 0);
+	expect_detail(g, &s, -ENOENT, GPUTBS_SUBMIT_ERR_AFTER_HANDLE,
+		      a.handle, 0);
+	submit_ok(g, &a);
+	grid_dist(&s, 4, 64, 100);
+	grid_after(&s, a.handle, GPUTBS_ARRIVAL_MAX_AHEAD + 1);
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_AFTER_CYCLES,
+		      GPUTBS_ARRIVAL_MAX_AHEAD + 1, GPUTBS_ARRIVAL_MAX_AHEAD);
+	grid_dist(&s, 4, 64, 100);
+	s.after_cycles = 5;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_AFTER_FLAG, 0, 5);
+	grid_dist(&s, 4, 64, 100);
+	s.after_handle = a.handle;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_AFTER_FLAG, a.handle, 0);
+	grid_dist(&s, 4, 64, 100);
+	grid_after(&s, a.handle, 0);
+	grid_at(&s, 0);
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_AFTER_AT_CYCLE,
+		      GPUTBS_SUBMIT_AFTER | GPUTBS_SUBMIT_AT_CYCLE, 0);
+	/* the flag in a command of the older size: -EINVAL, nothing back */
+	memset(&v3, 0, sizeof(v3));
+	grid_dist(&v3.s, 4, 64, 100);
+	v3.s.flags = GPUTBS_SUBMIT_AFTER;
+	v3.canary = 0xa5a5a5a5a5a5a5a5ULL;
+	memset((char *)&v3.s + GPUTBS_SUBMIT_SIZE_VER3, 0x5a,
+	       sizeof(v3.s) - GPUTBS_SUBMIT_SIZE_VER3);
+	errno = 0;
+	ck_assert_int_eq(ioctl(gputbs_fd(g), IOCTL_SUBMIT_VER3, &v3.s), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_uint_eq(v3.s.err_reason, 0x5a5a5a5a);
+	ck_assert_uint_eq(v3.canary, 0xa5a5a5a5a5a5a5a5ULL);
+	wait_ok(g, a.handle, &w);
+	assert_no_grids(g);
+}
+END_TEST
+
+/* Each check of SUBMIT, its reason, value and limit. */
+START_TEST(detail_each_reason)
+{
+	__u64 d[4] = { 100, 200, 0, 400 };
+	struct gputbs *g = dev_open();
+	struct gputbs_info info;
+	struct gputbs_submit s;
+
+	dev_info(g, &info);
+	ck_assert(info.features & GPUTBS_FEATURE_ERROR_DETAIL);
+	grid_dist(&s, 4, 64, 100);
+	s.flags = 1U << 31;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_FLAGS, 1U << 31,
+		      KNOWN_FLAGS);
+	grid_dist(&s, 0, 64, 100);
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_NR_BLOCKS_ZERO, 0, 0);
+	grid_dist(&s, info.max_blocks_per_grid + 1, 64, 100);
+	expect_detail(g, &s, -E2BIG, GPUTBS_SUBMIT_ERR_NR_BLOCKS,
+		      info.max_blocks_per_grid + 1ULL, info.max_blocks_per_grid);
+	grid_dist(&s, 4, 0, 100);
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_THREADS, 0,
+		      info.max_threads_per_block);
+	grid_dist(&s, 4, 64, 100);
+	s.regs_per_thread = info.max_regs_per_thread + 1;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_REGS,
+		      info.max_regs_per_thread + 1ULL, info.max_regs_per_thread);
+	grid_dist(&s, 4, 64, 100);
+	s.shmem_per_block = info.max_shmem_per_sm + 1;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_SHMEM,
+		      info.max_shmem_per_sm + 1ULL, info.max_shmem_per_sm);
+	grid_dist(&s, 4, 64, 100);
+	s.work_model = 3;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_WORK_MODEL, 3,
+		      GPUTBS_WORK_ARRAY);
+	grid_dist(&s, 4, 64, 100);
+	s.nr_durations = 4;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_WORK_FIELD, 4, 0);
+	grid_array(&s, d, 4);
+	s.nr_durations = 3;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_NR_DURATIONS, 3, 4);
+	grid_dist(&s, 4, 64, 0);
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_BLOCK_CYCLES, 0,
+		      MAX_CYCLES);
+	grid_dist(&s, 4, 64, 100);
+	s.block_rsd_ppm = 1000001;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_RSD, 1000001, 1000000);
+	grid_array(&s, d, 4);
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_DURATION, 2,
+		      MAX_CYCLES);
+	grid_dist(&s, 4, 64, 100);
+	strcpy(s.label, "bad\001label");
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_LABEL, 3,
+		      GPUTBS_LABEL_LEN);
+	grid_dist(&s, 4, 64, 100);
+	s.arrival_cycle = 9;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_ARRIVAL_FLAG, 9, 0);
+	grid_dist(&s, 4, 64, 100);
+	grid_at(&s, ~0ULL);
+	s.handle = 0;
+	ck_assert_int_eq(gputbs_submit(g, &s), -EINVAL);
+	ck_assert_uint_eq(s.err_reason, GPUTBS_SUBMIT_ERR_ARRIVAL_AHEAD);
+	ck_assert_uint_eq(s.err_value, ~0ULL);
+	ck_assert_uint_gt(s.err_limit, GPUTBS_ARRIVAL_MAX_AHEAD);
+	grid_dist(&s, 4, 64, 100);
+	s.timeout_cycles = 11;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_TIMEOUT_FLAG, 11, 0);
+	grid_dist(&s, 4, 64, 100);
+	s.flags = GPUTBS_SUBMIT_TIMEOUT;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_TIMEOUT, 0,
+		      GPUTBS_TIMEOUT_MAX_CYCLES);
+	grid_dist(&s, 4, 64, 100);
+	s.knee_mwarps = 12;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_MODEL_FLAG, 12, 0);
+	grid_dist(&s, 4, 64, 100);
+	s.flags = GPUTBS_SUBMIT_MODEL;
+	s.mem_ppm = 1000001;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_MEM_PPM, 1000001,
+		      1000000);
+	grid_dist(&s, 4, 64, 100);
+	s.flags = GPUTBS_SUBMIT_MODEL;
+	s.knee_mwarps = 1024001;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_KNEE, 1024001,
+		      1024000);
+	grid_dist(&s, 4, 64, 100);
+	s.flags = GPUTBS_SUBMIT_MODEL;
+	s.block_dist = 3;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_BLOCK_DIST, 3,
+		      GPUTBS_DIST_PEAKED);
+	grid_dist(&s, 4, 64, 100);
+	s.flags = GPUTBS_SUBMIT_MODEL;
+	s.block_dist = GPUTBS_DIST_SKEWED;
+	s.block_dist_param = 600000;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_DIST_PARAM, 600000,
+		      500000);
+	grid_dist(&s, 4, 64, 100);
+	s.flags = GPUTBS_SUBMIT_MODEL;
+	s.startup_ppm = 1000;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_STARTUP, 1000, 4);
+	grid_dist(&s, 4, 64, 100);
+	s.prio_class = 5;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_PRIO_CLASS, 5,
+		      GPUTBS_PRIO_REALTIME);
+	/* 32 warps * roundup(63 * 32, 64) registers = 65536 > 32768 */
+	grid_dist(&s, 4, 1024, 100);
+	s.regs_per_thread = 63;
+	expect_detail(g, &s, -EINVAL, GPUTBS_SUBMIT_ERR_FIT_REGS, 65536,
+		      info.max_regs_per_sm);
+	assert_no_grids(g);
+}
+END_TEST
+
+/*
+ * The detail is output only: a struct that failed is submitted again as
+ * it is (without libgputbs, which clears it anyway), and success gives 0.
+ */
+START_TEST(detail_ignored_on_input)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+
+	grid_dist(&s, 0, 64, 100);
+	ck_assert_int_eq(submit_raw(g, &s), -EINVAL);
+	ck_assert_uint_eq(s.err_reason, GPUTBS_SUBMIT_ERR_NR_BLOCKS_ZERO);
+	s.nr_blocks = 2;
+	s.err_value = 77;
+	s.err_limit = 78;
+	ck_assert_int_eq(submit_raw(g, &s), 0);
+	ck_assert_uint_eq(s.err_reason, 0);
+	ck_assert_uint_eq(s.err_value, 0);
+	ck_assert_uint_eq(s.err_limit, 0);
+	wait_ok(g, s.handle, &w);
+	ck_assert_uint_eq(w.blocks_done, 2);
+}
+END_TEST
+
+/* The per-file limit: -EAGAIN with the grids held and the limit. */
+START_TEST(detail_limit_fd)
+{
+	struct gputbs *g = dev_open();
+	struct gputbs_info info;
+	struct gputbs_submit s;
+	unsigned int i;
+
+	dev_info(g, &info);
+	ck_assert_uint_le(info.max_grids_per_fd, 65536);
+	grid_dist(&s, 1, 32, 1);
+	for (i = 0; i < info.max_grids_per_fd; i++)
+		submit_ok(g, &s);
+	grid_dist(&s, 1, 32, 1);
+	s.handle = 0;
+	ck_assert_int_eq(gputbs_submit(g, &s), -EAGAIN);
+	ck_assert_uint_eq(s.err_reason, GPUTBS_SUBMIT_ERR_LIMIT_FD);
+	ck_assert_uint_eq(s.err_value, info.max_grids_per_fd);
+	ck_assert_uint_eq(s.err_limit, info.max_grids_per_fd);
+}
+END_TEST
+
+/* The device's grid limit (root sets it): -ENOSPC, held and limit. */
+START_TEST(detail_limit_device)
+{
+	const char *param = "/sys/module/gputbs/parameters/max_grids_per_device";
+	struct gputbs *g = dev_open();
+	struct gputbs_submit s;
+	unsigned long long old;
+	FILE *f;
+	int ret;
+
+	f = fopen(param, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fscanf(f, "%llu", &old), 1);
+	fclose(f);
+	grid_dist(&s, 1, 32, 1);
+	submit_ok(g, &s);
+	submit_ok(g, &s);
+	f = fopen(param, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("2", f);
+	ck_assert_int_eq(fclose(f), 0);
+	grid_dist(&s, 1, 32, 1);
+	ret = gputbs_submit(g, &s);
+	f = fopen(param, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%llu", old);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(ret, -ENOSPC);
+	ck_assert_uint_eq(s.err_reason, GPUTBS_SUBMIT_ERR_LIMIT_DEV_GRIDS);
+	ck_assert_uint_eq(s.err_value, 2);
+	ck_assert_uint_eq(s.err_limit, 2);
+}
+END_TEST
+
+/*
+ * Child of detail_prio_perm, without CAP_SYS_NICE: the realtime class is
+ * -EPERM with its reason, and the words say so.  Exit status 0 or the
+ * number of the failed check.
+ */
+static int child_prio_perm(void)
+{
+	struct gputbs_submit s;
+	struct gputbs *g;
+	char buf[128];
+
+	if (drop_cap_sys_nice())
+		return 1;
+	if (gputbs_open(device_path, 0, &g))
+		return 2;
+	grid_dist(&s, 1, 32, 100);
+	s.prio_class = GPUTBS_PRIO_REALTIME;
+	if (gputbs_submit(g, &s) != -EPERM)
+		return 3;
+	if (s.err_reason != GPUTBS_SUBMIT_ERR_PRIO_PERM ||
+	    s.err_value != GPUTBS_PRIO_REALTIME ||
+	    s.err_limit != GPUTBS_PRIO_NORMAL)
+		return 4;
+	if (gputbs_submit_explain(&s, -EPERM, buf, sizeof(buf)) < 0 ||
+	    strcmp(buf, "-EPERM: class realtime needs CAP_SYS_NICE"))
+		return 5;
+	gputbs_close(g);
+	return 0;
+}
+
+START_TEST(detail_prio_perm)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		_exit(child_prio_perm());
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "child failed check %d", WEXITSTATUS(status));
+}
+END_TEST
+
+/*
+ * The older sizes are still accepted, and get nothing written back on
+ * error: VER0 and VER3 commands of an invalid grid leave their struct
+ * and what follows it as they were.
+ */
+START_TEST(detail_old_sizes_no_write_back)
+{
+	static const unsigned int sizes[] = {
+		GPUTBS_SUBMIT_SIZE_VER0, GPUTBS_SUBMIT_SIZE_VER1,
+		GPUTBS_SUBMIT_SIZE_VER2, GPUTBS_SUBMIT_SIZE_VER3,
+	};
+	struct gputbs *g = dev_open();
+	struct gputbs_submit s, before;
+	struct gputbs_wait w;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		unsigned long cmd = _IOC(_IOC_READ | _IOC_WRITE,
+					 GPUTBS_IOCTL_BASE,
+					 _IOC_NR(GPUTBS_IOCTL_SUBMIT),
+					 sizes[i]);
+
+		grid_dist(&s, 0, 64, 100);	/* invalid: no blocks */
+		memset((char *)&s + sizes[i], 0x5a, sizeof(s) - sizes[i]);
+		before = s;
+		errno = 0;
+		ck_assert_int_eq(ioctl(gputbs_fd(g), cmd, &s), -1);
+		ck_assert_int_eq(errno, EINVAL);
+		ck_assert(!memcmp(&s, &before, sizeof(s)));
+		/* and a valid grid of that size runs */
+		grid_dist(&s, 2, 64, 100);
+		ck_assert_int_eq(ioctl(gputbs_fd(g), cmd, &s), 0);
+		ck_assert_uint_ne(s.handle, 0);
+		wait_ok(g, s.handle, &w);
+		ck_assert_uint_eq(w.blocks_done, 2);
+	}
+	assert_no_grids(g);
+}
+END_TEST
+
+/* gputbs_submit_explain(): the words of a few reasons, and its NULLs. */
+START_TEST(detail_explain_text)
+{
+	struct gputbs_submit s;
+	char buf[256];
+
+	memset(&s, 0, sizeof(s));
+	s.threads_per_block = 1024;
+	s.regs_per_thread = 63;
+	s.err_reason = GPUTBS_SUBMIT_ERR_FIT_REGS;
+	s.err_value = 65536;
+	s.err_limit = 32768;
+	ck_assert_int_gt(gputbs_submit_explain(&s, -EINVAL, buf, sizeof(buf)),
+			 0);
+	ck_assert_str_eq(buf, "-EINVAL: grid too big: 1024 threads x 63 registers need 65536 registers, an SM has 32768");
+	s.err_reason = GPUTBS_SUBMIT_ERR_LIMIT_FD;
+	s.err_value = 1024;
+	s.err_limit = 1024;
+	gputbs_submit_explain(&s, -EAGAIN, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "-EAGAIN: this file holds 1024 grids, its limit (max_grids_per_fd) is 1024: reap a grid first");
+	s.err_reason = GPUTBS_SUBMIT_ERR_AFTER_HANDLE;
+	s.err_value = 9;
+	gputbs_submit_explain(&s, -ENOENT, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "-ENOENT: after_handle 9 is no unreaped grid of this file");
+	/* no detail: the errno's text */
+	s.err_reason = 0;
+	gputbs_submit_explain(&s, -EDQUOT, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "-EDQUOT: Disk quota exceeded: per-user grid limit (max_grids_per_user) reached");
+	/* truncated, NUL-terminated, the whole length returned */
+	s.err_reason = GPUTBS_SUBMIT_ERR_NR_BLOCKS_ZERO;
+	ck_assert_int_eq(gputbs_submit_explain(&s, -EINVAL, buf, 10),
+			 (int)strlen("-EINVAL: a grid needs at least 1 block"));
+	ck_assert_str_eq(buf, "-EINVAL: ");
+	ck_assert_int_eq(gputbs_submit_explain(NULL, -EINVAL, buf, 10),
+			 -EINVAL);
+	ck_assert_int_eq(gputbs_submit_explain(&s, -EINVAL, NULL, 10),
+			 -EINVAL);
 }
 END_TEST
 
@@ -3499,6 +4043,19 @@ static Suite *gputbs_suite(void)
 	tcase_add_test(tc, arrival_close_cancels_arriving);
 	tcase_add_test(tc, arrival_close_cancels_mixed);
 	tcase_add_test(tc, arrival_same_cycle_submission_order);
+
+	tc = tcase(s, "stream", 120);
+	tcase_add_test(tc, stream_two_grids_repeat);
+	tcase_add_test(tc, stream_chain_and_ended_predecessor);
+	tcase_add_test(tc, stream_close_cancels_waiting);
+	tcase_add_test(tc, stream_errors);
+	tcase_add_test(tc, detail_each_reason);
+	tcase_add_test(tc, detail_ignored_on_input);
+	tcase_add_test(tc, detail_limit_fd);
+	tcase_add_test(tc, detail_limit_device);
+	tcase_add_test(tc, detail_prio_perm);
+	tcase_add_test(tc, detail_old_sizes_no_write_back);
+	tcase_add_test(tc, detail_explain_text);
 
 	tc = tcase(s, "robust", 300);
 	tcase_add_checked_fixture(tc, NULL, teardown_timeout);

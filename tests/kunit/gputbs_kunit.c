@@ -705,12 +705,64 @@ static void gtbs_fifo_never_oversubscribes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, td->dev.grids_completed, 8);
 }
 
+/*
+ * Stream order (gtbs_grid_submit_after()), worked by hand on one SM: a
+ * grid of 8 blocks of 64 threads fills its 8 slots at R = 8 and runs
+ * exactly 1000 cycles.  A 0..1000; B after A with a gap of 250 arrives
+ * at 1250 and ends at 2250; C after B with a gap of 0 runs 2250..3250.
+ */
+static void gtbs_stream_chain_exact(struct kunit *test)
+{
+	struct gtbs_test_dev *td = gtbs_test_dev_sms(test, 1);
+	struct gtbs_grid_desc d = gtbs_test_desc(8, 64, 16, 0, 1000);
+	struct gtbs_grid *a, *b, *c;
+
+	a = gtbs_test_submit(test, td, &d, 0);
+	b = gtbs_test_grid_new(test, td, &d);
+	c = gtbs_test_grid_new(test, td, &d);
+	gtbs_grid_submit_after(&td->dev, b, 0, a, 250);
+	gtbs_grid_submit_after(&td->dev, c, 0, b, 0);
+	KUNIT_EXPECT_EQ(test, b->state, GTBS_GRID_WAITING);
+	KUNIT_EXPECT_EQ(test, gtbs_dev_next_arrival(&td->dev), U64_MAX);
+	gtbs_dev_run_until(&td->dev, 1000);
+	KUNIT_EXPECT_EQ(test, b->state, GTBS_GRID_ARRIVING);
+	KUNIT_EXPECT_EQ(test, gtbs_dev_next_arrival(&td->dev), 1250);
+	gtbs_test_drain(td);
+	KUNIT_EXPECT_EQ(test, b->submit_cycle, 1250);
+	KUNIT_EXPECT_EQ(test, b->start_cycle, 1250);
+	KUNIT_EXPECT_EQ(test, b->end_cycle, 2250);
+	KUNIT_EXPECT_EQ(test, c->submit_cycle, 2250);
+	KUNIT_EXPECT_EQ(test, c->end_cycle, 3250);
+}
+
+/* A cancelled waiting grid never arrives; its predecessor still runs. */
+static void gtbs_stream_cancel_waiting(struct kunit *test)
+{
+	struct gtbs_test_dev *td = gtbs_test_dev_sms(test, 1);
+	struct gtbs_grid_desc d = gtbs_test_desc(8, 64, 16, 0, 1000);
+	struct gtbs_grid *a, *b;
+
+	a = gtbs_test_submit(test, td, &d, 0);
+	b = gtbs_test_grid_new(test, td, &d);
+	gtbs_grid_submit_after(&td->dev, b, 0, a, 0);
+	gtbs_grid_cancel(&td->dev, b, 10);
+	KUNIT_EXPECT_EQ(test, b->state, GTBS_GRID_CANCELLED);
+	KUNIT_EXPECT_TRUE(test, list_empty(&a->dependents));
+	KUNIT_EXPECT_TRUE(test, list_empty(&td->dev.waiting));
+	gtbs_test_drain(td);
+	KUNIT_EXPECT_EQ(test, a->end_cycle, 1000);
+	KUNIT_EXPECT_EQ(test, b->next_block, 0);
+	KUNIT_EXPECT_EQ(test, gtbs_dev_next_event(&td->dev), U64_MAX);
+}
+
 static struct kunit_case gtbs_fifo_cases[] = {
 	KUNIT_CASE(gtbs_fifo_issues_in_arrival_order),
 	KUNIT_CASE(gtbs_fifo_head_of_line),
 	KUNIT_CASE(gtbs_fifo_concurrent_on_leftover),
 	KUNIT_CASE(gtbs_fifo_cancel_returns_resources),
 	KUNIT_CASE(gtbs_fifo_never_oversubscribes),
+	KUNIT_CASE(gtbs_stream_chain_exact),
+	KUNIT_CASE(gtbs_stream_cancel_waiting),
 	{}
 };
 

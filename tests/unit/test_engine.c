@@ -10,6 +10,7 @@
  * Copyright (C) 2026 The gputbs developers
  */
 #include "harness.h"
+#include "../../uapi/linux/gputbs.h"
 
 static long first_start(const struct h_dev *h, u64 grid_id)
 {
@@ -1666,6 +1667,342 @@ START_TEST(kb_cancel_keeps_due_completions_on_time)
 }
 END_TEST
 
+/* ---- stream order (gtbs_grid_submit_after()) ------------------------- */
+
+/*
+ * The timelines below are worked by hand on one SM of the paper's device:
+ * a grid of 8 blocks of 64 threads fills its 8 block slots at R = 8, so
+ * alone it runs 1000 cycles from its start (every block at full
+ * residency lasts exactly t).
+ */
+#define H_FULL_WAVE	h_desc(8, 64, 16, 0, 1000)
+
+/* A waits 0..1000; B waits for it and arrives 250 cycles after its end. */
+START_TEST(stream_chain_of_two)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc d = H_FULL_WAVE;
+	struct gtbs_grid *a, *b;
+
+	a = h_submit(h, &d, 0);
+	b = h_grid_new(h, &d, NULL, NULL);
+	gtbs_grid_submit_after(&h->dev, b, 0, a, 250);
+	ck_assert_int_eq(b->state, GTBS_GRID_WAITING);
+	ck_assert_ptr_eq(b->after, a);
+	/* a waiting grid is neither queued nor an arrival */
+	ck_assert_uint_eq(h->dev.nr_grids, 1);
+	ck_assert_uint_eq(gtbs_dev_next_arrival(&h->dev), U64_MAX);
+	gtbs_dev_run_until(&h->dev, 999);
+	ck_assert_int_eq(b->state, GTBS_GRID_WAITING);
+	gtbs_dev_run_until(&h->dev, 1000);
+	ck_assert_int_eq(a->state, GTBS_GRID_DONE);
+	ck_assert_uint_eq(a->end_cycle, 1000);
+	/* released from the event that ended a, for 1000 + 250 */
+	ck_assert_int_eq(b->state, GTBS_GRID_ARRIVING);
+	ck_assert_ptr_null(b->after);
+	ck_assert_uint_eq(gtbs_dev_next_arrival(&h->dev), 1250);
+	h_drain(h);
+	ck_assert_int_eq(b->state, GTBS_GRID_DONE);
+	ck_assert_uint_eq(b->submit_cycle, 1250);
+	ck_assert_uint_eq(b->start_cycle, 1250);
+	ck_assert_uint_eq(b->end_cycle, 2250);
+	h_free(h);
+}
+END_TEST
+
+/* A 0..1000, B after A (gap 0) 1000..2000, C after B (gap 7) 2007..3007. */
+START_TEST(stream_chain_of_three)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc d = H_FULL_WAVE;
+	struct gtbs_grid *a, *b, *c;
+
+	a = h_submit(h, &d, 0);
+	b = h_grid_new(h, &d, NULL, NULL);
+	c = h_grid_new(h, &d, NULL, NULL);
+	gtbs_grid_submit_after(&h->dev, b, 0, a, 0);
+	/* C's predecessor is itself waiting */
+	gtbs_grid_submit_after(&h->dev, c, 0, b, 7);
+	ck_assert_int_eq(c->state, GTBS_GRID_WAITING);
+	gtbs_dev_run_until(&h->dev, 1000);
+	ck_assert_int_eq(b->state, GTBS_GRID_RUNNING);
+	ck_assert_int_eq(c->state, GTBS_GRID_WAITING);
+	h_drain(h);
+	ck_assert_uint_eq(a->end_cycle, 1000);
+	ck_assert_uint_eq(b->submit_cycle, 1000);
+	ck_assert_uint_eq(b->start_cycle, 1000);
+	ck_assert_uint_eq(b->end_cycle, 2000);
+	ck_assert_uint_eq(c->submit_cycle, 2007);
+	ck_assert_uint_eq(c->start_cycle, 2007);
+	ck_assert_uint_eq(c->end_cycle, 3007);
+	ck_assert_uint_eq(h->nonmonotonic, 0);
+	h_free(h);
+}
+END_TEST
+
+/*
+ * Two dependents of A (B then C, gap 0) and D submitted after them for
+ * cycle 1000 with gtbs_grid_submit_at(): D is on the arrivals since its
+ * submission, B and C only since A ended at 1000, so D arrives first,
+ * then B, then C (FIFO: D 1000..2000, B 2000..3000, C 3000..4000).
+ */
+START_TEST(stream_two_dependents)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc d = H_FULL_WAVE;
+	struct gtbs_grid *a, *b, *c, *e;
+
+	a = h_submit(h, &d, 0);
+	b = h_grid_new(h, &d, NULL, NULL);
+	c = h_grid_new(h, &d, NULL, NULL);
+	e = h_grid_new(h, &d, NULL, NULL);
+	gtbs_grid_submit_after(&h->dev, b, 0, a, 0);
+	gtbs_grid_submit_after(&h->dev, c, 0, a, 0);
+	gtbs_grid_submit_at(&h->dev, e, 0, 1000);
+	h_drain(h);
+	ck_assert_uint_eq(b->submit_cycle, 1000);
+	ck_assert_uint_eq(c->submit_cycle, 1000);
+	ck_assert_uint_eq(e->submit_cycle, 1000);
+	ck_assert_uint_lt(e->id, b->id);
+	ck_assert_uint_lt(b->id, c->id);
+	ck_assert_uint_eq(e->start_cycle, 1000);
+	ck_assert_uint_eq(b->start_cycle, 2000);
+	ck_assert_uint_eq(c->start_cycle, 3000);
+	ck_assert_uint_eq(c->end_cycle, 4000);
+	h_free(h);
+}
+END_TEST
+
+/*
+ * A cancelled at 400 has left the device: B (gap 100) arrives at 500.
+ * C waits for B and is cancelled itself at 450, while waiting: it never
+ * arrives, and E waiting for it (gap 5) arrives at 455.
+ */
+START_TEST(stream_predecessor_cancelled)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc d = H_FULL_WAVE;
+	struct gtbs_grid_desc small = h_desc(1, 64, 16, 0, 1000);
+	struct gtbs_grid *a, *b, *c, *e;
+
+	a = h_submit(h, &d, 0);
+	b = h_grid_new(h, &d, NULL, NULL);
+	c = h_grid_new(h, &d, NULL, NULL);
+	e = h_grid_new(h, &small, NULL, NULL);
+	gtbs_grid_submit_after(&h->dev, b, 0, a, 100);
+	gtbs_grid_submit_after(&h->dev, c, 0, b, 0);
+	gtbs_grid_submit_after(&h->dev, e, 0, c, 5);
+	gtbs_dev_run_until(&h->dev, 400);
+	gtbs_grid_cancel(&h->dev, a, 400);
+	ck_assert_int_eq(a->state, GTBS_GRID_CANCELLED);
+	ck_assert_int_eq(b->state, GTBS_GRID_ARRIVING);
+	ck_assert_uint_eq(gtbs_dev_next_arrival(&h->dev), 500);
+	gtbs_dev_run_until(&h->dev, 450);
+	gtbs_grid_cancel(&h->dev, c, 450);
+	ck_assert_int_eq(c->state, GTBS_GRID_CANCELLED);
+	ck_assert_int_eq(e->state, GTBS_GRID_ARRIVING);
+	ck_assert_uint_eq(e->submit_cycle, 455);
+	h_drain(h);
+	ck_assert_int_eq(b->state, GTBS_GRID_DONE);
+	ck_assert_uint_eq(b->submit_cycle, 500);
+	ck_assert_uint_eq(b->start_cycle, 500);
+	ck_assert_int_eq(e->state, GTBS_GRID_DONE);
+	ck_assert_uint_eq(e->start_cycle, 455);
+	/* c never arrived (it has no id) and never ran */
+	ck_assert_uint_eq(c->next_block, 0);
+	ck_assert_uint_eq(c->blocks_done, 0);
+	ck_assert(list_empty(&h->dev.waiting));
+	h_free(h);
+}
+END_TEST
+
+/*
+ * Gap 0: B arrives at the very cycle A's last block ends (1000), after
+ * that block: every block of B starts after every block end of A, at
+ * 1000, in the slots A's blocks freed.
+ */
+START_TEST(stream_gap_zero)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc d = H_FULL_WAVE;
+	struct gtbs_grid *a, *b;
+	long last_end, first_start;
+	u32 i;
+
+	a = h_submit(h, &d, 0);
+	b = h_grid_new(h, &d, NULL, NULL);
+	gtbs_grid_submit_after(&h->dev, b, 0, a, 0);
+	h_drain(h);
+	ck_assert_uint_eq(b->submit_cycle, 1000);
+	ck_assert_uint_eq(b->start_cycle, 1000);
+	ck_assert_uint_eq(b->end_cycle, 2000);
+	last_end = -1;
+	for (i = 0; i < 8; i++)
+		last_end = max(last_end, h_find(h, H_EV_BLOCK_END, a->id, i));
+	first_start = h_find(h, H_EV_BLOCK_START, b->id, 0);
+	ck_assert_int_ge(first_start, 0);
+	ck_assert_int_gt(first_start, last_end);
+	h_free(h);
+}
+END_TEST
+
+/*
+ * A predecessor that left already: A done at 1000.  At 1500, B with gap
+ * 200 (1200 has passed) arrives at once, C with gap 1000 at 2000.  A
+ * predecessor stopped by its job timeout at 300 releases D at 300.
+ */
+START_TEST(stream_predecessor_left)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc d = h_desc(1, 64, 16, 0, 1000);
+	struct gtbs_grid_desc t = H_FULL_WAVE;
+	struct gtbs_grid *a, *b, *c, *x, *e;
+
+	a = h_submit(h, &t, 0);
+	gtbs_dev_run_until(&h->dev, 1500);
+	ck_assert_int_eq(a->state, GTBS_GRID_DONE);
+	b = h_grid_new(h, &d, NULL, NULL);
+	c = h_grid_new(h, &d, NULL, NULL);
+	gtbs_grid_submit_after(&h->dev, b, 1500, a, 200);
+	gtbs_grid_submit_after(&h->dev, c, 1500, a, 1000);
+	ck_assert_int_eq(b->state, GTBS_GRID_ARRIVING);
+	h_drain(h);
+	ck_assert_uint_eq(b->submit_cycle, 1500);
+	ck_assert_uint_eq(c->submit_cycle, 2000);
+	h_free(h);
+
+	h = h_new_sms(1);
+	t.timeout_cycles = 300;
+	x = h_submit(h, &t, 0);
+	e = h_grid_new(h, &d, NULL, NULL);
+	gtbs_grid_submit_after(&h->dev, e, 0, x, 0);
+	h_drain(h);
+	ck_assert_int_eq(x->state, GTBS_GRID_TIMED_OUT);
+	ck_assert_uint_eq(x->end_cycle, 300);
+	ck_assert_uint_eq(e->submit_cycle, 300);
+	ck_assert_uint_eq(e->start_cycle, 300);
+	h_free(h);
+}
+END_TEST
+
+/* The same stream run in slices of any size: the same events. */
+START_TEST(stream_bounded_slices_same_schedule)
+{
+	struct h_event *ref = NULL;
+	size_t nr_ref = 0;
+	unsigned int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		struct h_dev *h = h_new_sms(2);
+		struct gtbs_grid_desc d = h_desc(20, 128, 16, 0, 900);
+		struct gtbs_grid *g[4];
+		u32 i, budget;
+
+		g[0] = h_submit(h, &d, 0);
+		for (i = 1; i < 4; i++) {
+			g[i] = h_grid_new(h, &d, NULL, NULL);
+			gtbs_grid_submit_after(&h->dev, g[i], 0, g[i - 1],
+					       i * 3);
+		}
+		if (pass) {
+			do {
+				budget = 1;
+			} while (!gtbs_dev_run_bounded(&h->dev, U64_MAX,
+						       &budget));
+		} else {
+			gtbs_dev_run_until(&h->dev, U64_MAX);
+		}
+		for (i = 1; i < 4; i++)
+			ck_assert_uint_eq(g[i]->submit_cycle,
+					  g[i - 1]->end_cycle + i * 3);
+		if (!pass) {
+			nr_ref = h->nr_ev;
+			ref = malloc(nr_ref * sizeof(*ref));
+			ck_assert_ptr_nonnull(ref);
+			memcpy(ref, h->ev, nr_ref * sizeof(*ref));
+		} else {
+			ck_assert_uint_eq(h->nr_ev, nr_ref);
+			ck_assert(!memcmp(ref, h->ev, nr_ref * sizeof(*ref)));
+		}
+		h_free(h);
+	}
+	free(ref);
+}
+END_TEST
+
+/* The reasons of gtbs_grid_desc_verify(), with their value and limit. */
+START_TEST(desc_verify_reasons)
+{
+	struct gtbs_dev_config cfg;
+	struct gtbs_grid_desc d;
+	struct gtbs_grid_err err;
+	u64 durations[3] = { 5, 0, 7 };
+	u64 regs;
+
+	gtbs_config_default(&cfg);
+	d = h_desc(4, 64, 16, 0, 1000);
+	ck_assert_int_eq(gtbs_grid_desc_verify(&cfg, &d, &err), 0);
+	ck_assert_uint_eq(err.reason, GPUTBS_SUBMIT_ERR_NONE);
+	ck_assert_ptr_null(err.why);
+
+	d.nr_blocks = cfg.max_blocks_per_grid + 1;
+	ck_assert_int_eq(gtbs_grid_desc_verify(&cfg, &d, &err), -E2BIG);
+	ck_assert_uint_eq(err.reason, GPUTBS_SUBMIT_ERR_NR_BLOCKS);
+	ck_assert_uint_eq(err.value, cfg.max_blocks_per_grid + 1ULL);
+	ck_assert_uint_eq(err.limit, cfg.max_blocks_per_grid);
+
+	d = h_desc(0, 64, 16, 0, 1000);
+	ck_assert_int_eq(gtbs_grid_desc_verify(&cfg, &d, &err), -EINVAL);
+	ck_assert_uint_eq(err.reason, GPUTBS_SUBMIT_ERR_NR_BLOCKS_ZERO);
+
+	d = h_desc(4, cfg.max_threads_per_block + 1, 16, 0, 1000);
+	ck_assert_int_eq(gtbs_grid_desc_verify(&cfg, &d, &err), -EINVAL);
+	ck_assert_uint_eq(err.reason, GPUTBS_SUBMIT_ERR_THREADS);
+	ck_assert_uint_eq(err.value, cfg.max_threads_per_block + 1ULL);
+	ck_assert_uint_eq(err.limit, cfg.max_threads_per_block);
+
+	/* 1024 threads x 63 registers: 32 warps of 2016 rounded up */
+	d = h_desc(4, 1024, 63, 0, 1000);
+	regs = (2016 + cfg.reg_alloc_unit - 1) / cfg.reg_alloc_unit *
+	       cfg.reg_alloc_unit * 32;
+	ck_assert_int_eq(gtbs_grid_desc_verify(&cfg, &d, &err), -EINVAL);
+	ck_assert_uint_eq(err.reason, GPUTBS_SUBMIT_ERR_FIT_REGS);
+	ck_assert_uint_eq(err.value, regs);
+	ck_assert_uint_eq(err.limit, cfg.max_regs_per_sm);
+
+	/* a block of 1024 threads on an SM of 32 warps */
+	cfg.max_warps_per_sm = 16;
+	cfg.max_threads_per_sm = 2048;
+	d = h_desc(4, 1024, 8, 0, 1000);
+	ck_assert_int_eq(gtbs_grid_desc_verify(&cfg, &d, &err), -EINVAL);
+	ck_assert_uint_eq(err.reason, GPUTBS_SUBMIT_ERR_FIT_WARPS);
+	ck_assert_uint_eq(err.value, 32);
+	ck_assert_uint_eq(err.limit, 16);
+	gtbs_config_default(&cfg);
+
+	d = h_desc(3, 64, 16, 0, 0);
+	d.durations = durations;
+	ck_assert_int_eq(gtbs_grid_desc_verify(&cfg, &d, &err), -EINVAL);
+	ck_assert_uint_eq(err.reason, GPUTBS_SUBMIT_ERR_DURATION);
+	ck_assert_uint_eq(err.value, 1);
+	ck_assert_uint_eq(err.limit, GTBS_MAX_BLOCK_CYCLES);
+
+	d = h_desc(4, 64, 16, 0, 1000);
+	d.label[3] = '\n';
+	ck_assert_int_eq(gtbs_grid_desc_verify(&cfg, &d, &err), -EINVAL);
+	ck_assert_uint_eq(err.reason, GPUTBS_SUBMIT_ERR_LABEL);
+	ck_assert_uint_eq(err.value, 3);
+
+	d = h_desc(4, 64, 16, 0, 1000);
+	d.block_dist = GTBS_DIST_SKEWED;
+	d.block_dist_param = 999;
+	ck_assert_int_eq(gtbs_grid_desc_verify(&cfg, &d, &err), -EINVAL);
+	ck_assert_uint_eq(err.reason, GPUTBS_SUBMIT_ERR_DIST_PARAM);
+	ck_assert_uint_eq(err.value, 999);
+	ck_assert_uint_eq(err.limit, GTBS_SKEWED_MIN_PPM);
+}
+END_TEST
+
 void regressions_engine(Suite *s)
 {
 	TCase *tc = h_tcase("engine");
@@ -1721,7 +2058,18 @@ Suite *engine_suite(void)
 	tcase_add_loop_test(tc, run_until_granularity_single_grid, 0, H_NR_ERC);
 	suite_add_tcase(s, tc);
 
+	tc = h_tcase("stream");
+	tcase_add_test(tc, stream_chain_of_two);
+	tcase_add_test(tc, stream_chain_of_three);
+	tcase_add_test(tc, stream_two_dependents);
+	tcase_add_test(tc, stream_predecessor_cancelled);
+	tcase_add_test(tc, stream_gap_zero);
+	tcase_add_test(tc, stream_predecessor_left);
+	tcase_add_test(tc, stream_bounded_slices_same_schedule);
+	suite_add_tcase(s, tc);
+
 	tc = h_tcase("desc");
+	tcase_add_test(tc, desc_verify_reasons);
 	tcase_add_loop_test(tc, desc_rejects, 0, ARRAY_SIZE(bad_descs));
 	tcase_add_loop_test(tc, desc_accepts_limits, 0, ARRAY_SIZE(ok_descs));
 	tcase_add_test(tc, desc_limits_follow_config);

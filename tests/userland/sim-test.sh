@@ -242,6 +242,17 @@ expect 2 "unknown device preset 'H100'" \
 	"$sim" eval --workloads "$here" --device H100
 
 # --- usage errors --------------------------------------------------------
+# a grid the core rejects: the reason in libgputbs's words
+# (gputbs_submit_explain(), userlib/submit_explain.c), as 'gputbs run'
+# prints the module's
+printf 'program Big\ngrid huge blocks=4 threads=1024 regs=63 cycles=1000\n\nworkload W\nrun Big\n' \
+	>"$tmp.d/big.gtbs"
+expect 2 "Big: -EINVAL: grid too big: 1024 threads x 63 registers need 65536 registers, an SM has 32768" \
+	"$sim" run "$tmp.d/big.gtbs"
+printf 'program Wide\ngrid wide blocks=4 threads=1024 regs=8 cycles=1000\n\nworkload W\nrun Wide\n' \
+	>"$tmp.d/wide.gtbs"
+expect 0 "Wide" "$sim" run "$tmp.d/wide.gtbs"
+
 expect 0 "Usage: gputbs-sim eval" "$sim" eval --help
 expect 0 "Usage: gputbs-sim run" "$sim" run --help
 expect 0 "eval   the paper's evaluation" "$sim" --help

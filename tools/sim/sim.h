@@ -184,6 +184,9 @@ struct sim_job {
  * @end_cycle: cycle of the last event.
  * @sharing_switches: &gtbs_dev.sharing_switches at the end (SRTF/Adaptive:
  *	SMs entering or leaving sharing mode).
+ * @why: room for the text of a grid the core rejected (sim_run()'s
+ *	*why points here then): gputbs_submit_explain()'s words for the
+ *	core's reason, the same as 'gputbs run' prints for the module's.
  */
 struct sim_out {
 	struct sim_prog_out progs[WL_MAX_RUNS];
@@ -191,6 +194,7 @@ struct sim_out {
 	size_t nr_blocks;
 	u64 end_cycle;
 	u64 sharing_switches;
+	char why[256];
 };
 
 /**

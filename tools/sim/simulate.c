@@ -6,16 +6,18 @@
  * grids, driven by gtbs_dev_run_until() from event to event: nothing here
  * schedules, times or predicts anything; the core does.
  *
- * Every program's first grid is submitted up front with
- * gtbs_grid_submit_at(), so it arrives at exactly its arrival cycle.  A
- * program runs its grids one after another, as a process of "gputbs run"
- * does (submit, wait, submit the next): when a grid completes, the
- * backend's grid_done callback notes that the program's next grid is due,
- * and once the device has run up to that cycle the grid is submitted at
- * it.  The core's callbacks run inside gtbs_dev_run_until(), so the
- * submission waits until that call has returned rather than re-entering
- * the engine from the callback; either way the grid arrives at the cycle
- * its predecessor ended, after the device's other events of that cycle.
+ * A program's grids run one after another in stream order, as a process
+ * of "gputbs run" does with GPUTBS_SUBMIT_AFTER: when a grid completes,
+ * the backend's grid_done callback notes that its successor (the
+ * program's next grid, or in a closed loop of requests the next request)
+ * is due, and once the device has run up to that cycle the grid is
+ * submitted for that cycle plus its gap= (Documentation/workloads.rst,
+ * "Requests"): it arrives at the cycle its predecessor ended, after the
+ * device's other events of that cycle, as gtbs_grid_submit_after() would
+ * release it.  Submitting from the loop rather than up front keeps only
+ * the grids in flight allocated, whatever the number of requests; an
+ * open-loop request's first grid is queued with gtbs_grid_submit_at()
+ * before the device reaches its arrival.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 
 #include "sim.h"
+#include "gputbs.h"
 
 /* The simulator's side of one grid launch: its program, request, grid. */
 struct sim_gridref {
@@ -66,6 +69,9 @@ struct sim_dev {
 	/* recorded blocks */
 	struct sim_block *blocks;
 	size_t nr_blocks, cap_blocks;
+	/* the caller's &sim_out.why */
+	char *why_buf;
+	size_t why_len;
 	int err;
 };
 
@@ -179,11 +185,9 @@ static void sim_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
 }
 
 static const struct gtbs_backend_ops sim_backend = {
-	.grid_done = sim_grid_done,
 };
 
 static const struct gtbs_backend_ops sim_backend_record = {
-	.grid_done = sim_grid_done,
 	.block_end = sim_block_end,
 };
 
@@ -235,6 +239,33 @@ static u64 sim_gap(const struct sim_runst *rs, u32 k)
 	return rs->gap ? rs->gap[k] : 0;
 }
 
+/*
+ * The words of the core's rejection of @g (@ret, @e), through libgputbs's
+ * formatter of the module's error detail (userlib/submit_explain.c), into
+ * the caller's buffer: "-EINVAL: grid too big: ...".
+ */
+static const char *sim_explain(struct sim_dev *s, const struct wl_grid *g,
+			       int ret, const struct gtbs_grid_err *e)
+{
+	struct gputbs_submit sub;
+
+	memset(&sub, 0, sizeof(sub));
+	sub.nr_blocks = g->nr_blocks;
+	sub.threads_per_block = g->threads;
+	sub.regs_per_thread = g->regs;
+	sub.shmem_per_block = g->shmem;
+	sub.work_model = g->durations ? GPUTBS_WORK_ARRAY : GPUTBS_WORK_DIST;
+	sub.block_dist = g->block_dist;
+	sub.startup_blocks = g->startup_blocks;
+	sub.prio_class = g->prio_class;
+	sub.err_reason = e->reason;
+	sub.err_value = e->value;
+	sub.err_limit = e->limit;
+	if (gputbs_submit_explain(&sub, ret, s->why_buf, s->why_len) < 0)
+		return e->why;
+	return s->why_buf;
+}
+
 /* Allocate, initialise and submit grid @index of request @req of @run. */
 static int sim_submit(struct sim_dev *s, u32 run, u32 req, u32 index, u64 now,
 		      u64 at, const char **why)
@@ -244,6 +275,7 @@ static int sim_submit(struct sim_dev *s, u32 run, u32 req, u32 index, u64 now,
 	const struct wl_grid *g = &rs->prog->grids[index];
 	struct sim_gridref *ref;
 	struct gtbs_grid_desc desc;
+	struct gtbs_grid_err e;
 	struct gtbs_grid *grid;
 	int ret;
 
@@ -258,8 +290,9 @@ static int sim_submit(struct sim_dev *s, u32 run, u32 req, u32 index, u64 now,
 		*why = "out of memory";
 		return -ENOMEM;
 	}
-	ret = gtbs_grid_init(&s->dev, grid, &desc, why);
+	ret = gtbs_grid_init_err(&s->dev, grid, &desc, &e);
 	if (ret) {
+		*why = sim_explain(s, g, ret, &e);
 		free(grid);
 		return ret;
 	}
@@ -491,8 +524,7 @@ static int sim_collect(struct sim_dev *s, struct sim_out *out)
 int sim_run(const struct sim_job *job, struct sim_out *out, const char **why)
 {
 	struct sim_dev *s;
-	unsigned int r;
-	u64 t;
+	unsigned int r, k;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -503,6 +535,8 @@ int sim_run(const struct sim_job *job, struct sim_out *out, const char **why)
 		return -ENOMEM;
 	}
 	s->job = job;
+	s->why_buf = out->why;
+	s->why_len = sizeof(out->why);
 	ret = sim_dev_alloc(s, why);
 	if (ret)
 		goto out;
@@ -518,6 +552,7 @@ int sim_run(const struct sim_job *job, struct sim_out *out, const char **why)
 		if (ret)
 			goto out;
 	}
+	/* the first grids in run order, as their arrivals tie that way */
 	for (r = 0; r < job->nr_runs; r++) {
 		struct sim_runst *rs = &s->runs[r];
 		u32 q, first = rs->open ? 1 : min(rs->nr_requests,
@@ -559,7 +594,6 @@ int sim_run(const struct sim_job *job, struct sim_out *out, const char **why)
 		if (ret)
 			goto out;
 	}
-	/* then everything else in one call: the same events, in the same order */
 	gtbs_dev_run_until(&s->dev, U64_MAX);
 	sim_free_dead(s);
 	ret = s->err;

@@ -82,6 +82,18 @@
  * %GPUTBS_SUBMIT_IDEMPOTENT
  */
 #define GPUTBS_FEATURE_PREEMPT		_BITULL(12)
+/**
+ * GPUTBS_FEATURE_STREAM_ORDER - %GPUTBS_SUBMIT_AFTER,
+ * &gputbs_submit.after_handle and &gputbs_submit.after_cycles: a grid
+ * arrives a given number of cycles after another grid of the file ends
+ */
+#define GPUTBS_FEATURE_STREAM_ORDER	_BITULL(13)
+/**
+ * GPUTBS_FEATURE_ERROR_DETAIL - a failed %GPUTBS_IOCTL_SUBMIT of
+ * %GPUTBS_SUBMIT_SIZE_VER4 bytes writes &gputbs_submit.err_reason,
+ * &gputbs_submit.err_value and &gputbs_submit.err_limit back
+ */
+#define GPUTBS_FEATURE_ERROR_DETAIL	_BITULL(14)
 
 /** GPUTBS_LABEL_LEN - size of a grid label in bytes, NUL included */
 #define GPUTBS_LABEL_LEN	32
@@ -185,6 +197,14 @@ struct gputbs_info {
  * Any command size (%GPUTBS_FEATURE_PREEMPT).
  */
 #define GPUTBS_SUBMIT_IDEMPOTENT	_BITUL(4)
+/**
+ * GPUTBS_SUBMIT_AFTER - stream order: the grid arrives
+ * &gputbs_submit.after_cycles emulated cycles after the grid
+ * &gputbs_submit.after_handle of the same file leaves the device
+ * (%GPUTBS_FEATURE_STREAM_ORDER; needs the command of
+ * %GPUTBS_SUBMIT_SIZE_VER4 bytes)
+ */
+#define GPUTBS_SUBMIT_AFTER		_BITUL(5)
 
 /**
  * GPUTBS_TIMEOUT_MAX_CYCLES - the longest &gputbs_submit.timeout_cycles,
@@ -298,6 +318,58 @@ struct gputbs_info {
  *	struct was %GPUTBS_SUBMIT_SIZE_VER2 bytes before, and the module still
  *	accepts that command (and the older ones) as if these members were 0
  *	(%GPUTBS_SUBMIT_MODEL is then -EINVAL).
+ * @after_handle: with %GPUTBS_SUBMIT_AFTER: the handle of an unreaped grid
+ *	of the same file, the grid's predecessor (in any state: arriving,
+ *	queued, running, or already ended and not yet reaped); an unknown
+ *	or reaped handle is -ENOENT.  Must be 0 without the flag.
+ * @err_reason: out: when %GPUTBS_IOCTL_SUBMIT fails, the
+ *	GPUTBS_SUBMIT_ERR_* code of the check that failed (&enum
+ *	gputbs_submit_err), 0 on success; in: ignored, like @err_value and
+ *	@err_limit (output only: a struct that failed may be submitted again
+ *	as it is).
+ * @after_cycles: with %GPUTBS_SUBMIT_AFTER: the grid arrives this many
+ *	emulated cycles after its predecessor leaves the device,
+ *	0..%GPUTBS_ARRIVAL_MAX_AHEAD (0: at the very cycle its last block
+ *	ends).  Must be 0 without the flag.
+ * @err_value: out: on error, the offending value (see each
+ *	GPUTBS_SUBMIT_ERR_* code), 0 on success; in: ignored.
+ * @err_limit: out: on error, the limit it broke (see each
+ *	GPUTBS_SUBMIT_ERR_* code), 0 on success; in: ignored.
+ *	@after_handle to @err_limit were added with
+ *	%GPUTBS_FEATURE_STREAM_ORDER and %GPUTBS_FEATURE_ERROR_DETAIL: the
+ *	struct was %GPUTBS_SUBMIT_SIZE_VER3 bytes before, and the module still
+ *	accepts that command (and the older ones) as if these members were 0
+ *	(%GPUTBS_SUBMIT_AFTER is then -EINVAL), and writes nothing back on
+ *	error for it.
+ *
+ * Stream order (%GPUTBS_SUBMIT_AFTER, CUDA's stream semantics): the grid
+ * waits, unseen by the policy and in state ``waiting``, until its
+ * predecessor leaves the device, whichever way: its last block ends
+ * (done), its job timeout stops it (timed out) or it is cancelled (its
+ * file is released).  It then arrives exactly @after_cycles cycles
+ * after that cycle, through the same exact-cycle arrivals as
+ * %GPUTBS_SUBMIT_AT_CYCLE: no process has to wake up, so a program's
+ * grids run back to back at the same cycles run after run, as in the
+ * simulator.  A predecessor that has already left gives an arrival at
+ * its end cycle plus @after_cycles, or now if that has passed.  Several
+ * grids may wait on one predecessor, and a waiting grid may itself be a
+ * predecessor (a chain).  A grid released at cycle c is put on the
+ * arrivals at that moment: grids due at one cycle arrive in the order
+ * they were put there (submitted with %GPUTBS_SUBMIT_AT_CYCLE, or
+ * released; the dependents of one predecessor in their submission
+ * order), after the blocks that end at that cycle.  A waiting grid is
+ * charged like any unreaped grid, and its job timeout counts from its
+ * first block's start as always.  %GPUTBS_SUBMIT_AFTER with
+ * %GPUTBS_SUBMIT_AT_CYCLE is -EINVAL.
+ *
+ * Error detail (%GPUTBS_FEATURE_ERROR_DETAIL): when a command of
+ * %GPUTBS_SUBMIT_SIZE_VER4 bytes fails with -EINVAL, -E2BIG, -EPERM,
+ * -EAGAIN, -EDQUOT, -ENOBUFS, -ENOSPC, -ENOMEM or -ENOENT, the module
+ * copies the struct back with only @err_reason, @err_value and
+ * @err_limit changed (a fault on that copy is -EFAULT, as for any bad
+ * pointer); on success the three are 0, on -EFAULT they are not
+ * written.  libgputbs's
+ * gputbs_submit_explain() turns them into a sentence.
  *
  * %GPUTBS_IOCTL_SUBMIT computes the grid's maximum residency R with the
  * occupancy calculation and queues it.  With %GPUTBS_SUBMIT_AT_CYCLE and
@@ -343,7 +415,11 @@ struct gputbs_info {
  * it, or a grid that cannot fit on an SM (R = 0), -E2BIG for too many
  * blocks, the limits' -EAGAIN, -EDQUOT, -ENOBUFS, -ENOSPC and -ENOMEM
  * above, -ENOMEM also when an allocation fails, -EFAULT for a bad
- * pointer, -EPERM for
+ * pointer, -ENOENT for an unknown @after_handle, -EINVAL for
+ * %GPUTBS_SUBMIT_AFTER in a command shorter than %GPUTBS_SUBMIT_SIZE_VER4
+ * bytes or with %GPUTBS_SUBMIT_AT_CYCLE, @after_cycles above
+ * %GPUTBS_ARRIVAL_MAX_AHEAD, @after_handle or @after_cycles non-zero
+ * without the flag, -EPERM for
  * %GPUTBS_PRIO_HIGH or %GPUTBS_PRIO_REALTIME without CAP_SYS_NICE (checked
  * last: an invalid grid is -EINVAL or -E2BIG for anyone).  The fields the
  * core checks (the grid's shape, each explicit duration) come after the
@@ -377,6 +453,11 @@ struct gputbs_submit {
 	__u32 block_dist_param;
 	__u32 startup_ppm;
 	__u32 startup_blocks;
+	__u32 after_handle;
+	__u32 err_reason;
+	__u64 after_cycles;
+	__u64 err_value;
+	__u64 err_limit;
 };
 
 /**
@@ -400,6 +481,148 @@ struct gputbs_submit {
  * &gputbs_submit.mem_ppm to &gputbs_submit.startup_blocks, bytes
  */
 #define GPUTBS_SUBMIT_SIZE_VER3	136
+/**
+ * GPUTBS_SUBMIT_SIZE_VER4 - size of &struct gputbs_submit with
+ * &gputbs_submit.after_handle to &gputbs_submit.err_limit, bytes
+ */
+#define GPUTBS_SUBMIT_SIZE_VER4	168
+
+/**
+ * enum gputbs_submit_err - why %GPUTBS_IOCTL_SUBMIT failed
+ * @GPUTBS_SUBMIT_ERR_NONE: no error.
+ * @GPUTBS_SUBMIT_ERR_FLAGS: -EINVAL: an unknown flag; value: the flags,
+ *	limit: the known ones.
+ * @GPUTBS_SUBMIT_ERR_FLAG_SIZE: -EINVAL: flag value needs a command of
+ *	limit bytes.  Never written back (such a command has no err_*
+ *	members); for libraries and the simulator.
+ * @GPUTBS_SUBMIT_ERR_DETAIL_IN: reserved, never returned: the error
+ *	detail is output only and ignored on input (a struct that failed
+ *	is submitted again as it is, which a retry after -EAGAIN does).
+ * @GPUTBS_SUBMIT_ERR_NR_BLOCKS_ZERO: -EINVAL: nr_blocks is 0.
+ * @GPUTBS_SUBMIT_ERR_NR_BLOCKS: -E2BIG: value nr_blocks above limit
+ *	&gputbs_info.max_blocks_per_grid.
+ * @GPUTBS_SUBMIT_ERR_THREADS: -EINVAL: value threads_per_block not in
+ *	1..limit.
+ * @GPUTBS_SUBMIT_ERR_REGS: -EINVAL: value regs_per_thread above limit.
+ * @GPUTBS_SUBMIT_ERR_SHMEM: -EINVAL: value shmem_per_block above limit,
+ *	the SM's shared memory, bytes.
+ * @GPUTBS_SUBMIT_ERR_WORK_MODEL: -EINVAL: value work_model is neither
+ *	%GPUTBS_WORK_DIST nor %GPUTBS_WORK_ARRAY (limit).
+ * @GPUTBS_SUBMIT_ERR_WORK_FIELD: -EINVAL: value, a member of the other
+ *	work model, is non-zero.
+ * @GPUTBS_SUBMIT_ERR_NR_DURATIONS: -EINVAL: value nr_durations differs
+ *	from limit nr_blocks.
+ * @GPUTBS_SUBMIT_ERR_BLOCK_CYCLES: -EINVAL: value block_cycles not in
+ *	1..limit.
+ * @GPUTBS_SUBMIT_ERR_RSD: -EINVAL: value block_rsd_ppm above limit.
+ * @GPUTBS_SUBMIT_ERR_DURATION: -EINVAL: the duration of block value (its
+ *	index) is not in 1..limit cycles.
+ * @GPUTBS_SUBMIT_ERR_LABEL: -EINVAL: the label is not NUL-terminated
+ *	printable ASCII; value: index of the first bad byte.
+ * @GPUTBS_SUBMIT_ERR_ARRIVAL_FLAG: -EINVAL: value arrival_cycle non-zero
+ *	without %GPUTBS_SUBMIT_AT_CYCLE.
+ * @GPUTBS_SUBMIT_ERR_ARRIVAL_AHEAD: -EINVAL: value arrival_cycle after
+ *	limit, the current cycle + %GPUTBS_ARRIVAL_MAX_AHEAD.
+ * @GPUTBS_SUBMIT_ERR_TIMEOUT_FLAG: -EINVAL: value timeout_cycles non-zero
+ *	without %GPUTBS_SUBMIT_TIMEOUT.
+ * @GPUTBS_SUBMIT_ERR_TIMEOUT: -EINVAL: value timeout_cycles not in
+ *	1..limit.
+ * @GPUTBS_SUBMIT_ERR_MODEL_FLAG: -EINVAL: value, a member of mem_ppm to
+ *	startup_blocks, non-zero without %GPUTBS_SUBMIT_MODEL.
+ * @GPUTBS_SUBMIT_ERR_MEM_PPM: -EINVAL: value mem_ppm above limit.
+ * @GPUTBS_SUBMIT_ERR_KNEE: -EINVAL: value knee_mwarps above limit.
+ * @GPUTBS_SUBMIT_ERR_BLOCK_DIST: -EINVAL: unknown block_dist value, limit
+ *	the largest known.
+ * @GPUTBS_SUBMIT_ERR_DIST_PARAM: -EINVAL: value block_dist_param (or the
+ *	block_rsd_ppm of %GPUTBS_DIST_PEAKED) out of the shape's range, limit
+ *	the bound it broke.
+ * @GPUTBS_SUBMIT_ERR_STARTUP: -EINVAL: startup_ppm (value, at most
+ *	16000000) and startup_blocks (1..limit, nr_blocks) do not go together.
+ * @GPUTBS_SUBMIT_ERR_PRIO_CLASS: -EINVAL: value prio_class above limit.
+ * @GPUTBS_SUBMIT_ERR_PRIO_PERM: -EPERM: class value above limit
+ *	(%GPUTBS_PRIO_NORMAL) needs CAP_SYS_NICE.
+ * @GPUTBS_SUBMIT_ERR_FIT_THREADS: -EINVAL: a block needs value threads
+ *	(whole warps), an SM has limit.
+ * @GPUTBS_SUBMIT_ERR_FIT_REGS: -EINVAL: a block needs value registers
+ *	(rounded to the allocation unit per warp), an SM has limit.
+ * @GPUTBS_SUBMIT_ERR_FIT_SHMEM: -EINVAL: a block needs value bytes of
+ *	shared memory (rounded to the allocation unit), an SM has limit.
+ * @GPUTBS_SUBMIT_ERR_FIT_WARPS: -EINVAL: a block needs value warps, an SM
+ *	has limit.
+ * @GPUTBS_SUBMIT_ERR_FIT_BLOCKS: -EINVAL: a block needs value block
+ *	slots, an SM has limit.
+ * @GPUTBS_SUBMIT_ERR_LIMIT_FD: -EAGAIN: the file holds value grids, limit
+ *	&gputbs_info.max_grids_per_fd.
+ * @GPUTBS_SUBMIT_ERR_LIMIT_USER_GRIDS: -EDQUOT: the user holds value
+ *	grids, limit max_grids_per_user.
+ * @GPUTBS_SUBMIT_ERR_LIMIT_USER_BYTES: -ENOBUFS: the user would hold
+ *	value bytes, limit max_bytes_per_user.
+ * @GPUTBS_SUBMIT_ERR_LIMIT_DEV_GRIDS: -ENOSPC: all files hold value
+ *	grids, limit max_grids_per_device.
+ * @GPUTBS_SUBMIT_ERR_LIMIT_DEV_BYTES: -ENOMEM: the device would hold
+ *	value bytes, limit max_bytes_per_device.
+ * @GPUTBS_SUBMIT_ERR_NOMEM: -ENOMEM: a kernel allocation failed.
+ * @GPUTBS_SUBMIT_ERR_AFTER_HANDLE: -ENOENT: value after_handle is no
+ *	unreaped grid of the file.
+ * @GPUTBS_SUBMIT_ERR_AFTER_FLAG: -EINVAL: after_handle (value) or
+ *	after_cycles (limit) non-zero without %GPUTBS_SUBMIT_AFTER.
+ * @GPUTBS_SUBMIT_ERR_AFTER_CYCLES: -EINVAL: value after_cycles above
+ *	limit, %GPUTBS_ARRIVAL_MAX_AHEAD.
+ * @GPUTBS_SUBMIT_ERR_AFTER_AT_CYCLE: -EINVAL: %GPUTBS_SUBMIT_AFTER
+ *	together with %GPUTBS_SUBMIT_AT_CYCLE.
+ * @GPUTBS_SUBMIT_ERR_COUNT: the number of codes; new codes come before
+ *	it, the numbers of the others never change.
+ *
+ * The codes of &gputbs_submit.err_reason (%GPUTBS_FEATURE_ERROR_DETAIL).
+ * "value" and "limit" are &gputbs_submit.err_value and
+ * &gputbs_submit.err_limit; a code that names neither leaves them 0.
+ */
+enum gputbs_submit_err {
+	GPUTBS_SUBMIT_ERR_NONE,
+	GPUTBS_SUBMIT_ERR_FLAGS,
+	GPUTBS_SUBMIT_ERR_FLAG_SIZE,
+	GPUTBS_SUBMIT_ERR_DETAIL_IN,
+	GPUTBS_SUBMIT_ERR_NR_BLOCKS_ZERO,
+	GPUTBS_SUBMIT_ERR_NR_BLOCKS,
+	GPUTBS_SUBMIT_ERR_THREADS,
+	GPUTBS_SUBMIT_ERR_REGS,
+	GPUTBS_SUBMIT_ERR_SHMEM,
+	GPUTBS_SUBMIT_ERR_WORK_MODEL,
+	GPUTBS_SUBMIT_ERR_WORK_FIELD,
+	GPUTBS_SUBMIT_ERR_NR_DURATIONS,
+	GPUTBS_SUBMIT_ERR_BLOCK_CYCLES,
+	GPUTBS_SUBMIT_ERR_RSD,
+	GPUTBS_SUBMIT_ERR_DURATION,
+	GPUTBS_SUBMIT_ERR_LABEL,
+	GPUTBS_SUBMIT_ERR_ARRIVAL_FLAG,
+	GPUTBS_SUBMIT_ERR_ARRIVAL_AHEAD,
+	GPUTBS_SUBMIT_ERR_TIMEOUT_FLAG,
+	GPUTBS_SUBMIT_ERR_TIMEOUT,
+	GPUTBS_SUBMIT_ERR_MODEL_FLAG,
+	GPUTBS_SUBMIT_ERR_MEM_PPM,
+	GPUTBS_SUBMIT_ERR_KNEE,
+	GPUTBS_SUBMIT_ERR_BLOCK_DIST,
+	GPUTBS_SUBMIT_ERR_DIST_PARAM,
+	GPUTBS_SUBMIT_ERR_STARTUP,
+	GPUTBS_SUBMIT_ERR_PRIO_CLASS,
+	GPUTBS_SUBMIT_ERR_PRIO_PERM,
+	GPUTBS_SUBMIT_ERR_FIT_THREADS,
+	GPUTBS_SUBMIT_ERR_FIT_REGS,
+	GPUTBS_SUBMIT_ERR_FIT_SHMEM,
+	GPUTBS_SUBMIT_ERR_FIT_WARPS,
+	GPUTBS_SUBMIT_ERR_FIT_BLOCKS,
+	GPUTBS_SUBMIT_ERR_LIMIT_FD,
+	GPUTBS_SUBMIT_ERR_LIMIT_USER_GRIDS,
+	GPUTBS_SUBMIT_ERR_LIMIT_USER_BYTES,
+	GPUTBS_SUBMIT_ERR_LIMIT_DEV_GRIDS,
+	GPUTBS_SUBMIT_ERR_LIMIT_DEV_BYTES,
+	GPUTBS_SUBMIT_ERR_NOMEM,
+	GPUTBS_SUBMIT_ERR_AFTER_HANDLE,
+	GPUTBS_SUBMIT_ERR_AFTER_FLAG,
+	GPUTBS_SUBMIT_ERR_AFTER_CYCLES,
+	GPUTBS_SUBMIT_ERR_AFTER_AT_CYCLE,
+	GPUTBS_SUBMIT_ERR_COUNT,
+};
 
 /* Shapes of block duration distributions, &gputbs_submit.block_dist. */
 /** GPUTBS_DIST_NORMAL - normal, clamped so no block is below t / 16 */
