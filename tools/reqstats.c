@@ -312,3 +312,41 @@ int run_plan_arrivals(const struct run_plan *pl, struct prog_result *res)
 	}
 	return 0;
 }
+
+/**
+ * run_plan_late() - grid launches that did not arrive when planned
+ * @pl: the plan the execution followed.
+ * @res: the execution, its grids filled.
+ * @first: the cycle the first launch was planned for; 0: when submitted
+ *	(alone without a head start), not checked.
+ *
+ * A launch after another should arrive at that one's end plus its gap;
+ * an open-loop request's first grid at its arrival plus its gap; a closed
+ * loop's first N at @first.  In stream order the module releases them so;
+ * a process that submits a grid only after that cycle has passed (it fell
+ * behind, or the module has no stream order) makes it arrive later.
+ *
+ * Return: how many launches arrived later than planned.
+ */
+size_t run_plan_late(const struct run_plan *pl, const struct prog_result *res,
+		     __u64 first)
+{
+	size_t l, dep, late = 0;
+	__u64 at;
+
+	for (l = 0; l < res->nr_grids; l++) {
+		__u64 want;
+
+		if (run_plan_dep(pl, l, &dep, &at))
+			want = res->grids[dep].end_cycle + at;
+		else if (at)
+			want = at;
+		else if (first)
+			want = first + pl->gap[0];
+		else
+			continue;
+		if (res->grids[l].submit_cycle != want)
+			late++;
+	}
+	return late;
+}

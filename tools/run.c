@@ -56,10 +56,10 @@
 #include "run.h"
 
 /*
- * Grids a process keeps submitted ahead in stream order (at most the
- * file's max_grids_per_fd), so that other users' limits are not eaten.
+ * run_alone() in stream order: wall time between the first SUBMIT and the
+ * first grid's arrival, for linking the grids after it (as T0's margin).
  */
-#define RUN_STREAM_AHEAD	64
+#define RUN_ALONE_MARGIN_NS	50000000ULL
 
 /* How long a run spins before its arrival or for its turn. */
 #define RUN_SPIN_NS		2000000ULL
@@ -261,6 +261,8 @@ static __u64 run_cycle_to_ns(const struct gputbs_info *info, __u64 cycle)
 }
 
 static void run_sleep_until(__u64 ns);
+static __u64 run_ns_to_cycles(const struct gputbs_info *info, __u64 ns);
+static __u64 run_ns_to_cycle(const struct gputbs_info *info, __u64 ns);
 
 /* Does the module release a grid after another (GPUTBS_SUBMIT_AFTER)? */
 static bool run_stream_order(const struct gputbs_info *info)
@@ -345,12 +347,8 @@ static int run_grids(const struct run_opts *opts, struct gputbs *g,
 	int ret = 0;
 
 	if (stream) {
-		/* ahead: what the plan needs, at least RUN_STREAM_AHEAD */
-		window = run_plan_window(pl);
-		if (window < RUN_STREAM_AHEAD)
-			window = RUN_STREAM_AHEAD;
-		if (window > info->max_grids_per_fd)
-			window = info->max_grids_per_fd;
+		/* as far ahead as the file may: slack for a slow process */
+		window = info->max_grids_per_fd;
 		if (window < run_plan_window(pl)) {
 			err->what = run_what[WHAT_SUBMIT];
 			err->grid = 0;
@@ -459,8 +457,18 @@ int run_alone(const struct run_opts *opts, const struct wl_program *prog,
 		err->what = run_what[WHAT_OPEN];
 		return err->err = -ENOMEM;
 	}
-	res->stream_order = run_stream_order(opts->info) ||
-			    prog->nr_grids == 1;
+	res->stream_order = prog->nr_grids == 1;
+	/*
+	 * In stream order the first grid arrives a margin ahead, so that the
+	 * grids after it are linked before it runs, however slow the process
+	 * (a grid of 100 cycles at 1 ns per cycle ends before the next
+	 * SUBMIT returns); its runtime counts from its arrival.
+	 */
+	if (run_stream_order(opts->info) &&
+	    (opts->info->features & GPUTBS_FEATURE_ARRIVAL_CYCLE) &&
+	    prog->nr_grids > 1)
+		plan.first = run_ns_to_cycle(opts->info, gputbs_now_ns()) +
+			     run_ns_to_cycles(opts->info, RUN_ALONE_MARGIN_NS);
 	ret = gputbs_open(opts->device, 0, &g);
 	if (ret) {
 		err->what = run_what[WHAT_OPEN];
@@ -475,6 +483,9 @@ int run_alone(const struct run_opts *opts, const struct wl_program *prog,
 	if (!ret) {
 		run_plan_arrivals(&plan, res);
 		res->runtime = run_program_runtime(res);
+		if (run_stream_order(opts->info) &&
+		    !run_plan_late(&plan, res, plan.first))
+			res->stream_order = true;
 	}
 out:
 	if (ret)
@@ -914,9 +925,6 @@ int run_workload(const struct run_opts *opts, const struct gputbs_info *info,
 			err->what = "collect";
 			return err->err = -ENOMEM;
 		}
-		res->runs[i].stream_order = res->runs[i].nr_grids == 1 ||
-					    (run_stream_order(info) &&
-					     !opts->record_blocks);
 	}
 	if (pipe2(pipefd, O_CLOEXEC))
 		return err->err = -errno;
@@ -991,6 +999,11 @@ out_close:
 			return err->err = -ENOMEM;
 		}
 		run_plan_arrivals(&plan, pr);
+		/* exact if no grid arrived later than planned */
+		pr->stream_order = pr->nr_grids == 1 ||
+				   (run_stream_order(info) &&
+				    !opts->record_blocks &&
+				    !run_plan_late(&plan, pr, exact ? plan.first : 0));
 		run_plan_free(&plan);
 		if (prog_result_stats(pr, run->has_slo ?
 				      wl_time_cycles(&run->slo,

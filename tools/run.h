@@ -81,6 +81,8 @@ int run_plan_dep(const struct run_plan *pl, size_t launch, size_t *dep,
 		 __u64 *after);
 size_t run_plan_window(const struct run_plan *pl);
 int run_plan_arrivals(const struct run_plan *pl, struct prog_result *res);
+size_t run_plan_late(const struct run_plan *pl, const struct prog_result *res,
+		     __u64 first);
 
 /**
  * struct run_error - where a run failed
@@ -136,9 +138,10 @@ struct run_arrival {
  *	or with no recording at all a NULL array.
  * @stats: the latency metrics of its requests.
  * @slo_cycles: its run's ``slo=`` in cycles, 0 without.
- * @stream_order: its later grids arrived at exact cycles (simulator, or
- *	%GPUTBS_FEATURE_STREAM_ORDER); false: after its process reaped the
- *	grid before, in wall-clock time.
+ * @stream_order: every grid arrived at its exact cycle (simulator, or
+ *	%GPUTBS_FEATURE_STREAM_ORDER and the process kept ahead,
+ *	run_plan_late()); false: some arrived when its process got to them,
+ *	in wall-clock time.
  */
 struct prog_result {
 	const struct wl_program *prog;

@@ -144,6 +144,26 @@ static void test_plan(void)
 	run_plan_arrivals(&pl, &res);
 	CHECK(res.arrive[0] == 100 && res.arrive[1] == 100 &&
 	      res.arrive[2] == 5005 && res.arrive[3] == 7005, "arrivals");
+	/* lateness: every launch where planned, then one 3 cycles late */
+	{
+		size_t l, dep;
+		__u64 t = 0, a;
+
+		for (l = 0; l < res.nr_grids; l++) {
+			if (run_plan_dep(&pl, l, &dep, &a))
+				res.grids[l].submit_cycle =
+					res.grids[dep].end_cycle + a;
+			else
+				res.grids[l].submit_cycle = a;
+			t = res.grids[l].submit_cycle + 1000;
+			res.grids[l].end_cycle = t;
+		}
+		CHECK(run_plan_late(&pl, &res, 100) == 0, "none late");
+		res.grids[7].submit_cycle += 3;
+		CHECK(run_plan_late(&pl, &res, 100) == 1, "one late");
+		res.grids[3].submit_cycle = 120;	/* a head 10 late */
+		CHECK(run_plan_late(&pl, &res, 100) == 2, "a late head");
+	}
 	prog_result_free(&res);
 	run_plan_free(&pl);
 
