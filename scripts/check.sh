@@ -194,12 +194,15 @@ EOF
 
 # Issue 16 (LEAD: enable the step below once the module implements
 # GPUTBS_SUBMIT_AFTER, h-abi): a program of 10,000 kernels with gap= and a
-# closed loop of requests, run by the module in stream order at 1 ns per
-# cycle, give exactly the simulator's cycles (arrivals and releases are
-# exact, as in eval_smoke).
+# closed loop of requests, run by the module in stream order, give exactly
+# the simulator's cycles and metrics (the text report without its per-grid
+# lines and headers).  At 10 us per cycle the process keeps its
+# max_grids_per_fd grids linked ahead of the device under TCG; at 1 us it
+# falls behind on these 100-cycle kernels and the report says
+# "wall-clock" instead.
 stream_order_long() {
-	local base=$logs/stream-order wl
-	wl=$(awk 'BEGIN { print "program Long"
+	local base=$logs/stream-order gen
+	gen='BEGIN { print "program Long"
 		for (i = 1; i <= 10000; i++)
 			printf "grid k%d blocks=15 threads=1024 cycles=%d gap=%d\n", i, 100 + i % 7, i % 3
 		print "program Req"
@@ -207,31 +210,19 @@ stream_order_long() {
 		print "grid b blocks=15 threads=1024 cycles=500 gap=1us"
 		print "workload L"; print "run Long"
 		print "workload C"; print "run Req requests=20 outstanding=2 think=50 slo=4000"
-		print "run Long at=5000" }')
-	printf '%s\n' "$wl" >"$base.gtbs"
-	$BUILD/bin/gputbs-sim run --format json "$base.gtbs" \
-		>"$base.sim.json" || return 1
-	vm --modparam gputbs.time_scale_ps=1000 -- \
-		"gputbs info | grep -q stream-order || { echo 'no stream-order feature'; exit 1; }
-cat >/tmp/l.gtbs <<'EOF'
-$wl
-EOF
-gputbs run --format json /tmp/l.gtbs" >"$base.raw" || return 1
-	sed -n '/^{/,/^}/p' "$base.raw" >"$base.mod.json"
-	python3 - "$base.sim.json" "$base.mod.json" <<'EOF'
-import json, sys
-sim, mod = (json.load(open(f)) for f in sys.argv[1:3])
-def cycles(d):
-	out = [a["runtime_cycles"] for a in d["alone"]]
-	for w in d["workloads"]:
-		for r in w["runs"]:
-			out.append(r["shared_cycles"])
-			out += [(x["arrive_cycles"], x["end_cycles"])
-				for x in r.get("requests", {}).get("list", [])]
-	return out
-assert cycles(sim) == cycles(mod), "module and simulator differ"
-print("stream order: module = simulator,", len(cycles(sim)), "values")
-EOF
+		print "run Long at=5000" }'
+	awk "$gen" >"$base.gtbs"
+	$BUILD/bin/gputbs-sim run "$base.gtbs" | grep -v '  k[0-9]\|policy' \
+		>"$base.sim" || return 1
+	vm --modparam gputbs.time_scale_ps=10000000 -- "
+gputbs info | grep -q stream-order || { echo 'no stream-order feature'; exit 1; }
+awk '$gen' >/tmp/l.gtbs
+echo ===SO-BEGIN===
+gputbs run /tmp/l.gtbs | grep -v '  k[0-9]\\|policy'
+echo ===SO-END===" >"$base.raw" || return 1
+	sed -n '/===SO-BEGIN===/,/===SO-END===/p' "$base.raw" | sed '1d;$d' |
+		tr -d '\r' >"$base.mod"
+	diff "$base.sim" "$base.mod"
 }
 
 # gputbs eval on the module against gputbs-sim eval on the same input: the
