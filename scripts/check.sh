@@ -498,8 +498,8 @@ step "gputbs run: a pair arrives at exactly 0 and 50 cycles at 1 ns per cycle (s
 step "gputbs eval on the module = gputbs-sim eval, 1 SM at 1 ns per cycle (stock kernel)" \
 	eval_smoke
 # LEAD: enable once the module implements GPUTBS_SUBMIT_AFTER (issue 16)
-# step "gputbs run: 10,000 kernels and requests in stream order = gputbs-sim (stock kernel)" \
-#	stream_order_long
+step "gputbs run: 10,000 kernels and requests in stream order = gputbs-sim (stock kernel)" \
+	stream_order_long
 suite "gputbs run --trace replayed by gputbs predict = Equation 2 (stock kernel)" \
 	parse_trace vm -- gputbs-trace-test
 suite "netlink: genl-ctrl-list, gputbs top on a pair, gputbs monitor JSON (stock kernel)" \

@@ -185,9 +185,11 @@ static void sim_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
 }
 
 static const struct gtbs_backend_ops sim_backend = {
+	.grid_done = sim_grid_done,
 };
 
 static const struct gtbs_backend_ops sim_backend_record = {
+	.grid_done = sim_grid_done,
 	.block_end = sim_block_end,
 };
 
@@ -524,7 +526,8 @@ static int sim_collect(struct sim_dev *s, struct sim_out *out)
 int sim_run(const struct sim_job *job, struct sim_out *out, const char **why)
 {
 	struct sim_dev *s;
-	unsigned int r, k;
+	unsigned int r;
+	u64 t;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
