@@ -19,7 +19,9 @@
 #      1x, 10x and 100x time scales, kernel memory per grid and per SM
 #      (module reloaded with nr_sms=15 and 132);
 #   3. host: the simulator's block events per second (--jobs 1), the wall
-#      time and peak RSS of the default `gputbs-sim eval` sweep;
+#      time and peak RSS of the default `gputbs-sim eval` sweep, and the
+#      wall time of a 10,000-request open loop (tools/bench/open10k.gtbs)
+#      on one core;
 # then tools/bench/bench.py prints the table and writes results.json and
 # results.md (and results.rst for the documentation) into DIR (default
 # $BUILD/bench; $BUILD/bench/smoke with --smoke).

@@ -195,6 +195,39 @@ assert runs[1][3] - runs[0][3] == 50, "submit cycles not 50 apart"
 EOF
 }
 
+# Issue 16 (LEAD: enable the step below once the module implements
+# GPUTBS_SUBMIT_AFTER, h-abi): a program of 10,000 kernels with gap= and a
+# closed loop of requests, run by the module in stream order, give exactly
+# the simulator's cycles and metrics (the text report without its per-grid
+# lines and headers).  At 10 us per cycle the process keeps its
+# max_grids_per_fd grids linked ahead of the device under TCG; at 1 us it
+# falls behind on these 100-cycle kernels and the report says
+# "wall-clock" instead.
+stream_order_long() {
+	local base=$logs/stream-order gen
+	gen='BEGIN { print "program Long"
+		for (i = 1; i <= 10000; i++)
+			printf "grid k%d blocks=15 threads=1024 cycles=%d gap=%d\n", i, 100 + i % 7, i % 3
+		print "program Req"
+		print "grid a blocks=15 threads=1024 cycles=1000 gap=100"
+		print "grid b blocks=15 threads=1024 cycles=500 gap=1us"
+		print "workload L"; print "run Long"
+		print "workload C"; print "run Req requests=20 outstanding=2 think=50 slo=4000"
+		print "run Long at=5000" }'
+	awk "$gen" >"$base.gtbs"
+	$BUILD/bin/gputbs-sim run "$base.gtbs" | grep -v '  k[0-9]\|policy' \
+		>"$base.sim" || return 1
+	vm --modparam gputbs.time_scale_ps=10000000 -- "
+gputbs info | grep -q stream-order || { echo 'no stream-order feature'; exit 1; }
+awk '$gen' >/tmp/l.gtbs
+echo ===SO-BEGIN===
+gputbs run /tmp/l.gtbs | grep -v '  k[0-9]\\|policy'
+echo ===SO-END===" >"$base.raw" || return 1
+	sed -n '/===SO-BEGIN===/,/===SO-END===/p' "$base.raw" | sed '1d;$d' |
+		tr -d '\r' >"$base.mod"
+	diff "$base.sim" "$base.mod"
+}
+
 # gputbs eval on the module against gputbs-sim eval on the same input: the
 # two hand-worked programs of tests/userland/sim/ on one SM at 1 ns per
 # cycle, under FIFO, SRTF and SJF, then under SRTF, srtf-oracle and SJF
@@ -485,6 +518,9 @@ step "gputbs run: a pair arrives at exactly 0 and 50 cycles at 1 ns per cycle (s
 	exact_arrivals
 step "gputbs eval on the module = gputbs-sim eval, 1 SM at 1 ns per cycle (stock kernel)" \
 	eval_smoke
+# LEAD: enable once the module implements GPUTBS_SUBMIT_AFTER (issue 16)
+step "gputbs run: 10,000 kernels and requests in stream order = gputbs-sim (stock kernel)" \
+	stream_order_long
 suite "gputbs run --trace replayed by gputbs predict = Equation 2 (stock kernel)" \
 	parse_trace vm -- gputbs-trace-test
 suite "netlink: genl-ctrl-list, gputbs top on a pair, gputbs monitor JSON (stock kernel)" \

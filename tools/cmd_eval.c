@@ -317,19 +317,30 @@ static int eval_blocks(const struct workload_result *res, unsigned int nr_runs,
 	return 0;
 }
 
-/* The programs of @job, with its seeds. */
-static void eval_programs(struct eval_state *s, const struct sim_job *job)
+/* The programs of @job, with its seeds; 0 or -ENOMEM. */
+static int eval_programs(struct eval_state *s, const struct sim_job *job)
 {
 	unsigned int r, k;
 
 	for (r = 0; r < job->nr_runs; r++) {
+		/* a copy of the grids, which the seeds change */
+		struct wl_grid *own = s->progs[r].grids;
+		size_t n = job->progs[r]->nr_grids;
+
 		s->progs[r] = *job->progs[r];
+		own = realloc(own, n * sizeof(*own));
+		if (!own)
+			return -ENOMEM;
+		memcpy(own, job->progs[r]->grids, n * sizeof(*own));
+		s->progs[r].grids = own;
+		s->progs[r].cap_grids = n;
 		for (k = 0; k < s->progs[r].nr_grids; k++) {
 			s->progs[r].grids[k].seed ^= job->seed_mix;
 			if (job->modes && job->modes->idempotent)
 				s->progs[r].grids[k].idempotent = true;
 		}
 	}
+	return 0;
 }
 
 /* One program alone, arriving when its process submits. */
@@ -348,13 +359,16 @@ static int eval_alone(struct eval_state *s, struct sim_out *out)
 	}
 	po->nr_grids = s->progs[0].nr_grids;
 	po->grids = calloc(po->nr_grids, sizeof(*po->grids));
-	if (!po->grids)
+	if (!po->grids) {
+		prog_result_free(pr);
 		return -ENOMEM;
+	}
 	for (k = 0; k < po->nr_grids; k++)
 		eval_grid(&pr->grids[k], pr->grids[0].submit_cycle,
 			  &po->grids[k]);
 	po->turnaround = pr->runtime;
 	out->end_cycle = po->grids[po->nr_grids - 1].end_cycle;
+	prog_result_free(pr);
 	return 0;
 }
 
@@ -378,6 +392,8 @@ static int eval_workload(struct eval_state *s, const struct sim_job *job,
 		set.programs[r] = &s->progs[r];
 		s->wl.runs[r].program = r;
 		s->wl.runs[r].at = job->arrive[r];
+		s->wl.runs[r].requests = 1;
+		s->wl.runs[r].outstanding = 1;
 	}
 	set.nr_workloads = 1;
 	set.workloads[0] = &s->wl;
@@ -446,7 +462,11 @@ static int eval_run(void *priv, const struct sim_job *job, struct sim_out *out,
 	ret = eval_policy(s, job->policy->name);
 	if (ret)
 		return ret;
-	eval_programs(s, job);
+	ret = eval_programs(s, job);
+	if (ret) {
+		snprintf(s->why, sizeof(s->why), "out of memory");
+		return ret;
+	}
 	if (job->nr_runs > 1 && !s->t_pairs)
 		s->t_pairs = gputbs_now_ns();
 	if (job->nr_runs == 1 && !job->arrive[0] && !job->record)
@@ -611,6 +631,7 @@ static int eval_start(struct sim_eval *ev, void *priv)
 	ev->time_scale_ps = s->info.time_scale_ps;
 	s->opts.device = s->device;
 	s->opts.timeout_ns = EVAL_TIMEOUT_NS;
+	s->opts.info = &s->info;
 	s->tty = eval_is_tty();
 	ev->backend = s->backend;
 	s->t_start = gputbs_now_ns();
@@ -666,6 +687,7 @@ static int eval_finish(struct sim_eval *ev __attribute__((unused)), void *priv,
  */
 int cmd_eval(int argc, char **argv)
 {
+	unsigned int i;
 	struct sim_backend backend = {
 		.run = eval_run,
 		.progress = eval_progress,
@@ -692,6 +714,8 @@ int cmd_eval(int argc, char **argv)
 	sim_progname = "gputbs";
 	s->backend = &backend;
 	ret = sim_eval_main(argc, argv, &cli);
+	for (i = 0; i < WL_MAX_RUNS; i++)
+		free(s->progs[i].grids);
 	free(s);
 	return ret;
 }

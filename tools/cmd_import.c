@@ -174,8 +174,9 @@ struct imp {
 	unsigned int nr_fields;
 	char *field[CSV_MAX_FIELDS];
 	char *buf;
-	struct imp_kernel kernels[WL_MAX_GRIDS];
+	struct imp_kernel *kernels;
 	unsigned int nr_kernels;
+	unsigned int cap_kernels;
 	unsigned int nr_memcpy;
 	unsigned int nr_memset;
 	unsigned int streams;
@@ -508,6 +509,37 @@ static bool imp_no_dims(struct imp *im)
 	return true;
 }
 
+/*
+ * imp_kernel_new() - the next kernel row, zeroed: as many as a run may
+ * launch (workloads.rst, "Limits"), in an array that grows by doubling.
+ * @in names the line of the error.  Return: the row, or NULL after a
+ * message.
+ */
+static struct imp_kernel *imp_kernel_new(struct imp *im,
+					 const struct input *in)
+{
+	struct imp_kernel *k;
+
+	if (im->nr_kernels == WL_MAX_LAUNCHES) {
+		in_fail(in, "more than %u kernels", WL_MAX_LAUNCHES);
+		return NULL;
+	}
+	if (im->nr_kernels == im->cap_kernels) {
+		unsigned int cap = im->cap_kernels ? 2 * im->cap_kernels : 64;
+
+		k = realloc(im->kernels, cap * sizeof(*k));
+		if (!k) {
+			in_fail(in, "out of memory");
+			return NULL;
+		}
+		im->kernels = k;
+		im->cap_kernels = cap;
+	}
+	k = &im->kernels[im->nr_kernels];
+	memset(k, 0, sizeof(*k));
+	return k;
+}
+
 /**
  * imp_row() - one data row
  * @im: the import; @im->field holds the row.
@@ -531,11 +563,9 @@ static int imp_row(struct imp *im)
 					name);
 		return 0;
 	}
-	if (im->nr_kernels == WL_MAX_GRIDS)
-		return imp_fail(im, "more than %d kernels: a program holds at most %d grids",
-				WL_MAX_GRIDS, WL_MAX_GRIDS);
-	k = &im->kernels[im->nr_kernels];
-	memset(k, 0, sizeof(*k));
+	k = imp_kernel_new(im, &im->in);
+	if (!k)
+		return EXIT_USAGE;
 	k->line = im->in.nr;
 	if (imp_field(im, COL_START, ~0ULL >> 1, &k->start) ||
 	    imp_field(im, COL_DURATION, ~0ULL >> 1, &k->duration))
@@ -1352,11 +1382,9 @@ static int imp_from_ncu(struct imp *im, struct ncu *nc)
 				return in_fail(&nc->in, "ID %llu '%s': no %s",
 					       (unsigned long long)n->id,
 					       n->name, ncu_fields[req[r]].name);
-		if (im->nr_kernels == WL_MAX_GRIDS)
-			return in_fail(&nc->in, "more than %d kernels: a program holds at most %d grids",
-				       WL_MAX_GRIDS, WL_MAX_GRIDS);
-		k = &im->kernels[im->nr_kernels];
-		memset(k, 0, sizeof(*k));
+		k = imp_kernel_new(im, &nc->in);
+		if (!k)
+			return EXIT_USAGE;
 		k->line = n->line;
 		k->start = n->id;
 		k->duration = n->v[NF_DURATION];
@@ -1729,6 +1757,7 @@ out:
 	for (i = 0; i < im->nr_kernels; i++)
 		free(im->kernels[i].name);
 	ncu_free(im->nc);
+	free(im->kernels);
 	free(im->buf);
 	free(im);
 	return ret;

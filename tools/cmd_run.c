@@ -308,6 +308,12 @@ static int parse_args(struct cmd *c, int argc, char **argv)
 	return ret;
 }
 
+/* One error of a workload file, "gputbs: FILE:LINE: reason". */
+static void err_msg_line(const char *line)
+{
+	err_msg("%s", line);
+}
+
 /*
  * The alone slot of program @p: programs are identified by name, and one
  * defined in several files must be defined the same way in all of them.
@@ -346,7 +352,7 @@ static int add_program(struct cmd *c, const struct wl_program *p)
 static int prepare(struct cmd *c)
 {
 	unsigned int i, w, r, p, n = 0, rounds = c->nr_policies ?: 1;
-	char errbuf[512];
+	char errbuf[WL_ERR_LEN];
 	int k;
 
 	c->alone = calloc(RUN_MAX_PROGRAMS, sizeof(*c->alone));
@@ -358,7 +364,7 @@ static int prepare(struct cmd *c)
 		if (wl_parse_file(c->files[i],
 				  c->calibrate ? WL_PARSE_PROGRAMS : 0,
 				  &c->sets[i], errbuf, sizeof(errbuf))) {
-			err_msg("%s", errbuf);
+			wl_errors(errbuf, err_msg_line);
 			return EXIT_USAGE;
 		}
 		n += c->sets[i]->nr_workloads;
@@ -794,6 +800,7 @@ static int execute(struct cmd *c)
 		c->nr_policies = 1;
 	}
 	c->run.record_blocks = c->trace != NULL;
+	c->run.info = &info;
 	if (c->calibrate)
 		ret = run_alone_all(c);
 	else
@@ -851,6 +858,8 @@ static int cmd_main(int argc, char **argv, bool calibrate)
 		ret = execute(c);
 	for (i = 0; c->wls && i < c->nr_wls * (c->nr_policies ?: 1); i++)
 		run_free_blocks(&c->wls[i]);
+	for (i = 0; c->alone && i < c->nr_alone; i++)
+		prog_result_free(&c->alone[i]);
 	for (i = 0; i < c->nr_files; i++) {
 		wl_free(c->sets[i]);
 		free(c->owned[i]);

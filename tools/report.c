@@ -179,7 +179,66 @@ static __u64 report_cycles(const struct gputbs_wait *w)
 static __s64 report_arrival(const struct workload_result *res,
 			    unsigned int run)
 {
-	return (__s64)(res->runs[run].grids[0].submit_cycle - res->t0_cycle);
+	const struct prog_result *s = &res->runs[run];
+
+	/* the request's arrival: its first grid's unless it has a gap= */
+	if (s->arrive)
+		return (__s64)(s->arrive[0] - res->t0_cycle);
+	return (__s64)(s->grids[0].submit_cycle - res->t0_cycle);
+}
+
+/* Does any run of @res repeat its program as requests or have a slo=? */
+static bool report_has_requests(const struct workload_result *res)
+{
+	unsigned int i;
+
+	for (i = 0; i < res->wl->nr_runs; i++)
+		if (res->runs[i].nr_requests > 1 || res->runs[i].slo_cycles)
+			return true;
+	return false;
+}
+
+/*
+ * The request metrics of each run of @res (Documentation/workloads.rst,
+ * "Requests"): latency percentiles, throughput, SLO attainment.
+ */
+static void report_requests_text(FILE *f, const struct report *r,
+				 const struct workload_result *res, int pw)
+{
+	unsigned int i;
+
+	fprintf(f, "  %-*s  %8s  %11s  %11s  %11s  %11s  %11s  %10s  %10s  %7s\n",
+		pw, "requests", "n", "p50(cyc)", "p90(cyc)", "p99(cyc)",
+		"max(cyc)", "mean(cyc)", "req/s", "grids/s", "SLO");
+	for (i = 0; i < res->wl->nr_runs; i++) {
+		const struct prog_result *s = &res->runs[i];
+		const struct req_stats *st = &s->stats;
+
+		fprintf(f, "  %-*s  %8u  %11" PRIu64 "  %11" PRIu64 "  %11"
+			PRIu64 "  %11" PRIu64 "  %11" PRIu64 "  %10.1f  %10.1f",
+			pw, s->prog->name, st->n, (uint64_t)st->p50,
+			(uint64_t)st->p90, (uint64_t)st->p99,
+			(uint64_t)st->max, (uint64_t)st->mean,
+			req_per_second(st, st->n, r->info->clock_khz),
+			req_per_second(st, s->nr_grids, r->info->clock_khz));
+		if (s->slo_cycles)
+			fprintf(f, "  %6.2f%%\n",
+				100.0 * st->slo_met / (st->n ? st->n : 1));
+		else
+			fprintf(f, "  %7s\n", "-");
+	}
+}
+
+/* Does a program of @res with several grids depend on its process? */
+static bool report_wallclock(const struct workload_result *res)
+{
+	unsigned int i;
+
+	for (i = 0; i < res->wl->nr_runs; i++)
+		if (!res->runs[i].stream_order &&
+		    (res->runs[i].nr_grids > 1))
+			return true;
+	return false;
 }
 
 /* Widths of the program and grid columns. */
@@ -236,27 +295,33 @@ static const char *report_class_cell(const struct report *r,
  * @r: the results.
  *
  * On the module (not in the simulator's virtual time), a program of more
- * than one grid submits each later grid when its process has reaped the
- * earlier one, in wall time, so its runtime varies from run to run by the
- * processes' scheduling, unless the module orders a program's grids
- * itself (GPUTBS_FEATURE_STREAM_ORDER, where the uapi header has it).
+ * than one grid runs at exact cycles only when the module orders its grids
+ * itself (%GPUTBS_FEATURE_STREAM_ORDER) and the process submitted each
+ * grid before its cycle (&prog_result.stream_order, run_plan_late());
+ * otherwise a later grid arrived when the process got to it, in wall time,
+ * and the runtime varies from run to run.
  *
- * Return: the first such program, or NULL when the results are exact.
+ * Return: the first program, alone or in a workload, that did not run at
+ * exact cycles, or NULL when the results are exact.
  */
 static const struct wl_program *
 report_wall_clock_program(const struct report *r)
 {
-	unsigned int i;
+	unsigned int i, w;
 
 	if (!r->info->time_scale_ps)
 		return NULL;	/* the simulator: virtual time */
-#ifdef GPUTBS_FEATURE_STREAM_ORDER
-	if (r->info->features & GPUTBS_FEATURE_STREAM_ORDER)
-		return NULL;
-#endif
 	for (i = 0; i < r->nr_alone; i++)
-		if (r->alone[i].prog->nr_grids > 1)
+		if (r->alone[i].nr_grids > 1 && !r->alone[i].stream_order)
 			return r->alone[i].prog;
+	for (w = 0; w < r->nr_policies * r->nr_wls; w++) {
+		const struct workload_result *res = &r->wls[w];
+
+		for (i = 0; i < res->wl->nr_runs; i++)
+			if (res->runs[i].nr_grids > 1 &&
+			    !res->runs[i].stream_order)
+				return res->runs[i].prog;
+	}
 	return NULL;
 }
 
@@ -341,6 +406,18 @@ static void report_workload_text(FILE *f, const struct report *r,
 		const struct prog_result *s = &res->runs[i];
 		const struct prog_result *a = &r->alone[res->alone[i]];
 
+		if (s->nr_requests > 1) {
+			/* shared: the mean latency of its requests */
+			fprintf(f, "  %-*s  %-*s  %2s  %7s  %11" PRId64
+				"  %11" PRIu64 "  %11" PRIu64 "  %8.3f\n",
+				pw, s->prog->name, gw, "(requests)", "", "",
+				(int64_t)report_arrival(res, i),
+				(uint64_t)res->alone_cycles[i],
+				(uint64_t)res->shared_cycles[i],
+				report_dbl(gtbs_slowdown(res->shared_cycles[i],
+							 res->alone_cycles[i])));
+			continue;
+		}
 		for (k = 0; k < s->prog->nr_grids; k++) {
 			__u64 ac = report_cycles(&a->grids[k]);
 			__u64 sc = report_cycles(&s->grids[k]);
@@ -371,6 +448,10 @@ static void report_workload_text(FILE *f, const struct report *r,
 	}
 	fprintf(f, "  STP %.3f  ANTT %.3f  StrictF %.3f\n", report_dbl(m->stp),
 		report_dbl(m->antt), report_dbl(m->strictf));
+	if (report_has_requests(res))
+		report_requests_text(f, r, res, pw);
+	if (report_wallclock(res))
+		fprintf(f, "  (a grid arrived when its process got to it, not at its exact cycle: the result depends on wall-clock timing)\n");
 }
 
 /* The execution of workload @w under policy @p. */
@@ -481,7 +562,7 @@ static void report_run_text(FILE *f, const struct report *r)
 	}
 	wc = report_wall_clock_program(r);
 	if (wc)
-		fprintf(f, "\nnote: wall-clock dependent: program %s has %u grids; each later grid is submitted when its process has reaped the one before, in wall time, so these results vary from run to run\n",
+		fprintf(f, "\nnote: wall-clock dependent: program %s has %u grids; some arrived when its process got to them (the module lacks GPUTBS_FEATURE_STREAM_ORDER, or the process fell behind), in wall time, so these results vary from run to run\n",
 			wc->name, wc->nr_grids);
 }
 
@@ -533,6 +614,48 @@ static void report_alone_json(struct json *j, const struct report *r)
 	json_arr_end(j);
 }
 
+/*
+ * "requests" of a run: the metrics and, per request, its arrival and end
+ * (cycles after T0) and latency.
+ */
+static void report_requests_json(struct json *j, const struct report *r,
+				 const struct prog_result *s, __u64 t0)
+{
+	const struct req_stats *st = &s->stats;
+	unsigned int g = s->prog->nr_grids, q;
+
+	json_obj(j, "requests");
+	json_u64(j, "n", st->n);
+	json_u64(j, "p50_cycles", st->p50);
+	json_u64(j, "p90_cycles", st->p90);
+	json_u64(j, "p99_cycles", st->p99);
+	json_u64(j, "max_cycles", st->max);
+	json_u64(j, "mean_cycles", st->mean);
+	json_u64(j, "window_cycles", st->last_end - st->first_arrive);
+	json_double(j, "requests_per_s",
+		    req_per_second(st, st->n, r->info->clock_khz));
+	json_double(j, "grids_per_s",
+		    req_per_second(st, s->nr_grids, r->info->clock_khz));
+	if (s->slo_cycles) {
+		json_u64(j, "slo_cycles", s->slo_cycles);
+		json_u64(j, "slo_met", st->slo_met);
+		json_double(j, "slo_attainment",
+			    (double)st->slo_met / (st->n ? st->n : 1));
+	}
+	json_arr(j, "list");
+	for (q = 0; q < s->nr_requests; q++) {
+		__u64 end = s->grids[(size_t)(q + 1) * g - 1].end_cycle;
+
+		json_obj(j, NULL);
+		json_u64(j, "arrive_cycles", s->arrive[q] - t0);
+		json_u64(j, "end_cycles", end - t0);
+		json_u64(j, "latency_cycles", end - s->arrive[q]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
 static void report_run_json(struct json *j, const struct report *r,
 			    const struct workload_result *res,
 			    unsigned int i)
@@ -549,6 +672,14 @@ static void report_run_json(struct json *j, const struct report *r,
 	json_u64(j, "shared_cycles", res->shared_cycles[i]);
 	json_fp(j, "slowdown", gtbs_slowdown(res->shared_cycles[i],
 					     res->alone_cycles[i]));
+	if (s->nr_requests > 1 || s->slo_cycles)
+		report_requests_json(j, r, s, res->t0_cycle);
+	if (!s->stream_order && s->nr_grids > 1)
+		json_bool(j, "wall_clock_dependent", true);
+	if (s->nr_requests > 1) {
+		json_obj_end(j);
+		return;
+	}
 	json_arr(j, "grids");
 	for (k = 0; k < s->prog->nr_grids; k++) {
 		__u64 ac = report_cycles(&a->grids[k]);
@@ -721,7 +852,7 @@ int report_trace(FILE *f, const struct report *r,
 			fprintf(f, "grid %u blocks=%u residency=%u label=%s\n",
 				id, g->nr_blocks, s->grids[k].residency,
 				label);
-			for (b = 0; s->blocks[k] && b < g->nr_blocks; b++) {
+			for (b = 0; s->blocks && s->blocks[k] && b < g->nr_blocks; b++) {
 				const struct gputbs_block_record *br =
 					&s->blocks[k][b];
 

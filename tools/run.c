@@ -55,6 +55,12 @@
 
 #include "run.h"
 
+/*
+ * run_alone() in stream order: wall time between the first SUBMIT and the
+ * first grid's arrival, for linking the grids after it (as T0's margin).
+ */
+#define RUN_ALONE_MARGIN_NS	50000000ULL
+
 /* How long a run spins before its arrival or for its turn. */
 #define RUN_SPIN_NS		2000000ULL
 
@@ -166,17 +172,20 @@ void run_submit_args(const struct wl_grid *grid, struct gputbs_submit *sub)
 
 /**
  * run_program_runtime() - runtime of a program execution
- * @res: the execution; @res->prog and @res->grids filled.
+ * @res: the execution; @res->prog, @res->grids and @res->arrive filled.
  *
- * Return: end cycle of its last grid minus submit cycle of its first.
+ * Return: one request: end cycle of its last grid minus its arrival (the
+ * submit cycle of its first grid, without ``gap=``); several: their mean
+ * latency (@res->stats, prog_result_stats()).
  */
 __u64 run_program_runtime(const struct prog_result *res)
 {
-	const struct gputbs_wait *first = &res->grids[0];
 	const struct gputbs_wait *last = &res->grids[res->prog->nr_grids - 1];
 
-	return last->end_cycle > first->submit_cycle ?
-	       last->end_cycle - first->submit_cycle : 0;
+	if (res->nr_requests > 1)
+		return res->stats.mean;
+	return last->end_cycle > res->arrive[0] ?
+	       last->end_cycle - res->arrive[0] : 0;
 }
 
 /* The deadline of a grid that arrives at @arrive_ns (0: now). */
@@ -238,74 +247,188 @@ static int run_fetch_blocks(struct gputbs *g, __u32 handle, __u32 n,
 	return 0;
 }
 
+/* Wall-clock ns that @cycles emulated cycles take, rounded up. */
+static __u64 run_cycles_to_ns(const struct gputbs_info *info, __u64 cycles)
+{
+	return (__u64)(((__uint128_t)cycles * info->time_scale_ps + 999) /
+		       1000);
+}
+
+/* CLOCK_MONOTONIC time of emulated cycle @cycle: when the device reaches it. */
+static __u64 run_cycle_to_ns(const struct gputbs_info *info, __u64 cycle)
+{
+	return info->epoch_ns + run_cycles_to_ns(info, cycle);
+}
+
+static void run_sleep_until(__u64 ns);
+static __u64 run_ns_to_cycles(const struct gputbs_info *info, __u64 ns);
+static __u64 run_ns_to_cycle(const struct gputbs_info *info, __u64 ns);
+
+/* Does the module release a grid after another (GPUTBS_SUBMIT_AFTER)? */
+static bool run_stream_order(const struct gputbs_info *info)
+{
+#ifdef GPUTBS_SUBMIT_AFTER
+	return info && (info->features & GPUTBS_FEATURE_STREAM_ORDER);
+#else
+	(void)info;
+	return false;
+#endif
+}
+
 /*
- * Run the grids of @res->prog one after another, filling @res->grids (and
- * with @record @res->blocks); stop at the first error.  With @arrival, the
- * first grid is submitted with GPUTBS_SUBMIT_AT_CYCLE for @arrival->cycle.
- * If @notify_fd >= 0, write a byte to it and close it once the first grid
- * is submitted.
+ * The SUBMIT arguments of launch @l of @pl, given that the launches
+ * before it are submitted (@handles) and, without stream order, reaped
+ * (@res->grids).  With @exact (GPUTBS_FEATURE_ARRIVAL_CYCLE) a planned
+ * arrival is GPUTBS_SUBMIT_AT_CYCLE; without, *@sleep_ns is the
+ * wall-clock time to submit at (0: now).
+ */
+static void run_launch_args(const struct run_plan *pl, size_t l,
+			    const struct prog_result *res,
+			    const __u32 *handles, bool stream, bool exact,
+			    const struct gputbs_info *info,
+			    struct gputbs_submit *sub, __u64 *sleep_ns)
+{
+	size_t dep;
+	__u64 at;
+
+	*sleep_ns = 0;
+	if (!run_plan_dep(pl, l, &dep, &at)) {
+		if (!at)	/* alone: arrives when submitted */
+			return;
+		if (exact) {
+			sub->flags |= GPUTBS_SUBMIT_AT_CYCLE;
+			sub->arrival_cycle = at;
+		} else if (info) {
+			*sleep_ns = run_cycle_to_ns(info, at);
+		}
+		return;
+	}
+#ifdef GPUTBS_SUBMIT_AFTER
+	if (stream) {
+		sub->flags |= GPUTBS_SUBMIT_AFTER;
+		sub->after_handle = handles[dep];
+		sub->after_cycles = at;
+		return;
+	}
+#else
+	(void)handles;
+	(void)stream;
+#endif
+	/* reaped already: its end is known; a gap= needs a later cycle */
+	if (at && exact) {
+		sub->flags |= GPUTBS_SUBMIT_AT_CYCLE;
+		sub->arrival_cycle = res->grids[dep].end_cycle + at;
+	}
+}
+
+/*
+ * Run the grid launches of @pl (@res->prog's grids, request after
+ * request), filling @res->grids (and with @record @res->blocks); stop at
+ * the first error.  With stream order (and without @record), launches are
+ * submitted ahead with GPUTBS_SUBMIT_AFTER, at most the file's
+ * max_grids_per_fd unreaped at once, and reaped in order; else each is
+ * submitted once the one before is reaped, as a process that waits for
+ * each grid.  If @notify_fd >= 0, write a byte to it and close it once
+ * the first grid is submitted.
  */
 static int run_grids(const struct run_opts *opts, struct gputbs *g,
-		     struct prog_result *res, bool record,
-		     const struct run_arrival *arrival, struct run_error *err,
+		     struct prog_result *res, const struct run_plan *pl,
+		     bool record, bool exact, struct run_error *err,
 		     int notify_fd)
 {
 	const struct wl_program *prog = res->prog;
+	const struct gputbs_info *info = opts->info;
+	bool stream = run_stream_order(info) && !record;
+	size_t total = res->nr_grids, next = 0, reap = 0, window = 1;
 	struct gputbs_submit sub;
-	__u64 arrive_ns = 0;
+	__u64 sleep_ns, arrive_ns = 0;
+	__u32 *handles;
 	__s64 deadline;
-	unsigned int i;
-	int ret;
+	int ret = 0;
 
-	for (i = 0; i < prog->nr_grids; i++) {
-		run_submit_args(&prog->grids[i], &sub);
-		if (record)
-			sub.flags |= GPUTBS_SUBMIT_RECORD_BLOCKS;
-		if (arrival && !i) {
-			sub.flags |= GPUTBS_SUBMIT_AT_CYCLE;
-			sub.arrival_cycle = arrival->cycle;
-			arrive_ns = arrival->ns;
-		} else {
-			arrive_ns = 0;
-		}
-		err->grid = i;
-		ret = gputbs_submit(g, &sub);
-		if (ret) {
+	if (stream) {
+		/* as far ahead as the file may: slack for a slow process */
+		window = info->max_grids_per_fd;
+		if (window < run_plan_window(pl)) {
 			err->what = run_what[WHAT_SUBMIT];
-			err->sub_reason = sub.err_reason;
-			err->sub_value = sub.err_value;
-			err->sub_limit = sub.err_limit;
-			run_submit_detail(err, &sub, ret);
-			return err->err = ret;
+			err->grid = 0;
+			return err->err = -EAGAIN;
 		}
-		if (notify_fd >= 0) {
-			while (write(notify_fd, "", 1) < 0 && errno == EINTR)
-				;
-			close(notify_fd);
-			notify_fd = -1;
+	}
+	handles = calloc(total, sizeof(*handles));
+	if (!handles) {
+		err->what = run_what[WHAT_SUBMIT];
+		return err->err = -ENOMEM;
+	}
+	while (reap < total) {
+		while (next < total && next - reap < window) {
+			run_submit_args(&prog->grids[next % pl->nr_grids],
+					&sub);
+			if (record)
+				sub.flags |= GPUTBS_SUBMIT_RECORD_BLOCKS;
+			run_launch_args(pl, next, res, handles, stream, exact,
+					info, &sub, &sleep_ns);
+			/* the first: its process slept until then already */
+			if (!next)
+				sleep_ns = 0;
+			if (sleep_ns && sleep_ns > gputbs_now_ns())
+				run_sleep_until(sleep_ns);
+			arrive_ns = sub.flags & GPUTBS_SUBMIT_AT_CYCLE && info ?
+				    run_cycle_to_ns(info, sub.arrival_cycle) :
+				    0;
+			err->grid = next;
+			ret = gputbs_submit(g, &sub);
+			if (ret) {
+				err->what = run_what[WHAT_SUBMIT];
+				err->sub_reason = sub.err_reason;
+				err->sub_value = sub.err_value;
+				err->sub_limit = sub.err_limit;
+				run_submit_detail(err, &sub, ret);
+				err->err = ret;
+				goto out;
+			}
+			handles[next++] = sub.handle;
+			if (notify_fd >= 0) {
+				while (write(notify_fd, "", 1) < 0 &&
+				       errno == EINTR)
+					;
+				close(notify_fd);
+				notify_fd = -1;
+			}
 		}
-		deadline = run_deadline(opts, arrive_ns);
+		/* the oldest: a later arrival is no sooner than its end */
+		deadline = run_deadline(opts, stream ? 0 : arrive_ns);
+		err->grid = reap;
 		if (record) {
 			ret = run_poll_done(g, deadline);
 			if (ret) {
 				err->what = run_what[WHAT_POLL];
-				return err->err = ret;
+				err->err = ret;
+				goto out;
 			}
-			ret = run_fetch_blocks(g, sub.handle, sub.nr_blocks,
-					       &res->blocks[i]);
+			ret = run_fetch_blocks(g, handles[reap],
+					       prog->grids[reap % pl->nr_grids].nr_blocks,
+					       &res->blocks[reap]);
 			if (ret) {
 				err->what = run_what[WHAT_BLOCKS];
-				return err->err = ret;
+				err->err = ret;
+				goto out;
 			}
 		}
-		ret = gputbs_wait_handle(g, sub.handle, deadline,
-					 &res->grids[i]);
+		ret = gputbs_wait_handle(g, handles[reap], deadline,
+					 &res->grids[reap]);
 		if (ret) {
 			err->what = run_what[WHAT_WAIT];
-			return err->err = ret;
+			err->err = ret;
+			goto out;
 		}
+		reap++;
 	}
-	return 0;
+out:
+	if (notify_fd >= 0)
+		close(notify_fd);
+	free(handles);
+	return ret;
 }
 
 /**
@@ -322,21 +445,52 @@ static int run_grids(const struct run_opts *opts, struct gputbs *g,
 int run_alone(const struct run_opts *opts, const struct wl_program *prog,
 	      struct prog_result *res, struct run_error *err)
 {
+	struct run_plan plan;
 	struct gputbs *g;
 	int ret;
 
-	memset(res, 0, sizeof(*res));
 	memset(err, 0, sizeof(*err));
-	res->prog = prog;
+	if (prog_result_alloc(res, prog, 1, false) ||
+	    run_plan_init(&plan, prog, NULL,
+			  opts->info ? opts->info->clock_khz : 0, 0)) {
+		prog_result_free(res);
+		err->what = run_what[WHAT_OPEN];
+		return err->err = -ENOMEM;
+	}
+	res->stream_order = prog->nr_grids == 1;
+	/*
+	 * In stream order the first grid arrives a margin ahead, so that the
+	 * grids after it are linked before it runs, however slow the process
+	 * (a grid of 100 cycles at 1 ns per cycle ends before the next
+	 * SUBMIT returns); its runtime counts from its arrival.
+	 */
+	if (run_stream_order(opts->info) &&
+	    (opts->info->features & GPUTBS_FEATURE_ARRIVAL_CYCLE) &&
+	    prog->nr_grids > 1)
+		plan.first = run_ns_to_cycle(opts->info, gputbs_now_ns()) +
+			     run_ns_to_cycles(opts->info, RUN_ALONE_MARGIN_NS);
 	ret = gputbs_open(opts->device, 0, &g);
 	if (ret) {
 		err->what = run_what[WHAT_OPEN];
-		return err->err = ret;
+		err->err = ret;
+		goto out;
 	}
-	ret = run_grids(opts, g, res, false, NULL, err, -1);
+	ret = run_grids(opts, g, res, &plan, false,
+			opts->info &&
+			(opts->info->features & GPUTBS_FEATURE_ARRIVAL_CYCLE),
+			err, -1);
 	gputbs_close(g);
-	if (!ret)
+	if (!ret) {
+		run_plan_arrivals(&plan, res);
 		res->runtime = run_program_runtime(res);
+		if (run_stream_order(opts->info) &&
+		    !run_plan_late(&plan, res, plan.first))
+			res->stream_order = true;
+	}
+out:
+	if (ret)
+		prog_result_free(res);
+	run_plan_free(&plan);
 	return ret;
 }
 
@@ -406,18 +560,26 @@ run_child(const struct run_opts *opts, const struct workload_result *res,
 	  unsigned int idx, const struct run_arrival *arrival, bool exact,
 	  int fd, int turn_fd, int next_fd)
 {
-	unsigned int pidx = res->wl->runs[idx].program;
-	const struct wl_program *prog = res->set->programs[pidx];
-	static struct prog_result out;
+	const struct wl_run *run = &res->wl->runs[idx];
+	const struct wl_program *prog = res->set->programs[run->program];
+	struct prog_result out;
 	struct run_record rec;
 	struct run_error err = { .what = NULL };
+	struct run_plan plan;
 	struct gputbs *g;
-	unsigned int i, k, what;
+	unsigned int what;
+	size_t i, k;
 	int ret;
 
 	memset(&rec, 0, sizeof(rec));
 	rec.run = idx;
 	ret = gputbs_open(opts->device, 0, &g);
+	if (!ret &&
+	    (prog_result_alloc(&out, prog, run->requests ?: 1,
+			       opts->record_blocks) ||
+	     run_plan_init(&plan, prog, run, opts->info->clock_khz,
+			   arrival->cycle)))
+		ret = -ENOMEM;
 	if (ret) {
 		rec.err = ret;
 		rec.kind = REC_ERROR;
@@ -430,15 +592,16 @@ run_child(const struct run_opts *opts, const struct workload_result *res,
 		run_sleep_until(arrival->ns);
 	}
 	run_wait_turn(turn_fd);
-	out.prog = prog;
-	ret = run_grids(opts, g, &out, opts->record_blocks,
-			exact ? arrival : NULL, &err, next_fd);
-	for (i = 0; i < prog->nr_grids && (!ret || i < err.grid); i++) {
+	ret = run_grids(opts, g, &out, &plan, opts->record_blocks, exact, &err,
+			next_fd);
+	for (i = 0; i < out.nr_grids && (!ret || i < err.grid); i++) {
+		const struct wl_grid *wg = &prog->grids[i % prog->nr_grids];
+
 		rec.grid = i;
 		rec.kind = REC_WAIT;
 		rec.w = out.grids[i];
 		run_send(fd, &rec);
-		for (k = 0; out.blocks[i] && k < prog->grids[i].nr_blocks;
+		for (k = 0; out.blocks && out.blocks[i] && k < wg->nr_blocks;
 		     k++) {
 			rec.kind = REC_BLOCK;
 			rec.index = k;
@@ -463,13 +626,6 @@ run_child(const struct run_opts *opts, const struct workload_result *res,
 	_exit(ret ? 1 : 0);
 }
 
-/* Wall-clock ns that @cycles emulated cycles take, rounded up. */
-static __u64 run_cycles_to_ns(const struct gputbs_info *info, __u64 cycles)
-{
-	return (__u64)(((__uint128_t)cycles * info->time_scale_ps + 999) /
-		       1000);
-}
-
 /* Emulated cycles in @ns of wall-clock time, rounded up. */
 static __u64 run_ns_to_cycles(const struct gputbs_info *info, __u64 ns)
 {
@@ -488,20 +644,14 @@ static __u64 run_ns_to_cycle(const struct gputbs_info *info, __u64 ns)
 		       info->time_scale_ps);
 }
 
-/* CLOCK_MONOTONIC time of emulated cycle @cycle: when the device reaches it. */
-static __u64 run_cycle_to_ns(const struct gputbs_info *info, __u64 cycle)
-{
-	return info->epoch_ns + run_cycles_to_ns(info, cycle);
-}
-
 /* Store the block record @rec in the parent's copy of its grid's array. */
 static int run_collect_block(struct workload_result *res,
 			     const struct run_record *rec, __u32 *count)
 {
 	struct prog_result *run = &res->runs[rec->run];
-	__u32 n = run->prog->grids[rec->grid].nr_blocks;
+	__u32 n = run->prog->grids[rec->grid % run->prog->nr_grids].nr_blocks;
 
-	if (rec->index >= n)
+	if (rec->index >= n || !run->blocks)
 		return 0;
 	if (!run->blocks[rec->grid]) {
 		run->blocks[rec->grid] = calloc(n, sizeof(*run->blocks[0]));
@@ -522,9 +672,10 @@ static void run_rec_detail(struct run_error *err,
 			   const struct workload_result *res,
 			   const struct run_record *rec)
 {
+	const struct wl_program *prog = res->runs[rec->run].prog;
 	struct gputbs_submit sub;
 
-	run_submit_args(&res->runs[rec->run].prog->grids[rec->grid], &sub);
+	run_submit_args(&prog->grids[rec->grid % prog->nr_grids], &sub);
 	sub.err_reason = rec->detail.reason;
 	sub.err_value = rec->detail.value;
 	sub.err_limit = rec->detail.limit;
@@ -535,14 +686,22 @@ static int run_collect(int fd, const struct run_opts *opts,
 		       struct workload_result *res, unsigned int *failed_run,
 		       struct run_error *err)
 {
-	static __u32 nr_blocks[WL_MAX_RUNS][WL_MAX_GRIDS];
 	unsigned int got[WL_MAX_RUNS] = { 0 };
+	__u32 *nr_blocks[WL_MAX_RUNS] = { NULL };
 	struct run_record rec;
-	unsigned int i, k;
+	unsigned int i;
+	size_t k;
 	ssize_t n;
 	int ret = 0;
 
-	memset(nr_blocks, 0, sizeof(nr_blocks));
+	for (i = 0; opts->record_blocks && i < res->wl->nr_runs; i++) {
+		nr_blocks[i] = calloc(res->runs[i].nr_grids, sizeof(__u32));
+		if (!nr_blocks[i]) {
+			*failed_run = i;
+			ret = err->err = -ENOMEM;
+			err->what = "collect";
+		}
+	}
 	for (;;) {
 		n = read(fd, &rec, sizeof(rec));
 		if (n < 0 && errno == EINTR)
@@ -550,7 +709,7 @@ static int run_collect(int fd, const struct run_opts *opts,
 		if (n <= 0)
 			break;
 		if (n != sizeof(rec) || rec.run >= res->wl->nr_runs ||
-		    rec.grid >= res->runs[rec.run].prog->nr_grids)
+		    rec.grid >= res->runs[rec.run].nr_grids)
 			continue;
 		if (rec.kind == REC_ERROR) {
 			if (!ret) {
@@ -580,13 +739,14 @@ static int run_collect(int fd, const struct run_opts *opts,
 		got[rec.run]++;
 	}
 	for (i = 0; !ret && i < res->wl->nr_runs; i++) {
-		const struct wl_program *prog = res->runs[i].prog;
+		const struct prog_result *pr = &res->runs[i];
 
-		for (k = 0; opts->record_blocks && k < prog->nr_grids; k++)
-			if (nr_blocks[i][k] != prog->grids[k].nr_blocks)
+		for (k = 0; opts->record_blocks && k < pr->nr_grids; k++)
+			if (nr_blocks[i][k] !=
+			    pr->prog->grids[k % pr->prog->nr_grids].nr_blocks)
 				break;
-		if (got[i] != prog->nr_grids ||
-		    (opts->record_blocks && k < prog->nr_grids)) {
+		if (got[i] != pr->nr_grids ||
+		    (opts->record_blocks && k < pr->nr_grids)) {
 			/* The child died without saying why. */
 			*failed_run = i;
 			ret = -ECHILD;
@@ -595,23 +755,22 @@ static int run_collect(int fd, const struct run_opts *opts,
 			err->grid = got[i];
 		}
 	}
+	for (i = 0; i < WL_MAX_RUNS; i++)
+		free(nr_blocks[i]);
 	return ret;
 }
 
 /**
- * run_free_blocks() - free the block records of a workload execution
- * @res: the execution; its &prog_result.blocks are freed and reset.
+ * run_free_blocks() - free what a workload execution holds
+ * @res: the execution; its runs' grids, arrivals and block records are
+ *	freed and reset (prog_result_free()).
  */
 void run_free_blocks(struct workload_result *res)
 {
-	unsigned int i, k;
+	unsigned int i;
 
-	for (i = 0; i < WL_MAX_RUNS; i++) {
-		for (k = 0; k < WL_MAX_GRIDS; k++) {
-			free(res->runs[i].blocks[k]);
-			res->runs[i].blocks[k] = NULL;
-		}
-	}
+	for (i = 0; i < WL_MAX_RUNS; i++)
+		prog_result_free(&res->runs[i]);
 }
 
 /* Runs in order of arrival, and the pipes that chain them. */
@@ -702,8 +861,11 @@ static int run_check_arrivals(const struct workload_result *res,
 	unsigned int i;
 
 	for (i = 0; !res->wakeup_arrivals && i < res->wl->nr_runs; i++) {
-		__u64 want = res->t0_cycle + res->at_cycles[i];
-		__u64 got = res->runs[i].grids[0].submit_cycle;
+		const struct prog_result *pr = &res->runs[i];
+		__u64 want = res->t0_cycle + res->at_cycles[i] +
+			     wl_time_cycles(&pr->prog->grids[0].gap,
+					    res->clock_khz);
+		__u64 got = pr->grids[0].submit_cycle;
 
 		if (got != want) {
 			*failed_run = i;
@@ -740,6 +902,7 @@ int run_workload(const struct run_opts *opts, const struct gputbs_info *info,
 {
 	bool exact = info->features & GPUTBS_FEATURE_ARRIVAL_CYCLE;
 	const struct wl_workload *wl = res->wl;
+	struct run_opts o = *opts;
 	struct run_arrival arrival;
 	struct run_chain chain;
 	pid_t pids[WL_MAX_RUNS], parent;
@@ -748,9 +911,20 @@ int run_workload(const struct run_opts *opts, const struct gputbs_info *info,
 
 	memset(err, 0, sizeof(*err));
 	*failed_run = 0;
+	o.info = info;
+	opts = &o;
+	res->clock_khz = info->clock_khz;
 	for (i = 0; i < wl->nr_runs; i++) {
-		memset(&res->runs[i], 0, sizeof(res->runs[i]));
-		res->runs[i].prog = res->set->programs[wl->runs[i].program];
+		const struct wl_run *run = &wl->runs[i];
+
+		if (prog_result_alloc(&res->runs[i],
+				      res->set->programs[run->program],
+				      run->requests ?: 1, opts->record_blocks)) {
+			run_free_blocks(res);
+			*failed_run = i;
+			err->what = "collect";
+			return err->err = -ENOMEM;
+		}
 	}
 	if (pipe2(pipefd, O_CLOEXEC))
 		return err->err = -errno;
@@ -814,8 +988,32 @@ out_close:
 	if (ret)
 		return ret;
 	for (i = 0; i < wl->nr_runs; i++) {
-		res->runs[i].runtime = run_program_runtime(&res->runs[i]);
-		res->shared_cycles[i] = res->runs[i].runtime;
+		const struct wl_run *run = &wl->runs[i];
+		struct prog_result *pr = &res->runs[i];
+		struct run_plan plan;
+
+		if (run_plan_init(&plan, pr->prog, run, info->clock_khz,
+				  res->t0_cycle + res->at_cycles[i])) {
+			*failed_run = i;
+			err->what = "collect";
+			return err->err = -ENOMEM;
+		}
+		run_plan_arrivals(&plan, pr);
+		/* exact if no grid arrived later than planned */
+		pr->stream_order = pr->nr_grids == 1 ||
+				   (run_stream_order(info) &&
+				    !opts->record_blocks &&
+				    !run_plan_late(&plan, pr, exact ? plan.first : 0));
+		run_plan_free(&plan);
+		if (prog_result_stats(pr, run->has_slo ?
+				      wl_time_cycles(&run->slo,
+						     info->clock_khz) : 0)) {
+			*failed_run = i;
+			err->what = "collect";
+			return err->err = -ENOMEM;
+		}
+		pr->runtime = run_program_runtime(pr);
+		res->shared_cycles[i] = pr->runtime;
 	}
 	return 0;
 }

@@ -12,6 +12,7 @@
 
 #include "gtbs.h"
 #include "workload.h"
+#include "reqstats.h"
 
 #define RUN_MAX_PROGRAMS	256	/* distinct programs over all files */
 
@@ -33,13 +34,55 @@
  * @t0_margin_ns: run_workload(): wall time between choosing the start
  *	cycle T0 and T0, in which every process must submit its first grid;
  *	0: %RUN_T0_MARGIN_NS plus %RUN_T0_PER_RUN_NS per run.
+ * @info: NULL, or the device (run_alone(): its features, clock and
+ *	max_grids_per_fd, for ``gap=`` and stream order).
  */
 struct run_opts {
 	const char *device;
 	__u64 timeout_ns;
 	bool record_blocks;
 	__u64 t0_margin_ns;
+	const struct gputbs_info *info;
 };
+
+struct prog_result;
+
+/**
+ * struct run_plan - when each grid launch of a program's requests arrives
+ * @nr_grids: grids of the program (G).
+ * @nr_requests: requests.
+ * @outstanding: closed loop: requests in flight (N); 0 for an open loop.
+ * @first: the first request's arrival, absolute cycle; 0 alone (its first
+ *	grid arrives when submitted).
+ * @arrive: open loop: per request, its arrival, absolute cycles.
+ * @gap: per grid, ``gap=`` in cycles.
+ * @think: closed loop: ``think=`` in cycles.
+ *
+ * Launch L = q * G + k is grid k of request q.  It arrives at: k > 0: the
+ * end of launch L - 1 plus gap[k]; k = 0: open loop @arrive[q] + gap[0];
+ * closed loop, q < N: @first + gap[0]; q >= N: the end of request q - N's
+ * last grid plus @think plus gap[0].  run_plan_dep() names the launch
+ * whose end it waits for.
+ */
+struct run_plan {
+	__u32 nr_grids;
+	__u32 nr_requests;
+	__u32 outstanding;
+	__u64 first;
+	__u64 *arrive;
+	__u64 *gap;
+	__u64 think;
+};
+
+int run_plan_init(struct run_plan *pl, const struct wl_program *prog,
+		  const struct wl_run *run, __u32 clock_khz, __u64 first);
+void run_plan_free(struct run_plan *pl);
+int run_plan_dep(const struct run_plan *pl, size_t launch, size_t *dep,
+		 __u64 *after);
+size_t run_plan_window(const struct run_plan *pl);
+int run_plan_arrivals(const struct run_plan *pl, struct prog_result *res);
+size_t run_plan_late(const struct run_plan *pl, const struct prog_result *res,
+		     __u64 first);
 
 /**
  * struct run_error - where a run failed
@@ -80,17 +123,37 @@ struct run_arrival {
 /**
  * struct prog_result - one execution of a program
  * @prog: the program.
- * @grids: WAIT results of its grids, in order.
- * @runtime: last grid end - first grid submit, cycles.
+ * @nr_requests: requests (&wl_run.requests; 1 alone and without
+ *	``requests=``).
+ * @nr_grids: entries of @grids and @blocks: @nr_requests times the
+ *	program's grids.
+ * @grids: WAIT results of its grids, request after request, each in
+ *	program order (grid k of request i at i * grids + k); malloc()ed by
+ *	prog_result_alloc(), freed by prog_result_free().
+ * @arrive: per request, its arrival cycle (the clock of @grids).
+ * @runtime: alone: end of the last grid minus the arrival; in a workload
+ *	with requests, their mean latency (req_stats_calc()), cycles.
  * @blocks: with &run_opts.record_blocks, per grid its block records in
- *	block-end order (malloc()ed, &wl_grid.nr_blocks entries), else NULL;
- *	freed by run_free_blocks().
+ *	block-end order (malloc()ed, &wl_grid.nr_blocks entries), else NULL
+ *	or with no recording at all a NULL array.
+ * @stats: the latency metrics of its requests.
+ * @slo_cycles: its run's ``slo=`` in cycles, 0 without.
+ * @stream_order: every grid arrived at its exact cycle (simulator, or
+ *	%GPUTBS_FEATURE_STREAM_ORDER and the process kept ahead,
+ *	run_plan_late()); false: some arrived when its process got to them,
+ *	in wall-clock time.
  */
 struct prog_result {
 	const struct wl_program *prog;
-	struct gputbs_wait grids[WL_MAX_GRIDS];
+	unsigned int nr_requests;
+	unsigned int nr_grids;
+	struct gputbs_wait *grids;
+	__u64 *arrive;
 	__u64 runtime;
-	struct gputbs_block_record *blocks[WL_MAX_GRIDS];
+	struct gputbs_block_record **blocks;
+	struct req_stats stats;
+	__u64 slo_cycles;
+	bool stream_order;
 };
 
 /**
@@ -110,6 +173,7 @@ struct prog_result {
  * @alone_cycles: per run, its program's alone runtime.
  * @shared_cycles: per run, its turnaround in the workload.
  * @metrics: STP, ANTT, StrictF over the runs.
+ * @clock_khz: the device's clock, for times with units.
  */
 struct workload_result {
 	const struct wl_set *set;
@@ -124,8 +188,14 @@ struct workload_result {
 	u64 alone_cycles[WL_MAX_RUNS];
 	u64 shared_cycles[WL_MAX_RUNS];
 	struct gtbs_metrics metrics;
+	__u32 clock_khz;
 };
 
+/* reqstats.c, shared with gputbs-sim */
+int prog_result_stats(struct prog_result *res, __u64 slo);
+int prog_result_alloc(struct prog_result *res, const struct wl_program *prog,
+		      unsigned int nr_requests, bool blocks);
+void prog_result_free(struct prog_result *res);
 void run_submit_args(const struct wl_grid *grid, struct gputbs_submit *sub);
 __u64 run_program_runtime(const struct prog_result *res);
 int run_alone(const struct run_opts *opts, const struct wl_program *prog,

@@ -45,23 +45,37 @@ struct wl_parser {
 	struct wl_program *prog;	/* program that grid lines extend */
 	struct wl_workload *wl;		/* workload that run lines extend */
 	unsigned int last_line;		/* lines of the top-level file */
+	unsigned long long grid_bytes;	/* grids and durations held */
 	unsigned int flags;		/* WL_PARSE_* */
+	unsigned int nr_errors;		/* line errors reported so far */
+	bool stop;			/* WL_MAX_ERRORS reached */
+	bool skip;			/* a program or workload line failed */
 };
 
+/*
+ * Append "FILE:LINE: reason" (or "reason" without @loc) to the caller's
+ * buffer, after the errors already there, one per line.
+ */
 static int __attribute__((format(printf, 4, 5)))
 wl_error(struct wl_parser *p, const struct wl_loc *loc, int ret,
 	 const char *fmt, ...)
 {
-	size_t n = 0;
+	size_t n;
 	va_list ap;
 
 	if (!p->errlen)
 		return ret;
-	if (loc)
-		snprintf(p->err, p->errlen, "%s:%u: ", loc->file, loc->line);
-	else
-		p->err[0] = '\0';
 	n = strlen(p->err);
+	if (n && n + 1 < p->errlen)
+		p->err[n++] = '\n';
+	if (n + 1 >= p->errlen)
+		return ret;
+	if (loc)
+		snprintf(p->err + n, p->errlen - n, "%s:%u: ", loc->file,
+			 loc->line);
+	else
+		p->err[n] = '\0';
+	n += strlen(p->err + n);
 	va_start(ap, fmt);
 	vsnprintf(p->err + n, p->errlen - n, fmt, ap);
 	va_end(ap);
@@ -182,6 +196,68 @@ static int wl_key_u64(struct wl_parser *p, const struct wl_loc *loc,
 }
 
 /*
+ * A time (gap=, think=, slo=): emulated cycles as a plain integer
+ * (0..2^40), or an integer with a unit ns, us, ms or s (at most 2^40 ns),
+ * converted to cycles with the device's clock when run (wl_time_cycles()).
+ */
+static int wl_key_time(struct wl_parser *p, const struct wl_loc *loc,
+		       const char *key, const char *val, __u64 lo,
+		       struct wl_time *out)
+{
+	static const struct { const char *unit; __u64 ns; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "s", 1000000000 },
+	};
+	size_t digits = strspn(val, "0123456789");
+	char num[24];
+	unsigned int i;
+	__u64 v;
+
+	if (!digits || digits >= sizeof(num))
+		return digits ? wl_fail(p, loc, "%s=%s out of range", key, val) :
+			wl_fail(p, loc,
+				"%s: bad time '%s' (cycles, or an integer with ns, us, ms or s)",
+				key, val);
+	memcpy(num, val, digits);
+	num[digits] = '\0';
+	if (wl_parse_u64(num, &v))
+		return wl_fail(p, loc, "%s=%s out of range", key, val);
+	if (!val[digits]) {
+		if (v < lo || v > WL_MAX_CYCLES)
+			return wl_fail(p, loc, "%s=%s out of range %llu..%llu cycles",
+				       key, val, (unsigned long long)lo,
+				       (unsigned long long)WL_MAX_CYCLES);
+		*out = (struct wl_time) { .value = v, .ns = 0 };
+		return 0;
+	}
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(val + digits, units[i].unit))
+			break;
+	if (i == sizeof(units) / sizeof(units[0]))
+		return wl_fail(p, loc,
+			       "%s: unknown unit '%s' (ns, us, ms or s; no unit: cycles)",
+			       key, val + digits);
+	if (v > WL_MAX_TIME_NS / units[i].ns || v < lo)
+		return wl_fail(p, loc, "%s=%s out of range %llu..%llu ns",
+			       key, val, (unsigned long long)lo,
+			       (unsigned long long)WL_MAX_TIME_NS);
+	*out = (struct wl_time) { .value = v * units[i].ns, .ns = 1 };
+	return 0;
+}
+
+/* Charge @bytes of grid data to the file's bound, %WL_MAX_GRID_BYTES. */
+static int wl_charge(struct wl_parser *p, const struct wl_loc *loc,
+		     unsigned long long bytes)
+{
+	if (bytes > WL_MAX_GRID_BYTES - p->grid_bytes)
+		return wl_fail(p, loc,
+			       "more than %llu MiB of grids and durations in the file (a grid takes %zu bytes, a duration 8)",
+			       WL_MAX_GRID_BYTES >> 20, sizeof(struct wl_grid));
+	p->grid_bytes += bytes;
+	return 0;
+}
+
+/*
  * Read the durations file of a grid: one cycle count per line, at most
  * the grid's blocks= (%WL_MAX_BLOCKS without it).  Reading stops at the
  * first value too many, so memory never grows past that.
@@ -269,7 +345,7 @@ out:
 enum wl_key {
 	KEY_BLOCKS, KEY_THREADS, KEY_REGS, KEY_SHMEM, KEY_CYCLES, KEY_RSD,
 	KEY_SEED, KEY_DURATIONS, KEY_EXPECT, KEY_CLASS, KEY_MEM, KEY_KNEE,
-	KEY_DIST, KEY_DIST_PARAM, KEY_STARTUP, KEY_IDEMPOTENT, NR_KEYS
+	KEY_DIST, KEY_DIST_PARAM, KEY_STARTUP, KEY_IDEMPOTENT, KEY_GAP, NR_KEYS
 };
 
 static const char * const wl_key_names[NR_KEYS] = {
@@ -279,7 +355,7 @@ static const char * const wl_key_names[NR_KEYS] = {
 	[KEY_EXPECT] = "expect", [KEY_CLASS] = "class", [KEY_MEM] = "mem",
 	[KEY_KNEE] = "knee", [KEY_DIST] = "dist",
 	[KEY_DIST_PARAM] = "dist-param", [KEY_STARTUP] = "startup",
-	[KEY_IDEMPOTENT] = "idempotent",
+	[KEY_IDEMPOTENT] = "idempotent", [KEY_GAP] = "gap",
 };
 
 /* Names of the block duration shapes, indexed by GPUTBS_DIST_*. */
@@ -483,9 +559,6 @@ static int wl_do_grid(struct wl_parser *p, const struct wl_loc *loc,
 			       tok[1], GPUTBS_LABEL_LEN - 1);
 	if (!wl_valid_name(tok[1]))
 		return wl_fail(p, loc, "grid label: not printable ASCII");
-	if (p->prog->nr_grids == WL_MAX_GRIDS)
-		return wl_fail(p, loc, "program '%s': more than %d grids",
-			       p->prog->name, WL_MAX_GRIDS);
 	ret = wl_split_keys(p, loc, tok + 2, ntok - 2, wl_key_names, NR_KEYS,
 			    v);
 	if (ret)
@@ -505,6 +578,19 @@ static int wl_do_grid(struct wl_parser *p, const struct wl_loc *loc,
 	if (!v[KEY_BLOCKS] && !v[KEY_DURATIONS])
 		return wl_fail(p, loc, "missing required key 'blocks'");
 
+	ret = wl_charge(p, loc, sizeof(*g));
+	if (ret)
+		return ret;
+	if (p->prog->nr_grids == p->prog->cap_grids) {
+		unsigned int cap = p->prog->cap_grids ?
+				   2 * p->prog->cap_grids : 4;
+
+		g = realloc(p->prog->grids, cap * sizeof(*g));
+		if (!g)
+			return wl_error(p, loc, -ENOMEM, "out of memory");
+		p->prog->grids = g;
+		p->prog->cap_grids = cap;
+	}
 	g = &p->prog->grids[p->prog->nr_grids];
 	memset(g, 0, sizeof(*g));
 	snprintf(g->label, sizeof(g->label), "%s", tok[1]);
@@ -574,6 +660,11 @@ static int wl_do_grid(struct wl_parser *p, const struct wl_loc *loc,
 	ret = wl_key_timing(p, loc, v[KEY_MEM], v[KEY_KNEE], g);
 	if (ret)
 		return ret;
+	if (v[KEY_GAP]) {
+		ret = wl_key_time(p, loc, "gap", v[KEY_GAP], 0, &g->gap);
+		if (ret)
+			return ret;
+	}
 	if (v[KEY_CYCLES]) {
 		ret = wl_key_u64(p, loc, "cycles", v[KEY_CYCLES], 1,
 				 WL_MAX_CYCLES, &g->cycles);
@@ -594,6 +685,12 @@ static int wl_do_grid(struct wl_parser *p, const struct wl_loc *loc,
 				       g->nr_blocks, count);
 		}
 		g->nr_blocks = count;
+		ret = wl_charge(p, loc, (unsigned long long)count * 8);
+		if (ret) {
+			free(g->durations);
+			g->durations = NULL;
+			return ret;
+		}
 	}
 	p->prog->nr_grids++;
 	return 0;
@@ -690,11 +787,97 @@ static int wl_do_workload(struct wl_parser *p, const struct wl_loc *loc,
 	return 0;
 }
 
+enum wl_run_key {
+	RKEY_AT, RKEY_REQUESTS, RKEY_RATE, RKEY_ARRIVAL, RKEY_SEED,
+	RKEY_OUTSTANDING, RKEY_THINK, RKEY_SLO, NR_RKEYS
+};
+
+static const char * const wl_run_key_names[NR_RKEYS] = {
+	[RKEY_AT] = "at", [RKEY_REQUESTS] = "requests", [RKEY_RATE] = "rate",
+	[RKEY_ARRIVAL] = "arrival", [RKEY_SEED] = "seed",
+	[RKEY_OUTSTANDING] = "outstanding", [RKEY_THINK] = "think",
+	[RKEY_SLO] = "slo",
+};
+
+/* requests=, rate=, arrival=, seed=, outstanding=, think=, slo= */
+static int wl_run_requests(struct wl_parser *p, const struct wl_loc *loc,
+			   const char **v, struct wl_run *run)
+{
+	__u64 n;
+	int ret;
+
+	run->requests = 1;
+	run->outstanding = 1;
+	if (v[RKEY_REQUESTS]) {
+		ret = wl_key_u64(p, loc, "requests", v[RKEY_REQUESTS], 1,
+				 WL_MAX_REQUESTS, &n);
+		if (ret)
+			return ret;
+		run->requests = n;
+	}
+	if (v[RKEY_RATE] && (v[RKEY_OUTSTANDING] || v[RKEY_THINK]))
+		return wl_fail(p, loc,
+			       "rate= (open loop) and %s= (closed loop) exclude each other",
+			       v[RKEY_OUTSTANDING] ? "outstanding" : "think");
+	if ((v[RKEY_ARRIVAL] || v[RKEY_SEED]) && !v[RKEY_RATE])
+		return wl_fail(p, loc, "%s= needs rate=",
+			       v[RKEY_ARRIVAL] ? "arrival" : "seed");
+	if (v[RKEY_RATE]) {
+		ret = wl_parse_fixed4(v[RKEY_RATE], strlen(v[RKEY_RATE]), &n);
+		if (ret == -EINVAL)
+			return wl_fail(p, loc,
+				       "rate: bad number '%s' (requests per second, at most 4 decimals)",
+				       v[RKEY_RATE]);
+		if (ret || !n || n > 10000000000000ULL)
+			return wl_fail(p, loc,
+				       "rate=%s out of range 0.0001..1000000000 requests per second",
+				       v[RKEY_RATE]);
+		run->rate_e4 = n;
+		run->arrival = WL_ARRIVAL_FIXED;
+	}
+	if (v[RKEY_ARRIVAL]) {
+		if (!strcmp(v[RKEY_ARRIVAL], "poisson"))
+			run->arrival = WL_ARRIVAL_POISSON;
+		else if (strcmp(v[RKEY_ARRIVAL], "fixed"))
+			return wl_fail(p, loc,
+				       "arrival: unknown arrival '%s' (fixed or poisson)",
+				       v[RKEY_ARRIVAL]);
+	}
+	if (v[RKEY_SEED]) {
+		if (run->arrival != WL_ARRIVAL_POISSON)
+			return wl_fail(p, loc, "seed= needs arrival=poisson");
+		ret = wl_key_u64(p, loc, "seed", v[RKEY_SEED], 0, ~0ULL,
+				 &run->seed);
+		if (ret)
+			return ret;
+	}
+	if (v[RKEY_OUTSTANDING]) {
+		ret = wl_key_u64(p, loc, "outstanding", v[RKEY_OUTSTANDING], 1,
+				 run->requests, &n);
+		if (ret)
+			return ret;
+		run->outstanding = n;
+	}
+	if (v[RKEY_THINK]) {
+		ret = wl_key_time(p, loc, "think", v[RKEY_THINK], 0,
+				  &run->think);
+		if (ret)
+			return ret;
+	}
+	if (v[RKEY_SLO]) {
+		ret = wl_key_time(p, loc, "slo", v[RKEY_SLO], 1, &run->slo);
+		if (ret)
+			return ret;
+		run->has_slo = 1;
+	}
+	return 0;
+}
+
 static int wl_do_run(struct wl_parser *p, const struct wl_loc *loc,
 		     char **tok, int ntok)
 {
-	static const char * const names[] = { "at" };
-	const char *at = NULL;
+	const char *v[NR_RKEYS] = { NULL };
+	const char *at;
 	struct wl_run *run;
 	size_t len;
 	int ret;
@@ -702,15 +885,17 @@ static int wl_do_run(struct wl_parser *p, const struct wl_loc *loc,
 	if (!p->wl)
 		return wl_fail(p, loc, "run outside a workload");
 	if (ntok < 2)
-		return wl_fail(p, loc, "usage: run PROGRAM [at=CYCLES|at=PCT%%]");
+		return wl_fail(p, loc, "usage: run PROGRAM [at=CYCLES|at=PCT%%] [KEY=VALUE...]");
 	if (strlen(tok[1]) >= WL_NAME_LEN)
 		return wl_fail(p, loc, "unknown program '%s'", tok[1]);
 	if (p->wl->nr_runs == WL_MAX_RUNS)
 		return wl_fail(p, loc, "workload '%s': more than %d runs",
 			       p->wl->name, WL_MAX_RUNS);
-	ret = wl_split_keys(p, loc, tok + 2, ntok - 2, names, 1, &at);
+	ret = wl_split_keys(p, loc, tok + 2, ntok - 2, wl_run_key_names,
+			    NR_RKEYS, v);
 	if (ret)
 		return ret;
+	at = v[RKEY_AT];
 	run = &p->wl->runs[p->wl->nr_runs];
 	memset(run, 0, sizeof(*run));
 	snprintf(run->program_name, sizeof(run->program_name), "%s", tok[1]);
@@ -731,6 +916,9 @@ static int wl_do_run(struct wl_parser *p, const struct wl_loc *loc,
 		if (ret)
 			return ret;
 	}
+	ret = wl_run_requests(p, loc, v, run);
+	if (ret)
+		return ret;
 	p->wl->nr_runs++;
 	return 0;
 }
@@ -785,9 +973,26 @@ static int wl_parse_line(struct wl_parser *p, const struct wl_loc *loc,
 	}
 	if (!ntok)
 		return 0;
-	for (i = 0; i < sizeof(wl_keywords) / sizeof(wl_keywords[0]); i++)
-		if (!strcmp(tok[0], wl_keywords[i].name))
-			return wl_keywords[i].fn(p, loc, tok, ntok);
+	for (i = 0; i < sizeof(wl_keywords) / sizeof(wl_keywords[0]); i++) {
+		bool block = !strcmp(tok[0], "program") ||
+			     !strcmp(tok[0], "workload");
+		int ret;
+
+		if (strcmp(tok[0], wl_keywords[i].name))
+			continue;
+		/* the lines of a program or workload whose line failed */
+		if (p->skip && !block && strcmp(tok[0], "include"))
+			return 0;
+		ret = wl_keywords[i].fn(p, loc, tok, ntok);
+		if (block) {
+			p->skip = ret != 0;
+			if (ret) {
+				p->prog = NULL;
+				p->wl = NULL;
+			}
+		}
+		return ret;
+	}
 	return wl_fail(p, loc, "unknown keyword '%s'", tok[0]);
 }
 
@@ -852,6 +1057,7 @@ static int wl_parse_path(struct wl_parser *p, const char *path,
 	p->stack[p->depth++] = id;
 	p->prog = NULL;
 	p->wl = NULL;
+	p->skip = false;
 	for (;;) {
 		ret = input_line(&in);
 		if (ret < 0)	/* a NUL byte, a read error */
@@ -860,8 +1066,18 @@ static int wl_parse_path(struct wl_parser *p, const char *path,
 			break;
 		loc.line = in.nr;
 		ret = wl_parse_line(p, &loc, in.line);
-		if (ret)
+		if (!ret)
+			continue;
+		if (ret != -EINVAL || p->stop)
 			break;
+		/* a bad line: report it, go on with the next (issue 17) */
+		if (++p->nr_errors == WL_MAX_ERRORS) {
+			wl_error(p, NULL, ret, "%s: stopped after %d errors",
+				 loc.file, WL_MAX_ERRORS);
+			p->stop = true;
+			break;
+		}
+		ret = 0;
 	}
 	p->depth--;
 	if (!p->depth)
@@ -902,6 +1118,13 @@ static int wl_check(struct wl_parser *p)
 					       "run of unknown program '%s'",
 					       run->program_name);
 			run->program = k;
+			if ((unsigned long long)run->requests *
+			    set->programs[k]->nr_grids > WL_MAX_LAUNCHES)
+				return wl_fail(p, &run->loc,
+					       "requests=%u of a program of %u grids: more than %u grid launches",
+					       run->requests,
+					       set->programs[k]->nr_grids,
+					       WL_MAX_LAUNCHES);
 		}
 	}
 	return 0;
@@ -912,8 +1135,14 @@ static int wl_check(struct wl_parser *p)
  * @path: the file.
  * @flags: %WL_PARSE_PROGRAMS: a file without workloads is fine.
  * @out: out: what it defines, to be freed with wl_free().
- * @err: out: "FILE:LINE: reason" on error.
- * @errlen: size of @err.
+ * @err: out: on error, "FILE:LINE: reason", one line per error: every
+ *	bad line up to %WL_MAX_ERRORS (reading goes on with the next line;
+ *	the lines of a program or workload whose own line failed are
+ *	skipped), then "FILE: stopped after 20 errors"; the checks of the
+ *	whole file (runs of unknown programs, programs without grids) only
+ *	when every line was good; a file that cannot be read, a NUL byte or
+ *	an over-long line ends reading at once.
+ * @errlen: size of @err (%WL_ERR_LEN holds 20 errors).
  *
  * Return: 0; -EINVAL for a malformed file (including a missing included
  * file), -errno if @path itself cannot be read, -ENOMEM.
@@ -941,6 +1170,8 @@ int wl_parse_file(const char *path, unsigned int flags, struct wl_set **out,
 		goto out;
 	}
 	ret = wl_parse_path(p, path, NULL);
+	if (!ret && p->nr_errors)
+		ret = -EINVAL;
 	if (!ret)
 		ret = wl_check(p);
 out:
@@ -965,6 +1196,7 @@ void wl_free(struct wl_set *set)
 	for (i = 0; i < set->nr_programs; i++) {
 		for (j = 0; j < set->programs[i]->nr_grids; j++)
 			free(set->programs[i]->grids[j].durations);
+		free(set->programs[i]->grids);
 		free(set->programs[i]);
 	}
 	for (i = 0; i < set->nr_workloads; i++)
@@ -1013,6 +1245,7 @@ int wl_grid_equal(const struct wl_grid *a, const struct wl_grid *b)
 	    a->startup_ppm != b->startup_ppm ||
 	    a->startup_blocks != b->startup_blocks ||
 	    a->idempotent != b->idempotent ||
+	    a->gap.value != b->gap.value || a->gap.ns != b->gap.ns ||
 	    /* the same name: no class given is class=normal */
 	    wl_class_name(a->prio_class) != wl_class_name(b->prio_class) ||
 	    !a->durations != !b->durations)
@@ -1049,4 +1282,141 @@ int wl_program_equal(const struct wl_program *a, const struct wl_program *b)
 		if (!wl_grid_equal(&a->grids[i], &b->grids[i]))
 			return 0;
 	return 1;
+}
+
+/**
+ * wl_time_cycles() - a workload file's time in emulated cycles
+ * @t: the time.
+ * @clock_khz: the device's clock (&gtbs_dev_config.clock_khz,
+ *	&gputbs_info.clock_khz), kHz.
+ *
+ * Return: @t's cycles as given, or its ns times @clock_khz / 10^6 rounded
+ * to the nearest cycle (at most 2^40 ns * clock: no overflow).
+ */
+__u64 wl_time_cycles(const struct wl_time *t, __u32 clock_khz)
+{
+	if (!t->ns)
+		return t->value;
+	return (__u64)(((unsigned __int128)t->value * clock_khz + 500000) /
+		       1000000);
+}
+
+/**
+ * wl_rand_next() - the request generator's PRNG: SplitMix64
+ * @state: its state, advanced.
+ *
+ * state += 0x9e3779b97f4a7c15; z = state; z = (z ^ z >> 30) *
+ * 0xbf58476d1ce4e5b9; z = (z ^ z >> 27) * 0x94d049bb133111eb; z ^ z >> 31.
+ *
+ * Return: the next 64-bit value.
+ */
+__u64 wl_rand_next(__u64 *state)
+{
+	__u64 z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/**
+ * wl_exp_q32() - an exponential variate of mean 1 from a random value
+ * @r: a value of wl_rand_next().
+ *
+ * Inversion in integer arithmetic: u = (top 32 bits of @r + 1) / 2^32,
+ * in (0, 1]; the result is -ln(u) = (32 - log2(top + 1)) * ln 2, with
+ * log2 computed bit by bit in Q32 (squaring the mantissa), so it is the
+ * same on every machine.
+ *
+ * Return: -ln(u) in Q32 fixed point (0 .. 22.2 * 2^32).
+ */
+__u64 wl_exp_q32(__u64 r)
+{
+	/* ln 2 in Q32, rounded */
+	const unsigned __int128 ln2_q32 = 2977044472ULL;
+	__u64 k = (r >> 32) + 1;	/* 1 .. 2^32 */
+	__u64 ipart = 63 - __builtin_clzll(k), log2_q32, m;
+	unsigned int i;
+
+	/* mantissa in Q31 in [1, 2): k / 2^ipart */
+	m = ipart >= 31 ? k >> (ipart - 31) : k << (31 - ipart);
+	log2_q32 = ipart << 32;
+	for (i = 1; i <= 32; i++) {
+		m = (m * m) >> 31;	/* < 2^33: no overflow */
+		if (m >= (2ULL << 31)) {
+			m >>= 1;
+			log2_q32 |= 1ULL << (32 - i);
+		}
+	}
+	return (__u64)(((32ULL << 32) - log2_q32) * ln2_q32 >> 32);
+}
+
+/**
+ * wl_run_open() - are a run's requests an open loop?
+ * @run: the run.
+ *
+ * Return: 1 with ``rate=`` (arrivals fixed in advance, wl_run_arrivals()),
+ * 0 for a closed loop (arrivals follow the ends of earlier requests).
+ */
+int wl_run_open(const struct wl_run *run)
+{
+	return run->rate_e4 != 0;
+}
+
+/**
+ * wl_run_arrivals() - the arrival cycles of an open-loop run's requests
+ * @run: the run, with wl_run_open().
+ * @clock_khz: the device's clock, kHz.
+ * @at: the arrival of the first request (the run's ``at=``), cycles.
+ * @arrive: out: &wl_run.requests arrival cycles, non-decreasing.
+ *
+ * The mean inter-arrival time is T = clock / rate cycles.  Fixed: request
+ * i arrives at @at + floor(i * T) (no drift).  Poisson: request 0 at @at,
+ * each next one exp(1) * T cycles (wl_exp_q32() of wl_rand_next() seeded
+ * with &wl_run.seed, rounded down) after the one before.
+ */
+void wl_run_arrivals(const struct wl_run *run, __u32 clock_khz, __u64 at,
+		     __u64 *arrive)
+{
+	/* clock in Hz times 10^4, over rate times 10^4 */
+	unsigned __int128 hz_e4 = (unsigned __int128)clock_khz * 1000 * 10000;
+	__u64 state = run->seed, t = at;
+	__u32 i;
+
+	for (i = 0; i < run->requests; i++) {
+		if (run->arrival != WL_ARRIVAL_POISSON) {
+			arrive[i] = at + (__u64)(hz_e4 * i / run->rate_e4);
+			continue;
+		}
+		if (i)
+			t += (__u64)((hz_e4 * wl_exp_q32(wl_rand_next(&state)) /
+				      run->rate_e4) >> 32);
+		arrive[i] = t;
+	}
+}
+
+/**
+ * wl_errors() - each error of wl_parse_file(), one at a time
+ * @err: its error buffer: errors one per line.
+ * @fn: called with each, without the newline (printed by the caller
+ *	with its prefix, "gputbs: ").
+ */
+void wl_errors(const char *err, void (*fn)(const char *line))
+{
+	char line[1024];
+	const char *nl;
+	size_t n;
+
+	for (;;) {
+		nl = strchr(err, '\n');
+		n = nl ? (size_t)(nl - err) : strlen(err);
+		if (n >= sizeof(line))
+			n = sizeof(line) - 1;
+		memcpy(line, err, n);
+		line[n] = '\0';
+		fn(line);
+		if (!nl)
+			break;
+		err = nl + 1;
+	}
 }

@@ -14,13 +14,24 @@
 #include <linux/gputbs.h>
 
 #define WL_MAX_PROGRAMS		64	/* programs per file, includes too */
-#define WL_MAX_GRIDS		64	/* grids per program */
+/*
+ * Grids of a file (includes too) are bounded by the memory they take, not
+ * by a count per program: their descriptions and durations together at
+ * most %WL_MAX_GRID_BYTES (wl_parse_file(): "more than ... MiB of grids").
+ */
+#define WL_MAX_GRID_BYTES	(256ULL << 20)
+/* grid launches of one run: requests x grids of its program */
+#define WL_MAX_LAUNCHES		(1U << 22)
+#define WL_MAX_REQUESTS		1000000U
+#define WL_MAX_TIME_NS		(1ULL << 40)	/* gap=, think=, slo= with a unit */
 #define WL_MAX_WORKLOADS	64	/* workloads per file */
 #define WL_MAX_RUNS		64	/* runs per workload */
 #define WL_MAX_DEPTH		8	/* include nesting */
 #define WL_NAME_LEN		64	/* program and workload names, NUL incl. */
 #define WL_MAX_CYCLES		(1ULL << 40)
 #define WL_MAX_AT_PCT_PPM	10000000ULL	/* at=1000%: 10 runtimes */
+#define WL_MAX_ERRORS		20	/* bad lines reported per parse */
+#define WL_ERR_LEN		8192	/* an error buffer for all of them */
 
 /**
  * struct wl_loc - where something was defined, for error messages
@@ -30,6 +41,17 @@
 struct wl_loc {
 	const char *file;
 	unsigned int line;
+};
+
+/**
+ * struct wl_time - a time of a workload file (gap=, think=, slo=)
+ * @value: emulated cycles, or with @ns nanoseconds.
+ * @ns: @value is in ns, converted to cycles with the device's clock
+ *	(wl_time_cycles()).
+ */
+struct wl_time {
+	__u64 value;
+	int ns;
 };
 
 /**
@@ -48,6 +70,8 @@ struct wl_loc {
  *	given, else %GPUTBS_PRIO_LOW..%GPUTBS_PRIO_REALTIME.
  * @idempotent: 1 with idempotent=1: its blocks may be flushed and run
  *	again (%GPUTBS_SUBMIT_IDEMPOTENT), else 0.
+ * @gap: ``gap=``: CPU time between the end of the program's previous grid
+ *	(for its first grid: the request's arrival) and this grid's launch.
  * @loc: the grid line.
  */
 struct wl_grid {
@@ -69,6 +93,7 @@ struct wl_grid {
 	__u32 startup_ppm;
 	__u32 startup_blocks;
 	__u32 idempotent;
+	struct wl_time gap;
 	struct wl_loc loc;
 };
 
@@ -78,16 +103,25 @@ struct wl_grid {
  * @paper: "" or its name in the paper (``paper=``, wl_program_paper()):
  *	what orders a pair's programs where the paper's order matters (the
  *	Section "Motivation" pairs of gputbs-sim eval).
- * @nr_grids: grids, 1..%WL_MAX_GRIDS.
- * @grids: the grids in order.
+ * @nr_grids: grids, at least 1 (the file's bound is %WL_MAX_GRID_BYTES).
+ * @cap_grids: entries allocated in @grids.
+ * @grids: the grids in order (malloc()ed, grows while parsing).
  * @loc: the program line.
  */
 struct wl_program {
 	char name[WL_NAME_LEN];
 	char paper[WL_NAME_LEN];
 	unsigned int nr_grids;
-	struct wl_grid grids[WL_MAX_GRIDS];
+	unsigned int cap_grids;
+	struct wl_grid *grids;
 	struct wl_loc loc;
+};
+
+/* How a run's requests arrive (&wl_run.arrival). */
+enum wl_arrival {
+	WL_ARRIVAL_CLOSED,	/* outstanding=N (default: 1) */
+	WL_ARRIVAL_FIXED,	/* rate=R arrival=fixed (the default with rate) */
+	WL_ARRIVAL_POISSON,	/* rate=R arrival=poisson seed=S */
 };
 
 /**
@@ -97,6 +131,19 @@ struct wl_program {
  * @at_pct: the offset is a fraction of the first run's alone runtime.
  * @at: arrival offset after the workload start: cycles, or with @at_pct
  *	parts per million of the first run's program alone runtime.
+ * @requests: ``requests=``: times the program runs, each run a request,
+ *	1..%WL_MAX_REQUESTS (default 1).
+ * @arrival: how the requests arrive.
+ * @rate_e4: open loop (``rate=``): requests per second of emulated time,
+ *	times 10^4; 0 in a closed loop.
+ * @seed: ``seed=`` of %WL_ARRIVAL_POISSON's inter-arrival times.
+ * @outstanding: closed loop: requests in flight (``outstanding=``, default
+ *	1): the first @outstanding arrive at @at, each later one when one
+ *	ends, plus @think.
+ * @think: closed loop: ``think=`` time between a request's end and the
+ *	arrival of the next.
+ * @has_slo: ``slo=`` was given.
+ * @slo: ``slo=``: a request's deadline after its arrival.
  * @loc: the run line.
  */
 struct wl_run {
@@ -104,6 +151,14 @@ struct wl_run {
 	unsigned int program;
 	int at_pct;
 	__u64 at;
+	__u32 requests;
+	__u32 arrival;
+	__u64 rate_e4;
+	__u64 seed;
+	__u32 outstanding;
+	struct wl_time think;
+	int has_slo;
+	struct wl_time slo;
 	struct wl_loc loc;
 };
 
@@ -152,5 +207,12 @@ int wl_grid_equal(const struct wl_grid *a, const struct wl_grid *b);
 const char *wl_program_paper(const struct wl_program *prog);
 int wl_program_equal(const struct wl_program *a, const struct wl_program *b);
 const char *wl_class_name(__u32 prio_class);
+__u64 wl_time_cycles(const struct wl_time *t, __u32 clock_khz);
+__u64 wl_rand_next(__u64 *state);
+__u64 wl_exp_q32(__u64 r);
+void wl_run_arrivals(const struct wl_run *run, __u32 clock_khz, __u64 at,
+		     __u64 *arrive);
+int wl_run_open(const struct wl_run *run);
+void wl_errors(const char *err, void (*fn)(const char *line));
 
 #endif /* _GPUTBS_WORKLOAD_H */

@@ -72,7 +72,7 @@ LIBGPUTBS_OBJS := $(UL_OBJ)/userlib/libgputbs.pic.o \
 
 GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/, tools/gputbs.o tools/cmd_run.o \
 	tools/run.o tools/report.o tools/json.o tools/workload.o \
-	tools/predict.o tools/timeline.o tools/cmd_import.o tools/input.o sm-emu/metrics.o \
+	tools/predict.o tools/timeline.o tools/cmd_import.o tools/input.o tools/reqstats.o sm-emu/metrics.o \
 	sm-emu/predictor.o)
 GPUTBS_TEST_OBJS := $(UL_OBJ)/tests/guest/gputbs-test.o
 # The simulator links the whole portable core, as the module does.
@@ -88,8 +88,8 @@ GPUTBS_CLI_OBJS += $(UL_OBJ)/tools/cmd_eval.o $(SIM_EVAL_OBJS) \
 	$(filter-out $(GPUTBS_CLI_OBJS),$(SIM_CORE_OBJS))
 GPUTBS_SIM_OBJS := $(addprefix $(UL_OBJ)/, tools/sim/main.o \
 	tools/sim/simulate.o tools/sim/results.o tools/sim/jsonparse.o \
-	tools/sim/blocks.o tools/sim/plugin.o \
-	tools/workload.o tools/input.o tools/json.o tools/report.o \
+	tools/sim/blocks.o tools/sim/plugin.o tools/sim/reqplot.o \
+	tools/workload.o tools/input.o tools/json.o tools/report.o tools/reqstats.o \
 	userlib/submit_explain.o) \
 	$(SIM_EVAL_OBJS) $(SIM_CORE_OBJS)
 
@@ -213,7 +213,14 @@ check-abi-lib: $(LIBGPUTBS_SO)
 	echo "check-abi-lib: OK ($$(wc -l < $$t/header) symbols in" \
 		"$$(cut -d' ' -f2 $$t/map.nodes | sort -u | wc -l) version nodes)"
 
-check-userland: $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
+# the request logic of gputbs run and gputbs-sim, on the host
+$(UL_BIN)/gputbs-requests-test: $(UL_OBJ)/tests/userland/requests-test.o \
+		$(addprefix $(UL_OBJ)/tools/, reqstats.o workload.o input.o)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^
+
+check-userland: $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim $(UL_BIN)/gputbs-requests-test
+	$(UL_BIN)/gputbs-requests-test
 	tests/userland/cli-test.sh $(UL_BIN)/gputbs
 	tests/userland/predict-test.sh $(UL_BIN)/gputbs
 	tests/userland/timeline-test.sh $(UL_BIN)/gputbs

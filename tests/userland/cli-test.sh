@@ -133,4 +133,30 @@ expect 2 "gputbs: $d/many.dur:1048577: more than 1048576 durations (the most blo
 expect 2 "gputbs: $d/fifo: not a regular file" \
 	timeout 10 "$gputbs" run --device $nodev --list "$d/fifo"
 
+# every bad line of a file, up to 20 (issue 17); the lines of a program
+# whose line failed are skipped, not reported again
+printf 'program P\ngrid g blocks=0 threads=32 cycles=1\ngrid h threads=32 cycles=1 blocks=1 gap=3min\nprogram P\ngrid x blocks=1 threads=32 cycles=1 frob=1\nworkload W\nrun P requests=0\nbogus line\n' >"$d/multi.gtbs"
+"$gputbs" run --device $nodev "$d/multi.gtbs" >"$out" 2>&1
+rc=$?
+want="gputbs: $d/multi.gtbs:2: blocks=0 out of range 1..1048576
+gputbs: $d/multi.gtbs:3: gap: unknown unit 'min' (ns, us, ms or s; no unit: cycles)
+gputbs: $d/multi.gtbs:4: duplicate program 'P' (first defined at $d/multi.gtbs:1)
+gputbs: $d/multi.gtbs:7: requests=0 out of range 1..1000000
+gputbs: $d/multi.gtbs:8: unknown keyword 'bogus'"
+if [ "$rc" -eq 2 ] && [ "$(cat "$out")" = "$want" ]; then
+	ok
+else
+	fail "multi.gtbs: status $rc, not every error once"
+	sed 's/^/  | /' "$out"
+fi
+awk 'BEGIN { print "program P"; for (i = 0; i < 30; i++) print "grid g blocks=0 threads=32 cycles=1" }' >"$d/many.gtbs"
+"$gputbs" run --device $nodev "$d/many.gtbs" >"$out" 2>&1
+if [ "$(grep -c 'blocks=0 out of range' "$out")" -eq 20 ] &&
+	[ "$(tail -n 1 "$out")" = "gputbs: $d/many.gtbs: stopped after 20 errors" ]; then
+	ok
+else
+	fail "many.gtbs: not 20 errors and a stop"
+	tail -n 3 "$out" | sed 's/^/  | /'
+fi
+
 summary cli

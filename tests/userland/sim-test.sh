@@ -395,6 +395,106 @@ else
 	sed 's/^/  | /' "$tmp.d/short.txt" | tail -n 4
 fi
 
+# --- requests, gaps, long programs (workloads.rst "Requests") -------------
+rq=$root/tests/userland/requests
+# open loop, hand-worked in open10.gtbs: latencies, percentiles, SLO
+"$sim" run --sms 1 "$rq/open10.gtbs" >"$tmp.d/open10" 2>&1
+if grep -q '^  P              10         3000         5000         5500         5500         3250   1401000.0   1401000.0   50.00%$' \
+	"$tmp.d/open10"; then
+	ok
+else
+	fail "run open10.gtbs: not p50 3000, p90 5000, p99 5500, max 5500, mean 3250, 1401000 req/s, SLO 50%"
+	sed 's/^/  | /' "$tmp.d/open10"
+fi
+# the JSON: per request, of the first policy's workloads
+reqs() {
+	python3 -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["workloads"][0]["runs"]:
+    print(" ".join(sys.argv[2] % x for x in r["requests"]["list"]))' "$@"
+}
+"$sim" run --sms 1 --format json "$rq/open10.gtbs" >"$tmp.d/open10.json" 2>&1
+lat=$(reqs "$tmp.d/open10.json" '%(latency_cycles)d')
+if [ "$lat" = "1000 1500 2000 2500 3000 3500 4000 4500 5000 5500" ] &&
+	grep -q '"p99_cycles": *5500' "$tmp.d/open10.json" &&
+	grep -q '"slo_met": *5' "$tmp.d/open10.json"; then
+	ok
+else
+	fail "run open10.gtbs --format json: latencies '$lat'"
+fi
+# closed loop with gap= and think=, hand-worked in closed.gtbs
+"$sim" run --sms 1 --format json "$rq/closed.gtbs" >"$tmp.d/closed.json" 2>&1
+got=$(reqs "$tmp.d/closed.json" '%(arrive_cycles)d-%(end_cycles)d')
+if [ "$got" = "0-3001 0-4651 3051-6052" ] &&
+	grep -q '"runtime_cycles": *3001' "$tmp.d/closed.json"; then
+	ok
+else
+	fail "run closed.gtbs: requests '$got', not 0-3001 0-4651 3051-6052 (or alone not 3001)"
+fi
+# two requests of a closed loop that end at one cycle, one request left
+"$sim" run --sms 2 --format json "$rq/together.gtbs" >"$tmp.d/together.json" 2>&1
+got=$(reqs "$tmp.d/together.json" '%(arrive_cycles)d-%(end_cycles)d')
+if [ "$got" = "0-1000 0-1000 1000-2000" ]; then
+	ok
+else
+	fail "run together.gtbs: requests '$got', not 0-1000 0-1000 1000-2000"
+fi
+# Poisson arrivals: the same seed, the same output; another seed, another
+sed 's/seed=7/seed=8/' "$root/tests/userland/good/requests.gtbs" >"$tmp.d/seed8.gtbs"
+"$sim" run "$root/tests/userland/good/requests.gtbs" >"$tmp.d/p1" 2>&1
+"$sim" run "$root/tests/userland/good/requests.gtbs" >"$tmp.d/p2" 2>&1
+"$sim" run "$tmp.d/seed8.gtbs" >"$tmp.d/p3" 2>&1
+if cmp -s "$tmp.d/p1" "$tmp.d/p2" && ! cmp -s "$tmp.d/p1" "$tmp.d/p3"; then
+	ok
+else
+	fail "run requests.gtbs: Poisson arrivals not reproducible by their seed"
+fi
+# --plot: a latency CDF and a throughput figure per run with requests
+expect 0 "2 figures (SVG, PNG)" "$sim" run --sms 1 --policy fifo,srtf \
+	--plot "$tmp.d/rqplot" "$rq/open10.gtbs"
+missing=
+for base in w0-r0-latency w0-r0-throughput; do
+	head -n 3 "$tmp.d/rqplot/$base.svg" 2>/dev/null | grep -q '^<svg' ||
+		missing="$missing $base.svg"
+	magic=$(head -c 8 "$tmp.d/rqplot/$base.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')
+	[ "$magic" = 89504e470d0a1a0a ] || missing="$missing $base.png"
+done
+# open10's CDF under fifo: the 10 latencies, a tenth each
+[ "$(tr '\n' ' ' <"$tmp.d/rqplot/w0-r0-latency-0.dat" 2>/dev/null)" = \
+	"# latency(cycles) fraction of requests <= it 1000 0.100000 1500 0.200000 2000 0.300000 2500 0.400000 3000 0.500000 3500 0.600000 4000 0.700000 4500 0.800000 5000 0.900000 5500 1.000000 " ] ||
+	missing="$missing w0-r0-latency-0.dat"
+if [ -z "$missing" ]; then
+	ok
+else
+	fail "run --plot: missing, empty or wrong:$missing"
+fi
+expect 2 "--plot: no run with requests" "$sim" run --plot "$tmp.d/none" \
+	"$root/tests/userland/good/all.gtbs"
+
+# several workload files, as gputbs run: both workloads and their geomean;
+# a program defined differently in two files is an error
+expect 0 "geomean over 2 workloads" "$sim" run "$rq/open10.gtbs" \
+	"$root/tests/userland/good/classes.gtbs"
+printf 'program P\ngrid g blocks=2 threads=32 cycles=5\nworkload Z\nrun P\n' \
+	>"$tmp.d/other-p.gtbs"
+expect 2 "gputbs-sim: $tmp.d/other-p.gtbs:1: program 'P' differs from its definition at $rq/open10.gtbs:8" \
+	"$sim" run "$rq/open10.gtbs" "$tmp.d/other-p.gtbs"
+
+# a program of 10,000 kernels (no limit of grids per program): each grid
+# of 30 blocks fits one wave alone, so the program's runtime is the sum
+awk 'BEGIN { print "program Long"
+	for (i = 1; i <= 10000; i++)
+		printf "grid k%d blocks=30 threads=256 regs=20 cycles=%d\n", i, 100 + i % 7
+	print "workload L"; print "run Long" }' >"$tmp.d/long.gtbs"
+want=$(awk 'BEGIN { for (i = 1; i <= 10000; i++) s += 100 + i % 7; print s }')
+"$sim" run --format json "$tmp.d/long.gtbs" >"$tmp.d/long.json" 2>&1
+if grep -q "\"runtime_cycles\": *$want," "$tmp.d/long.json" &&
+	[ "$(grep -c '"label": *"k' "$tmp.d/long.json")" -eq 30000 ]; then
+	ok
+else
+	fail "run of a 10,000-kernel program: no alone runtime of $want cycles, or not 3 x 10,000 grids (alone, workload, policy)"
+	head -c 600 "$tmp.d/long.json" | sed 's/^/  | /'
+fi
+
 # --- report: the JSON read back ------------------------------------------
 if ! "$sim" report --results "$tmp.d/j1.json" >"$tmp.d/r.text" 2>&1; then
 	fail "report --results of eval's JSON exited non-zero"

@@ -17,6 +17,7 @@ import json
 import os
 import platform
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -383,6 +384,17 @@ def main():
           [r / 1024 for r in rss], "MiB", fmt="{:.1f}")
     raw["sim"] = {"blocks": nblocks, "walls_jobs1": walls1,
                   "walls": walls, "rss_kib": rss}
+    # 10,000 requests in an open loop, one core (issue 16)
+    cmd = [sim, "run", "tools/bench/open10k.gtbs"]
+    if shutil.which("taskset"):
+        cmd = ["taskset", "-c", "0"] + cmd
+    walls_rq, rss_rq, _, _ = run_sim(cmd, args.sim_reps)
+    F.add("sim.requests", 4,
+          "gputbs-sim run: 10,000-request open loop, one core "
+          "(tools/bench/open10k.gtbs): wall time", walls_rq, "s", "<= 10",
+          "<=", 10, fmt="{:.3f}")
+    raw["sim"]["requests_walls"] = walls_rq
+    raw["sim"]["requests_rss_kib"] = rss_rq
 
     # ---- 6. priority preemption (host, emulated cycles) -----------------
     with open(args.preempt) as f:

@@ -26,7 +26,8 @@ need = ["abi.getpid", "abi.info", "abi.submit", "abi.submit_wait",
         "sched.allocs", "sched.core_alloc_syms", "fidelity.1x.makespan",
         "fidelity.1x.error_p99", "fidelity.10x.makespan",
         "fidelity.100x.makespan", "timer.50us.p50", "sim.events",
-        "sim.sweep", "mem.grid.15", "mem.grid.132", "mem.sm", "mem.sim_rss"]
+        "sim.sweep", "sim.requests", "mem.grid.15", "mem.grid.132", "mem.sm",
+        "mem.sim_rss"]
 for mode in ("drain", "switch", "flush", "auto"):
     need += ["preempt.%s.%s" % (mode, k) for k in
              ("latency", "latency_p99", "latency_max", "sm_latency", "sms",

@@ -36,6 +36,15 @@ void sim_err(const char *fmt, ...)
 }
 
 /**
+ * sim_err_line() - one error line of a workload file (wl_errors())
+ * @line: "FILE:LINE: reason".
+ */
+void sim_err_line(const char *line)
+{
+	sim_err("%s", line);
+}
+
+/**
  * sim_registry() - the registered policies, separated by @sep
  * @buf: output.
  * @len: its size.

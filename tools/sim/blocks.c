@@ -109,7 +109,7 @@ int cmd_blocks(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct wl_set *set = NULL;
-	char err[512];
+	char err[WL_ERR_LEN];
 	unsigned int p, j;
 	int opt, ret = 0;
 	u64 seed = 0;
@@ -135,7 +135,7 @@ int cmd_blocks(int argc, char **argv)
 				       "expected one workload file");
 	if (wl_parse_file(argv[optind], WL_PARSE_PROGRAMS, &set, err,
 			  sizeof(err))) {
-		sim_err("%s", err);
+		wl_errors(err, sim_err_line);
 		return SIM_EXIT_USAGE;
 	}
 	printf("%-11s %-19s %5s %8s %6s %6s %6s %5s %5s %5s %5s %5s %5s %6s %6s\n",

@@ -428,6 +428,8 @@ void sim_out_free(struct sim_out *out)
 	for (r = 0; r < WL_MAX_RUNS; r++) {
 		free(out->progs[r].grids);
 		out->progs[r].grids = NULL;
+		free(out->progs[r].arrive);
+		out->progs[r].arrive = NULL;
 	}
 	free(out->blocks);
 	out->blocks = NULL;

@@ -82,7 +82,7 @@ static int sim_parse_offsets(struct sim_eval *ev, const char *arg)
  */
 int sim_load_workloads(const char *dir, struct wl_set **set, char **file)
 {
-	char errbuf[512];
+	char errbuf[WL_ERR_LEN];
 	struct stat st;
 
 	if (stat(dir, &st)) {
@@ -100,7 +100,7 @@ int sim_load_workloads(const char *dir, struct wl_set **set, char **file)
 	}
 	if (wl_parse_file(*file, WL_PARSE_PROGRAMS, set, errbuf,
 			  sizeof(errbuf))) {
-		sim_err("%s", errbuf);
+		wl_errors(errbuf, sim_err_line);
 		return SIM_EXIT_USAGE;
 	}
 	return 0;

@@ -141,9 +141,9 @@ static const char usage_report[] =
 	"  -h, --help            this help\n";
 
 static const char usage_run[] =
-	"Usage: gputbs-sim run [OPTIONS] WORKLOAD\n"
+	"Usage: gputbs-sim run [OPTIONS] WORKLOAD...\n"
 	"\n"
-	"Run a workload file (Documentation/workloads.rst) in virtual time:\n"
+	"Run workload files (Documentation/workloads.rst) in virtual time:\n"
 	"each program alone, then each workload with its programs arriving at\n"
 	"their offsets (exact cycles), and print what 'gputbs run' prints.\n"
 	"\n"
@@ -159,6 +159,10 @@ static const char usage_run[] =
 	"  -T, --trace FILE      write every block of the workload's grids as a\n"
 	"                        trace for 'gputbs predict' (one workload and\n"
 	"                        one policy only)\n"
+	"      --plot DIR        per run with requests: its latency CDF and\n"
+	"                        throughput over time under each policy, as\n"
+	"                        SVG and PNG figures, their data and a gnuplot\n"
+	"                        script in DIR\n"
 	"  -r, --predictor MODE  the Simple Slicing predictor: literal (default:\n"
 	"                        Algorithm 1 as printed) or extended\n"
 	"  -m, --share-mode MODE SRTF/Adaptive's reading: device (default: the\n"
@@ -267,6 +271,19 @@ static int cmd_report(int argc, char **argv)
 
 /* ---- run: one workload file, reported by tools/report.c ---- */
 
+/* workload files "gputbs-sim run" takes, as "gputbs run" */
+#define SIM_MAX_FILES		64
+
+/**
+ * struct sim_cmd_wl - one workload of one of the files
+ * @set: its file.
+ * @wl: the workload.
+ */
+struct sim_cmd_wl {
+	const struct wl_set *set;
+	const struct wl_workload *wl;
+};
+
 /**
  * struct sim_cmd_run - state of "gputbs-sim run"
  * @cfg: the device.
@@ -274,15 +291,19 @@ static int cmd_report(int argc, char **argv)
  * @policies: --policy, in order.
  * @nr_policies: entries of @policies.
  * @names: their names, for &struct report.
- * @set: the workload file.
- * @alone: per program of @set used by a workload, its alone execution.
- * @alone_of: per program of @set, its index in @alone, or -1.
- * @alone_grids: per program of @set, per grid, its alone runtime.
+ * @sets: the workload files, in the order given.
+ * @nr_sets: entries of @sets.
+ * @list: every workload of @sets, file after file.
+ * @nr_list: entries of @list.
+ * @alone: per program used by a workload (by name, over all files), its
+ *	alone execution.
+ * @alone_grids: per entry of @alone, per grid, its alone runtime.
  * @nr_alone: entries of @alone.
- * @wls: per policy, per workload, its execution.
+ * @wls: per policy, per workload of @list, its execution.
  * @outs: what the simulator recorded, same order as @wls.
  * @modes: --predictor and --share-mode.
  * @preset: the device preset of @cfg (--device NAME, default gtx480).
+ * @record: --trace: record every block.
  */
 struct sim_cmd_run {
 	struct gtbs_dev_config cfg;
@@ -292,13 +313,16 @@ struct sim_cmd_run {
 	const struct gtbs_policy_ops *policies[SIM_MAX_POLICIES];
 	unsigned int nr_policies;
 	const char *names[SIM_MAX_POLICIES];
-	struct wl_set *set;
-	struct prog_result alone[WL_MAX_PROGRAMS];
-	int alone_of[WL_MAX_PROGRAMS];
-	u64 *alone_grids[WL_MAX_PROGRAMS];
+	struct wl_set *sets[SIM_MAX_FILES];
+	unsigned int nr_sets;
+	struct sim_cmd_wl *list;
+	unsigned int nr_list;
+	struct prog_result alone[RUN_MAX_PROGRAMS];
+	u64 *alone_grids[RUN_MAX_PROGRAMS];
 	unsigned int nr_alone;
 	struct workload_result *wls;
 	struct sim_out *outs;
+	bool record;
 };
 
 /* A simulated grid as the WAIT result "gputbs run" reports. */
@@ -319,27 +343,60 @@ static int sim_run_error(int ret, const char *what, const char *why)
 	return ret == -ENOMEM ? SIM_EXIT_SYSTEM : SIM_EXIT_USAGE;
 }
 
+/*
+ * The alone slot of program @prog: programs are identified by name, and
+ * one defined in several files must be defined the same way in all of
+ * them (as "gputbs run").  The index, -1 if it has none yet, or -2 after
+ * a message.
+ */
+static int sim_cmd_alone_of(const struct sim_cmd_run *c,
+			    const struct wl_program *prog)
+{
+	unsigned int k;
+
+	for (k = 0; k < c->nr_alone; k++) {
+		const struct wl_program *q = c->alone[k].prog;
+
+		if (strcmp(q->name, prog->name))
+			continue;
+		if (q != prog && !wl_program_equal(q, prog)) {
+			sim_err("%s:%u: program '%s' differs from its definition at %s:%u",
+				prog->loc.file, prog->loc.line, prog->name,
+				q->loc.file, q->loc.line);
+			return -2;
+		}
+		return k;
+	}
+	return -1;
+}
+
 /* Every program used by a workload, alone, under the first policy. */
 static int sim_cmd_alone(struct sim_cmd_run *c)
 {
-	const struct wl_set *set = c->set;
-	unsigned int w, r, k, p;
+	unsigned int w, r, k;
 	struct sim_out out;
 	struct sim_job job;
 	const char *why;
 	int ret;
 
-	for (p = 0; p < set->nr_programs; p++)
-		c->alone_of[p] = -1;
-	for (w = 0; w < set->nr_workloads; w++) {
-		for (r = 0; r < set->workloads[w]->nr_runs; r++) {
-			const struct wl_program *prog;
-			struct prog_result *a;
+	for (w = 0; w < c->nr_list; w++) {
+		const struct wl_set *set = c->list[w].set;
+		const struct wl_workload *wl = c->list[w].wl;
 
-			p = set->workloads[w]->runs[r].program;
-			if (c->alone_of[p] >= 0)
+		for (r = 0; r < wl->nr_runs; r++) {
+			const struct wl_program *prog =
+				set->programs[wl->runs[r].program];
+			struct prog_result *a;
+			int i = sim_cmd_alone_of(c, prog);
+
+			if (i == -2)
+				return SIM_EXIT_USAGE;
+			if (i >= 0)
 				continue;
-			prog = set->programs[p];
+			if (c->nr_alone == RUN_MAX_PROGRAMS) {
+				sim_err("more than %d programs", RUN_MAX_PROGRAMS);
+				return SIM_EXIT_USAGE;
+			}
 			memset(&job, 0, sizeof(job));
 			job.cfg = &c->cfg;
 			job.policy = c->policies[0];
@@ -352,24 +409,27 @@ static int sim_cmd_alone(struct sim_cmd_run *c)
 				sim_out_free(&out);
 				return sim_run_error(ret, prog->name, why);
 			}
-			c->alone_grids[p] = calloc(prog->nr_grids, sizeof(u64));
-			if (!c->alone_grids[p]) {
+			a = &c->alone[c->nr_alone];
+			c->alone_grids[c->nr_alone] = calloc(prog->nr_grids,
+							     sizeof(u64));
+			if (!c->alone_grids[c->nr_alone] ||
+			    prog_result_alloc(a, prog, 1, false)) {
 				sim_out_free(&out);
 				return sim_run_error(-ENOMEM, prog->name,
 						     "out of memory");
 			}
-			a = &c->alone[c->nr_alone];
-			a->prog = prog;
+			a->arrive[0] = out.progs[0].arrive[0];
+			a->stream_order = true;
 			for (k = 0; k < prog->nr_grids; k++) {
 				const struct sim_grid_out *g =
 					&out.progs[0].grids[k];
 
 				sim_wait(g, &prog->grids[k], &a->grids[k]);
-				c->alone_grids[p][k] = g->end_cycle -
-						       g->submit_cycle;
+				c->alone_grids[c->nr_alone][k] =
+					g->end_cycle - g->submit_cycle;
 			}
 			a->runtime = out.progs[0].turnaround;
-			c->alone_of[p] = c->nr_alone++;
+			c->nr_alone++;
 			sim_out_free(&out);
 		}
 	}
@@ -380,8 +440,9 @@ static int sim_cmd_alone(struct sim_cmd_run *c)
 static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 			    unsigned int w)
 {
-	const struct wl_workload *wl = c->set->workloads[w];
-	size_t n = (size_t)p * c->set->nr_workloads + w;
+	const struct wl_set *set = c->list[w].set;
+	const struct wl_workload *wl = c->list[w].wl;
+	size_t n = (size_t)p * c->nr_list + w;
 	struct workload_result *res = &c->wls[n];
 	struct sim_out *out = &c->outs[n];
 	struct sim_job job;
@@ -390,40 +451,55 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 	u64 first;
 	int ret;
 
-	res->set = c->set;
+	res->set = set;
 	res->wl = wl;
-	first = c->alone[c->alone_of[wl->runs[0].program]].runtime;
+	first = c->alone[sim_cmd_alone_of(c, set->programs[wl->runs[0].program])]
+		.runtime;
 	memset(&job, 0, sizeof(job));
 	job.cfg = &c->cfg;
 	job.policy = c->policies[p];
 	job.nr_runs = wl->nr_runs;
 	job.seed_mix = c->seed_mix;
-	job.record = true;
+	job.record = c->record;
 	job.modes = &c->modes;
 	for (r = 0; r < wl->nr_runs; r++) {
 		const struct wl_run *run = &wl->runs[r];
 
-		res->alone[r] = c->alone_of[run->program];
+		res->alone[r] = sim_cmd_alone_of(c,
+						 set->programs[run->program]);
 		res->at_cycles[r] = run->at_pct ?
 			mul_u64_u64_div_u64(first, run->at, 1000000) :
 			run->at;
 		res->alone_cycles[r] = c->alone[res->alone[r]].runtime;
-		job.progs[r] = c->set->programs[run->program];
+		job.progs[r] = set->programs[run->program];
 		job.arrive[r] = res->at_cycles[r];
+		job.runs[r] = run;
 		if (sim_policy_keyed(job.policy))
-			job.oracle[r] = c->alone_grids[run->program];
+			job.oracle[r] = c->alone_grids[res->alone[r]];
 	}
 	ret = sim_run(&job, out, &why);
 	if (ret)
 		return sim_run_error(ret, wl->name, why);
 	for (r = 0; r < wl->nr_runs; r++) {
 		struct prog_result *pr = &res->runs[r];
+		const struct sim_prog_out *po = &out->progs[r];
+		unsigned int g = job.progs[r]->nr_grids;
 
-		pr->prog = job.progs[r];
-		for (k = 0; k < pr->prog->nr_grids; k++)
-			sim_wait(&out->progs[r].grids[k], &pr->prog->grids[k],
+		if (prog_result_alloc(pr, job.progs[r], po->nr_requests, false))
+			return sim_run_error(-ENOMEM, wl->name,
+					     "out of memory");
+		for (k = 0; k < po->nr_grids; k++)
+			sim_wait(&po->grids[k], &pr->prog->grids[k % g],
 				 &pr->grids[k]);
-		pr->runtime = out->progs[r].turnaround;
+		memcpy(pr->arrive, po->arrive,
+		       po->nr_requests * sizeof(*pr->arrive));
+		pr->stream_order = true;
+		if (prog_result_stats(pr, wl->runs[r].has_slo ?
+				      wl_time_cycles(&wl->runs[r].slo,
+						     c->cfg.clock_khz) : 0))
+			return sim_run_error(-ENOMEM, wl->name,
+					     "out of memory");
+		pr->runtime = po->turnaround;
 		res->shared_cycles[r] = pr->runtime;
 	}
 	if (gtbs_metrics_calc(res->alone_cycles, res->shared_cycles,
@@ -471,12 +547,19 @@ static int sim_write_trace(const struct sim_cmd_run *c, const char *path)
 	for (r = 0; r < res->wl->nr_runs; r++) {
 		const struct wl_program *prog = res->runs[r].prog;
 
-		for (k = 0; k < prog->nr_grids; k++, id++) {
-			sim_trace_label(label, prog->grids[k].label);
-			fprintf(f, "# run %u: program %s, grid %u\n", r,
-				prog->name, k);
+		for (k = 0; k < out->progs[r].nr_grids; k++, id++) {
+			const struct wl_grid *g = &prog->grids[k % prog->nr_grids];
+
+			sim_trace_label(label, g->label);
+			if (out->progs[r].nr_requests > 1)
+				fprintf(f, "# run %u: program %s, request %u, grid %u\n",
+					r, prog->name, k / prog->nr_grids,
+					k % prog->nr_grids);
+			else
+				fprintf(f, "# run %u: program %s, grid %u\n",
+					r, prog->name, k);
 			fprintf(f, "grid %u blocks=%u residency=%u label=%s\n",
-				id, prog->grids[k].nr_blocks,
+				id, g->nr_blocks,
 				out->progs[r].grids[k].residency, label);
 			for (b = 0; b < out->nr_blocks; b++) {
 				const struct sim_block *sb = &out->blocks[b];
@@ -500,30 +583,49 @@ static int sim_write_trace(const struct sim_cmd_run *c, const char *path)
 	return 0;
 }
 
-static int sim_cmd_execute(struct sim_cmd_run *c, const char *file,
-			   bool json, const char *trace)
+/* getopt value of run's --plot (no short form) */
+#define SIM_OPT_RUN_PLOT	300
+
+static int sim_cmd_execute(struct sim_cmd_run *c, char **files,
+			   unsigned int nr_files, bool json, const char *trace,
+			   const char *plot)
 {
 	struct gputbs_info info;
 	struct report rep;
-	char errbuf[512];
+	char errbuf[WL_ERR_LEN];
 	size_t n;
 	unsigned int p, w;
 	int ret;
 
-	if (wl_parse_file(file, 0, &c->set, errbuf, sizeof(errbuf))) {
-		sim_err("%s", errbuf);
-		return SIM_EXIT_USAGE;
+	for (w = 0; w < nr_files; w++) {
+		struct wl_set *set;
+
+		if (wl_parse_file(files[w], 0, &set, errbuf, sizeof(errbuf))) {
+			wl_errors(errbuf, sim_err_line);
+			return SIM_EXIT_USAGE;
+		}
+		c->sets[c->nr_sets++] = set;
+		n = c->nr_list + set->nr_workloads;
+		c->list = realloc(c->list, n * sizeof(*c->list));
+		if (!c->list) {
+			sim_err("out of memory");
+			return SIM_EXIT_SYSTEM;
+		}
+		for (p = 0; p < set->nr_workloads; p++)
+			c->list[c->nr_list++] = (struct sim_cmd_wl) {
+				set, set->workloads[p]
+			};
 	}
-	if (trace && (c->set->nr_workloads != 1 || c->nr_policies != 1)) {
+	if (trace && (c->nr_list != 1 || c->nr_policies != 1)) {
 		sim_err("--trace records one workload under one policy, not %u workload%s under %u polic%s",
-			c->set->nr_workloads,
-			c->set->nr_workloads == 1 ? "" : "s", c->nr_policies,
-			c->nr_policies == 1 ? "y" : "ies");
+			c->nr_list, c->nr_list == 1 ? "" : "s",
+			c->nr_policies, c->nr_policies == 1 ? "y" : "ies");
 		return SIM_EXIT_USAGE;
 	}
 	for (p = 0; p < c->nr_policies; p++)
 		c->names[p] = c->policies[p]->name;
-	n = (size_t)c->nr_policies * c->set->nr_workloads;
+	c->record = trace != NULL;
+	n = (size_t)c->nr_policies * c->nr_list;
 	c->wls = calloc(n, sizeof(*c->wls));
 	c->outs = calloc(n, sizeof(*c->outs));
 	if (!c->wls || !c->outs) {
@@ -532,7 +634,7 @@ static int sim_cmd_execute(struct sim_cmd_run *c, const char *file,
 	}
 	ret = sim_cmd_alone(c);
 	for (p = 0; !ret && p < c->nr_policies; p++)
-		for (w = 0; !ret && w < c->set->nr_workloads; w++)
+		for (w = 0; !ret && w < c->nr_list; w++)
 			ret = sim_cmd_workload(c, p, w);
 	if (ret)
 		return ret;
@@ -567,13 +669,17 @@ static int sim_cmd_execute(struct sim_cmd_run *c, const char *file,
 		.alone = c->alone,
 		.nr_alone = c->nr_alone,
 		.wls = c->wls,
-		.nr_wls = c->set->nr_workloads,
+		.nr_wls = c->nr_list,
 	};
 	report_run(stdout, &rep);
 	if (fflush(stdout) || ferror(stdout)) {
 		sim_err("standard output: %s", strerror(errno));
 		return SIM_EXIT_SYSTEM;
 	}
+	if (plot)
+		return sim_plot_requests(plot, c->wls, c->nr_list,
+					 c->names, c->nr_policies,
+					 c->cfg.clock_khz);
 	return 0;
 }
 
@@ -587,6 +693,7 @@ static int cmd_run(int argc, char **argv)
 		{ "preset", required_argument, NULL, SIM_OPT_PRESET },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "trace", required_argument, NULL, 'T' },
+		{ "plot", required_argument, NULL, SIM_OPT_RUN_PLOT },
 		{ "timing-model", required_argument, NULL, 'M' },
 		{ "predictor", required_argument, NULL, 'r' },
 		{ "share-mode", required_argument, NULL, 'm' },
@@ -598,7 +705,7 @@ static int cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *trace = NULL, *policies = NULL;
+	const char *trace = NULL, *policies = NULL, *plot = NULL;
 	const char *plugins[SIM_MAX_PLUGINS];
 	const struct gtbs_dev_preset *preset = NULL;
 	bool sms_given = false, timing_given = false;
@@ -664,6 +771,12 @@ static int cmd_run(int argc, char **argv)
 						      "--trace: empty file name");
 			trace = optarg;
 			break;
+		case SIM_OPT_RUN_PLOT:
+			if (!*optarg)
+				ret = sim_usage_error(sim_run_help, "%s",
+						      "--plot: empty directory name");
+			plot = optarg;
+			break;
 		case 'r':
 			ret = sim_parse_pred_mode(sim_run_help, optarg,
 						  &c->modes);
@@ -685,9 +798,9 @@ static int cmd_run(int argc, char **argv)
 	c->preset = preset ? preset->name : "gtx480";
 	if (!ret && optind == argc)
 		ret = sim_usage_error(sim_run_help, "%s", "no workload file given");
-	if (!ret && optind + 1 < argc)
-		ret = sim_usage_error(sim_run_help, "unexpected argument '%s' (one workload file)",
-				      argv[optind + 1]);
+	if (!ret && argc - optind > SIM_MAX_FILES)
+		ret = sim_usage_error(sim_run_help, "more than %d workload files",
+				      SIM_MAX_FILES);
 	if (!ret)
 		ret = sim_load_plugins(plugins, nr_plugins);
 	if (!ret && policies)
@@ -697,16 +810,26 @@ static int cmd_run(int argc, char **argv)
 		ret = sim_check_params(sim_run_help, &c->modes);
 	if (!ret) {
 		c->seed_mix = sim_seed_mix(seed);
-		ret = sim_cmd_execute(c, argv[optind], json, trace);
+		ret = sim_cmd_execute(c, argv + optind, argc - optind, json,
+				      trace, plot);
 	}
-	for (i = 0; c->outs && c->set &&
-	     i < c->nr_policies * c->set->nr_workloads; i++)
+	for (i = 0; c->outs && c->wls &&
+	     i < c->nr_policies * c->nr_list; i++) {
+		unsigned int r;
+
 		sim_out_free(&c->outs[i]);
-	for (i = 0; i < WL_MAX_PROGRAMS; i++)
+		for (r = 0; r < WL_MAX_RUNS; r++)
+			prog_result_free(&c->wls[i].runs[r]);
+	}
+	for (i = 0; i < RUN_MAX_PROGRAMS; i++) {
 		free(c->alone_grids[i]);
+		prog_result_free(&c->alone[i]);
+	}
 	free(c->outs);
 	free(c->wls);
-	wl_free(c->set);
+	free(c->list);
+	for (i = 0; i < c->nr_sets; i++)
+		wl_free(c->sets[i]);
 	free(c);
 	return ret < 0 ? 0 : ret;
 }

@@ -490,28 +490,37 @@ static int sim_write_preempt(const struct sim_eval *ev,
 			     const char *dir)
 {
 	const struct sim_out *out = &tl->outs[t];
-	u64 last[2][WL_MAX_GRIDS] = { { 0 } };
 	const struct sim_block *bl = out->blocks, *prev;
+	size_t *ord, i, nr_grids = 1;
 	char name[96];
-	size_t *ord, i;
+	u64 *last;
 	FILE *f;
 
 	snprintf(name, sizeof(name), "timeline-%s-preempt.dat",
 		 tl->policies[t]->name);
+	/* last[run * nr_grids + grid]: the grid's latest block start */
+	for (i = 0; i < out->nr_blocks; i++)
+		nr_grids = max(nr_grids, (size_t)bl[i].grid + 1);
 	ord = malloc((out->nr_blocks + 1) * sizeof(*ord));
-	if (!ord)
+	last = calloc(2 * nr_grids, sizeof(*last));
+	if (!ord || !last) {
+		free(ord);
+		free(last);
 		return -ENOMEM;
+	}
 	for (i = 0; i < out->nr_blocks; i++) {
+		u64 *l = &last[bl[i].run * nr_grids + bl[i].grid];
+
 		ord[i] = i;
-		if (bl[i].run < 2 && bl[i].grid < WL_MAX_GRIDS)
-			last[bl[i].run][bl[i].grid] =
-				max(last[bl[i].run][bl[i].grid], bl[i].start);
+		if (bl[i].run < 2)
+			*l = max(*l, bl[i].start);
 	}
 	sim_sort_blocks = bl;
 	qsort(ord, out->nr_blocks, sizeof(*ord), sim_cmp_sm_start);
 	f = sim_open(dir, name);
 	if (!f) {
 		free(ord);
+		free(last);
 		return -EIO;
 	}
 	fprintf(f, "# %s under %s: where an SM issued another grid while the one before had blocks left\n"
@@ -524,12 +533,13 @@ static int sim_write_preempt(const struct sim_eval *ev,
 		if (prev->sm != b->sm || (prev->run == b->run &&
 					  prev->grid == b->grid))
 			continue;
-		if (prev->run < 2 && prev->grid < WL_MAX_GRIDS &&
-		    last[prev->run][prev->grid] > b->start)
+		if (prev->run < 2 &&
+		    last[prev->run * nr_grids + prev->grid] > b->start)
 			fprintf(f, "%u %" PRIu64 "\n", b->sm,
 				(uint64_t)b->start);
 	}
 	free(ord);
+	free(last);
 	return sim_close(f, dir, name);
 }
 

@@ -228,13 +228,17 @@ static int sim_read_alone(struct sim_reader *r, const struct sim_jval *root,
 		grids = sim_member(r, a, "grids", SIM_JARR);
 		if (!grids)
 			return SIM_EXIT_USAGE;
-		if (!grids->n || grids->n > WL_MAX_GRIDS)
+		if (!grids->n || grids->n > WL_MAX_LAUNCHES)
 			return sim_rerr(r, "%zu grids", grids->n);
-		prog->nr_grids = grids->n;
+		prog->grids = calloc(grids->n, sizeof(*prog->grids));
+		if (prog->grids) {
+			prog->nr_grids = grids->n;
+			prog->cap_grids = grids->n;
+		}
 		po->nr_grids = grids->n;
 		po->grids = calloc(grids->n, sizeof(*po->grids));
 		ev->alone_grids[i] = calloc(grids->n, sizeof(u64));
-		if (!po->grids || !ev->alone_grids[i]) {
+		if (!prog->grids || !po->grids || !ev->alone_grids[i]) {
 			sim_err("out of memory");
 			return SIM_EXIT_SYSTEM;
 		}

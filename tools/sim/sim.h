@@ -72,20 +72,27 @@ struct sim_grid_out {
 
 /**
  * struct sim_prog_out - what one program of a workload did
- * @nr_grids: grids, as in its program.
- * @grids: per grid, in program order.
- * @turnaround: end of its last grid minus the arrival of its first.
+ * @nr_grids: grid launches: @nr_requests times the grids of its program.
+ * @grids: per launch, request after request, each in program order.
+ * @nr_requests: requests (1 without &sim_job.runs).
+ * @arrive: per request, its arrival cycle.
+ * @turnaround: one request: end of its last grid minus its arrival (with
+ *	no ``gap=`` on the first grid, the first grid's arrival); several:
+ *	their mean latency, rounded down.
  */
 struct sim_prog_out {
 	unsigned int nr_grids;
 	struct sim_grid_out *grids;
+	unsigned int nr_requests;
+	u64 *arrive;
 	u64 turnaround;
 };
 
 /**
  * struct sim_block - one thread block, recorded with &sim_job.record
  * @run: the program's index in the job.
- * @grid: the grid's index in its program.
+ * @grid: the grid's launch index in &sim_prog_out.grids (its index in its
+ *	program for a run of one request).
  * @sm: SM it ran on.
  * @slot: its slot on the SM (blkindex).
  * @block: its index in the grid.
@@ -145,7 +152,10 @@ struct sim_modes {
  * @policy: the scheduling policy.
  * @nr_runs: programs, 1..%WL_MAX_RUNS.
  * @progs: per run, its program; its grids run one after another.
- * @arrive: per run, the arrival cycle of its first grid.
+ * @arrive: per run, the arrival cycle of its first request (its first
+ *	grid arrives ``gap=`` later).
+ * @runs: per run, NULL (one request) or its run line: its requests
+ *	(``requests=``, ``rate=``, ``outstanding=``...) and their arrivals.
  * @oracle: per run, NULL or per grid its measured alone runtime, which
  *	replaces &gtbs_grid.alone_cycles (the key of the oracle policies;
  *	given to those only, sim_policy_keyed()).
@@ -159,6 +169,7 @@ struct sim_job {
 	unsigned int nr_runs;
 	const struct wl_program *progs[WL_MAX_RUNS];
 	u64 arrive[WL_MAX_RUNS];
+	const struct wl_run *runs[WL_MAX_RUNS];
 	const u64 *oracle[WL_MAX_RUNS];
 	u64 seed_mix;
 	bool record;
@@ -419,6 +430,11 @@ struct sim_timeline {
 
 int sim_plot(const struct sim_eval *ev, const struct sim_timeline *tl,
 	     const char *dir);
+/* reqplot.c */
+struct workload_result;
+int sim_plot_requests(const char *dir, const struct workload_result *wls,
+		      unsigned int nr_wls, const char * const *names,
+		      unsigned int nr_policies, u32 clock_khz);
 /* SIM_GNUPLOT_MISSING - sim_run_gnuplot(): gnuplot could not be run */
 #define SIM_GNUPLOT_MISSING	127
 int sim_run_gnuplot(const char *dir, const char *script);
@@ -432,6 +448,7 @@ void sim_timeline_free(struct sim_timeline *tl);
 typedef void sim_help_fn(FILE *f);
 extern const char *sim_progname;
 void sim_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void sim_err_line(const char *line);
 void sim_registry(char *buf, size_t len, const char *sep);
 const char *sim_timing_name(u32 model);
 int sim_timing_parse(const char *name, struct gtbs_dev_config *cfg);

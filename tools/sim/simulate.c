@@ -6,15 +6,18 @@
  * grids, driven by gtbs_dev_run_until() from event to event: nothing here
  * schedules, times or predicts anything; the core does.
  *
- * Every grid is submitted up front: a program's first grid with
- * gtbs_grid_submit_at(), so it arrives at exactly its arrival cycle, and
- * each later grid with gtbs_grid_submit_after() on the grid before it,
- * the core's stream order (GPUTBS_SUBMIT_AFTER in the module): a program
- * runs its grids one after another, each arriving at the cycle its
- * predecessor ended, after the device's other events of that cycle, and
- * the device runs in one gtbs_dev_run_until() call.  (Until stream order
- * existed, the next grid was submitted from the loop once the device had
- * run to its predecessor's end; the output is byte for byte the same.)
+ * A program's grids run one after another in stream order, as a process
+ * of "gputbs run" does with GPUTBS_SUBMIT_AFTER: when a grid completes,
+ * the backend's grid_done callback notes that its successor (the
+ * program's next grid, or in a closed loop of requests the next request)
+ * is due, and once the device has run up to that cycle the grid is
+ * submitted for that cycle plus its gap= (Documentation/workloads.rst,
+ * "Requests"): it arrives at the cycle its predecessor ended, after the
+ * device's other events of that cycle, as gtbs_grid_submit_after() would
+ * release it.  Submitting from the loop rather than up front keeps only
+ * the grids in flight allocated, whatever the number of requests; an
+ * open-loop request's first grid is queued with gtbs_grid_submit_at()
+ * before the device reaches its arrival.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -25,10 +28,26 @@
 #include "sim.h"
 #include "gputbs.h"
 
-/* The simulator's side of one grid: its program and place in it. */
+/* The simulator's side of one grid launch: its program, request, grid. */
 struct sim_gridref {
 	u32 run;
+	u32 req;
 	u32 index;
+};
+
+/* The requests of one run. */
+struct sim_runst {
+	const struct wl_program *prog;
+	u32 nr_grids;		/* grids of the program */
+	u32 nr_requests;
+	bool open;		/* rate=: arrivals known in advance */
+	u64 think;		/* closed loop: cycles */
+	u64 *gap;		/* per grid, gap= in cycles; NULL: none */
+	u64 *arrive;		/* per request (open: all in advance) */
+	u32 next_req;		/* first request not yet started */
+	struct sim_grid_out *out;	/* per launch */
+	struct sim_gridref *refs;	/* per launch */
+	size_t nr_done;		/* launches done */
 };
 
 /* A device private to one sim_run() call. */
@@ -36,9 +55,15 @@ struct sim_dev {
 	struct gtbs_dev dev;
 	const struct sim_job *job;
 	struct gtbs_sm **sms;
-	/* per run, per grid: allocated when the grid is submitted */
-	struct gtbs_grid **grids[WL_MAX_RUNS];
-	struct sim_gridref *refs[WL_MAX_RUNS];
+	struct sim_runst runs[WL_MAX_RUNS];
+	/* launches that ended and whose successor is due */
+	struct sim_gridref *due;
+	size_t nr_due, cap_due;
+	/* completed grids, freed once the engine has returned */
+	struct gtbs_grid **dead;
+	size_t nr_dead, cap_dead;
+	/* grid launches of all programs not yet submitted */
+	size_t nr_unsubmitted;
 	/* records for preempted blocks (--preempt) */
 	struct gtbs_saved *pool;
 	/* recorded blocks */
@@ -53,6 +78,21 @@ struct sim_dev {
 static struct sim_dev *sim_of(struct gtbs_dev *dev)
 {
 	return dev->priv;
+}
+
+/* Grow *@arr (of @size-byte entries) to hold @n + 1. */
+static int sim_grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*arr, (*cap ? 2 * *cap : 64) * size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = *cap ? 2 * *cap : 64;
+	return 0;
 }
 
 /*
@@ -79,6 +119,41 @@ static int sim_preempt_setup(struct sim_dev *s, const struct sim_modes *m,
 	return gtbs_dev_set_preempt(&s->dev, m->preempt_mode, 0);
 }
 
+/*
+ * A grid ended: note what it did, and that its successor (the program's
+ * next grid, or in a closed loop the next request) is due.  The grid is
+ * freed once the engine has returned.
+ */
+static void sim_grid_done(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	struct sim_dev *s = sim_of(dev);
+	const struct sim_gridref *ref = grid->priv;
+	struct sim_runst *rs = &s->runs[ref->run];
+
+	rs->out[(size_t)ref->req * rs->nr_grids + ref->index] =
+		(struct sim_grid_out) {
+		.submit_cycle = grid->submit_cycle,
+		.start_cycle = grid->start_cycle,
+		.end_cycle = grid->end_cycle,
+		.residency = grid->occ.residency,
+		.nr_predictions = grid->nr_predictions,
+		.first_pred = grid->first_pred,
+		.final_pred = gtbs_grid_pred_final(s->job->cfg, grid),
+	};
+	rs->nr_done++;
+	if (sim_grow((void **)&s->dead, &s->cap_dead, s->nr_dead,
+		     sizeof(*s->dead)) ||
+	    sim_grow((void **)&s->due, &s->cap_due, s->nr_due,
+		     sizeof(*s->due))) {
+		s->err = -ENOMEM;
+		return;
+	}
+	s->dead[s->nr_dead++] = grid;
+	if (ref->index + 1 < rs->nr_grids ||
+	    (!rs->open && rs->next_req < rs->nr_requests))
+		s->due[s->nr_due++] = *ref;
+}
+
 static void sim_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
 			  struct gtbs_grid *grid, u32 slot, u32 block,
 			  u64 start, u64 end)
@@ -100,7 +175,7 @@ static void sim_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	}
 	s->blocks[s->nr_blocks++] = (struct sim_block) {
 		.run = ref->run,
-		.grid = ref->index,
+		.grid = ref->req * s->runs[ref->run].nr_grids + ref->index,
 		.sm = sm->id,
 		.slot = slot,
 		.block = block,
@@ -110,9 +185,11 @@ static void sim_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
 }
 
 static const struct gtbs_backend_ops sim_backend = {
+	.grid_done = sim_grid_done,
 };
 
 static const struct gtbs_backend_ops sim_backend_record = {
+	.grid_done = sim_grid_done,
 	.block_end = sim_block_end,
 };
 
@@ -158,6 +235,12 @@ int sim_grid_desc(const struct wl_grid *g, u64 seed_mix,
 	return 0;
 }
 
+/* The gap= of grid @k of run @rs in cycles. */
+static u64 sim_gap(const struct sim_runst *rs, u32 k)
+{
+	return rs->gap ? rs->gap[k] : 0;
+}
+
 /*
  * The words of the core's rejection of @g (@ret, @e), through libgputbs's
  * formatter of the module's error detail (userlib/submit_explain.c), into
@@ -185,15 +268,14 @@ static const char *sim_explain(struct sim_dev *s, const struct wl_grid *g,
 	return s->why_buf;
 }
 
-/*
- * Allocate, initialise and submit grid @index of run @run: the first at
- * @at, the others in stream order after the grid before them.
- */
-static int sim_submit(struct sim_dev *s, u32 run, u32 index, u64 now, u64 at,
-		      const char **why)
+/* Allocate, initialise and submit grid @index of request @req of @run. */
+static int sim_submit(struct sim_dev *s, u32 run, u32 req, u32 index, u64 now,
+		      u64 at, const char **why)
 {
 	const struct sim_job *job = s->job;
-	const struct wl_grid *g = &job->progs[run]->grids[index];
+	struct sim_runst *rs = &s->runs[run];
+	const struct wl_grid *g = &rs->prog->grids[index];
+	struct sim_gridref *ref;
 	struct gtbs_grid_desc desc;
 	struct gtbs_grid_err e;
 	struct gtbs_grid *grid;
@@ -218,30 +300,129 @@ static int sim_submit(struct sim_dev *s, u32 run, u32 index, u64 now, u64 at,
 	}
 	if (job->oracle[run])
 		grid->alone_cycles = job->oracle[run][index];
-	s->refs[run][index] = (struct sim_gridref) { run, index };
-	grid->priv = &s->refs[run][index];
-	s->grids[run][index] = grid;
-	if (index)
-		gtbs_grid_submit_after(&s->dev, grid, now,
-				       s->grids[run][index - 1], 0);
-	else
-		gtbs_grid_submit_at(&s->dev, grid, now, at);
+	ref = &rs->refs[(size_t)req * rs->nr_grids + index];
+	*ref = (struct sim_gridref) { run, req, index };
+	grid->priv = ref;
+	gtbs_grid_submit_at(&s->dev, grid, now, at);
+	s->nr_unsubmitted--;
 	return 0;
+}
+
+/* Start request rs->next_req of @run, arriving at @arrive. */
+static int sim_start_request(struct sim_dev *s, u32 run, u64 now, u64 arrive,
+			     const char **why)
+{
+	struct sim_runst *rs = &s->runs[run];
+	u32 req = rs->next_req++;
+
+	rs->arrive[req] = arrive;
+	return sim_submit(s, run, req, 0, now, arrive + sim_gap(rs, 0), why);
+}
+
+/* Free the grids that completed during the last gtbs_dev_run_until(). */
+static void sim_free_dead(struct sim_dev *s)
+{
+	while (s->nr_dead)
+		free(s->dead[--s->nr_dead]);
+}
+
+/*
+ * Submit the successors of every launch that ended at @now: the next grid
+ * of its request @gap cycles later, or in a closed loop the next request,
+ * arriving ``think=`` cycles after the end of the one before.
+ */
+static int sim_submit_due(struct sim_dev *s, u64 now, const char **why)
+{
+	struct sim_gridref *due = NULL;
+	size_t i, n;
+	int ret = 0;
+
+	while (s->nr_due) {
+		/* swap the lists: grids submitted below may end at @now */
+		n = s->nr_due;
+		free(due);
+		due = s->due;
+		s->due = NULL;
+		s->cap_due = 0;
+		s->nr_due = 0;
+		for (i = 0; i < n; i++) {
+			const struct sim_gridref *d = &due[i];
+			struct sim_runst *rs = &s->runs[d->run];
+
+			if (d->index + 1 < rs->nr_grids)
+				ret = sim_submit(s, d->run, d->req,
+						 d->index + 1, now,
+						 now + sim_gap(rs, d->index + 1),
+						 why);
+			/* requests that end together: as many as are left */
+			else if (rs->next_req < rs->nr_requests)
+				ret = sim_start_request(s, d->run, now,
+							now + rs->think, why);
+			if (ret)
+				goto out;
+		}
+		/* their arrival kicked the SMs: let them issue at @now */
+		gtbs_dev_run_until(&s->dev, now);
+		sim_free_dead(s);
+		if (s->err) {
+			ret = s->err;
+			*why = "out of memory";
+			goto out;
+		}
+	}
+out:
+	free(due);
+	return ret;
+}
+
+/*
+ * The arrival of the next open-loop request of any run (its first grid's
+ * arrival, with its gap), U64_MAX if none; @run: which.
+ */
+static u64 sim_next_open(const struct sim_dev *s, u32 *run)
+{
+	u64 best = U64_MAX;
+	u32 r;
+
+	for (r = 0; r < s->job->nr_runs; r++) {
+		const struct sim_runst *rs = &s->runs[r];
+		u64 at;
+
+		if (!rs->open || rs->next_req == rs->nr_requests)
+			continue;
+		at = rs->arrive[rs->next_req] + sim_gap(rs, 0);
+		if (at < best) {
+			best = at;
+			*run = r;
+		}
+	}
+	return best;
 }
 
 static void sim_dev_free(struct sim_dev *s)
 {
-	unsigned int r, k;
+	unsigned int r;
+	struct gtbs_grid *g, *tmp;
 
+	/* on error: grids still queued or running */
+	if (s->dev.arrivals.next) {
+		list_for_each_entry_safe(g, tmp, &s->dev.arrivals, node)
+			free(g);
+		list_for_each_entry_safe(g, tmp, &s->dev.grids, node)
+			free(g);
+	}
+	sim_free_dead(s);
 	for (r = 0; r < WL_MAX_RUNS; r++) {
-		for (k = 0; s->grids[r] && k < s->job->progs[r]->nr_grids; k++)
-			free(s->grids[r][k]);
-		free(s->grids[r]);
-		free(s->refs[r]);
+		free(s->runs[r].gap);
+		free(s->runs[r].arrive);
+		free(s->runs[r].out);
+		free(s->runs[r].refs);
 	}
 	for (r = 0; s->sms && r < s->job->cfg->nr_sms; r++)
 		free(s->sms[r]);
 	free(s->sms);
+	free(s->dead);
+	free(s->due);
 	free(s->pool);
 	free(s->blocks);
 }
@@ -249,7 +430,7 @@ static void sim_dev_free(struct sim_dev *s)
 static int sim_dev_alloc(struct sim_dev *s, const char **why)
 {
 	const struct sim_job *job = s->job;
-	unsigned int r;
+	unsigned int r, k;
 
 	s->sms = calloc(job->cfg->nr_sms, sizeof(*s->sms));
 	if (!s->sms)
@@ -261,12 +442,38 @@ static int sim_dev_alloc(struct sim_dev *s, const char **why)
 		gtbs_sm_init(job->cfg, s->sms[r], r);
 	}
 	for (r = 0; r < job->nr_runs; r++) {
-		unsigned int n = job->progs[r]->nr_grids;
+		struct sim_runst *rs = &s->runs[r];
+		const struct wl_run *run = job->runs[r];
+		size_t n;
 
-		s->grids[r] = calloc(n + 1, sizeof(*s->grids[r]));
-		s->refs[r] = calloc(n, sizeof(*s->refs[r]));
-		if (!s->grids[r] || !s->refs[r])
+		rs->prog = job->progs[r];
+		rs->nr_grids = rs->prog->nr_grids;
+		rs->nr_requests = run ? run->requests : 1;
+		rs->open = run && wl_run_open(run);
+		n = (size_t)rs->nr_requests * rs->nr_grids;
+		rs->out = calloc(n, sizeof(*rs->out));
+		rs->refs = calloc(n, sizeof(*rs->refs));
+		rs->arrive = calloc(rs->nr_requests, sizeof(*rs->arrive));
+		if (!rs->out || !rs->refs || !rs->arrive)
 			goto nomem;
+		s->nr_unsubmitted += n;
+		if (rs->open)
+			wl_run_arrivals(run, job->cfg->clock_khz,
+					job->arrive[r], rs->arrive);
+		if (run)
+			rs->think = wl_time_cycles(&run->think,
+						   job->cfg->clock_khz);
+		for (k = 0; k < rs->nr_grids; k++)
+			if (rs->prog->grids[k].gap.value)
+				break;
+		if (k == rs->nr_grids)
+			continue;
+		rs->gap = calloc(rs->nr_grids, sizeof(*rs->gap));
+		if (!rs->gap)
+			goto nomem;
+		for (k = 0; k < rs->nr_grids; k++)
+			rs->gap[k] = wl_time_cycles(&rs->prog->grids[k].gap,
+						    job->cfg->clock_khz);
 	}
 	return 0;
 nomem:
@@ -274,38 +481,34 @@ nomem:
 	return -ENOMEM;
 }
 
-/* Copy what the grids did into @out. */
+/* Hand what the grids did over to @out. */
 static int sim_collect(struct sim_dev *s, struct sim_out *out)
 {
 	const struct sim_job *job = s->job;
-	unsigned int r, k;
+	unsigned int r, q;
 
 	for (r = 0; r < job->nr_runs; r++) {
 		struct sim_prog_out *po = &out->progs[r];
-		unsigned int n = job->progs[r]->nr_grids;
+		struct sim_runst *rs = &s->runs[r];
+		size_t n = (size_t)rs->nr_requests * rs->nr_grids;
+		unsigned __int128 sum = 0;
 
+		if (rs->nr_done != n)
+			return -EIO;
 		po->nr_grids = n;
-		po->grids = calloc(n, sizeof(*po->grids));
-		if (!po->grids)
-			return -ENOMEM;
-		for (k = 0; k < n; k++) {
-			const struct gtbs_grid *g = s->grids[r][k];
+		po->grids = rs->out;
+		po->nr_requests = rs->nr_requests;
+		po->arrive = rs->arrive;
+		rs->out = NULL;
+		rs->arrive = NULL;
+		for (q = 0; q < po->nr_requests; q++) {
+			u64 end = po->grids[(size_t)(q + 1) * rs->nr_grids - 1]
+				  .end_cycle;
 
-			if (!g || g->state != GTBS_GRID_DONE)
-				return -EIO;
-			po->grids[k] = (struct sim_grid_out) {
-				.submit_cycle = g->submit_cycle,
-				.start_cycle = g->start_cycle,
-				.end_cycle = g->end_cycle,
-				.residency = g->occ.residency,
-				.nr_predictions = g->nr_predictions,
-				.first_pred = g->first_pred,
-				.final_pred = gtbs_grid_pred_final(job->cfg, g),
-			};
+			sum += end - po->arrive[q];
+			out->end_cycle = max(out->end_cycle, end);
 		}
-		po->turnaround = po->grids[n - 1].end_cycle -
-				 po->grids[0].submit_cycle;
-		out->end_cycle = max(out->end_cycle, po->grids[n - 1].end_cycle);
+		po->turnaround = (u64)(sum / po->nr_requests);
 	}
 	return 0;
 }
@@ -323,7 +526,8 @@ static int sim_collect(struct sim_dev *s, struct sim_out *out)
 int sim_run(const struct sim_job *job, struct sim_out *out, const char **why)
 {
 	struct sim_dev *s;
-	unsigned int r, k;
+	unsigned int r;
+	u64 t;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -353,18 +557,48 @@ int sim_run(const struct sim_job *job, struct sim_out *out, const char **why)
 	}
 	/* the first grids in run order, as their arrivals tie that way */
 	for (r = 0; r < job->nr_runs; r++) {
-		ret = sim_submit(s, r, 0, 0, job->arrive[r], why);
-		if (ret)
-			goto out;
-	}
-	for (r = 0; r < job->nr_runs; r++) {
-		for (k = 1; k < job->progs[r]->nr_grids; k++) {
-			ret = sim_submit(s, r, k, 0, 0, why);
+		struct sim_runst *rs = &s->runs[r];
+		u32 q, first = rs->open ? 1 : min(rs->nr_requests,
+						   job->runs[r] ?
+						   job->runs[r]->outstanding : 1);
+
+		/* open loop: the first now, the others as they come */
+		for (q = 0; q < first; q++) {
+			ret = sim_start_request(s, r, 0, rs->open ?
+						rs->arrive[0] : job->arrive[r],
+						why);
 			if (ret)
 				goto out;
 		}
 	}
+	/* grids arriving at 0 are queued; let the SMs issue at 0 */
+	gtbs_dev_run_until(&s->dev, 0);
+	sim_free_dead(s);
+	/* event by event while a program has grids left to submit */
+	while (s->nr_unsubmitted && !s->err) {
+		u32 run = 0;
+		u64 open = sim_next_open(s, &run);
+
+		t = gtbs_dev_next_event(&s->dev);
+		if (open <= t) {
+			/* queued before the device reaches its cycle */
+			ret = sim_start_request(s, run, s->dev.clock,
+						s->runs[run].arrive[s->runs[run].next_req],
+						why);
+			if (ret)
+				goto out;
+			continue;
+		}
+		if (t == U64_MAX)
+			break;
+		gtbs_dev_run_until(&s->dev, t);
+		sim_free_dead(s);
+		ret = sim_submit_due(s, t, why);
+		if (ret)
+			goto out;
+	}
 	gtbs_dev_run_until(&s->dev, U64_MAX);
+	sim_free_dead(s);
 	ret = s->err;
 	if (!ret)
 		ret = sim_collect(s, out);

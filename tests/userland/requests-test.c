@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * requests-test.c - host tests of the request logic that gputbs run and
+ * gputbs-sim share (tools/reqstats.c, tools/workload.c): nearest-rank
+ * percentiles, SLO attainment and throughput on hand-computed cases; the
+ * arrival and dependency plan of the module's stream order (run_plan_*);
+ * open-loop arrivals (fixed, Poisson with its integer PRNG) and times
+ * with units.
+ *
+ * Usage: gputbs-requests-test.  Prints "requests: N passed, M failed".
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../tools/run.h"
+
+static unsigned int passed, failed;
+
+#define CHECK(cond, ...) do {						\
+	if (cond) {							\
+		passed++;						\
+	} else {							\
+		failed++;						\
+		printf("FAIL: %s:%d: %s: ", __FILE__, __LINE__, #cond);	\
+		printf(__VA_ARGS__);					\
+		putchar('\n');						\
+	}								\
+} while (0)
+
+/* Ten requests with known latencies, in no order. */
+static void test_percentiles(void)
+{
+	/* latencies 70 10 100 40 20 90 30 60 50 80 */
+	static const __u64 arrive[10] = { 0, 5, 10, 15, 20, 25, 30, 35, 40, 45 };
+	static const __u64 end[10] = { 70, 15, 110, 55, 40, 115, 60, 95, 90, 125 };
+	__u64 one[1] = { 7 }, sorted[4] = { 1, 2, 3, 4 };
+	struct req_stats st;
+
+	CHECK(!req_stats_calc(arrive, end, 10, 50, &st), "calc");
+	/* nearest rank: ceil(p n / 100): the 5th, 9th and 10th of 10 */
+	CHECK(st.p50 == 50, "p50 %llu", (unsigned long long)st.p50);
+	CHECK(st.p90 == 90, "p90 %llu", (unsigned long long)st.p90);
+	CHECK(st.p99 == 100, "p99 %llu", (unsigned long long)st.p99);
+	CHECK(st.max == 100, "max %llu", (unsigned long long)st.max);
+	CHECK(st.mean == 55, "mean %llu", (unsigned long long)st.mean);
+	CHECK(st.slo_met == 5, "slo_met %u", st.slo_met);
+	CHECK(st.first_arrive == 0 && st.last_end == 125, "window");
+	/* 10 requests in 125 cycles at 1000 kHz: 80,000 per second */
+	CHECK(req_per_second(&st, 10, 1000) == 80000.0, "req/s %f",
+	      req_per_second(&st, 10, 1000));
+	/* p of 4: ranks ceil(2) = 2, ceil(3.6) = 4, ceil(3.96) = 4 */
+	CHECK(req_percentile(sorted, 4, 50) == 2, "p50 of 4");
+	CHECK(req_percentile(sorted, 4, 90) == 4, "p90 of 4");
+	CHECK(req_percentile(sorted, 4, 25) == 1, "p25 of 4");
+	CHECK(req_percentile(one, 1, 99) == 7, "p99 of 1");
+	CHECK(req_stats_calc(arrive, end, 0, 0, &st), "no requests");
+}
+
+static void test_times(void)
+{
+	struct wl_time c = { 123, 0 }, ns = { 1000, 1 }, half = { 1, 1 };
+
+	CHECK(wl_time_cycles(&c, 1401000) == 123, "cycles");
+	/* 1000 ns at 1.401 GHz: 1401 cycles; 1 ns: 1.401, rounded to 1 */
+	CHECK(wl_time_cycles(&ns, 1401000) == 1401, "1us");
+	CHECK(wl_time_cycles(&half, 1401000) == 1, "1ns");
+	CHECK(wl_time_cycles(&half, 1500000) == 2, "1ns at 1.5 GHz: 1.5 -> 2");
+}
+
+static void test_arrivals(void)
+{
+	struct wl_run run = { .requests = 5, .arrival = WL_ARRIVAL_FIXED,
+			      .rate_e4 = 30000 };	/* 3 per second */
+	__u64 a[5], b[5], state = 0;
+	unsigned int i;
+
+	/* 3/s at 1000 kHz: every 333,333.33 cycles, no drift */
+	wl_run_arrivals(&run, 1000, 7, a);
+	CHECK(a[0] == 7 && a[1] == 7 + 333333 && a[2] == 7 + 666666 &&
+	      a[3] == 7 + 1000000 && a[4] == 7 + 1333333, "fixed %llu %llu",
+	      (unsigned long long)a[1], (unsigned long long)a[3]);
+	/* exp(1) in Q32: u = 1 (top 2^32 - 1): 0; u = 2^-32: 32 ln 2 */
+	CHECK(wl_exp_q32(~0ULL) == 0, "-ln 1");
+	CHECK(wl_exp_q32(0) == (__u64)(((unsigned __int128)32 << 32) *
+				      2977044472ULL >> 32), "-ln 2^-32");
+	/* u = 1/2 (top 2^31 - 1): ln 2 */
+	CHECK(wl_exp_q32((__u64)(0x7fffffffULL) << 32) == 2977044472ULL,
+	      "-ln 0.5 = %llu",
+	      (unsigned long long)wl_exp_q32((__u64)0x7fffffffULL << 32));
+	/* SplitMix64's first output for seed 0 */
+	CHECK(wl_rand_next(&state) == 0xe220a8397b1dcdafULL, "splitmix64");
+	run.arrival = WL_ARRIVAL_POISSON;
+	run.seed = 42;
+	wl_run_arrivals(&run, 1000, 0, a);
+	wl_run_arrivals(&run, 1000, 0, b);
+	CHECK(!memcmp(a, b, sizeof(a)) && a[0] == 0, "poisson reproducible");
+	for (i = 1; i < 5; i++)
+		CHECK(a[i] >= a[i - 1], "poisson non-decreasing");
+	run.seed = 43;
+	wl_run_arrivals(&run, 1000, 0, b);
+	CHECK(memcmp(a, b, sizeof(a)), "another seed, other arrivals");
+}
+
+/* The plan of a 3-grid program: dependencies, gaps, windows. */
+static void test_plan(void)
+{
+	struct wl_grid grids[3] = {
+		{ .gap = { 10, 0 } }, { .gap = { 0, 0 } }, { .gap = { 1000, 1 } },
+	};
+	struct wl_program prog = { .nr_grids = 3, .grids = grids };
+	struct wl_run closed = { .requests = 4, .outstanding = 2,
+				 .think = { 5, 0 } };
+	struct wl_run open = { .requests = 2, .rate_e4 = 10000,
+			       .arrival = WL_ARRIVAL_FIXED };
+	struct prog_result res;
+	struct run_plan pl;
+	size_t dep = 0;
+	__u64 at = 0;
+
+	CHECK(!run_plan_init(&pl, &prog, &closed, 2000, 100), "init");
+	/* request 0 and 1: at 100 + gap 10 */
+	CHECK(!run_plan_dep(&pl, 0, &dep, &at) && at == 110, "L0 at %llu",
+	      (unsigned long long)at);
+	CHECK(!run_plan_dep(&pl, 3, &dep, &at) && at == 110, "L3");
+	/* grid 1 after grid 0, no gap; grid 2 after grid 1, 1 us = 2 cycles */
+	CHECK(run_plan_dep(&pl, 1, &dep, &at) && dep == 0 && at == 0, "L1");
+	CHECK(run_plan_dep(&pl, 2, &dep, &at) && dep == 1 && at == 2,
+	      "L2 %llu", (unsigned long long)at);
+	/* request 2 after request 0's last grid (2): think 5 + gap 10 */
+	CHECK(run_plan_dep(&pl, 6, &dep, &at) && dep == 2 && at == 15,
+	      "L6 dep %zu at %llu", dep, (unsigned long long)at);
+	CHECK(run_plan_dep(&pl, 9, &dep, &at) && dep == 5, "L9 dep %zu", dep);
+	/* 2 requests of 3 grids, and the one released by the first */
+	CHECK(run_plan_window(&pl) == 7, "window %zu", run_plan_window(&pl));
+	/* arrivals from the grids: 0, 1 first grids at 110 (-10); 2, 3 */
+	CHECK(!prog_result_alloc(&res, &prog, 4, false), "alloc");
+	res.grids[0].submit_cycle = 110;
+	res.grids[3].submit_cycle = 110;
+	res.grids[2].end_cycle = 5000;
+	res.grids[5].end_cycle = 7000;
+	run_plan_arrivals(&pl, &res);
+	CHECK(res.arrive[0] == 100 && res.arrive[1] == 100 &&
+	      res.arrive[2] == 5005 && res.arrive[3] == 7005, "arrivals");
+	/* lateness: every launch where planned, then one 3 cycles late */
+	{
+		size_t l, dep;
+		__u64 t = 0, a;
+
+		for (l = 0; l < res.nr_grids; l++) {
+			if (run_plan_dep(&pl, l, &dep, &a))
+				res.grids[l].submit_cycle =
+					res.grids[dep].end_cycle + a;
+			else
+				res.grids[l].submit_cycle = a;
+			t = res.grids[l].submit_cycle + 1000;
+			res.grids[l].end_cycle = t;
+		}
+		CHECK(run_plan_late(&pl, &res, 100) == 0, "none late");
+		res.grids[7].submit_cycle += 3;
+		CHECK(run_plan_late(&pl, &res, 100) == 1, "one late");
+		res.grids[3].submit_cycle = 120;	/* a head 10 late */
+		CHECK(run_plan_late(&pl, &res, 100) == 2, "a late head");
+	}
+	prog_result_free(&res);
+	run_plan_free(&pl);
+
+	/* open loop, 1 per second at 2000 kHz: every 2,000,000 cycles */
+	CHECK(!run_plan_init(&pl, &prog, &open, 2000, 50), "init open");
+	CHECK(!run_plan_dep(&pl, 3, &dep, &at) && at == 2000060, "open L3");
+	CHECK(run_plan_window(&pl) == 2, "open window");
+	run_plan_free(&pl);
+
+	/* alone: the first grid arrives when submitted */
+	CHECK(!run_plan_init(&pl, &prog, NULL, 2000, 0), "init alone");
+	CHECK(!run_plan_dep(&pl, 0, &dep, &at) && at == 0, "alone L0");
+	CHECK(run_plan_window(&pl) == 2, "alone window");
+	run_plan_free(&pl);
+}
+
+int main(void)
+{
+	test_percentiles();
+	test_times();
+	test_arrivals();
+	test_plan();
+	printf("requests: %u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
