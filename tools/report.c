@@ -802,6 +802,187 @@ void report_run(FILE *f, const struct report *r)
 	json_end(&j);
 }
 
+/* Does run @i of @res have request metrics (requests= above 1 or slo=)? */
+static bool report_run_has_requests(const struct workload_result *res,
+				    unsigned int i)
+{
+	return res->runs[i].nr_requests > 1 || res->runs[i].slo_cycles;
+}
+
+/* cycles in ms at @clock_khz (cycles per ms) */
+static double report_ms(__u64 cycles, __u32 clock_khz)
+{
+	return clock_khz ? (double)cycles / clock_khz : 0;
+}
+
+/* the SLO attainment of @s, a fraction (1 where no request ran) */
+static double report_slo_share(const struct prog_result *s)
+{
+	return s->stats.n ? (double)s->stats.slo_met / s->stats.n : 1;
+}
+
+/* width of the request columns of a run: p50, p99, SLO, req/s */
+#define REPORT_SCN_CELL	36
+
+static void report_scenario_text(FILE *f, const struct report *r,
+				 unsigned int w)
+{
+	const struct workload_result *res0 = report_wl(r, 0, w);
+	unsigned int nr_runs = res0->wl->nr_runs, i, p;
+	int gw[WL_MAX_RUNS], pw = strlen("policy");
+	unsigned int last = 0;
+	char cell[96];
+
+	for (p = 0; p < r->nr_policies; p++)
+		if ((int)strlen(r->policies[p]) > pw)
+			pw = strlen(r->policies[p]);
+	for (i = 0; i < nr_runs; i++)
+		if (report_run_has_requests(res0, i))
+			last = i;
+	fprintf(f, "\n%s (%s)\n  %-*s  %6s  %6s", res0->wl->name,
+		res0->set->path, pw, "", "", "");
+	for (i = 0; i < nr_runs; i++) {
+		const struct prog_result *s = &res0->runs[i];
+
+		if (!report_run_has_requests(res0, i))
+			continue;
+		if (s->slo_cycles)
+			snprintf(cell, sizeof(cell), "%s, SLO %g ms",
+				 s->prog->name,
+				 report_ms(s->slo_cycles, r->info->clock_khz));
+		else
+			snprintf(cell, sizeof(cell), "%s", s->prog->name);
+		gw[i] = strlen(cell) > REPORT_SCN_CELL ? strlen(cell) :
+			REPORT_SCN_CELL;
+		fprintf(f, "  | %-*s", i == last ? 0 : gw[i], cell);
+	}
+	fprintf(f, "\n  %-*s  %6s  %6s", pw, "policy", "STP", "ANTT");
+	for (i = 0; i < nr_runs; i++) {
+		if (!report_run_has_requests(res0, i))
+			continue;
+		snprintf(cell, sizeof(cell), "%8s  %8s  %7s  %7s", "p50(ms)",
+			 "p99(ms)", "SLO", "req/s");
+		fprintf(f, "  | %-*s", gw[i], cell);
+	}
+	fputc('\n', f);
+	for (p = 0; p < r->nr_policies; p++) {
+		const struct workload_result *res = report_wl(r, p, w);
+
+		fprintf(f, "  %-*s  %6.3f  %6.3f", pw, r->policies[p],
+			report_dbl(res->metrics.stp),
+			report_dbl(res->metrics.antt));
+		for (i = 0; i < nr_runs; i++) {
+			const struct prog_result *s = &res->runs[i];
+			const struct req_stats *st = &s->stats;
+			char slo[16] = "-";
+
+			if (!report_run_has_requests(res, i))
+				continue;
+			if (s->slo_cycles)
+				snprintf(slo, sizeof(slo), "%.1f%%",
+					 100.0 * report_slo_share(s));
+			snprintf(cell, sizeof(cell),
+				 "%8.3f  %8.3f  %7s  %7.1f",
+				 report_ms(st->p50, r->info->clock_khz),
+				 report_ms(st->p99, r->info->clock_khz), slo,
+				 req_per_second(st, st->n,
+						r->info->clock_khz));
+			fprintf(f, "  | %-*s", gw[i], cell);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void report_scenario_json(struct json *j, const struct report *r,
+				 unsigned int w)
+{
+	const struct workload_result *res0 = report_wl(r, 0, w);
+	unsigned int p, i;
+
+	json_obj(j, NULL);
+	json_str(j, "name", res0->wl->name);
+	json_str(j, "file", res0->set->path);
+	json_arr(j, "policies");
+	for (p = 0; p < r->nr_policies; p++) {
+		const struct workload_result *res = report_wl(r, p, w);
+
+		json_obj(j, NULL);
+		json_str(j, "policy", r->policies[p]);
+		json_fp(j, "stp", res->metrics.stp);
+		json_fp(j, "antt", res->metrics.antt);
+		json_fp(j, "strictf", res->metrics.strictf);
+		json_arr(j, "runs");
+		for (i = 0; i < res->wl->nr_runs; i++) {
+			const struct prog_result *s = &res->runs[i];
+			const struct req_stats *st = &s->stats;
+
+			if (!report_run_has_requests(res, i))
+				continue;
+			json_obj(j, NULL);
+			json_str(j, "program", s->prog->name);
+			json_u64(j, "requests", st->n);
+			json_u64(j, "p50_cycles", st->p50);
+			json_u64(j, "p99_cycles", st->p99);
+			json_double(j, "p50_ms",
+				    report_ms(st->p50, r->info->clock_khz));
+			json_double(j, "p99_ms",
+				    report_ms(st->p99, r->info->clock_khz));
+			json_double(j, "requests_per_s",
+				    req_per_second(st, st->n,
+						   r->info->clock_khz));
+			if (s->slo_cycles) {
+				json_u64(j, "slo_cycles", s->slo_cycles);
+				json_double(j, "slo_ms",
+					    report_ms(s->slo_cycles,
+						      r->info->clock_khz));
+				json_u64(j, "slo_met", st->slo_met);
+				json_double(j, "slo_attainment",
+					    report_slo_share(s));
+			}
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+/**
+ * report_scenarios() - the summary of "gputbs-sim eval --scenario"
+ * @f: output.
+ * @r: the results: every workload (@r->nr_wls) under every policy.
+ *
+ * Per workload, one row per policy: STP, ANTT and, per run with requests
+ * (requests= above 1 or slo=), its p50 and p99 latency in ms (cycles over
+ * the device's clock), SLO attainment and requests completed per second
+ * (Documentation/evaluation.rst, "Modern scenarios").  JSON: "device"
+ * and "scenarios", one object per workload with one per policy.
+ */
+void report_scenarios(FILE *f, const struct report *r)
+{
+	struct json j;
+	unsigned int w;
+
+	if (r->format == REPORT_TEXT) {
+		fprintf(f, "scenarios on %s (%u SMs, %u MHz): STP higher is better, ANTT lower is better;\n"
+			"per run with requests: p50 and p99 latency (ms), SLO attainment, req/s\n",
+			r->preset ? r->preset : "the device",
+			(unsigned int)r->info->nr_sms,
+			(unsigned int)(r->info->clock_khz / 1000));
+		for (w = 0; w < r->nr_wls; w++)
+			report_scenario_text(f, r, w);
+		return;
+	}
+	report_json_open(&j, f, r);
+	json_arr(&j, "scenarios");
+	for (w = 0; w < r->nr_wls; w++)
+		report_scenario_json(&j, r, w);
+	json_arr_end(&j);
+	json_obj_end(&j);
+	json_end(&j);
+}
+
 /* A grid label as the trace format allows it: no , ' " \ (nor spaces). */
 static void report_trace_label(char *dst, const char *label)
 {

@@ -48,6 +48,7 @@ struct report {
 void report_info(FILE *f, enum report_format format, const char *device,
 		 const char *policy, const struct gputbs_info *info);
 void report_run(FILE *f, const struct report *r);
+void report_scenarios(FILE *f, const struct report *r);
 unsigned int report_calibration(FILE *f, const struct report *r);
 int report_trace(FILE *f, const struct report *r,
 		 const struct workload_result *res);

@@ -25,6 +25,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -123,6 +124,20 @@ static const char usage_eval[] =
 	"                        paper's text) or sm (each SM decides); the\n"
 	"                        same as --param share_mode=MODE\n"
 	SIM_PLUGIN_PARAM_HELP
+	"      --scenario FILE|DIR|all\n"
+	"                        instead of the pairwise sweep, run each\n"
+	"                        workload of FILE (repeatable; further FILEs\n"
+	"                        may follow the options), of every *.gtbs of\n"
+	"                        DIR but models.gtbs, or (all) of\n"
+	"                        workloads/scenarios/, under every policy of\n"
+	"                        --policies on --device (default h100, the\n"
+	"                        scenarios' preset) and print per workload\n"
+	"                        and policy STP, ANTT and per run with\n"
+	"                        requests its p50 and p99 latency (ms), SLO\n"
+	"                        attainment and req/s; every workload needs a\n"
+	"                        run with requests= or slo=.  --sms, --seed,\n"
+	"                        --timing-model, --predictor, --share-mode,\n"
+	"                        --format and the options above apply\n"
 	"  -h, --help            this help\n";
 
 static const char usage_report[] =
@@ -181,6 +196,14 @@ static void sim_run_help(FILE *f)
 	fputs(usage_run, f);
 }
 
+static void sim_eval_help(FILE *f)
+{
+	char reg[256];
+
+	sim_registry(reg, sizeof(reg), ",");
+	fprintf(f, usage_eval, reg);
+}
+
 static void sim_report_help(FILE *f)
 {
 	fputs(usage_report, f);
@@ -193,6 +216,8 @@ static int sim_start_virtual(struct sim_eval *ev,
 	return 0;
 }
 
+static int sim_run_main(int argc, char **argv, bool scenario);
+
 static int cmd_eval(int argc, char **argv)
 {
 	static const struct sim_eval_cli cli = {
@@ -200,7 +225,13 @@ static int cmd_eval(int argc, char **argv)
 		.start = sim_start_virtual,
 		.load_plugins = sim_load_plugins,
 	};
+	int i;
 
+	/* --scenario (or an abbreviation getopt_long() takes) */
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (strlen(argv[i]) > 4 &&
+		    !strncmp(argv[i], "--scenario", strcspn(argv[i], "=")))
+			return sim_run_main(argc, argv, true);
 	return sim_eval_main(argc, argv, &cli);
 }
 
@@ -304,6 +335,10 @@ struct sim_cmd_wl {
  * @modes: --predictor and --share-mode.
  * @preset: the device preset of @cfg (--device NAME, default gtx480).
  * @record: --trace: record every block.
+ * @scenario: eval --scenario: every workload needs a run with requests,
+ *	and the output is report_scenarios()'s.
+ * @files: eval --scenario: the workload files, allocated.
+ * @nr_files: entries of @files.
  */
 struct sim_cmd_run {
 	struct gtbs_dev_config cfg;
@@ -323,6 +358,9 @@ struct sim_cmd_run {
 	struct workload_result *wls;
 	struct sim_out *outs;
 	bool record;
+	bool scenario;
+	char *files[SIM_MAX_FILES];
+	unsigned int nr_files;
 };
 
 /* A simulated grid as the WAIT result "gputbs run" reports. */
@@ -585,6 +623,119 @@ static int sim_write_trace(const struct sim_cmd_run *c, const char *path)
 
 /* getopt value of run's --plot (no short form) */
 #define SIM_OPT_RUN_PLOT	300
+/* eval --scenario, and the sweep's options it does not take */
+#define SIM_OPT_SCENARIO	301
+#define SIM_OPT_SWEEP_ONLY	302
+/* what --scenario all means */
+#define SIM_SCENARIO_DIR	"workloads/scenarios"
+/* the programs the scenarios include, not a scenario */
+#define SIM_SCENARIO_MODELS	"models.gtbs"
+
+/*
+ * eval --scenario: a workload file must define workloads, and each of
+ * them a run with requests (requests= above 1 or slo=).
+ */
+static int sim_scenario_check(const struct wl_set *set)
+{
+	unsigned int w, r;
+
+	if (!set->nr_workloads) {
+		sim_err("%s: no workload in the file (--scenario runs workloads; a file of programs only is included by them)",
+			set->path);
+		return SIM_EXIT_USAGE;
+	}
+	for (w = 0; w < set->nr_workloads; w++) {
+		const struct wl_workload *wl = set->workloads[w];
+
+		for (r = 0; r < wl->nr_runs; r++)
+			if (wl->runs[r].requests > 1 || wl->runs[r].has_slo)
+				break;
+		if (r == wl->nr_runs) {
+			sim_err("%s:%u: workload %s has no run with requests (requests= above 1 or slo=), nothing for --scenario to measure; 'gputbs-sim run' reports it",
+				wl->loc.file ? wl->loc.file : set->path,
+				wl->loc.line, wl->name);
+			return SIM_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+static int sim_scenario_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
+/*
+ * eval --scenario ARG: ARG a file, a directory (its *.gtbs but
+ * models.gtbs, by name) or "all" (SIM_SCENARIO_DIR) into c->files.
+ */
+static int sim_scenario_add(struct sim_cmd_run *c, const char *arg)
+{
+	const char *dir = strcmp(arg, "all") ? arg : SIM_SCENARIO_DIR;
+	unsigned int first = c->nr_files;
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+
+	if (!*arg)
+		return sim_usage_error(sim_eval_help, "%s",
+				       "--scenario: empty file name");
+	if (stat(dir, &st)) {
+		sim_err("--scenario %s: %s: %s%s", arg, dir, strerror(errno),
+			dir == arg ? "" :
+			" (all is the source tree's; run from its top or give the directory)");
+		return SIM_EXIT_USAGE;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		if (c->nr_files == SIM_MAX_FILES)
+			return sim_usage_error(sim_eval_help, "more than %d workload files",
+					       SIM_MAX_FILES);
+		c->files[c->nr_files] = strdup(arg);
+		if (!c->files[c->nr_files]) {
+			sim_err("out of memory");
+			return SIM_EXIT_SYSTEM;
+		}
+		c->nr_files++;
+		return 0;
+	}
+	d = opendir(dir);
+	if (!d) {
+		sim_err("--scenario %s: %s: %s", arg, dir, strerror(errno));
+		return SIM_EXIT_USAGE;
+	}
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (len <= 5 || strcmp(de->d_name + len - 5, ".gtbs") ||
+		    !strcmp(de->d_name, SIM_SCENARIO_MODELS))
+			continue;
+		if (c->nr_files == SIM_MAX_FILES) {
+			closedir(d);
+			return sim_usage_error(sim_eval_help, "more than %d workload files",
+					       SIM_MAX_FILES);
+		}
+		c->files[c->nr_files] = malloc(strlen(dir) + len + 2);
+		if (c->files[c->nr_files])
+			sprintf(c->files[c->nr_files], "%s%s%s", dir,
+				dir[strlen(dir) - 1] == '/' ? "" : "/",
+				de->d_name);
+		else {
+			closedir(d);
+			sim_err("out of memory");
+			return SIM_EXIT_SYSTEM;
+		}
+		c->nr_files++;
+	}
+	closedir(d);
+	if (c->nr_files == first) {
+		sim_err("--scenario %s: no workload file (*.gtbs but %s) in %s",
+			arg, SIM_SCENARIO_MODELS, dir);
+		return SIM_EXIT_USAGE;
+	}
+	qsort(c->files + first, c->nr_files - first, sizeof(*c->files),
+	      sim_scenario_cmp);
+	return 0;
+}
 
 static int sim_cmd_execute(struct sim_cmd_run *c, char **files,
 			   unsigned int nr_files, bool json, const char *trace,
@@ -605,6 +756,11 @@ static int sim_cmd_execute(struct sim_cmd_run *c, char **files,
 			return SIM_EXIT_USAGE;
 		}
 		c->sets[c->nr_sets++] = set;
+		if (c->scenario) {
+			ret = sim_scenario_check(set);
+			if (ret)
+				return ret;
+		}
 		n = c->nr_list + set->nr_workloads;
 		c->list = realloc(c->list, n * sizeof(*c->list));
 		if (!c->list) {
@@ -671,7 +827,10 @@ static int sim_cmd_execute(struct sim_cmd_run *c, char **files,
 		.wls = c->wls,
 		.nr_wls = c->nr_list,
 	};
-	report_run(stdout, &rep);
+	if (c->scenario)
+		report_scenarios(stdout, &rep);
+	else
+		report_run(stdout, &rep);
 	if (fflush(stdout) || ferror(stdout)) {
 		sim_err("standard output: %s", strerror(errno));
 		return SIM_EXIT_SYSTEM;
@@ -683,8 +842,37 @@ static int sim_cmd_execute(struct sim_cmd_run *c, char **files,
 	return 0;
 }
 
-static int cmd_run(int argc, char **argv)
+/*
+ * gputbs-sim run, and (@scenario) gputbs-sim eval --scenario: the same
+ * runs, the scenario's summary printed instead of the run's report.
+ */
+static int sim_run_main(int argc, char **argv, bool scenario)
 {
+	static const struct option scn_opts[] = {
+		{ "scenario", required_argument, NULL, SIM_OPT_SCENARIO },
+		{ "policies", required_argument, NULL, 'P' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "sms", required_argument, NULL, 's' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "preset", required_argument, NULL, SIM_OPT_PRESET },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "timing-model", required_argument, NULL, 'M' },
+		{ "predictor", required_argument, NULL, 'r' },
+		{ "share-mode", required_argument, NULL, 'm' },
+		{ "policy-plugin", required_argument, NULL, SIM_OPT_PLUGIN },
+		{ "param", required_argument, NULL, SIM_OPT_PARAM },
+		{ "preempt", required_argument, NULL, SIM_OPT_PREEMPT },
+		{ "switch-bw", required_argument, NULL, SIM_OPT_SWITCH_BW },
+		{ "idempotent", no_argument, NULL, SIM_OPT_IDEMPOTENT },
+		{ "workloads", required_argument, NULL, SIM_OPT_SWEEP_ONLY },
+		{ "offsets", required_argument, NULL, SIM_OPT_SWEEP_ONLY },
+		{ "jobs", required_argument, NULL, SIM_OPT_SWEEP_ONLY },
+		{ "sjf-key", required_argument, NULL, SIM_OPT_SWEEP_ONLY },
+		{ "plot", required_argument, NULL, SIM_OPT_SWEEP_ONLY },
+		{ "timeline", required_argument, NULL, SIM_OPT_SWEEP_ONLY },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'P' },
 		{ "format", required_argument, NULL, 'f' },
@@ -711,9 +899,10 @@ static int cmd_run(int argc, char **argv)
 	bool sms_given = false, timing_given = false;
 	unsigned int nr_plugins = 0;
 	struct sim_cmd_run *c;
+	sim_help_fn *help = scenario ? sim_eval_help : sim_run_help;
 	bool json = false;
 	unsigned int i;
-	int opt, ret = 0;
+	int opt, ret = 0, li;
 	u64 seed = 0;
 
 	c = calloc(1, sizeof(*c));
@@ -725,92 +914,113 @@ static int cmd_run(int argc, char **argv)
 	sim_modes_default(&c->modes);
 	c->policies[0] = &gtbs_policy_fifo;
 	c->nr_policies = 1;
-	while (!ret && (opt = getopt_long(argc, argv, "P:f:s:d:S:T:M:r:m:h", opts,
-					  NULL)) != -1) {
+	c->scenario = scenario;
+	if (scenario)
+		preset = gtbs_config_preset("h100");
+	while (!ret && (opt = getopt_long(argc, argv, scenario ?
+					  "P:f:s:d:S:M:r:m:h" :
+					  "P:f:s:d:S:T:M:r:m:h",
+					  scenario ? scn_opts : opts,
+					  &li)) != -1) {
 		switch (opt) {
+		case SIM_OPT_SCENARIO:
+			ret = sim_scenario_add(c, optarg);
+			break;
+		case SIM_OPT_SWEEP_ONLY:
+			ret = sim_usage_error(help, "--%s is an option of the pairwise sweep, not of --scenario",
+					      scn_opts[li].name);
+			break;
 		case 'P':
 			/* resolved once the plug-ins are loaded */
 			policies = optarg;
 			break;
 		case SIM_OPT_PLUGIN:
-			ret = sim_add_plugin(sim_run_help, optarg, plugins,
+			ret = sim_add_plugin(help, optarg, plugins,
 					     &nr_plugins);
 			break;
 		case SIM_OPT_PARAM:
-			ret = sim_parse_param(sim_run_help, optarg, &c->modes);
+			ret = sim_parse_param(help, optarg, &c->modes);
 			break;
 		case SIM_OPT_PREEMPT:
 		case SIM_OPT_SWITCH_BW:
-			ret = sim_parse_preempt(sim_run_help, opt, optarg,
+			ret = sim_parse_preempt(help, opt, optarg,
 						&c->modes);
 			break;
 		case SIM_OPT_IDEMPOTENT:
 			c->modes.idempotent = true;
 			break;
 		case 'f':
-			ret = sim_parse_format(sim_run_help, optarg, &json);
+			ret = sim_parse_format(help, optarg, &json);
 			break;
 		case 's':
-			ret = sim_parse_sms(sim_run_help, optarg, &c->cfg);
+			ret = sim_parse_sms(help, optarg, &c->cfg);
 			sms_given = true;
 			break;
 		case 'd':
 		case SIM_OPT_PRESET:
-			ret = sim_parse_preset(sim_run_help, optarg, &preset);
+			ret = sim_parse_preset(help, optarg, &preset);
 			break;
 		case 'M':
-			ret = sim_parse_timing(sim_run_help, optarg, &c->cfg);
+			ret = sim_parse_timing(help, optarg, &c->cfg);
 			timing_given = true;
 			break;
 		case 'S':
-			ret = sim_parse_seed(sim_run_help, optarg, &seed);
+			ret = sim_parse_seed(help, optarg, &seed);
 			break;
 		case 'T':
 			if (!*optarg)
-				ret = sim_usage_error(sim_run_help, "%s",
+				ret = sim_usage_error(help, "%s",
 						      "--trace: empty file name");
 			trace = optarg;
 			break;
 		case SIM_OPT_RUN_PLOT:
 			if (!*optarg)
-				ret = sim_usage_error(sim_run_help, "%s",
+				ret = sim_usage_error(help, "%s",
 						      "--plot: empty directory name");
 			plot = optarg;
 			break;
 		case 'r':
-			ret = sim_parse_pred_mode(sim_run_help, optarg,
+			ret = sim_parse_pred_mode(help, optarg,
 						  &c->modes);
 			break;
 		case 'm':
-			ret = sim_parse_share_mode(sim_run_help, optarg,
+			ret = sim_parse_share_mode(help, optarg,
 						   &c->modes);
 			break;
 		case 'h':
-			fputs(usage_run, stdout);
+			help(stdout);
 			ret = -1;
 			break;
 		default:
-			fputs(usage_run, stderr);
+			help(stderr);
 			ret = SIM_EXIT_USAGE;
 		}
 	}
 	sim_apply_preset(&c->cfg, preset, sms_given, timing_given);
 	c->preset = preset ? preset->name : "gtx480";
-	if (!ret && optind == argc)
-		ret = sim_usage_error(sim_run_help, "%s", "no workload file given");
+	for (i = optind; scenario && !ret && i < (unsigned int)argc; i++)
+		ret = sim_scenario_add(c, argv[i]);
+	if (!ret && (scenario ? !c->nr_files : optind == argc))
+		ret = sim_usage_error(help, "%s", "no workload file given");
 	if (!ret && argc - optind > SIM_MAX_FILES)
-		ret = sim_usage_error(sim_run_help, "more than %d workload files",
+		ret = sim_usage_error(help, "more than %d workload files",
 				      SIM_MAX_FILES);
 	if (!ret)
 		ret = sim_load_plugins(plugins, nr_plugins);
 	if (!ret && policies)
-		ret = sim_parse_policies(sim_run_help, "--policy", policies,
+		ret = sim_parse_policies(help, scenario ? "--policies" :
+					 "--policy", policies,
 					 c->policies, &c->nr_policies);
+	else if (!ret && scenario)
+		ret = sim_all_policies(help, c->policies, &c->nr_policies);
 	if (!ret)
-		ret = sim_check_params(sim_run_help, &c->modes);
+		ret = sim_check_params(help, &c->modes);
 	if (!ret) {
 		c->seed_mix = sim_seed_mix(seed);
-		ret = sim_cmd_execute(c, argv + optind, argc - optind, json,
+		ret = scenario ?
+		      sim_cmd_execute(c, c->files, c->nr_files, json, NULL,
+				      NULL) :
+		      sim_cmd_execute(c, argv + optind, argc - optind, json,
 				      trace, plot);
 	}
 	for (i = 0; c->outs && c->wls &&
@@ -830,8 +1040,15 @@ static int cmd_run(int argc, char **argv)
 	free(c->list);
 	for (i = 0; i < c->nr_sets; i++)
 		wl_free(c->sets[i]);
+	for (i = 0; i < c->nr_files; i++)
+		free(c->files[i]);
 	free(c);
 	return ret < 0 ? 0 : ret;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	return sim_run_main(argc, argv, false);
 }
 
 int main(int argc, char **argv)
