@@ -470,6 +470,68 @@ fi
 expect 2 "--plot: no run with requests" "$sim" run --plot "$tmp.d/none" \
 	"$root/tests/userland/good/all.gtbs"
 
+# --- eval --scenario: the summary of request streams under every policy ----
+sc=$root/tests/userland/scenario
+# tiny.gtbs, hand-worked: p50 3 ms, p99 5.5 ms, SLO 50%, 1000 req/s,
+# STP 0.308, ANTT 3.25, alike under every policy (one request at a time)
+"$sim" eval --sms 1 --scenario "$sc/tiny.gtbs" >"$tmp.d/tiny" 2>&1
+rows=$(grep -c '^  [a-z-]* *0\.308   3\.250  |    3\.000     5\.500    50\.0%   1000\.0$' \
+	"$tmp.d/tiny")
+if [ "$rows" = 7 ] && grep -q '^scenarios on h100 (1 SMs, 1980 MHz)' "$tmp.d/tiny" &&
+	grep -q '| P, SLO 3 ms$' "$tmp.d/tiny"; then
+	ok
+else
+	fail "eval --scenario tiny.gtbs: not 7 rows (h100 policies) of STP 0.308, ANTT 3.25, p50 3 ms, p99 5.5 ms, SLO 50%, 1000 req/s"
+	sed 's/^/  | /' "$tmp.d/tiny"
+fi
+"$sim" eval --sms 1 --scenario "$sc/tiny.gtbs" --policies fifo,sjf \
+	--format json >"$tmp.d/tiny.json" 2>/dev/null
+got=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["device"]["preset"], " ".join("%s:%.3f/%.3f/%.3f/%.3f/%.3f/%d/%.1f" % (p["policy"], p["stp"], p["antt"],
+      r["p50_ms"], r["p99_ms"], r["slo_attainment"], r["slo_met"], r["requests_per_s"])
+      for s in d["scenarios"] for p in s["policies"] for r in p["runs"]))' \
+	"$tmp.d/tiny.json" 2>&1)
+if [ "$got" = "h100 fifo:0.308/3.250/3.000/5.500/0.500/5/1000.0 sjf:0.308/3.250/3.000/5.500/0.500/5/1000.0" ]; then
+	ok
+else
+	fail "eval --scenario --format json tiny.gtbs: '$got'"
+fi
+# a directory: its *.gtbs but models.gtbs, by name: tiny.gtbs (1
+# workload), two.gtbs (2); one row per policy per workload, and no
+# request columns for two.gtbs's run without requests
+"$sim" eval --sms 1 --scenario "$sc" --policies fifo,srtf,ljf >"$tmp.d/dir" 2>&1
+got=$(awk '/^[a-z+-]+ \(/ { w = $1 } /^  (fifo|srtf|ljf) / { print w ":" $1 ":" NF }' \
+	"$tmp.d/dir" | tr '\n' ' ')
+if [ "$got" = "stream:fifo:8 stream:srtf:8 stream:ljf:8 stream+batch:fifo:8 stream+batch:srtf:8 stream+batch:ljf:8 closed:fifo:8 closed:srtf:8 closed:ljf:8 " ]; then
+	ok
+else
+	fail "eval --scenario DIR: rows '$got'"
+	sed 's/^/  | /' "$tmp.d/dir"
+fi
+# the same files given one by one, the second after the options
+"$sim" eval --scenario "$sc/tiny.gtbs" --sms 1 --policies fifo,srtf,ljf \
+	"$sc/two.gtbs" >"$tmp.d/dir2" 2>&1
+if cmp -s "$tmp.d/dir" "$tmp.d/dir2"; then
+	ok
+else
+	fail "eval --scenario FILE ... FILE: not the directory's output"
+fi
+expect 2 "gputbs-sim: --scenario $tmp.d/none.gtbs: $tmp.d/none.gtbs: No such file or directory" \
+	"$sim" eval --scenario "$tmp.d/none.gtbs"
+expect 2 "gputbs-sim: $here/pair.gtbs:6: workload Short+Long has no run with requests (requests= above 1 or slo=)" \
+	"$sim" eval --scenario "$here/pair.gtbs"
+expect 2 "gputbs-sim: $sc/models.gtbs:6: no workload defined" \
+	"$sim" eval --scenario "$sc/models.gtbs"
+mkdir -p "$tmp.d/empty"
+expect 2 "gputbs-sim: --scenario $tmp.d/empty: no workload file (*.gtbs but models.gtbs) in $tmp.d/empty" \
+	"$sim" eval --scenario "$tmp.d/empty"
+expect 2 "gputbs-sim: --offsets is an option of the pairwise sweep, not of --scenario" \
+	"$sim" eval --scenario "$sc/tiny.gtbs" --offsets 0
+expect 2 "gputbs-sim: --policies: unknown policy 'lifo'" \
+	"$sim" eval --scenario "$sc/tiny.gtbs" --policies lifo
+expect 0 "--scenario FILE|DIR|all" "$sim" eval --help
+
 # several workload files, as gputbs run: both workloads and their geomean;
 # a program defined differently in two files is an error
 expect 0 "geomean over 2 workloads" "$sim" run "$rq/open10.gtbs" \
