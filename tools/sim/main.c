@@ -8,6 +8,8 @@
  *                   [--sjf-key model|measured] [--plot DIR]
  *                   [--timeline PAIR[@OFFSET]] [--policy-plugin FILE.so]...
  *                   [--param NAME=VALUE]...
+ *   gputbs-sim eval --scenario FILE|DIR|all [--policies LIST]
+ *                   [--format text|json] [--device NAME] [FILE]...
  *   gputbs-sim run [--policy LIST] [--format text|json] [--device NAME]
  *                  [--sms N]
  *                  [--seed N] [--trace FILE] [--policy-plugin FILE.so]...
@@ -47,7 +49,8 @@ static const char usage_main[] =
 	"Commands:\n"
 	"  eval   the paper's evaluation: every ordered pair of programs at\n"
 	"         each arrival offset under each policy, STP, ANTT, StrictF\n"
-	"         beside the paper's Tables, optionally plotted\n"
+	"         beside the paper's Tables, optionally plotted; with\n"
+	"         --scenario, request streams' latency and SLOs instead\n"
 	"  run    one workload file, reported like 'gputbs run'\n"
 	"  report the text, JSON or figures of a saved 'eval --format json'\n"
 	"         (also of 'gputbs eval', the same sweep on the module)\n"
