@@ -237,6 +237,16 @@ fi
 expect 0 "paella" "$sim" eval --workloads "$erc" --offsets 0 \
 	--policies wfair,paella --param deficit_threshold_cycles=0 \
 	--policy-plugin "$paella" --policy-plugin "$wfair"
+# eval --scenario: the plug-ins join every policy, one row each
+"$sim" eval --sms 1 --scenario "$root/tests/userland/scenario/tiny.gtbs" \
+	--policy-plugin "$wfair" --policy-plugin "$paella" >"$tmp.d/scn" 2>&1
+got=$(awk '/^  [a-z]/ && $2 ~ /^[0-9]/ { print $1 }' "$tmp.d/scn" | tr '\n' ' ')
+if [ "$got" = "fifo mpmax srtf srtf-adaptive srtf-oracle sjf ljf wfair paella " ]; then
+	ok
+else
+	fail "eval --scenario with the plug-ins: rows '$got'"
+	sed 's/^/  | /' "$tmp.d/scn"
+fi
 
 # --- --param: applied, accepted, refused --------------------------------------
 # paella's threshold changes its schedule of the ERCBench pairs
