@@ -230,9 +230,9 @@ static int cmd_eval(int argc, char **argv)
 	};
 	int i;
 
-	/* --scenario (or an abbreviation getopt_long() takes) */
+	/* --scenario (or an abbreviation getopt_long() takes: --sce...) */
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (strlen(argv[i]) > 4 &&
+		if (strcspn(argv[i], "=") >= 5 &&
 		    !strncmp(argv[i], "--scenario", strcspn(argv[i], "=")))
 			return sim_run_main(argc, argv, true);
 	return sim_eval_main(argc, argv, &cli);
