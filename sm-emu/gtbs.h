@@ -1187,6 +1187,8 @@ extern const struct gtbs_policy_ops gtbs_policy_srtf_adaptive;
 extern const struct gtbs_policy_ops gtbs_policy_srtf_oracle;
 extern const struct gtbs_policy_ops gtbs_policy_sjf;
 extern const struct gtbs_policy_ops gtbs_policy_ljf;
+/* test only (policy_sjf.c): SJF and LJF pick by the plain scan */
+extern bool gtbs_serial_scan_ref;
 
 /* metrics.c */
 

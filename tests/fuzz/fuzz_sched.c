@@ -21,8 +21,9 @@
  * is DONE with all its blocks, the SMs are empty and the device is idle.
  *
  * Every input runs twice: SRTF and SRTF/Adaptive pick from their per-SM
- * order the first time and by the plain scan of every pending grid the
- * second (gtbs_srtf_scan_ref); the two runs' block events (start, end,
+ * order, SJF and LJF from their trees of queued grids, the first time, and
+ * by the plain scans the second (gtbs_srtf_scan_ref,
+ * gtbs_serial_scan_ref); the two runs' block events (start, end,
  * preemption: SM, grid, block, cycle) must be the same.
  *
  * Copyright (C) 2026 The gputbs developers
@@ -358,7 +359,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		registered = !gtbs_policy_register_builtins();
 	indexed = fz_run(data, size);
 	gtbs_srtf_scan_ref = true;
+	gtbs_serial_scan_ref = true;
 	fz_assert(fz_run(data, size) == indexed);
 	gtbs_srtf_scan_ref = false;
+	gtbs_serial_scan_ref = false;
 	return 0;
 }

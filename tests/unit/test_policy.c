@@ -421,13 +421,12 @@ static const struct gtbs_policy_ops ref_mpmax = {
  */
 static struct gtbs_saved srtf_ref_pool[256];
 
-static struct h_dev *srtf_ref_run(u32 i, bool scan)
+static struct h_dev *srtf_ref_run(const struct gtbs_policy_ops *pol, u32 i,
+				  bool scan)
 {
 	static const u32 modes[] = {
 		GTBS_PREEMPT_DRAIN, GTBS_PREEMPT_SWITCH, GTBS_PREEMPT_FLUSH,
 	};
-	const struct gtbs_policy_ops *pol =
-		gtbs_policy_find(i & 1 ? "srtf-adaptive" : "srtf");
 	bool starve = i & 2, switches = i & 4;
 	u32 mode = modes[(i >> 3) % 3], unknown = (i / 24) & 1;
 	struct gtbs_dev_config cfg;
@@ -445,6 +444,7 @@ static struct h_dev *srtf_ref_run(u32 i, bool scan)
 	if (starve)
 		h->dev.starve_cycles = 700;
 	gtbs_srtf_scan_ref = scan;
+	gtbs_serial_scan_ref = scan;
 	for (g = 0; g < 48; g++) {
 		struct gtbs_grid_desc d = h_desc(h_rand_range(&rng, 1, 60),
 						 32 << h_rand_range(&rng, 0, 4),
@@ -460,9 +460,9 @@ static struct h_dev *srtf_ref_run(u32 i, bool scan)
 				gtbs_dev_set_policy(&h->dev, pol, at);
 			idx = gtbs_policy_param_find(h->dev.policy,
 						     "preempt_unknown");
-			ck_assert_int_ge(idx, 0);
-			ck_assert_int_eq(gtbs_policy_param_set(&h->dev, idx,
-							       unknown, at), 0);
+			if (idx >= 0)
+				ck_assert_int_eq(gtbs_policy_param_set(&h->dev,
+					idx, unknown, at), 0);
 			idx = gtbs_policy_param_find(h->dev.policy,
 						     "share_mode");
 			if (idx >= 0)
@@ -476,6 +476,7 @@ static struct h_dev *srtf_ref_run(u32 i, bool scan)
 	}
 	h_drain(h);
 	gtbs_srtf_scan_ref = false;
+	gtbs_serial_scan_ref = false;
 	ck_assert(gtbs_dev_idle(&h->dev));
 	ck_assert_uint_eq(h->violations, 0);
 	return h;
@@ -483,8 +484,10 @@ static struct h_dev *srtf_ref_run(u32 i, bool scan)
 
 START_TEST(srtf_matches_scan)
 {
-	struct h_dev *a = srtf_ref_run(_i, false);
-	struct h_dev *b = srtf_ref_run(_i, true);
+	const struct gtbs_policy_ops *pol =
+		gtbs_policy_find(_i & 1 ? "srtf-adaptive" : "srtf");
+	struct h_dev *a = srtf_ref_run(pol, _i, false);
+	struct h_dev *b = srtf_ref_run(pol, _i, true);
 
 	ck_assert_uint_gt(a->nr_ev, 0);
 	ck_assert_uint_eq(a->nr_ev, b->nr_ev);
@@ -498,6 +501,31 @@ START_TEST(srtf_matches_scan)
 			  b->dev.preempts[GTBS_MECH_SWITCH]);
 	ck_assert_uint_eq(a->dev.preempts[GTBS_MECH_FLUSH],
 			  b->dev.preempts[GTBS_MECH_FLUSH]);
+	h_free(a);
+	h_free(b);
+}
+END_TEST
+
+/*
+ * SJF and LJF against the plain scan of every grid they replaced with
+ * per-class trees of the queued grids (policy_sjf.c,
+ * gtbs_serial_scan_ref): the workloads of srtf_ref_run().
+ */
+START_TEST(serial_matches_scan)
+{
+	const struct gtbs_policy_ops *pol =
+		gtbs_policy_find(_i & 1 ? "ljf" : "sjf");
+	struct h_dev *a = srtf_ref_run(pol, _i, false);
+	struct h_dev *b = srtf_ref_run(pol, _i, true);
+
+	ck_assert_uint_gt(a->nr_ev, 0);
+	ck_assert_uint_eq(a->nr_ev, b->nr_ev);
+	ck_assert_msg(!memcmp(a->ev, b->ev, a->nr_ev * sizeof(*a->ev)),
+		      "%s (case %d) schedules differently from the plain scan",
+		      pol->name, _i);
+	ck_assert_uint_eq(a->dev.promotions, b->dev.promotions);
+	ck_assert_uint_eq(a->dev.preempts[GTBS_MECH_SWITCH],
+			  b->dev.preempts[GTBS_MECH_SWITCH]);
 	h_free(a);
 	h_free(b);
 }
@@ -1152,6 +1180,7 @@ Suite *policy_suite(void)
 	tcase_add_loop_test(tc, serial_classes, 0, 4);
 	tcase_add_loop_test(tc, oracle_mpmax_match_reference, 0, 16);
 	tcase_add_loop_test(tc, srtf_matches_scan, 0, 48);
+	tcase_add_loop_test(tc, serial_matches_scan, 0, 48);
 	tcase_add_test(tc, prediction_accuracy);
 	tcase_add_test(tc, srtf_beats_fifo_on_ercbench);
 	suite_add_tcase(s, tc);
