@@ -10,7 +10,8 @@
 # timers are what is measured):
 #   1. host: the scheduler's CPU cost per block event on the portable core
 #      ($BUILD/bench/gputbs-bench-sched: 15, 80, 132 SMs x 1, 8, 32, 128
-#      grids in flight x every policy, and 1,024 SMs x 1 and 1,024 grids),
+#      grids in flight x every policy, the samples/policies plug-ins
+#      included, and 1,024 SMs x 1 and 1,024 grids),
 #      with allocations counted; the trace replay of `gputbs predict` with
 #      4,000 and 65,536 grids running at once on 1,024 SMs
 #      (tools/bench/replay-trace.py; wall time and peak RSS, stopped after
@@ -75,6 +76,14 @@ t_start=$(date +%s.%N)
 # everything the guest and the host need
 make -s all "$BUILD/bench/gputbs-bench-sched" \
 	"$BUILD/bench/gputbs-bench-preempt"
+# the sample policies too, as plug-ins (samples/policies)
+make -s samples-so
+plugins=()
+for so in "$BUILD"/samples/gtbs_*.so; do
+	if [ -f "$so" ]; then
+		plugins+=(--policy-plugin "$so")
+	fi
+done
 
 if [ "$smoke" = 1 ]; then
 	sched_args=(--sms 15,132 --grids 1,8 --blocks 5000 --reps 1)
@@ -126,12 +135,13 @@ wait_quiet() {	# wait_quiet PHASE
 wait_quiet "the scheduler bench"
 note "scheduler cost per block event (host) ..."
 load_sched=$(loadavg)
-"$BUILD/bench/gputbs-bench-sched" "${sched_args[@]}" >"$out/sched.json"
+"$BUILD/bench/gputbs-bench-sched" "${plugins[@]}" "${sched_args[@]}" \
+	>"$out/sched.json"
 # the core must not reference any allocator
 nm -u "$BUILD"/userland/sm-emu/*.o >"$out/core-undefined.txt"
 # a device of 1,024 SMs with 1,024 grids in flight, every policy
 note "scheduler cost at 1,024 SMs (host) ..."
-"$BUILD/bench/gputbs-bench-sched" "${sched_big_args[@]}" \
+"$BUILD/bench/gputbs-bench-sched" "${plugins[@]}" "${sched_big_args[@]}" \
 	>"$out/sched-1024.json"
 # the predictor's replay (gputbs predict) of N grids running at once on
 # 1,024 SMs: wall time and peak RSS, stopped after replay_limit seconds
