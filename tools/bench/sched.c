@@ -19,7 +19,9 @@
  * are wrapped (-Wl,--wrap=...) and counted inside the measured loop, and
  * the count is reported (it must be 0: no per-block allocation).
  *
- * Output: one JSON object on stdout.
+ * Output: one JSON object on stdout; each run also gives grid_bytes, the
+ * core's size of one grid at that SM count (gtbs_grid_size(): what the
+ * module allocates per grid, plus its own part of struct gputbs_grid).
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -434,11 +436,13 @@ int main(int argc, char **argv)
 				printf("], \"blocks\": %" PRIu64
 				       ", \"grids_completed\": %" PRIu64
 				       ", \"cpu_ns\": %" PRIu64
-				       ", \"allocs_in_loop\": %" PRIu64 " }",
+				       ", \"allocs_in_loop\": %" PRIu64
+				       ", \"grid_bytes\": %zu }",
 				       (uint64_t)sum.blocks,
 				       (uint64_t)sum.grids,
 				       (uint64_t)sum.cpu_ns,
-				       (uint64_t)sum.allocs);
+				       (uint64_t)sum.allocs,
+				       gtbs_grid_size(&cfg));
 				fflush(stdout);
 				fprintf(stderr,
 					"sched: %4u SMs %-13s %3u grids: %7.1f ns/event (median of %u)\n",
