@@ -10,14 +10,19 @@
 # timers are what is measured):
 #   1. host: the scheduler's CPU cost per block event on the portable core
 #      ($BUILD/bench/gputbs-bench-sched: 15, 80, 132 SMs x 1, 8, 32, 128
-#      grids in flight x every policy), with allocations counted; then,
+#      grids in flight x every policy, the samples/policies plug-ins
+#      included, and 1,024 SMs x 1 and 1,024 grids),
+#      with allocations counted; the trace replay of `gputbs predict` with
+#      4,000 and 65,536 grids running at once on 1,024 SMs
+#      (tools/bench/replay-trace.py; wall time and peak RSS, stopped after
+#      600 s); then,
 #      in emulated cycles, a realtime grid arriving while SHA1 fills the
 #      device, under each preemption mechanism
 #      ($BUILD/bench/gputbs-bench-preempt: 100 arrivals, 10 with --smoke);
 #   2. guest (tools/gputbs-vm, stock kernel, one boot): the guest's own
 #      timer lateness, ABI costs against getpid(), emulation fidelity at
 #      1x, 10x and 100x time scales, kernel memory per grid and per SM
-#      (module reloaded with nr_sms=15 and 132);
+#      (module reloaded with nr_sms=15, 80 and 132);
 #   3. host: the simulator's block events per second (--jobs 1), the wall
 #      time and peak RSS of the default `gputbs-sim eval` sweep, and the
 #      wall time of a 10,000-request open loop (tools/bench/open10k.gtbs)
@@ -73,9 +78,20 @@ t_start=$(date +%s.%N)
 # everything the guest and the host need
 make -s all "$BUILD/bench/gputbs-bench-sched" \
 	"$BUILD/bench/gputbs-bench-preempt"
+# the sample policies too, as plug-ins (samples/policies)
+make -s samples-so
+plugins=()
+for so in "$BUILD"/samples/gtbs_*.so; do
+	if [ -f "$so" ]; then
+		plugins+=(--policy-plugin "$so")
+	fi
+done
 
 if [ "$smoke" = 1 ]; then
 	sched_args=(--sms 15,132 --grids 1,8 --blocks 5000 --reps 1)
+	sched_big_args=(--sms 1024 --grids 1,8 --blocks 2000 --reps 1)
+	replay_grids="100 200"
+	replay_limit=60
 	preempt_args=(--arrivals 10)
 	abi="--reps 2 --iters 40 --chunks 4 --slow-iters 4"
 	fid="--reps 1 --blocks 100"
@@ -87,6 +103,9 @@ if [ "$smoke" = 1 ]; then
 	sim_reps=1
 else
 	sched_args=(--reps 5)
+	sched_big_args=(--sms 1024 --grids 1,1024 --reps 3)
+	replay_grids="4000 65536"
+	replay_limit=600
 	preempt_args=(--arrivals 100)
 	abi="--reps 11 --iters 2000 --chunks 20 --slow-iters 100"
 	fid="--reps 11 --blocks 1000"
@@ -118,9 +137,30 @@ wait_quiet() {	# wait_quiet PHASE
 wait_quiet "the scheduler bench"
 note "scheduler cost per block event (host) ..."
 load_sched=$(loadavg)
-"$BUILD/bench/gputbs-bench-sched" "${sched_args[@]}" >"$out/sched.json"
+"$BUILD/bench/gputbs-bench-sched" "${plugins[@]}" "${sched_args[@]}" \
+	>"$out/sched.json"
 # the core must not reference any allocator
 nm -u "$BUILD"/userland/sm-emu/*.o >"$out/core-undefined.txt"
+# a device of 1,024 SMs with 1,024 grids in flight, every policy
+note "scheduler cost at 1,024 SMs (host) ..."
+"$BUILD/bench/gputbs-bench-sched" "${plugins[@]}" "${sched_big_args[@]}" \
+	>"$out/sched-1024.json"
+# the predictor's replay (gputbs predict) of N grids running at once on
+# 1,024 SMs: wall time and peak RSS, stopped after replay_limit seconds
+note "trace replay at 1,024 SMs (host) ..."
+: >"$out/replay.txt"
+for n in $replay_grids; do
+	python3 tools/bench/replay-trace.py --grids "$n" --sms 1024 \
+		>"$out/replay-$n.trace"
+	rc=0
+	/usr/bin/time -f "%e %M" -o "$out/replay-$n.time" \
+		timeout "$replay_limit" "$BUILD/bin/gputbs" predict \
+		--trace "$out/replay-$n.trace" --sms 1024 --summary \
+		>/dev/null || rc=$?
+	# grids, status (124: stopped at the limit), seconds, peak RSS KiB
+	echo "$n $rc $(tail -n 1 "$out/replay-$n.time")" >>"$out/replay.txt"
+	rm -f "$out/replay-$n.trace"
+done
 # emulated cycles only, deterministic: no quiet host needed
 note "priority preemption, emulated cycles (host) ..."
 "$BUILD/bench/gputbs-bench-preempt" "${preempt_args[@]}" >"$out/preempt.json"
@@ -151,6 +191,9 @@ while [ \$i -lt $loads ]; do
 	rmmod gputbs
 	i=\$((i + 1))
 done
+insmod $mod nr_sms=80
+gputbs-bench mem $mem --arriving
+rmmod gputbs
 insmod $mod nr_sms=132
 gputbs-bench mem $mem --arriving
 rmmod gputbs
@@ -180,6 +223,8 @@ wait_quiet "the simulator bench"
 note "simulator (host) ..."
 load_sim=$(loadavg)
 python3 tools/bench/bench.py --out "$out" --sched "$out/sched.json" \
+	--sched-big "$out/sched-1024.json" --replay "$out/replay.txt" \
+	--replay-limit "$replay_limit" \
 	--guest "$out/guest.log" --core-undefined "$out/core-undefined.txt" \
 	--preempt "$out/preempt.json" \
 	--sim "$BUILD/bin/gputbs-sim" --sim-reps "$sim_reps" \

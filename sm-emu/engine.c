@@ -507,6 +507,8 @@ static void gtbs_grid_issued_all(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	list_del_init(&grid->pending_node);
 	dev->nr_pending[grid->desc.prio_class]--;
 	dev->pending_gen++;
+	if (dev->policy->grid_update)
+		dev->policy->grid_update(dev, NULL, grid);
 	gtbs_dev_kick(dev, now);
 }
 
@@ -682,6 +684,8 @@ static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	gtbs_grid_sm_catch_up(dev, &grid->sm[sm->id]);
 	if (gtbs_pred_on_block_end(&grid->sm[sm->id].pred, index, sm->now) > 0)
 		gtbs_grid_predicted(dev, sm, grid);
+	if (dev->policy->grid_update)
+		dev->policy->grid_update(dev, sm, grid);
 	if (grid->blocks_done < grid->desc.nr_blocks)
 		return;
 	grid->state = GTBS_GRID_DONE;

@@ -61,11 +61,11 @@
 /** GTBS_POLICY_DEV_PRIV_SIZE - bytes of policy state per device */
 #define GTBS_POLICY_DEV_PRIV_SIZE	256
 /** GTBS_POLICY_SM_PRIV_SIZE - bytes of policy state per SM */
-#define GTBS_POLICY_SM_PRIV_SIZE	16
+#define GTBS_POLICY_SM_PRIV_SIZE	32
 /** GTBS_POLICY_GRID_PRIV_SIZE - bytes of policy state per grid */
 #define GTBS_POLICY_GRID_PRIV_SIZE	64
 /** GTBS_POLICY_GRID_SM_PRIV_SIZE - bytes of policy state per (grid, SM) */
-#define GTBS_POLICY_GRID_SM_PRIV_SIZE	8
+#define GTBS_POLICY_GRID_SM_PRIV_SIZE	56
 
 struct gtbs_dev;
 struct gtbs_grid;
@@ -783,6 +783,12 @@ struct gtbs_policy_param {
  *	has left &gtbs_dev.grids.  Unlink it from whatever the policy keeps.
  * @predict: optional.  The Simple Slicing predictor made a new prediction
  *	for @grid on @sm (&gtbs_grid_sm.pred), at the end of OnBlockEnd.
+ * @grid_update: optional.  With @sm: @grid's predictor state on @sm
+ *	changed at a block end or a preemption there (after @predict); a
+ *	policy that keeps the grids ordered per SM refiles @grid there.
+ *	With @sm NULL: @grid left &gtbs_dev.pending (issued its last block)
+ *	or joined it again (a preempted block of it waits to run again).
+ *	Not called for arrivals (@grid_arrive) or ends (@grid_end).
  * @param_set: optional.  Parameter @index (in @params) was changed to a
  *	valid value by gtbs_policy_param_set() at cycle @now.
  * @sm_sharing: optional.  Whether @sm runs in a sharing mode, in which
@@ -825,6 +831,8 @@ struct gtbs_policy_ops {
 	void (*grid_end)(struct gtbs_dev *dev, struct gtbs_grid *grid);
 	void (*predict)(struct gtbs_dev *dev, struct gtbs_sm *sm,
 			struct gtbs_grid *grid);
+	void (*grid_update)(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			    struct gtbs_grid *grid);
 	void (*param_set)(struct gtbs_dev *dev, u32 index, u64 now);
 	bool (*sm_sharing)(const struct gtbs_dev *dev, const struct gtbs_sm *sm);
 	const char *(*grid_state)(const struct gtbs_dev *dev,
@@ -1236,6 +1244,8 @@ extern const struct gtbs_policy_ops gtbs_policy_srtf_adaptive;
 extern const struct gtbs_policy_ops gtbs_policy_srtf_oracle;
 extern const struct gtbs_policy_ops gtbs_policy_sjf;
 extern const struct gtbs_policy_ops gtbs_policy_ljf;
+/* test only (policy_sjf.c): SJF and LJF pick by the plain scan */
+extern bool gtbs_serial_scan_ref;
 
 /* metrics.c */
 

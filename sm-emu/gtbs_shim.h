@@ -7,7 +7,9 @@
  * includes the kernel headers the core uses; in userland it includes
  * tools/include/gtbs_shim_user.h, which provides the same names (fixed-width
  * types, 64-bit division, list_head, errno values) on top of libc, as the
- * kernel's own tools/include does.  No floating point anywhere in the core.
+ * kernel's own tools/include does, and tools/include/gtbs_rbtree_user.h the
+ * kernel's red-black trees (rb_root_cached, rb_add_cached()).  No floating
+ * point anywhere in the core.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -27,6 +29,7 @@
 #include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/printk.h>
+#include <linux/rbtree.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -75,6 +78,7 @@ static inline void gtbs_module_put(struct module *m)
 
 /* Userland: the same names from libc (tools/include/gtbs_shim_user.h). */
 #include "../tools/include/gtbs_shim_user.h"
+#include "../tools/include/gtbs_rbtree_user.h"
 
 /* Userland owners serialise a device without a kernel lock: no check. */
 #define gtbs_lockdep_assert_held(dev)	((void)(dev))

@@ -71,11 +71,65 @@
  * the policy is exactly the paper's serial baseline above, which the
  * evaluation's gap figures are measured against.
  *
- * Cost: a pick scans &gtbs_dev.grids, O(grids), plus the arrivals due
- * within q cycles; the policy keeps no state (no attach op), so a switch
- * to it at any time is exact.
+ * Cost: the queued grids are kept per class in a red-black tree by key
+ * and arrival (&struct gtbs_serial), the started ones on a list; a pick
+ * reads the started grids (one at a time, but for preempted ones and
+ * those of other classes) and the first queued grid of the class that may
+ * issue, O(log grids), plus the arrivals due within q cycles.  A grid
+ * leaves its tree lazily: the grid a pick starts is the first of its
+ * tree, and every pick and arrival first moves the started grids at the
+ * front of the trees to the list.  With the starvation guard, whose
+ * classes change with time, a pick scans &gtbs_dev.grids, O(grids), as
+ * before; the unit test serial_matches_scan compares the two.  attach
+ * rebuilds the state from the grids, so a switch to it at any time is
+ * exact.
  */
 #include "gtbs.h"
+
+/*
+ * struct gtbs_serial - SJF's and LJF's device state (&gtbs_dev.policy_priv):
+ * @queued: per &enum gtbs_prio_class, the QUEUED grids by key (sjf: alone
+ * runtime ascending, ljf: descending), then arrival; @running: the grids
+ * taken off @queued (started), in no particular order.  Protected by the
+ * device lock.
+ */
+struct gtbs_serial {
+	struct rb_root_cached queued[GTBS_NR_PRIO_CLASSES];
+	struct list_head running;
+};
+
+/*
+ * struct gtbs_serial_grid - SJF's and LJF's state of a grid
+ * (&gtbs_grid.policy_priv): @node on &gtbs_serial.queued, @run_node on
+ * &gtbs_serial.running, @where which (0: neither, 1: queued, 2: running).
+ */
+struct gtbs_serial_grid {
+	struct rb_node node;
+	struct list_head run_node;
+	u32 where;
+};
+
+GTBS_POLICY_PRIV_CHECK(struct gtbs_serial, GTBS_POLICY_DEV_PRIV_SIZE);
+GTBS_POLICY_PRIV_CHECK(struct gtbs_serial_grid, GTBS_POLICY_GRID_PRIV_SIZE);
+
+/*
+ * gtbs_serial_scan_ref - test only: SJF and LJF pick by the plain scan of
+ * &gtbs_dev.grids, as with the starvation guard, so that the unit tests
+ * compare the two.  false in use.
+ */
+bool gtbs_serial_scan_ref;
+EXPORT_SYMBOL_IF_KUNIT(gtbs_serial_scan_ref);
+
+static struct gtbs_serial_grid *gtbs_sjg(const struct gtbs_grid *grid)
+{
+	return gtbs_policy_priv(grid);
+}
+
+static struct gtbs_grid *gtbs_sj_grid(struct rb_node *node)
+{
+	return gtbs_priv_to_grid(rb_entry(node, struct gtbs_serial_grid,
+					  node));
+}
 
 /* (*hi, *lo) = a * b, the full 128-bit product. */
 static void gtbs_mul128(u64 a, u64 b, u64 *hi, u64 *lo)
@@ -154,7 +208,170 @@ static bool gtbs_serial_jump(const struct gtbs_dev *dev,
 	       !gtbs_serial_hold(dev, q, longest);
 }
 
+static struct gtbs_grid *gtbs_serial_pick_scan(struct gtbs_dev *dev,
+					       bool longest);
+
+/* Tree orders: sjf by alone runtime ascending, ljf descending; then id. */
+static bool gtbs_sjf_less(struct rb_node *a, const struct rb_node *b)
+{
+	const struct gtbs_grid *x = gtbs_sj_grid(a);
+	const struct gtbs_grid *y = gtbs_sj_grid((struct rb_node *)b);
+
+	if (x->alone_cycles != y->alone_cycles)
+		return x->alone_cycles < y->alone_cycles;
+	return x->id < y->id;
+}
+
+static bool gtbs_ljf_less(struct rb_node *a, const struct rb_node *b)
+{
+	const struct gtbs_grid *x = gtbs_sj_grid(a);
+	const struct gtbs_grid *y = gtbs_sj_grid((struct rb_node *)b);
+
+	if (x->alone_cycles != y->alone_cycles)
+		return x->alone_cycles > y->alone_cycles;
+	return x->id < y->id;
+}
+
+static bool gtbs_serial_longest(const struct gtbs_dev *dev)
+{
+	return dev->policy == &gtbs_policy_ljf;
+}
+
+/* Move the started grids at the front of the trees to the list. */
+static void gtbs_serial_tidy(struct gtbs_dev *dev)
+{
+	struct gtbs_serial *st = gtbs_policy_priv(dev);
+	struct rb_node *node;
+	u32 c;
+
+	for (c = 0; c < GTBS_NR_PRIO_CLASSES; c++) {
+		while ((node = rb_first_cached(&st->queued[c]))) {
+			struct gtbs_grid *grid = gtbs_sj_grid(node);
+			struct gtbs_serial_grid *sg = gtbs_sjg(grid);
+
+			if (grid->state == GTBS_GRID_QUEUED)
+				break;
+			rb_erase_cached(node, &st->queued[c]);
+			list_add_tail(&sg->run_node, &st->running);
+			sg->where = 2;
+		}
+	}
+}
+
+static void gtbs_serial_file(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	struct gtbs_serial *st = gtbs_policy_priv(dev);
+	struct gtbs_serial_grid *sg = gtbs_sjg(grid);
+
+	if (grid->state == GTBS_GRID_QUEUED) {
+		rb_add_cached(&sg->node, &st->queued[grid->desc.prio_class],
+			      gtbs_serial_longest(dev) ? gtbs_ljf_less :
+							 gtbs_sjf_less);
+		sg->where = 1;
+	} else {
+		list_add_tail(&sg->run_node, &st->running);
+		sg->where = 2;
+	}
+}
+
+/* &gtbs_policy_ops.attach: every grid the device holds. */
+static void gtbs_serial_attach(struct gtbs_dev *dev)
+{
+	struct gtbs_serial *st = gtbs_policy_priv(dev);
+	struct gtbs_grid *grid;
+
+	INIT_LIST_HEAD(&st->running);
+	list_for_each_entry(grid, &dev->grids, node)
+		gtbs_serial_file(dev, grid);
+}
+
+/* &gtbs_policy_ops.grid_arrive: a QUEUED grid joins its class's tree. */
+static void gtbs_serial_grid_arrive(struct gtbs_dev *dev,
+				    struct gtbs_grid *grid)
+{
+	gtbs_serial_tidy(dev);
+	gtbs_serial_file(dev, grid);
+}
+
+/* &gtbs_policy_ops.grid_end: it leaves the tree or the list. */
+static void gtbs_serial_grid_end(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	struct gtbs_serial *st = gtbs_policy_priv(dev);
+	struct gtbs_serial_grid *sg = gtbs_sjg(grid);
+
+	if (sg->where == 1)
+		rb_erase_cached(&sg->node, &st->queued[grid->desc.prio_class]);
+	else if (sg->where == 2)
+		list_del(&sg->run_node);
+	sg->where = 0;
+}
+
+/*
+ * Whether @a goes before @b among the started grids: the better key, the
+ * earlier arrival among equals (the scan's order of &gtbs_dev.grids).
+ */
+static bool gtbs_serial_first(const struct gtbs_grid *a,
+			      const struct gtbs_grid *b, bool longest)
+{
+	return gtbs_serial_before(a, b, longest) ||
+	       (a->alone_cycles == b->alone_cycles && a->id < b->id);
+}
+
+/* The pick of gtbs_serial_pick_scan() from the trees and the list. */
+static struct gtbs_grid *gtbs_serial_pick_fast(struct gtbs_dev *dev,
+					       bool longest)
+{
+	struct gtbs_serial *st = gtbs_policy_priv(dev);
+	struct gtbs_grid *run = NULL, *queued = NULL, *drain = NULL;
+	struct gtbs_serial_grid *sg;
+	struct rb_node *node;
+	bool busy = false, above = false;
+	u32 top = dev->top_class;
+
+	gtbs_serial_tidy(dev);
+	node = top < GTBS_NR_PRIO_CLASSES ?
+	       rb_first_cached(&st->queued[top]) : NULL;
+	if (node)
+		queued = gtbs_sj_grid(node);
+	list_for_each_entry(sg, &st->running, run_node) {
+		struct gtbs_grid *grid = gtbs_priv_to_grid(sg);
+		u32 c = grid->desc.prio_class;
+
+		if (grid->state != GTBS_GRID_RUNNING)
+			continue;
+		if (gtbs_grid_eligible(dev, grid)) {
+			if (!run || gtbs_serial_first(grid, run, longest))
+				run = grid;
+			continue;
+		}
+		if (c < top)
+			continue;
+		busy = true;
+		if (c > top)
+			above = true;
+		else if (!drain || gtbs_serial_first(grid, drain, longest))
+			drain = grid;
+	}
+	if (above)
+		return run;	/* a higher class drains: never jump it */
+	if (gtbs_serial_jump(dev, queued, run, drain, longest))
+		return queued;
+	if (run)
+		return run;
+	if (busy || !queued || gtbs_serial_hold(dev, queued, longest))
+		return NULL;
+	return queued;
+}
+
 static struct gtbs_grid *gtbs_serial_pick(struct gtbs_dev *dev, bool longest)
+{
+	if (dev->starve_cycles || gtbs_serial_scan_ref)
+		return gtbs_serial_pick_scan(dev, longest);
+	return gtbs_serial_pick_fast(dev, longest);
+}
+
+static struct gtbs_grid *gtbs_serial_pick_scan(struct gtbs_dev *dev,
+					       bool longest)
 {
 	struct gtbs_grid *grid, *run = NULL, *queued = NULL, *drain = NULL;
 	bool busy = false;
@@ -230,6 +447,11 @@ const struct gtbs_policy_ops gtbs_policy_sjf = {
 	.owner = THIS_MODULE,
 	.pick_grid = gtbs_sjf_pick_grid,
 	.may_preempt = gtbs_sjf_may_preempt,
+	.attach = gtbs_serial_attach,
+	.grid_arrive = gtbs_serial_grid_arrive,
+	.grid_end = gtbs_serial_grid_end,
+	.dev_priv_size = sizeof(struct gtbs_serial),
+	.grid_priv_size = sizeof(struct gtbs_serial_grid),
 };
 EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_sjf);
 
@@ -239,5 +461,10 @@ const struct gtbs_policy_ops gtbs_policy_ljf = {
 	.owner = THIS_MODULE,
 	.pick_grid = gtbs_ljf_pick_grid,
 	.may_preempt = gtbs_ljf_may_preempt,
+	.attach = gtbs_serial_attach,
+	.grid_arrive = gtbs_serial_grid_arrive,
+	.grid_end = gtbs_serial_grid_end,
+	.dev_priv_size = sizeof(struct gtbs_serial),
+	.grid_priv_size = sizeof(struct gtbs_serial_grid),
 };
 EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_ljf);

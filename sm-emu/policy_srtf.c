@@ -83,6 +83,20 @@
  *   started just before another arrived is preempted for the newcomer's
  *   sample even if it is the shorter.
  *
+ * **Cost.**  A pick does not read every pending grid.  Each SM keeps the
+ * known pending grids whose predicted remaining time on it stands still
+ * (no block of theirs runs there: their own prediction, or the initial
+ * one) in a red-black tree ordered by class, that time and arrival
+ * (&gtbs_srtf_sm.known), refiled in O(log grids) when a grid's last
+ * running block on the SM ends or is preempted (&gtbs_policy_ops.grid_update)
+ * and on every SM when it becomes known or leaves or rejoins the pending
+ * list.  A pick takes the two shortest of the tree, and reads live the
+ * grids running on the SM (at most its slots) and the few known grids
+ * never sampled (&gtbs_srtf.unsampled), whose time on an SM without a
+ * prediction of its own falls with time.  With the starvation guard, whose
+ * classes change with time, it scans every pending grid as before; the
+ * tests compare the two (gtbs_srtf_scan_ref).
+ *
  * No two grids preempt each other at one cycle: that needs R(a) >= 2 R(b)
  * and R(b) >= 2 R(a) with a positive gap, and a grid counted as infinite
  * (never predicted, started) is never counted as zero, while one counted
@@ -96,6 +110,7 @@
 
 GTBS_POLICY_PRIV_CHECK(struct gtbs_srtf, GTBS_POLICY_DEV_PRIV_SIZE);
 GTBS_POLICY_PRIV_CHECK(struct gtbs_srtf_grid, GTBS_POLICY_GRID_PRIV_SIZE);
+GTBS_POLICY_PRIV_CHECK(struct gtbs_srtf_sm, GTBS_POLICY_SM_PRIV_SIZE);
 GTBS_POLICY_PRIV_CHECK(struct gtbs_srtf_grid_sm,
 		       GTBS_POLICY_GRID_SM_PRIV_SIZE);
 
@@ -127,42 +142,177 @@ static u64 gtbs_srtf_remaining(const struct gtbs_grid *grid, u32 sm, u64 now)
 	return grid->pred_remaining > since ? grid->pred_remaining - since : 0;
 }
 
+static struct gtbs_srtf_sm *gtbs_ss(const struct gtbs_dev *dev, u32 sm)
+{
+	return gtbs_policy_priv(dev->sms[sm]);
+}
+
+static bool gtbs_srtf_pending(const struct gtbs_grid *grid)
+{
+	return !list_empty(&grid->pending_node);
+}
+
+/*
+ * Order of &gtbs_srtf_sm.known: the higher class first, then the shorter
+ * predicted remaining time, then the earlier arrival (the plain scan's
+ * tie-break: &gtbs_dev.pending is in arrival order).
+ */
+static bool gtbs_srtf_before(struct rb_node *a, const struct rb_node *b)
+{
+	const struct gtbs_srtf_grid_sm *x =
+		rb_entry(a, struct gtbs_srtf_grid_sm, node);
+	const struct gtbs_srtf_grid_sm *y =
+		rb_entry(b, struct gtbs_srtf_grid_sm, node);
+
+	if (x->grid->desc.prio_class != y->grid->desc.prio_class)
+		return x->grid->desc.prio_class > y->grid->desc.prio_class;
+	if (x->key != y->key)
+		return x->key < y->key;
+	return x->grid->id < y->grid->id;
+}
+
+/*
+ * Refile @grid on SM @sm's &gtbs_srtf_sm.known.  It belongs there while it
+ * is known, pending and its key on the SM stands still: its own prediction
+ * there, or the initial one.  While a block of it runs on the SM its key
+ * falls with time: it is left as it is (a pick reads it live) and refiled
+ * when its last block there stops (&gtbs_policy_ops.grid_update).  Lock
+ * held; O(log grids).
+ */
+static void gtbs_srtf_index(struct gtbs_dev *dev, struct gtbs_grid *grid,
+			    u32 sm)
+{
+	struct gtbs_srtf_grid_sm *gsm = gtbs_sgs(grid, sm);
+	const struct gtbs_pred_sm *pred = &grid->sm[sm].pred;
+	struct rb_root_cached *known = &gtbs_ss(dev, sm)->known;
+	bool want;
+	u64 key;
+
+	want = gtbs_srtf_pending(grid) &&
+	       gtbs_sg(grid)->sample == GTBS_SAMPLE_KNOWN &&
+	       (gsm->init_remaining ||
+		(grid->state == GTBS_GRID_RUNNING && pred->predicted));
+	if (want && pred->nr_resident)
+		return;
+	if (!want) {
+		if (gsm->queued)
+			rb_erase_cached(&gsm->node, known);
+		gsm->queued = 0;
+		return;
+	}
+	key = gtbs_srtf_remaining(grid, sm, dev->sms[sm]->now);
+	if (gsm->queued) {
+		if (gsm->key == key)
+			return;
+		rb_erase_cached(&gsm->node, known);
+	}
+	gsm->grid = grid;
+	gsm->key = key;
+	gsm->queued = 1;
+	rb_add_cached(&gsm->node, known, gtbs_srtf_before);
+}
+
+/* Refile @grid on every SM.  Lock held; O(SMs log grids). */
+static void gtbs_srtf_index_all(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	u32 i;
+
+	for (i = 0; i < dev->cfg.nr_sms; i++)
+		gtbs_srtf_index(dev, grid, i);
+}
+
+static void gtbs_srtf_unlist(struct gtbs_grid *grid)
+{
+	struct gtbs_srtf_grid *sg = gtbs_sg(grid);
+
+	if (sg->listed)
+		list_del(&sg->node);
+	sg->listed = 0;
+}
+
+/* @grid is known without a sample: on &gtbs_srtf.unsampled if pending. */
+static void gtbs_srtf_list_unsampled(struct gtbs_dev *dev,
+				     struct gtbs_grid *grid)
+{
+	struct gtbs_srtf *st = gtbs_policy_priv(dev);
+	struct gtbs_srtf_grid *sg = gtbs_sg(grid);
+
+	if (gtbs_srtf_pending(grid) && !sg->listed) {
+		list_add_tail(&sg->node, &st->unsampled);
+		sg->listed = 1;
+	} else if (!gtbs_srtf_pending(grid)) {
+		gtbs_srtf_unlist(grid);
+	}
+}
+
+/* NONE -> KNOWN without a sample (it runs at once).  Lock held. */
+static void gtbs_srtf_known_unsampled(struct gtbs_dev *dev,
+				      struct gtbs_grid *grid)
+{
+	struct gtbs_srtf_grid *sg = gtbs_sg(grid);
+
+	gtbs_srtf_unlist(grid);
+	sg->sample = GTBS_SAMPLE_KNOWN;
+	sg->unsampled = 1;
+	gtbs_srtf_list_unsampled(dev, grid);
+	gtbs_srtf_index_all(dev, grid);
+}
+
 static void gtbs_srtf_start_sample(struct gtbs_dev *dev, struct gtbs_sm *sm,
 				   struct gtbs_grid *grid)
 {
 	struct gtbs_srtf *st = gtbs_policy_priv(dev);
 
+	gtbs_srtf_unlist(grid);
 	gtbs_sg(grid)->sample = GTBS_SAMPLE_RUNNING;
 	st->sampling = grid;
 	st->sample_sm = sm->id;
 }
 
-/**
- * gtbs_srtf_choose() - SRTF's view of an SM that may issue a block
- * @dev: the device, inside &gtbs_policy_ops.pick_grid.
- * @sm: the SM.
- * @c: out: the sampling decision, or the two shortest known grids.
- *
- * The sampling rules and the order of the DOC above; SRTF issues from
- * @c->sampled, else from @c->first.
- *
- * Context: device lock held, from &gtbs_policy_ops.pick_grid.
+/*
+ * @grid, known and eligible, with predicted remaining time @key on the SM:
+ * keep the two shortest, the earlier arrival first among equals (as the
+ * scan in arrival order with strict comparisons does).  A grid offered
+ * twice is taken once.
  */
-void gtbs_srtf_choose(struct gtbs_dev *dev, struct gtbs_sm *sm,
-		      struct gtbs_srtf_choice *c)
+static void gtbs_srtf_consider(struct gtbs_srtf_choice *c,
+			       struct gtbs_grid *grid, u64 key)
 {
-	struct gtbs_srtf *st = gtbs_policy_priv(dev);
+	if (grid == c->first || grid == c->second)
+		return;
+	if (!c->first || key < c->first_key ||
+	    (key == c->first_key && grid->id < c->first->id)) {
+		c->second = c->first;
+		c->second_key = c->first_key;
+		c->first = grid;
+		c->first_key = key;
+	} else if (!c->second || key < c->second_key ||
+		   (key == c->second_key && grid->id < c->second->id)) {
+		c->second = grid;
+		c->second_key = key;
+	}
+}
+
+/*
+ * gtbs_srtf_scan_ref - test only: SRTF picks by the plain scan of every
+ * pending grid (gtbs_srtf_scan()) instead of its per-SM order, so that
+ * tests compare the two (tests/unit/test_policy.c, fuzz_sched).  false in
+ * use; read under the device lock, set only by tests with no device busy.
+ */
+bool gtbs_srtf_scan_ref;
+EXPORT_SYMBOL_IF_KUNIT(gtbs_srtf_scan_ref);
+
+/*
+ * The reference: every pending grid, in arrival order.  Fills @c->first
+ * and @c->second; returns the first eligible grid to sample.  O(grids).
+ */
+static struct gtbs_grid *gtbs_srtf_scan(struct gtbs_dev *dev,
+					struct gtbs_sm *sm,
+					struct gtbs_srtf_choice *c)
+{
 	struct gtbs_grid *grid, *unsampled = NULL;
-	struct gtbs_grid *sampling = st->sampling;
 	u64 key;
 
-	memset(c, 0, sizeof(*c));
-	if (sampling && st->sample_sm == sm->id &&
-	    gtbs_grid_eligible(dev, sampling)) {
-		c->sampled = sampling;
-		c->sampling = true;
-		return;
-	}
 	list_for_each_entry(grid, &dev->pending, pending_node) {
 		u32 sample;
 
@@ -187,12 +337,109 @@ void gtbs_srtf_choose(struct gtbs_dev *dev, struct gtbs_sm *sm,
 			c->second_key = key;
 		}
 	}
+	return unsampled;
+}
+
+/*
+ * The same from the per-SM order: the two shortest non-running grids of
+ * &gtbs_srtf_sm.known, the grids with a block running on the SM (keys
+ * falling with time) and &gtbs_srtf.unsampled, read live.
+ * O(blocks per SM + unsampled grids) plus the walk's O(log grids).
+ */
+static struct gtbs_grid *gtbs_srtf_indexed(struct gtbs_dev *dev,
+					   struct gtbs_sm *sm,
+					   struct gtbs_srtf_choice *c)
+{
+	struct gtbs_srtf *st = gtbs_policy_priv(dev);
+	struct gtbs_srtf_grid *sg;
+	struct gtbs_grid *grid;
+	struct rb_node *node;
+	u32 i, found = 0;
+
+	node = rb_first_cached(&gtbs_ss(dev, sm->id)->known);
+	for (; node && found < 2; node = rb_next(node)) {
+		struct gtbs_srtf_grid_sm *gsm =
+			rb_entry(node, struct gtbs_srtf_grid_sm, node);
+
+		grid = gsm->grid;
+		if (grid->desc.prio_class < dev->top_class)
+			break;
+		if (grid->sm[sm->id].pred.nr_resident ||
+		    !gtbs_grid_eligible(dev, grid))
+			continue;
+		gtbs_srtf_consider(c, grid, gsm->key);
+		found++;
+	}
+	for (i = 0; i < dev->cfg.max_blocks_per_sm; i++) {
+		grid = sm->slots[i].grid;
+		if (!grid || !grid->sm[sm->id].pred.nr_resident ||
+		    !gtbs_srtf_pending(grid) ||
+		    gtbs_sg(grid)->sample != GTBS_SAMPLE_KNOWN ||
+		    !gtbs_grid_eligible(dev, grid))
+			continue;
+		gtbs_srtf_consider(c, grid,
+				   gtbs_srtf_remaining(grid, sm->id, sm->now));
+	}
+	list_for_each_entry(sg, &st->unsampled, node) {
+		const struct gtbs_pred_sm *pred;
+
+		grid = gtbs_priv_to_grid(sg);
+		pred = &grid->sm[sm->id].pred;
+		if (pred->nr_resident || gtbs_sgs(grid, sm->id)->queued ||
+		    !gtbs_grid_eligible(dev, grid))
+			continue;
+		gtbs_srtf_consider(c, grid,
+				   gtbs_srtf_remaining(grid, sm->id, sm->now));
+	}
+	if (dev->top_class >= GTBS_NR_PRIO_CLASSES)
+		return NULL;
+	list_for_each_entry(sg, &st->none[dev->top_class], node) {
+		grid = gtbs_priv_to_grid(sg);
+		if (gtbs_srtf_pending(grid) && gtbs_grid_eligible(dev, grid))
+			return grid;
+	}
+	return NULL;
+}
+
+/**
+ * gtbs_srtf_choose() - SRTF's view of an SM that may issue a block
+ * @dev: the device, inside &gtbs_policy_ops.pick_grid.
+ * @sm: the SM.
+ * @c: out: the sampling decision, or the two shortest known grids.
+ *
+ * The sampling rules and the order of the DOC above; SRTF issues from
+ * @c->sampled, else from @c->first.  The two shortest come from the
+ * SM's order (&gtbs_srtf_sm.known) in O(log grids) plus the grids that
+ * run on the SM, or, with the starvation guard (whose classes change with
+ * time) and in tests (&gtbs_srtf_scan_ref), from a scan of every pending
+ * grid: the same grids either way.
+ *
+ * Context: device lock held, from &gtbs_policy_ops.pick_grid.
+ */
+void gtbs_srtf_choose(struct gtbs_dev *dev, struct gtbs_sm *sm,
+		      struct gtbs_srtf_choice *c)
+{
+	struct gtbs_srtf *st = gtbs_policy_priv(dev);
+	struct gtbs_grid *unsampled;
+	struct gtbs_grid *sampling = st->sampling;
+
+	memset(c, 0, sizeof(*c));
+	if (sampling && st->sample_sm == sm->id &&
+	    gtbs_grid_eligible(dev, sampling)) {
+		c->sampled = sampling;
+		c->sampling = true;
+		return;
+	}
+	if (dev->starve_cycles || gtbs_srtf_scan_ref)
+		unsampled = gtbs_srtf_scan(dev, sm, c);
+	else
+		unsampled = gtbs_srtf_indexed(dev, sm, c);
 	if (!unsampled)
 		return;
 	if (!c->first) {
 		/* nothing known may issue: no comparison to make */
 		if (gtbs_block_fits(dev, sm, unsampled))
-			gtbs_sg(unsampled)->sample = GTBS_SAMPLE_KNOWN;
+			gtbs_srtf_known_unsampled(dev, unsampled);
 		c->sampled = unsampled;
 		return;
 	}
@@ -247,6 +494,7 @@ void gtbs_srtf_predict(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	}
 	gtbs_sg(grid)->sample = GTBS_SAMPLE_KNOWN;
 	st->sampling = NULL;
+	gtbs_srtf_index_all(dev, grid);
 	gtbs_dev_kick(dev, sm->now);
 }
 
@@ -260,9 +508,61 @@ void gtbs_srtf_predict(struct gtbs_dev *dev, struct gtbs_sm *sm,
 void gtbs_srtf_grid_end(struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
 	struct gtbs_srtf *st = gtbs_policy_priv(dev);
+	u32 i;
 
 	if (st->sampling == grid)
 		st->sampling = NULL;
+	gtbs_srtf_unlist(grid);
+	for (i = 0; i < dev->cfg.nr_sms; i++) {
+		struct gtbs_srtf_grid_sm *gsm = gtbs_sgs(grid, i);
+
+		if (gsm->queued)
+			rb_erase_cached(&gsm->node, &gtbs_ss(dev, i)->known);
+		gsm->queued = 0;
+	}
+}
+
+/**
+ * gtbs_srtf_grid_arrive() - SRTF's &gtbs_policy_ops.grid_arrive
+ * @dev: the device.
+ * @grid: the grid that arrived, %GTBS_SAMPLE_NONE: it joins the grids
+ *	waiting for a sample (&gtbs_srtf.none).
+ *
+ * Context: device lock held.
+ */
+void gtbs_srtf_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	struct gtbs_srtf *st = gtbs_policy_priv(dev);
+	struct gtbs_srtf_grid *sg = gtbs_sg(grid);
+
+	if (sg->listed || sg->sample != GTBS_SAMPLE_NONE)
+		return;
+	list_add_tail(&sg->node, &st->none[grid->desc.prio_class]);
+	sg->listed = 1;
+}
+
+/**
+ * gtbs_srtf_grid_update() - SRTF's &gtbs_policy_ops.grid_update
+ * @dev: the device.
+ * @sm: the SM where @grid's prediction or residency changed, or NULL:
+ *	@grid left or rejoined &gtbs_dev.pending.
+ * @grid: the grid.
+ *
+ * Refiles @grid on @sm's order (&gtbs_srtf_sm.known), O(log grids), or on
+ * every SM's, O(SMs log grids).
+ *
+ * Context: device lock held.
+ */
+void gtbs_srtf_grid_update(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			   struct gtbs_grid *grid)
+{
+	if (sm) {
+		gtbs_srtf_index(dev, grid, sm->id);
+		return;
+	}
+	if (gtbs_sg(grid)->unsampled)
+		gtbs_srtf_list_unsampled(dev, grid);
+	gtbs_srtf_index_all(dev, grid);
 }
 
 /**
@@ -276,12 +576,20 @@ void gtbs_srtf_grid_end(struct gtbs_dev *dev, struct gtbs_grid *grid)
  */
 void gtbs_srtf_attach(struct gtbs_dev *dev)
 {
+	struct gtbs_srtf *st = gtbs_policy_priv(dev);
 	struct gtbs_grid *grid;
+	u32 i;
 
+	for (i = 0; i < GTBS_NR_PRIO_CLASSES; i++)
+		INIT_LIST_HEAD(&st->none[i]);
+	INIT_LIST_HEAD(&st->unsampled);
 	/* private areas are zero: no sampling, every grid NONE */
-	list_for_each_entry(grid, &dev->grids, node)
+	list_for_each_entry(grid, &dev->grids, node) {
 		if (grid->state == GTBS_GRID_RUNNING)
-			gtbs_sg(grid)->sample = GTBS_SAMPLE_KNOWN;
+			gtbs_srtf_known_unsampled(dev, grid);
+		else
+			gtbs_srtf_grid_arrive(dev, grid);
+	}
 }
 
 /**
@@ -367,13 +675,16 @@ const struct gtbs_policy_ops gtbs_policy_srtf = {
 	.owner = THIS_MODULE,
 	.pick_grid = gtbs_srtf_pick_grid,
 	.attach = gtbs_srtf_attach,
+	.grid_arrive = gtbs_srtf_grid_arrive,
 	.grid_end = gtbs_srtf_grid_end,
 	.predict = gtbs_srtf_predict,
+	.grid_update = gtbs_srtf_grid_update,
 	.grid_state = gtbs_srtf_grid_state,
 	.may_preempt = gtbs_srtf_may_preempt,
 	.params = gtbs_srtf_params,
 	.nr_params = ARRAY_SIZE(gtbs_srtf_params),
 	.dev_priv_size = sizeof(struct gtbs_srtf),
+	.sm_priv_size = sizeof(struct gtbs_srtf_sm),
 	.grid_priv_size = sizeof(struct gtbs_srtf_grid),
 	.grid_sm_priv_size = sizeof(struct gtbs_srtf_grid_sm),
 };

@@ -41,6 +41,14 @@ enum gtbs_sample_state {
  *	gtbs_srtf_preempt_unknown: whether grids without a prediction take
  *	part in preemption.
  *
+ * @none: per &enum gtbs_prio_class, the grids in %GTBS_SAMPLE_NONE, in
+ *	arrival order (&gtbs_srtf_grid.node): the next grid to sample is the
+ *	first eligible one of the class that may issue.
+ * @unsampled: the grids on &gtbs_dev.pending that are %GTBS_SAMPLE_KNOWN
+ *	without a sample (&gtbs_srtf_grid.unsampled): on an SM where they
+ *	have no prediction of their own their key moves with time, so a pick
+ *	reads them one by one.
+ *
  * SRTF/Adaptive's state begins with it.  Protected by the device lock.
  */
 struct gtbs_srtf {
@@ -48,6 +56,8 @@ struct gtbs_srtf {
 	u32 sample_sm;
 	u64 preempt_ratio_pct;
 	u64 preempt_unknown;
+	struct list_head none[GTBS_NR_PRIO_CLASSES];
+	struct list_head unsampled;
 };
 
 /**
@@ -111,11 +121,35 @@ extern const char * const gtbs_srtf_preempt_unknown_names[];
  * struct gtbs_srtf_grid - SRTF's state of a grid (&gtbs_grid.policy_priv)
  * @sample: &enum gtbs_sample_state; zero (%GTBS_SAMPLE_NONE) for a grid
  *	that arrives.
+ * @unsampled: %GTBS_SAMPLE_KNOWN without a sample (it ran at once, or was
+ *	running when SRTF was attached): no initial prediction.
+ * @listed: @node is on &gtbs_srtf.none or &gtbs_srtf.unsampled.
+ * @node: link there.
  *
  * Protected by the device lock.
  */
 struct gtbs_srtf_grid {
 	u32 sample;
+	u32 unsampled;
+	u32 listed;
+	struct list_head node;
+};
+
+/**
+ * struct gtbs_srtf_sm - SRTF's state of an SM (&gtbs_sm.policy_priv)
+ * @known: the known grids on &gtbs_dev.pending whose predicted remaining
+ *	time on this SM stands still while they have no block running on it
+ *	(their own prediction there, or the initial one), ordered by class
+ *	(highest first), then that time, then arrival
+ *	(&gtbs_srtf_grid_sm.node): the shortest is found without reading
+ *	every grid.  A grid with a block running on the SM may be there with
+ *	an old key, or not at all: a pick reads those live.
+ *
+ * SRTF/Adaptive's state of an SM begins with it.  Protected by the device
+ * lock.
+ */
+struct gtbs_srtf_sm {
+	struct rb_root_cached known;
 };
 
 /**
@@ -123,11 +157,19 @@ struct gtbs_srtf_grid {
  * @init_remaining: 0, or 1 + the sample prediction of the grid's
  *	remaining runtime copied to this SM as its initial prediction,
  *	cycles; used until the SM makes its own (&gtbs_pred_sm.predicted).
+ * @node: link in &gtbs_srtf_sm.known while @queued.
+ * @grid: the grid (@node's owner).
+ * @key: the predicted remaining time it is filed under there, cycles.
+ * @queued: on &gtbs_srtf_sm.known.
  *
  * In &gtbs_grid_sm.policy_priv; protected by the device lock.
  */
 struct gtbs_srtf_grid_sm {
 	u64 init_remaining;
+	struct rb_node node;
+	struct gtbs_grid *grid;
+	u64 key;
+	u32 queued;
 };
 
 /**
@@ -177,11 +219,13 @@ struct gtbs_adaptive {
 
 /**
  * struct gtbs_adaptive_sm - SRTF/Adaptive's state of an SM
+ * @srtf: SRTF's, first.
  * @sharing: the SM is in sharing mode.
  *
  * In &gtbs_sm.policy_priv; protected by the device lock.
  */
 struct gtbs_adaptive_sm {
+	struct gtbs_srtf_sm srtf;
 	bool sharing;
 };
 
@@ -229,6 +273,10 @@ void gtbs_srtf_choose(struct gtbs_dev *dev, struct gtbs_sm *sm,
 void gtbs_srtf_predict(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		       struct gtbs_grid *grid);
 void gtbs_srtf_grid_end(struct gtbs_dev *dev, struct gtbs_grid *grid);
+void gtbs_srtf_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid);
+void gtbs_srtf_grid_update(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			   struct gtbs_grid *grid);
+extern bool gtbs_srtf_scan_ref;
 void gtbs_srtf_attach(struct gtbs_dev *dev);
 bool gtbs_srtf_may_preempt(const struct gtbs_dev *dev,
 			   const struct gtbs_sm *sm,

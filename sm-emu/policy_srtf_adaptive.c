@@ -189,15 +189,38 @@ static void gtbs_adaptive_decide(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	}
 }
 
-static bool gtbs_adaptive_total(const struct gtbs_dev *dev,
-				const struct gtbs_grid *grid,
-				struct gtbs_adaptive_total *e)
+/*
+ * struct gtbs_adaptive_grid - SRTF/Adaptive's state of a grid
+ * (&gtbs_grid.policy_priv): SRTF's, then the grid's total predicted
+ * runtime (gtbs_adaptive_total()) kept as the SMs predict, so that a
+ * decision does not read every SM.  @max: the reading; @max_sm: the SM it
+ * comes from (the first of the largest), U32_MAX for none yet; @max_valid:
+ * @max and @max_sm hold (0: recompute, after the SM holding the largest
+ * lowered it, and after an attach).  Protected by the device lock.
+ */
+struct gtbs_adaptive_grid {
+	struct gtbs_srtf_grid srtf;
+	struct gtbs_adaptive_total max;
+	u32 max_sm;
+	u32 max_valid;
+};
+
+GTBS_POLICY_PRIV_CHECK(struct gtbs_adaptive_grid, GTBS_POLICY_GRID_PRIV_SIZE);
+
+static struct gtbs_adaptive_grid *gtbs_adg(const struct gtbs_grid *grid)
+{
+	return gtbs_policy_priv(grid);
+}
+
+/* The reading of gtbs_adaptive_total() over every SM: O(SMs). */
+static bool gtbs_adaptive_total_scan(const struct gtbs_dev *dev,
+				     const struct gtbs_grid *grid,
+				     struct gtbs_adaptive_total *e, u32 *sm)
 {
 	bool found = false;
 	u32 i;
 
-	if (grid->state != GTBS_GRID_RUNNING)
-		return false;
+	*sm = U32_MAX;
 	for (i = 0; i < dev->cfg.nr_sms; i++) {
 		const struct gtbs_pred_sm *pred = &grid->sm[i].pred;
 
@@ -207,9 +230,73 @@ static bool gtbs_adaptive_total(const struct gtbs_dev *dev,
 		e->total = pred->pred_cycles;
 		e->t = pred->t;
 		e->n = pred->total_blocks;
+		*sm = i;
 		found = true;
 	}
-	return found && e->total;
+	return found;
+}
+
+/*
+ * A block of @grid ended or was preempted on SM @sm: keep its largest
+ * prediction (&gtbs_adaptive_grid.max) as gtbs_adaptive_total_scan()
+ * would find it, in O(1), or mark it for a recompute when the SM that held
+ * it lowered it.  Lock held.
+ */
+static void gtbs_adaptive_max_update(struct gtbs_grid *grid, u32 sm)
+{
+	struct gtbs_adaptive_grid *ag = gtbs_adg(grid);
+	const struct gtbs_pred_sm *pred = &grid->sm[sm].pred;
+	bool have = pred->predicted && pred->t;
+
+	if (!ag->max_valid)
+		return;
+	if (ag->max_sm == sm) {
+		if (!have || pred->pred_cycles < ag->max.total) {
+			ag->max_valid = 0;
+			return;
+		}
+	} else if (!have || (ag->max_sm != U32_MAX &&
+			     (pred->pred_cycles < ag->max.total ||
+			      (pred->pred_cycles == ag->max.total &&
+			       sm > ag->max_sm)))) {
+		return;
+	}
+	ag->max.total = pred->pred_cycles;
+	ag->max.t = pred->t;
+	ag->max.n = pred->total_blocks;
+	ag->max_sm = sm;
+}
+
+static bool gtbs_adaptive_total(const struct gtbs_dev *dev,
+				const struct gtbs_grid *grid,
+				struct gtbs_adaptive_total *e)
+{
+	struct gtbs_adaptive_grid *ag = gtbs_adg(grid);
+	u32 sm;
+
+	if (grid->state != GTBS_GRID_RUNNING)
+		return false;
+	if (gtbs_srtf_scan_ref)	/* tests: the reference */
+		return gtbs_adaptive_total_scan(dev, grid, e, &sm) &&
+		       e->total;
+	if (!ag->max_valid) {
+		memset(&ag->max, 0, sizeof(ag->max));
+		gtbs_adaptive_total_scan(dev, grid, &ag->max, &ag->max_sm);
+		ag->max_valid = 1;
+	}
+	if (ag->max_sm == U32_MAX)
+		return false;
+	*e = ag->max;
+	return e->total;
+}
+
+/* &gtbs_policy_ops.grid_update: SRTF's, then the grid's largest prediction. */
+static void gtbs_adaptive_grid_update(struct gtbs_dev *dev, struct gtbs_sm *sm,
+				      struct gtbs_grid *grid)
+{
+	gtbs_srtf_grid_update(dev, sm, grid);
+	if (sm)
+		gtbs_adaptive_max_update(grid, sm->id);
 }
 
 /**
@@ -464,15 +551,17 @@ const struct gtbs_policy_ops gtbs_policy_srtf_adaptive = {
 	.owner = THIS_MODULE,
 	.pick_grid = gtbs_adaptive_pick_grid,
 	.attach = gtbs_srtf_attach,
+	.grid_arrive = gtbs_srtf_grid_arrive,
 	.grid_end = gtbs_adaptive_grid_end,
 	.predict = gtbs_srtf_predict,
+	.grid_update = gtbs_adaptive_grid_update,
 	.param_set = gtbs_adaptive_param_set,
 	.sm_sharing = gtbs_adaptive_sm_sharing,
 	.grid_state = gtbs_srtf_grid_state,
 	.may_preempt = gtbs_srtf_may_preempt,
 	.dev_priv_size = sizeof(struct gtbs_adaptive),
 	.sm_priv_size = sizeof(struct gtbs_adaptive_sm),
-	.grid_priv_size = sizeof(struct gtbs_srtf_grid),
+	.grid_priv_size = sizeof(struct gtbs_adaptive_grid),
 	.grid_sm_priv_size = sizeof(struct gtbs_srtf_grid_sm),
 	.params = gtbs_adaptive_params,
 	.nr_params = ARRAY_SIZE(gtbs_adaptive_params),

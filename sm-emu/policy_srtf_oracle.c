@@ -27,11 +27,11 @@
  * never interrupted.  The key does not change as a grid runs: a grid that
  * started first keeps its place only if it is shorter in total.
  *
- * Since the key is fixed at arrival, the grids are kept sorted by it on
- * the policy's own list (&struct gtbs_srtf_oracle; insertion at arrival,
- * O(grids)), and a pick is the first eligible grid there: O(1) when one
- * class has blocks to issue, instead of a scan of every pending grid on
- * every block issue.
+ * Since the key is fixed at arrival, the pending grids are kept sorted by
+ * it in the policy's own red-black tree (&struct gtbs_srtf_oracle;
+ * O(log grids) when a grid joins or leaves &gtbs_dev.pending), and a pick
+ * is the first eligible grid there: O(1) when one class has blocks to
+ * issue, instead of a scan of every pending grid on every block issue.
  *
  * With preemption (the device's preempt_mode is not drain), the grid
  * picked for an SM preempts there the running blocks of grids of its
@@ -44,25 +44,28 @@
 
 /**
  * struct gtbs_srtf_oracle - srtf-oracle's device state
- * @grids: the arrived grids by &gtbs_grid.alone_cycles, then arrival,
- *	linked by &gtbs_srtf_oracle_grid.node.
+ * @grids: the pending grids (&gtbs_dev.pending) by &gtbs_grid.alone_cycles,
+ *	then arrival, in a red-black tree linked by
+ *	&gtbs_srtf_oracle_grid.node.
  *
  * In &gtbs_dev.policy_priv; protected by the device lock.
  */
 struct gtbs_srtf_oracle {
-	struct list_head grids;
+	struct rb_root_cached grids;
 };
 
 GTBS_POLICY_PRIV_CHECK(struct gtbs_srtf_oracle, GTBS_POLICY_DEV_PRIV_SIZE);
 
 /**
  * struct gtbs_srtf_oracle_grid - srtf-oracle's state of a grid
- * @node: link in &gtbs_srtf_oracle.grids from arrival to grid_end.
+ * @node: link in &gtbs_srtf_oracle.grids while @queued.
+ * @queued: on &gtbs_srtf_oracle.grids: the grid is pending.
  *
  * In &gtbs_grid.policy_priv; protected by the device lock.
  */
 struct gtbs_srtf_oracle_grid {
-	struct list_head node;
+	struct rb_node node;
+	u32 queued;
 };
 
 GTBS_POLICY_PRIV_CHECK(struct gtbs_srtf_oracle_grid,
@@ -73,57 +76,73 @@ static struct gtbs_srtf_oracle_grid *gtbs_og(struct gtbs_grid *grid)
 	return gtbs_policy_priv(grid);
 }
 
-/* Insert @grid after every grid with a key <= its own (arrival order). */
-static void gtbs_srtf_oracle_insert(struct gtbs_dev *dev,
-				    struct gtbs_grid *grid)
+/* @node is the first member: it starts the private area */
+static bool gtbs_srtf_oracle_less(struct rb_node *a, const struct rb_node *b)
+{
+	const struct gtbs_grid *x = gtbs_priv_to_grid(a);
+	const struct gtbs_grid *y = gtbs_priv_to_grid((struct rb_node *)b);
+
+	if (x->alone_cycles != y->alone_cycles)
+		return x->alone_cycles < y->alone_cycles;
+	return x->id < y->id;
+}
+
+/* @grid on the tree while it is pending, off it otherwise.  O(log grids). */
+static void gtbs_srtf_oracle_file(struct gtbs_dev *dev,
+				  struct gtbs_grid *grid)
 {
 	struct gtbs_srtf_oracle *so = gtbs_policy_priv(dev);
-	struct list_head *pos;
+	struct gtbs_srtf_oracle_grid *og = gtbs_og(grid);
+	bool pending = !list_empty(&grid->pending_node);
 
-	for (pos = so->grids.prev; pos != &so->grids; pos = pos->prev) {
-		/* @node is the first member: @pos starts the private area */
-		struct gtbs_grid *g = gtbs_priv_to_grid(pos);
-
-		if (g->alone_cycles <= grid->alone_cycles)
-			break;
-	}
-	list_add(&gtbs_og(grid)->node, pos);
+	if (pending && !og->queued)
+		rb_add_cached(&og->node, &so->grids, gtbs_srtf_oracle_less);
+	else if (!pending && og->queued)
+		rb_erase_cached(&og->node, &so->grids);
+	og->queued = pending;
 }
 
 static void gtbs_srtf_oracle_attach(struct gtbs_dev *dev)
 {
-	struct gtbs_srtf_oracle *so = gtbs_policy_priv(dev);
 	struct gtbs_grid *grid;
 
-	INIT_LIST_HEAD(&so->grids);
-	/* &gtbs_dev.grids is in arrival order, so ties stay in it */
 	list_for_each_entry(grid, &dev->grids, node)
-		gtbs_srtf_oracle_insert(dev, grid);
+		gtbs_srtf_oracle_file(dev, grid);
 }
 
-static void gtbs_srtf_oracle_grid_arrive(struct gtbs_dev *dev,
+static void gtbs_srtf_oracle_grid_update(struct gtbs_dev *dev,
+					 struct gtbs_sm *sm,
 					 struct gtbs_grid *grid)
 {
-	gtbs_srtf_oracle_insert(dev, grid);
+	if (!sm)	/* it left or rejoined the pending list */
+		gtbs_srtf_oracle_file(dev, grid);
 }
 
 static void gtbs_srtf_oracle_grid_end(struct gtbs_dev *dev,
 				      struct gtbs_grid *grid)
 {
-	list_del(&gtbs_og(grid)->node);
+	struct gtbs_srtf_oracle *so = gtbs_policy_priv(dev);
+	struct gtbs_srtf_oracle_grid *og = gtbs_og(grid);
+
+	if (og->queued)
+		rb_erase_cached(&og->node, &so->grids);
+	og->queued = 0;
 }
 
-/* The shortest eligible grid, the earliest arrival among equals. */
+/*
+ * The shortest eligible grid, the earliest arrival among equals: the
+ * first of the tree when one class has blocks to issue.
+ */
 static struct gtbs_grid *gtbs_srtf_oracle_pick_grid(struct gtbs_dev *dev,
 						    struct gtbs_sm *sm,
 						    u32 *reason)
 {
 	struct gtbs_srtf_oracle *so = gtbs_policy_priv(dev);
-	struct list_head *pos;
+	struct rb_node *node;
 
 	*reason = GTBS_PICK_SHORTER;
-	list_for_each(pos, &so->grids) {
-		struct gtbs_grid *grid = gtbs_priv_to_grid(pos);
+	for (node = rb_first_cached(&so->grids); node; node = rb_next(node)) {
+		struct gtbs_grid *grid = gtbs_priv_to_grid(node);
 
 		if (gtbs_grid_eligible(dev, grid))
 			return grid;
@@ -146,7 +165,8 @@ const struct gtbs_policy_ops gtbs_policy_srtf_oracle = {
 	.owner = THIS_MODULE,
 	.pick_grid = gtbs_srtf_oracle_pick_grid,
 	.attach = gtbs_srtf_oracle_attach,
-	.grid_arrive = gtbs_srtf_oracle_grid_arrive,
+	.grid_arrive = gtbs_srtf_oracle_file,
+	.grid_update = gtbs_srtf_oracle_grid_update,
 	.grid_end = gtbs_srtf_oracle_grid_end,
 	.may_preempt = gtbs_srtf_oracle_may_preempt,
 	.dev_priv_size = sizeof(struct gtbs_srtf_oracle),

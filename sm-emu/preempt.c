@@ -205,6 +205,8 @@ static void gtbs_pending_readd(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	list_add(&grid->pending_node, &pos->pending_node);
 	dev->nr_pending[grid->desc.prio_class]++;
 	dev->pending_gen++;
+	if (dev->policy->grid_update)
+		dev->policy->grid_update(dev, NULL, grid);
 	gtbs_dev_kick(dev, now);
 }
 
@@ -309,6 +311,8 @@ static void gtbs_preempt_switch(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	rec->restore_cycles = cycles;
 	rec->preempts = slot->preempts + 1;
 	gtbs_pred_on_block_preempt(&grid->sm[sm->id].pred, index, sm->now);
+	if (dev->policy->grid_update)
+		dev->policy->grid_update(dev, sm, grid);
 	gtbs_sm_load(sm, grid, -1);
 	gtbs_group_put(dev, sm, slot->group);
 	slot->rec = rec;
@@ -341,6 +345,8 @@ static void gtbs_preempt_flush(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	dev->lost_cycles += slot->ran + sm->now - slot->start_cycle;
 	dev->preempts[GTBS_MECH_FLUSH]++;
 	gtbs_pred_on_block_preempt(&grid->sm[sm->id].pred, index, sm->now);
+	if (dev->policy->grid_update)
+		dev->policy->grid_update(dev, sm, grid);
 	if (dev->backend && dev->backend->block_preempt)
 		dev->backend->block_preempt(dev, sm, grid, index, block,
 					    GTBS_MECH_FLUSH, 0);

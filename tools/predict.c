@@ -13,6 +13,16 @@
  * count on that SM after all events of a cycle differs from the
  * Resident_Blocks the predictor holds.
  *
+ * Cost: a (grid, SM)'s state is made at the grid's first block on the SM
+ * (as launched: no SM it never ran on is touched), and the slices that
+ * launches and ends start for every other grid are applied lazily, at each
+ * state's next event, by a generation count (&pt_trace.slice_gen), as the
+ * engine does (&gtbs_dev.slice_gen).  So the replay is linear in the
+ * blocks plus the (grid, SM) pairs they touch, with 4 bytes per SM per
+ * running grid for the index: 65,536 grids at once on 1,024 SMs replay in
+ * about 2 s (Documentation/performance.rst).  It used to reslice every
+ * running grid on every SM at every launch and end: O(grids^2 x SMs).
+ *
  * Copyright (C) 2026 The gputbs developers
  */
 #include <errno.h>
@@ -105,6 +115,24 @@ struct pt_pred {
 };
 
 /**
+ * struct pt_gsm - a running grid's predictor state on one SM it ran on
+ * @pred: the state (&struct gtbs_pred_sm).
+ * @starts: its Block_Start[] storage.
+ * @gen: the &pt_trace.slice_gen it has caught up with: slices started by
+ *	launches and ends of other grids are applied lazily, at the state's
+ *	next event (as the engine's &gtbs_grid_sm.slice_gen).
+ * @last_pred: 1 + index in &pt_trace.preds of its latest prediction, or 0.
+ * @sm: the SM.
+ */
+struct pt_gsm {
+	struct gtbs_pred_sm pred;
+	__u64 starts[PT_NR_SLOTS];
+	__u64 gen;
+	__u32 last_pred;
+	__u32 sm;
+};
+
+/**
  * struct pt_grid - one ``grid`` line and its replay state
  * @id: the trace's grid ID.
  * @label: label, may be empty.
@@ -117,10 +145,10 @@ struct pt_pred {
  * @launched: first block started (at @start).
  * @start: cycle of the first block start.
  * @end: cycle of the last block end.
- * @sm: while running, one predictor state per SM.
- * @starts: while running, their Block_Start[] storage, %PT_NR_SLOTS per SM.
- * @last_pred: while running, per SM, 1 + index in &pt_trace.preds of its
- *	latest prediction, or 0.
+ * @idx: while running, per SM, 1 + index in @st of its state, or 0 while
+ *	no block of the grid has run there (its state is then as launched).
+ * @st: while running, the states of the SMs it ran on, in first-touch
+ *	order; @nr_st of them, @cap_st allocated.
  * @run_pos: index in &pt_trace.running while running.
  * @nr_preds: predictions made.
  * @first: 1 + index in &pt_trace.preds of the first prediction.
@@ -133,9 +161,10 @@ struct pt_grid {
 	__u32 given, ended;
 	bool running, launched;
 	__u64 start, end;
-	struct gtbs_pred_sm *sm;
-	__u64 *starts;
-	__u32 *last_pred;
+	__u32 *idx;
+	struct pt_gsm **st;
+	__u32 nr_st;
+	size_t cap_st;
 	__u32 run_pos;
 	__u32 nr_preds;
 	size_t first, final;
@@ -163,6 +192,10 @@ struct pt_grid {
  * @cap_preds: allocated entries of @preds.
  * @running: indices of running grids.
  * @nr_running: entries of @running.
+ * @slice_gen: incremented at every launch and grid end: a new slice for
+ *	every other running grid on every SM, applied lazily
+ *	(&pt_gsm.gen), so that a launch or an end costs O(1), not
+ *	O(running grids x SMs).
  * @err: message of the first error, "FILE:LINE: reason".
  */
 struct pt_trace {
@@ -184,6 +217,7 @@ struct pt_trace {
 	size_t nr_preds, cap_preds;
 	__u32 *running;
 	__u32 nr_running;
+	__u64 slice_gen;
 	char err[512];
 };
 
@@ -480,46 +514,68 @@ static int pt_event_cmp(const void *a, const void *b)
 	return x->block < y->block ? -1 : x->block > y->block;
 }
 
-static void pt_reslice_grid(struct pt_trace *tr, struct pt_grid *g)
+/* Apply the slices started since @e last caught up (Algorithm 1's Reslice). */
+static void pt_catch_up(struct pt_trace *tr, struct pt_gsm *e)
 {
-	__u32 sm;
-
-	for (sm = 0; sm < tr->nr_sms; sm++)
-		gtbs_pred_reslice(&g->sm[sm]);
+	if (e->gen != tr->slice_gen)
+		gtbs_pred_reslice(&e->pred);
+	e->gen = tr->slice_gen;
 }
 
-/* Reslice every running grid but @except (NULL: all). */
-static void pt_reslice_running(struct pt_trace *tr, const struct pt_grid *except)
+/*
+ * @g's state on SM @sm, made at its first block there: as at the grid's
+ * launch (OnLaunch sets Reslice, so the slices before it change nothing).
+ * NULL when out of memory.
+ */
+static struct pt_gsm *pt_gsm_get(struct pt_trace *tr, struct pt_grid *g,
+				 __u32 sm)
+{
+	struct pt_gsm *e;
+
+	if (g->idx[sm])
+		return g->st[g->idx[sm] - 1];
+	if (pt_grow((void **)&g->st, &g->cap_st, g->nr_st + 1,
+		    sizeof(*g->st)))
+		return NULL;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	if (gtbs_pred_init(&e->pred, e->starts, PT_NR_SLOTS) ||
+	    gtbs_pred_on_launch(&e->pred, g->nr_blocks, g->residency,
+				tr->nr_sms)) {
+		free(e);
+		return NULL;
+	}
+	gtbs_pred_set_slice_unaware(&e->pred, tr->unaware);
+	gtbs_pred_set_literal(&e->pred, tr->literal);
+	e->gen = tr->slice_gen;
+	e->sm = sm;
+	g->st[g->nr_st++] = e;
+	g->idx[sm] = g->nr_st;
+	return e;
+}
+
+static void pt_gsm_free(struct pt_grid *g)
 {
 	__u32 i;
 
-	for (i = 0; i < tr->nr_running; i++) {
-		struct pt_grid *g = &tr->grids[tr->running[i]];
-
-		if (g != except)
-			pt_reslice_grid(tr, g);
-	}
+	for (i = 0; i < g->nr_st; i++)
+		free(g->st[i]);
+	free(g->st);
+	free(g->idx);
+	g->st = NULL;
+	g->idx = NULL;
+	g->nr_st = 0;
+	g->cap_st = 0;
 }
 
 static int pt_launch(struct pt_trace *tr, __u32 gi, __u64 cycle)
 {
 	struct pt_grid *g = &tr->grids[gi];
-	__u32 sm;
 
-	g->sm = calloc(tr->nr_sms, sizeof(*g->sm));
-	g->starts = calloc((size_t)tr->nr_sms * PT_NR_SLOTS, sizeof(*g->starts));
-	g->last_pred = calloc(tr->nr_sms, sizeof(*g->last_pred));
-	if (!g->sm || !g->starts || !g->last_pred)
+	g->idx = calloc(tr->nr_sms, sizeof(*g->idx));
+	if (!g->idx)
 		return pt_nomem(tr);
-	for (sm = 0; sm < tr->nr_sms; sm++) {
-		if (gtbs_pred_init(&g->sm[sm], g->starts + sm * PT_NR_SLOTS,
-				   PT_NR_SLOTS) ||
-		    gtbs_pred_on_launch(&g->sm[sm], g->nr_blocks, g->residency,
-					tr->nr_sms))
-			return pt_fail(tr, g->line, "internal: bad launch");
-		gtbs_pred_set_slice_unaware(&g->sm[sm], tr->unaware);
-		gtbs_pred_set_literal(&g->sm[sm], tr->literal);
-	}
 	g->running = true;
 	g->launched = true;
 	g->start = cycle;
@@ -528,39 +584,62 @@ static int pt_launch(struct pt_trace *tr, __u32 gi, __u64 cycle)
 	return 0;
 }
 
+/*
+ * A launch of @g: a new slice for every other running grid.  @g's own
+ * states (made at this cycle) catch up first, then skip it.
+ */
+static void pt_launched(struct pt_trace *tr, struct pt_grid *g)
+{
+	__u32 i;
+
+	for (i = 0; i < g->nr_st; i++)
+		pt_catch_up(tr, g->st[i]);
+	tr->slice_gen++;
+	for (i = 0; i < g->nr_st; i++)
+		g->st[i]->gen = tr->slice_gen;
+}
+
 /* The grid's final prediction: the maximum of its SMs' latest ones. */
 static void pt_finish(struct pt_trace *tr, __u32 gi, __u64 cycle)
 {
 	struct pt_grid *g = &tr->grids[gi];
-	__u32 sm, last;
+	__u32 i, last, best_sm = 0;
 
 	g->end = cycle;
-	for (sm = 0; sm < tr->nr_sms; sm++) {
-		size_t p = g->last_pred[sm];
+	/* the lowest SM among equal maxima, as a scan of the SMs in order */
+	for (i = 0; i < g->nr_st; i++) {
+		size_t p = g->st[i]->last_pred;
+		__u32 sm = g->st[i]->sm;
 
 		if (p && (!g->final ||
-			  tr->preds[p - 1].pred > tr->preds[g->final - 1].pred))
+			  tr->preds[p - 1].pred > tr->preds[g->final - 1].pred ||
+			  (tr->preds[p - 1].pred ==
+			   tr->preds[g->final - 1].pred && sm < best_sm))) {
 			g->final = p;
+			best_sm = sm;
+		}
 	}
-	free(g->sm);
-	free(g->starts);
-	free(g->last_pred);
-	g->sm = NULL;
-	g->starts = NULL;
-	g->last_pred = NULL;
+	pt_gsm_free(g);
 	g->running = false;
 	last = tr->running[--tr->nr_running];
 	tr->running[g->run_pos] = last;
 	tr->grids[last].run_pos = g->run_pos;
+	/* OnKernelEnd: a new slice for the others */
+	tr->slice_gen++;
 }
 
 static int pt_end(struct pt_trace *tr, const struct pt_block *b, __u64 cycle)
 {
 	struct pt_grid *g = &tr->grids[b->grid];
-	struct gtbs_pred_sm *s = &g->sm[b->sm];
+	struct pt_gsm *e = g->idx[b->sm] ? g->st[g->idx[b->sm] - 1] : NULL;
+	struct gtbs_pred_sm *s;
 	struct pt_pred *p;
 	int ret;
 
+	if (!e)
+		return pt_fail(tr, b->line, "internal: block end on no state");
+	s = &e->pred;
+	pt_catch_up(tr, e);
 	ret = gtbs_pred_on_block_end(s, b->slot, cycle);
 	if (ret < 0)
 		return pt_fail(tr, b->line, "internal: block end: %s",
@@ -582,7 +661,7 @@ static int pt_end(struct pt_trace *tr, const struct pt_block *b, __u64 cycle)
 		.resident = s->resident_blocks,
 	};
 	g->nr_preds++;
-	g->last_pred[b->sm] = tr->nr_preds;
+	e->last_pred = tr->nr_preds;
 	if (!g->first)
 		g->first = tr->nr_preds;
 	return 0;
@@ -630,10 +709,8 @@ static int pt_replay(struct pt_trace *tr)
 			__u32 gi = tr->blocks[ev[k].block].grid;
 			struct pt_grid *g = &tr->grids[gi];
 
-			if (g->running && g->ended == g->nr_blocks) {
+			if (g->running && g->ended == g->nr_blocks)
 				pt_finish(tr, gi, c);
-				pt_reslice_running(tr, NULL);
-			}
 		}
 		/* 3. block starts: OnLaunch for a grid's first, OnBlockStart */
 		for (k = i; k < j && !ret; k++) {
@@ -655,13 +732,23 @@ static int pt_replay(struct pt_trace *tr)
 				ret = pt_launch(tr, b->grid, c);
 				launched[nr_launched++] = b->grid;
 			}
-			if (!ret &&
-			    gtbs_pred_on_block_start(&g->sm[b->sm], b->slot, c))
-				ret = pt_fail(tr, b->line, "internal: block start");
+			if (!ret) {
+				struct pt_gsm *e = pt_gsm_get(tr, g, b->sm);
+
+				if (!e) {
+					ret = pt_nomem(tr);
+					break;
+				}
+				pt_catch_up(tr, e);
+				if (gtbs_pred_on_block_start(&e->pred, b->slot,
+							     c))
+					ret = pt_fail(tr, b->line,
+						      "internal: block start");
+			}
 		}
 		/* 4. grid launches: a new slice for every other running grid */
 		for (k = 0; k < nr_launched && !ret; k++)
-			pt_reslice_running(tr, &tr->grids[launched[k]]);
+			pt_launched(tr, &tr->grids[launched[k]]);
 		/*
 		 * 5. residency changes of the (grid, SM)s touched: the
 		 * engine's rule, gtbs_pred_on_residency() (nothing in the
@@ -671,9 +758,13 @@ static int pt_replay(struct pt_trace *tr)
 			const struct pt_block *b = &tr->blocks[ev[k].block];
 			struct pt_grid *g = &tr->grids[b->grid];
 
-			if (g->running)
-				gtbs_pred_on_residency(&g->sm[b->sm],
-						       g->sm[b->sm].nr_resident);
+			if (g->running && g->idx[b->sm]) {
+				struct pt_gsm *e = g->st[g->idx[b->sm] - 1];
+
+				pt_catch_up(tr, e);
+				gtbs_pred_on_residency(&e->pred,
+						       e->pred.nr_resident);
+			}
 		}
 	}
 out:
@@ -784,11 +875,8 @@ static void pt_free(struct pt_trace *tr)
 {
 	__u32 i;
 
-	for (i = 0; i < tr->nr_grids; i++) {
-		free(tr->grids[i].sm);
-		free(tr->grids[i].starts);
-		free(tr->grids[i].last_pred);
-	}
+	for (i = 0; i < tr->nr_grids; i++)
+		pt_gsm_free(&tr->grids[i]);
 	free(tr->grids);
 	free(tr->by_id);
 	free(tr->blocks);

@@ -20,6 +20,12 @@
  * At the end the device is drained: every grid not cancelled or timed out
  * is DONE with all its blocks, the SMs are empty and the device is idle.
  *
+ * Every input runs twice: SRTF and SRTF/Adaptive pick from their per-SM
+ * order, SJF and LJF from their trees of queued grids, the first time, and
+ * by the plain scans the second (gtbs_srtf_scan_ref,
+ * gtbs_serial_scan_ref); the two runs' block events (start, end,
+ * preemption: SM, grid, block, cycle) must be the same.
+ *
  * Copyright (C) 2026 The gputbs developers
  */
 #include <stdint.h>
@@ -27,6 +33,7 @@
 #include <string.h>
 
 #include "gtbs.h"
+#include "policy_srtf.h"
 
 #define FZ_MAX_GRIDS	24
 #define FZ_MAX_BLOCKS	48
@@ -47,7 +54,18 @@ struct fz {
 	unsigned int nr_grids;
 	u64 now;
 	const u8 *p, *end;
+	u64 digest;	/* of the block events, in order */
 };
+
+/* Fold one block event into &fz.digest (FNV-1a over 64-bit words). */
+static void fz_digest(struct fz *f, u64 a, u64 b, u64 c, u64 d)
+{
+	const u64 w[4] = { a, b, c, d };
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		f->digest = (f->digest ^ w[i]) * 0x100000001b3ULL;
+}
 
 #define fz_assert(c) do { if (!(c)) __builtin_trap(); } while (0)
 
@@ -84,6 +102,7 @@ static void fz_block_start(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	f->started[g][block] = 1;
 	f->running[g][block] = 1;
 	fz_assert(sm->slots[slot].grid == grid);
+	fz_digest(f, 1 | (u64)sm->id << 8, g, block, cycle);
 }
 
 static void fz_block_preempt(struct gtbs_dev *dev, struct gtbs_sm *sm,
@@ -96,6 +115,8 @@ static void fz_block_preempt(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	fz_assert(f->running[g][block]-- == 1);
 	fz_assert(mech == GTBS_MECH_SWITCH || mech == GTBS_MECH_FLUSH);
 	fz_assert(mech != GTBS_MECH_FLUSH || grid->desc.idempotent);
+	fz_digest(f, 2 | (u64)sm->id << 8 | (u64)mech << 32, g, block,
+		  sm->now);
 }
 
 static void fz_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
@@ -107,6 +128,7 @@ static void fz_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
 
 	fz_assert(f->running[g][block]-- == 1 && !f->ended[g][block]++);
 	fz_assert(end >= start);
+	fz_digest(f, 3 | (u64)sm->id << 8, g, block, end);
 }
 
 static const struct gtbs_backend_ops fz_backend = {
@@ -285,18 +307,17 @@ static void fz_step(struct fz *f)
 	fz_check(f);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* Run one input; the digest of its block events. */
+static u64 fz_run(const uint8_t *data, size_t size)
 {
 	struct gtbs_dev_config cfg;
 	struct fz *f = calloc(1, sizeof(*f));
 	unsigned int i, g, steps = 0;
-	u64 next;
-	static bool registered;
+	u64 next, digest;
 
-	if (!registered)
-		registered = !gtbs_policy_register_builtins();
 	if (!f)
 		return 0;
+	f->digest = 0xcbf29ce484222325ULL;
 	f->p = data;
 	f->end = data + size;
 	gtbs_config_default(&cfg);
@@ -345,6 +366,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_assert(!f->sms[i]->nr_resident && !f->sms[i]->used_warps);
 		free(f->sms[i]);
 	}
+	digest = f->digest;
 	free(f);
+	return digest;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static bool registered;
+	u64 indexed;
+
+	if (!registered)
+		registered = !gtbs_policy_register_builtins();
+	indexed = fz_run(data, size);
+	gtbs_srtf_scan_ref = true;
+	gtbs_serial_scan_ref = true;
+	fz_assert(fz_run(data, size) == indexed);
+	gtbs_srtf_scan_ref = false;
+	gtbs_serial_scan_ref = false;
 	return 0;
 }

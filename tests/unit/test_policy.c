@@ -410,6 +410,128 @@ static const struct gtbs_policy_ops ref_mpmax = {
 };
 
 /*
+ * SRTF and SRTF/Adaptive against the plain scan they replaced with a
+ * per-SM order (policy_srtf.c, gtbs_srtf_scan_ref): 48 random grids of
+ * random classes (all four), sizes and arrivals (some at the same cycle,
+ * some with equal sizes) on 6 SMs.  @i picks the policy, the starvation
+ * guard, policy switches (FIFO first, SRTF attached with grids running,
+ * FIFO again, SRTF again), a preemption mode (drain, switch, flush) and
+ * preempt_unknown (sample, predicted); SRTF/Adaptive alternates its share
+ * mode.  Returns the device, drained.
+ */
+static struct gtbs_saved srtf_ref_pool[256];
+
+static struct h_dev *srtf_ref_run(const struct gtbs_policy_ops *pol, u32 i,
+				  bool scan)
+{
+	static const u32 modes[] = {
+		GTBS_PREEMPT_DRAIN, GTBS_PREEMPT_SWITCH, GTBS_PREEMPT_FLUSH,
+	};
+	bool starve = i & 2, switches = i & 4;
+	u32 mode = modes[(i >> 3) % 3], unknown = (i / 24) & 1;
+	struct gtbs_dev_config cfg;
+	struct h_dev *h;
+	u64 rng = 1000 + i, at = 0;
+	u32 g;
+	int idx;
+
+	gtbs_config_default(&cfg);
+	cfg.nr_sms = 6;
+	h = h_new(&cfg, switches ? gtbs_policy_find("fifo") : pol);
+	gtbs_dev_set_saved_pool(&h->dev, srtf_ref_pool,
+				ARRAY_SIZE(srtf_ref_pool));
+	ck_assert_int_eq(gtbs_dev_set_preempt(&h->dev, mode, 0), 0);
+	if (starve)
+		h->dev.starve_cycles = 700;
+	gtbs_srtf_scan_ref = scan;
+	gtbs_serial_scan_ref = scan;
+	for (g = 0; g < 48; g++) {
+		struct gtbs_grid_desc d = h_desc(h_rand_range(&rng, 1, 60),
+						 32 << h_rand_range(&rng, 0, 4),
+						 h_rand_range(&rng, 0, 32),
+						 h_rand_range(&rng, 0, 3) * 8192,
+						 100 * h_rand_range(&rng, 1, 6));
+
+		d.prio_class = h_rand_range(&rng, 0, 3);
+		d.idempotent = h_rand(&rng) & 1;
+		at += h_rand_range(&rng, 0, 3) ? h_rand_range(&rng, 0, 400) : 0;
+		if ((!switches && g == 0) || (switches && (g == 8 || g == 30))) {
+			if (switches)
+				gtbs_dev_set_policy(&h->dev, pol, at);
+			idx = gtbs_policy_param_find(h->dev.policy,
+						     "preempt_unknown");
+			if (idx >= 0)
+				ck_assert_int_eq(gtbs_policy_param_set(&h->dev,
+					idx, unknown, at), 0);
+			idx = gtbs_policy_param_find(h->dev.policy,
+						     "share_mode");
+			if (idx >= 0)
+				ck_assert_int_eq(gtbs_policy_param_set(&h->dev,
+					idx, (i >> 1) & 1, at), 0);
+		}
+		if (switches && g == 20)
+			gtbs_dev_set_policy(&h->dev, gtbs_policy_find("fifo"),
+					    at);
+		h_submit(h, &d, at);
+	}
+	h_drain(h);
+	gtbs_srtf_scan_ref = false;
+	gtbs_serial_scan_ref = false;
+	ck_assert(gtbs_dev_idle(&h->dev));
+	ck_assert_uint_eq(h->violations, 0);
+	return h;
+}
+
+START_TEST(srtf_matches_scan)
+{
+	const struct gtbs_policy_ops *pol =
+		gtbs_policy_find(_i & 1 ? "srtf-adaptive" : "srtf");
+	struct h_dev *a = srtf_ref_run(pol, _i, false);
+	struct h_dev *b = srtf_ref_run(pol, _i, true);
+
+	ck_assert_uint_gt(a->nr_ev, 0);
+	ck_assert_uint_eq(a->nr_ev, b->nr_ev);
+	ck_assert_msg(!memcmp(a->ev, b->ev, a->nr_ev * sizeof(*a->ev)),
+		      "%s (case %d) schedules differently from the plain scan",
+		      a->dev.policy->name, _i);
+	ck_assert_uint_eq(a->dev.predictions, b->dev.predictions);
+	ck_assert_uint_eq(a->dev.sharing_switches, b->dev.sharing_switches);
+	ck_assert_uint_eq(a->dev.promotions, b->dev.promotions);
+	ck_assert_uint_eq(a->dev.preempts[GTBS_MECH_SWITCH],
+			  b->dev.preempts[GTBS_MECH_SWITCH]);
+	ck_assert_uint_eq(a->dev.preempts[GTBS_MECH_FLUSH],
+			  b->dev.preempts[GTBS_MECH_FLUSH]);
+	h_free(a);
+	h_free(b);
+}
+END_TEST
+
+/*
+ * SJF and LJF against the plain scan of every grid they replaced with
+ * per-class trees of the queued grids (policy_sjf.c,
+ * gtbs_serial_scan_ref): the workloads of srtf_ref_run().
+ */
+START_TEST(serial_matches_scan)
+{
+	const struct gtbs_policy_ops *pol =
+		gtbs_policy_find(_i & 1 ? "ljf" : "sjf");
+	struct h_dev *a = srtf_ref_run(pol, _i, false);
+	struct h_dev *b = srtf_ref_run(pol, _i, true);
+
+	ck_assert_uint_gt(a->nr_ev, 0);
+	ck_assert_uint_eq(a->nr_ev, b->nr_ev);
+	ck_assert_msg(!memcmp(a->ev, b->ev, a->nr_ev * sizeof(*a->ev)),
+		      "%s (case %d) schedules differently from the plain scan",
+		      pol->name, _i);
+	ck_assert_uint_eq(a->dev.promotions, b->dev.promotions);
+	ck_assert_uint_eq(a->dev.preempts[GTBS_MECH_SWITCH],
+			  b->dev.preempts[GTBS_MECH_SWITCH]);
+	h_free(a);
+	h_free(b);
+}
+END_TEST
+
+/*
  * 32 random grids of random classes and sizes on 4 SMs, some with equal
  * alone runtimes; with @switches, the device starts under FIFO and
  * switches to @pol before grid 8, back to FIFO before grid 16 and to @pol
@@ -1057,6 +1179,8 @@ Suite *policy_suite(void)
 	tcase_add_loop_test(tc, serial_three_grids, 0, 2);
 	tcase_add_loop_test(tc, serial_classes, 0, 4);
 	tcase_add_loop_test(tc, oracle_mpmax_match_reference, 0, 16);
+	tcase_add_loop_test(tc, srtf_matches_scan, 0, 48);
+	tcase_add_loop_test(tc, serial_matches_scan, 0, 48);
 	tcase_add_test(tc, prediction_accuracy);
 	tcase_add_test(tc, srtf_beats_fifo_on_ercbench);
 	suite_add_tcase(s, tc);

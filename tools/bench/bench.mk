@@ -33,9 +33,10 @@ bench-sched: $(BENCH_SCHED)
 
 bench-preempt: $(BENCH_PREEMPT)
 
+# --export-dynamic: policy plug-ins (--policy-plugin) call the core
 $(BENCH_SCHED): $(BENCH_SCHED_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $(BENCH_WRAP) -o $@ $^ -lm
+	$(CC) $(LDFLAGS) $(BENCH_WRAP) -Wl,--export-dynamic -o $@ $^ -lm -ldl
 
 $(BENCH_PREEMPT): $(BENCH_PREEMPT_OBJS)
 	@mkdir -p $(dir $@)

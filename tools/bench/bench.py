@@ -118,6 +118,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--sched", required=True)
+    ap.add_argument("--sched-big")
+    ap.add_argument("--replay")
+    ap.add_argument("--replay-limit", type=float, default=600)
     ap.add_argument("--guest", required=True)
     ap.add_argument("--core-undefined", required=True)
     ap.add_argument("--preempt", required=True)
@@ -209,7 +212,52 @@ def main():
               "%s, %d SMs: %d grids / %d grid" % (p, big_sms, hi_g, lo_g),
               [m / o for m, o in zip(many["ps_per_event"],
                                      one["ps_per_event"])],
-              "x", "<= 2", "<=", 2)
+              "x", "<= 1.5", "<=", 1.5)
+    # a device of 1,024 SMs with 1,024 grids in flight (issue 18)
+    if args.sched_big:
+        with open(args.sched_big) as f:
+            big = json.load(f)
+        raw["sched_big"] = big
+        bruns = {(r["grids"], r["policy"]): r for r in big["runs"]}
+        bsms = big["runs"][0]["sms"]
+        bg = sorted({k[0] for k in bruns})
+        for p in policies:
+            one = bruns.get((bg[0], p))
+            many = bruns.get((bg[-1], p))
+            if not one or not many:
+                continue
+            F.add("sched%d.%s.%d" % (bsms, p, bg[-1]), 2,
+                  "%s, %d SMs, %d grids: CPU per block event" %
+                  (p, bsms, bg[-1]),
+                  [v / 1000 for v in many["ps_per_event"]], "ns",
+                  fmt="{:.0f}")
+            F.add("sched%d.%s.ratio" % (bsms, p), 2,
+                  "%s, %d SMs: %d grids / %d grid" % (p, bsms, bg[-1],
+                                                       bg[0]),
+                  [m / o for m, o in zip(many["ps_per_event"],
+                                         one["ps_per_event"])],
+                  "x", "<= 2", "<=", 2)
+    # gputbs predict: N grids running at once on 1,024 SMs
+    if args.replay:
+        with open(args.replay) as f:
+            for line in f:
+                w = line.split()
+                if len(w) < 4:
+                    continue
+                n, rc, secs, rss = int(w[0]), int(w[1]), float(w[2]), \
+                    int(w[3])
+                stopped = rc == 124
+                last = n == 65536
+                F.add("replay.%d.s" % n, 2,
+                      "gputbs predict, %d grids at once on 1,024 SMs: wall "
+                      "time" % n, [secs], "s",
+                      "< 60" if last else None, "<=" if last else None, 60,
+                      fmt="{:.1f}",
+                      note=("stopped at the %.0f s limit" % args.replay_limit)
+                      if stopped else (None if rc == 0 else
+                                       "exit status %d" % rc))
+                F.add("replay.%d.rss" % n, 2, "  peak RSS", [rss / 1024],
+                      "MiB", fmt="{:.0f}")
     F.add("sched.allocs", 2,
           "allocations in the measured loops (all configurations)",
           [allocs], "calls", "= 0", "<=", 0, fmt="{:.0f}")
@@ -313,7 +361,9 @@ def main():
         how = "arriving" if ms[0].get("arriving") else "queued"
         F.add("mem.grid.%d" % nr_sms, 5,
               "kernel memory per grid, %d SMs (MemFree, %d %s grids)" %
-              (nr_sms, n, how), free, "B", fmt="{:.0f}")
+              (nr_sms, n, how), free, "B",
+              "< 8 KiB" if nr_sms == 132 else None,
+              "<=" if nr_sms == 132 else None, 8192, fmt="{:.0f}")
         F.add("mem.grid_slab.%d" % nr_sms, 5,
               "  of which Slab (kmalloc, large kmalloc pages)", slab, "B",
               fmt="{:.0f}", note=("slabinfo: " + note) if note else None)

@@ -19,10 +19,13 @@
  * are wrapped (-Wl,--wrap=...) and counted inside the measured loop, and
  * the count is reported (it must be 0: no per-block allocation).
  *
- * Output: one JSON object on stdout.
+ * Output: one JSON object on stdout; each run also gives grid_bytes, the
+ * core's size of one grid at that SM count (gtbs_grid_size(): what the
+ * module allocates per grid, plus its own part of struct gputbs_grid).
  *
  * Copyright (C) 2026 The gputbs developers
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -31,6 +34,7 @@
 #include <time.h>
 
 #include "gtbs.h"
+#include "gtbs_policy_module.h"
 #include "../workload.h"
 
 /* ---- allocation counting (-Wl,--wrap=malloc,...) ---------------------- */
@@ -250,6 +254,34 @@ static unsigned int parse_list(const char *arg, unsigned int *out,
 	}
 }
 
+/*
+ * --policy-plugin FILE.so: register the policy of a plug-in built with
+ * GTBS_POLICY_MODULE() (samples/policies, `make samples-so`), as
+ * gputbs-sim does (tools/sim/plugin.c); this program exports the core
+ * (-Wl,--export-dynamic).  Its allocations at load come before any
+ * measured loop.
+ */
+static void load_plugin(const char *path)
+{
+	const struct gtbs_policy_ops *const *sym;
+	const char *why;
+	void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+
+	if (!handle)
+		die("%s", dlerror());
+	sym = dlsym(handle, GTBS_POLICY_PLUGIN_SYMBOL);
+	if (!sym || !*sym)
+		die("%s: no gtbs_plugin_policy symbol", path);
+	if (gtbs_policy_check(*sym, &why)) {
+		fprintf(stderr, "gputbs-bench-sched: %s: policy refused: %s\n",
+			path, why);
+		exit(1);
+	}
+	if (gtbs_policy_register(*sym))
+		die("%s: policy refused: a policy of that name is registered",
+		    path);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
@@ -274,6 +306,8 @@ static void usage(FILE *f)
 		"  -r, --reps N         repetitions (default 5)\n"
 		"  -w, --workloads FILE grids cycle through its programs\n"
 		"                       (default workloads/ercbench/kernels.gtbs)\n"
+		"  -p, --policy-plugin FILE.so  also a policy plug-in\n"
+		"                       (samples/policies, make samples-so)\n"
 		"  -h, --help           this help\n");
 }
 
@@ -286,6 +320,7 @@ int main(int argc, char **argv)
 		{ "blocks", required_argument, NULL, 'b' },
 		{ "reps", required_argument, NULL, 'r' },
 		{ "workloads", required_argument, NULL, 'w' },
+		{ "policy-plugin", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -303,7 +338,7 @@ int main(int argc, char **argv)
 
 	if (gtbs_policy_register_builtins())
 		return 1;
-	while ((c = getopt_long(argc, argv, "s:g:P:b:r:w:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:g:P:b:r:w:p:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			nr_sms = parse_list(optarg, sms, 1, GTBS_MAX_SMS);
@@ -326,6 +361,9 @@ int main(int argc, char **argv)
 			break;
 		case 'w':
 			file = optarg;
+			break;
+		case 'p':
+			load_plugin(optarg);
 			break;
 		case 'h':
 			usage(stdout);
@@ -398,11 +436,13 @@ int main(int argc, char **argv)
 				printf("], \"blocks\": %" PRIu64
 				       ", \"grids_completed\": %" PRIu64
 				       ", \"cpu_ns\": %" PRIu64
-				       ", \"allocs_in_loop\": %" PRIu64 " }",
+				       ", \"allocs_in_loop\": %" PRIu64
+				       ", \"grid_bytes\": %zu }",
 				       (uint64_t)sum.blocks,
 				       (uint64_t)sum.grids,
 				       (uint64_t)sum.cpu_ns,
-				       (uint64_t)sum.allocs);
+				       (uint64_t)sum.allocs,
+				       gtbs_grid_size(&cfg));
 				fflush(stdout);
 				fprintf(stderr,
 					"sched: %4u SMs %-13s %3u grids: %7.1f ns/event (median of %u)\n",
