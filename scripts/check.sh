@@ -475,7 +475,11 @@ suite "reliability: hygiene, unload, fail-nth, stress, fuzzing (debug kernel)" \
 # The CLI on the module: policies compared and restored, a recorded trace
 # that gputbs predict accepts, classes, and what a user may not do: a
 # class above normal, the policy, more grids than max_grids_per_user (the
-# message names the limit).
+# message names the limit); the CLI's text for each SUBMIT error: a block
+# too big for an SM (gputbs run's own pre-check), max_grids_per_device
+# (-ENOSPC), max_grids_per_fd=1 (-EAGAIN: gputbs run's pre-check, as it
+# never holds more grids than the file may) and max_blocks_per_grid
+# (-E2BIG), each parameter restored (the module reloaded).
 cli_vm_script='set -e
 gputbs info >/tmp/info.txt
 grep -Eq "^features +0x[0-9a-f]+( [a-z-]+)+\$" /tmp/info.txt
@@ -511,6 +515,29 @@ echo 1 >/sys/module/gputbs/parameters/max_grids_per_user
 if su nobody -s /bin/sh -c "gputbs run /tmp/u.gtbs" 2>/tmp/err; then exit 1; fi
 echo 1024 >/sys/module/gputbs/parameters/max_grids_per_user
 grep -qF "submit: -EDQUOT: this user holds 1 grids, the limit (max_grids_per_user) is 1" /tmp/err
+printf "program F\ngrid fat blocks=4 threads=1024 regs=63 cycles=100\nworkload W\nrun F\n" >/tmp/f.gtbs
+if gputbs run /tmp/f.gtbs 2>/tmp/err; then exit 1; fi
+grep -qxF "gputbs: /tmp/f.gtbs:2: a block of 1024 threads with 63 registers each does not fit an SM of the device (32768 registers)" /tmp/err
+old=$(cat /sys/module/gputbs/parameters/max_grids_per_device)
+echo 1 >/sys/module/gputbs/parameters/max_grids_per_device
+if gputbs run /tmp/u.gtbs 2>/tmp/err; then r=0; else r=1; fi
+echo "$old" >/sys/module/gputbs/parameters/max_grids_per_device
+test "$r" = 1
+grep -q "submit: -ENOSPC: all files hold 1 grids, the device.s limit (max_grids_per_device) is 1" /tmp/err
+read -r ko name p </etc/gputbs-vm/modules
+printf "program T\ngrid one blocks=15 threads=64 cycles=500\ngrid two blocks=15 threads=64 cycles=500\nworkload W\nrun T\n" >/tmp/a.gtbs
+printf "program L\ngrid big blocks=200 threads=64 cycles=500\nworkload W\nrun L\n" >/tmp/b.gtbs
+rmmod gputbs
+insmod "$ko" max_grids_per_fd=1
+if gputbs run /tmp/a.gtbs 2>/tmp/err; then r=0; else r=1; fi
+rmmod gputbs
+insmod "$ko" max_blocks_per_grid=100
+if gputbs run /tmp/b.gtbs 2>/tmp/err2; then r=0$r; else r=1$r; fi
+rmmod gputbs
+insmod "$ko"
+test "$r" = 11
+grep -qF "gputbs: alone: T: grid one: submit: Resource temporarily unavailable: per-file grid limit (max_grids_per_fd) reached; reap a grid of this file" /tmp/err
+grep -qF "gputbs: alone: L: grid big: submit: -E2BIG: grid too big: 200 blocks, at most 100" /tmp/err2
 echo CLI-VM-OK'
 step "CLI on the module: --policy, --trace, classes (stock kernel)" \
 	vm -- "$cli_vm_script"
