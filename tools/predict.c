@@ -42,6 +42,8 @@
 
 #define PT_MAX_GRIDS		65536U
 #define PT_MAX_GRID_ID		((1U << 20) - 1)
+/* bad lines reported in one run, as the workload parser's WL_MAX_ERRORS */
+#define PT_MAX_ERRORS		20
 #define PT_MAX_BLOCKS		(1U << 24)	/* per grid, and per trace */
 #define PT_MAX_CYCLE		GTBS_MAX_BLOCK_CYCLES
 #define PT_NR_SLOTS		GTBS_MAX_BLOCKS_PER_SM
@@ -219,6 +221,9 @@ struct pt_trace {
 	__u32 nr_running;
 	__u64 slice_gen;
 	char err[512];
+	__u32 nr_errors;
+	__u32 nr_bad_ids;
+	__u64 bad_ids[PT_MAX_ERRORS];
 };
 
 static int __attribute__((format(printf, 3, 4)))
@@ -409,9 +414,16 @@ static int pt_block_line(struct pt_trace *tr, char **tok, int n)
 		ret = pt_number(tr, "END", tok[5], 0, PT_MAX_CYCLE, &end);
 	if (ret)
 		return ret;
-	if (id >= tr->nr_by_id || !tr->by_id[id])
+	if (id >= tr->nr_by_id || !tr->by_id[id]) {
+		__u32 i;
+
+		/* its grid line was reported already */
+		for (i = 0; i < tr->nr_bad_ids; i++)
+			if (tr->bad_ids[i] == id)
+				return 0;
 		return pt_fail(tr, tr->lines, "block of undeclared grid %llu",
 			       (unsigned long long)id);
+	}
 	g = &tr->grids[tr->by_id[id] - 1];
 	if (end <= start)
 		return pt_fail(tr, tr->lines,
@@ -443,7 +455,7 @@ static int pt_block_line(struct pt_trace *tr, char **tok, int n)
 
 static int pt_parse(struct pt_trace *tr, struct input *in)
 {
-	char *line, *tok[16], *save, *s;
+	char *line, *tok[16], *save, *s, prev[sizeof(tr->err)];
 	__u32 i;
 	int n, ret;
 
@@ -472,11 +484,44 @@ static int pt_parse(struct pt_trace *tr, struct input *in)
 			ret = pt_fail(tr, tr->lines, "unknown keyword '%s'",
 				      tok[0]);
 		}
-		if (ret)
+		if (!ret)
+			continue;
+		if (ret != -EINVAL)
 			break;
+		/*
+		 * A bad line: report the one before, keep this one in
+		 * tr->err for the caller, go on with the next (issue 17).
+		 * The blocks of a grid whose line failed are not reported
+		 * again.
+		 */
+		if (tr->nr_errors)
+			err_msg("%s", prev);
+		snprintf(prev, sizeof(prev), "%s", tr->err);
+		if (n >= 2 && !strcmp(tok[0], "grid") &&
+		    tr->nr_bad_ids < PT_MAX_ERRORS) {
+			__u64 id = 0;
+
+			for (s = tok[1]; *s >= '0' && *s <= '9' &&
+			     id <= PT_MAX_GRID_ID; s++)
+				id = id * 10 + (__u64)(*s - '0');
+			if (!*s)
+				tr->bad_ids[tr->nr_bad_ids++] = id;
+		}
+		if (++tr->nr_errors == PT_MAX_ERRORS) {
+			err_msg("%s", prev);
+			snprintf(tr->err, sizeof(tr->err),
+				 "%s: stopped after %d errors", tr->path,
+				 PT_MAX_ERRORS);
+			return -EINVAL;
+		}
+		ret = 0;
 	}
+	if (ret && tr->nr_errors)	/* a NUL byte after bad lines */
+		err_msg("%s", prev);
 	if (ret)
 		return ret;
+	if (tr->nr_errors)
+		return -EINVAL;
 	if (!tr->nr_grids)
 		return pt_fail(tr, tr->lines ? tr->lines : 1, "no grids");
 	for (i = 0; i < tr->nr_grids; i++) {

@@ -112,6 +112,49 @@ expect 2 "gputbs: $d/long.trace:1: line longer than 65536 bytes" \
 	"$gputbs" predict --trace "$d/long.trace"
 not_regular "$d" "$gputbs" predict --trace
 
+# every bad line of a trace in one run, in order, then status 2; the
+# blocks of a grid whose line failed are not reported again (issue 17)
+cat >"$d/several.trace" <<'EOF'
+grid 1 blocks=2 residency=1 label=a
+grid 2 blocks=x residency=1
+block 1 0 0 0 100
+block 2 0 1 0 100
+block 1 0 0 200 100
+frob 1
+block 9 0 0 0 10
+block 1 0 0 100 200
+EOF
+cat >"$tmp.want" <<EOF
+gputbs: $d/several.trace:2: blocks: bad number 'x'
+gputbs: $d/several.trace:5: block ends at 100, not after its start 200
+gputbs: $d/several.trace:6: unknown keyword 'frob'
+gputbs: $d/several.trace:7: block of undeclared grid 9
+EOF
+"$gputbs" predict --trace "$d/several.trace" >"$tmp" 2>&1
+rc=$?
+if [ "$rc" -ne 2 ]; then
+	fail "several errors: exited $rc, not 2"
+	sed 's/^/  | /' "$tmp"
+elif ! diff -u "$tmp.want" "$tmp" >/dev/null; then
+	fail "several errors: not each bad line, in order"
+	diff -u "$tmp.want" "$tmp" | sed 's/^/  | /'
+else
+	ok
+fi
+# at most 20, then where it stopped
+i=0
+while [ $i -lt 25 ]; do echo "frob $i"; i=$((i + 1)); done >"$d/many.trace"
+"$gputbs" predict --trace "$d/many.trace" >"$tmp" 2>&1
+rc=$?
+if [ "$rc" -ne 2 ] ||
+	[ "$(grep -c "^gputbs: $d/many.trace:[0-9]*: unknown keyword" "$tmp")" -ne 20 ] ||
+	[ "$(tail -n 1 "$tmp")" != "gputbs: $d/many.trace: stopped after 20 errors" ]; then
+	fail "25 bad lines: not 20 errors, then 'stopped after 20 errors' (status $rc)"
+	sed 's/^/  | /' "$tmp"
+else
+	ok
+fi
+
 # JSON: the same numbers, and well-formed if python3 is there
 expect 0 '"mode": "slice-unaware"' \
 	"$gputbs" predict --format json --slice-unaware \
