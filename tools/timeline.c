@@ -455,9 +455,16 @@ static int tl_find_event(char *line, char **fields)
 	return -1;
 }
 
-/* Every line of @in.  0, or -EINVAL, -EIO or -ENOMEM after a message. */
+/* bad events reported in one run, as the workload parser's WL_MAX_ERRORS */
+#define TL_MAX_ERRORS	20
+
+/*
+ * Every line of @in; each bad event reported, up to %TL_MAX_ERRORS.
+ * 0, or -EINVAL, -EIO or -ENOMEM after a message.
+ */
 static int tl_read(struct tl_trace *t, struct input *in)
 {
+	unsigned int nr_errors = 0;
 	struct tl_fields f;
 	char *line, *fields;
 	size_t len;
@@ -476,13 +483,21 @@ static int tl_read(struct tl_trace *t, struct input *in)
 			continue;
 		tl_split(fields, &f);
 		ret = tl_event(t, in->nr, ev, &f);
-		if (ret)
+		if (ret && ret != -EINVAL)
 			return ret;
+		/* a bad event, reported: go on with the next (issue 17) */
+		if (ret && ++nr_errors == TL_MAX_ERRORS) {
+			err_msg("%s: stopped after %d errors", t->file,
+				TL_MAX_ERRORS);
+			return -EINVAL;
+		}
 	}
 	if (ret) {	/* a NUL byte, an overlong line, a read error */
 		err_msg("%s", in->err);
 		return ret;
 	}
+	if (nr_errors)
+		return -EINVAL;
 	if (!t->nr_grids && !t->nr_preempts) {
 		err_msg("%s: no gputbs events (record with: trace-cmd record -e gputbs)",
 			t->file);

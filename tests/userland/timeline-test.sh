@@ -166,6 +166,31 @@ for e in "grid_submit: client=1 handle=1 blocks=1|grid_submit needs blocks= and 
 		"$ev" "$ev" "${e%%|*}" >"$tmp/bad"
 	expect 2 "$tmp/bad:2: ${e#*|}" "$gputbs" timeline --summary "$tmp/bad"
 done
+# every bad event in one run, in order, then status 2; at most 20 (issue 17)
+printf '%s grid_submit: client=1 handle=1 blocks=1\n%s grid_start: client=1 handle=1\n%s grid_submit: client=1 handle=2 blocks=1 arrival=1\n%s preempt: sm=0\n' \
+	"$ev" "$ev" "$ev" "$ev" >"$tmp/several"
+printf 'gputbs: %s\n' "$tmp/several:1: grid_submit needs blocks= and arrival=" \
+	"$tmp/several:2: grid_start needs cycle=" \
+	"$tmp/several:4: preempt needs sm= and cycle=" >"$tmp/several.want"
+"$gputbs" timeline --summary "$tmp/several" >"$tmp/several.out" 2>&1
+rc=$?
+if [ "$rc" -eq 2 ] && diff -u "$tmp/several.want" "$tmp/several.out" >/dev/null; then
+	ok
+else
+	fail "several bad events: not each one, in order, status 2 (status $rc)"
+	diff -u "$tmp/several.want" "$tmp/several.out" | sed 's/^/  | /'
+fi
+i=0
+while [ $i -lt 25 ]; do printf '%s preempt: sm=%d\n' "$ev" $i; i=$((i + 1)); done >"$tmp/many"
+"$gputbs" timeline --summary "$tmp/many" >"$tmp/many.out" 2>&1
+rc=$?
+if [ "$rc" -eq 2 ] && [ "$(grep -c "^gputbs: $tmp/many:[0-9]*: preempt needs" "$tmp/many.out")" -eq 20 ] &&
+	[ "$(tail -n 1 "$tmp/many.out")" = "gputbs: $tmp/many: stopped after 20 errors" ]; then
+	ok
+else
+	fail "25 bad events: not 20 errors, then 'stopped after 20 errors' (status $rc)"
+	sed 's/^/  | /' "$tmp/many.out"
+fi
 # a grid without block events (qsort() of no blocks), with --check
 printf '%s grid_submit: client=1 handle=1 blocks=1 arrival=1 label=lone\n' \
 	"$ev" >"$tmp/lone"
