@@ -571,6 +571,14 @@ run_child(const struct run_opts *opts, const struct workload_result *res,
 	size_t i, k;
 	int ret;
 
+	/*
+	 * The worker is named after its program (the kernel keeps 15
+	 * bytes), so that its gputbs events carry it: `gputbs timeline`
+	 * labels its grids "PROGRAM: KERNEL".  The process that runs the
+	 * programs alone keeps its name: the tracer shows each pid under
+	 * its latest name, whatever it was called at the event.
+	 */
+	prctl(PR_SET_NAME, prog->name, 0UL, 0UL, 0UL);
 	memset(&rec, 0, sizeof(rec));
 	rec.run = idx;
 	ret = gputbs_open(opts->device, 0, &g);

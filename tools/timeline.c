@@ -117,6 +117,7 @@ struct tl_grid {
 	uint64_t client;
 	uint32_t handle;
 	char label[TL_LABEL_LEN];
+	char program[64];	/* the submitter's comm, escaped; "" if unknown */
 	char class[16];
 	char state[16];
 	uint32_t blocks;	/* from grid_submit or grid_end, 0 if unseen */
@@ -155,6 +156,7 @@ struct tl_trace {
 	uint32_t nr_slots;
 	uint64_t from;	/* --window */
 	uint64_t to;
+	char comm[16];	/* the process of the line being read */
 };
 
 /* One event line's key=value fields; label= takes the rest of the line. */
@@ -337,6 +339,9 @@ static int tl_event(struct tl_trace *t, unsigned long line, enum tl_event ev,
 		g->arrival = c1;
 		tl_copy(g->class, sizeof(g->class), tl_get(f, "class"));
 		tl_copy(g->label, sizeof(g->label), tl_get(f, "label"));
+		/* "gputbs": an older gputbs run, or not run by it */
+		if (t->comm[0] && strcmp(t->comm, "gputbs"))
+			input_escape(g->program, sizeof(g->program), t->comm);
 		tl_seen(t, c1);
 		break;
 	case TL_GRID_START:
@@ -455,6 +460,38 @@ static int tl_find_event(char *line, char **fields)
 	return -1;
 }
 
+/*
+ * The process of a trace line into @t->comm ("" if none): trace-cmd
+ * report's "COMM-PID [CPU] ...", or perf script's "COMM PID [CPU] ...".
+ */
+static void tl_line_comm(struct tl_trace *t, const char *line)
+{
+	const char *b, *e = strstr(line, " [");
+	size_t n;
+
+	t->comm[0] = '\0';
+	if (!e)
+		return;
+	b = line + strspn(line, " \t");
+	while (e > b && e[-1] == ' ')
+		e--;
+	n = 0;
+	while (e > b && e[-1] >= '0' && e[-1] <= '9') {
+		e--;
+		n++;
+	}
+	if (!n || e == b || (e[-1] != '-' && e[-1] != ' '))
+		return;
+	e--;
+	while (e > b && e[-1] == ' ')
+		e--;
+	n = (size_t)(e - b);
+	if (!n || n >= sizeof(t->comm))
+		return;
+	memcpy(t->comm, b, n);
+	t->comm[n] = '\0';
+}
+
 /* bad events reported in one run, as the workload parser's WL_MAX_ERRORS */
 #define TL_MAX_ERRORS	20
 
@@ -481,6 +518,8 @@ static int tl_read(struct tl_trace *t, struct input *in)
 		ev = tl_find_event(line, &fields);
 		if (ev < 0)
 			continue;
+		if (ev == TL_GRID_SUBMIT)
+			tl_line_comm(t, line);
 		tl_split(fields, &f);
 		ret = tl_event(t, in->nr, ev, &f);
 		if (ret && ret != -EINVAL)
@@ -894,59 +933,88 @@ static int tl_write_script(const struct tl_trace *t, const char *dir,
 	unsigned int n = 0, sms = t->nr_sms ? t->nr_sms : 1;
 	unsigned int slots = t->nr_slots ? t->nr_slots : 1;
 	uint64_t t0 = t->from;
+	uint64_t end = t->to < t->last ? t->to : t->last;
+	double unit = 1, span;
+	const char *sfx = "";
+	int prec;
 	size_t i;
 
 	if (!gp)
 		return -EIO;
+	/* absolute cycles in k, M or G, with as many decimals as ticks need */
+	if (end >= 1000000000) {
+		unit = 1e9;
+		sfx = "G";
+	} else if (end >= 1000000) {
+		unit = 1e6;
+		sfx = "M";
+	} else if (end >= 1000) {
+		unit = 1e3;
+		sfx = "k";
+	}
+	span = (end > t0 ? (double)(end - t0) : 1) / unit;
+	for (prec = 0; prec < 6 && span < 10; prec++)
+		span *= 10;
 	input_print(gp, "# gputbs timeline %s: run \"gnuplot timeline.gp\" in this directory",
 		    t->file);
 	fputs("\n# after editing to restyle.\nset title ", gp);
-	sim_gp_str(gp, "%s: blocks per SM (thin rows: block slots; white: a block starts); legend: grid label (client = the process's open file, grid handle); black: an SM stops issuing a grid (gputbs:preempt); hatched: saves, restores, flushed runs",
+	sim_gp_str(gp, "%s: blocks per SM (thin rows: block slots; white: a block starts); legend: program: kernel, else kernel (client = open file, grid handle); black: an SM stops issuing a grid (gputbs:preempt); hatched: saves, restores, flushed runs",
 		   title);
 	fprintf(gp, "\n"
-		"set xlabel \"emulated cycles since cycle %" PRIu64 " (the first event plotted)\"\n"
-		"set format x \"%%.0f\"\n"
+		"set xlabel \"emulated cycle (k = 10^3, M = 10^6, G = 10^9)\"\n"
+		"set format x \"%%.%df%s\"\n"
+		"set xtics out nomirror\n"
 		"set rmargin 9\n"
 		"set ylabel \"SM\"\n"
 		"set yrange [-0.6:%u.6]\n"
 		"set ytics 1\n"
-		"set xrange [0:*]\n"
+		"set xrange [%.17g:*]\n"
 		"set key outside top center horizontal\n"
 		"set style fill solid 0.85 noborder\n"
-		"t0 = %" PRIu64 ".0\n"
+		"u = %.17g\n"
+		"x(c) = c / u\n"
 		"slots = %u.0\n"
 		"y(sm, slot) = sm - 0.45 + (slot + 0.5) * 0.9 / slots\n"
 		"h = 0.4 / slots\n"
 		"set terminal svg size 1600,700 noenhanced font \"sans,10\" background rgb \"white\"\n"
-		"set output \"timeline.svg\"\n", t0, sms - 1, t0, slots);
+		"set output \"timeline.svg\"\n", prec, sfx, sms - 1,
+		(double)t0 / unit, unit, slots);
 	fputs("plot ", gp);
 	for (i = 0; i < t->nr_grids; i++) {
 		const struct tl_grid *g = &t->grids[i];
 
 		if (!tl_plotted(t, g))
 			continue;
-		fprintf(gp, "%s\"timeline.dat\" index %u using (($4 + $5) / 2 - t0):(y($1, $2)):(($5 - $4) / 2):(h) with boxxyerror lc rgb \"%s\" title ",
+		fprintf(gp, "%s\"timeline.dat\" index %u using (x(($4 + $5) / 2)):(y($1, $2)):(x(($5 - $4) / 2)):(h) with boxxyerror lc rgb \"%s\" title ",
 			n ? ", \\\n     " : "", n,
 			colours[n % ARRAY_SIZE(colours)]);
-		sim_gp_str(gp, "%s (client %" PRIu64 ", handle %u)",
-			   g->label[0] ? g->label : "grid", g->client, g->handle);
+		if (g->program[0] && g->handle > 1)
+			sim_gp_str(gp, "%s: %s (grid %u)", g->program,
+				   g->label[0] ? g->label : "grid", g->handle);
+		else if (g->program[0])
+			sim_gp_str(gp, "%s: %s", g->program,
+				   g->label[0] ? g->label : "grid");
+		else
+			sim_gp_str(gp, "%s (client %" PRIu64 ", handle %u)",
+				   g->label[0] ? g->label : "grid", g->client,
+				   g->handle);
 		n++;
 	}
 	/* a white tick where each block starts: consecutive blocks apart */
 	for (i = 0; i < n; i++)
-		fprintf(gp, ", \\\n     \"timeline.dat\" index %zu using ($4 - t0):(y($1, $2) - h):(0):(2 * h) with vectors nohead lw 1 lc rgb \"white\" notitle",
+		fprintf(gp, ", \\\n     \"timeline.dat\" index %zu using (x($4)):(y($1, $2) - h):(0):(2 * h) with vectors nohead lw 1 lc rgb \"white\" notitle",
 			i);
 	for (i = 0; i < ARRAY_SIZE(xfer); i++) {
 		if (!tl_nr_xfer(t, xfer[i].kind))
 			continue;
-		fprintf(gp, "%s\"timeline-xfer.dat\" using (($4 + $5) / 2 - t0):(strcol(6) eq \"%s\" ? y($1, $2) : NaN):(($5 - $4) / 2):(h) with boxxyerror fs pattern %d border lc rgb \"%s\" fc rgb \"%s\" title \"%s\"",
+		fprintf(gp, "%s\"timeline-xfer.dat\" using (x(($4 + $5) / 2)):(strcol(6) eq \"%s\" ? y($1, $2) : NaN):(x(($5 - $4) / 2)):(h) with boxxyerror fs pattern %d border lc rgb \"%s\" fc rgb \"%s\" title \"%s\"",
 			n ? ", \\\n     " : "", tl_kind_name(xfer[i].kind),
 			xfer[i].pattern, xfer[i].colour, xfer[i].colour,
 			xfer[i].title);
 		n++;
 	}
 	if (tl_nr_preempts_plotted(t))
-		fprintf(gp, "%s\"timeline-preempt.dat\" using ($2 - t0):($1 - 0.5):(0):(1) with vectors nohead lw 2 lc rgb \"black\" title \"preempt\"",
+		fprintf(gp, "%s\"timeline-preempt.dat\" using (x($2)):($1 - 0.5):(0):(1) with vectors nohead lw 2 lc rgb \"black\" title \"preempt\"",
 			n++ ? ", \\\n     " : "");
 	if (!n)	/* nothing to draw: an empty frame */
 		fputs("NaN notitle", gp);

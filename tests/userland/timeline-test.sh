@@ -6,6 +6,11 @@
 # workload class.gtbs on 4 SMs under srtf; class.report is the text of
 # trace-cmd report, class.trace the raw text of /sys/kernel/tracing/trace),
 # and on preempt.report, a hand-written recording of preempted blocks.
+# class.report's grid_submit lines of the shared run carry the program's
+# name as their process (long-158, urgent-159), as gputbs run records
+# them since it names each worker after its program (rewritten in the
+# recording); the alone runs (gputbs-157) and class.trace, recorded
+# before, have "gputbs" there (the fallback legend).
 #
 # Usage: timeline-test.sh PATH-TO-gputbs
 #
@@ -57,16 +62,41 @@ done
 expect 0 "policy_switch=2" "$gputbs" timeline --summary "$here/class.trace"
 
 # the window keeps the shared run only: crunch (client 4, handle 1) and
-# frame (client 5, handle 1)
+# frame (client 5, handle 1), named by their programs (the comm of their
+# grid_submit lines, which gputbs run sets to the program's name)
 expect 0 "check: ok" "$gputbs" timeline --no-plot -w 3715000: \
 	-o "$tmp/w" "$here/class.report"
 n=$(data_lines "$tmp/w/timeline.dat")
 if [ "$n" -eq 72 ]; then ok; else fail "window: $n blocks, want 72"; fi
-if grep -q 'frame (client 5, handle 1)' "$tmp/w/timeline.gp" &&
-	! grep -q 'crunch (client 2, handle 1)' "$tmp/w/timeline.gp"; then
+if [ "$(grep -c "title 'urgent: frame'" "$tmp/w/timeline.gp")" -eq 1 ] &&
+	[ "$(grep -c "title 'long: crunch'" "$tmp/w/timeline.gp")" -eq 1 ]; then
 	ok
 else
 	fail "window: wrong grids in timeline.gp"
+fi
+# the x axis: absolute cycles, in M with the decimals its ticks need
+if grep -qxF 'set format x "%.4fM"' "$tmp/w/timeline.gp" &&
+	grep -qxF 'set xrange [3.7149999999999999:*]' "$tmp/w/timeline.gp" &&
+	grep -qF 'emulated cycle (k = 10^3, M = 10^6' "$tmp/w/timeline.gp"; then
+	ok
+else
+	fail "window: x axis not absolute cycles in M"
+	grep 'x' "$tmp/w/timeline.gp" | sed 's/^/  | /'
+fi
+# the alone runs: no program name
+if grep -qF "title 'crunch (client 2, handle 1)'" "$tmp/report/timeline.gp"; then
+	ok
+else
+	fail "class.report: no 'crunch (client 2, handle 1)' in timeline.gp"
+fi
+# a recording without program names (class.trace: an older gputbs run)
+# keeps the client and handle
+expect 0 "check: ok" "$gputbs" timeline --no-plot -o "$tmp/old" \
+	"$here/class.trace"
+if grep -qF "title 'frame (client 8, handle 1)'" "$tmp/old/timeline.gp"; then
+	ok
+else
+	fail "class.trace: no 'frame (client 8, handle 1)' in timeline.gp"
 fi
 if [ ! -e "$tmp/w/timeline.svg" ]; then ok; else fail "--no-plot ran gnuplot"; fi
 
