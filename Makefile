@@ -41,6 +41,8 @@
 #                 (make fuzz-guest), each for FUZZ_TIME seconds; fuzz-build
 #                 builds them, fuzz-host runs the host ones
 #   make sim-eval the simulator's sweep with figures, build/sim-eval/
+#   make cuda-trace  the CUDA block tracer's example (tools/cuda/),
+#                 build/cuda/; skipped with a message without nvcc
 #   make bench-sched, bench-preempt  build one benchmark program
 #   make deps-demo, deps-check  install the Debian packages demo or check
 #                 needs (scripts/deps.sh)

@@ -56,8 +56,12 @@ run rt at=50000
 EOF2
 }
 
-shared() {	# shared REPORT PROGRAM: its shared runtime, cycles
-	awk -v p="$2" '$1 == p && NF == 8 { v = $7 } END { print v }' "$1"
+# shared REPORT PROGRAM: its shared runtime, cycles: the column before the
+# slowdown in the workload table's row of PROGRAM (the last row that names
+# it and does not end in a percentage, whatever columns come before, such
+# as the class column of a workload that gives classes)
+shared() {
+	awk -v p="$2" '$1 == p && $NF !~ /%$/ { v = $(NF - 1) } END { print v }' "$1"
 }
 
 counter() {
