@@ -50,8 +50,8 @@ static const char * const sim_metric_title[] = {
 	"StrictF (1 is fair)",
 };
 
-/* fopen DIR/NAME for writing; NULL after a message. */
-static FILE *sim_open(const char *dir, const char *name)
+/* fopen DIR/NAME for writing; NULL after a message (sim.h). */
+FILE *sim_open(const char *dir, const char *name)
 {
 	char path[4096];
 	FILE *f;
@@ -64,7 +64,8 @@ static FILE *sim_open(const char *dir, const char *name)
 	return f;
 }
 
-static int sim_close(FILE *f, const char *dir, const char *name)
+/* fclose what sim_open() opened: 0, or -EIO after a message (sim.h). */
+int sim_close(FILE *f, const char *dir, const char *name)
 {
 	if (fclose(f)) {
 		fprintf(stderr, "%s: --plot: %s/%s: %s\n", sim_progname, dir,

@@ -26,27 +26,6 @@ static int reqplot_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static FILE *reqplot_open(const char *dir, const char *name)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "we");
-	if (!f)
-		sim_err("--plot: %s: %s", path, strerror(errno));
-	return f;
-}
-
-static int reqplot_close(FILE *f, const char *dir, const char *name)
-{
-	if (fclose(f)) {
-		sim_err("--plot: %s/%s: %s", dir, name, strerror(errno));
-		return -EIO;
-	}
-	return 0;
-}
-
 /* Latencies of @s, sorted: "latency_cycles fraction" lines. */
 static int reqplot_cdf(const char *dir, const char *name,
 		       const struct prog_result *s)
@@ -64,7 +43,7 @@ static int reqplot_cdf(const char *dir, const char *name,
 		lat[q] = s->grids[(size_t)(q + 1) * g - 1].end_cycle -
 			 s->arrive[q];
 	qsort(lat, s->nr_requests, sizeof(*lat), reqplot_cmp);
-	f = reqplot_open(dir, name);
+	f = sim_open(dir, name);
 	if (!f) {
 		free(lat);
 		return -EIO;
@@ -74,7 +53,7 @@ static int reqplot_cdf(const char *dir, const char *name,
 		fprintf(f, "%" PRIu64 " %.6f\n", (uint64_t)lat[q],
 			(double)(q + 1) / s->nr_requests);
 	free(lat);
-	return reqplot_close(f, dir, name);
+	return sim_close(f, dir, name);
 }
 
 /*
@@ -97,14 +76,14 @@ static int reqplot_tput(const char *dir, const char *name,
 		b = end > from ? (end - from) / width : 0;
 		n[b < REQPLOT_BINS ? b : REQPLOT_BINS - 1]++;
 	}
-	f = reqplot_open(dir, name);
+	f = sim_open(dir, name);
 	if (!f)
 		return -EIO;
 	fprintf(f, "# interval end (cycles after the first arrival) requests/s\n");
 	for (b = 0; b < REQPLOT_BINS; b++)
 		fprintf(f, "%" PRIu64 " %.3f\n", (uint64_t)((b + 1) * width),
 			(double)n[b] * clock_khz * 1000.0 / width);
-	return reqplot_close(f, dir, name);
+	return sim_close(f, dir, name);
 }
 
 static void reqplot_gp_out(FILE *gp, const char *base)
@@ -152,7 +131,7 @@ int sim_plot_requests(const char *dir, const struct workload_result *wls,
 		sim_err("--plot: %s: %s", dir, strerror(errno));
 		return SIM_EXIT_SYSTEM;
 	}
-	gp = reqplot_open(dir, "requests.gp");
+	gp = sim_open(dir, "requests.gp");
 	if (!gp)
 		return SIM_EXIT_SYSTEM;
 	fputs("# gputbs-sim run --plot: per run with requests, its latency CDF and\n"
@@ -218,7 +197,7 @@ int sim_plot_requests(const char *dir, const struct workload_result *wls,
 			figs += 2;
 		}
 	}
-	if (reqplot_close(gp, dir, "requests.gp"))
+	if (sim_close(gp, dir, "requests.gp"))
 		ret = -EIO;
 	if (ret)
 		return SIM_EXIT_SYSTEM;

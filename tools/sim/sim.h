@@ -430,6 +430,9 @@ struct sim_timeline {
 
 int sim_plot(const struct sim_eval *ev, const struct sim_timeline *tl,
 	     const char *dir);
+/* DIR/NAME of a figure's data or script: NULL or -EIO after a message */
+FILE *sim_open(const char *dir, const char *name);
+int sim_close(FILE *f, const char *dir, const char *name);
 /* reqplot.c */
 struct workload_result;
 int sim_plot_requests(const char *dir, const struct workload_result *wls,
