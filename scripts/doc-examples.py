@@ -53,6 +53,9 @@ SKIP = [
     (r"pairs/\*\.gtbs", "all 56 pairs in the guest, about 7 minutes"),
     (r"\bworkload\.gtbs\b", "a placeholder for the reader's own workload"),
     (r"\S\|\S", "a template: one of the alternatives a|b is meant"),
+    (r"gputbs-trace-example|/tmp/ex\.(alone|corun)\.trace",
+     "needs an NVIDIA GPU (none in make check); tests/userland/cuda-trace-test.sh "
+     "runs the trace writer on synthetic records"),
 ]
 HOST = re.compile(r"^(make|tools/|build/bin/|scripts/|python3)\b")
 GUEST = re.compile(r"^(gputbs|gputbs-sim|trace-cmd|cat|echo|cd)( |$)")
