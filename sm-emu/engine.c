@@ -388,29 +388,6 @@ static void gtbs_grid_arm_timeout(struct gtbs_dev *dev, struct gtbs_grid *grid)
 	list_add(&grid->timeout_node, &pos->timeout_node);
 }
 
-/*
- * Slices (paper Section "The Simple Slicing Predictor"): the launch or the
- * end of a grid starts a new slice for every other running grid on every
- * SM.  Applied lazily: the device's slice generation moves on, and each
- * (grid, SM) predictor state catches up at its next block end
- * (gtbs_grid_sm_catch_up()), which is the only place Reslice is read.  So
- * a launch or an end costs O(1) instead of O(running grids x SMs).
- * Device lock held.
- */
-static void gtbs_reslice_others(struct gtbs_dev *dev)
-{
-	dev->slice_gen++;
-}
-
-/* Set Reslice if a slice started since @gs last saw one.  Lock held. */
-static void gtbs_grid_sm_catch_up(struct gtbs_dev *dev, struct gtbs_grid_sm *gs)
-{
-	if (gs->slice_gen == dev->slice_gen)
-		return;
-	gs->slice_gen = dev->slice_gen;
-	gtbs_pred_reslice(&gs->pred);
-}
-
 /**
  * gtbs_grid_sm_reslice_due() - whether a grid's next block end on an SM
  *	starts a slice
@@ -418,7 +395,8 @@ static void gtbs_grid_sm_catch_up(struct gtbs_dev *dev, struct gtbs_grid_sm *gs)
  * @gs: the grid's state on the SM.
  *
  * Reslice of the paper's Algorithm 1, including the slices started by
- * other grids' launches and ends that the state has not caught up with.
+ * other grids' launches and ends that the state has not caught up with
+ * (gtbs_slice_due(); the slicing rules are predictor.c's DOC "Slices").
  *
  * Context: device lock held.
  * Return: the effective Reslice flag.
@@ -426,7 +404,7 @@ static void gtbs_grid_sm_catch_up(struct gtbs_dev *dev, struct gtbs_grid_sm *gs)
 bool gtbs_grid_sm_reslice_due(const struct gtbs_dev *dev,
 			      const struct gtbs_grid_sm *gs)
 {
-	return gs->pred.reslice || gs->slice_gen != dev->slice_gen;
+	return gtbs_slice_due(&gs->pred, gs->slice_gen, dev->slice_gen);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_sm_reslice_due);
 
@@ -436,18 +414,14 @@ static void gtbs_grid_launch(struct gtbs_dev *dev, struct gtbs_grid *grid)
 	u32 i;
 
 	/* a new slice for the others; this grid's own starts at launch */
-	gtbs_reslice_others(dev);
-	for (i = 0; i < dev->cfg.nr_sms; i++) {
-		struct gtbs_pred_sm *pred = &grid->sm[i].pred;
-
-		/* arguments checked at submit: R is 1..max_blocks_per_sm */
-		gtbs_pred_on_launch(pred, grid->desc.nr_blocks,
-				    grid->occ.residency, dev->cfg.nr_sms);
-		gtbs_pred_set_slice_unaware(pred, dev->slice_unaware);
-		gtbs_pred_set_literal(pred,
-				      dev->pred_mode == GTBS_PRED_LITERAL);
-		grid->sm[i].slice_gen = dev->slice_gen;
-	}
+	gtbs_slice_on_kernel_launch(&dev->slice_gen);
+	/* arguments checked at submit: R is 1..max_blocks_per_sm */
+	for (i = 0; i < dev->cfg.nr_sms; i++)
+		gtbs_slice_join(&grid->sm[i].pred, &grid->sm[i].slice_gen,
+				dev->slice_gen, grid->desc.nr_blocks,
+				grid->occ.residency, dev->cfg.nr_sms,
+				dev->slice_unaware,
+				dev->pred_mode == GTBS_PRED_LITERAL);
 }
 
 /* Issue the next block of @grid on @sm at sm->now.  Device lock held. */
@@ -637,13 +611,8 @@ static void gtbs_grid_leave(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	list_del_init(&grid->timeout_node);
 	grid->expire_cycle = U64_MAX;
 	dev->nr_grids--;
-	/*
-	 * OnKernelEnd: every other running grid starts a new slice.  A grid
-	 * cancelled before its first block never shared an SM: no slice
-	 * changes, and cancelling many queued grids stays linear.
-	 */
-	if (grid->next_block)
-		gtbs_reslice_others(dev);
+	/* OnKernelEnd: a new slice for the others if it ever ran a block */
+	gtbs_slice_on_kernel_end(&dev->slice_gen, grid->next_block > 0);
 	if (dev->policy->grid_end)
 		dev->policy->grid_end(dev, grid);
 	gtbs_dev_kick(dev, cycle);
@@ -681,8 +650,9 @@ static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		dev->backend->block_end(dev, sm, grid, index, block, start,
 					sm->now);
 	/* OnBlockEnd; the slot held this block, so this cannot fail */
-	gtbs_grid_sm_catch_up(dev, &grid->sm[sm->id]);
-	if (gtbs_pred_on_block_end(&grid->sm[sm->id].pred, index, sm->now) > 0)
+	if (gtbs_slice_on_block_end(&grid->sm[sm->id].pred,
+				    &grid->sm[sm->id].slice_gen, dev->slice_gen,
+				    index, sm->now) > 0)
 		gtbs_grid_predicted(dev, sm, grid);
 	if (dev->policy->grid_update)
 		dev->policy->grid_update(dev, sm, grid);

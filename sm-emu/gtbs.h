@@ -359,8 +359,8 @@ enum gtbs_grid_state {
  *	&gtbs_policy_ops.grid_sm_priv_size bytes used (gtbs_policy_priv());
  *	zeroed when the grid is initialised and at every policy switch.
  * @slice_gen: the &gtbs_dev.slice_gen that @pred.reslice reflects; when
- *	the device's has moved on, a slice started since (gtbs_reslice_others()
- *	in engine.c) and the next block end on the SM catches up.
+ *	the device's has moved on, a slice started since (predictor.c's DOC
+ *	"Slices") and the next block end on the SM catches up.
  * @pred: the Simple Slicing predictor's state of the grid on the SM (paper
  *	Table "State maintained per-kernel in each SM").  Its Reslice flag
  *	alone may be stale: gtbs_grid_sm_reslice_due() is the effective one.
@@ -978,7 +978,9 @@ enum gtbs_pred_mode {
  *	been processed, and no SM's clock is past it (gtbs_dev_run_bounded()).
  * @slice_gen: incremented at every launch and at every end of a grid that
  *	ran: a new slice for every running grid on every SM (Algorithm 1's
- *	OnKernelEnd), applied lazily (&gtbs_grid_sm.slice_gen).
+ *	OnKernelEnd), applied lazily (&gtbs_grid_sm.slice_gen) by the
+ *	slicing rules of predictor.c (gtbs_slice_on_kernel_launch(),
+ *	gtbs_slice_on_kernel_end()).
  * @pending_gen: incremented whenever a grid joins or leaves @pending:
  *	policies that cache something computed over @pending compare it.
  * @nr_grids: grids on @grids.

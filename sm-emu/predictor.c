@@ -20,8 +20,9 @@
  * - OnKernelEnd of another kernel or the launch of another kernel:
  *   gtbs_pred_reslice().  A change of this kernel's residency on the SM:
  *   gtbs_pred_on_residency(), which in the extended mode (below) sets
- *   Resident_Blocks and starts a slice.  The caller decides which events
- *   start a slice; the predictor only records it.
+ *   Resident_Blocks and starts a slice.  When launches and ends start
+ *   slices is the slicing rules' business (DOC "Slices" below:
+ *   gtbs_slice_*()), shared by the engine and the trace replay.
  * - OnBlockStart, gtbs_pred_on_block_start(): Block_Start[blkindex] =
  *   clock().
  * - OnBlockEnd, gtbs_pred_on_block_end(): Done_Blocks++; if Reslice,
@@ -472,3 +473,175 @@ u64 gtbs_pred_remaining(const struct gtbs_pred_sm *s, u64 now)
 	return s->pred_cycles > active ? s->pred_cycles - active : 0;
 }
 EXPORT_SYMBOL_GPL(gtbs_pred_remaining);
+
+/**
+ * DOC: Slices
+ *
+ * Section "The Simple Slicing Predictor": "kernel launches and kernel
+ * endings mark the boundaries of slices for all running kernels", and
+ * Algorithm 1's OnKernelEnd sets Reslice for every running kernel (the
+ * launch of another kernel likewise).  Setting Reslice in every (kernel,
+ * SM) state at every launch and end costs O(running kernels x SMs) per
+ * event.  The gtbs_slice_*() functions apply it lazily instead, the one
+ * implementation used by the engine (sm-emu/engine.c) and by the trace
+ * replay of gputbs predict (tools/predict.c):
+ *
+ * - The caller keeps one slice generation, a u64 counter, for the device
+ *   (the engine's &gtbs_dev.slice_gen; the replay keeps one per trace),
+ *   and one per (kernel, SM) state: the generation that state has caught
+ *   up with (&gtbs_grid_sm.slice_gen).
+ * - A kernel launch, gtbs_slice_on_kernel_launch(), and the end of a
+ *   kernel that ran a block, gtbs_slice_on_kernel_end(), move the
+ *   device's generation on: O(1).
+ * - A (kernel, SM) state starts with gtbs_slice_join() (OnLaunch, the
+ *   modes, the current generation), at the kernel's launch or lazily at
+ *   its first block on the SM: OnLaunch sets Reslice, so slices started in
+ *   between change nothing.
+ * - Reslice is read only at a block end, so a state catches up there,
+ *   gtbs_slice_on_block_end(): if the device's generation moved since the
+ *   state last caught up, a slice started (gtbs_pred_reslice()).
+ *   gtbs_slice_due() is the effective Reslice flag between block ends.
+ *
+ * A change of the kernel's own residency on one SM (extended mode) is a
+ * slice of that state alone, gtbs_pred_on_residency(); the caller decides
+ * when residency is compared (after the SM issued its blocks at a cycle).
+ */
+
+/**
+ * gtbs_slice_on_kernel_launch() - a kernel launched: a new slice for all
+ * @gen: the device's slice generation, moved on.
+ *
+ * Section "The Simple Slicing Predictor": a kernel launch is a slice
+ * boundary for every running kernel on every SM.  Applied lazily (see the
+ * DOC "Slices"): O(1).  The launched kernel's own states then join at the
+ * new generation, gtbs_slice_join(), its slice started by OnLaunch.
+ *
+ * Context: any; the caller serialises calls on @gen (the device lock).
+ */
+void gtbs_slice_on_kernel_launch(u64 *gen)
+{
+	(*gen)++;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_slice_on_kernel_launch);
+
+/**
+ * gtbs_slice_on_kernel_end() - OnKernelEnd: a new slice for the others
+ * @gen: the device's slice generation.
+ * @ran: the kernel had at least one block issued; one that never ran (a
+ *	grid cancelled while queued) shared no SM and starts no slice, so
+ *	cancelling many queued grids stays linear.
+ *
+ * Algorithm 1, OnKernelEnd: Reslice = true for all running kernels, on
+ * every SM, applied lazily (see the DOC "Slices"): O(1).
+ *
+ * Context: any; the caller serialises calls on @gen (the device lock).
+ */
+void gtbs_slice_on_kernel_end(u64 *gen, bool ran)
+{
+	if (ran)
+		(*gen)++;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_slice_on_kernel_end);
+
+/**
+ * gtbs_slice_join() - OnLaunch of a kernel on one SM, in the slicing rules
+ * @s: the kernel's state on this SM, bound by gtbs_pred_init().
+ * @s_gen: the state's slice generation, set to @gen.
+ * @gen: the device's slice generation now.
+ * @nr_blocks: Kernel.Blocks, thread blocks in the grid, >= 1.
+ * @residency: Kernel.Residency, R, blocks, 1..%GTBS_MAX_BLOCKS_PER_SM.
+ * @nr_sms: N_SM, SMs of the device, >= 1.
+ * @slice_unaware: the paper's slice-unaware mode (Section "Predictor
+ *	Accuracy"), gtbs_pred_set_slice_unaware().
+ * @literal: Algorithm 1 as printed, gtbs_pred_set_literal().
+ *
+ * Algorithm 1, OnLaunch (gtbs_pred_on_launch(): Reslice = true), the
+ * kernel's modes, and the state caught up with @gen.  Call it at the
+ * kernel's launch, after gtbs_slice_on_kernel_launch(), or at the
+ * kernel's first block on the SM: until that block ends Reslice is set
+ * anyway, so the slices started in between change nothing.
+ *
+ * Context: any; the caller serialises calls on @s and @gen.
+ * Return: 0, or -EINVAL (and @s, @s_gen unchanged) if an argument is out
+ * of range.
+ */
+int gtbs_slice_join(struct gtbs_pred_sm *s, u64 *s_gen, u64 gen,
+		    u32 nr_blocks, u32 residency, u32 nr_sms,
+		    bool slice_unaware, bool literal)
+{
+	int ret = gtbs_pred_on_launch(s, nr_blocks, residency, nr_sms);
+
+	if (ret)
+		return ret;
+	gtbs_pred_set_slice_unaware(s, slice_unaware);
+	gtbs_pred_set_literal(s, literal);
+	*s_gen = gen;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_slice_join);
+
+/**
+ * gtbs_slice_catch_up() - apply the slices started since a state last saw
+ * @s: the kernel's state on this SM.
+ * @s_gen: the state's slice generation, set to @gen.
+ * @gen: the device's slice generation now.
+ *
+ * If the device's generation moved since @s last caught up, a kernel
+ * launched or ended meanwhile: Reslice = true (gtbs_pred_reslice()).
+ * gtbs_slice_on_block_end() calls it; calling it earlier changes nothing
+ * (Reslice stays set until the next block end).
+ *
+ * Context: any; the caller serialises calls on @s and @gen.
+ */
+void gtbs_slice_catch_up(struct gtbs_pred_sm *s, u64 *s_gen, u64 gen)
+{
+	if (*s_gen == gen)
+		return;
+	*s_gen = gen;
+	gtbs_pred_reslice(s);
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_slice_catch_up);
+
+/**
+ * gtbs_slice_due() - the effective Reslice flag of a state
+ * @s: the kernel's state on this SM.
+ * @s_gen: the state's slice generation.
+ * @gen: the device's slice generation now.
+ *
+ * Reslice of Algorithm 1, including the slices started by other kernels'
+ * launches and ends that @s has not caught up with: whether the next block
+ * end of the kernel on this SM takes its duration as t.
+ *
+ * Context: any; the caller serialises calls on @s and @gen.
+ * Return: true if a slice started since the state's latest prediction.
+ */
+bool gtbs_slice_due(const struct gtbs_pred_sm *s, u64 s_gen, u64 gen)
+{
+	return s->reslice || s_gen != gen;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_slice_due);
+
+/**
+ * gtbs_slice_on_block_end() - OnBlockEnd, after the slices it missed
+ * @s: the kernel's state on this SM.
+ * @s_gen: the state's slice generation, set to @gen.
+ * @gen: the device's slice generation now.
+ * @blkindex: SM slot of the block, 0..&gtbs_pred_sm.nr_slots-1.
+ * @cycle: clock(), cycles; not before the previous event on @s.
+ *
+ * gtbs_slice_catch_up(), then Algorithm 1's OnBlockEnd with its
+ * prediction (gtbs_pred_on_block_end()): the first block end of a slice
+ * sets t.
+ *
+ * Context: any; the caller serialises calls on @s and @gen.
+ * Return: as gtbs_pred_on_block_end(): 1 if a new prediction was made, 0
+ * if not, a negative errno (and @s unchanged but for the catch-up) on bad
+ * input.
+ */
+int gtbs_slice_on_block_end(struct gtbs_pred_sm *s, u64 *s_gen, u64 gen,
+			    u32 blkindex, u64 cycle)
+{
+	gtbs_slice_catch_up(s, s_gen, gen);
+	return gtbs_pred_on_block_end(s, blkindex, cycle);
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_slice_on_block_end);

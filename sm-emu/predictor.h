@@ -2,7 +2,9 @@
 /*
  * predictor.h - the Simple Slicing runtime predictor (paper Section "The
  * Simple Slicing Predictor"): per-kernel, per-SM state and its event
- * handlers (Algorithm 1) and Equation 2.
+ * handlers (Algorithm 1), Equation 2, and the slicing rules (gtbs_slice_*:
+ * when slices start, applied lazily by a slice generation) shared by the
+ * engine and the trace replay of gputbs predict.
  *
  * Like the rest of the portable core it never allocates, sleeps or locks:
  * the caller owns the state and serialises every call on one state.
@@ -98,5 +100,15 @@ int gtbs_pred_on_block_resume(struct gtbs_pred_sm *s, u32 blkindex,
 			      u64 cycle, u64 ran);
 u64 gtbs_pred_active_cycles(const struct gtbs_pred_sm *s, u64 now);
 u64 gtbs_pred_remaining(const struct gtbs_pred_sm *s, u64 now);
+
+void gtbs_slice_on_kernel_launch(u64 *gen);
+void gtbs_slice_on_kernel_end(u64 *gen, bool ran);
+int gtbs_slice_join(struct gtbs_pred_sm *s, u64 *s_gen, u64 gen,
+		    u32 nr_blocks, u32 residency, u32 nr_sms,
+		    bool slice_unaware, bool literal);
+void gtbs_slice_catch_up(struct gtbs_pred_sm *s, u64 *s_gen, u64 gen);
+bool gtbs_slice_due(const struct gtbs_pred_sm *s, u64 s_gen, u64 gen);
+int gtbs_slice_on_block_end(struct gtbs_pred_sm *s, u64 *s_gen, u64 gen,
+			    u32 blkindex, u64 cycle);
 
 #endif /* _GTBS_PREDICTOR_H */
