@@ -559,18 +559,11 @@ static int pt_event_cmp(const void *a, const void *b)
 	return x->block < y->block ? -1 : x->block > y->block;
 }
 
-/* Apply the slices started since @e last caught up (Algorithm 1's Reslice). */
-static void pt_catch_up(struct pt_trace *tr, struct pt_gsm *e)
-{
-	if (e->gen != tr->slice_gen)
-		gtbs_pred_reslice(&e->pred);
-	e->gen = tr->slice_gen;
-}
-
 /*
- * @g's state on SM @sm, made at its first block there: as at the grid's
- * launch (OnLaunch sets Reslice, so the slices before it change nothing).
- * NULL when out of memory.
+ * @g's state on SM @sm, made at its first block there: OnLaunch, joined at
+ * the current slice generation (gtbs_slice_join(): OnLaunch sets Reslice,
+ * so the slices since the grid's launch change nothing).  NULL when out of
+ * memory.
  */
 static struct pt_gsm *pt_gsm_get(struct pt_trace *tr, struct pt_grid *g,
 				 __u32 sm)
@@ -586,14 +579,12 @@ static struct pt_gsm *pt_gsm_get(struct pt_trace *tr, struct pt_grid *g,
 	if (!e)
 		return NULL;
 	if (gtbs_pred_init(&e->pred, e->starts, PT_NR_SLOTS) ||
-	    gtbs_pred_on_launch(&e->pred, g->nr_blocks, g->residency,
-				tr->nr_sms)) {
+	    gtbs_slice_join(&e->pred, &e->gen, tr->slice_gen, g->nr_blocks,
+			    g->residency, tr->nr_sms, tr->unaware,
+			    tr->literal)) {
 		free(e);
 		return NULL;
 	}
-	gtbs_pred_set_slice_unaware(&e->pred, tr->unaware);
-	gtbs_pred_set_literal(&e->pred, tr->literal);
-	e->gen = tr->slice_gen;
 	e->sm = sm;
 	g->st[g->nr_st++] = e;
 	g->idx[sm] = g->nr_st;
@@ -626,22 +617,9 @@ static int pt_launch(struct pt_trace *tr, __u32 gi, __u64 cycle)
 	g->start = cycle;
 	g->run_pos = tr->nr_running;
 	tr->running[tr->nr_running++] = gi;
+	/* a new slice for every other running grid; its own join after */
+	gtbs_slice_on_kernel_launch(&tr->slice_gen);
 	return 0;
-}
-
-/*
- * A launch of @g: a new slice for every other running grid.  @g's own
- * states (made at this cycle) catch up first, then skip it.
- */
-static void pt_launched(struct pt_trace *tr, struct pt_grid *g)
-{
-	__u32 i;
-
-	for (i = 0; i < g->nr_st; i++)
-		pt_catch_up(tr, g->st[i]);
-	tr->slice_gen++;
-	for (i = 0; i < g->nr_st; i++)
-		g->st[i]->gen = tr->slice_gen;
 }
 
 /* The grid's final prediction: the maximum of its SMs' latest ones. */
@@ -670,7 +648,7 @@ static void pt_finish(struct pt_trace *tr, __u32 gi, __u64 cycle)
 	tr->running[g->run_pos] = last;
 	tr->grids[last].run_pos = g->run_pos;
 	/* OnKernelEnd: a new slice for the others */
-	tr->slice_gen++;
+	gtbs_slice_on_kernel_end(&tr->slice_gen, true);
 }
 
 static int pt_end(struct pt_trace *tr, const struct pt_block *b, __u64 cycle)
@@ -684,8 +662,8 @@ static int pt_end(struct pt_trace *tr, const struct pt_block *b, __u64 cycle)
 	if (!e)
 		return pt_fail(tr, b->line, "internal: block end on no state");
 	s = &e->pred;
-	pt_catch_up(tr, e);
-	ret = gtbs_pred_on_block_end(s, b->slot, cycle);
+	ret = gtbs_slice_on_block_end(s, &e->gen, tr->slice_gen, b->slot,
+				      cycle);
 	if (ret < 0)
 		return pt_fail(tr, b->line, "internal: block end: %s",
 			       strerror(-ret));
@@ -715,15 +693,14 @@ static int pt_end(struct pt_trace *tr, const struct pt_block *b, __u64 cycle)
 static int pt_replay(struct pt_trace *tr)
 {
 	size_t nev = 2 * tr->nr_blocks, i, j, k;
-	__u32 *slot_line = NULL, *launched = NULL, nr_launched;
+	__u32 *slot_line = NULL;
 	struct pt_event *ev;
 	int ret = 0;
 
 	ev = calloc(nev, sizeof(*ev));
 	slot_line = calloc((size_t)tr->nr_sms * PT_NR_SLOTS, sizeof(*slot_line));
 	tr->running = calloc(tr->nr_grids, sizeof(*tr->running));
-	launched = calloc(tr->nr_grids, sizeof(*launched));
-	if (!ev || !slot_line || !tr->running || !launched) {
+	if (!ev || !slot_line || !tr->running) {
 		ret = pt_nomem(tr);
 		goto out;
 	}
@@ -741,7 +718,6 @@ static int pt_replay(struct pt_trace *tr)
 
 		for (j = i; j < nev && ev[j].cycle == c; j++)
 			;
-		nr_launched = 0;
 		/* 1. block ends: OnBlockEnd, with its prediction */
 		for (k = i; k < j && ev[k].kind == PT_EV_END && !ret; k++) {
 			const struct pt_block *b = &tr->blocks[ev[k].block];
@@ -757,7 +733,11 @@ static int pt_replay(struct pt_trace *tr)
 			if (g->running && g->ended == g->nr_blocks)
 				pt_finish(tr, gi, c);
 		}
-		/* 3. block starts: OnLaunch for a grid's first, OnBlockStart */
+		/*
+		 * 3. block starts: a grid's first is its launch (a new slice
+		 * for every other running grid); OnLaunch on an SM at the
+		 * grid's first block there; OnBlockStart
+		 */
 		for (k = i; k < j && !ret; k++) {
 			const struct pt_block *b = &tr->blocks[ev[k].block];
 			__u32 *sl = &slot_line[(size_t)b->sm * PT_NR_SLOTS +
@@ -773,10 +753,8 @@ static int pt_replay(struct pt_trace *tr)
 				break;
 			}
 			*sl = b->line;
-			if (!g->launched) {
+			if (!g->launched)
 				ret = pt_launch(tr, b->grid, c);
-				launched[nr_launched++] = b->grid;
-			}
 			if (!ret) {
 				struct pt_gsm *e = pt_gsm_get(tr, g, b->sm);
 
@@ -784,18 +762,14 @@ static int pt_replay(struct pt_trace *tr)
 					ret = pt_nomem(tr);
 					break;
 				}
-				pt_catch_up(tr, e);
 				if (gtbs_pred_on_block_start(&e->pred, b->slot,
 							     c))
 					ret = pt_fail(tr, b->line,
 						      "internal: block start");
 			}
 		}
-		/* 4. grid launches: a new slice for every other running grid */
-		for (k = 0; k < nr_launched && !ret; k++)
-			pt_launched(tr, &tr->grids[launched[k]]);
 		/*
-		 * 5. residency changes of the (grid, SM)s touched: the
+		 * 4. residency changes of the (grid, SM)s touched: the
 		 * engine's rule, gtbs_pred_on_residency() (nothing in the
 		 * literal mode)
 		 */
@@ -806,7 +780,6 @@ static int pt_replay(struct pt_trace *tr)
 			if (g->running && g->idx[b->sm]) {
 				struct pt_gsm *e = g->st[g->idx[b->sm] - 1];
 
-				pt_catch_up(tr, e);
 				gtbs_pred_on_residency(&e->pred,
 						       e->pred.nr_resident);
 			}
@@ -815,7 +788,6 @@ static int pt_replay(struct pt_trace *tr)
 out:
 	free(ev);
 	free(slot_line);
-	free(launched);
 	return ret;
 }
 
