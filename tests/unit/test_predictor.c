@@ -458,6 +458,112 @@ START_TEST(slots_bound_by_init)
 }
 END_TEST
 
+/* A block end through the slicing rules; checks as end_expect(). */
+static void slice_end_expect(struct gtbs_pred_sm *s, u64 *s_gen, u64 gen,
+			     u32 slot, u64 cycle, u64 pred, u64 t)
+{
+	ck_assert_int_eq(gtbs_slice_on_block_end(s, s_gen, gen, slot, cycle),
+			 1);
+	ck_assert_uint_eq(*s_gen, gen);
+	ck_assert(!gtbs_slice_due(s, *s_gen, gen));
+	ck_assert_msg(s->pred_cycles == pred && s->t == t,
+		      "end slot %u at %llu: Pred_Cycles %llu t %llu, want %llu %llu",
+		      slot, (unsigned long long)cycle,
+		      (unsigned long long)s->pred_cycles,
+		      (unsigned long long)s->t, (unsigned long long)pred,
+		      (unsigned long long)t);
+}
+
+/*
+ * The slicing rules (predictor.c, DOC "Slices") on a timeline of one SM
+ * (N_SM = 1), device slice generation gen starting at 0:
+ *   0: A launches (gen 1) and joins; A has 8 blocks, R = 2, so
+ *      Total_Blocks = 8; slots 0 and 1 start.
+ *   100: both end.  Reslice (OnLaunch): t = 100,
+ *      100 + 7 * 100 / 2 = 450, then 100 + 6 * 100 / 2 = 400.  Both start
+ *      again.
+ *   150: B launches (gen 2) and joins: A's own Reslice flag is still
+ *      false, but its effective one (gtbs_slice_due()) is true.  B's block
+ *      (1 block, R = 1) starts in slot 2.
+ *   200: B's block ends: t = 50, 50 + 0 = 50; B ends (gen 3).  A queued
+ *      grid C that never ran is cancelled: no slice (gen stays 3).
+ *   260: A's slot 0 ends: catches up (1 -> 3), t = 260 - 100 = 160,
+ *      260 + 5 * 160 / 2 = 660 (without the catch-up t = 100: 510).
+ *      Starts again.
+ *   280: A's slot 1 ends: same slice, t stays 160: 280 + 4 * 160 / 2 =
+ *      600.  Starts again.
+ *   300: D launches (gen 4); its state on this SM joins lazily, at its
+ *      first block at 350, at gen 4 with Reslice set by OnLaunch.
+ *   380: A's slot 0 (from 260) ends: catches up (3 -> 4), t = 120,
+ *      380 + 3 * 120 / 2 = 560.
+ *   400: A's slot 1 (from 280) ends: t stays 120: 400 + 2 * 120 / 2 = 520.
+ */
+START_TEST(slicing_rules_timeline)
+{
+	struct gtbs_pred_sm *a = st_new(1, 1, 1), *b = st_new(1, 1, 1);
+	struct gtbs_pred_sm *d = st_new(1, 1, 1);
+	u64 gen = 0, a_gen = 99, b_gen = 99, d_gen = 99;
+
+	gtbs_slice_on_kernel_launch(&gen);
+	ck_assert_uint_eq(gen, 1);
+	ck_assert_int_eq(gtbs_slice_join(a, &a_gen, gen, 8, 2, 1, false,
+					 false), 0);
+	ck_assert_uint_eq(a_gen, 1);
+	ck_assert_uint_eq(a->total_blocks, 8);
+	ck_assert(gtbs_slice_due(a, a_gen, gen));	/* OnLaunch */
+	ck_assert_int_eq(gtbs_pred_on_block_start(a, 0, 0), 0);
+	ck_assert_int_eq(gtbs_pred_on_block_start(a, 1, 0), 0);
+	slice_end_expect(a, &a_gen, gen, 0, 100, 450, 100);
+	slice_end_expect(a, &a_gen, gen, 1, 100, 400, 100);
+	ck_assert_int_eq(gtbs_pred_on_block_start(a, 0, 100), 0);
+	ck_assert_int_eq(gtbs_pred_on_block_start(a, 1, 100), 0);
+
+	gtbs_slice_on_kernel_launch(&gen);		/* B at 150 */
+	ck_assert_uint_eq(gen, 2);
+	ck_assert(!a->reslice);
+	ck_assert(gtbs_slice_due(a, a_gen, gen));
+	ck_assert_int_eq(gtbs_slice_join(b, &b_gen, gen, 1, 1, 1, false,
+					 false), 0);
+	ck_assert_int_eq(gtbs_pred_on_block_start(b, 2, 150), 0);
+	slice_end_expect(b, &b_gen, gen, 2, 200, 50, 50);
+	gtbs_slice_on_kernel_end(&gen, true);		/* B ends at 200 */
+	ck_assert_uint_eq(gen, 3);
+	gtbs_slice_on_kernel_end(&gen, false);		/* C never ran */
+	ck_assert_uint_eq(gen, 3);
+
+	slice_end_expect(a, &a_gen, gen, 0, 260, 660, 160);
+	ck_assert_int_eq(gtbs_pred_on_block_start(a, 0, 260), 0);
+	slice_end_expect(a, &a_gen, gen, 1, 280, 600, 160);
+	ck_assert_int_eq(gtbs_pred_on_block_start(a, 1, 280), 0);
+
+	gtbs_slice_on_kernel_launch(&gen);		/* D at 300 */
+	ck_assert_uint_eq(gen, 4);
+	ck_assert_int_eq(gtbs_slice_join(d, &d_gen, gen, 2, 1, 1, true,
+					 true), 0);	/* at 350 */
+	ck_assert_uint_eq(d_gen, 4);
+	ck_assert(d->slice_unaware && d->literal && d->reslice);
+	ck_assert(gtbs_slice_due(d, d_gen, gen));
+
+	ck_assert(gtbs_slice_due(a, a_gen, gen));
+	slice_end_expect(a, &a_gen, gen, 0, 380, 560, 120);
+	slice_end_expect(a, &a_gen, gen, 1, 400, 520, 120);
+	ck_assert_uint_eq(a->done_blocks, 6);
+
+	/* a bad OnLaunch leaves the state and its generation alone */
+	ck_assert_int_eq(gtbs_slice_join(a, &a_gen, 7, 8,
+					 GTBS_MAX_BLOCKS_PER_SM + 1, 1, false,
+					 false), -EINVAL);
+	ck_assert_uint_eq(a_gen, 4);
+	ck_assert_uint_eq(a->done_blocks, 6);
+	/* catching up twice at one generation is one slice */
+	gtbs_slice_catch_up(a, &a_gen, gen);
+	ck_assert(!a->reslice);
+	free(a);
+	free(b);
+	free(d);
+}
+END_TEST
+
 Suite *predictor_suite(void)
 {
 	Suite *s = suite_create("predictor");
@@ -475,6 +581,7 @@ Suite *predictor_suite(void)
 	tcase_add_loop_test(tc, equation2_matches_reference, 0, 4);
 	tcase_add_test(tc, rejects_bad_input);
 	tcase_add_test(tc, slots_bound_by_init);
+	tcase_add_test(tc, slicing_rules_timeline);
 	suite_add_tcase(s, tc);
 	return s;
 }
