@@ -13,15 +13,17 @@
  * count on that SM after all events of a cycle differs from the
  * Resident_Blocks the predictor holds.
  *
+ * The slicing rules (when slices start, applied lazily by a generation
+ * count) are not written here: the replay calls the engine's own, the
+ * gtbs_slice_*() functions of sm-emu/predictor.c (DOC "Slices"), with its
+ * generation &pt_trace.slice_gen in the place of &gtbs_dev.slice_gen.
+ *
  * Cost: a (grid, SM)'s state is made at the grid's first block on the SM
- * (as launched: no SM it never ran on is touched), and the slices that
- * launches and ends start for every other grid are applied lazily, at each
- * state's next event, by a generation count (&pt_trace.slice_gen), as the
- * engine does (&gtbs_dev.slice_gen).  So the replay is linear in the
- * blocks plus the (grid, SM) pairs they touch, with 4 bytes per SM per
- * running grid for the index: 65,536 grids at once on 1,024 SMs replay in
- * about 2 s (Documentation/performance.rst).  It used to reslice every
- * running grid on every SM at every launch and end: O(grids^2 x SMs).
+ * (gtbs_slice_join(): no SM it never ran on is touched), and a launch or
+ * an end costs O(1) (the states catch up at their next block end).  So
+ * the replay is linear in the blocks plus the (grid, SM) pairs they touch,
+ * with 4 bytes per SM per running grid for the index: 65,536 grids at once
+ * on 1,024 SMs replay in about 2 s (Documentation/performance.rst).
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -120,9 +122,8 @@ struct pt_pred {
  * struct pt_gsm - a running grid's predictor state on one SM it ran on
  * @pred: the state (&struct gtbs_pred_sm).
  * @starts: its Block_Start[] storage.
- * @gen: the &pt_trace.slice_gen it has caught up with: slices started by
- *	launches and ends of other grids are applied lazily, at the state's
- *	next event (as the engine's &gtbs_grid_sm.slice_gen).
+ * @gen: the &pt_trace.slice_gen it has caught up with (gtbs_slice_*(), as
+ *	the engine's &gtbs_grid_sm.slice_gen).
  * @last_pred: 1 + index in &pt_trace.preds of its latest prediction, or 0.
  * @sm: the SM.
  */
@@ -194,10 +195,9 @@ struct pt_grid {
  * @cap_preds: allocated entries of @preds.
  * @running: indices of running grids.
  * @nr_running: entries of @running.
- * @slice_gen: incremented at every launch and grid end: a new slice for
- *	every other running grid on every SM, applied lazily
- *	(&pt_gsm.gen), so that a launch or an end costs O(1), not
- *	O(running grids x SMs).
+ * @slice_gen: the replay's slice generation, moved on at every launch and
+ *	grid end by gtbs_slice_on_kernel_launch() and
+ *	gtbs_slice_on_kernel_end(), as the engine's &gtbs_dev.slice_gen.
  * @err: message of the first error, "FILE:LINE: reason".
  */
 struct pt_trace {
