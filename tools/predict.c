@@ -22,8 +22,9 @@
  * (gtbs_slice_join(): no SM it never ran on is touched), and a launch or
  * an end costs O(1) (the states catch up at their next block end).  So
  * the replay is linear in the blocks plus the (grid, SM) pairs they touch,
- * with 4 bytes per SM per running grid for the index: 65,536 grids at once
- * on 1,024 SMs replay in about 2 s (Documentation/performance.rst).
+ * in time and in memory (the states are found through a hash table,
+ * &pt_trace.tab, not an index per SM): 65,536 grids at once on 1,024 SMs
+ * replay in about 1.5 s and 100 MiB (Documentation/performance.rst).
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -125,6 +126,7 @@ struct pt_pred {
  * @gen: the &pt_trace.slice_gen it has caught up with (gtbs_slice_*(), as
  *	the engine's &gtbs_grid_sm.slice_gen).
  * @last_pred: 1 + index in &pt_trace.preds of its latest prediction, or 0.
+ * @grid: the grid, index in &pt_trace.grids.
  * @sm: the SM.
  */
 struct pt_gsm {
@@ -132,6 +134,7 @@ struct pt_gsm {
 	__u64 starts[PT_NR_SLOTS];
 	__u64 gen;
 	__u32 last_pred;
+	__u32 grid;
 	__u32 sm;
 };
 
@@ -148,10 +151,9 @@ struct pt_gsm {
  * @launched: first block started (at @start).
  * @start: cycle of the first block start.
  * @end: cycle of the last block end.
- * @idx: while running, per SM, 1 + index in @st of its state, or 0 while
- *	no block of the grid has run there (its state is then as launched).
  * @st: while running, the states of the SMs it ran on, in first-touch
- *	order; @nr_st of them, @cap_st allocated.
+ *	order; @nr_st of them, @cap_st allocated (found by SM through
+ *	&pt_trace.tab).
  * @run_pos: index in &pt_trace.running while running.
  * @nr_preds: predictions made.
  * @first: 1 + index in &pt_trace.preds of the first prediction.
@@ -164,7 +166,6 @@ struct pt_grid {
 	__u32 given, ended;
 	bool running, launched;
 	__u64 start, end;
-	__u32 *idx;
 	struct pt_gsm **st;
 	__u32 nr_st;
 	size_t cap_st;
@@ -195,6 +196,12 @@ struct pt_grid {
  * @cap_preds: allocated entries of @preds.
  * @running: indices of running grids.
  * @nr_running: entries of @running.
+ * @tab: the states of the running grids by (grid, SM), NULL where none:
+ *	open addressing with linear probing, @tab_mask + 1 entries (a power
+ *	of two; no table before the first state), at most half of them used.
+ *	Memory in the (grid, SM) pairs touched, not in grids x SMs.
+ * @tab_mask: entries of @tab - 1.
+ * @tab_used: states in @tab.
  * @slice_gen: the replay's slice generation, moved on at every launch and
  *	grid end by gtbs_slice_on_kernel_launch() and
  *	gtbs_slice_on_kernel_end(), as the engine's &gtbs_dev.slice_gen.
@@ -219,6 +226,8 @@ struct pt_trace {
 	size_t nr_preds, cap_preds;
 	__u32 *running;
 	__u32 nr_running;
+	struct pt_gsm **tab;
+	size_t tab_mask, tab_used;
 	__u64 slice_gen;
 	char err[512];
 	__u32 nr_errors;
@@ -559,6 +568,92 @@ static int pt_event_cmp(const void *a, const void *b)
 	return x->block < y->block ? -1 : x->block > y->block;
 }
 
+/* Where (@grid, @sm) starts probing in &pt_trace.tab (Fibonacci hashing). */
+static size_t pt_tab_home(const struct pt_trace *tr, __u32 grid, __u32 sm)
+{
+	__u64 key = ((__u64)grid << 10 | sm) * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(key >> 32) & tr->tab_mask;
+}
+
+/* @grid's state on SM @sm while it runs, or NULL if none was made. */
+static struct pt_gsm *pt_tab_find(const struct pt_trace *tr, __u32 grid,
+				  __u32 sm)
+{
+	struct pt_gsm *e;
+	size_t i;
+
+	if (!tr->tab)
+		return NULL;
+	for (i = pt_tab_home(tr, grid, sm); (e = tr->tab[i]);
+	     i = (i + 1) & tr->tab_mask)
+		if (e->grid == grid && e->sm == sm)
+			return e;
+	return NULL;
+}
+
+static void pt_tab_put(struct pt_trace *tr, struct pt_gsm *e)
+{
+	size_t i = pt_tab_home(tr, e->grid, e->sm);
+
+	while (tr->tab[i])
+		i = (i + 1) & tr->tab_mask;
+	tr->tab[i] = e;
+}
+
+/* Add @e, not in the table; doubles it when half full.  -ENOMEM. */
+static int pt_tab_add(struct pt_trace *tr, struct pt_gsm *e)
+{
+	if (!tr->tab || (tr->tab_used + 1) * 2 > tr->tab_mask + 1) {
+		size_t n = tr->tab ? 2 * (tr->tab_mask + 1) : 64, i;
+		struct pt_gsm **old = tr->tab;
+		size_t old_n = tr->tab ? tr->tab_mask + 1 : 0;
+
+		tr->tab = calloc(n, sizeof(*tr->tab));
+		if (!tr->tab) {
+			tr->tab = old;
+			return -ENOMEM;
+		}
+		tr->tab_mask = n - 1;
+		for (i = 0; i < old_n; i++)
+			if (old[i])
+				pt_tab_put(tr, old[i]);
+		free(old);
+	}
+	pt_tab_put(tr, e);
+	tr->tab_used++;
+	return 0;
+}
+
+/*
+ * Remove @e, which is in the table: the entries after it in its probe run
+ * move back where their probe may stop early (backward-shift deletion).
+ */
+static void pt_tab_del(struct pt_trace *tr, const struct pt_gsm *e)
+{
+	size_t i = pt_tab_home(tr, e->grid, e->sm), j, k;
+
+	while (tr->tab[i] != e)
+		i = (i + 1) & tr->tab_mask;
+	for (j = i;;) {
+		tr->tab[i] = NULL;
+		for (;;) {
+			j = (j + 1) & tr->tab_mask;
+			if (!tr->tab[j]) {
+				tr->tab_used--;
+				return;
+			}
+			k = pt_tab_home(tr, tr->tab[j]->grid, tr->tab[j]->sm);
+			/* stays if its home is cyclically in (i, j] */
+			if (i <= j ? i < k && k <= j : i < k || k <= j)
+				continue;
+			break;
+		}
+		tr->tab[i] = tr->tab[j];
+		i = j;
+	}
+}
+
 /*
  * @g's state on SM @sm, made at its first block there: OnLaunch, joined at
  * the current slice generation (gtbs_slice_join(): OnLaunch sets Reslice,
@@ -568,10 +663,11 @@ static int pt_event_cmp(const void *a, const void *b)
 static struct pt_gsm *pt_gsm_get(struct pt_trace *tr, struct pt_grid *g,
 				 __u32 sm)
 {
-	struct pt_gsm *e;
+	__u32 gi = g - tr->grids;
+	struct pt_gsm *e = pt_tab_find(tr, gi, sm);
 
-	if (g->idx[sm])
-		return g->st[g->idx[sm] - 1];
+	if (e)
+		return e;
 	if (pt_grow((void **)&g->st, &g->cap_st, g->nr_st + 1,
 		    sizeof(*g->st)))
 		return NULL;
@@ -585,22 +681,28 @@ static struct pt_gsm *pt_gsm_get(struct pt_trace *tr, struct pt_grid *g,
 		free(e);
 		return NULL;
 	}
+	e->grid = gi;
 	e->sm = sm;
+	if (pt_tab_add(tr, e)) {
+		free(e);
+		return NULL;
+	}
 	g->st[g->nr_st++] = e;
-	g->idx[sm] = g->nr_st;
 	return e;
 }
 
-static void pt_gsm_free(struct pt_grid *g)
+/* Free @g's states; @tab: also take them out of &pt_trace.tab. */
+static void pt_gsm_free(struct pt_trace *tr, struct pt_grid *g, bool tab)
 {
 	__u32 i;
 
-	for (i = 0; i < g->nr_st; i++)
+	for (i = 0; i < g->nr_st; i++) {
+		if (tab)
+			pt_tab_del(tr, g->st[i]);
 		free(g->st[i]);
+	}
 	free(g->st);
-	free(g->idx);
 	g->st = NULL;
-	g->idx = NULL;
 	g->nr_st = 0;
 	g->cap_st = 0;
 }
@@ -609,9 +711,6 @@ static int pt_launch(struct pt_trace *tr, __u32 gi, __u64 cycle)
 {
 	struct pt_grid *g = &tr->grids[gi];
 
-	g->idx = calloc(tr->nr_sms, sizeof(*g->idx));
-	if (!g->idx)
-		return pt_nomem(tr);
 	g->running = true;
 	g->launched = true;
 	g->start = cycle;
@@ -642,7 +741,7 @@ static void pt_finish(struct pt_trace *tr, __u32 gi, __u64 cycle)
 			best_sm = sm;
 		}
 	}
-	pt_gsm_free(g);
+	pt_gsm_free(tr, g, true);
 	g->running = false;
 	last = tr->running[--tr->nr_running];
 	tr->running[g->run_pos] = last;
@@ -654,7 +753,7 @@ static void pt_finish(struct pt_trace *tr, __u32 gi, __u64 cycle)
 static int pt_end(struct pt_trace *tr, const struct pt_block *b, __u64 cycle)
 {
 	struct pt_grid *g = &tr->grids[b->grid];
-	struct pt_gsm *e = g->idx[b->sm] ? g->st[g->idx[b->sm] - 1] : NULL;
+	struct pt_gsm *e = pt_tab_find(tr, b->grid, b->sm);
 	struct gtbs_pred_sm *s;
 	struct pt_pred *p;
 	int ret;
@@ -775,14 +874,12 @@ static int pt_replay(struct pt_trace *tr)
 		 */
 		for (k = i; k < j && !ret; k++) {
 			const struct pt_block *b = &tr->blocks[ev[k].block];
-			struct pt_grid *g = &tr->grids[b->grid];
+			/* none once the grid ended: its states are freed */
+			struct pt_gsm *e = pt_tab_find(tr, b->grid, b->sm);
 
-			if (g->running && g->idx[b->sm]) {
-				struct pt_gsm *e = g->st[g->idx[b->sm] - 1];
-
+			if (e)
 				gtbs_pred_on_residency(&e->pred,
 						       e->pred.nr_resident);
-			}
 		}
 	}
 out:
@@ -893,7 +990,8 @@ static void pt_free(struct pt_trace *tr)
 	__u32 i;
 
 	for (i = 0; i < tr->nr_grids; i++)
-		pt_gsm_free(&tr->grids[i]);
+		pt_gsm_free(tr, &tr->grids[i], false);
+	free(tr->tab);
 	free(tr->grids);
 	free(tr->by_id);
 	free(tr->blocks);
