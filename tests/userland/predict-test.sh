@@ -97,6 +97,31 @@ expect 0 "pred,0,stair,0,100,150,100,1,2,200,0.750000" \
 # hostile input: each is an error naming the file (and line), at once
 d=$tmp.d
 mkdir -p "$d"
+
+# many grids at once on few SMs (tools/bench/replay-trace.py's shape): 448
+# grids of 2 blocks, grid g on SM g mod 7 in slot g div 7, blocks g..g+449
+# and g+449..g+898, so 64 states per SM are live at once and the states
+# are found, added and removed in every order.  Total_Blocks is
+# ceil(2 / 7) = 1: the first prediction is Active_Kernel_Cycles = 449, the
+# final one 898, the grid's actual runtime.  A state lost or mixed up with
+# another grid's makes a different number or an internal error.
+awk 'BEGIN { n = 448; s = 7
+	for (g = 0; g < n; g++) print "grid " g " blocks=2 residency=1"
+	for (g = 0; g < n; g++) {
+		sm = g % s; slot = int(g / s) % 64
+		print "block " g " " sm " " slot " " g " " g + n + 1
+		print "block " g " " sm " " slot " " g + n + 1 " " g + 2 * n + 2
+	} }' >"$d/many-grids.trace"
+"$gputbs" predict --summary --trace "$d/many-grids.trace" >"$tmp" 2>&1
+rc=$?
+if [ "$rc" -ne 0 ] ||
+	[ "$(grep -c '^first,[0-9]*,,[0-6],[0-9]*,449,449,1,1,898,0.500000$' "$tmp")" -ne 448 ] ||
+	[ "$(grep -c '^final,[0-9]*,,[0-6],[0-9]*,898,449,2,1,898,1.000000$' "$tmp")" -ne 448 ]; then
+	fail "448 grids on 7 SMs: not every grid's first 449 and final 898 (status $rc)"
+	sed -n '1,12s/^/  | /p' "$tmp"
+else
+	ok
+fi
 printf 'grid 0 blocks=1 residency=1\nblock 0 0 0 0 10\0 7 20\n' >"$d/nul.trace"
 expect 2 "gputbs: $d/nul.trace:2: NUL byte in line" \
 	"$gputbs" predict --trace "$d/nul.trace"
