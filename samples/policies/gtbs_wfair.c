@@ -68,10 +68,9 @@
  * starvation guard promoted a grid of a lower class.
  *
  * Indexing.  A grid's vruntime changes only when it is charged, so the
- * grids with blocks to issue stay sorted in a red-black tree
- * (&wfair_dev.by_vruntime: highest class first, so that the eligible
- * grids come first, then vruntime, then arrival) and a pick takes the
- * first, O(log grids); charging, arrival, end and leaving or rejoining
+ * grids with blocks to issue stay sorted in a red-black tree per priority
+ * class (&wfair_dev.by_vruntime: by vruntime, then arrival) and a pick
+ * takes the first of the top class (&gtbs_dev.top_class), O(log grids); charging, arrival, end and leaving or rejoining
  * the grids with blocks to issue (&gtbs_policy_ops.grid_update) refile
  * one grid.  (Charging blocks while they run, continuously, would make
  * every running grid's key grow at its own rate between two picks: no
@@ -102,7 +101,7 @@ enum wfair_pick {
 
 /**
  * struct wfair_dev - wfair's device state
- * @by_vruntime: the grids with blocks to issue by class (highest first),
+ * @by_vruntime: the grids with blocks to issue per class, by
  *	&wfair_grid.vruntime (least first) and arrival.
  * @picked: the grid wfair picked last, NULL once charged or ended.
  * @picked_issued: its &gtbs_grid.next_block - &gtbs_grid.nr_saved when
@@ -117,7 +116,7 @@ enum wfair_pick {
  * In &gtbs_dev.policy_priv; protected by the device lock.
  */
 struct wfair_dev {
-	struct rb_root_cached by_vruntime;
+	struct rb_root_cached by_vruntime[GTBS_NR_PRIO_CLASSES];
 	struct gtbs_grid *picked;
 	u64 picked_issued;
 	u64 picked_least;
@@ -148,6 +147,8 @@ GTBS_POLICY_PRIV_CHECK(struct wfair_sm, GTBS_POLICY_SM_PRIV_SIZE);
  * @node: link in &wfair_dev.by_vruntime, cleared (RB_EMPTY_NODE()) while
  *	the grid has no block to issue.
  * @vruntime: virtual SM time, 1/1024 weighted SM-cycles: the key.
+ * @id: &gtbs_grid.id, the tie-break, here so that the tree's comparisons
+ *	read one cache line of each grid.
  * @sms: the SMs whose &wfair_sm.last is this grid, by &wfair_sm.node.
  *
  * In &gtbs_grid.policy_priv; protected by the device lock.
@@ -155,6 +156,7 @@ GTBS_POLICY_PRIV_CHECK(struct wfair_sm, GTBS_POLICY_SM_PRIV_SIZE);
 struct wfair_grid {
 	struct rb_node node;
 	u64 vruntime;
+	u64 id;
 	struct list_head sms;
 };
 
@@ -175,18 +177,22 @@ static struct gtbs_grid *wfair_node_grid(const struct rb_node *node)
 	return gtbs_priv_to_grid(rb_entry(node, struct wfair_grid, node));
 }
 
-/* Tree order: higher class first, then less vruntime, then arrival. */
+/* Tree order: less vruntime first, then the earlier arrival. */
 static bool wfair_less(struct rb_node *a, const struct rb_node *b)
 {
-	const struct gtbs_grid *x = wfair_node_grid(a);
-	const struct gtbs_grid *y = wfair_node_grid(b);
-	u64 vx = wfair_of_grid(x)->vruntime, vy = wfair_of_grid(y)->vruntime;
+	const struct wfair_grid *x = rb_entry(a, struct wfair_grid, node);
+	const struct wfair_grid *y = rb_entry(b, struct wfair_grid, node);
 
-	if (x->desc.prio_class != y->desc.prio_class)
-		return x->desc.prio_class > y->desc.prio_class;
-	if (vx != vy)
-		return vx < vy;
+	if (x->vruntime != y->vruntime)
+		return x->vruntime < y->vruntime;
 	return x->id < y->id;
+}
+
+/* The tree of @grid's class. */
+static struct rb_root_cached *wfair_tree(struct gtbs_dev *dev,
+					 const struct gtbs_grid *grid)
+{
+	return &wfair_of_dev(dev)->by_vruntime[grid->desc.prio_class];
 }
 
 /* Take @grid out of the tree if it is there. */
@@ -196,7 +202,7 @@ static void wfair_unfile(struct gtbs_dev *dev, struct gtbs_grid *grid)
 
 	if (RB_EMPTY_NODE(&wg->node))
 		return;
-	rb_erase_cached(&wg->node, &wfair_of_dev(dev)->by_vruntime);
+	rb_erase_cached(&wg->node, wfair_tree(dev, grid));
 	RB_CLEAR_NODE(&wg->node);
 }
 
@@ -208,8 +214,7 @@ static void wfair_refile(struct gtbs_dev *dev, struct gtbs_grid *grid)
 	if (!gtbs_grid_has_blocks(grid))
 		wfair_unfile(dev, grid);
 	else if (RB_EMPTY_NODE(&wg->node))
-		rb_add_cached(&wg->node, &wfair_of_dev(dev)->by_vruntime,
-			      wfair_less);
+		rb_add_cached(&wg->node, wfair_tree(dev, grid), wfair_less);
 }
 
 /* Blocks of @grid issued so far, less those preempted since. */
@@ -267,6 +272,7 @@ static void wfair_add(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	struct wfair_grid *wg = wfair_of_grid(grid);
 
 	wg->vruntime = vruntime;
+	wg->id = grid->id;
 	INIT_LIST_HEAD(&wg->sms);
 	RB_CLEAR_NODE(&wg->node);
 	wfair_refile(dev, grid);
@@ -276,9 +282,11 @@ static void wfair_attach(struct gtbs_dev *dev)
 {
 	struct wfair_dev *wd = wfair_of_dev(dev);
 	struct gtbs_grid *grid;
+	u32 i;
 
 	/* private areas are zero: min_vruntime 0, no SM's last grid */
-	wd->by_vruntime = RB_ROOT_CACHED;
+	for (i = 0; i < GTBS_NR_PRIO_CLASSES; i++)
+		wd->by_vruntime[i] = RB_ROOT_CACHED;
 	list_for_each_entry(grid, &dev->grids, node)
 		wfair_add(dev, grid, 0);
 }
@@ -326,18 +334,20 @@ static struct gtbs_grid *wfair_scan(struct gtbs_dev *dev)
 }
 
 /*
- * The first eligible grid of the tree: the first node, as the top class
- * is the highest with blocks to issue and the tree holds only such grids.
+ * The first eligible grid of the top class's tree: its first node, as the
+ * tree holds only grids with blocks to issue.
  */
 static struct gtbs_grid *wfair_first(struct gtbs_dev *dev)
 {
-	struct rb_node *node = rb_first_cached(&wfair_of_dev(dev)->by_vruntime);
+	struct wfair_dev *wd = wfair_of_dev(dev);
+	struct rb_node *node;
 	struct gtbs_grid *grid;
 
+	if (dev->top_class >= GTBS_NR_PRIO_CLASSES)
+		return NULL;
+	node = rb_first_cached(&wd->by_vruntime[dev->top_class]);
 	for (; node; node = rb_next(node)) {
 		grid = wfair_node_grid(node);
-		if (grid->desc.prio_class < dev->top_class)
-			break;
 		if (gtbs_grid_eligible(dev, grid))
 			return grid;
 	}
