@@ -46,7 +46,7 @@
  *
  * Picking.  An SM issues from the eligible grid (gtbs_grid_eligible())
  * with the least vruntime, the earlier arrival among equals.  The grid
- * picked is charged at once, so one fill of an SM spreads its free slots
+ * picked is charged before the next pick, so one fill of an SM spreads its free slots
  * over the grids in vruntime order, and over time the grids' SM shares
  * follow their weights.  With min_granularity_cycles G > 0 (CFS's
  * minimum granularity, in the unit of vruntime divided by 1024, that is
@@ -70,13 +70,14 @@
  * Indexing.  A grid's vruntime changes only when it is charged, so the
  * grids with blocks to issue stay sorted in a red-black tree per priority
  * class (&wfair_dev.by_vruntime: by vruntime, then arrival) and a pick
- * takes the first of the top class (&gtbs_dev.top_class), O(log grids); charging, arrival, end and leaving or rejoining
- * the grids with blocks to issue (&gtbs_policy_ops.grid_update) refile
- * one grid.  (Charging blocks while they run, continuously, would make
- * every running grid's key grow at its own rate between two picks: no
- * tree keeps such keys sorted without refiling them all.)  Each SM
- * remembers the grid it issued last for the granularity, and each grid
- * the SMs that name it, so that none is left pointing at a grid that
+ * takes the first of the top class (&gtbs_dev.top_class), O(log grids);
+ * charging, arrival, end and leaving or rejoining the grids with blocks
+ * to issue (&gtbs_policy_ops.grid_update) refile one grid.  (Charging
+ * blocks while they run, continuously, would make every running grid's
+ * key grow at its own rate between two picks: no tree keeps such keys
+ * sorted without refiling them all.)  Each SM remembers the grid it
+ * issued last for the granularity, and each grid the SMs that name it,
+ * so that none is left pointing at a grid that
  * ended.  With the device's starvation guard (classes change with time)
  * and with parameter ``pick`` ``scan``, a pick scans every grid,
  * O(grids): the reference the unit tests compare the tree with
