@@ -49,9 +49,33 @@
  * competes, and SRPT orders the rest.  Running blocks are never
  * interrupted.
  *
- * State: a list of the arrived grids in arrival order (linked at arrival
- * or attach, unlinked at grid_end); everything else is read from the core
- * at each pick.  Cost: O(grids) per pick.
+ * Indexing.  A pick reads no more than a few grids: paella keeps the
+ * grids with blocks to issue in two red-black trees (linux/rbtree.h), both
+ * ordered first by priority class, highest first, so that the eligible
+ * grids (those of &gtbs_dev.top_class) come first, and last by arrival
+ * (&gtbs_grid.id), the scan's tie-break:
+ *
+ * - &paella_dev.by_wait by &gtbs_grid.last_issue_cycle, the oldest first:
+ *   its first eligible grid is the one with the largest deficit.  The
+ *   deficit of every grid grows by one a cycle, so the key is the cycle
+ *   the wait started, not the wait: it changes only when the grid is
+ *   issued a block (after paella picked it: the grid picked last is
+ *   refiled at the next op, &paella_dev.picked) or one of its blocks is
+ *   preempted (a key that grew: the pick's walk refiles a grid whose key
+ *   is out of date and walks again).
+ * - &paella_dev.by_remaining by the profiled remaining processing time:
+ *   its first eligible grid is the shortest.  The key changes when one of
+ *   the grid's blocks ends (&gtbs_policy_ops.grid_update with the SM).
+ *
+ * A grid joins the trees at arrival (or attach) and leaves them when it
+ * has no block left to issue (&gtbs_policy_ops.grid_update without an
+ * SM) or ends.  Cost: O(log grids) per pick, arrival, block end and
+ * block issue.  Where a key changes with time in a way a tree cannot
+ * follow, paella scans every grid, O(grids) per pick: with estimate
+ * ``predict`` (each SM has its own prediction of each grid, falling while
+ * the grid runs there) and with the device's starvation guard (classes
+ * change with time).  Parameter ``pick`` ``scan`` always scans: the
+ * reference the unit tests compare the trees with (identical schedules).
  */
 #include "gtbs_policy_module.h"
 
@@ -68,31 +92,57 @@ enum paella_estimate {
 };
 
 /**
+ * enum paella_pick - how paella finds its grid
+ * @PAELLA_INDEXED: from its trees where it can (the DOC's "Indexing").
+ * @PAELLA_SCAN: by a scan of every grid: the reference.
+ * @PAELLA_NR_PICKS: number of ways.
+ */
+enum paella_pick {
+	PAELLA_INDEXED,
+	PAELLA_SCAN,
+	PAELLA_NR_PICKS,
+};
+
+/**
  * struct paella_dev - paella's device state
- * @grids: the arrived grids in arrival order, linked by
- *	&paella_grid.node.
+ * @by_wait: the grids with blocks to issue by class (highest first),
+ *	&paella_grid.wait (oldest first) and arrival.
+ * @by_remaining: the same grids by class, &paella_grid.remaining
+ *	(shortest first) and arrival.
+ * @picked: the grid paella picked last, NULL when it ended: refiled at
+ *	the next op, when the engine has issued its block.
  * @threshold: parameter deficit_threshold_cycles, cycles (0: off).
  * @estimate: parameter estimate, an &enum paella_estimate.
+ * @pick: parameter pick, an &enum paella_pick.
  *
  * In &gtbs_dev.policy_priv; protected by the device lock.
  */
 struct paella_dev {
-	struct list_head grids;
+	struct rb_root_cached by_wait;
+	struct rb_root_cached by_remaining;
+	struct gtbs_grid *picked;
 	u64 threshold;
 	u64 estimate;
+	u64 pick;
 };
 
 GTBS_POLICY_PRIV_CHECK(struct paella_dev, GTBS_POLICY_DEV_PRIV_SIZE);
 
 /**
  * struct paella_grid - paella's state of a grid
- * @node: link in &paella_dev.grids from arrival (or attach) to grid_end;
- *	the first member, for gtbs_priv_to_grid().
+ * @wait_node: link in &paella_dev.by_wait, cleared (RB_EMPTY_NODE())
+ *	while the grid is in neither tree.
+ * @remaining_node: link in &paella_dev.by_remaining.
+ * @wait: key in by_wait: &gtbs_grid.last_issue_cycle when filed.
+ * @remaining: key in by_remaining: paella_profile() when filed, cycles.
  *
  * In &gtbs_grid.policy_priv; protected by the device lock.
  */
 struct paella_grid {
-	struct list_head node;
+	struct rb_node wait_node;
+	struct rb_node remaining_node;
+	u64 wait;
+	u64 remaining;
 };
 
 GTBS_POLICY_PRIV_CHECK(struct paella_grid, GTBS_POLICY_GRID_PRIV_SIZE);
@@ -107,12 +157,20 @@ static struct paella_grid *paella_of_grid(const struct gtbs_grid *grid)
 	return gtbs_policy_priv(grid);
 }
 
+/* Profiled remaining processing time of @grid, cycles. */
+static u64 paella_profile(const struct gtbs_grid *grid)
+{
+	u32 left = grid->desc.nr_blocks - grid->blocks_done;
+
+	return mul_u64_u64_div_u64(grid->alone_cycles, left,
+				   grid->desc.nr_blocks);
+}
+
 /* Remaining processing time of @grid as seen from @sm, cycles. */
 static u64 paella_remaining(const struct gtbs_dev *dev,
 			    const struct gtbs_sm *sm,
 			    const struct gtbs_grid *grid)
 {
-	u32 left = grid->desc.nr_blocks - grid->blocks_done;
 	u64 pred;
 
 	if (paella_of_dev(dev)->estimate == PAELLA_PREDICT) {
@@ -120,8 +178,7 @@ static u64 paella_remaining(const struct gtbs_dev *dev,
 		if (pred != U64_MAX)
 			return pred;
 	}
-	return mul_u64_u64_div_u64(grid->alone_cycles, left,
-				   grid->desc.nr_blocks);
+	return paella_profile(grid);
 }
 
 /* How long @grid has waited for a block at @now, cycles. */
@@ -131,36 +188,140 @@ static u64 paella_deficit(const struct gtbs_grid *grid, u64 now)
 	       0;
 }
 
+/* Tree order: higher class first, then the smaller key, then arrival. */
+static bool paella_before(const struct gtbs_grid *x, u64 x_key,
+			  const struct gtbs_grid *y, u64 y_key)
+{
+	if (x->desc.prio_class != y->desc.prio_class)
+		return x->desc.prio_class > y->desc.prio_class;
+	if (x_key != y_key)
+		return x_key < y_key;
+	return x->id < y->id;
+}
+
+static struct gtbs_grid *paella_wait_grid(const struct rb_node *node)
+{
+	return gtbs_priv_to_grid(rb_entry(node, struct paella_grid, wait_node));
+}
+
+static struct gtbs_grid *paella_remaining_grid(const struct rb_node *node)
+{
+	return gtbs_priv_to_grid(rb_entry(node, struct paella_grid,
+					  remaining_node));
+}
+
+static bool paella_wait_less(struct rb_node *a, const struct rb_node *b)
+{
+	const struct gtbs_grid *x = paella_wait_grid(a);
+	const struct gtbs_grid *y = paella_wait_grid(b);
+
+	return paella_before(x, paella_of_grid(x)->wait,
+			     y, paella_of_grid(y)->wait);
+}
+
+static bool paella_remaining_less(struct rb_node *a, const struct rb_node *b)
+{
+	const struct gtbs_grid *x = paella_remaining_grid(a);
+	const struct gtbs_grid *y = paella_remaining_grid(b);
+
+	return paella_before(x, paella_of_grid(x)->remaining,
+			     y, paella_of_grid(y)->remaining);
+}
+
+/*
+ * Put @grid where it belongs: in both trees, under its current keys, if it
+ * has blocks to issue, else in neither.  O(log grids).
+ */
+static void paella_refile(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	struct paella_dev *pd = paella_of_dev(dev);
+	struct paella_grid *pg = paella_of_grid(grid);
+	bool want = gtbs_grid_has_blocks(grid);
+
+	if (!RB_EMPTY_NODE(&pg->wait_node)) {
+		if (want && pg->wait == grid->last_issue_cycle &&
+		    pg->remaining == paella_profile(grid))
+			return;
+		rb_erase_cached(&pg->wait_node, &pd->by_wait);
+		rb_erase_cached(&pg->remaining_node, &pd->by_remaining);
+		RB_CLEAR_NODE(&pg->wait_node);
+	}
+	if (!want)
+		return;
+	pg->wait = grid->last_issue_cycle;
+	pg->remaining = paella_profile(grid);
+	rb_add_cached(&pg->wait_node, &pd->by_wait, paella_wait_less);
+	rb_add_cached(&pg->remaining_node, &pd->by_remaining,
+		      paella_remaining_less);
+}
+
+/* The grid picked last may have been issued a block since: refile it. */
+static void paella_refile_picked(struct gtbs_dev *dev)
+{
+	struct paella_dev *pd = paella_of_dev(dev);
+
+	if (pd->picked)
+		paella_refile(dev, pd->picked);
+	pd->picked = NULL;
+}
+
+/* A grid paella has not seen yet: in no tree, then filed. */
+static void paella_add(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	RB_CLEAR_NODE(&paella_of_grid(grid)->wait_node);
+	paella_refile(dev, grid);
+}
+
 static void paella_attach(struct gtbs_dev *dev)
 {
 	struct paella_dev *pd = paella_of_dev(dev);
 	struct gtbs_grid *grid;
 
-	INIT_LIST_HEAD(&pd->grids);
+	pd->by_wait = RB_ROOT_CACHED;
+	pd->by_remaining = RB_ROOT_CACHED;
 	list_for_each_entry(grid, &dev->grids, node)
-		list_add_tail(&paella_of_grid(grid)->node, &pd->grids);
+		paella_add(dev, grid);
 }
 
 static void paella_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
-	list_add_tail(&paella_of_grid(grid)->node, &paella_of_dev(dev)->grids);
+	paella_refile_picked(dev);
+	paella_add(dev, grid);
+}
+
+static void paella_grid_update(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			       struct gtbs_grid *grid)
+{
+	paella_refile_picked(dev);
+	paella_refile(dev, grid);
 }
 
 static void paella_grid_end(struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
-	list_del(&paella_of_grid(grid)->node);
+	struct paella_dev *pd = paella_of_dev(dev);
+	struct paella_grid *pg = paella_of_grid(grid);
+
+	if (pd->picked == grid)
+		pd->picked = NULL;
+	if (!RB_EMPTY_NODE(&pg->wait_node)) {
+		rb_erase_cached(&pg->wait_node, &pd->by_wait);
+		rb_erase_cached(&pg->remaining_node, &pd->by_remaining);
+		RB_CLEAR_NODE(&pg->wait_node);
+	}
 }
 
-static struct gtbs_grid *paella_pick_grid(struct gtbs_dev *dev,
-					  struct gtbs_sm *sm, u32 *reason)
+/*
+ * The reference: every grid in arrival order (&gtbs_dev.grids), the
+ * largest deficit past the threshold, else the shortest.  O(grids).
+ */
+static struct gtbs_grid *paella_scan(struct gtbs_dev *dev, struct gtbs_sm *sm,
+				     u32 *reason)
 {
 	struct paella_dev *pd = paella_of_dev(dev);
-	struct gtbs_grid *shortest = NULL, *starved = NULL;
+	struct gtbs_grid *grid, *shortest = NULL, *starved = NULL;
 	u64 best_rem = 0, best_deficit = 0;
-	struct paella_grid *pg;
 
-	list_for_each_entry(pg, &pd->grids, node) {
-		struct gtbs_grid *grid = gtbs_priv_to_grid(pg);
+	list_for_each_entry(grid, &dev->grids, node) {
 		u64 rem, deficit;
 
 		if (!gtbs_grid_eligible(dev, grid))
@@ -186,6 +347,60 @@ static struct gtbs_grid *paella_pick_grid(struct gtbs_dev *dev,
 	return shortest;
 }
 
+/*
+ * The first eligible grid of a tree, or NULL.  The trees hold only grids
+ * with blocks to issue, highest class first; the top class is the highest
+ * that has any, so this reads one node unless a tree holds a grid whose
+ * key is out of date (by_wait: refiled, and the walk starts again).
+ */
+static struct gtbs_grid *paella_first(struct gtbs_dev *dev, bool by_wait)
+{
+	struct paella_dev *pd = paella_of_dev(dev);
+	struct rb_node *node;
+	struct gtbs_grid *grid;
+
+again:
+	node = rb_first_cached(by_wait ? &pd->by_wait : &pd->by_remaining);
+	for (; node; node = rb_next(node)) {
+		grid = by_wait ? paella_wait_grid(node) :
+		       paella_remaining_grid(node);
+		if (grid->desc.prio_class < dev->top_class)
+			return NULL;
+		if (by_wait &&
+		    paella_of_grid(grid)->wait != grid->last_issue_cycle) {
+			/* a block of it was preempted: its wait restarted */
+			paella_refile(dev, grid);
+			goto again;
+		}
+		if (gtbs_grid_eligible(dev, grid))
+			return grid;
+	}
+	return NULL;
+}
+
+static struct gtbs_grid *paella_pick_grid(struct gtbs_dev *dev,
+					  struct gtbs_sm *sm, u32 *reason)
+{
+	struct paella_dev *pd = paella_of_dev(dev);
+	struct gtbs_grid *grid;
+
+	paella_refile_picked(dev);
+	if (pd->pick == PAELLA_SCAN || pd->estimate == PAELLA_PREDICT ||
+	    dev->starve_cycles) {
+		grid = paella_scan(dev, sm, reason);
+	} else {
+		grid = pd->threshold ? paella_first(dev, true) : NULL;
+		if (grid && paella_deficit(grid, sm->now) > pd->threshold) {
+			*reason = GTBS_PICK_POLICY;
+		} else {
+			grid = paella_first(dev, false);
+			*reason = GTBS_PICK_SHORTER;
+		}
+	}
+	pd->picked = grid;
+	return grid;
+}
+
 /* debugfs: whether the grid is past the deficit threshold now. */
 static const char *paella_grid_state(const struct gtbs_dev *dev,
 				     const struct gtbs_grid *grid)
@@ -204,6 +419,13 @@ static const char *paella_grid_state(const struct gtbs_dev *dev,
 static const char * const paella_estimate_names[] = {
 	[PAELLA_PROFILE] = "profile",
 	[PAELLA_PREDICT] = "predict",
+	NULL,
+};
+
+/* The value names of parameter pick, &enum paella_pick. */
+static const char * const paella_pick_names[] = {
+	[PAELLA_INDEXED] = "indexed",
+	[PAELLA_SCAN] = "scan",
 	NULL,
 };
 
@@ -228,6 +450,16 @@ static const struct gtbs_policy_param paella_params[] = {
 		.names = paella_estimate_names,
 		.offset = offsetof(struct paella_dev, estimate),
 	},
+	{
+		.name = "pick",
+		.unit = "",
+		.doc = "indexed: O(log grids) trees; scan: every grid (the reference)",
+		.min = 0,
+		.max = PAELLA_NR_PICKS - 1,
+		.def = PAELLA_INDEXED,
+		.names = paella_pick_names,
+		.offset = offsetof(struct paella_dev, pick),
+	},
 };
 
 static const struct gtbs_policy_ops paella_ops = {
@@ -237,6 +469,7 @@ static const struct gtbs_policy_ops paella_ops = {
 	.attach = paella_attach,
 	.grid_arrive = paella_grid_arrive,
 	.grid_end = paella_grid_end,
+	.grid_update = paella_grid_update,
 	.grid_state = paella_grid_state,
 	.dev_priv_size = sizeof(struct paella_dev),
 	.grid_priv_size = sizeof(struct paella_grid),

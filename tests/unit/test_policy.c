@@ -419,6 +419,35 @@ static const struct gtbs_policy_ops ref_mpmax = {
  * preempt_unknown (sample, predicted); SRTF/Adaptive alternates its share
  * mode.  Returns the device, drained.
  */
+/*
+ * The sample plug-ins' parameters (samples/policies/): the plain scan
+ * with @scan, and a deficit threshold, granularity and weight by @i.
+ */
+static void sample_params(struct h_dev *h, u32 i, bool scan, u64 at)
+{
+	static const struct {
+		const char *name;
+		u64 value[3];
+	} params[] = {
+		{ "deficit_threshold_cycles", { 0, 300, 1500 } },
+		{ "min_granularity_cycles", { 0, 150, 700 } },
+		{ "weight_high", { 3121, 1, 20000 } },
+	};
+	u32 k;
+	int idx;
+
+	idx = gtbs_policy_param_find(h->dev.policy, "pick");
+	if (idx >= 0)
+		ck_assert_int_eq(gtbs_policy_param_set(&h->dev, idx, scan, at),
+				 0);
+	for (k = 0; k < ARRAY_SIZE(params); k++) {
+		idx = gtbs_policy_param_find(h->dev.policy, params[k].name);
+		if (idx >= 0)
+			ck_assert_int_eq(gtbs_policy_param_set(&h->dev, idx,
+				params[k].value[(i / 3 + k) % 3], at), 0);
+	}
+}
+
 static struct gtbs_saved srtf_ref_pool[256];
 
 static struct h_dev *srtf_ref_run(const struct gtbs_policy_ops *pol, u32 i,
@@ -468,6 +497,7 @@ static struct h_dev *srtf_ref_run(const struct gtbs_policy_ops *pol, u32 i,
 			if (idx >= 0)
 				ck_assert_int_eq(gtbs_policy_param_set(&h->dev,
 					idx, (i >> 1) & 1, at), 0);
+			sample_params(h, i, scan, at);
 		}
 		if (switches && g == 20)
 			gtbs_dev_set_policy(&h->dev, gtbs_policy_find("fifo"),
@@ -526,6 +556,36 @@ START_TEST(serial_matches_scan)
 	ck_assert_uint_eq(a->dev.promotions, b->dev.promotions);
 	ck_assert_uint_eq(a->dev.preempts[GTBS_MECH_SWITCH],
 			  b->dev.preempts[GTBS_MECH_SWITCH]);
+	h_free(a);
+	h_free(b);
+}
+END_TEST
+
+/*
+ * The sample plug-ins paella and wfair (samples/policies/, loaded by
+ * test_main.c) against their parameter pick=scan, the plain scan of every
+ * grid they replaced with trees: the workloads of srtf_ref_run(), with
+ * several deficit thresholds, granularities and weights.
+ */
+START_TEST(samples_match_scan)
+{
+	const struct gtbs_policy_ops *pol =
+		gtbs_policy_find(_i & 1 ? "wfair" : "paella");
+	struct h_dev *a, *b;
+
+	ck_assert_msg(pol, "the sample plug-ins are not loaded (make samples-so)");
+	a = srtf_ref_run(pol, _i, false);
+	b = srtf_ref_run(pol, _i, true);
+	ck_assert_uint_gt(a->nr_ev, 0);
+	ck_assert_uint_eq(a->nr_ev, b->nr_ev);
+	ck_assert_msg(!memcmp(a->ev, b->ev, a->nr_ev * sizeof(*a->ev)),
+		      "%s (case %d) schedules differently from the plain scan",
+		      pol->name, _i);
+	ck_assert_uint_eq(a->dev.promotions, b->dev.promotions);
+	ck_assert_uint_eq(a->dev.preempts[GTBS_MECH_SWITCH],
+			  b->dev.preempts[GTBS_MECH_SWITCH]);
+	ck_assert_uint_eq(a->dev.preempts[GTBS_MECH_FLUSH],
+			  b->dev.preempts[GTBS_MECH_FLUSH]);
 	h_free(a);
 	h_free(b);
 }
@@ -1181,6 +1241,7 @@ Suite *policy_suite(void)
 	tcase_add_loop_test(tc, oracle_mpmax_match_reference, 0, 16);
 	tcase_add_loop_test(tc, srtf_matches_scan, 0, 48);
 	tcase_add_loop_test(tc, serial_matches_scan, 0, 48);
+	tcase_add_loop_test(tc, samples_match_scan, 0, 48);
 	tcase_add_test(tc, prediction_accuracy);
 	tcase_add_test(tc, srtf_beats_fifo_on_ercbench);
 	suite_add_tcase(s, tc);

@@ -20,6 +20,8 @@
 #                sweep: they complete, every registered policy is swept,
 #                metrics are sane, --jobs does not change the output,
 #                option order does not matter
+#   pick         pick=scan (the plain scan) and the default trees give
+#                the same eval JSON
 #   --param      accepted, applied, and refused (unknown name, value out
 #                of range, unknown value name, not NAME=VALUE, a
 #                plug-in's parameter without the plug-in)
@@ -182,6 +184,22 @@ if [ "$(grep -c '^block ' "$tmp.d/t.trace" 2>/dev/null)" = 1024 ]; then
 else
 	fail "run --trace under wfair: not 1024 blocks"
 fi
+
+# pick=scan, the plain scan the trees replaced (samples/policies/README):
+# the same schedules, so the same JSON, with paella's deficit threshold
+# low enough to matter and a wfair granularity
+for extra in "" "--param deficit_threshold_cycles=20000 --param min_granularity_cycles=5000"; do
+	# shellcheck disable=SC2086
+	if "$sim" eval --format json --policies paella,wfair --offsets 0,25 \
+		--jobs 1 $both $extra >"$tmp.d/idx.json" 2>&1 &&
+		"$sim" eval --format json --policies paella,wfair --offsets 0,25 \
+		--jobs 1 $both $extra --param pick=scan >"$tmp.d/scan.json" 2>&1 &&
+		cmp -s "$tmp.d/idx.json" "$tmp.d/scan.json"; then
+		ok
+	else
+		fail "eval $extra: pick=indexed and pick=scan differ"
+	fi
+done
 
 # --- eval: the whole sweep with both plug-ins ---------------------------------
 # without --policies, every registered policy: the built-ins, then the
