@@ -27,8 +27,9 @@ struct task_struct;
 /**
  * GPUTBS_SYNC_BUDGET - the most events one hold of &gputbs_device.lock
  * processes (gputbs_dev_sync()): 64 block completions, arrivals, kicks or
- * timeouts, each O(block slots x pick).  Documentation/reliability.rst
- * gives the measured hold times.
+ * timeouts, each O(block slots x pick); undoing a kick that found nothing
+ * to issue is not counted (gtbs_dev_run_bounded()).
+ * Documentation/reliability.rst gives the measured hold times.
  */
 #define GPUTBS_SYNC_BUDGET	64
 
@@ -290,6 +291,7 @@ int gputbs_sm_threads_create(struct gputbs_device *gdev,
 			     struct gtbs_sm **sms, u32 nr);
 void gputbs_sm_threads_destroy(struct gputbs_sm_thread *threads, u32 nr);
 bool gputbs_dev_sync(struct gputbs_device *gdev);
+bool gputbs_dev_advance(struct gputbs_device *gdev);
 int gputbs_ns_to_cycles(const struct gputbs_device *gdev, u64 ns, u64 *cycles);
 int gputbs_dev_lock_sync(struct gputbs_device *gdev, u64 *now)
 	__acquires(&gdev->lock);

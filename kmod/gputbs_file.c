@@ -690,11 +690,11 @@ static int gputbs_submit_grid(struct gputbs_client *client,
 	 */
 	spin_lock(&gdev->lock);
 	if (pred) {
-		now = gputbs_dev_sync(gdev) ? gdev->core.clock :
-					      gputbs_now_cycles(gdev);
+		now = gputbs_dev_advance(gdev) ? gdev->core.clock :
+						 gputbs_now_cycles(gdev);
 		gtbs_grid_submit_after(&gdev->core, &grid->core, now,
 				       &pred->core, args->after_cycles);
-	} else if (gputbs_dev_sync(gdev) &&
+	} else if (gputbs_dev_advance(gdev) &&
 		   args->arrival_cycle <= gdev->core.clock) {
 		now = gdev->core.clock;
 		gtbs_grid_submit(&gdev->core, &grid->core, now);

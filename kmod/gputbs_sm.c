@@ -185,9 +185,10 @@ static void gputbs_sm_hand_off(struct gputbs_device *gdev)
 
 /*
  * One bounded slice up to @until, timed and counted in
- * &gputbs_device.sync; re-arms the timers when it got there.
+ * &gputbs_device.sync; re-arms the timers when it got there and @rearm.
  */
-static bool gputbs_dev_slice(struct gputbs_device *gdev, u64 until)
+static bool gputbs_dev_slice(struct gputbs_device *gdev, u64 until,
+			     bool rearm)
 {
 	struct gputbs_sync_stats *st = &gdev->sync;
 	u32 budget = GPUTBS_SYNC_BUDGET;
@@ -196,7 +197,7 @@ static bool gputbs_dev_slice(struct gputbs_device *gdev, u64 until)
 
 	lockdep_assert_held(&gdev->lock);
 	done = gtbs_dev_run_bounded(&gdev->core, until, &budget);
-	if (done)
+	if (done && rearm)
 		gputbs_sm_rearm(gdev);
 	st->slices++;
 	st->behind += !done;
@@ -231,11 +232,32 @@ static bool gputbs_dev_slice(struct gputbs_device *gdev, u64 until)
  */
 bool gputbs_dev_sync(struct gputbs_device *gdev)
 {
-	bool done = gputbs_dev_slice(gdev, gputbs_now_cycles(gdev));
+	bool done = gputbs_dev_slice(gdev, gputbs_now_cycles(gdev), true);
 
 	if (!done)
 		gputbs_sm_hand_off(gdev);
 	return done;
+}
+
+/**
+ * gputbs_dev_advance() - gputbs_dev_sync() for a caller that changes the
+ *	device and then calls gputbs_dev_sync() in the same hold
+ * @gdev: the device.
+ *
+ * The same bounded slice toward the current emulated cycle, but neither
+ * re-arms the SM timers (an O(SMs) pass) nor wakes a kthread: the
+ * caller's gputbs_dev_sync() before it drops &gputbs_device.lock does
+ * whichever of the two its own slice needs, so the timers end up the
+ * same.  SUBMIT runs the device to its cycle with it (a quarter of the
+ * re-arm passes of a SUBMIT at 132 SMs, Documentation/performance.rst).
+ *
+ * Context: &gputbs_device.lock held; does not sleep; the caller calls
+ * gputbs_dev_sync() before unlocking.
+ * Return: as gputbs_dev_sync().
+ */
+bool gputbs_dev_advance(struct gputbs_device *gdev)
+{
+	return gputbs_dev_slice(gdev, gputbs_now_cycles(gdev), false);
 }
 
 /**
@@ -261,7 +283,7 @@ int gputbs_dev_lock_sync(struct gputbs_device *gdev, u64 *now)
 	u64 target = gputbs_now_cycles(gdev);
 
 	spin_lock(&gdev->lock);
-	while (!gputbs_dev_slice(gdev, target)) {
+	while (!gputbs_dev_slice(gdev, target, true)) {
 		spin_unlock(&gdev->lock);
 		cond_resched();
 		spin_lock(&gdev->lock);

@@ -1009,9 +1009,14 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_event);
  * the SM issues at once: at most &gtbs_dev_config.max_blocks_per_sm of
  * each, so one event is O(slots x pick)), a kick (an SM whose scheduling
  * state changed because a grid arrived or ended at &gtbs_sm.kick_cycle
- * issues blocks at that cycle), a deferred arrival or a job timeout; at
- * one cycle, SM events come first, then arrivals, then timeouts (a grid
- * whose last block ends at its expiry completes).
+ * issues blocks at that cycle), a deferred arrival or a job timeout; a
+ * kick that finds no block left to issue is undone without counting:
+ * an SM is kicked at most once at a time, and only the kicks pending at
+ * the start and those the counted events make are undone, so a run does
+ * at most (@budget + 1) x SMs such O(log SMs) refiles, the order of what
+ * its counted kicks cost anyway.  At one cycle, SM events come first,
+ * then arrivals, then timeouts (a grid whose last block ends at its
+ * expiry completes).
  *
  * Stopping early changes nothing in the schedule: the next call goes on
  * from the same event, so running a device in slices of any size gives
@@ -1039,23 +1044,27 @@ bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 				dev->clock = max(dev->clock, until);
 			return true;
 		}
+		if (ev == next && first->kicked && first->next_end > next &&
+		    list_empty(&dev->pending)) {
+			/*
+			 * A kick that found nothing left to issue (another
+			 * SM took the last block first): the SM has nothing
+			 * to do before its next end, where it is synced
+			 * exactly.  Not counted against @budget (see
+			 * above): a grid's arrival at 132 SMs would
+			 * otherwise exhaust a slice of the module's budget
+			 * undoing its kicks.
+			 */
+			dev->clock = max(dev->clock, ev);
+			first->kicked = false;
+			gtbs_sm_refile(dev, first);
+			continue;
+		}
 		if (!*budget)
 			return false;
 		(*budget)--;
 		dev->clock = max(dev->clock, ev);
 		if (ev == next) {
-			if (first->kicked && first->next_end > next &&
-			    list_empty(&dev->pending)) {
-				/*
-				 * A kick that found nothing left to issue
-				 * (another SM took the last block first): the
-				 * SM has nothing to do before its next end,
-				 * where it is synced exactly.
-				 */
-				first->kicked = false;
-				gtbs_sm_refile(dev, first);
-				continue;
-			}
 			gtbs_sm_advance(dev, first, next);
 		} else if (ev == arrival) {
 			/* the SMs' events at the cycle came first */

@@ -236,6 +236,34 @@ START_TEST(bounded_stops_at_budget)
 }
 END_TEST
 
+/*
+ * A grid's arrival kicks every SM that is not full; once one SM took its
+ * only block, the others undo their kicks without counting against the
+ * budget (gtbs_dev_run_bounded()): the module's slice of 64 events would
+ * otherwise run out undoing the kicks of one SUBMIT at 132 SMs and hand
+ * the rest to a kthread.  The SM that issued is the one counted event.
+ */
+START_TEST(bounded_unkicks_uncounted)
+{
+	struct h_dev *h = h_new_sms(132);
+	struct gtbs_grid_desc d = wide(1, 1000);
+	struct gtbs_grid *g = h_grid_new(h, &d, NULL, NULL);
+	u32 budget = 2;
+
+	ck_assert_ptr_nonnull(g);
+	gtbs_grid_submit(&h->dev, g, 0);
+	ck_assert(gtbs_dev_run_bounded(&h->dev, 0, &budget));
+	ck_assert_uint_eq(budget, 1);
+	ck_assert_uint_eq(g->next_block, 1);
+	ck_assert_uint_eq(gtbs_dev_next_event(&h->dev), 1000);
+	budget = 1;
+	ck_assert(gtbs_dev_run_bounded(&h->dev, 1000, &budget));
+	ck_assert_uint_eq(budget, 0);
+	ck_assert_int_eq(g->state, GTBS_GRID_DONE);
+	h_free(h);
+}
+END_TEST
+
 /* A random workload with job timeouts, on a random small device. */
 struct tw {
 	struct gtbs_dev_config cfg;
@@ -389,6 +417,7 @@ Suite *timeout_suite(void)
 	tc = h_tcase("bounded");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, bounded_stops_at_budget);
+	tcase_add_test(tc, bounded_unkicks_uncounted);
 	tcase_add_loop_test(tc, prop_bounded_equals_plain, 0, 40);
 	tcase_add_test(tc, prop_bounded_covers_timeouts);
 	suite_add_tcase(s, tc);
