@@ -75,6 +75,8 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 	INIT_LIST_HEAD(&dev->timeouts);
 	INIT_LIST_HEAD(&dev->pending);
 	INIT_LIST_HEAD(&dev->saved_free);
+	INIT_LIST_HEAD(&dev->spare);
+	dev->spare_low = 2 * cfg->max_blocks_per_sm;
 	dev->pred_mode = GTBS_PRED_MODE_DEFAULT;
 	dev->switch_bytes_per_cycle = GTBS_SWITCH_BYTES_PER_CYCLE_DEFAULT;
 	gtbs_policy_attach(dev);
@@ -430,23 +432,30 @@ bool gtbs_grid_sm_reslice_due(const struct gtbs_dev *dev,
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_sm_reslice_due);
 
-/* OnLaunch on every SM: the grid's first block starts.  Lock held. */
+/*
+ * OnLaunch on every SM: the grid's first block starts.  Applied to the
+ * pairs the grid has (the SM of its first block); a pair created later
+ * starts from the launch's state (gtbs_grid_sm_get()).  Lock held.
+ */
 static void gtbs_grid_launch(struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
-	u32 i;
+	struct gtbs_grid_sm *gs;
 
 	/* a new slice for the others; this grid's own starts at launch */
 	gtbs_reslice_others(dev);
-	for (i = 0; i < dev->cfg.nr_sms; i++) {
-		struct gtbs_pred_sm *pred = &grid->sm[i].pred;
+	grid->launched = true;
+	grid->launch_gen = dev->slice_gen;
+	grid->launch_unaware = dev->slice_unaware;
+	grid->launch_literal = dev->pred_mode == GTBS_PRED_LITERAL;
+	list_for_each_entry(gs, &grid->sms, node) {
+		struct gtbs_pred_sm *pred = &gs->pred;
 
 		/* arguments checked at submit: R is 1..max_blocks_per_sm */
 		gtbs_pred_on_launch(pred, grid->desc.nr_blocks,
 				    grid->occ.residency, dev->cfg.nr_sms);
-		gtbs_pred_set_slice_unaware(pred, dev->slice_unaware);
-		gtbs_pred_set_literal(pred,
-				      dev->pred_mode == GTBS_PRED_LITERAL);
-		grid->sm[i].slice_gen = dev->slice_gen;
+		gtbs_pred_set_slice_unaware(pred, grid->launch_unaware);
+		gtbs_pred_set_literal(pred, grid->launch_literal);
+		gs->slice_gen = grid->launch_gen;
 	}
 }
 
@@ -474,6 +483,7 @@ void gtbs_slot_run(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		   struct gtbs_slot *slot, u64 progress, bool restored)
 {
 	struct gtbs_grid *grid = slot->grid;
+	struct gtbs_grid_sm *gs = gtbs_grid_sm(grid, sm->id);
 	u32 index = slot - sm->slots;
 	struct gtbs_rate_group *g;
 
@@ -485,13 +495,11 @@ void gtbs_slot_run(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	g->blocks++;
 	slot->progress_end = g->progress + progress;
 	gtbs_sm_load(sm, grid, 1);
-	/* the slot is free in the predictor, so these cannot fail */
+	/* the issue made the pair; the slot is free in the predictor */
 	if (slot->ran)
-		gtbs_pred_on_block_resume(&grid->sm[sm->id].pred, index,
-					  sm->now, slot->ran);
+		gtbs_pred_on_block_resume(&gs->pred, index, sm->now, slot->ran);
 	else
-		gtbs_pred_on_block_start(&grid->sm[sm->id].pred, index,
-					 sm->now);
+		gtbs_pred_on_block_start(&gs->pred, index, sm->now);
 	if (restored)
 		return;		/* the owner was told at its issue */
 	if (dev->backend && dev->backend->block_start)
@@ -537,7 +545,7 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	work = gtbs_block_work(&grid->desc, slot->block);
 	gtbs_sm_take(sm, grid);
 	grid->resident++;
-	grid->sm[sm->id].resident++;
+	gtbs_grid_sm(grid, sm->id)->resident++;
 	dev->blocks_dispatched++;
 	if (!gtbs_grid_has_blocks(grid))
 		gtbs_grid_issued_all(dev, grid, sm->now);
@@ -587,7 +595,7 @@ static void gtbs_sm_check_residency(struct gtbs_dev *dev, struct gtbs_sm *sm)
 
 		if (!grid)
 			continue;
-		gs = &grid->sm[sm->id];
+		gs = gtbs_grid_sm(grid, sm->id);
 		/* extended mode only; the count is 1..max_blocks_per_sm */
 		gtbs_pred_on_residency(&gs->pred, gs->resident);
 	}
@@ -612,6 +620,17 @@ static void gtbs_sm_dispatch(struct gtbs_dev *dev, struct gtbs_sm *sm)
 			dev->backend->pick(dev, sm, grid, reason);
 		if (!grid || !gtbs_grid_has_blocks(grid))
 			break;
+		if (!gtbs_grid_sm_get(dev, grid, sm->id)) {
+			/*
+			 * No pair to be had (grid.c, "Per-(grid, SM)
+			 * state"): the SM issues at this cycle once the
+			 * owner refilled; its residency is compared then.
+			 */
+			dev->spare_short = true;
+			sm->kicked = true;
+			sm->kick_cycle = sm->now;
+			return;
+		}
 		if (!gtbs_sm_fits(dev, sm, grid)) {
 			if (dev->preempt_mode == GTBS_PREEMPT_DRAIN)
 				break;
@@ -653,7 +672,7 @@ static void gtbs_grid_leave(struct gtbs_dev *dev, struct gtbs_grid *grid,
 static void gtbs_grid_predicted(struct gtbs_dev *dev, struct gtbs_sm *sm,
 				struct gtbs_grid *grid)
 {
-	const struct gtbs_pred_sm *pred = &grid->sm[sm->id].pred;
+	const struct gtbs_pred_sm *pred = &gtbs_grid_sm(grid, sm->id)->pred;
 
 	if (!grid->nr_predictions++)
 		grid->first_pred = pred->pred_cycles;
@@ -670,6 +689,7 @@ static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
 			struct gtbs_slot *slot)
 {
 	struct gtbs_grid *grid = slot->grid;
+	struct gtbs_grid_sm *gs = gtbs_grid_sm(grid, sm->id);
 	u32 index = slot - sm->slots;
 	u32 block = slot->block;
 	u64 start = slot->start_cycle;
@@ -681,8 +701,8 @@ static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		dev->backend->block_end(dev, sm, grid, index, block, start,
 					sm->now);
 	/* OnBlockEnd; the slot held this block, so this cannot fail */
-	gtbs_grid_sm_catch_up(dev, &grid->sm[sm->id]);
-	if (gtbs_pred_on_block_end(&grid->sm[sm->id].pred, index, sm->now) > 0)
+	gtbs_grid_sm_catch_up(dev, gs);
+	if (gtbs_pred_on_block_end(&gs->pred, index, sm->now) > 0)
 		gtbs_grid_predicted(dev, sm, grid);
 	if (dev->policy->grid_update)
 		dev->policy->grid_update(dev, sm, grid);
@@ -710,7 +730,7 @@ static void gtbs_grid_evict(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	for (i = 0; i < dev->cfg.nr_sms && grid->resident; i++) {
 		struct gtbs_sm *sm = dev->sms[i];
 
-		if (!grid->sm[i].resident)
+		if (!gtbs_grid_sm_resident(grid, i))
 			continue;
 		gtbs_sm_sync(dev, sm, now);
 		for (j = 0; j < dev->cfg.max_blocks_per_sm; j++)
@@ -1047,11 +1067,16 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_event);
  * from the same event, so running a device in slices of any size gives
  * exactly the events, cycles and decisions of one gtbs_dev_run_until()
  * (the module bounds its lock hold times this way, kmod/gputbs_sm.c).
- * &gtbs_dev.clock says how far the device got.
+ * &gtbs_dev.clock says how far the device got.  With &gtbs_dev.spare_only
+ * it also stops before an SM event while fewer than &gtbs_dev.spare_low
+ * per-(grid, SM) states are spare, and after an event whose dispatch found
+ * none (grid.c, "Per-(grid, SM) state"): the owner refills the reserve
+ * outside its lock and calls again.
  *
  * Context: device lock held (or a device private to the caller).
  * Return: true when every event due by @until was processed (the device
- * is at @until), false when the budget ran out first.
+ * is at @until), false when the budget ran out first or the reserve of
+ * spare pairs needs a refill.
  */
 bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 {
@@ -1071,6 +1096,10 @@ bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 		}
 		if (!*budget)
 			return false;
+		/* too few spare pairs for an SM event (grid.c): refill first */
+		if (ev == next && dev->spare_only &&
+		    dev->nr_spare < dev->spare_low)
+			return false;
 		(*budget)--;
 		dev->clock = max(dev->clock, ev);
 		if (ev == next) {
@@ -1087,6 +1116,11 @@ bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 				continue;
 			}
 			gtbs_sm_advance(dev, first, next);
+			if (dev->spare_short) {
+				/* an issue was deferred: refill, then go on */
+				dev->spare_short = false;
+				return false;
+			}
 		} else if (ev == arrival) {
 			/* the SMs' events at the cycle came first */
 			gtbs_grid_arrive(dev, list_first_entry(&dev->arrivals,
@@ -1115,6 +1149,9 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_run_bounded);
  * module's SM kthreads run the device (in bounded slices) with the
  * wall-clock cycle when a timer or kick wakes them, so the module and the
  * simulator agree cycle for cycle.
+ *
+ * Not for a device with &gtbs_dev.spare_only, whose owner must refill
+ * between slices: gtbs_dev_run_bounded().
  *
  * Context: device lock held (or a device private to the caller).
  */
@@ -1147,12 +1184,11 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_idle);
 static void gtbs_grid_priv_clear(const struct gtbs_dev *dev,
 				 struct gtbs_grid *grid)
 {
-	u32 i;
+	struct gtbs_grid_sm *gs;
 
 	memset(grid->policy_priv, 0, sizeof(grid->policy_priv));
-	for (i = 0; i < dev->cfg.nr_sms; i++)
-		memset(grid->sm[i].policy_priv, 0,
-		       sizeof(grid->sm[i].policy_priv));
+	list_for_each_entry(gs, &grid->sms, node)
+		memset(gs->policy_priv, 0, sizeof(gs->policy_priv));
 }
 
 /*

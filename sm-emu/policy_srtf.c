@@ -119,21 +119,28 @@ static struct gtbs_srtf_grid *gtbs_sg(const struct gtbs_grid *grid)
 	return gtbs_policy_priv(grid);
 }
 
-static struct gtbs_srtf_grid_sm *gtbs_sgs(const struct gtbs_grid *grid,
-					  u32 sm)
+/* SRTF's area of a pair; the pair exists (gtbs_grid_sm()). */
+static struct gtbs_srtf_grid_sm *gtbs_sgs(const struct gtbs_grid_sm *gs)
 {
-	return gtbs_policy_priv(&grid->sm[sm]);
+	return gtbs_policy_priv(gs);
+}
+
+/* @grid has a prediction of its own on SM @sm (no pair: none). */
+static bool gtbs_srtf_own(const struct gtbs_grid *grid, u32 sm)
+{
+	return grid->state == GTBS_GRID_RUNNING &&
+	       gtbs_grid_sm_predicted(grid, sm);
 }
 
 /* Predicted remaining cycles of @grid on SM @sm at @now (see DOC). */
 static u64 gtbs_srtf_remaining(const struct gtbs_grid *grid, u32 sm, u64 now)
 {
-	const struct gtbs_grid_sm *gs = &grid->sm[sm];
-	u64 init = gtbs_sgs(grid, sm)->init_remaining;
+	u64 init = gtbs_sg(grid)->init_remaining;
 	u64 since;
 
-	if (grid->state == GTBS_GRID_RUNNING && gs->pred.predicted)
-		return gtbs_pred_remaining(&gs->pred, now);
+	if (gtbs_srtf_own(grid, sm))
+		return gtbs_pred_remaining(gtbs_grid_sm_predicted(grid, sm),
+					   now);
 	if (init)
 		return init - 1;
 	if (!grid->nr_predictions)
@@ -171,28 +178,48 @@ static bool gtbs_srtf_before(struct rb_node *a, const struct rb_node *b)
 	return x->grid->id < y->grid->id;
 }
 
+/* The same order for &gtbs_srtf.init, by the initial prediction. */
+static bool gtbs_srtf_init_before(struct rb_node *a, const struct rb_node *b)
+{
+	const struct gtbs_srtf_grid *x =
+		rb_entry(a, struct gtbs_srtf_grid, init_node);
+	const struct gtbs_srtf_grid *y =
+		rb_entry(b, struct gtbs_srtf_grid, init_node);
+	const struct gtbs_grid *gx = gtbs_priv_to_grid(x);
+	const struct gtbs_grid *gy = gtbs_priv_to_grid(y);
+
+	if (gx->desc.prio_class != gy->desc.prio_class)
+		return gx->desc.prio_class > gy->desc.prio_class;
+	if (x->init_remaining != y->init_remaining)
+		return x->init_remaining < y->init_remaining;
+	return gx->id < gy->id;
+}
+
 /*
  * Refile @grid on SM @sm's &gtbs_srtf_sm.known.  It belongs there while it
- * is known, pending and its key on the SM stands still: its own prediction
- * there, or the initial one.  While a block of it runs on the SM its key
- * falls with time: it is left as it is (a pick reads it live) and refiled
- * when its last block there stops (&gtbs_policy_ops.grid_update).  Lock
- * held; O(log grids).
+ * is known, pending and has a prediction of its own on the SM (its key on
+ * other SMs is the initial one, &gtbs_srtf.init).  While a block of it
+ * runs on the SM its key falls with time: it is left as it is (a pick
+ * reads it live) and refiled when its last block there stops
+ * (&gtbs_policy_ops.grid_update).  A grid without a pair on the SM is
+ * never there.  Lock held; O(log grids).
  */
 static void gtbs_srtf_index(struct gtbs_dev *dev, struct gtbs_grid *grid,
 			    u32 sm)
 {
-	struct gtbs_srtf_grid_sm *gsm = gtbs_sgs(grid, sm);
-	const struct gtbs_pred_sm *pred = &grid->sm[sm].pred;
+	struct gtbs_grid_sm *gs = gtbs_grid_sm(grid, sm);
 	struct rb_root_cached *known = &gtbs_ss(dev, sm)->known;
+	struct gtbs_srtf_grid_sm *gsm;
 	bool want;
 	u64 key;
 
+	if (!gs)
+		return;
+	gsm = gtbs_sgs(gs);
 	want = gtbs_srtf_pending(grid) &&
 	       gtbs_sg(grid)->sample == GTBS_SAMPLE_KNOWN &&
-	       (gsm->init_remaining ||
-		(grid->state == GTBS_GRID_RUNNING && pred->predicted));
-	if (want && pred->nr_resident)
+	       gtbs_srtf_own(grid, sm);
+	if (want && gs->pred.nr_resident)
 		return;
 	if (!want) {
 		if (gsm->queued)
@@ -212,13 +239,39 @@ static void gtbs_srtf_index(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	rb_add_cached(&gsm->node, known, gtbs_srtf_before);
 }
 
-/* Refile @grid on every SM.  Lock held; O(SMs log grids). */
+/*
+ * Refile @grid on &gtbs_srtf.init: there while it is known, pending and
+ * has an initial prediction (its key, which never changes).  Lock held;
+ * O(log grids).
+ */
+static void gtbs_srtf_index_init(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	struct gtbs_srtf *st = gtbs_policy_priv(dev);
+	struct gtbs_srtf_grid *sg = gtbs_sg(grid);
+	bool want = gtbs_srtf_pending(grid) &&
+		    sg->sample == GTBS_SAMPLE_KNOWN && sg->init_remaining;
+
+	if (want == !!sg->init_queued)
+		return;
+	if (want)
+		rb_add_cached(&sg->init_node, &st->init,
+			      gtbs_srtf_init_before);
+	else
+		rb_erase_cached(&sg->init_node, &st->init);
+	sg->init_queued = want;
+}
+
+/*
+ * Refile @grid on &gtbs_srtf.init and on the order of every SM where it
+ * has a pair.  Lock held; O(SMs it ran on x log grids).
+ */
 static void gtbs_srtf_index_all(struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
-	u32 i;
+	struct gtbs_grid_sm *gs;
 
-	for (i = 0; i < dev->cfg.nr_sms; i++)
-		gtbs_srtf_index(dev, grid, i);
+	gtbs_srtf_index_init(dev, grid);
+	list_for_each_entry(gs, &grid->sms, node)
+		gtbs_srtf_index(dev, grid, gs->sm);
 }
 
 static void gtbs_srtf_unlist(struct gtbs_grid *grid)
@@ -341,10 +394,15 @@ static struct gtbs_grid *gtbs_srtf_scan(struct gtbs_dev *dev,
 }
 
 /*
- * The same from the per-SM order: the two shortest non-running grids of
- * &gtbs_srtf_sm.known, the grids with a block running on the SM (keys
- * falling with time) and &gtbs_srtf.unsampled, read live.
- * O(blocks per SM + unsampled grids) plus the walk's O(log grids).
+ * The same from the orders: the two shortest non-running grids of
+ * &gtbs_srtf_sm.known (own predictions on the SM), the two shortest of
+ * &gtbs_srtf.init that have none there and no block running there, the
+ * grids with a block running on the SM (keys falling with time) and
+ * &gtbs_srtf.unsampled, read live.  O(blocks per SM + unsampled grids)
+ * plus the walks' O(log grids), and in &gtbs_srtf.init the grids passed
+ * over because they have their own prediction on the SM: at worst every
+ * grid with an initial prediction (each ran on the SM), in practice the
+ * few that ran there and are shorter than the two taken.
  */
 static struct gtbs_grid *gtbs_srtf_indexed(struct gtbs_dev *dev,
 					   struct gtbs_sm *sm,
@@ -364,15 +422,33 @@ static struct gtbs_grid *gtbs_srtf_indexed(struct gtbs_dev *dev,
 		grid = gsm->grid;
 		if (grid->desc.prio_class < dev->top_class)
 			break;
-		if (grid->sm[sm->id].pred.nr_resident ||
+		if (gtbs_grid_sm(grid, sm->id)->pred.nr_resident ||
 		    !gtbs_grid_eligible(dev, grid))
 			continue;
 		gtbs_srtf_consider(c, grid, gsm->key);
 		found++;
 	}
+	found = 0;
+	node = rb_first_cached(&st->init);
+	for (; node && found < 2; node = rb_next(node)) {
+		const struct gtbs_grid_sm *gs;
+
+		sg = rb_entry(node, struct gtbs_srtf_grid, init_node);
+		grid = gtbs_priv_to_grid(sg);
+		if (grid->desc.prio_class < dev->top_class)
+			break;
+		/* its own prediction here is on the SM's order */
+		gs = gtbs_grid_sm(grid, sm->id);
+		if ((gs && gs->pred.nr_resident) ||
+		    gtbs_srtf_own(grid, sm->id) ||
+		    !gtbs_grid_eligible(dev, grid))
+			continue;
+		gtbs_srtf_consider(c, grid, sg->init_remaining - 1);
+		found++;
+	}
 	for (i = 0; i < dev->cfg.max_blocks_per_sm; i++) {
 		grid = sm->slots[i].grid;
-		if (!grid || !grid->sm[sm->id].pred.nr_resident ||
+		if (!grid || !gtbs_grid_sm(grid, sm->id)->pred.nr_resident ||
 		    !gtbs_srtf_pending(grid) ||
 		    gtbs_sg(grid)->sample != GTBS_SAMPLE_KNOWN ||
 		    !gtbs_grid_eligible(dev, grid))
@@ -381,11 +457,11 @@ static struct gtbs_grid *gtbs_srtf_indexed(struct gtbs_dev *dev,
 				   gtbs_srtf_remaining(grid, sm->id, sm->now));
 	}
 	list_for_each_entry(sg, &st->unsampled, node) {
-		const struct gtbs_pred_sm *pred;
+		const struct gtbs_grid_sm *gs;
 
 		grid = gtbs_priv_to_grid(sg);
-		pred = &grid->sm[sm->id].pred;
-		if (pred->nr_resident || gtbs_sgs(grid, sm->id)->queued ||
+		gs = gtbs_grid_sm(grid, sm->id);
+		if ((gs && (gs->pred.nr_resident || gtbs_sgs(gs)->queued)) ||
 		    !gtbs_grid_eligible(dev, grid))
 			continue;
 		gtbs_srtf_consider(c, grid,
@@ -480,18 +556,18 @@ void gtbs_srtf_predict(struct gtbs_dev *dev, struct gtbs_sm *sm,
 {
 	struct gtbs_srtf *st = gtbs_policy_priv(dev);
 	u64 remaining;
-	u32 i;
 
 	if (grid != st->sampling || sm->id != st->sample_sm)
 		return;
-	remaining = gtbs_pred_remaining(&grid->sm[sm->id].pred, sm->now);
-	for (i = 0; i < dev->cfg.nr_sms; i++) {
-		if (i == sm->id || grid->sm[i].pred.predicted)
-			continue;
-		/* 1 + the value, saturating: 0 means none */
-		gtbs_sgs(grid, i)->init_remaining = remaining + (remaining <
-								 U64_MAX);
-	}
+	remaining = gtbs_pred_remaining(&gtbs_grid_sm(grid, sm->id)->pred,
+					sm->now);
+	/*
+	 * 1 + the value, saturating: 0 means none.  Read only on SMs without
+	 * a prediction of their own (gtbs_srtf_remaining()): the sample SM
+	 * and those that predicted before keep theirs, as the paper's copy
+	 * "to every other SM" leaves them.
+	 */
+	gtbs_sg(grid)->init_remaining = remaining + (remaining < U64_MAX);
 	gtbs_sg(grid)->sample = GTBS_SAMPLE_KNOWN;
 	st->sampling = NULL;
 	gtbs_srtf_index_all(dev, grid);
@@ -508,16 +584,21 @@ void gtbs_srtf_predict(struct gtbs_dev *dev, struct gtbs_sm *sm,
 void gtbs_srtf_grid_end(struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
 	struct gtbs_srtf *st = gtbs_policy_priv(dev);
-	u32 i;
+	struct gtbs_srtf_grid *sg = gtbs_sg(grid);
+	struct gtbs_grid_sm *gs;
 
 	if (st->sampling == grid)
 		st->sampling = NULL;
 	gtbs_srtf_unlist(grid);
-	for (i = 0; i < dev->cfg.nr_sms; i++) {
-		struct gtbs_srtf_grid_sm *gsm = gtbs_sgs(grid, i);
+	if (sg->init_queued)
+		rb_erase_cached(&sg->init_node, &st->init);
+	sg->init_queued = 0;
+	list_for_each_entry(gs, &grid->sms, node) {
+		struct gtbs_srtf_grid_sm *gsm = gtbs_sgs(gs);
 
 		if (gsm->queued)
-			rb_erase_cached(&gsm->node, &gtbs_ss(dev, i)->known);
+			rb_erase_cached(&gsm->node,
+					&gtbs_ss(dev, gs->sm)->known);
 		gsm->queued = 0;
 	}
 }
@@ -549,7 +630,8 @@ void gtbs_srtf_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid)
  * @grid: the grid.
  *
  * Refiles @grid on @sm's order (&gtbs_srtf_sm.known), O(log grids), or on
- * every SM's, O(SMs log grids).
+ * the device's (&gtbs_srtf.init) and those of the SMs it ran on, O(SMs it
+ * ran on x log grids).
  *
  * Context: device lock held.
  */
@@ -583,6 +665,7 @@ void gtbs_srtf_attach(struct gtbs_dev *dev)
 	for (i = 0; i < GTBS_NR_PRIO_CLASSES; i++)
 		INIT_LIST_HEAD(&st->none[i]);
 	INIT_LIST_HEAD(&st->unsampled);
+	st->init = RB_ROOT_CACHED;
 	/* private areas are zero: no sampling, every grid NONE */
 	list_for_each_entry(grid, &dev->grids, node) {
 		if (grid->state == GTBS_GRID_RUNNING)
