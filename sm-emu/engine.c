@@ -1081,6 +1081,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_event);
 bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 {
 	gtbs_lockdep_assert_held(dev);
+	dev->spare_short = false;
 	for (;;) {
 		/* the SM with the earliest event, lowest index on ties */
 		struct gtbs_sm *first = dev->sms[dev->sm_heap[0]];
@@ -1098,8 +1099,10 @@ bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 			return false;
 		/* too few spare pairs for an SM event (grid.c): refill first */
 		if (ev == next && dev->spare_only &&
-		    dev->nr_spare < dev->spare_low)
+		    dev->nr_spare < dev->spare_low) {
+			dev->spare_short = true;
 			return false;
+		}
 		(*budget)--;
 		dev->clock = max(dev->clock, ev);
 		if (ev == next) {
@@ -1116,11 +1119,8 @@ bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 				continue;
 			}
 			gtbs_sm_advance(dev, first, next);
-			if (dev->spare_short) {
-				/* an issue was deferred: refill, then go on */
-				dev->spare_short = false;
-				return false;
-			}
+			if (dev->spare_short)
+				return false;	/* an issue was deferred */
 		} else if (ev == arrival) {
 			/* the SMs' events at the cycle came first */
 			gtbs_grid_arrive(dev, list_first_entry(&dev->arrivals,
@@ -1150,8 +1150,11 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_run_bounded);
  * wall-clock cycle when a timer or kick wakes them, so the module and the
  * simulator agree cycle for cycle.
  *
- * Not for a device with &gtbs_dev.spare_only, whose owner must refill
- * between slices: gtbs_dev_run_bounded().
+ * On a device with &gtbs_dev.spare_only it stops early when the reserve
+ * of per-(grid, SM) states runs short (&gtbs_dev.spare_short): the events
+ * left wait for the owner's next gtbs_dev_run_bounded() after a refill.
+ * (The module runs the device to the cycle first, so the calls of the
+ * core's own entry points find nothing left to run.)
  *
  * Context: device lock held (or a device private to the caller).
  */
@@ -1162,7 +1165,8 @@ void gtbs_dev_run_until(struct gtbs_dev *dev, u64 until)
 	gtbs_lockdep_assert_held(dev);
 	do {
 		budget = U32_MAX;
-	} while (!gtbs_dev_run_bounded(dev, until, &budget));
+	} while (!gtbs_dev_run_bounded(dev, until, &budget) &&
+		 !dev->spare_short);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_run_until);
 

@@ -1123,8 +1123,9 @@ enum gtbs_pred_mode {
  *	@spare (the module: its lock is a spinlock); false (the default)
  *	lets it allocate one when @spare is empty (gtbs_zalloc(): calloc in
  *	userland, a non-sleeping kzalloc for KUnit's devices).
- * @spare_short: a dispatch found no pair for a grid it picked and
- *	deferred the issue; gtbs_dev_run_bounded() stops and clears it.
+ * @spare_short: the last gtbs_dev_run_bounded() stopped for want of
+ *	spare pairs (before an SM event, or a dispatch found none for a grid
+ *	it picked and deferred the issue), not for its budget.
  * @preempts: counter of blocks preempted, per &enum gtbs_preempt_mech.
  * @restores: counter of switched-out blocks restored.
  * @xfer_cycles: counter of cycles SMs spent saving and restoring.

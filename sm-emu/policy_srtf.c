@@ -10,7 +10,7 @@
  *
  * The paper's Section "Shortest Remaining Time First (SRTF)", driven by
  * the Simple Slicing predictor that the engine runs for every grid on
- * every SM (&gtbs_grid_sm.pred).
+ * every SM it runs on (&gtbs_grid_sm.pred).
  *
  * - **Sampling.**  A grid that arrives while others run has no
  *   prediction (%GTBS_SAMPLE_NONE).  The first SM with room for one of its
@@ -23,9 +23,10 @@
  *   sampled at a time; waiting grids are sampled in arrival order.
  * - **Switch.**  When the sampled grid's first block ends on the sample
  *   SM, the predictor's prediction there is the *sample prediction*.  It
- *   is copied to every other SM as the grid's initial prediction
- *   (&gtbs_srtf_grid_sm.init_remaining), the grid becomes %GTBS_SAMPLE_KNOWN
- *   and every SM is kicked.
+ *   is every other SM's initial prediction of the grid, kept once for the
+ *   device (&gtbs_srtf_grid.init_remaining, read on any SM without a
+ *   prediction of its own), the grid becomes %GTBS_SAMPLE_KNOWN and every
+ *   SM is kicked.
  * - **Choice.**  At every block boundary, an SM issues from the grid with
  *   the shortest predicted remaining time *on that SM* among the known
  *   grids that may issue: its own prediction (Pred_Cycles minus
@@ -84,18 +85,26 @@
  *   sample even if it is the shorter.
  *
  * **Cost.**  A pick does not read every pending grid.  Each SM keeps the
- * known pending grids whose predicted remaining time on it stands still
- * (no block of theirs runs there: their own prediction, or the initial
- * one) in a red-black tree ordered by class, that time and arrival
- * (&gtbs_srtf_sm.known), refiled in O(log grids) when a grid's last
- * running block on the SM ends or is preempted (&gtbs_policy_ops.grid_update)
- * and on every SM when it becomes known or leaves or rejoins the pending
- * list.  A pick takes the two shortest of the tree, and reads live the
- * grids running on the SM (at most its slots) and the few known grids
- * never sampled (&gtbs_srtf.unsampled), whose time on an SM without a
- * prediction of its own falls with time.  With the starvation guard, whose
- * classes change with time, it scans every pending grid as before; the
- * tests compare the two (gtbs_srtf_scan_ref).
+ * known pending grids with a prediction of their own on it that stands
+ * still (no block of theirs runs there) in a red-black tree ordered by
+ * class, that time and arrival (&gtbs_srtf_sm.known), refiled in O(log
+ * grids) when a grid's last running block on the SM ends or is preempted
+ * (&gtbs_policy_ops.grid_update).  The grids' initial predictions, the
+ * same on every SM, are in one tree for the device in the same order
+ * (&gtbs_srtf.init), filed once when a grid becomes known and refiled when
+ * it leaves or rejoins the pending list (with the SMs' trees of the SMs it
+ * ran on), so a grid needs no state on an SM it never ran on (sm-emu/grid.c,
+ * "Per-(grid, SM) state").  A pick takes the two shortest of the SM's
+ * tree and the two shortest of the device's that have no prediction of
+ * their own on the SM, and reads live the grids running on the SM (at
+ * most its slots) and the few known grids never sampled
+ * (&gtbs_srtf.unsampled), whose time on an SM without a prediction of its
+ * own falls with time.  The walk of the device's tree passes over the
+ * grids that have their own entry on the SM: in the common case a few
+ * (those that ran there and are shorter than the two taken), at worst
+ * every known pending grid, O(grids) as the scan.  With the starvation
+ * guard, whose classes change with time, it scans every pending grid as
+ * before; the tests compare the two (gtbs_srtf_scan_ref).
  *
  * No two grids preempt each other at one cycle: that needs R(a) >= 2 R(b)
  * and R(b) >= 2 R(a) with a positive gap, and a grid counted as infinite
@@ -546,8 +555,9 @@ static struct gtbs_grid *gtbs_srtf_pick_grid(struct gtbs_dev *dev,
  * @grid: the grid it predicted.
  *
  * The sample prediction: the sampled grid's first prediction on its sample
- * SM is copied to the other SMs as their initial prediction, the grid
- * becomes known and every SM re-evaluates.
+ * SM becomes the other SMs' initial prediction (kept once, for the
+ * device: &gtbs_srtf_grid.init_remaining), the grid becomes known and
+ * every SM re-evaluates.
  *
  * Context: device lock held, at the end of OnBlockEnd.
  */
