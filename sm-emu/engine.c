@@ -620,6 +620,14 @@ static void gtbs_sm_dispatch(struct gtbs_dev *dev, struct gtbs_sm *sm)
 			dev->backend->pick(dev, sm, grid, reason);
 		if (!grid || !gtbs_grid_has_blocks(grid))
 			break;
+		if (!gtbs_sm_fits(dev, sm, grid)) {
+			if (dev->preempt_mode == GTBS_PREEMPT_DRAIN)
+				break;
+			/* a flush makes room at once; a save at its end */
+			gtbs_preempt_make_room(dev, sm, grid);
+			if (!gtbs_sm_fits(dev, sm, grid))
+				break;
+		}
 		if (!gtbs_grid_sm_get(dev, grid, sm->id)) {
 			/*
 			 * No pair to be had (grid.c, "Per-(grid, SM)
@@ -630,14 +638,6 @@ static void gtbs_sm_dispatch(struct gtbs_dev *dev, struct gtbs_sm *sm)
 			sm->kicked = true;
 			sm->kick_cycle = sm->now;
 			return;
-		}
-		if (!gtbs_sm_fits(dev, sm, grid)) {
-			if (dev->preempt_mode == GTBS_PREEMPT_DRAIN)
-				break;
-			/* a flush makes room at once; a save at its end */
-			gtbs_preempt_make_room(dev, sm, grid);
-			if (!gtbs_sm_fits(dev, sm, grid))
-				break;
 		}
 		gtbs_issue(dev, sm, grid);
 	}
