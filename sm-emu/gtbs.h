@@ -452,6 +452,7 @@ struct gtbs_grid_sm {
  * @launch_literal: the launch was in %GTBS_PRED_LITERAL mode.
  * @sms: the grid's pairs (&struct gtbs_grid_sm), in creation order: the
  *	SMs it ever issued a block on.
+ * @nr_sms_used: entries on @sms.
  * @sm: per SM, &gtbs_dev_config.nr_sms entries: the grid's pair there, or
  *	NULL where it never issued a block (gtbs_grid_sm()).  Eight bytes per
  *	SM in the grid's allocation (gtbs_grid_size()); the pairs themselves
@@ -497,6 +498,7 @@ struct gtbs_grid {
 	bool launch_unaware;
 	bool launch_literal;
 	struct list_head sms;
+	u32 nr_sms_used;
 	struct gtbs_grid_sm *sm[];
 };
 

@@ -144,6 +144,19 @@ static inline int list_empty(const struct list_head *head)
 	return head->next == head;
 }
 
+/* Join @list at the front of @head and reinitialise @list. */
+static inline void list_splice_init(struct list_head *list,
+				    struct list_head *head)
+{
+	if (list_empty(list))
+		return;
+	list->next->prev = head;
+	list->prev->next = head->next;
+	head->next->prev = list->prev;
+	head->next = list->next;
+	INIT_LIST_HEAD(list);
+}
+
 #define list_entry(ptr, type, member)	container_of(ptr, type, member)
 #define list_first_entry_or_null(head, type, member) \
 	(list_empty(head) ? NULL : list_entry((head)->next, type, member))
