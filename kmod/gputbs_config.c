@@ -118,7 +118,10 @@ static void gputbs_core_reinit(struct gputbs_device *gdev,
 	for (i = 0; i < core->policy->nr_params; i++)
 		params[i] = gtbs_policy_param_get(core, i);
 	memcpy(budget, core->preempt_budget, sizeof(budget));
+	/* spare pairs have the old size; the next refill makes new ones */
+	gtbs_dev_spare_free(core);
 	gtbs_dev_init(core, cfg, core->policy, sms);
+	core->spare_only = true;
 	gtbs_dev_set_saved_pool(core, pool, gputbs_saved_count(cfg));
 	core->preempt_mode = old.preempt_mode;
 	core->switch_bytes_per_cycle = old.switch_bw;

@@ -251,6 +251,7 @@ static void gputbs_dbg_copy_grid(struct gputbs_device *gdev,
 				 struct gputbs_dbg_pred *preds)
 {
 	const struct gputbs_grid *grid = g->priv;
+	struct gtbs_grid_sm view;
 	u32 i;
 
 	*d = (struct gputbs_dbg_grid) {
@@ -283,9 +284,12 @@ static void gputbs_dbg_copy_grid(struct gputbs_device *gdev,
 		gdev->core.policy->grid_state(&gdev->core, g) ?: "-" : "-",
 		sizeof(d->policy_state));
 	for (i = 0; i < gdev->core.cfg.nr_sms; i++) {
-		const struct gtbs_grid_sm *gs = &g->sm[i];
-		const struct gtbs_pred_sm *p = &gs->pred;
+		const struct gtbs_grid_sm *gs = &view;
+		const struct gtbs_pred_sm *p = &view.pred;
 		u64 sm_now = gdev->sms[i]->now;
+
+		/* where the grid never ran: the state a pair starts with */
+		gtbs_grid_sm_view(&gdev->core, g, i, &view);
 
 		preds[i] = (struct gputbs_dbg_pred) {
 			.now = sm_now,

@@ -68,6 +68,7 @@ static void gputbs_grid_free(struct kref *ref)
 {
 	struct gputbs_grid *grid = container_of(ref, struct gputbs_grid, ref);
 
+	gtbs_grid_free_sms(&grid->core);	/* it left the device */
 	bitmap_free(grid->lat_pending);
 	kfree(grid->lat_mech);
 	kvfree(grid->records);
@@ -686,8 +687,10 @@ static int gputbs_submit_grid(struct gputbs_client *client,
 	 * submitter never waits for another's backlog), and the second sync
 	 * arms SM 0's timer for it (gputbs_dev_sync()).  A grid in stream
 	 * order waits for its predecessor instead (or, if that has left,
-	 * arrives at its end plus the gap, or now).
+	 * arrives at its end plus the gap, or now).  The per-(grid, SM)
+	 * states its blocks will take are topped up first, outside the lock.
 	 */
+	gputbs_spare_refill(gdev);
 	spin_lock(&gdev->lock);
 	if (pred) {
 		now = gputbs_dev_advance(gdev) ? gdev->core.clock :

@@ -183,6 +183,8 @@ static void gputbs_device_free(struct gputbs_device *gdev)
 	u32 i;
 
 	gtbs_policy_put(gdev->core.policy);	/* the device's reference */
+	if (gdev->core.spare.next)
+		gtbs_dev_spare_free(&gdev->core);
 	kfree(gdev->saved_pool);
 	if (gdev->sms)
 		for (i = 0; i < gdev->core.cfg.nr_sms; i++)
@@ -234,6 +236,8 @@ static struct gputbs_device *gputbs_device_alloc(void)
 	spin_lock_init(&gdev->lock);
 	mutex_init(&gdev->cfg_lock);
 	gtbs_dev_init(&gdev->core, &cfg, ops, gdev->sms);
+	/* pairs only from the reserve, filled outside the lock (gputbs_sm.c) */
+	gdev->core.spare_only = true;
 	gdev->saved_pool = kcalloc(gputbs_saved_count(&cfg),
 				   sizeof(*gdev->saved_pool), GFP_KERNEL);
 	if (!gdev->saved_pool)

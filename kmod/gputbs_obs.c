@@ -500,10 +500,10 @@ void gputbs_obs_block_preempt(struct gtbs_dev *core, struct gtbs_sm *sm,
 	by = gputbs_obs_pending(core, o->cur_id);
 	mby = by ? by->priv : NULL;
 	if (mby && mby->lat_pending) {
-		const struct gtbs_grid_sm *gs = &by->sm[sm->id];
+		const struct gtbs_grid_sm *gs = gtbs_grid_sm(by, sm->id);
 
 		/* a wait no gputbs:preempt started (nothing left to issue) */
-		if (!gs->resident && !gs->pred.done_blocks &&
+		if ((!gs || (!gs->resident && !gs->pred.done_blocks)) &&
 		    !test_and_set_bit(sm->id, mby->lat_pending))
 			mby->lat_mech[sm->id] = GTBS_MECH_DRAIN;
 		if (test_bit(sm->id, mby->lat_pending) &&
@@ -528,7 +528,8 @@ void gputbs_obs_predict(struct gtbs_dev *core, struct gtbs_sm *sm,
 			struct gtbs_grid *grid)
 {
 	gtbs_lockdep_assert_held(core);
-	trace_predict(grid->priv, sm->id, &grid->sm[sm->id].pred, sm->now);
+	trace_predict(grid->priv, sm->id, &gtbs_grid_sm(grid, sm->id)->pred,
+		      sm->now);
 }
 
 /*
@@ -599,13 +600,13 @@ void gputbs_obs_pick(struct gtbs_dev *core, struct gtbs_sm *sm,
 	reason = gputbs_obs_reason(core, sm, from, grid, pick, &fc, &tc);
 	gdev->obs.switches[reason]++;
 	if (reason <= GPUTBS_PREEMPT_SHORTER) {
-		const struct gtbs_grid_sm *gs = &grid->sm[sm->id];
+		const struct gtbs_grid_sm *gs = gtbs_grid_sm(grid, sm->id);
 
 		gdev->obs.preemptions++;
 		mgrid = grid->priv;
 		/* the latency to its first block here, if none ran yet */
-		if (mgrid->lat_pending && !gs->resident &&
-		    !gs->pred.done_blocks &&
+		if (mgrid->lat_pending &&
+		    (!gs || (!gs->resident && !gs->pred.done_blocks)) &&
 		    !test_and_set_bit(sm->id, mgrid->lat_pending))
 			mgrid->lat_mech[sm->id] = GTBS_MECH_DRAIN;
 	}

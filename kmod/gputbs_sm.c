@@ -172,6 +172,57 @@ static void gputbs_sm_rearm(struct gputbs_device *gdev)
 	}
 }
 
+/**
+ * gputbs_spare_refill() - top up the core's reserve of per-(grid, SM) states
+ * @gdev: the device.
+ *
+ * The core takes a grid's state on an SM from &gtbs_dev.spare when the
+ * grid first issues a block there and never allocates under
+ * &gputbs_device.lock (sm-emu/grid.c, "Per-(grid, SM) state"), so the
+ * callers that run the device top it up before they take the lock: the SM
+ * kthreads, gputbs_dev_lock_sync() and SUBMIT.  A run that finds it short
+ * stops like a spent budget (gtbs_dev_run_bounded()) and leaves the rest
+ * to SM 0's kthread, which refills; the schedule is the same.  Allocations
+ * are charged to the caller's memory cgroup (GFP_KERNEL_ACCOUNT).
+ *
+ * Context: process context, may sleep; &gputbs_device.lock not held.
+ * Return: 0, or -ENOMEM when an allocation failed (what was allocated is
+ * added; the run that needs more stops and is retried).
+ */
+int gputbs_spare_refill(struct gputbs_device *gdev)
+{
+	struct gtbs_dev *core = &gdev->core;
+	struct gtbs_grid_sm *gs, *tmp;
+	size_t size;
+	LIST_HEAD(got);
+	u32 n, i;
+	int ret = 0;
+
+	n = gtbs_dev_spare_wanted(core);
+	if (!n)
+		return 0;
+	/* a reconfiguration may change the size under us: checked below */
+	size = gtbs_grid_sm_size(&core->cfg);
+	for (i = 0; i < n; i++) {
+		gs = kzalloc(size, GFP_KERNEL_ACCOUNT);
+		if (!gs) {
+			ret = -ENOMEM;
+			break;
+		}
+		list_add(&gs->node, &got);
+	}
+	spin_lock(&gdev->lock);
+	list_for_each_entry_safe(gs, tmp, &got, node) {
+		list_del(&gs->node);
+		if (size == gtbs_grid_sm_size(&core->cfg))
+			gtbs_dev_spare_add(core, gs);
+		else
+			kfree(gs);
+	}
+	spin_unlock(&gdev->lock);
+	return ret;
+}
+
 /* Wake SM 0's kthread to go on catching up where a slice stopped. */
 static void gputbs_sm_hand_off(struct gputbs_device *gdev)
 {
@@ -282,10 +333,12 @@ int gputbs_dev_lock_sync(struct gputbs_device *gdev, u64 *now)
 {
 	u64 target = gputbs_now_cycles(gdev);
 
+	gputbs_spare_refill(gdev);
 	spin_lock(&gdev->lock);
 	while (!gputbs_dev_slice(gdev, target, true)) {
 		spin_unlock(&gdev->lock);
 		cond_resched();
+		gputbs_spare_refill(gdev);
 		spin_lock(&gdev->lock);
 		if (signal_pending(current))
 			return -EINTR;
@@ -310,6 +363,9 @@ static int gputbs_sm_thread_fn(void *arg)
 		WRITE_ONCE(t->woken, false);
 		/* catch up in slices; others take the lock in between */
 		do {
+			/* out of memory: let reclaim run before the retry */
+			if (gputbs_spare_refill(gdev))
+				schedule_timeout_idle(1);
 			spin_lock(&gdev->lock);
 			done = gputbs_dev_sync(gdev);
 			spin_unlock(&gdev->lock);

@@ -75,6 +75,8 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 	INIT_LIST_HEAD(&dev->timeouts);
 	INIT_LIST_HEAD(&dev->pending);
 	INIT_LIST_HEAD(&dev->saved_free);
+	INIT_LIST_HEAD(&dev->spare);
+	dev->spare_low = 2 * cfg->max_blocks_per_sm;
 	dev->pred_mode = GTBS_PRED_MODE_DEFAULT;
 	dev->switch_bytes_per_cycle = GTBS_SWITCH_BYTES_PER_CYCLE_DEFAULT;
 	gtbs_policy_attach(dev);
@@ -408,20 +410,27 @@ bool gtbs_grid_sm_reslice_due(const struct gtbs_dev *dev,
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_sm_reslice_due);
 
-/* OnLaunch on every SM: the grid's first block starts.  Lock held. */
+/*
+ * OnLaunch on every SM: the grid's first block starts.  Applied to the
+ * pairs the grid has (the SM of its first block); a pair created later
+ * starts from the launch's state (gtbs_grid_sm_get()).  Lock held.
+ */
 static void gtbs_grid_launch(struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
-	u32 i;
+	struct gtbs_grid_sm *gs;
 
 	/* a new slice for the others; this grid's own starts at launch */
 	gtbs_slice_on_kernel_launch(&dev->slice_gen);
+	grid->launched = true;
+	grid->launch_gen = dev->slice_gen;
+	grid->launch_unaware = dev->slice_unaware;
+	grid->launch_literal = dev->pred_mode == GTBS_PRED_LITERAL;
 	/* arguments checked at submit: R is 1..max_blocks_per_sm */
-	for (i = 0; i < dev->cfg.nr_sms; i++)
-		gtbs_slice_join(&grid->sm[i].pred, &grid->sm[i].slice_gen,
-				dev->slice_gen, grid->desc.nr_blocks,
-				grid->occ.residency, dev->cfg.nr_sms,
-				dev->slice_unaware,
-				dev->pred_mode == GTBS_PRED_LITERAL);
+	list_for_each_entry(gs, &grid->sms, node)
+		gtbs_slice_join(&gs->pred, &gs->slice_gen, grid->launch_gen,
+				grid->desc.nr_blocks, grid->occ.residency,
+				dev->cfg.nr_sms, grid->launch_unaware,
+				grid->launch_literal);
 }
 
 /* Issue the next block of @grid on @sm at sm->now.  Device lock held. */
@@ -448,6 +457,7 @@ void gtbs_slot_run(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		   struct gtbs_slot *slot, u64 progress, bool restored)
 {
 	struct gtbs_grid *grid = slot->grid;
+	struct gtbs_grid_sm *gs = gtbs_grid_sm(grid, sm->id);
 	u32 index = slot - sm->slots;
 	struct gtbs_rate_group *g;
 
@@ -459,13 +469,11 @@ void gtbs_slot_run(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	g->blocks++;
 	slot->progress_end = g->progress + progress;
 	gtbs_sm_load(sm, grid, 1);
-	/* the slot is free in the predictor, so these cannot fail */
+	/* the issue made the pair; the slot is free in the predictor */
 	if (slot->ran)
-		gtbs_pred_on_block_resume(&grid->sm[sm->id].pred, index,
-					  sm->now, slot->ran);
+		gtbs_pred_on_block_resume(&gs->pred, index, sm->now, slot->ran);
 	else
-		gtbs_pred_on_block_start(&grid->sm[sm->id].pred, index,
-					 sm->now);
+		gtbs_pred_on_block_start(&gs->pred, index, sm->now);
 	if (restored)
 		return;		/* the owner was told at its issue */
 	if (dev->backend && dev->backend->block_start)
@@ -511,7 +519,7 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	work = gtbs_block_work(&grid->desc, slot->block);
 	gtbs_sm_take(sm, grid);
 	grid->resident++;
-	grid->sm[sm->id].resident++;
+	gtbs_grid_sm(grid, sm->id)->resident++;
 	dev->blocks_dispatched++;
 	if (!gtbs_grid_has_blocks(grid))
 		gtbs_grid_issued_all(dev, grid, sm->now);
@@ -561,7 +569,7 @@ static void gtbs_sm_check_residency(struct gtbs_dev *dev, struct gtbs_sm *sm)
 
 		if (!grid)
 			continue;
-		gs = &grid->sm[sm->id];
+		gs = gtbs_grid_sm(grid, sm->id);
 		/* extended mode only; the count is 1..max_blocks_per_sm */
 		gtbs_pred_on_residency(&gs->pred, gs->resident);
 	}
@@ -594,6 +602,17 @@ static void gtbs_sm_dispatch(struct gtbs_dev *dev, struct gtbs_sm *sm)
 			if (!gtbs_sm_fits(dev, sm, grid))
 				break;
 		}
+		if (!gtbs_grid_sm_get(dev, grid, sm->id)) {
+			/*
+			 * No pair to be had (grid.c, "Per-(grid, SM)
+			 * state"): the SM issues at this cycle once the
+			 * owner refilled; its residency is compared then.
+			 */
+			dev->spare_short = true;
+			sm->kicked = true;
+			sm->kick_cycle = sm->now;
+			return;
+		}
 		gtbs_issue(dev, sm, grid);
 	}
 	gtbs_sm_check_residency(dev, sm);
@@ -622,7 +641,7 @@ static void gtbs_grid_leave(struct gtbs_dev *dev, struct gtbs_grid *grid,
 static void gtbs_grid_predicted(struct gtbs_dev *dev, struct gtbs_sm *sm,
 				struct gtbs_grid *grid)
 {
-	const struct gtbs_pred_sm *pred = &grid->sm[sm->id].pred;
+	const struct gtbs_pred_sm *pred = &gtbs_grid_sm(grid, sm->id)->pred;
 
 	if (!grid->nr_predictions++)
 		grid->first_pred = pred->pred_cycles;
@@ -639,6 +658,7 @@ static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
 			struct gtbs_slot *slot)
 {
 	struct gtbs_grid *grid = slot->grid;
+	struct gtbs_grid_sm *gs = gtbs_grid_sm(grid, sm->id);
 	u32 index = slot - sm->slots;
 	u32 block = slot->block;
 	u64 start = slot->start_cycle;
@@ -650,8 +670,7 @@ static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		dev->backend->block_end(dev, sm, grid, index, block, start,
 					sm->now);
 	/* OnBlockEnd; the slot held this block, so this cannot fail */
-	if (gtbs_slice_on_block_end(&grid->sm[sm->id].pred,
-				    &grid->sm[sm->id].slice_gen, dev->slice_gen,
+	if (gtbs_slice_on_block_end(&gs->pred, &gs->slice_gen, dev->slice_gen,
 				    index, sm->now) > 0)
 		gtbs_grid_predicted(dev, sm, grid);
 	if (dev->policy->grid_update)
@@ -680,7 +699,7 @@ static void gtbs_grid_evict(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	for (i = 0; i < dev->cfg.nr_sms && grid->resident; i++) {
 		struct gtbs_sm *sm = dev->sms[i];
 
-		if (!grid->sm[i].resident)
+		if (!gtbs_grid_sm_resident(grid, i))
 			continue;
 		gtbs_sm_sync(dev, sm, now);
 		for (j = 0; j < dev->cfg.max_blocks_per_sm; j++)
@@ -1022,15 +1041,21 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_event);
  * from the same event, so running a device in slices of any size gives
  * exactly the events, cycles and decisions of one gtbs_dev_run_until()
  * (the module bounds its lock hold times this way, kmod/gputbs_sm.c).
- * &gtbs_dev.clock says how far the device got.
+ * &gtbs_dev.clock says how far the device got.  With &gtbs_dev.spare_only
+ * it also stops before an SM event while fewer than &gtbs_dev.spare_low
+ * per-(grid, SM) states are spare, and after an event whose dispatch found
+ * none (grid.c, "Per-(grid, SM) state"): the owner refills the reserve
+ * outside its lock and calls again.
  *
  * Context: device lock held (or a device private to the caller).
  * Return: true when every event due by @until was processed (the device
- * is at @until), false when the budget ran out first.
+ * is at @until), false when the budget ran out first or the reserve of
+ * spare pairs needs a refill.
  */
 bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 {
 	gtbs_lockdep_assert_held(dev);
+	dev->spare_short = false;
 	for (;;) {
 		/* the SM with the earliest event, lowest index on ties */
 		struct gtbs_sm *first = dev->sms[dev->sm_heap[0]];
@@ -1062,10 +1087,18 @@ bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 		}
 		if (!*budget)
 			return false;
+		/* too few spare pairs for an SM event (grid.c): refill first */
+		if (ev == next && dev->spare_only &&
+		    dev->nr_spare < dev->spare_low) {
+			dev->spare_short = true;
+			return false;
+		}
 		(*budget)--;
 		dev->clock = max(dev->clock, ev);
 		if (ev == next) {
 			gtbs_sm_advance(dev, first, next);
+			if (dev->spare_short)
+				return false;	/* an issue was deferred */
 		} else if (ev == arrival) {
 			/* the SMs' events at the cycle came first */
 			gtbs_grid_arrive(dev, list_first_entry(&dev->arrivals,
@@ -1095,6 +1128,12 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_run_bounded);
  * wall-clock cycle when a timer or kick wakes them, so the module and the
  * simulator agree cycle for cycle.
  *
+ * On a device with &gtbs_dev.spare_only it stops early when the reserve
+ * of per-(grid, SM) states runs short (&gtbs_dev.spare_short): the events
+ * left wait for the owner's next gtbs_dev_run_bounded() after a refill.
+ * (The module runs the device to the cycle first, so the calls of the
+ * core's own entry points find nothing left to run.)
+ *
  * Context: device lock held (or a device private to the caller).
  */
 void gtbs_dev_run_until(struct gtbs_dev *dev, u64 until)
@@ -1104,7 +1143,8 @@ void gtbs_dev_run_until(struct gtbs_dev *dev, u64 until)
 	gtbs_lockdep_assert_held(dev);
 	do {
 		budget = U32_MAX;
-	} while (!gtbs_dev_run_bounded(dev, until, &budget));
+	} while (!gtbs_dev_run_bounded(dev, until, &budget) &&
+		 !dev->spare_short);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_run_until);
 
@@ -1126,12 +1166,11 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_idle);
 static void gtbs_grid_priv_clear(const struct gtbs_dev *dev,
 				 struct gtbs_grid *grid)
 {
-	u32 i;
+	struct gtbs_grid_sm *gs;
 
 	memset(grid->policy_priv, 0, sizeof(grid->policy_priv));
-	for (i = 0; i < dev->cfg.nr_sms; i++)
-		memset(grid->sm[i].policy_priv, 0,
-		       sizeof(grid->sm[i].policy_priv));
+	list_for_each_entry(gs, &grid->sms, node)
+		memset(gs->policy_priv, 0, sizeof(gs->policy_priv));
 }
 
 /*

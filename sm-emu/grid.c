@@ -21,23 +21,290 @@
 #include "../uapi/linux/gputbs.h"
 
 /**
+ * DOC: Per-(grid, SM) state
+ *
+ * A grid's state on an SM (&struct gtbs_grid_sm, a "pair": its resident
+ * count, the predictor's state with its Block_Start[], the policy's area)
+ * exists only on the SMs the grid issued a block on, so a grid's memory
+ * does not grow with the SM count beyond one pointer per SM
+ * (&gtbs_grid.sm): a grid that runs on 4 SMs of 132 holds 4 pairs.  Every
+ * reader goes through gtbs_grid_sm() and treats NULL as "nothing here"
+ * (no resident block, no prediction); observers that print an SM's
+ * predictor state read gtbs_grid_sm_view(), the state a pair would start
+ * with, so their output does not depend on which pairs exist.
+ *
+ * The core runs under the owner's device lock, a spinlock in the module,
+ * so it does not allocate there: the dispatch takes a new pair from the
+ * device's reserve (&gtbs_dev.spare), which the owner tops up outside the
+ * lock (gtbs_dev_spare_wanted(), gtbs_dev_spare_add()).  Userland owners
+ * and KUnit's devices may leave &gtbs_dev.spare_only false instead: the
+ * core then allocates a pair itself when the reserve is empty
+ * (gtbs_zalloc()).  Accepted work is never lost for want of a pair::
+ *
+ *   owner: gtbs_zalloc/kzalloc, outside the lock
+ *     |
+ *     v  gtbs_dev_spare_add()
+ *   &gtbs_dev.spare ---first block of G on SM s (gtbs_grid_sm_get())---+
+ *     ^       |                                                          |
+ *     |       | empty (and spare_only): the issue is deferred: the SM    v
+ *     |       | stays kicked at its cycle, gtbs_dev_run_bounded()    G->sm[s]
+ *     |       | stops (false) and the owner refills and runs again   (on G->sms)
+ *     |       v                                                          |
+ *     |   gtbs_dev_spare_free() at teardown                              |
+ *     +---------- gtbs_grid_release(): the grid left, or is freed -------+
+ *
+ * With &gtbs_dev.spare_only, gtbs_dev_run_bounded() also stops before an
+ * SM event while fewer than &gtbs_dev.spare_low pairs are spare, more than
+ * one event's dispatches can create: such a stop, like the end of a
+ * budget, changes nothing in the schedule.  Only if the owner could not
+ * refill (its allocation failed) does a dispatch find the reserve empty;
+ * the SM then re-evaluates at the same cycle once pairs are there, which
+ * may order it after other SMs' events of that cycle.
+ */
+
+/**
  * gtbs_grid_size() - bytes to allocate for one grid
  * @cfg: device configuration.
  *
- * The grid, its &gtbs_grid_sm per SM, then the predictor's Block_Start[]
- * of every SM, &gtbs_dev_config.max_blocks_per_sm cycles each (bound by
- * gtbs_grid_init()): 160 bytes per SM at the paper's 8 slots.
+ * The grid and one pointer per SM (&gtbs_grid.sm); its per-SM states are
+ * separate objects created where it runs (gtbs_grid_sm_size(), "Per-(grid,
+ * SM) state" above).
  *
  * Context: any.
- * Return: size of &struct gtbs_grid with its per-SM state, bytes.
+ * Return: size of &struct gtbs_grid with its pointers, bytes.
  */
 size_t gtbs_grid_size(const struct gtbs_dev_config *cfg)
 {
 	return sizeof(struct gtbs_grid) +
-	       cfg->nr_sms * (sizeof(struct gtbs_grid_sm) +
-			      cfg->max_blocks_per_sm * sizeof(u64));
+	       cfg->nr_sms * sizeof(struct gtbs_grid_sm *);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_size);
+
+/**
+ * gtbs_grid_sm_size() - bytes of one per-(grid, SM) state
+ * @cfg: device configuration.
+ *
+ * &struct gtbs_grid_sm and its Block_Start[],
+ * &gtbs_dev_config.max_blocks_per_sm cycles: 256 bytes at the paper's 8
+ * slots.  What an owner allocates for gtbs_dev_spare_add().
+ *
+ * Context: any.
+ * Return: bytes.
+ */
+size_t gtbs_grid_sm_size(const struct gtbs_dev_config *cfg)
+{
+	return sizeof(struct gtbs_grid_sm) +
+	       cfg->max_blocks_per_sm * sizeof(u64);
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_sm_size);
+
+/*
+ * A pair as the grid's launch left it on every SM (or, before the launch,
+ * as gtbs_pred_init() leaves it), the policy's area zero.  Arguments were
+ * checked at submit, so the predictor calls cannot fail.
+ */
+static void gtbs_grid_sm_setup(const struct gtbs_dev *dev,
+			       const struct gtbs_grid *grid,
+			       struct gtbs_grid_sm *gs, u64 *block_start)
+{
+	memset(gs->policy_priv, 0, sizeof(gs->policy_priv));
+	gs->resident = 0;
+	gs->slice_gen = 0;
+	memset(&gs->pred, 0, sizeof(gs->pred));
+	gs->pred.block_start = block_start;
+	gs->pred.nr_slots = dev->cfg.max_blocks_per_sm;
+	if (!grid->launched) {
+		gtbs_pred_on_launch(&gs->pred, 1, 1, 1);
+		return;
+	}
+	gtbs_slice_join(&gs->pred, &gs->slice_gen, grid->launch_gen,
+			grid->desc.nr_blocks, grid->occ.residency,
+			dev->cfg.nr_sms, grid->launch_unaware,
+			grid->launch_literal);
+}
+
+/**
+ * gtbs_grid_sm_get() - a grid's state on an SM, created if it has none
+ * @dev: the device.
+ * @grid: a QUEUED or RUNNING grid.
+ * @sm: index of the SM.
+ *
+ * Takes a new pair from &gtbs_dev.spare, or, when that is empty and the
+ * owner allows it (&gtbs_dev.spare_only false), allocates one
+ * (gtbs_zalloc(), which does not sleep).  The engine calls it before a
+ * block of @grid issues on @sm; a policy that must keep state on an SM
+ * where the grid never ran may call it too (and copes with NULL).
+ *
+ * Context: device lock held.
+ * Return: the pair, or NULL when none could be had (the caller defers).
+ */
+struct gtbs_grid_sm *gtbs_grid_sm_get(struct gtbs_dev *dev,
+				      struct gtbs_grid *grid, u32 sm)
+{
+	struct gtbs_grid_sm *gs = gtbs_grid_sm(grid, sm);
+
+	gtbs_lockdep_assert_held(dev);
+	if (gs)
+		return gs;
+	if (dev->nr_spare) {
+		gs = list_first_entry(&dev->spare, struct gtbs_grid_sm, node);
+		list_del(&gs->node);
+		dev->nr_spare--;
+	} else if (!dev->spare_only) {
+		gs = gtbs_zalloc(gtbs_grid_sm_size(&dev->cfg));
+	}
+	if (!gs)
+		return NULL;
+	gtbs_grid_sm_setup(dev, grid, gs, gs->block_start);
+	gs->sm = sm;
+	list_add_tail(&gs->node, &grid->sms);
+	grid->nr_sms_used++;
+	grid->sm[sm] = gs;
+	return gs;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_sm_get);
+
+/**
+ * gtbs_grid_sm_view() - a grid's state on an SM as an observer prints it
+ * @dev: the device.
+ * @grid: the grid.
+ * @sm: index of the SM.
+ * @view: out: a copy of the grid's pair on @sm, or, where it has none,
+ *	the state a pair created now would start with (the launch's, with no
+ *	block and no prediction); @view->pred.block_start is not to be read.
+ *
+ * For debugfs and the observers: what they print does not depend on
+ * which pairs exist, and is what a state kept on every SM would show.
+ *
+ * Context: device lock held.
+ */
+void gtbs_grid_sm_view(const struct gtbs_dev *dev,
+		       const struct gtbs_grid *grid, u32 sm,
+		       struct gtbs_grid_sm *view)
+{
+	const struct gtbs_grid_sm *gs = gtbs_grid_sm(grid, sm);
+
+	gtbs_lockdep_assert_held(dev);
+	if (gs) {
+		*view = *gs;
+		return;
+	}
+	gtbs_grid_sm_setup(dev, grid, view, NULL);
+	view->sm = sm;
+	INIT_LIST_HEAD(&view->node);
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_sm_view);
+
+/**
+ * gtbs_grid_release() - give a grid's per-SM states back to the device
+ * @dev: the device.
+ * @grid: a grid initialised by gtbs_grid_init() that is not on the device:
+ *	never submitted, or DONE, CANCELLED or TIMED_OUT (it left).
+ *
+ * Moves every pair of @grid to &gtbs_dev.spare (the next grids reuse
+ * them) and clears &gtbs_grid.sm.  Every owner calls it before it frees
+ * or reuses a grid's memory; calling it twice is harmless.
+ *
+ * Context: device lock held.  O(1) in the pairs (a list splice) plus a
+ * memset of the pointers, 8 bytes per SM.
+ */
+void gtbs_grid_release(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	gtbs_lockdep_assert_held(dev);
+	if (list_empty(&grid->sms))
+		return;
+	/* one splice, not a walk of pairs scattered in memory */
+	list_splice_init(&grid->sms, &dev->spare);
+	dev->nr_spare += grid->nr_sms_used;
+	grid->nr_sms_used = 0;
+	memset(grid->sm, 0, dev->cfg.nr_sms * sizeof(grid->sm[0]));
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_release);
+
+/**
+ * gtbs_grid_free_sms() - free a grid's per-SM states
+ * @grid: a grid initialised by gtbs_grid_init() that left its device
+ *	(DONE, CANCELLED or TIMED_OUT) or never arrived.
+ *
+ * gtbs_grid_release() without the device: frees every pair of @grid with
+ * gtbs_free(), for an owner that frees grids outside its device lock (the
+ * module, when the last reference to a grid goes).  Calling it twice is
+ * harmless.
+ *
+ * Context: any; the caller owns @grid (no device reads it any more).
+ */
+void gtbs_grid_free_sms(struct gtbs_grid *grid)
+{
+	struct gtbs_grid_sm *gs, *tmp;
+
+	list_for_each_entry_safe(gs, tmp, &grid->sms, node) {
+		grid->sm[gs->sm] = NULL;
+		list_del(&gs->node);
+		gtbs_free(gs);
+	}
+	grid->nr_sms_used = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_free_sms);
+
+/**
+ * gtbs_dev_spare_add() - give the device a spare per-(grid, SM) state
+ * @dev: the device.
+ * @gs: gtbs_grid_sm_size() bytes from the owner, any content; the device
+ *	frees it with gtbs_free() (gtbs_dev_spare_free()), so it must come
+ *	from the allocator gtbs_free() matches (kzalloc()/kmalloc() in the
+ *	kernel, malloc() in userland).
+ *
+ * Context: device lock held.
+ */
+void gtbs_dev_spare_add(struct gtbs_dev *dev, struct gtbs_grid_sm *gs)
+{
+	gtbs_lockdep_assert_held(dev);
+	list_add(&gs->node, &dev->spare);
+	dev->nr_spare++;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_spare_add);
+
+/**
+ * gtbs_dev_spare_wanted() - how many spare pairs an owner should add
+ * @dev: the device.
+ *
+ * The reserve an owner keeps before it runs the device: &gtbs_dev.spare_low
+ * plus one per SM (a grid that arrives at an idle device issues a block on
+ * every SM at once), less what is spare.  Read without the lock it is a
+ * hint (READ_ONCE()); adding more is harmless.
+ *
+ * Context: any.
+ * Return: pairs to add, 0 when the reserve is full.
+ */
+u32 gtbs_dev_spare_wanted(const struct gtbs_dev *dev)
+{
+	u32 want = READ_ONCE(dev->spare_low) + dev->cfg.nr_sms;
+	u32 have = READ_ONCE(dev->nr_spare);
+
+	return have < want ? want - have : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_spare_wanted);
+
+/**
+ * gtbs_dev_spare_free() - free every spare per-(grid, SM) state
+ * @dev: the device; its grids were released first (gtbs_grid_release()).
+ *
+ * For the owner's teardown, and before the configuration changes (a pair's
+ * size depends on &gtbs_dev_config.max_blocks_per_sm).
+ *
+ * Context: device lock held, or a device no one else uses.
+ */
+void gtbs_dev_spare_free(struct gtbs_dev *dev)
+{
+	struct gtbs_grid_sm *gs, *tmp;
+
+	list_for_each_entry_safe(gs, tmp, &dev->spare, node) {
+		list_del(&gs->node);
+		gtbs_free(gs);
+	}
+	dev->nr_spare = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_spare_free);
 
 /* Index of the label's first byte that is not printable, or its length. */
 static u32 gtbs_label_bad(const char *label)
@@ -260,7 +527,8 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_desc_check);
 /**
  * gtbs_grid_init_err() - initialise a grid before submission
  * @dev: the device (its configuration is read).
- * @grid: gtbs_grid_size() bytes.
+ * @grid: gtbs_grid_size() bytes, holding no per-SM state (new, or
+ *	released with gtbs_grid_release()).
  * @desc: the grid's description; copied.  @desc->durations is borrowed.
  * @err: out: why it was rejected (gtbs_grid_desc_verify()).
  *
@@ -273,18 +541,12 @@ int gtbs_grid_init_err(struct gtbs_dev *dev, struct gtbs_grid *grid,
 		       struct gtbs_grid_err *err)
 {
 	int ret = gtbs_grid_desc_verify(&dev->cfg, desc, err);
-	u64 *starts;
 	bool uniform;
-	u32 i;
 
 	if (ret)
 		return ret;
 	memset(grid, 0, gtbs_grid_size(&dev->cfg));
-	starts = (u64 *)&grid->sm[dev->cfg.nr_sms];
-	for (i = 0; i < dev->cfg.nr_sms; i++)
-		gtbs_pred_init(&grid->sm[i].pred,
-			       starts + i * dev->cfg.max_blocks_per_sm,
-			       dev->cfg.max_blocks_per_sm);
+	INIT_LIST_HEAD(&grid->sms);
 	grid->desc = *desc;
 	gtbs_occupancy_calc(&dev->cfg, desc, &grid->occ);
 	/* the uniform model: every grid issue-bound at the device's knee */

@@ -63,7 +63,7 @@
 /** GTBS_POLICY_SM_PRIV_SIZE - bytes of policy state per SM */
 #define GTBS_POLICY_SM_PRIV_SIZE	32
 /** GTBS_POLICY_GRID_PRIV_SIZE - bytes of policy state per grid */
-#define GTBS_POLICY_GRID_PRIV_SIZE	64
+#define GTBS_POLICY_GRID_PRIV_SIZE	96
 /** GTBS_POLICY_GRID_SM_PRIV_SIZE - bytes of policy state per (grid, SM) */
 #define GTBS_POLICY_GRID_SM_PRIV_SIZE	56
 
@@ -353,25 +353,40 @@ enum gtbs_grid_state {
 };
 
 /**
- * struct gtbs_grid_sm - a grid's state on one SM
+ * struct gtbs_grid_sm - a grid's state on one SM (a "pair")
+ * @node: link in &gtbs_grid.sms (in the order the pairs were created)
+ *	while the grid holds it, else in &gtbs_dev.spare.
+ * @sm: index of the SM, while the grid holds it.
  * @resident: blocks of the grid resident on the SM now.
  * @policy_priv: the policy's state of the grid on the SM,
  *	&gtbs_policy_ops.grid_sm_priv_size bytes used (gtbs_policy_priv());
- *	zeroed when the grid is initialised and at every policy switch.
+ *	zero when the pair is created and at every policy switch.  It exists
+ *	only where the pair does (gtbs_grid_sm()).
  * @slice_gen: the &gtbs_dev.slice_gen that @pred.reslice reflects; when
  *	the device's has moved on, a slice started since (predictor.c's DOC
  *	"Slices") and the next block end on the SM catches up.
  * @pred: the Simple Slicing predictor's state of the grid on the SM (paper
  *	Table "State maintained per-kernel in each SM").  Its Reslice flag
  *	alone may be stale: gtbs_grid_sm_reslice_due() is the effective one.
+ * @block_start: the predictor's Block_Start[],
+ *	&gtbs_dev_config.max_blocks_per_sm cycles (gtbs_grid_sm_size()).
  *
+ * Created when the grid first issues a block on the SM (the dispatch
+ * takes it from &gtbs_dev.spare, see "Per-(grid, SM) state" in grid.c),
+ * and given back with every other pair of the grid by gtbs_grid_release().
+ * A pair created after the grid's launch starts in the state the launch
+ * gave every SM (OnLaunch, the launch's slice generation), so the
+ * predictions are those of a state kept on every SM from the launch.
  * Protected by the device lock.
  */
 struct gtbs_grid_sm {
+	struct list_head node;
+	u32 sm;
 	u32 resident;
 	u64 policy_priv[GTBS_POLICY_GRID_SM_PRIV_SIZE / sizeof(u64)];
 	u64 slice_gen;
 	struct gtbs_pred_sm pred;
+	u64 block_start[];
 };
 
 /**
@@ -430,9 +445,18 @@ struct gtbs_grid_sm {
  *	and the grid's arrival, 0..%GTBS_MAX_AFTER_CYCLES.
  * @leave_cycle: once DONE, TIMED_OUT or CANCELLED, the cycle it left the
  *	device (its dependents' arrivals count from it).
- * @sm: per-SM state, &gtbs_dev_config.nr_sms entries, followed in the same
- *	allocation by the predictor's Block_Start[] storage
- *	(gtbs_grid_size()).
+ * @launch_gen: the &gtbs_dev.slice_gen of the grid's launch: a pair
+ *	created later starts from it (&gtbs_grid_sm.slice_gen).
+ * @launched: the grid's first block was issued (OnLaunch happened).
+ * @launch_unaware: &gtbs_dev.slice_unaware at the launch.
+ * @launch_literal: the launch was in %GTBS_PRED_LITERAL mode.
+ * @sms: the grid's pairs (&struct gtbs_grid_sm), in creation order: the
+ *	SMs it ever issued a block on.
+ * @nr_sms_used: entries on @sms.
+ * @sm: per SM, &gtbs_dev_config.nr_sms entries: the grid's pair there, or
+ *	NULL where it never issued a block (gtbs_grid_sm()).  Eight bytes per
+ *	SM in the grid's allocation (gtbs_grid_size()); the pairs themselves
+ *	are separate objects (gtbs_grid_sm_size() bytes each).
  *
  * All members are protected by the lock that serialises the device.
  */
@@ -469,8 +493,65 @@ struct gtbs_grid {
 	struct list_head dependents;
 	u64 after_cycles;
 	u64 leave_cycle;
-	struct gtbs_grid_sm sm[];
+	u64 launch_gen;
+	bool launched;
+	bool launch_unaware;
+	bool launch_literal;
+	struct list_head sms;
+	u32 nr_sms_used;
+	struct gtbs_grid_sm *sm[];
 };
+
+/**
+ * gtbs_grid_sm() - a grid's state on one SM, if it has any
+ * @grid: the grid.
+ * @sm: index of the SM, 0..nr_sms-1.
+ *
+ * The one accessor of &gtbs_grid.sm: a grid has state on an SM only once
+ * it issued a block there.  A NULL pair reads as no resident block, no
+ * prediction and a zero policy area.
+ *
+ * Context: device lock held.
+ * Return: the pair, or NULL.
+ */
+static inline struct gtbs_grid_sm *gtbs_grid_sm(const struct gtbs_grid *grid,
+						u32 sm)
+{
+	return grid->sm[sm];
+}
+
+/**
+ * gtbs_grid_sm_resident() - a grid's resident blocks on an SM
+ * @grid: the grid.
+ * @sm: index of the SM.
+ *
+ * Context: device lock held.
+ * Return: &gtbs_grid_sm.resident, 0 where the grid has no state.
+ */
+static inline u32 gtbs_grid_sm_resident(const struct gtbs_grid *grid, u32 sm)
+{
+	const struct gtbs_grid_sm *gs = gtbs_grid_sm(grid, sm);
+
+	return gs ? gs->resident : 0;
+}
+
+/**
+ * gtbs_grid_sm_predicted() - a grid's predictor state on an SM, if it
+ *	made a prediction there
+ * @grid: the grid.
+ * @sm: index of the SM.
+ *
+ * Context: device lock held.
+ * Return: the state, or NULL when the grid has no state on the SM or no
+ * prediction there yet (&gtbs_pred_sm.predicted false).
+ */
+static inline const struct gtbs_pred_sm *
+gtbs_grid_sm_predicted(const struct gtbs_grid *grid, u32 sm)
+{
+	const struct gtbs_grid_sm *gs = gtbs_grid_sm(grid, sm);
+
+	return gs && gs->pred.predicted ? &gs->pred : NULL;
+}
 
 /**
  * struct gtbs_slot - a thread block slot of an SM
@@ -1033,6 +1114,22 @@ enum gtbs_pred_mode {
  * @saved_cap: entries at @saved_pool.
  * @saved_free: unused records.
  * @saved_nr_free: entries on @saved_free.
+ * @spare: unused per-(grid, SM) states (&struct gtbs_grid_sm, by
+ *	&gtbs_grid_sm.node): the reserve a dispatch takes a new pair from
+ *	(grid.c, "Per-(grid, SM) state").  Owners add to it
+ *	(gtbs_dev_spare_add()), gtbs_grid_release() returns pairs to it,
+ *	gtbs_dev_spare_free() empties it.
+ * @nr_spare: entries on @spare.
+ * @spare_low: the fewest spare pairs an SM event may start with while
+ *	@spare_only: 2 x &gtbs_dev_config.max_blocks_per_sm, more than one
+ *	event's dispatches create (gtbs_dev_init()).
+ * @spare_only: the core never allocates pairs, it only takes them from
+ *	@spare (the module: its lock is a spinlock); false (the default)
+ *	lets it allocate one when @spare is empty (gtbs_zalloc(): calloc in
+ *	userland, a non-sleeping kzalloc for KUnit's devices).
+ * @spare_short: the last gtbs_dev_run_bounded() stopped for want of
+ *	spare pairs (before an SM event, or a dispatch found none for a grid
+ *	it picked and deferred the issue), not for its budget.
  * @preempts: counter of blocks preempted, per &enum gtbs_preempt_mech.
  * @restores: counter of switched-out blocks restored.
  * @xfer_cycles: counter of cycles SMs spent saving and restoring.
@@ -1087,6 +1184,11 @@ struct gtbs_dev {
 	u32 saved_cap;
 	struct list_head saved_free;
 	u32 saved_nr_free;
+	struct list_head spare;
+	u32 nr_spare;
+	u32 spare_low;
+	bool spare_only;
+	bool spare_short;
 	u64 preempts[GTBS_NR_MECHS];
 	u64 restores;
 	u64 xfer_cycles;
@@ -1123,6 +1225,17 @@ u32 gtbs_load_div(u32 knee, u32 mem_ppm, u64 load_issue, u64 load_mem);
 /* engine.c */
 size_t gtbs_sm_size(const struct gtbs_dev_config *cfg);
 size_t gtbs_grid_size(const struct gtbs_dev_config *cfg);
+size_t gtbs_grid_sm_size(const struct gtbs_dev_config *cfg);
+struct gtbs_grid_sm *gtbs_grid_sm_get(struct gtbs_dev *dev,
+				      struct gtbs_grid *grid, u32 sm);
+void gtbs_grid_sm_view(const struct gtbs_dev *dev,
+		       const struct gtbs_grid *grid, u32 sm,
+		       struct gtbs_grid_sm *view);
+void gtbs_grid_release(struct gtbs_dev *dev, struct gtbs_grid *grid);
+void gtbs_grid_free_sms(struct gtbs_grid *grid);
+void gtbs_dev_spare_add(struct gtbs_dev *dev, struct gtbs_grid_sm *gs);
+u32 gtbs_dev_spare_wanted(const struct gtbs_dev *dev);
+void gtbs_dev_spare_free(struct gtbs_dev *dev);
 void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 		   const struct gtbs_policy_ops *policy, struct gtbs_sm **sms);
 void gtbs_sm_init(const struct gtbs_dev_config *cfg, struct gtbs_sm *sm, u32 id);

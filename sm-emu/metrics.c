@@ -96,7 +96,8 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_metrics_calc);
 
 /**
  * gtbs_grid_pred_final() - a grid's latest runtime prediction
- * @cfg: device configuration (its SM count).
+ * @cfg: device configuration (unused: the SMs without a pair never
+ *	predicted).
  * @grid: a grid that has run (its per-SM predictor states are kept after
  *	it completes).
  *
@@ -112,12 +113,13 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_metrics_calc);
 u64 gtbs_grid_pred_final(const struct gtbs_dev_config *cfg,
 			 const struct gtbs_grid *grid)
 {
+	const struct gtbs_grid_sm *gs;
 	u64 pred = 0;
-	u32 i;
 
-	for (i = 0; i < cfg->nr_sms; i++)
-		if (grid->sm[i].pred.predicted)
-			pred = max(pred, grid->sm[i].pred.pred_cycles);
+	/* the SMs without a pair never predicted */
+	list_for_each_entry(gs, &grid->sms, node)
+		if (gs->pred.predicted)
+			pred = max(pred, gs->pred.pred_cycles);
 	return pred;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_pred_final);

@@ -98,7 +98,7 @@ static struct gtbs_grid *gtbs_mpmax_pick_grid(struct gtbs_dev *dev,
 			continue;
 		others = gtbs_mpmax_without(all, &grid->occ);
 		/* the MPMax limit: at least one block of its own */
-		if (grid->sm[sm->id].resident <
+		if (gtbs_grid_sm_resident(grid, sm->id) <
 		    max(gtbs_footprint_room(&dev->cfg, &grid->occ, &others), 1U))
 			return grid;
 	}

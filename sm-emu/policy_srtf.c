@@ -10,7 +10,7 @@
  *
  * The paper's Section "Shortest Remaining Time First (SRTF)", driven by
  * the Simple Slicing predictor that the engine runs for every grid on
- * every SM (&gtbs_grid_sm.pred).
+ * every SM it runs on (&gtbs_grid_sm.pred).
  *
  * - **Sampling.**  A grid that arrives while others run has no
  *   prediction (%GTBS_SAMPLE_NONE).  The first SM with room for one of its
@@ -23,9 +23,10 @@
  *   sampled at a time; waiting grids are sampled in arrival order.
  * - **Switch.**  When the sampled grid's first block ends on the sample
  *   SM, the predictor's prediction there is the *sample prediction*.  It
- *   is copied to every other SM as the grid's initial prediction
- *   (&gtbs_srtf_grid_sm.init_remaining), the grid becomes %GTBS_SAMPLE_KNOWN
- *   and every SM is kicked.
+ *   is every other SM's initial prediction of the grid, kept once for the
+ *   device (&gtbs_srtf_grid.init_remaining, read on any SM without a
+ *   prediction of its own), the grid becomes %GTBS_SAMPLE_KNOWN and every
+ *   SM is kicked.
  * - **Choice.**  At every block boundary, an SM issues from the grid with
  *   the shortest predicted remaining time *on that SM* among the known
  *   grids that may issue: its own prediction (Pred_Cycles minus
@@ -84,18 +85,26 @@
  *   sample even if it is the shorter.
  *
  * **Cost.**  A pick does not read every pending grid.  Each SM keeps the
- * known pending grids whose predicted remaining time on it stands still
- * (no block of theirs runs there: their own prediction, or the initial
- * one) in a red-black tree ordered by class, that time and arrival
- * (&gtbs_srtf_sm.known), refiled in O(log grids) when a grid's last
- * running block on the SM ends or is preempted (&gtbs_policy_ops.grid_update)
- * and on every SM when it becomes known or leaves or rejoins the pending
- * list.  A pick takes the two shortest of the tree, and reads live the
- * grids running on the SM (at most its slots) and the few known grids
- * never sampled (&gtbs_srtf.unsampled), whose time on an SM without a
- * prediction of its own falls with time.  With the starvation guard, whose
- * classes change with time, it scans every pending grid as before; the
- * tests compare the two (gtbs_srtf_scan_ref).
+ * known pending grids with a prediction of their own on it that stands
+ * still (no block of theirs runs there) in a red-black tree ordered by
+ * class, that time and arrival (&gtbs_srtf_sm.known), refiled in O(log
+ * grids) when a grid's last running block on the SM ends or is preempted
+ * (&gtbs_policy_ops.grid_update).  The grids' initial predictions, the
+ * same on every SM, are in one tree for the device in the same order
+ * (&gtbs_srtf.init), filed once when a grid becomes known and refiled when
+ * it leaves or rejoins the pending list (with the SMs' trees of the SMs it
+ * ran on), so a grid needs no state on an SM it never ran on (sm-emu/grid.c,
+ * "Per-(grid, SM) state").  A pick takes the two shortest of the SM's
+ * tree and the two shortest of the device's that have no prediction of
+ * their own on the SM, and reads live the grids running on the SM (at
+ * most its slots) and the few known grids never sampled
+ * (&gtbs_srtf.unsampled), whose time on an SM without a prediction of its
+ * own falls with time.  The walk of the device's tree passes over the
+ * grids that have their own entry on the SM: in the common case a few
+ * (those that ran there and are shorter than the two taken), at worst
+ * every known pending grid, O(grids) as the scan.  With the starvation
+ * guard, whose classes change with time, it scans every pending grid as
+ * before; the tests compare the two (gtbs_srtf_scan_ref).
  *
  * No two grids preempt each other at one cycle: that needs R(a) >= 2 R(b)
  * and R(b) >= 2 R(a) with a positive gap, and a grid counted as infinite
@@ -119,21 +128,28 @@ static struct gtbs_srtf_grid *gtbs_sg(const struct gtbs_grid *grid)
 	return gtbs_policy_priv(grid);
 }
 
-static struct gtbs_srtf_grid_sm *gtbs_sgs(const struct gtbs_grid *grid,
-					  u32 sm)
+/* SRTF's area of a pair; the pair exists (gtbs_grid_sm()). */
+static struct gtbs_srtf_grid_sm *gtbs_sgs(const struct gtbs_grid_sm *gs)
 {
-	return gtbs_policy_priv(&grid->sm[sm]);
+	return gtbs_policy_priv(gs);
+}
+
+/* @grid has a prediction of its own on SM @sm (no pair: none). */
+static bool gtbs_srtf_own(const struct gtbs_grid *grid, u32 sm)
+{
+	return grid->state == GTBS_GRID_RUNNING &&
+	       gtbs_grid_sm_predicted(grid, sm);
 }
 
 /* Predicted remaining cycles of @grid on SM @sm at @now (see DOC). */
 static u64 gtbs_srtf_remaining(const struct gtbs_grid *grid, u32 sm, u64 now)
 {
-	const struct gtbs_grid_sm *gs = &grid->sm[sm];
-	u64 init = gtbs_sgs(grid, sm)->init_remaining;
+	u64 init = gtbs_sg(grid)->init_remaining;
 	u64 since;
 
-	if (grid->state == GTBS_GRID_RUNNING && gs->pred.predicted)
-		return gtbs_pred_remaining(&gs->pred, now);
+	if (gtbs_srtf_own(grid, sm))
+		return gtbs_pred_remaining(gtbs_grid_sm_predicted(grid, sm),
+					   now);
 	if (init)
 		return init - 1;
 	if (!grid->nr_predictions)
@@ -171,28 +187,48 @@ static bool gtbs_srtf_before(struct rb_node *a, const struct rb_node *b)
 	return x->grid->id < y->grid->id;
 }
 
+/* The same order for &gtbs_srtf.init, by the initial prediction. */
+static bool gtbs_srtf_init_before(struct rb_node *a, const struct rb_node *b)
+{
+	const struct gtbs_srtf_grid *x =
+		rb_entry(a, struct gtbs_srtf_grid, init_node);
+	const struct gtbs_srtf_grid *y =
+		rb_entry(b, struct gtbs_srtf_grid, init_node);
+	const struct gtbs_grid *gx = gtbs_priv_to_grid(x);
+	const struct gtbs_grid *gy = gtbs_priv_to_grid(y);
+
+	if (gx->desc.prio_class != gy->desc.prio_class)
+		return gx->desc.prio_class > gy->desc.prio_class;
+	if (x->init_remaining != y->init_remaining)
+		return x->init_remaining < y->init_remaining;
+	return gx->id < gy->id;
+}
+
 /*
  * Refile @grid on SM @sm's &gtbs_srtf_sm.known.  It belongs there while it
- * is known, pending and its key on the SM stands still: its own prediction
- * there, or the initial one.  While a block of it runs on the SM its key
- * falls with time: it is left as it is (a pick reads it live) and refiled
- * when its last block there stops (&gtbs_policy_ops.grid_update).  Lock
- * held; O(log grids).
+ * is known, pending and has a prediction of its own on the SM (its key on
+ * other SMs is the initial one, &gtbs_srtf.init).  While a block of it
+ * runs on the SM its key falls with time: it is left as it is (a pick
+ * reads it live) and refiled when its last block there stops
+ * (&gtbs_policy_ops.grid_update).  A grid without a pair on the SM is
+ * never there.  Lock held; O(log grids).
  */
 static void gtbs_srtf_index(struct gtbs_dev *dev, struct gtbs_grid *grid,
 			    u32 sm)
 {
-	struct gtbs_srtf_grid_sm *gsm = gtbs_sgs(grid, sm);
-	const struct gtbs_pred_sm *pred = &grid->sm[sm].pred;
+	struct gtbs_grid_sm *gs = gtbs_grid_sm(grid, sm);
 	struct rb_root_cached *known = &gtbs_ss(dev, sm)->known;
+	struct gtbs_srtf_grid_sm *gsm;
 	bool want;
 	u64 key;
 
+	if (!gs)
+		return;
+	gsm = gtbs_sgs(gs);
 	want = gtbs_srtf_pending(grid) &&
 	       gtbs_sg(grid)->sample == GTBS_SAMPLE_KNOWN &&
-	       (gsm->init_remaining ||
-		(grid->state == GTBS_GRID_RUNNING && pred->predicted));
-	if (want && pred->nr_resident)
+	       gtbs_srtf_own(grid, sm);
+	if (want && gs->pred.nr_resident)
 		return;
 	if (!want) {
 		if (gsm->queued)
@@ -212,13 +248,39 @@ static void gtbs_srtf_index(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	rb_add_cached(&gsm->node, known, gtbs_srtf_before);
 }
 
-/* Refile @grid on every SM.  Lock held; O(SMs log grids). */
+/*
+ * Refile @grid on &gtbs_srtf.init: there while it is known, pending and
+ * has an initial prediction (its key, which never changes).  Lock held;
+ * O(log grids).
+ */
+static void gtbs_srtf_index_init(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	struct gtbs_srtf *st = gtbs_policy_priv(dev);
+	struct gtbs_srtf_grid *sg = gtbs_sg(grid);
+	bool want = gtbs_srtf_pending(grid) &&
+		    sg->sample == GTBS_SAMPLE_KNOWN && sg->init_remaining;
+
+	if (want == !!sg->init_queued)
+		return;
+	if (want)
+		rb_add_cached(&sg->init_node, &st->init,
+			      gtbs_srtf_init_before);
+	else
+		rb_erase_cached(&sg->init_node, &st->init);
+	sg->init_queued = want;
+}
+
+/*
+ * Refile @grid on &gtbs_srtf.init and on the order of every SM where it
+ * has a pair.  Lock held; O(SMs it ran on x log grids).
+ */
 static void gtbs_srtf_index_all(struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
-	u32 i;
+	struct gtbs_grid_sm *gs;
 
-	for (i = 0; i < dev->cfg.nr_sms; i++)
-		gtbs_srtf_index(dev, grid, i);
+	gtbs_srtf_index_init(dev, grid);
+	list_for_each_entry(gs, &grid->sms, node)
+		gtbs_srtf_index(dev, grid, gs->sm);
 }
 
 static void gtbs_srtf_unlist(struct gtbs_grid *grid)
@@ -341,10 +403,15 @@ static struct gtbs_grid *gtbs_srtf_scan(struct gtbs_dev *dev,
 }
 
 /*
- * The same from the per-SM order: the two shortest non-running grids of
- * &gtbs_srtf_sm.known, the grids with a block running on the SM (keys
- * falling with time) and &gtbs_srtf.unsampled, read live.
- * O(blocks per SM + unsampled grids) plus the walk's O(log grids).
+ * The same from the orders: the two shortest non-running grids of
+ * &gtbs_srtf_sm.known (own predictions on the SM), the two shortest of
+ * &gtbs_srtf.init that have none there and no block running there, the
+ * grids with a block running on the SM (keys falling with time) and
+ * &gtbs_srtf.unsampled, read live.  O(blocks per SM + unsampled grids)
+ * plus the walks' O(log grids), and in &gtbs_srtf.init the grids passed
+ * over because they have their own prediction on the SM: at worst every
+ * grid with an initial prediction (each ran on the SM), in practice the
+ * few that ran there and are shorter than the two taken.
  */
 static struct gtbs_grid *gtbs_srtf_indexed(struct gtbs_dev *dev,
 					   struct gtbs_sm *sm,
@@ -364,15 +431,33 @@ static struct gtbs_grid *gtbs_srtf_indexed(struct gtbs_dev *dev,
 		grid = gsm->grid;
 		if (grid->desc.prio_class < dev->top_class)
 			break;
-		if (grid->sm[sm->id].pred.nr_resident ||
+		if (gtbs_grid_sm(grid, sm->id)->pred.nr_resident ||
 		    !gtbs_grid_eligible(dev, grid))
 			continue;
 		gtbs_srtf_consider(c, grid, gsm->key);
 		found++;
 	}
+	found = 0;
+	node = rb_first_cached(&st->init);
+	for (; node && found < 2; node = rb_next(node)) {
+		const struct gtbs_grid_sm *gs;
+
+		sg = rb_entry(node, struct gtbs_srtf_grid, init_node);
+		grid = gtbs_priv_to_grid(sg);
+		if (grid->desc.prio_class < dev->top_class)
+			break;
+		/* its own prediction here is on the SM's order */
+		gs = gtbs_grid_sm(grid, sm->id);
+		if ((gs && gs->pred.nr_resident) ||
+		    gtbs_srtf_own(grid, sm->id) ||
+		    !gtbs_grid_eligible(dev, grid))
+			continue;
+		gtbs_srtf_consider(c, grid, sg->init_remaining - 1);
+		found++;
+	}
 	for (i = 0; i < dev->cfg.max_blocks_per_sm; i++) {
 		grid = sm->slots[i].grid;
-		if (!grid || !grid->sm[sm->id].pred.nr_resident ||
+		if (!grid || !gtbs_grid_sm(grid, sm->id)->pred.nr_resident ||
 		    !gtbs_srtf_pending(grid) ||
 		    gtbs_sg(grid)->sample != GTBS_SAMPLE_KNOWN ||
 		    !gtbs_grid_eligible(dev, grid))
@@ -381,11 +466,11 @@ static struct gtbs_grid *gtbs_srtf_indexed(struct gtbs_dev *dev,
 				   gtbs_srtf_remaining(grid, sm->id, sm->now));
 	}
 	list_for_each_entry(sg, &st->unsampled, node) {
-		const struct gtbs_pred_sm *pred;
+		const struct gtbs_grid_sm *gs;
 
 		grid = gtbs_priv_to_grid(sg);
-		pred = &grid->sm[sm->id].pred;
-		if (pred->nr_resident || gtbs_sgs(grid, sm->id)->queued ||
+		gs = gtbs_grid_sm(grid, sm->id);
+		if ((gs && (gs->pred.nr_resident || gtbs_sgs(gs)->queued)) ||
 		    !gtbs_grid_eligible(dev, grid))
 			continue;
 		gtbs_srtf_consider(c, grid,
@@ -470,8 +555,9 @@ static struct gtbs_grid *gtbs_srtf_pick_grid(struct gtbs_dev *dev,
  * @grid: the grid it predicted.
  *
  * The sample prediction: the sampled grid's first prediction on its sample
- * SM is copied to the other SMs as their initial prediction, the grid
- * becomes known and every SM re-evaluates.
+ * SM becomes the other SMs' initial prediction (kept once, for the
+ * device: &gtbs_srtf_grid.init_remaining), the grid becomes known and
+ * every SM re-evaluates.
  *
  * Context: device lock held, at the end of OnBlockEnd.
  */
@@ -480,18 +566,18 @@ void gtbs_srtf_predict(struct gtbs_dev *dev, struct gtbs_sm *sm,
 {
 	struct gtbs_srtf *st = gtbs_policy_priv(dev);
 	u64 remaining;
-	u32 i;
 
 	if (grid != st->sampling || sm->id != st->sample_sm)
 		return;
-	remaining = gtbs_pred_remaining(&grid->sm[sm->id].pred, sm->now);
-	for (i = 0; i < dev->cfg.nr_sms; i++) {
-		if (i == sm->id || grid->sm[i].pred.predicted)
-			continue;
-		/* 1 + the value, saturating: 0 means none */
-		gtbs_sgs(grid, i)->init_remaining = remaining + (remaining <
-								 U64_MAX);
-	}
+	remaining = gtbs_pred_remaining(&gtbs_grid_sm(grid, sm->id)->pred,
+					sm->now);
+	/*
+	 * 1 + the value, saturating: 0 means none.  Read only on SMs without
+	 * a prediction of their own (gtbs_srtf_remaining()): the sample SM
+	 * and those that predicted before keep theirs, as the paper's copy
+	 * "to every other SM" leaves them.
+	 */
+	gtbs_sg(grid)->init_remaining = remaining + (remaining < U64_MAX);
 	gtbs_sg(grid)->sample = GTBS_SAMPLE_KNOWN;
 	st->sampling = NULL;
 	gtbs_srtf_index_all(dev, grid);
@@ -508,16 +594,21 @@ void gtbs_srtf_predict(struct gtbs_dev *dev, struct gtbs_sm *sm,
 void gtbs_srtf_grid_end(struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
 	struct gtbs_srtf *st = gtbs_policy_priv(dev);
-	u32 i;
+	struct gtbs_srtf_grid *sg = gtbs_sg(grid);
+	struct gtbs_grid_sm *gs;
 
 	if (st->sampling == grid)
 		st->sampling = NULL;
 	gtbs_srtf_unlist(grid);
-	for (i = 0; i < dev->cfg.nr_sms; i++) {
-		struct gtbs_srtf_grid_sm *gsm = gtbs_sgs(grid, i);
+	if (sg->init_queued)
+		rb_erase_cached(&sg->init_node, &st->init);
+	sg->init_queued = 0;
+	list_for_each_entry(gs, &grid->sms, node) {
+		struct gtbs_srtf_grid_sm *gsm = gtbs_sgs(gs);
 
 		if (gsm->queued)
-			rb_erase_cached(&gsm->node, &gtbs_ss(dev, i)->known);
+			rb_erase_cached(&gsm->node,
+					&gtbs_ss(dev, gs->sm)->known);
 		gsm->queued = 0;
 	}
 }
@@ -549,7 +640,8 @@ void gtbs_srtf_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid)
  * @grid: the grid.
  *
  * Refiles @grid on @sm's order (&gtbs_srtf_sm.known), O(log grids), or on
- * every SM's, O(SMs log grids).
+ * the device's (&gtbs_srtf.init) and those of the SMs it ran on, O(SMs it
+ * ran on x log grids).
  *
  * Context: device lock held.
  */
@@ -583,6 +675,7 @@ void gtbs_srtf_attach(struct gtbs_dev *dev)
 	for (i = 0; i < GTBS_NR_PRIO_CLASSES; i++)
 		INIT_LIST_HEAD(&st->none[i]);
 	INIT_LIST_HEAD(&st->unsampled);
+	st->init = RB_ROOT_CACHED;
 	/* private areas are zero: no sampling, every grid NONE */
 	list_for_each_entry(grid, &dev->grids, node) {
 		if (grid->state == GTBS_GRID_RUNNING)

@@ -48,6 +48,11 @@ enum gtbs_sample_state {
  *	without a sample (&gtbs_srtf_grid.unsampled): on an SM where they
  *	have no prediction of their own their key moves with time, so a pick
  *	reads them one by one.
+ * @init: the known grids on &gtbs_dev.pending with an initial prediction
+ *	(&gtbs_srtf_grid.init_remaining), ordered by class (highest first),
+ *	that prediction, then arrival (&gtbs_srtf_grid.init_node): their key
+ *	on every SM where they have no prediction of their own, one entry
+ *	for the device instead of one per SM.
  *
  * SRTF/Adaptive's state begins with it.  Protected by the device lock.
  */
@@ -58,6 +63,7 @@ struct gtbs_srtf {
 	u64 preempt_unknown;
 	struct list_head none[GTBS_NR_PRIO_CLASSES];
 	struct list_head unsampled;
+	struct rb_root_cached init;
 };
 
 /**
@@ -124,7 +130,12 @@ extern const char * const gtbs_srtf_preempt_unknown_names[];
  * @unsampled: %GTBS_SAMPLE_KNOWN without a sample (it ran at once, or was
  *	running when SRTF was attached): no initial prediction.
  * @listed: @node is on &gtbs_srtf.none or &gtbs_srtf.unsampled.
+ * @init_queued: @init_node is on &gtbs_srtf.init.
  * @node: link there.
+ * @init_remaining: 0, or 1 + the sample prediction of the grid's
+ *	remaining runtime, cycles: its initial prediction on every SM until
+ *	that SM makes its own (&gtbs_pred_sm.predicted), the same on all.
+ * @init_node: link in &gtbs_srtf.init.
  *
  * Protected by the device lock.
  */
@@ -132,18 +143,22 @@ struct gtbs_srtf_grid {
 	u32 sample;
 	u32 unsampled;
 	u32 listed;
+	u32 init_queued;
 	struct list_head node;
+	u64 init_remaining;
+	struct rb_node init_node;
 };
 
 /**
  * struct gtbs_srtf_sm - SRTF's state of an SM (&gtbs_sm.policy_priv)
- * @known: the known grids on &gtbs_dev.pending whose predicted remaining
- *	time on this SM stands still while they have no block running on it
- *	(their own prediction there, or the initial one), ordered by class
- *	(highest first), then that time, then arrival
+ * @known: the known grids on &gtbs_dev.pending with a prediction of their
+ *	own on this SM, which stands still while they have no block running
+ *	on it, ordered by class (highest first), then that time, then arrival
  *	(&gtbs_srtf_grid_sm.node): the shortest is found without reading
  *	every grid.  A grid with a block running on the SM may be there with
- *	an old key, or not at all: a pick reads those live.
+ *	an old key, or not at all: a pick reads those live.  Grids without a
+ *	prediction here are keyed by their initial one, device-wide
+ *	(&gtbs_srtf.init).
  *
  * SRTF/Adaptive's state of an SM begins with it.  Protected by the device
  * lock.
@@ -154,18 +169,15 @@ struct gtbs_srtf_sm {
 
 /**
  * struct gtbs_srtf_grid_sm - SRTF's state of a grid on an SM
- * @init_remaining: 0, or 1 + the sample prediction of the grid's
- *	remaining runtime copied to this SM as its initial prediction,
- *	cycles; used until the SM makes its own (&gtbs_pred_sm.predicted).
  * @node: link in &gtbs_srtf_sm.known while @queued.
  * @grid: the grid (@node's owner).
  * @key: the predicted remaining time it is filed under there, cycles.
  * @queued: on &gtbs_srtf_sm.known.
  *
- * In &gtbs_grid_sm.policy_priv; protected by the device lock.
+ * In &gtbs_grid_sm.policy_priv, so only on the SMs where the grid has a
+ * pair (it ran there, gtbs_grid_sm()); protected by the device lock.
  */
 struct gtbs_srtf_grid_sm {
-	u64 init_remaining;
 	struct rb_node node;
 	struct gtbs_grid *grid;
 	u64 key;

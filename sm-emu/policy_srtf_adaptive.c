@@ -118,9 +118,9 @@ struct gtbs_adaptive_est {
 static bool gtbs_adaptive_est(const struct gtbs_grid *grid, u32 sm,
 			      struct gtbs_adaptive_est *e)
 {
-	const struct gtbs_pred_sm *pred = &grid->sm[sm].pred;
+	const struct gtbs_pred_sm *pred = gtbs_grid_sm_predicted(grid, sm);
 
-	if (grid->state != GTBS_GRID_RUNNING || !pred->predicted || !pred->t)
+	if (grid->state != GTBS_GRID_RUNNING || !pred || !pred->t)
 		return false;
 	e->n = pred->total_blocks > pred->done_blocks ?
 	       pred->total_blocks - pred->done_blocks : 0;
@@ -222,9 +222,9 @@ static bool gtbs_adaptive_total_scan(const struct gtbs_dev *dev,
 
 	*sm = U32_MAX;
 	for (i = 0; i < dev->cfg.nr_sms; i++) {
-		const struct gtbs_pred_sm *pred = &grid->sm[i].pred;
+		const struct gtbs_pred_sm *pred = gtbs_grid_sm_predicted(grid, i);
 
-		if (!pred->predicted || !pred->t ||
+		if (!pred || !pred->t ||
 		    (found && pred->pred_cycles <= e->total))
 			continue;
 		e->total = pred->pred_cycles;
@@ -245,8 +245,8 @@ static bool gtbs_adaptive_total_scan(const struct gtbs_dev *dev,
 static void gtbs_adaptive_max_update(struct gtbs_grid *grid, u32 sm)
 {
 	struct gtbs_adaptive_grid *ag = gtbs_adg(grid);
-	const struct gtbs_pred_sm *pred = &grid->sm[sm].pred;
-	bool have = pred->predicted && pred->t;
+	const struct gtbs_pred_sm *pred = gtbs_grid_sm_predicted(grid, sm);
+	bool have = pred && pred->t;
 
 	if (!ag->max_valid)
 		return;
@@ -434,14 +434,14 @@ static struct gtbs_grid *gtbs_adaptive_pick_grid(struct gtbs_dev *dev,
 		a = ad->a;
 		if (!a || !*sharing)
 			return c.first;
-		return a->sm[sm->id].resident <
+		return gtbs_grid_sm_resident(a, sm->id) <
 		       min_t(u64, ad->residency, a->occ.residency) ?
 		       a : ad->b;
 	}
 	gtbs_adaptive_decide(dev, sm, &c);
 	*reason = *sharing ? GTBS_PICK_SHARE : GTBS_PICK_SHORTER;
 	if (!*sharing ||
-	    c.first->sm[sm->id].resident <
+	    gtbs_grid_sm_resident(c.first, sm->id) <
 	    min_t(u64, ad->residency, c.first->occ.residency))
 		return c.first;
 	return c.second;

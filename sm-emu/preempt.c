@@ -310,7 +310,8 @@ static void gtbs_preempt_switch(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	rec->ran = slot->ran + sm->now - slot->start_cycle;
 	rec->restore_cycles = cycles;
 	rec->preempts = slot->preempts + 1;
-	gtbs_pred_on_block_preempt(&grid->sm[sm->id].pred, index, sm->now);
+	gtbs_pred_on_block_preempt(&gtbs_grid_sm(grid, sm->id)->pred, index,
+				   sm->now);
 	if (dev->policy->grid_update)
 		dev->policy->grid_update(dev, sm, grid);
 	gtbs_sm_load(sm, grid, -1);
@@ -344,7 +345,8 @@ static void gtbs_preempt_flush(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	rec->preempts = slot->preempts;
 	dev->lost_cycles += slot->ran + sm->now - slot->start_cycle;
 	dev->preempts[GTBS_MECH_FLUSH]++;
-	gtbs_pred_on_block_preempt(&grid->sm[sm->id].pred, index, sm->now);
+	gtbs_pred_on_block_preempt(&gtbs_grid_sm(grid, sm->id)->pred, index,
+				   sm->now);
 	if (dev->policy->grid_update)
 		dev->policy->grid_update(dev, sm, grid);
 	if (dev->backend && dev->backend->block_preempt)
@@ -553,7 +555,7 @@ void gtbs_issue_saved(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	slot->rec = NULL;
 	gtbs_sm_take(sm, grid);
 	grid->resident++;
-	grid->sm[sm->id].resident++;
+	gtbs_grid_sm(grid, sm->id)->resident++;	/* the dispatch made it */
 	if (rec->restore_cycles) {
 		slot->phase = GTBS_SLOT_RESTORE;
 		slot->remaining = rec->remaining;

@@ -154,7 +154,7 @@ static inline void gtbs_sm_give(struct gtbs_sm *sm, struct gtbs_slot *slot)
 	sm->used_regs -= occ->regs;
 	sm->used_shmem -= occ->shmem;
 	slot->grid->resident--;
-	slot->grid->sm[sm->id].resident--;
+	gtbs_grid_sm(slot->grid, sm->id)->resident--;
 	slot->grid = NULL;
 }
 

@@ -174,7 +174,10 @@ static u64 paella_remaining(const struct gtbs_dev *dev,
 	u64 pred;
 
 	if (paella_of_dev(dev)->estimate == PAELLA_PREDICT) {
-		pred = gtbs_pred_remaining(&grid->sm[sm->id].pred, sm->now);
+		const struct gtbs_grid_sm *gs = gtbs_grid_sm(grid, sm->id);
+
+		/* no state where the grid never ran: no prediction there */
+		pred = gs ? gtbs_pred_remaining(&gs->pred, sm->now) : U64_MAX;
 		if (pred != U64_MAX)
 			return pred;
 	}

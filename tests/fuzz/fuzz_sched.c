@@ -48,6 +48,8 @@ struct fz {
 	/* on an SM now: started and neither preempted nor ended since */
 	u8 running[FZ_MAX_GRIDS][FZ_MAX_BLOCKS];
 	u8 ended[FZ_MAX_GRIDS][FZ_MAX_BLOCKS];
+	/* the SMs (bits) a block of the grid was issued on */
+	u8 touched[FZ_MAX_GRIDS];
 	/* stream order: grid + 1 of the predecessor a grid waited for, 0 */
 	unsigned int after[FZ_MAX_GRIDS];
 	u64 gap[FZ_MAX_GRIDS];
@@ -101,6 +103,7 @@ static void fz_block_start(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	fz_assert(!f->running[g][block] && !f->ended[g][block]);
 	f->started[g][block] = 1;
 	f->running[g][block] = 1;
+	f->touched[g] |= 1 << sm->id;
 	fz_assert(sm->slots[slot].grid == grid);
 	fz_digest(f, 1 | (u64)sm->id << 8, g, block, cycle);
 }
@@ -167,11 +170,20 @@ static void fz_check(struct fz *f)
 	}
 	for (g = 0; g < f->nr_grids; g++) {
 		const struct gtbs_grid *grid = f->grids[g];
+		const struct gtbs_grid_sm *gs;
 		u32 sum = 0;
 
 		for (i = 0; i < cfg->nr_sms; i++)
-			sum += grid->sm[i].resident;
+			sum += gtbs_grid_sm_resident(grid, i);
 		fz_assert(sum == grid->resident);
+		/* per-SM state only where it issued a block */
+		list_for_each_entry(gs, &grid->sms, node) {
+			fz_assert(gs->sm < cfg->nr_sms);
+			fz_assert(grid->sm[gs->sm] == gs);
+			fz_assert(f->touched[g] & 1 << gs->sm);
+		}
+		for (i = 0; i < cfg->nr_sms; i++)
+			fz_assert(!grid->sm[i] || grid->sm[i]->sm == i);
 		fz_assert(grid->blocks_done <= grid->next_block);
 		fz_assert(grid->next_block <= grid->desc.nr_blocks);
 	}
@@ -360,8 +372,10 @@ static u64 fz_run(const uint8_t *data, size_t size)
 			for (i = 0; i < grid->desc.nr_blocks; i++)
 				fz_assert(f->started[g][i] && f->ended[g][i]);
 		}
+		gtbs_grid_release(&f->dev, grid);
 		free(grid);
 	}
+	gtbs_dev_spare_free(&f->dev);
 	for (i = 0; i < cfg.nr_sms; i++) {
 		fz_assert(!f->sms[i]->nr_resident && !f->sms[i]->used_warps);
 		free(f->sms[i]);

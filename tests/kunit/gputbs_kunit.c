@@ -9,6 +9,7 @@
  *
  * Copyright (C) 2026 The gputbs developers
  */
+#include <kunit/resource.h>
 #include <kunit/test.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -52,6 +53,34 @@ static const struct gtbs_backend_ops gtbs_test_backend = {
 	.block_end = gtbs_test_block_end,
 };
 
+/*
+ * Per-(grid, SM) states are the core's (gtbs_zalloc()): KUnit releases
+ * each grid's before the grid's memory (resources are freed newest
+ * first), then frees the device's spares.
+ */
+struct gtbs_test_pair_ctx {
+	struct gtbs_dev *dev;
+	struct gtbs_grid *grid;
+};
+
+static int gtbs_test_res_init(struct kunit_resource *res, void *context)
+{
+	res->data = context;
+	return 0;
+}
+
+static void gtbs_test_grid_release(struct kunit_resource *res)
+{
+	struct gtbs_test_pair_ctx *ctx = res->data;
+
+	gtbs_grid_release(ctx->dev, ctx->grid);
+}
+
+static void gtbs_test_spare_free(struct kunit_resource *res)
+{
+	gtbs_dev_spare_free(res->data);
+}
+
 /**
  * gtbs_test_dev_new() - a device in virtual time that records block events
  * @test: the running test; owns every allocation.
@@ -81,6 +110,10 @@ struct gtbs_test_dev *gtbs_test_dev_new(struct kunit *test,
 	gtbs_dev_init(&td->dev, cfg, &gtbs_policy_fifo, td->sms);
 	td->dev.backend = &gtbs_test_backend;
 	td->dev.priv = td;
+	KUNIT_ASSERT_NOT_NULL(test,
+			      kunit_alloc_resource(test, gtbs_test_res_init,
+						   gtbs_test_spare_free,
+						   GFP_KERNEL, &td->dev));
 	return td;
 }
 
@@ -114,13 +147,22 @@ struct gtbs_grid *gtbs_test_grid_new(struct kunit *test,
 				     struct gtbs_test_dev *td,
 				     const struct gtbs_grid_desc *desc)
 {
+	struct gtbs_test_pair_ctx *ctx;
 	struct gtbs_grid *grid;
 	const char *why = NULL;
 
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	grid = kunit_kzalloc(test, gtbs_grid_size(&td->dev.cfg), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, grid);
 	KUNIT_ASSERT_EQ_MSG(test, gtbs_grid_init(&td->dev, grid, desc, &why),
 			    0, "%s", why);
+	ctx->dev = &td->dev;
+	ctx->grid = grid;
+	KUNIT_ASSERT_NOT_NULL(test,
+			      kunit_alloc_resource(test, gtbs_test_res_init,
+						   gtbs_test_grid_release,
+						   GFP_KERNEL, ctx));
 	return grid;
 }
 

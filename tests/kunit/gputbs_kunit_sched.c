@@ -238,9 +238,9 @@ static void gtbs_predictor_in_engine(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, grid->end_cycle, 1200);
 	KUNIT_EXPECT_EQ(test, grid->nr_predictions, 8);
 	for (i = 0; i < 2; i++) {
-		KUNIT_EXPECT_EQ(test, grid->sm[i].pred.pred_cycles, 1200);
-		KUNIT_EXPECT_EQ(test, grid->sm[i].pred.done_blocks, 4);
-		KUNIT_EXPECT_EQ(test, grid->sm[i].pred.t, 300);
+		KUNIT_EXPECT_EQ(test, grid->sm[i]->pred.pred_cycles, 1200);
+		KUNIT_EXPECT_EQ(test, grid->sm[i]->pred.done_blocks, 4);
+		KUNIT_EXPECT_EQ(test, grid->sm[i]->pred.t, 300);
 	}
 }
 
@@ -308,10 +308,11 @@ static void gtbs_srtf_two_grids(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, gtbs_srtf_of(td)->sampling);
 	KUNIT_EXPECT_EQ(test, gtbs_sample_of(b), GTBS_SAMPLE_KNOWN);
 	KUNIT_EXPECT_EQ(test, b->first_pred, 400);
-	/* the initial prediction, stored plus one (0: none) */
-	KUNIT_EXPECT_EQ(test, ((struct gtbs_srtf_grid_sm *)
-			       gtbs_policy_priv(&b->sm[1]))->init_remaining,
-			301);
+	/* the initial prediction, stored plus one (0: none), device-wide */
+	KUNIT_EXPECT_EQ(test, ((struct gtbs_srtf_grid *)
+			       gtbs_policy_priv(b))->init_remaining, 301);
+	/* b never ran on SM 1: no state there */
+	KUNIT_EXPECT_NULL(test, gtbs_grid_sm(b, 1));
 
 	gtbs_test_drain(td);
 	for (i = 0; i < ARRAY_SIZE(b_starts); i++)
@@ -620,14 +621,14 @@ static void gtbs_share_adaptive(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, gtbs_sm_sharing(&td->dev, sm));
 	gtbs_dev_run_until(&td->dev, 1200);
 	KUNIT_EXPECT_TRUE(test, gtbs_sm_sharing(&td->dev, sm));
-	KUNIT_EXPECT_EQ(test, a->sm[0].resident, 3);
-	KUNIT_EXPECT_EQ(test, b->sm[0].resident, 3);
+	KUNIT_EXPECT_EQ(test, gtbs_grid_sm_resident(a, 0), 3);
+	KUNIT_EXPECT_EQ(test, gtbs_grid_sm_resident(b, 0), 3);
 	gtbs_dev_run_until(&td->dev, 3599);
 	KUNIT_EXPECT_TRUE(test, gtbs_sm_sharing(&td->dev, sm));
 	KUNIT_EXPECT_EQ(test, td->dev.sharing_switches, 1);
 	gtbs_dev_run_until(&td->dev, 3600);
 	KUNIT_EXPECT_FALSE(test, gtbs_sm_sharing(&td->dev, sm));
-	KUNIT_EXPECT_EQ(test, a->sm[0].resident, 6);
+	KUNIT_EXPECT_EQ(test, gtbs_grid_sm_resident(a, 0), 6);
 	gtbs_test_drain(td);
 	for (i = 6; i <= 8; i++) {
 		gtbs_expect_start(test, td, a, i, 0, 1200);
@@ -1069,7 +1070,7 @@ static void gtbs_preempt_timeline(struct kunit *test)
 				    gtbs_preempt_mode_name(c[i].mode));
 		KUNIT_EXPECT_EQ_MSG(test, l->end_cycle, c[i].l_end, "%s",
 				    gtbs_preempt_mode_name(c[i].mode));
-		KUNIT_EXPECT_EQ(test, l->sm[0].pred.t, 1000);
+		KUNIT_EXPECT_EQ(test, l->sm[0]->pred.t, 1000);
 		KUNIT_EXPECT_EQ(test, td->dev.saved_nr_free, 8);
 	}
 }

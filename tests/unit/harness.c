@@ -175,9 +175,9 @@ int h_check_sm(struct h_dev *h, const struct gtbs_sm *sm)
 		threads += g->occ.threads;
 		regs += g->occ.regs;
 		shmem += g->occ.shmem;
-		if (g->sm[sm->id].resident > g->occ.residency)
+		if (gtbs_grid_sm_resident(g, sm->id) > g->occ.residency)
 			h_violation(h, "SM %u holds %u blocks of grid %llu, R = %u",
-				    sm->id, g->sm[sm->id].resident,
+				    sm->id, gtbs_grid_sm_resident(g, sm->id),
 				    (unsigned long long)g->id, g->occ.residency);
 		if (g->state != GTBS_GRID_RUNNING)
 			h_violation(h, "SM %u holds a block of grid %llu in state %d",
@@ -333,8 +333,11 @@ void h_free(struct h_dev *h)
 	h_live_del(h);
 	for (i = 0; i < h->dev.cfg.nr_sms; i++)
 		free(h->sms[i]);
-	for (i = 0; i < h->nr_grids; i++)
+	for (i = 0; i < h->nr_grids; i++) {
+		gtbs_grid_release(&h->dev, h->grids[i]);
 		free(h->grids[i]);
+	}
+	gtbs_dev_spare_free(&h->dev);
 	free(h->grids);
 	free(h->sms);
 	free(h->sm_kicks);

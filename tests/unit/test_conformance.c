@@ -269,8 +269,9 @@ static void conf_check_detached(struct conf *c, u64 now)
 		dirty = !conf_zero(g->policy_priv, sizeof(g->policy_priv));
 
 		for (s = 0; s < dev->cfg.nr_sms && !dirty; s++)
-			dirty = !conf_zero(g->sm[s].policy_priv,
-					   sizeof(g->sm[s].policy_priv));
+			dirty = g->sm[s] &&
+				!conf_zero(g->sm[s]->policy_priv,
+					   sizeof(g->sm[s]->policy_priv));
 		if (dirty) {
 			strcat(what, " grid->policy_priv");
 			break;
@@ -314,7 +315,7 @@ static void conf_cancel(struct conf *c, struct conf_grid *cg, u64 now)
 	/* its resources are back at once */
 	ck_assert_uint_eq(cg->g->resident, 0);
 	for (i = 0; i < h->dev.cfg.nr_sms; i++) {
-		ck_assert_uint_eq(cg->g->sm[i].resident, 0);
+		ck_assert_uint_eq(gtbs_grid_sm_resident(cg->g, i), 0);
 		for (j = 0; j < h->dev.cfg.max_blocks_per_sm; j++)
 			ck_assert_ptr_ne(h->sms[i]->slots[j].grid, cg->g);
 	}

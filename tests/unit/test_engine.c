@@ -236,7 +236,7 @@ START_TEST(cancel_running_returns_resources)
 	ck_assert_uint_eq(ga->resident, 0);
 	ck_assert_uint_eq(ga->end_cycle, 100);
 	for (i = 0; i < 2; i++) {
-		ck_assert_uint_eq(ga->sm[i].resident, 0);
+		ck_assert_uint_eq(gtbs_grid_sm_resident(ga, i), 0);
 		ck_assert_uint_eq(h->sms[i]->nr_resident, 0);
 		ck_assert(h->sms[i]->kicked);
 	}
@@ -301,6 +301,138 @@ START_TEST(cancel_other_states_noop)
 }
 END_TEST
 
+/* The pairs a grid holds, checked against its pointer array. */
+static u32 pairs_of(const struct h_dev *h, const struct gtbs_grid *g)
+{
+	const struct gtbs_grid_sm *gs;
+	u32 n = 0, i;
+
+	list_for_each_entry(gs, &g->sms, node) {
+		ck_assert_ptr_eq(g->sm[gs->sm], gs);
+		n++;
+	}
+	for (i = 0; i < h->dev.cfg.nr_sms; i++)
+		ck_assert(!g->sm[i] || g->sm[i]->sm == i);
+	return n;
+}
+
+/*
+ * Per-(grid, SM) state exists only on the SMs a grid issued a block on
+ * (sm-emu/grid.c): two one-per-SM blocks on a 15-SM device make two pairs,
+ * also under SRTF, which files grids on every SM's order; an SM without
+ * one reads as the launch's state.
+ */
+START_TEST(pairs_only_where_blocks_ran)
+{
+	struct gtbs_dev_config cfg;
+	/* 1024 threads: one block per SM (R = 1) */
+	struct gtbs_grid_desc d = h_desc(2, 1024, 16, 0, 1000);
+	struct gtbs_grid_desc dl = h_desc(30, 1024, 16, 0, 5000);
+	const struct gtbs_policy_ops *policies[] = {
+		&gtbs_policy_fifo, &gtbs_policy_srtf, &gtbs_policy_srtf_adaptive,
+	};
+	struct gtbs_grid_sm view;
+	u32 p, i;
+
+	gtbs_config_default(&cfg);
+	for (p = 0; p < ARRAY_SIZE(policies); p++) {
+		struct h_dev *h = h_new(&cfg, policies[p]);
+		struct gtbs_grid *a, *l;
+
+		a = h_submit(h, &d, 0);
+		ck_assert_uint_eq(pairs_of(h, a), 2);
+		ck_assert_ptr_nonnull(gtbs_grid_sm(a, 0));
+		ck_assert_ptr_nonnull(gtbs_grid_sm(a, 1));
+		for (i = 2; i < cfg.nr_sms; i++)
+			ck_assert_ptr_null(gtbs_grid_sm(a, i));
+		gtbs_grid_sm_view(&h->dev, a, 5, &view);
+		ck_assert_uint_eq(view.resident, 0);
+		ck_assert_uint_eq(view.pred.total_blocks, 1);
+		ck_assert_uint_eq(view.pred.resident_blocks, 1);
+		ck_assert(!view.pred.predicted);
+		ck_assert(!gtbs_grid_sm_predicted(a, 5));
+		/* a long grid on every SM, then a's state stays where it was */
+		l = h_submit(h, &dl, 500);
+		h_drain(h);
+		ck_assert_int_eq(a->state, GTBS_GRID_DONE);
+		ck_assert_int_eq(l->state, GTBS_GRID_DONE);
+		ck_assert_uint_eq(pairs_of(h, a), 2);
+		ck_assert_uint_eq(pairs_of(h, l), cfg.nr_sms);
+		ck_assert_int_eq(h_check_all(h), 0);
+		h_free(h);
+	}
+}
+END_TEST
+
+/* Issues at cycle 0 on a device that takes pairs from its reserve only. */
+static struct h_dev *spare_only_dev(struct gtbs_grid **a, struct gtbs_grid **b)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc d = h_desc(2, 256, 16, 0, 1000);
+
+	h->dev.spare_only = true;
+	*a = h_grid_new(h, &d, NULL, NULL);
+	*b = h_grid_new(h, &d, NULL, NULL);
+	gtbs_grid_submit(&h->dev, *a, 0);
+	gtbs_grid_submit(&h->dev, *b, 0);
+	return h;
+}
+
+static void spare_add(struct h_dev *h, u32 n)
+{
+	while (n--)
+		gtbs_dev_spare_add(&h->dev,
+				   calloc(1, gtbs_grid_sm_size(&h->dev.cfg)));
+}
+
+/*
+ * With &gtbs_dev.spare_only the core never allocates a pair: a run stops
+ * before an SM event while the reserve is low, and a dispatch that finds
+ * it empty defers the issue and stops the run; after the owner refills,
+ * the run goes on and the blocks issue at the cycle they were due.
+ */
+START_TEST(deferred_issue_resumes_after_refill)
+{
+	struct gtbs_grid *a, *b;
+	struct h_dev *h = spare_only_dev(&a, &b);
+	u32 budget = U32_MAX;
+
+	/* an empty reserve: nothing runs, nothing is lost */
+	ck_assert(!gtbs_dev_run_bounded(&h->dev, 0, &budget));
+	ck_assert_uint_eq(a->next_block + b->next_block, 0);
+	ck_assert_int_eq(a->state, GTBS_GRID_QUEUED);
+	ck_assert_uint_eq(gtbs_dev_spare_wanted(&h->dev),
+			  h->dev.spare_low + 1);
+	/* one pair, and no low mark: a issues, b's issue is deferred */
+	h->dev.spare_low = 0;
+	spare_add(h, 1);
+	budget = U32_MAX;
+	ck_assert(!gtbs_dev_run_bounded(&h->dev, 0, &budget));
+	ck_assert_uint_eq(a->next_block, 2);
+	ck_assert_uint_eq(b->next_block, 0);
+	ck_assert_ptr_null(gtbs_grid_sm(b, 0));
+	ck_assert(h->dev.sms[0]->kicked);
+	ck_assert_uint_eq(h->dev.sms[0]->kick_cycle, 0);
+	/* the refill: b issues at cycle 0 all the same */
+	spare_add(h, 1);
+	budget = U32_MAX;
+	ck_assert(gtbs_dev_run_bounded(&h->dev, 0, &budget));
+	ck_assert_uint_eq(b->next_block, 2);
+	ck_assert_uint_eq(b->start_cycle, 0);
+	budget = U32_MAX;
+	ck_assert(gtbs_dev_run_bounded(&h->dev, U64_MAX, &budget));
+	ck_assert_int_eq(a->state, GTBS_GRID_DONE);
+	ck_assert_int_eq(b->state, GTBS_GRID_DONE);
+	ck_assert_uint_eq(a->end_cycle, b->end_cycle);
+	/* given back to the reserve, and reused */
+	gtbs_grid_release(&h->dev, a);
+	ck_assert_ptr_null(gtbs_grid_sm(a, 0));
+	ck_assert_uint_eq(h->dev.nr_spare, 1);
+	ck_assert_int_eq(h_check_all(h), 0);
+	h_free(h);
+}
+END_TEST
+
 /*
  * OnKernelEnd: a grid that ran restarts the slices of the grids running
  * beside it when it leaves; a grid cancelled while still queued never ran
@@ -319,22 +451,22 @@ START_TEST(cancel_reslices_only_after_running)
 	b = h_submit(h, &db, 0);
 	a = h_submit(h, &da, 0);
 	c = h_submit(h, &dc, 0);
-	ck_assert_uint_eq(a->sm[0].resident, 6);
+	ck_assert_uint_eq(gtbs_grid_sm_resident(a, 0), 6);
 	ck_assert_int_eq(b->state, GTBS_GRID_RUNNING);
 	ck_assert_int_eq(c->state, GTBS_GRID_QUEUED);
 	/* a's first wave ends and the second starts: Reslice is cleared */
 	gtbs_dev_run_until(&h->dev, gtbs_dev_next_event(&h->dev));
 	ck_assert_uint_eq(a->blocks_done, 6);
-	ck_assert_uint_eq(a->sm[0].resident, 6);
-	ck_assert(a->sm[0].pred.predicted);
-	ck_assert(!gtbs_grid_sm_reslice_due(&h->dev, &a->sm[0]));
+	ck_assert_uint_eq(gtbs_grid_sm_resident(a, 0), 6);
+	ck_assert(a->sm[0]->pred.predicted);
+	ck_assert(!gtbs_grid_sm_reslice_due(&h->dev, a->sm[0]));
 
 	gtbs_grid_cancel(&h->dev, c, h->dev.sms[0]->now);
 	ck_assert_int_eq(c->state, GTBS_GRID_CANCELLED);
-	ck_assert(!gtbs_grid_sm_reslice_due(&h->dev, &a->sm[0]));
+	ck_assert(!gtbs_grid_sm_reslice_due(&h->dev, a->sm[0]));
 	gtbs_grid_cancel(&h->dev, b, h->dev.sms[0]->now);
 	ck_assert_int_eq(b->state, GTBS_GRID_CANCELLED);
-	ck_assert(gtbs_grid_sm_reslice_due(&h->dev, &a->sm[0]));
+	ck_assert(gtbs_grid_sm_reslice_due(&h->dev, a->sm[0]));
 	h_drain(h);
 	ck_assert_int_eq(a->state, GTBS_GRID_DONE);
 	ck_assert(gtbs_dev_idle(&h->dev));
@@ -427,7 +559,7 @@ START_TEST(resources_all_slots)
 	ck_assert_uint_eq(g->occ.residency, 64);
 	ck_assert_uint_eq(h->sms[0]->nr_resident, 64);
 	ck_assert_uint_eq(h->sms[1]->nr_resident, 64);
-	ck_assert_uint_eq(g->sm[0].resident + g->sm[1].resident, g->resident);
+	ck_assert_uint_eq(gtbs_grid_sm_resident(g, 0) + gtbs_grid_sm_resident(g, 1), g->resident);
 	h_drain(h);
 	ck_assert_msg(h->violations == 0, "%s", h->violation);
 	/*
@@ -476,8 +608,8 @@ START_TEST(lifecycle_and_counters)
 	ck_assert_uint_eq(g->start_cycle, 50);
 	ck_assert_uint_eq(g->resident, 16);
 	ck_assert_uint_eq(g->next_block, 16);
-	ck_assert_uint_eq(g->sm[0].resident, 8);
-	ck_assert_uint_eq(g->sm[1].resident, 8);
+	ck_assert_uint_eq(gtbs_grid_sm_resident(g, 0), 8);
+	ck_assert_uint_eq(gtbs_grid_sm_resident(g, 1), 8);
 	ck_assert_uint_eq(h->dev.blocks_dispatched, 16);
 	ck_assert_uint_eq(h_count(h, H_EV_GRID_START, g->id), 1);
 
@@ -2035,6 +2167,8 @@ Suite *engine_suite(void)
 	tcase_add_test(tc, cancel_other_states_noop);
 	tcase_add_test(tc, cancel_counters_add_up);
 	tcase_add_test(tc, cancel_reslices_only_after_running);
+	tcase_add_test(tc, pairs_only_where_blocks_ran);
+	tcase_add_test(tc, deferred_issue_resumes_after_refill);
 	suite_add_tcase(s, tc);
 
 	tc = h_tcase("resources");

@@ -395,7 +395,7 @@ static struct gtbs_grid *ref_mpmax_pick(struct gtbs_dev *dev,
 			.regs = all.regs - grid->occ.regs,
 			.shmem = all.shmem - grid->occ.shmem,
 		};
-		if (grid->sm[sm->id].resident <
+		if (gtbs_grid_sm_resident(grid, sm->id) <
 		    max(gtbs_footprint_room(&dev->cfg, &grid->occ, &others), 1U))
 			return grid;
 	}
@@ -987,9 +987,9 @@ START_TEST(adaptive_settings_switch_at_run_time)
 	ck_assert_uint_eq(g1->state, GTBS_GRID_DONE);
 	ck_assert_uint_eq(g2->state, GTBS_GRID_DONE);
 	ck_assert_uint_eq(g3->state, GTBS_GRID_DONE);
-	ck_assert(!g1->sm[0].pred.literal);
-	ck_assert(!g2->sm[0].pred.literal);
-	ck_assert(g3->sm[0].pred.literal);
+	ck_assert(!g1->sm[0]->pred.literal);
+	ck_assert(!g2->sm[0]->pred.literal);
+	ck_assert(g3->sm[0]->pred.literal);
 	ck_assert_ptr_null(ad_of(h)->a);
 	ck_assert_ptr_null(ad_of(h)->b);
 	for (i = 0; i < h->dev.cfg.nr_sms; i++)

@@ -128,7 +128,7 @@ START_TEST(preempt_switch_out_and_back)
 	ck_assert_uint_eq(pre_events(h, l, H_EV_BLOCK_END, ends, 4), 1);
 	ck_assert_uint_eq(l->blocks_done, 1);
 	/* t is the block's running time, without its time switched out */
-	ck_assert_uint_eq(l->sm[0].pred.t, 1000);
+	ck_assert_uint_eq(l->sm[0]->pred.t, 1000);
 	ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_SWITCH], 1);
 	ck_assert_uint_eq(h->dev.restores, 1);
 	ck_assert_uint_eq(h->dev.xfer_cycles, 2 * CTX);
@@ -154,7 +154,7 @@ START_TEST(preempt_flush_reruns)
 	ck_assert_uint_eq(pre_events(h, l, H_EV_BLOCK_START, starts, 4), 2);
 	ck_assert_uint_eq(starts[1], 200);
 	ck_assert_uint_eq(l->end_cycle, 1200);
-	ck_assert_uint_eq(l->sm[0].pred.t, 1000);
+	ck_assert_uint_eq(l->sm[0]->pred.t, 1000);
 	ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_FLUSH], 1);
 	ck_assert_uint_eq(h->dev.lost_cycles, 100);
 	ck_assert_uint_eq(h->dev.saved_nr_free, ARRAY_SIZE(pool));
@@ -202,7 +202,7 @@ START_TEST(preempt_switch_twice)
 	ck_assert_uint_eq(h2->start_cycle, 18744);
 	ck_assert_uint_eq(l->end_cycle, 25776);
 	ck_assert_uint_eq(pre_events(h, l, H_EV_BLOCK_START, starts, 4), 3);
-	ck_assert_uint_eq(l->sm[0].pred.t, 1000);
+	ck_assert_uint_eq(l->sm[0]->pred.t, 1000);
 	ck_assert_uint_eq(l->blocks_done, 1);
 	ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_SWITCH], 2);
 	ck_assert_uint_eq(h->dev.restores, 2);
@@ -377,7 +377,7 @@ START_TEST(preempt_srtf_gain)
 		l = h_submit(h, &dl, 0);
 		sg = h_submit(h, &ds, t[i] + 100);
 		h_drain(h);
-		ck_assert_uint_eq(l->sm[0].pred.pred_cycles, 2 * t[i]);
+		ck_assert_uint_eq(l->sm[0]->pred.pred_cycles, 2 * t[i]);
 		if (!i) {
 			ck_assert_uint_eq(sg->start_cycle, 2 * t[i]);
 			ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_SWITCH], 0);

@@ -200,6 +200,11 @@ static void pb_run(const struct pb_setup *su, const struct pb_mode *mode,
 	res->xfer_cycles = p->dev.xfer_cycles;
 	res->lost_cycles = p->dev.lost_cycles;
 
+	if (be_grid)
+		gtbs_grid_release(&p->dev, be_grid);
+	if (p->rt)
+		gtbs_grid_release(&p->dev, p->rt);
+	gtbs_dev_spare_free(&p->dev);
 	free(be_grid);
 	free(p->rt);
 	for (i = 0; i < su->cfg.nr_sms; i++)

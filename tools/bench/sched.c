@@ -14,14 +14,19 @@
  * event is one block's dispatch, its completion and the predictor's update
  * at both.
  *
- * The grids' memory is a pool allocated before the loop (the core never
- * allocates: its caller owns all memory); malloc, calloc, realloc and free
- * are wrapped (-Wl,--wrap=...) and counted inside the measured loop, and
- * the count is reported (it must be 0: no per-block allocation).
+ * The grids' memory is a pool allocated before the loop; the per-(grid,
+ * SM) states come from the device's reserve, which the loop tops up as
+ * the module does (&gtbs_dev.spare_only, gtbs_dev_spare_wanted()) with
+ * the unwrapped calloc, and a completed grid gives its states back
+ * (gtbs_grid_release()) before it is reused.  malloc, calloc, realloc and
+ * free are wrapped (-Wl,--wrap=...) and counted inside the measured loop,
+ * and the count is reported (it must be 0: no per-block allocation).
  *
  * Output: one JSON object on stdout; each run also gives grid_bytes, the
  * core's size of one grid at that SM count (gtbs_grid_size(): what the
- * module allocates per grid, plus its own part of struct gputbs_grid).
+ * module allocates per grid, plus its own part of struct gputbs_grid), and
+ * grid_sm_bytes, the size of one per-(grid, SM) state
+ * (gtbs_grid_sm_size()), of which a grid holds one per SM it ran on.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -72,6 +77,32 @@ void __wrap_free(void *p)
 }
 
 /* ---- the device ---------------------------------------------------------- */
+
+/* Top up the device's reserve of per-(grid, SM) states, as the module. */
+static void bench_refill(struct gtbs_dev *dev)
+{
+	u32 n = gtbs_dev_spare_wanted(dev);
+
+	while (n--) {
+		struct gtbs_grid_sm *gs =
+			__real_calloc(1, gtbs_grid_sm_size(&dev->cfg));
+
+		if (!gs)
+			return;	/* the run stops short and is retried */
+		gtbs_dev_spare_add(dev, gs);
+	}
+}
+
+/* gtbs_dev_run_until() for a device with a reserve: refill, run again. */
+static void bench_run(struct gtbs_dev *dev, u64 until)
+{
+	u32 budget;
+
+	do {
+		bench_refill(dev);
+		budget = U32_MAX;
+	} while (!gtbs_dev_run_bounded(dev, until, &budget));
+}
 
 #define MAX_LIST	16
 
@@ -196,10 +227,11 @@ static void bench_once(const struct gtbs_dev_config *cfg,
 	gtbs_dev_init(&b->dev, cfg, policy, b->sms);
 	b->dev.backend = &bench_backend;
 	b->dev.priv = b;
+	b->dev.spare_only = true;
 	/* G grids arrive at cycle 0 */
 	for (i = 0; i < nr_grids; i++)
 		bench_submit(b, b->pool[i], 0);
-	gtbs_dev_run_until(&b->dev, 0);
+	bench_run(&b->dev, 0);
 
 	blocks0 = bench_blocks_run(b);
 	disp0 = b->dev.blocks_dispatched;
@@ -212,10 +244,14 @@ static void bench_once(const struct gtbs_dev_config *cfg,
 		t = gtbs_dev_next_event(&b->dev);
 		if (t == U64_MAX)
 			break;
-		gtbs_dev_run_until(&b->dev, t);
+		bench_run(&b->dev, t);
 		/* each completed grid is replaced at the cycle it ended */
-		while (b->nr_done)
-			bench_submit(b, b->done[--b->nr_done], t);
+		while (b->nr_done) {
+			struct gtbs_grid *grid = b->done[--b->nr_done];
+
+			gtbs_grid_release(&b->dev, grid);
+			bench_submit(b, grid, t);
+		}
 	}
 	res->cpu_ns = bench_cpu_ns() - cpu0;
 	res->allocs = __atomic_load_n(&bench_allocs, __ATOMIC_RELAXED) - allocs0;
@@ -223,8 +259,11 @@ static void bench_once(const struct gtbs_dev_config *cfg,
 	res->grids = b->dev.grids_completed - grids0;
 	res->cycles = t;
 
-	for (i = 0; i < nr_grids; i++)
+	for (i = 0; i < nr_grids; i++) {
+		gtbs_grid_release(&b->dev, b->pool[i]);
 		free(b->pool[i]);
+	}
+	gtbs_dev_spare_free(&b->dev);
 	for (i = 0; i < cfg->nr_sms; i++)
 		free(b->sms[i]);
 	free(b->pool);
@@ -437,12 +476,14 @@ int main(int argc, char **argv)
 				       ", \"grids_completed\": %" PRIu64
 				       ", \"cpu_ns\": %" PRIu64
 				       ", \"allocs_in_loop\": %" PRIu64
-				       ", \"grid_bytes\": %zu }",
+				       ", \"grid_bytes\": %zu"
+				       ", \"grid_sm_bytes\": %zu }",
 				       (uint64_t)sum.blocks,
 				       (uint64_t)sum.grids,
 				       (uint64_t)sum.cpu_ns,
 				       (uint64_t)sum.allocs,
-				       gtbs_grid_size(&cfg));
+				       gtbs_grid_size(&cfg),
+				       gtbs_grid_sm_size(&cfg));
 				fflush(stdout);
 				fprintf(stderr,
 					"sched: %4u SMs %-13s %3u grids: %7.1f ns/event (median of %u)\n",

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef unsigned char u8;
@@ -141,6 +142,19 @@ static inline void list_del_init(struct list_head *entry)
 static inline int list_empty(const struct list_head *head)
 {
 	return head->next == head;
+}
+
+/* Join @list at the front of @head and reinitialise @list. */
+static inline void list_splice_init(struct list_head *list,
+				    struct list_head *head)
+{
+	if (list_empty(list))
+		return;
+	list->next->prev = head;
+	list->prev->next = head->next;
+	head->next->prev = list->prev;
+	head->next = list->next;
+	INIT_LIST_HEAD(list);
 }
 
 #define list_entry(ptr, type, member)	container_of(ptr, type, member)

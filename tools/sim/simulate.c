@@ -319,11 +319,18 @@ static int sim_start_request(struct sim_dev *s, u32 run, u64 now, u64 arrive,
 	return sim_submit(s, run, req, 0, now, arrive + sim_gap(rs, 0), why);
 }
 
+/* Free a grid that left the device, or never arrived, with its pairs. */
+static void sim_grid_free(struct sim_dev *s, struct gtbs_grid *grid)
+{
+	gtbs_grid_release(&s->dev, grid);
+	free(grid);
+}
+
 /* Free the grids that completed during the last gtbs_dev_run_until(). */
 static void sim_free_dead(struct sim_dev *s)
 {
 	while (s->nr_dead)
-		free(s->dead[--s->nr_dead]);
+		sim_grid_free(s, s->dead[--s->nr_dead]);
 }
 
 /*
@@ -407,11 +414,13 @@ static void sim_dev_free(struct sim_dev *s)
 	/* on error: grids still queued or running */
 	if (s->dev.arrivals.next) {
 		list_for_each_entry_safe(g, tmp, &s->dev.arrivals, node)
-			free(g);
+			sim_grid_free(s, g);
 		list_for_each_entry_safe(g, tmp, &s->dev.grids, node)
-			free(g);
+			sim_grid_free(s, g);
 	}
 	sim_free_dead(s);
+	if (s->dev.spare.next)
+		gtbs_dev_spare_free(&s->dev);
 	for (r = 0; r < WL_MAX_RUNS; r++) {
 		free(s->runs[r].gap);
 		free(s->runs[r].arrive);
