@@ -122,6 +122,7 @@ static void gputbs_core_reinit(struct gputbs_device *gdev,
 	gtbs_dev_spare_free(core);
 	gtbs_dev_init(core, cfg, core->policy, sms);
 	core->spare_only = true;
+	core->pair_alloc = &gputbs_pair_alloc;
 	gtbs_dev_set_saved_pool(core, pool, gputbs_saved_count(cfg));
 	core->preempt_mode = old.preempt_mode;
 	core->switch_bytes_per_cycle = old.switch_bw;

@@ -293,6 +293,7 @@ void gputbs_sm_threads_destroy(struct gputbs_sm_thread *threads, u32 nr);
 bool gputbs_dev_sync(struct gputbs_device *gdev);
 bool gputbs_dev_advance(struct gputbs_device *gdev);
 int gputbs_spare_refill(struct gputbs_device *gdev);
+extern const struct gtbs_pair_alloc gputbs_pair_alloc;
 int gputbs_ns_to_cycles(const struct gputbs_device *gdev, u64 ns, u64 *cycles);
 int gputbs_dev_lock_sync(struct gputbs_device *gdev, u64 *now)
 	__acquires(&gdev->lock);

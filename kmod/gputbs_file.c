@@ -68,7 +68,7 @@ static void gputbs_grid_free(struct kref *ref)
 {
 	struct gputbs_grid *grid = container_of(ref, struct gputbs_grid, ref);
 
-	gtbs_grid_free_sms(&grid->core);	/* it left the device */
+	gtbs_grid_free_sms(&gputbs_pair_alloc, &grid->core);	/* it left the device */
 	bitmap_free(grid->lat_pending);
 	kfree(grid->lat_mech);
 	kvfree(grid->records);

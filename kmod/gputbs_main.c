@@ -238,6 +238,7 @@ static struct gputbs_device *gputbs_device_alloc(void)
 	gtbs_dev_init(&gdev->core, &cfg, ops, gdev->sms);
 	/* pairs only from the reserve, filled outside the lock (gputbs_sm.c) */
 	gdev->core.spare_only = true;
+	gdev->core.pair_alloc = &gputbs_pair_alloc;
 	gdev->saved_pool = kcalloc(gputbs_saved_count(&cfg),
 				   sizeof(*gdev->saved_pool), GFP_KERNEL);
 	if (!gdev->saved_pool)

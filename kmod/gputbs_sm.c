@@ -172,6 +172,22 @@ static void gputbs_sm_rearm(struct gputbs_device *gdev)
 	}
 }
 
+static void gputbs_pair_free(void *p)
+{
+	kfree(p);
+}
+
+/*
+ * The module's allocator of per-(grid, SM) states.  No
+ * &gtbs_pair_alloc.zalloc: the device runs under a spinlock and takes
+ * its pairs only from the reserve that gputbs_spare_refill() fills with
+ * kzalloc() outside the lock; &gtbs_pair_alloc.free is kfree().  Set on
+ * &gputbs_device.core after every gtbs_dev_init().
+ */
+const struct gtbs_pair_alloc gputbs_pair_alloc = {
+	.free = gputbs_pair_free,
+};
+
 /**
  * gputbs_spare_refill() - top up the core's reserve of per-(grid, SM) states
  * @gdev: the device.

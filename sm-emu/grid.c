@@ -38,10 +38,11 @@
  * device's reserve (&gtbs_dev.spare), which the owner tops up outside the
  * lock (gtbs_dev_spare_wanted(), gtbs_dev_spare_add()).  Userland owners
  * and KUnit's devices may leave &gtbs_dev.spare_only false instead: the
- * core then allocates a pair itself when the reserve is empty
- * (gtbs_zalloc()).  Accepted work is never lost for want of a pair::
+ * core then asks the owner's allocator (&gtbs_dev.pair_alloc) for a pair
+ * when the reserve is empty; the core itself references no allocator.
+ * Accepted work is never lost for want of a pair::
  *
- *   owner: gtbs_zalloc/kzalloc, outside the lock
+ *   owner: kzalloc/calloc, outside the lock
  *     |
  *     v  gtbs_dev_spare_add()
  *   &gtbs_dev.spare ---first block of G on SM s (gtbs_grid_sm_get())---+
@@ -130,8 +131,8 @@ static void gtbs_grid_sm_setup(const struct gtbs_dev *dev,
  * @sm: index of the SM.
  *
  * Takes a new pair from &gtbs_dev.spare, or, when that is empty and the
- * owner allows it (&gtbs_dev.spare_only false), allocates one
- * (gtbs_zalloc(), which does not sleep).  The engine calls it before a
+ * owner allows it (&gtbs_dev.spare_only false), asks the owner's
+ * &gtbs_dev.pair_alloc for one (it does not sleep).  The engine calls it before a
  * block of @grid issues on @sm; a policy that must keep state on an SM
  * where the grid never ran may call it too (and copes with NULL).
  *
@@ -150,8 +151,9 @@ struct gtbs_grid_sm *gtbs_grid_sm_get(struct gtbs_dev *dev,
 		gs = list_first_entry(&dev->spare, struct gtbs_grid_sm, node);
 		list_del(&gs->node);
 		dev->nr_spare--;
-	} else if (!dev->spare_only) {
-		gs = gtbs_zalloc(gtbs_grid_sm_size(&dev->cfg));
+	} else if (!dev->spare_only && dev->pair_alloc &&
+		   dev->pair_alloc->zalloc) {
+		gs = dev->pair_alloc->zalloc(gtbs_grid_sm_size(&dev->cfg));
 	}
 	if (!gs)
 		return NULL;
@@ -223,24 +225,27 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_release);
 
 /**
  * gtbs_grid_free_sms() - free a grid's per-SM states
+ * @pa: the allocator of the grid's device (&gtbs_dev.pair_alloc), whose
+ *	&gtbs_pair_alloc.free frees each pair.
  * @grid: a grid initialised by gtbs_grid_init() that left its device
  *	(DONE, CANCELLED or TIMED_OUT) or never arrived.
  *
  * gtbs_grid_release() without the device: frees every pair of @grid with
- * gtbs_free(), for an owner that frees grids outside its device lock (the
+ * @pa->free, for an owner that frees grids outside its device lock (the
  * module, when the last reference to a grid goes).  Calling it twice is
  * harmless.
  *
  * Context: any; the caller owns @grid (no device reads it any more).
  */
-void gtbs_grid_free_sms(struct gtbs_grid *grid)
+void gtbs_grid_free_sms(const struct gtbs_pair_alloc *pa,
+			struct gtbs_grid *grid)
 {
 	struct gtbs_grid_sm *gs, *tmp;
 
 	list_for_each_entry_safe(gs, tmp, &grid->sms, node) {
 		grid->sm[gs->sm] = NULL;
 		list_del(&gs->node);
-		gtbs_free(gs);
+		pa->free(gs);
 	}
 	grid->nr_sms_used = 0;
 }
@@ -250,9 +255,9 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_free_sms);
  * gtbs_dev_spare_add() - give the device a spare per-(grid, SM) state
  * @dev: the device.
  * @gs: gtbs_grid_sm_size() bytes from the owner, any content; the device
- *	frees it with gtbs_free() (gtbs_dev_spare_free()), so it must come
- *	from the allocator gtbs_free() matches (kzalloc()/kmalloc() in the
- *	kernel, malloc() in userland).
+ *	frees it with &gtbs_dev.pair_alloc's &gtbs_pair_alloc.free
+ *	(gtbs_dev_spare_free()), so it must come from the allocator that
+ *	matches (kzalloc()/kmalloc() in the kernel, malloc() in userland).
  *
  * Context: device lock held.
  */
@@ -300,7 +305,7 @@ void gtbs_dev_spare_free(struct gtbs_dev *dev)
 
 	list_for_each_entry_safe(gs, tmp, &dev->spare, node) {
 		list_del(&gs->node);
-		gtbs_free(gs);
+		dev->pair_alloc->free(gs);
 	}
 	dev->nr_spare = 0;
 }

@@ -1038,6 +1038,24 @@ enum gtbs_pred_mode {
 #define GTBS_PRED_MODE_DEFAULT	GTBS_PRED_LITERAL
 
 /**
+ * struct gtbs_pair_alloc - an owner's allocator of per-(grid, SM) states
+ * @zalloc: returns @size zeroed bytes (gtbs_grid_sm_size()), or NULL; it
+ *	is called with the device lock held and must not sleep (userland:
+ *	calloc(); KUnit: kzalloc(GFP_NOWAIT)).  NULL: the device takes pairs
+ *	only from &gtbs_dev.spare, which the owner fills outside its lock (the
+ *	module).  A NULL return defers the issue; nothing is lost (grid.c).
+ * @free: frees one pair that @zalloc returned or the owner gave with
+ *	gtbs_dev_spare_add(); any context the owner frees pairs from.
+ *
+ * The portable core references no allocator (``make bench`` counts the
+ * allocator symbols of the core's objects): an owner lends it one here.
+ */
+struct gtbs_pair_alloc {
+	void *(*zalloc)(size_t size);
+	void (*free)(void *p);
+};
+
+/**
  * struct gtbs_dev - the emulated device and its scheduler state
  * @cfg: resources; constant while grids exist.
  * @policy: thread block scheduling policy; see gtbs_dev_set_policy().
@@ -1123,10 +1141,13 @@ enum gtbs_pred_mode {
  * @spare_low: the fewest spare pairs an SM event may start with while
  *	@spare_only: 2 x &gtbs_dev_config.max_blocks_per_sm, more than one
  *	event's dispatches create (gtbs_dev_init()).
- * @spare_only: the core never allocates pairs, it only takes them from
- *	@spare (the module: its lock is a spinlock); false (the default)
- *	lets it allocate one when @spare is empty (gtbs_zalloc(): calloc in
- *	userland, a non-sleeping kzalloc for KUnit's devices).
+ * @spare_only: the core takes pairs only from @spare (the module: its
+ *	lock is a spinlock); false (the default) lets it ask
+ *	@pair_alloc->zalloc for one when @spare is empty.
+ * @pair_alloc: the owner's allocator of pairs, set after gtbs_dev_init():
+ *	the core itself never allocates or frees memory.  NULL (or a NULL
+ *	&gtbs_pair_alloc.zalloc) behaves as @spare_only; a device that held
+ *	pairs needs a &gtbs_pair_alloc.free for gtbs_dev_spare_free().
  * @spare_short: the last gtbs_dev_run_bounded() stopped for want of
  *	spare pairs (before an SM event, or a dispatch found none for a grid
  *	it picked and deferred the issue), not for its budget.
@@ -1188,6 +1209,7 @@ struct gtbs_dev {
 	u32 nr_spare;
 	u32 spare_low;
 	bool spare_only;
+	const struct gtbs_pair_alloc *pair_alloc;
 	bool spare_short;
 	u64 preempts[GTBS_NR_MECHS];
 	u64 restores;
@@ -1232,7 +1254,8 @@ void gtbs_grid_sm_view(const struct gtbs_dev *dev,
 		       const struct gtbs_grid *grid, u32 sm,
 		       struct gtbs_grid_sm *view);
 void gtbs_grid_release(struct gtbs_dev *dev, struct gtbs_grid *grid);
-void gtbs_grid_free_sms(struct gtbs_grid *grid);
+void gtbs_grid_free_sms(const struct gtbs_pair_alloc *pa,
+			struct gtbs_grid *grid);
 void gtbs_dev_spare_add(struct gtbs_dev *dev, struct gtbs_grid_sm *gs);
 u32 gtbs_dev_spare_wanted(const struct gtbs_dev *dev);
 void gtbs_dev_spare_free(struct gtbs_dev *dev);

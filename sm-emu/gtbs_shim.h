@@ -63,15 +63,6 @@
 #define gtbs_unlock(l)			spin_unlock(l)
 #define gtbs_pr_err(fmt, ...)		pr_err("gputbs: " fmt, ##__VA_ARGS__)
 
-/*
- * The core's one allocation, a per-(grid, SM) state when a device's owner
- * lets it (&gtbs_dev.spare_only false: KUnit's devices): it never sleeps,
- * and a failure only defers an issue (grid.c).  The module's devices take
- * their pairs from a reserve it fills outside its spinlock instead.
- */
-#define gtbs_zalloc(size)	kzalloc(size, GFP_NOWAIT | __GFP_NOWARN)
-#define gtbs_free(p)		kfree(p)
-
 /* Only policy.c, built into gputbs.ko, calls these: THIS_MODULE is gputbs. */
 static inline bool gtbs_module_get(struct module *m)
 {
@@ -89,10 +80,6 @@ static inline void gtbs_module_put(struct module *m)
 /* Userland: the same names from libc (tools/include/gtbs_shim_user.h). */
 #include "../tools/include/gtbs_shim_user.h"
 #include "../tools/include/gtbs_rbtree_user.h"
-
-/* The core's one allocation (a per-(grid, SM) state, grid.c). */
-#define gtbs_zalloc(size)	calloc(1, size)
-#define gtbs_free(p)		free(p)
 
 /* Userland owners serialise a device without a kernel lock: no check. */
 #define gtbs_lockdep_assert_held(dev)	((void)(dev))

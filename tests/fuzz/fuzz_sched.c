@@ -34,6 +34,7 @@
 
 #include "gtbs.h"
 #include "policy_srtf.h"
+#include "../../tools/include/gtbs_pair_alloc_user.h"
 
 #define FZ_MAX_GRIDS	24
 #define FZ_MAX_BLOCKS	48
@@ -340,6 +341,7 @@ static u64 fz_run(const uint8_t *data, size_t size)
 		gtbs_sm_init(&cfg, f->sms[i], i);
 	}
 	gtbs_dev_init(&f->dev, &cfg, gtbs_policy_at(fz_byte(f) % 7), f->sms);
+	f->dev.pair_alloc = &gtbs_pair_alloc_libc;
 	f->dev.backend = &fz_backend;
 	f->dev.priv = f;
 	gtbs_dev_set_saved_pool(&f->dev, f->pool, ARRAY_SIZE(f->pool));

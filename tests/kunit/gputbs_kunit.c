@@ -53,8 +53,24 @@ static const struct gtbs_backend_ops gtbs_test_backend = {
 	.block_end = gtbs_test_block_end,
 };
 
+static void *gtbs_test_pair_zalloc(size_t size)
+{
+	return kzalloc(size, GFP_NOWAIT | __GFP_NOWARN);
+}
+
+static void gtbs_test_pair_free(void *p)
+{
+	kfree(p);
+}
+
+/* The core allocates pairs under the (unheld) lock: without sleeping. */
+static const struct gtbs_pair_alloc gtbs_test_pair_alloc = {
+	.zalloc = gtbs_test_pair_zalloc,
+	.free = gtbs_test_pair_free,
+};
+
 /*
- * Per-(grid, SM) states are the core's (gtbs_zalloc()): KUnit releases
+ * Per-(grid, SM) states come from gtbs_test_pair_alloc: KUnit releases
  * each grid's before the grid's memory (resources are freed newest
  * first), then frees the device's spares.
  */
@@ -109,6 +125,7 @@ struct gtbs_test_dev *gtbs_test_dev_new(struct kunit *test,
 	}
 	gtbs_dev_init(&td->dev, cfg, &gtbs_policy_fifo, td->sms);
 	td->dev.backend = &gtbs_test_backend;
+	td->dev.pair_alloc = &gtbs_test_pair_alloc;
 	td->dev.priv = td;
 	KUNIT_ASSERT_NOT_NULL(test,
 			      kunit_alloc_resource(test, gtbs_test_res_init,

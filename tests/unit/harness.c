@@ -12,6 +12,7 @@
 
 #include "harness.h"
 #include "../kunit/ercbench_timing.h"
+#include "../../tools/include/gtbs_pair_alloc_user.h"
 
 /* Devices not yet freed, for h_teardown(). */
 static struct h_dev *h_live;
@@ -309,6 +310,7 @@ struct h_dev *h_new(const struct gtbs_dev_config *cfg,
 	}
 	gtbs_dev_init(&h->dev, cfg, policy ? policy : &gtbs_policy_fifo,
 		      h->sms);
+	h->dev.pair_alloc = &gtbs_pair_alloc_libc;
 	h->dev.backend = &h_backend;
 	h->dev.priv = h;
 	h_live_add(h);

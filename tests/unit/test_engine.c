@@ -11,6 +11,7 @@
  */
 #include "harness.h"
 #include "../../uapi/linux/gputbs.h"
+#include "../../tools/include/gtbs_pair_alloc_user.h"
 
 static long first_start(const struct h_dev *h, u64 grid_id)
 {
@@ -1610,6 +1611,7 @@ static struct gtbs_dev *idle_dev_new(void)
 	ck_assert_ptr_nonnull(sm);
 	gtbs_sm_init(&cfg, sm, 0);
 	gtbs_dev_init(&dev, &cfg, &gtbs_policy_fifo, &sm);
+	dev.pair_alloc = &gtbs_pair_alloc_libc;
 	return &dev;
 }
 

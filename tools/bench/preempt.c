@@ -46,6 +46,7 @@
 #include "gtbs.h"
 #include "../json.h"
 #include "../workload.h"
+#include "../../tools/include/gtbs_pair_alloc_user.h"
 
 #define PB_MAX_ARRIVALS		100000
 #define PB_DEFAULT_BUDGET	21000	/* Chimera's 15 us at ~1.4 GHz */
@@ -165,6 +166,7 @@ static void pb_run(const struct pb_setup *su, const struct pb_mode *mode,
 		p->first_start[i] = U64_MAX;
 	}
 	gtbs_dev_init(&p->dev, &su->cfg, su->policy, p->sms);
+	p->dev.pair_alloc = &gtbs_pair_alloc_libc;
 	p->dev.backend = &pb_backend;
 	p->dev.priv = p;
 	if (su->switch_bw)

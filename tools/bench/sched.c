@@ -41,6 +41,7 @@
 #include "gtbs.h"
 #include "gtbs_policy_module.h"
 #include "../workload.h"
+#include "../../tools/include/gtbs_pair_alloc_user.h"
 
 /* ---- allocation counting (-Wl,--wrap=malloc,...) ---------------------- */
 
@@ -225,6 +226,7 @@ static void bench_once(const struct gtbs_dev_config *cfg,
 			die("%s", "out of memory");
 	}
 	gtbs_dev_init(&b->dev, cfg, policy, b->sms);
+	b->dev.pair_alloc = &gtbs_pair_alloc_libc;
 	b->dev.backend = &bench_backend;
 	b->dev.priv = b;
 	b->dev.spare_only = true;

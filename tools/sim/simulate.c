@@ -27,6 +27,7 @@
 
 #include "sim.h"
 #include "gputbs.h"
+#include "../../tools/include/gtbs_pair_alloc_user.h"
 
 /* The simulator's side of one grid launch: its program, request, grid. */
 struct sim_gridref {
@@ -553,6 +554,7 @@ int sim_run(const struct sim_job *job, struct sim_out *out, const char **why)
 	if (ret)
 		goto out;
 	gtbs_dev_init(&s->dev, job->cfg, job->policy, s->sms);
+	s->dev.pair_alloc = &gtbs_pair_alloc_libc;
 	s->dev.backend = job->record ? &sim_backend_record : &sim_backend;
 	s->dev.priv = s;
 	if (job->modes) {
