@@ -420,6 +420,29 @@ static const struct gtbs_policy_ops ref_mpmax = {
  * mode.  Returns the device, drained.
  */
 /*
+ * Run @a (the policy's index) and run @b (its plain scan, the reference)
+ * made the same schedule: the same event log and the same counters.
+ * Frees both.
+ */
+static void same_as_scan(struct h_dev *a, struct h_dev *b, int i)
+{
+	ck_assert_uint_gt(a->nr_ev, 0);
+	ck_assert_uint_eq(a->nr_ev, b->nr_ev);
+	ck_assert_msg(!memcmp(a->ev, b->ev, a->nr_ev * sizeof(*a->ev)),
+		      "%s (case %d) schedules differently from the plain scan",
+		      a->dev.policy->name, i);
+	ck_assert_uint_eq(a->dev.predictions, b->dev.predictions);
+	ck_assert_uint_eq(a->dev.sharing_switches, b->dev.sharing_switches);
+	ck_assert_uint_eq(a->dev.promotions, b->dev.promotions);
+	ck_assert_uint_eq(a->dev.preempts[GTBS_MECH_SWITCH],
+			  b->dev.preempts[GTBS_MECH_SWITCH]);
+	ck_assert_uint_eq(a->dev.preempts[GTBS_MECH_FLUSH],
+			  b->dev.preempts[GTBS_MECH_FLUSH]);
+	h_free(a);
+	h_free(b);
+}
+
+/*
  * The sample plug-ins' parameters (samples/policies/): the plain scan
  * with @scan, and a deficit threshold, granularity and weight by @i.
  */
@@ -519,20 +542,7 @@ START_TEST(srtf_matches_scan)
 	struct h_dev *a = srtf_ref_run(pol, _i, false);
 	struct h_dev *b = srtf_ref_run(pol, _i, true);
 
-	ck_assert_uint_gt(a->nr_ev, 0);
-	ck_assert_uint_eq(a->nr_ev, b->nr_ev);
-	ck_assert_msg(!memcmp(a->ev, b->ev, a->nr_ev * sizeof(*a->ev)),
-		      "%s (case %d) schedules differently from the plain scan",
-		      a->dev.policy->name, _i);
-	ck_assert_uint_eq(a->dev.predictions, b->dev.predictions);
-	ck_assert_uint_eq(a->dev.sharing_switches, b->dev.sharing_switches);
-	ck_assert_uint_eq(a->dev.promotions, b->dev.promotions);
-	ck_assert_uint_eq(a->dev.preempts[GTBS_MECH_SWITCH],
-			  b->dev.preempts[GTBS_MECH_SWITCH]);
-	ck_assert_uint_eq(a->dev.preempts[GTBS_MECH_FLUSH],
-			  b->dev.preempts[GTBS_MECH_FLUSH]);
-	h_free(a);
-	h_free(b);
+	same_as_scan(a, b, _i);
 }
 END_TEST
 
@@ -548,16 +558,7 @@ START_TEST(serial_matches_scan)
 	struct h_dev *a = srtf_ref_run(pol, _i, false);
 	struct h_dev *b = srtf_ref_run(pol, _i, true);
 
-	ck_assert_uint_gt(a->nr_ev, 0);
-	ck_assert_uint_eq(a->nr_ev, b->nr_ev);
-	ck_assert_msg(!memcmp(a->ev, b->ev, a->nr_ev * sizeof(*a->ev)),
-		      "%s (case %d) schedules differently from the plain scan",
-		      pol->name, _i);
-	ck_assert_uint_eq(a->dev.promotions, b->dev.promotions);
-	ck_assert_uint_eq(a->dev.preempts[GTBS_MECH_SWITCH],
-			  b->dev.preempts[GTBS_MECH_SWITCH]);
-	h_free(a);
-	h_free(b);
+	same_as_scan(a, b, _i);
 }
 END_TEST
 
@@ -576,18 +577,7 @@ START_TEST(samples_match_scan)
 	ck_assert_msg(pol, "the sample plug-ins are not loaded (make samples-so)");
 	a = srtf_ref_run(pol, _i, false);
 	b = srtf_ref_run(pol, _i, true);
-	ck_assert_uint_gt(a->nr_ev, 0);
-	ck_assert_uint_eq(a->nr_ev, b->nr_ev);
-	ck_assert_msg(!memcmp(a->ev, b->ev, a->nr_ev * sizeof(*a->ev)),
-		      "%s (case %d) schedules differently from the plain scan",
-		      pol->name, _i);
-	ck_assert_uint_eq(a->dev.promotions, b->dev.promotions);
-	ck_assert_uint_eq(a->dev.preempts[GTBS_MECH_SWITCH],
-			  b->dev.preempts[GTBS_MECH_SWITCH]);
-	ck_assert_uint_eq(a->dev.preempts[GTBS_MECH_FLUSH],
-			  b->dev.preempts[GTBS_MECH_FLUSH]);
-	h_free(a);
-	h_free(b);
+	same_as_scan(a, b, _i);
 }
 END_TEST
 

@@ -161,7 +161,7 @@ def main():
           ratio("submit_stream_ns"), "x")
     F.add("abi.submit_wait", 1,
           "SUBMIT + WAIT, 1 block of 1 cycle / getpid()",
-          ratio("submit_wait_ns"), "x", "<= 30", "<=", 30)
+          ratio("submit_wait_ns"), "x", "<= 20", "<=", 20)  # issue 18
     F.add("abi.poll_ready", 1, "poll() on a ready fd / getpid()",
           ratio("poll_ready_ns"), "x")
     F.add("abi.poll_wakeup", 1,
