@@ -504,6 +504,8 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		slot++;
 	if (dev->top_class > grid->desc.prio_class)
 		dev->promotions++;
+	/* before its wait ends: a lent class protects what it issues */
+	slot->issue_class = gtbs_grid_class(dev, grid, sm->now);
 	grid->last_issue_cycle = sm->now;
 	if (grid->nr_saved) {
 		/* a preempted block first: restored, or run again */

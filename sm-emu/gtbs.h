@@ -570,6 +570,10 @@ gtbs_grid_sm_predicted(const struct gtbs_grid *grid, u32 sm)
  *	that never was, or was flushed).
  * @preempts: times the block was switched out before (0..).
  * @rec: while saving, the record the block goes to (&struct gtbs_saved).
+ * @issue_class: the effective class (gtbs_grid_class(), 0 ..
+ *	%GTBS_NR_PRIO_CLASSES - 1) the block's grid had when the block was
+ *	issued; a preemption counts the block at least at that class
+ *	(preempt.c, "Who preempts whom").
  */
 struct gtbs_slot {
 	struct gtbs_grid *grid;
@@ -583,6 +587,7 @@ struct gtbs_slot {
 	u64 ran;
 	u32 preempts;
 	struct gtbs_saved *rec;
+	u32 issue_class;
 };
 
 /**

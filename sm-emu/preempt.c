@@ -44,7 +44,12 @@
  * grid's *own* class (a class lent by the starvation guard lets a grid
  * issue first, never evict: two starved grids would evict each other
  * forever; a grid whose preempted block waits again starts a new wait for
- * the guard): the
+ * the guard; and a block counts at least at the class its grid had when
+ * it was issued, &gtbs_slot.issue_class, so what a lent class issued runs
+ * to its end: otherwise a grid lent the preemptor's class would take back
+ * every slot freed for it and see the block evicted again the moment its
+ * restore ended, and neither grid would ever end a block, fuzz_sched's
+ * livelock, unit test preempt_guard_no_livelock): the
  * lowest class first, and within it the block that started its current
  * run last (the least work at stake), until the block fits, counting the
  * resources of blocks already being saved as free.  If even all of them
@@ -419,7 +424,8 @@ static struct gtbs_slot *gtbs_preempt_victim(struct gtbs_dev *dev,
 		if (!slot->grid || slot->phase != GTBS_SLOT_RUN ||
 		    (chosen & BIT_ULL(i)))
 			continue;
-		c = gtbs_grid_class(dev, slot->grid, sm->now);
+		c = max(gtbs_grid_class(dev, slot->grid, sm->now),
+			slot->issue_class);
 		if (!gtbs_preemptible(dev, sm, grid, class, slot, c))
 			continue;
 		if (!best || c < best_class ||

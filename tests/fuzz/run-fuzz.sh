@@ -55,7 +55,8 @@ done
 { printf '\001'; cat tests/userland/import/good/ncu-details.csv; } >"$c/both"
 run fuzz_import "$c"
 # the scheduler's input is a byte program: start from a few random seeds
-c=$(corpus sched)
+# and the inputs of the crashes fixed so far (tests/fuzz/regress/sched/)
+c=$(corpus sched tests/fuzz/regress/sched/*)
 for i in 1 2 3 4 5 6 7 8; do
 	head -c 256 /dev/urandom >"$c/seed$i"
 done

@@ -435,6 +435,75 @@ START_TEST(preempt_cancel_while_saving)
 }
 END_TEST
 
+/*
+ * The starvation guard and preemption together must not livelock
+ * (fuzz_sched found it).  FIFO, switch, guard 100 cycles.  L: HIGH, 8
+ * blocks of 12 KiB (4 resident, context 12288 / 8 = 1536 cycles), 20000
+ * cycles each, at 0.  H: REALTIME, one block of 36 KiB (the room of 3 L
+ * blocks), at 100.  M: LOW, one tiny block, at 1737, only to make the SM
+ * pick again.
+ *
+ *   100   H does not fit: 3 L blocks switched out, saves 100..1636,
+ *         1636..3172, 3172..4708 (one transfer at a time).
+ *   1636  a save ends: L waits again from here (no promotion yet).
+ *   1737  M arrives: L has waited 101 > 100 cycles, lent REALTIME, and
+ *         FIFO issues its saved block first; its restore waits for the
+ *         saves (4708..6244).  H still does not fit, and the one running
+ *         L block is switched out too (6244..7780).
+ *   6244  the restore ends and L, 1536 cycles since its last issue, is
+ *         lent REALTIME again: another saved block issues (its restore
+ *         7780..9316) ...
+ *
+ * Before the fix the block whose restore had just ended was the one
+ * running block, of L's own class HIGH, and H switched it out at once:
+ * every restore was undone at its end and no block ever ended.  A block
+ * issued under a lent class now counts at that class against eviction
+ * (&gtbs_slot.issue_class): the four restored blocks run to their ends
+ * (no fifth switch); L, lent REALTIME at every pick while it has blocks to
+ * issue, issues all 8 first, and H starts once two of the last four
+ * ended and 36 KiB are free.
+ */
+START_TEST(preempt_guard_no_livelock)
+{
+	struct h_dev *h = pre_dev(GTBS_PREEMPT_SWITCH);
+	struct gtbs_grid_desc dl = h_desc(8, 256, 0, 12 * 1024, 20000);
+	struct gtbs_grid_desc dh = sm_block(1000, GTBS_PRIO_REALTIME, false);
+	struct gtbs_grid_desc dm = h_desc(1, 32, 0, 0, 10);
+	struct gtbs_grid *l, *hg, *m;
+	u64 next, steps = 0;
+
+	dl.prio_class = GTBS_PRIO_HIGH;
+	dh.shmem_per_block = 36 * 1024;
+	dm.prio_class = GTBS_PRIO_LOW;
+	h->dev.starve_cycles = 100;
+	l = h_submit(h, &dl, 0);
+	hg = h_submit(h, &dh, 100);
+	ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_SWITCH], 3);
+	gtbs_dev_run_until(&h->dev, 1737);
+	m = h_submit(h, &dm, 1737);
+	/* the promoted restore, and the last running L block switched */
+	ck_assert_uint_eq(h->dev.promotions, 1);
+	ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_SWITCH], 4);
+	while ((next = gtbs_dev_next_event(&h->dev)) != U64_MAX) {
+		ck_assert_msg(++steps < 10000, "no progress at cycle %llu",
+			      (unsigned long long)next);
+		gtbs_dev_run_until(&h->dev, next);
+	}
+	ck_assert_int_eq(l->state, GTBS_GRID_DONE);
+	ck_assert_int_eq(hg->state, GTBS_GRID_DONE);
+	ck_assert_int_eq(m->state, GTBS_GRID_DONE);
+	/* L, lent REALTIME at every pick, issues all its blocks first */
+	ck_assert_uint_gt(hg->start_cycle,
+			  h->ev[h_find(h, H_EV_BLOCK_START, l->id, 7)].start);
+	ck_assert_uint_eq(h->dev.restores, 4);
+	/* no other switch: what a lent class issued ran to its end */
+	ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_SWITCH], 4);
+	ck_assert_uint_eq(h->dev.saved_nr_free, ARRAY_SIZE(pool));
+	ck_assert_int_eq(h_check_all(h), 0);
+	h_free(h);
+}
+END_TEST
+
 Suite *preempt_suite(void)
 {
 	Suite *s = suite_create("preempt");
@@ -454,6 +523,7 @@ Suite *preempt_suite(void)
 	tcase_add_test(tc, preempt_srtf_gain);
 	tcase_add_test(tc, preempt_without_pool_drains);
 	tcase_add_test(tc, preempt_cancel_while_saving);
+	tcase_add_test(tc, preempt_guard_no_livelock);
 	suite_add_tcase(s, tc);
 	return s;
 }
