@@ -80,7 +80,11 @@
  * tree, and every pick and arrival first moves the started grids at the
  * front of the trees to the list.  With the starvation guard, whose
  * classes change with time, a pick scans &gtbs_dev.grids, O(grids), as
- * before; the unit test serial_matches_scan compares the two.  attach
+ * before, and may start a grid anywhere in its tree: the first pick from
+ * the trees after the guard is turned off moves every started grid to the
+ * list (once, O(grids); fuzz_sched found the grid left behind).  The unit
+ * test serial_matches_scan compares the two, the guard on, off and turned
+ * off midway.  attach
  * rebuilds the state from the grids, so a switch to it at any time is
  * exact.
  */
@@ -90,12 +94,15 @@
  * struct gtbs_serial - SJF's and LJF's device state (&gtbs_dev.policy_priv):
  * @queued: per &enum gtbs_prio_class, the QUEUED grids by key (sjf: alone
  * runtime ascending, ljf: descending), then arrival; @running: the grids
- * taken off @queued (started), in no particular order.  Protected by the
- * device lock.
+ * taken off @queued (started), in no particular order; @scanned: a pick
+ * took the plain scan since the trees were last tidied in full, so a grid
+ * it started may sit anywhere in its tree, not only at its front.
+ * Protected by the device lock.
  */
 struct gtbs_serial {
 	struct rb_root_cached queued[GTBS_NR_PRIO_CLASSES];
 	struct list_head running;
+	bool scanned;
 };
 
 /*
@@ -237,13 +244,44 @@ static bool gtbs_serial_longest(const struct gtbs_dev *dev)
 	return dev->policy == &gtbs_policy_ljf;
 }
 
-/* Move the started grids at the front of the trees to the list. */
+/* After plain scans: every started grid in the trees to the list. */
+static void gtbs_serial_tidy_all(struct gtbs_serial *st)
+{
+	struct rb_node *node, *next;
+	u32 c;
+
+	for (c = 0; c < GTBS_NR_PRIO_CLASSES; c++) {
+		for (node = rb_first_cached(&st->queued[c]); node;
+		     node = next) {
+			struct gtbs_grid *grid = gtbs_sj_grid(node);
+			struct gtbs_serial_grid *sg = gtbs_sjg(grid);
+
+			next = rb_next(node);
+			if (grid->state == GTBS_GRID_QUEUED)
+				continue;
+			rb_erase_cached(node, &st->queued[c]);
+			list_add_tail(&sg->run_node, &st->running);
+			sg->where = 2;
+		}
+	}
+	st->scanned = false;
+}
+
+/*
+ * Move the started grids at the front of the trees to the list: a fast
+ * pick starts only the first grid of a tree.  After plain scans (the
+ * starvation guard), which start any, all of them (O(grids), once).
+ */
 static void gtbs_serial_tidy(struct gtbs_dev *dev)
 {
 	struct gtbs_serial *st = gtbs_policy_priv(dev);
 	struct rb_node *node;
 	u32 c;
 
+	if (st->scanned) {
+		gtbs_serial_tidy_all(st);
+		return;
+	}
 	for (c = 0; c < GTBS_NR_PRIO_CLASSES; c++) {
 		while ((node = rb_first_cached(&st->queued[c]))) {
 			struct gtbs_grid *grid = gtbs_sj_grid(node);
@@ -281,6 +319,7 @@ static void gtbs_serial_attach(struct gtbs_dev *dev)
 	struct gtbs_grid *grid;
 
 	INIT_LIST_HEAD(&st->running);
+	st->scanned = false;
 	list_for_each_entry(grid, &dev->grids, node)
 		gtbs_serial_file(dev, grid);
 }
@@ -365,8 +404,12 @@ static struct gtbs_grid *gtbs_serial_pick_fast(struct gtbs_dev *dev,
 
 static struct gtbs_grid *gtbs_serial_pick(struct gtbs_dev *dev, bool longest)
 {
-	if (dev->starve_cycles || gtbs_serial_scan_ref)
+	if (dev->starve_cycles || gtbs_serial_scan_ref) {
+		struct gtbs_serial *st = gtbs_policy_priv(dev);
+
+		st->scanned = true;
 		return gtbs_serial_pick_scan(dev, longest);
+	}
 	return gtbs_serial_pick_fast(dev, longest);
 }
 
