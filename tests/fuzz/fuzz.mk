@@ -5,7 +5,8 @@
 #
 #   fuzz-build        build/fuzz/fuzz_{workload,trace,timeline,sched,import}
 #   fuzz-host         each target for a bounded number of runs from its
-#                     seed corpus (make check); FUZZ_RUNS=N to change
+#                     seed corpus (make check); FUZZ_RUNS=N to change;
+#                     reproducible: libFuzzer's seed is FUZZ_SEED (1)
 #   fuzz              each target for FUZZ_TIME seconds (default 600),
 #                     then the in-guest ioctl fuzzer for as long
 #                     (fuzz-guest, tests/stress/reliability.mk)
@@ -17,6 +18,7 @@ FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-std=gnu11 -D_GNU_SOURCE -Iuapi -Iuserlib -Ism-emu -Itools \
 	-DGPUTBS_VERSION='"fuzz"'
 FUZZ_RUNS ?= 20000
+FUZZ_SEED ?= 1
 FUZZ_TIME ?= 600
 FUZZ_TARGETS := $(addprefix $(FUZZ_DIR)/,fuzz_workload fuzz_trace \
 	fuzz_timeline fuzz_sched fuzz_import)
@@ -62,7 +64,7 @@ fuzz-build: $(FUZZ_TARGETS)
 
 # Seed corpora: the committed good and bad inputs of the CLI tests.
 fuzz-host: fuzz-build
-	tests/fuzz/run-fuzz.sh "$(FUZZ_DIR)" -runs=$(FUZZ_RUNS)
+	tests/fuzz/run-fuzz.sh "$(FUZZ_DIR)" -runs=$(FUZZ_RUNS) $(FUZZ_SEED)
 
 fuzz: fuzz-build
 	tests/fuzz/run-fuzz.sh "$(FUZZ_DIR)" -max_total_time=$(FUZZ_TIME)

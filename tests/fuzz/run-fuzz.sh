@@ -1,14 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-fuzz.sh DIR LIBFUZZER-OPTION - run each host fuzz target of DIR from
-# a seed corpus (the committed workload files, traces and recordings), with one
-# libFuzzer option bounding it (-runs=N or -max_total_time=S).  Prints one
-# line per target and "fuzz: N passed, M failed"; a crash leaves its input
-# in DIR/crash-* and fails the target.
+# run-fuzz.sh DIR LIBFUZZER-OPTION [SEED] - run each host fuzz target of DIR
+# from a seed corpus (the committed workload files, traces and recordings),
+# with one libFuzzer option bounding it (-runs=N or -max_total_time=S).
+# With SEED (make check's fuzz-host: FUZZ_SEED) the run is reproducible:
+# libFuzzer's -seed and the scheduler's seed programs come from SEED, so a
+# check that passed passes again; without it (make fuzz) both are random,
+# to explore.  Prints one line per target and "fuzz: N passed, M failed";
+# a crash leaves its input in DIR/TARGET-crash-* and fails the target.
 set -u
 dir=$1
 bound=$2
+seed=${3:-}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 passed=0
 failed=0
@@ -27,7 +31,7 @@ corpus() {	# corpus NAME FILES... : a fresh working corpus of the seeds
 run() {	# run TARGET CORPUS
 	t=$1
 	log=$dir/$t.log
-	if "$dir/$t" "$2" "$bound" -close_fd_mask=3 \
+	if "$dir/$t" "$2" "$bound" ${seed:+-seed=$seed} -close_fd_mask=3 \
 		-artifact_prefix="$dir/$t-" >"$log" 2>&1; then
 		passed=$((passed + 1))
 		echo "ok: $t ($(grep -o 'Done [0-9]* runs' "$log" | tail -n 1))"
@@ -58,7 +62,13 @@ run fuzz_import "$c"
 # and the inputs of the crashes fixed so far (tests/fuzz/regress/sched/)
 c=$(corpus sched tests/fuzz/regress/sched/*)
 for i in 1 2 3 4 5 6 7 8; do
-	head -c 256 /dev/urandom >"$c/seed$i"
+	if [ -n "$seed" ]; then
+		LC_ALL=C awk -v s=$((seed * 8 + i)) 'BEGIN { srand(s)
+			for (j = 0; j < 256; j++) printf "%c", int(rand() * 256) }' \
+			</dev/null | LC_ALL=C head -c 256 >"$c/seed$i"
+	else
+		head -c 256 /dev/urandom >"$c/seed$i"
+	fi
 done
 run fuzz_sched "$c"
 echo "fuzz: $passed passed, $failed failed"
