@@ -1075,8 +1075,53 @@ static void gtbs_preempt_timeline(struct kunit *test)
 	}
 }
 
+/*
+ * The starvation guard with preemption makes progress (the unit test
+ * preempt_guard_no_livelock has the timeline): L, HIGH, 8 blocks of 12 KiB
+ * at 0; H, REALTIME, one block of 36 KiB at 100; M, LOW, at 1737; guard
+ * 100 cycles, switch.  A block L issues under the lent class REALTIME
+ * runs to its end (&gtbs_slot.issue_class): four switches in all, and
+ * every grid ends within a bounded number of events.
+ */
+static void gtbs_preempt_guard_progress(struct kunit *test)
+{
+	struct gtbs_test_dev *td = gtbs_policy_dev(test, 1, "fifo");
+	struct gtbs_grid_desc dl = gtbs_test_desc(8, 256, 0, 12 * 1024, 20000);
+	struct gtbs_grid_desc dh = gtbs_whole_sm(1, 1000, GTBS_PRIO_REALTIME);
+	struct gtbs_grid_desc dm = gtbs_test_desc(1, 32, 0, 0, 10);
+	struct gtbs_grid *l, *h, *m;
+	struct gtbs_saved *pool;
+	unsigned int steps = 0;
+	u64 next;
+
+	pool = kunit_kcalloc(test, 8, sizeof(*pool), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pool);
+	gtbs_dev_set_saved_pool(&td->dev, pool, 8);
+	KUNIT_ASSERT_EQ(test, gtbs_dev_set_preempt(&td->dev,
+						   GTBS_PREEMPT_SWITCH, 0), 0);
+	td->dev.starve_cycles = 100;
+	dl.prio_class = GTBS_PRIO_HIGH;
+	dh.shmem_per_block = 36 * 1024;
+	dm.prio_class = GTBS_PRIO_LOW;
+	l = gtbs_test_submit(test, td, &dl, 0);
+	h = gtbs_test_submit(test, td, &dh, 100);
+	m = gtbs_test_submit(test, td, &dm, 1737);
+	while ((next = gtbs_dev_next_event(&td->dev)) != U64_MAX) {
+		KUNIT_ASSERT_LT_MSG(test, ++steps, 10000U,
+				    "no progress at cycle %llu", next);
+		gtbs_dev_run_until(&td->dev, next);
+	}
+	KUNIT_EXPECT_EQ(test, l->state, GTBS_GRID_DONE);
+	KUNIT_EXPECT_EQ(test, h->state, GTBS_GRID_DONE);
+	KUNIT_EXPECT_EQ(test, m->state, GTBS_GRID_DONE);
+	KUNIT_EXPECT_EQ(test, td->dev.preempts[GTBS_MECH_SWITCH], 4);
+	KUNIT_EXPECT_EQ(test, td->dev.restores, 4);
+	KUNIT_EXPECT_EQ(test, td->dev.saved_nr_free, 8);
+}
+
 static struct kunit_case gtbs_preempt_cases[] = {
 	KUNIT_CASE(gtbs_preempt_timeline),
+	KUNIT_CASE(gtbs_preempt_guard_progress),
 	{}
 };
 
