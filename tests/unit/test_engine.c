@@ -239,7 +239,8 @@ START_TEST(cancel_running_returns_resources)
 	for (i = 0; i < 2; i++) {
 		ck_assert_uint_eq(gtbs_grid_sm_resident(ga, i), 0);
 		ck_assert_uint_eq(h->sms[i]->nr_resident, 0);
-		ck_assert(h->sms[i]->kicked);
+		ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->sms[i]),
+				  100);
 	}
 	assert_sms_empty(h);
 	/* cancelled blocks end silently */
@@ -414,6 +415,7 @@ START_TEST(deferred_issue_resumes_after_refill)
 	ck_assert_ptr_null(gtbs_grid_sm(b, 0));
 	ck_assert(h->dev.sms[0]->kicked);
 	ck_assert_uint_eq(h->dev.sms[0]->kick_cycle, 0);
+	ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->dev.sms[0]), 0);
 	/* the refill: b issues at cycle 0 all the same */
 	spare_add(h, 1);
 	budget = U32_MAX;
@@ -654,8 +656,8 @@ START_TEST(kicks_on_submit_and_end)
 	gtbs_grid_submit(&h->dev, g, 40);
 	ck_assert_uint_eq(h->nr_kicks, 4);
 	for (i = 0; i < 4; i++) {
-		ck_assert(h->sms[i]->kicked);
-		ck_assert_uint_eq(h->sms[i]->kick_cycle, 40);
+		ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->sms[i]),
+				  40);
 		ck_assert_uint_eq(h->sm_kicks[i], 1);
 	}
 	gtbs_dev_run_until(&h->dev, 39);
@@ -664,7 +666,8 @@ START_TEST(kicks_on_submit_and_end)
 	ck_assert_int_eq(g->state, GTBS_GRID_RUNNING);
 	ck_assert_uint_eq(g->start_cycle, 40);
 	for (i = 0; i < 4; i++)
-		ck_assert(!h->sms[i]->kicked);
+		ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->sms[i]),
+				  U64_MAX);
 	h_drain(h);
 	ck_assert_int_eq(g->state, GTBS_GRID_DONE);
 	ck_assert_uint_eq(h->nr_kicks, 4);
