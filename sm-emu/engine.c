@@ -32,8 +32,11 @@
  * change), and the SMs sit in a binary min-heap by next event
  * (&gtbs_dev.sm_heap), so finding the next event is O(1) and refiling the
  * SM that had it O(log SMs); no event scans every SM.  A kick (a grid
- * arrived, ended, or issued its last block) refiles every SM: O(SMs log
- * SMs), once per grid event, not per block.
+ * arrived or ended, a policy's decision changed) marks the SMs that could
+ * issue in a bitmap, O(SMs / 64), rather than refiling them: they are
+ * taken in the heap's order all the same, each one that re-evaluates
+ * costing what an event costs, and once no grid has a block to issue the
+ * rest are dropped together (gtbs_dev_kick()).
  */
 #include "preempt.h"
 
@@ -1196,15 +1199,17 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_event);
  * events were processed.  An event is a block completion (with the blocks
  * the SM issues at once: at most &gtbs_dev_config.max_blocks_per_sm of
  * each, so one event is O(slots x pick)), a kick (an SM whose scheduling
- * state changed because a grid arrived or ended at &gtbs_sm.kick_cycle
- * issues blocks at that cycle), a deferred arrival or a job timeout; a
- * kick that finds no block left to issue is undone without counting:
- * an SM is kicked at most once at a time, and only the kicks pending at
- * the start and those the counted events make are undone, so a run does
- * at most (@budget + 1) x SMs such O(log SMs) refiles, the order of what
- * its counted kicks cost anyway.  At one cycle, SM events come first,
- * then arrivals, then timeouts (a grid whose last block ends at its
- * expiry completes).
+ * state changed because a grid arrived or ended issues blocks at the
+ * kick's cycle, &gtbs_dev.kick_cycle or &gtbs_sm.kick_cycle), a deferred
+ * arrival or a job timeout; a kick that finds no block left to issue is
+ * undone without counting: the SMs of the device's pending kick
+ * (gtbs_dev_kick()) that come before the heap's next event are undone
+ * together in O(SMs / 64), plus an O(log SMs) refile for each of them
+ * also kicked on its own (a deferred issue; an SM is kicked at most once
+ * at a time), so a run does at most (@budget + 1) x SMs such refiles, the
+ * order of what its counted events cost anyway.  At one cycle, SM events
+ * come first, then arrivals, then timeouts (a grid whose last block ends
+ * at its expiry completes).
  *
  * Stopping early changes nothing in the schedule: the next call goes on
  * from the same event, so running a device in slices of any size gives
