@@ -32,8 +32,11 @@
  * change), and the SMs sit in a binary min-heap by next event
  * (&gtbs_dev.sm_heap), so finding the next event is O(1) and refiling the
  * SM that had it O(log SMs); no event scans every SM.  A kick (a grid
- * arrived, ended, or issued its last block) refiles every SM: O(SMs log
- * SMs), once per grid event, not per block.
+ * arrived or ended, a policy's decision changed) marks the SMs that could
+ * issue in a bitmap, O(SMs / 64), rather than refiling them: they are
+ * taken in the heap's order all the same, each one that re-evaluates
+ * costing what an event costs, and once no grid has a block to issue the
+ * rest are dropped together (gtbs_dev_kick()).
  */
 #include "preempt.h"
 
@@ -64,6 +67,7 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 	dev->cfg = *cfg;
 	dev->policy = policy;
 	dev->sms = sms;
+	dev->kick_cycle = U64_MAX;
 	for (i = 0; i < cfg->nr_sms; i++) {
 		/* every key U64_MAX: index order is a valid heap */
 		dev->sm_heap[i] = i;
@@ -141,6 +145,131 @@ static void gtbs_sm_refile(struct gtbs_dev *dev, struct gtbs_sm *sm)
 	gtbs_heap_fix(dev, sm->heap_pos);
 }
 
+/*
+ * Kicks.  A kick at cycle C makes every SM that could issue re-evaluate
+ * at C, in SM index order, merged with the other events at C by (cycle,
+ * index) as if each such SM were filed in the heap under C.  Rather than
+ * refiling every SM, the device keeps one pending kick: &gtbs_dev.kick_cycle
+ * and the bitmap &gtbs_dev.kick_set of the SMs still to take it.  The run
+ * loop takes the set's lowest SM when it comes before the heap's first,
+ * and once no grid has a block to issue it drops in one step every SM of
+ * the set before the heap's next event (each would only have undone its
+ * kick).  An SM kicked on its own (&gtbs_sm.kicked: a deferred dispatch, or
+ * a kick at another cycle while the device's is pending) is refiled in the
+ * heap as before.  An SM's kick is the earlier of the two; taking either
+ * (dispatching, or undoing it) clears both.
+ */
+
+/* Kick @sm on its own at @cycle; refiled by the caller.  Lock held. */
+static void gtbs_sm_kick_own(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			     u64 cycle)
+{
+	if (!sm->kicked) {
+		sm->kicked = true;
+		sm->kick_cycle = cycle;
+		dev->nr_sm_kicked++;
+	} else if (cycle < sm->kick_cycle) {
+		sm->kick_cycle = cycle;
+	}
+}
+
+/* @sm takes (or drops) whatever kick it had; refiled by the caller. */
+static void gtbs_sm_unkick(struct gtbs_dev *dev, struct gtbs_sm *sm)
+{
+	u64 *word = &dev->kick_set[sm->id / 64];
+	u64 bit = BIT_ULL(sm->id % 64);
+
+	if (sm->kicked) {
+		sm->kicked = false;
+		dev->nr_sm_kicked--;
+	}
+	if (*word & bit) {
+		*word &= ~bit;
+		if (!--dev->nr_kick_set)
+			dev->kick_cycle = U64_MAX;
+	}
+}
+
+/* The lowest SM of &gtbs_dev.kick_set, or nr_sms if none.  Lock held. */
+static u32 gtbs_kick_first(struct gtbs_dev *dev)
+{
+	if (!dev->nr_kick_set)
+		return dev->cfg.nr_sms;
+	while (!dev->kick_set[dev->kick_word])
+		dev->kick_word++;
+	return dev->kick_word * 64 + __ffs64(dev->kick_set[dev->kick_word]);
+}
+
+/*
+ * The SMs of word @w of a kick: every SM while the device may preempt,
+ * else those with a free block slot (&gtbs_dev.sm_full).  Lock held.
+ */
+static u64 gtbs_kick_mask(const struct gtbs_dev *dev, u32 w)
+{
+	u32 left = dev->cfg.nr_sms - w * 64;
+	u64 mask = left < 64 ? BIT_ULL(left) - 1 : U64_MAX;
+
+	/* a full SM can only make room by preempting (preempt.c) */
+	if (dev->preempt_mode == GTBS_PREEMPT_DRAIN)
+		mask &= ~dev->sm_full[w];
+	return mask;
+}
+
+/*
+ * Turn the device's pending kick into kicks of each SM on its own, refiled
+ * in the heap: before a kick at another cycle.  Lock held.
+ */
+static void gtbs_kick_flush(struct gtbs_dev *dev)
+{
+	u32 w, words = DIV_ROUND_UP(dev->cfg.nr_sms, 64);
+	u64 cycle = dev->kick_cycle;
+
+	dev->nr_kick_set = 0;
+	dev->kick_cycle = U64_MAX;
+	dev->kick_word = 0;
+	for (w = 0; w < words; w++) {
+		while (dev->kick_set[w]) {
+			struct gtbs_sm *sm;
+
+			sm = dev->sms[w * 64 + __ffs64(dev->kick_set[w])];
+			dev->kick_set[w] &= dev->kick_set[w] - 1;
+			gtbs_sm_kick_own(dev, sm, cycle);
+			gtbs_sm_refile(dev, sm);
+		}
+	}
+}
+
+/*
+ * Undo the pending kick of every SM below @limit: no grid has a block to
+ * issue, and no other event comes before theirs.  Lock held.
+ */
+static void gtbs_kick_undo(struct gtbs_dev *dev, u32 limit)
+{
+	u32 w;
+
+	for (w = dev->kick_word; w * 64 < limit; w++) {
+		u64 m = dev->kick_set[w];
+
+		if (limit - w * 64 < 64)
+			m &= BIT_ULL(limit - w * 64) - 1;
+		if (!m)
+			continue;
+		dev->kick_set[w] &= ~m;
+		dev->nr_kick_set -= hweight64(m);
+		/* those kicked on their own too undo that (their min) */
+		for (; dev->nr_sm_kicked && m; m &= m - 1) {
+			struct gtbs_sm *sm = dev->sms[w * 64 + __ffs64(m)];
+
+			if (sm->kicked) {
+				gtbs_sm_unkick(dev, sm);
+				gtbs_sm_refile(dev, sm);
+			}
+		}
+	}
+	if (!dev->nr_kick_set)
+		dev->kick_cycle = U64_MAX;
+}
+
 /**
  * gtbs_dev_kick() - make every SM that could issue re-evaluate
  * @dev: the device.
@@ -152,33 +281,74 @@ static void gtbs_sm_refile(struct gtbs_dev *dev, struct gtbs_sm *sm)
  * has a block to issue, could only find that it cannot issue
  * (gtbs_sm_dispatch()), so it is left alone: it re-evaluates at its next
  * block end or at a later kick.
- * That keeps SUBMIT and a grid's last issue from touching every SM.
+ *
+ * The kicked SMs re-evaluate at @cycle in index order, merged with the
+ * heap's events (gtbs_dev_run_bounded()), exactly as if each were filed
+ * in &gtbs_dev.sm_heap under @cycle; but they join the device's pending
+ * kick (&gtbs_dev.kick_set), O(SMs / 64), and none is refiled.  Once no
+ * grid has a block left to issue, the run drops the SMs still to take the
+ * kick in one step, so a kick costs what the SMs that dispatch cost, not
+ * O(SMs log SMs).  Only a kick at another cycle while one is pending (an
+ * owner's kick ahead of the device's clock) refiles each SM of the pending
+ * one in the heap, as every kick did before.  With
+ * &gtbs_backend_ops.kick set, that is called for each kicked SM: O(SMs).
  *
  * Context: device lock held.
  */
 void gtbs_dev_kick(struct gtbs_dev *dev, u64 cycle)
 {
-	u32 i;
+	u32 w, words = DIV_ROUND_UP(dev->cfg.nr_sms, 64);
 
 	gtbs_lockdep_assert_held(dev);
 	if (list_empty(&dev->pending))
 		return;
-	for (i = 0; i < dev->cfg.nr_sms; i++) {
-		struct gtbs_sm *sm = dev->sms[i];
+	if (dev->nr_kick_set && cycle != dev->kick_cycle)
+		gtbs_kick_flush(dev);
+	for (w = 0; w < words; w++) {
+		u64 add = gtbs_kick_mask(dev, w) & ~dev->kick_set[w];
 
-		/* a full SM can only make room by preempting (preempt.c) */
-		if (sm->nr_resident >= dev->cfg.max_blocks_per_sm &&
-		    dev->preempt_mode == GTBS_PREEMPT_DRAIN)
+		if (!add)
 			continue;
-		if (!sm->kicked || cycle < sm->kick_cycle)
-			sm->kick_cycle = cycle;
-		sm->kicked = true;
-		gtbs_sm_refile(dev, sm);
-		if (dev->backend && dev->backend->kick)
-			dev->backend->kick(dev, dev->sms[i]);
+		if (!dev->nr_kick_set || w < dev->kick_word)
+			dev->kick_word = w;
+		dev->kick_set[w] |= add;
+		dev->nr_kick_set += hweight64(add);
+		dev->kick_cycle = cycle;
+	}
+	if (!dev->backend || !dev->backend->kick)
+		return;
+	for (w = 0; w < words; w++) {
+		u64 m;
+
+		for (m = gtbs_kick_mask(dev, w); m; m &= m - 1)
+			dev->backend->kick(dev,
+					   dev->sms[w * 64 + __ffs64(m)]);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_kick);
+
+/**
+ * gtbs_sm_kick_cycle() - whether an SM is kicked, and for which cycle
+ * @dev: the device.
+ * @sm: one of its SMs.
+ *
+ * An SM is kicked by the device's pending kick (gtbs_dev_kick()) or on its
+ * own (&gtbs_sm.kicked); it re-evaluates at the earlier of the two.
+ *
+ * Context: device lock held.
+ * Return: the cycle at which @sm re-evaluates because it was kicked, or
+ * U64_MAX if it is not kicked.
+ */
+u64 gtbs_sm_kick_cycle(const struct gtbs_dev *dev, const struct gtbs_sm *sm)
+{
+	u64 cycle = sm->kicked ? sm->kick_cycle : U64_MAX;
+
+	gtbs_lockdep_assert_held(dev);
+	if (dev->kick_set[sm->id / 64] & BIT_ULL(sm->id % 64))
+		cycle = min(cycle, dev->kick_cycle);
+	return cycle;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_kick_cycle);
 
 /* The grid arrives at @now: queue it and tell everyone.  Lock held. */
 static void gtbs_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid,
@@ -519,7 +689,7 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	slot->ran = 0;
 	slot->preempts = 0;
 	work = gtbs_block_work(&grid->desc, slot->block);
-	gtbs_sm_take(sm, grid);
+	gtbs_sm_take(dev, sm, grid);
 	grid->resident++;
 	gtbs_grid_sm(grid, sm->id)->resident++;
 	dev->blocks_dispatched++;
@@ -583,7 +753,7 @@ static void gtbs_sm_dispatch(struct gtbs_dev *dev, struct gtbs_sm *sm)
 	struct gtbs_grid *grid;
 	u32 reason;
 
-	sm->kicked = false;
+	gtbs_sm_unkick(dev, sm);
 	/* a full SM picks only if it may preempt (preempt.c) */
 	while ((sm->nr_resident < dev->cfg.max_blocks_per_sm ||
 		dev->preempt_mode != GTBS_PREEMPT_DRAIN) &&
@@ -611,8 +781,7 @@ static void gtbs_sm_dispatch(struct gtbs_dev *dev, struct gtbs_sm *sm)
 			 * owner refilled; its residency is compared then.
 			 */
 			dev->spare_short = true;
-			sm->kicked = true;
-			sm->kick_cycle = sm->now;
+			gtbs_sm_kick_own(dev, sm, sm->now);
 			return;
 		}
 		gtbs_issue(dev, sm, grid);
@@ -1010,7 +1179,8 @@ u64 gtbs_dev_next_event(const struct gtbs_dev *dev)
 {
 	gtbs_lockdep_assert_held(dev);
 	/* the heap's first SM; pending kicks (due at once) count too */
-	return min(min(dev->sms[dev->sm_heap[0]]->heap_key,
+	return min(min(min(dev->sms[dev->sm_heap[0]]->heap_key,
+			   dev->kick_cycle),
 		       gtbs_dev_next_arrival(dev)),
 		   gtbs_dev_next_expiry(dev));
 }
@@ -1029,15 +1199,17 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_event);
  * events were processed.  An event is a block completion (with the blocks
  * the SM issues at once: at most &gtbs_dev_config.max_blocks_per_sm of
  * each, so one event is O(slots x pick)), a kick (an SM whose scheduling
- * state changed because a grid arrived or ended at &gtbs_sm.kick_cycle
- * issues blocks at that cycle), a deferred arrival or a job timeout; a
- * kick that finds no block left to issue is undone without counting:
- * an SM is kicked at most once at a time, and only the kicks pending at
- * the start and those the counted events make are undone, so a run does
- * at most (@budget + 1) x SMs such O(log SMs) refiles, the order of what
- * its counted kicks cost anyway.  At one cycle, SM events come first,
- * then arrivals, then timeouts (a grid whose last block ends at its
- * expiry completes).
+ * state changed because a grid arrived or ended issues blocks at the
+ * kick's cycle, &gtbs_dev.kick_cycle or &gtbs_sm.kick_cycle), a deferred
+ * arrival or a job timeout; a kick that finds no block left to issue is
+ * undone without counting: the SMs of the device's pending kick
+ * (gtbs_dev_kick()) that come before the heap's next event are undone
+ * together in O(SMs / 64), plus an O(log SMs) refile for each of them
+ * also kicked on its own (a deferred issue; an SM is kicked at most once
+ * at a time), so a run does at most (@budget + 1) x SMs such refiles, the
+ * order of what its counted events cost anyway.  At one cycle, SM events
+ * come first, then arrivals, then timeouts (a grid whose last block ends
+ * at its expiry completes).
  *
  * Stopping early changes nothing in the schedule: the next call goes on
  * from the same event, so running a device in slices of any size gives
@@ -1060,9 +1232,19 @@ bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 	dev->spare_short = false;
 	for (;;) {
 		/* the SM with the earliest event, lowest index on ties */
-		struct gtbs_sm *first = dev->sms[dev->sm_heap[0]];
+		struct gtbs_sm *top = dev->sms[dev->sm_heap[0]], *first = top;
 		u64 next = first->heap_key, arrival, expiry, ev;
+		u32 kicked = gtbs_kick_first(dev);
+		bool kick = false;
 
+		/* the device's pending kick as if filed in the heap */
+		if (kicked < dev->cfg.nr_sms &&
+		    (dev->kick_cycle < next ||
+		     (dev->kick_cycle == next && kicked < top->id))) {
+			first = dev->sms[kicked];
+			next = dev->kick_cycle;
+			kick = true;
+		}
 		arrival = gtbs_dev_next_arrival(dev);
 		expiry = gtbs_dev_next_expiry(dev);
 		ev = min(min(next, arrival), expiry);
@@ -1070,6 +1252,18 @@ bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 			if (until != U64_MAX)
 				dev->clock = max(dev->clock, until);
 			return true;
+		}
+		if (ev == next && kick && list_empty(&dev->pending)) {
+			/*
+			 * As below, for every SM of the pending kick before
+			 * the heap's first event: each comes before it,
+			 * after the others, and would undo its kick (its
+			 * next end is past the heap's first's).
+			 */
+			dev->clock = max(dev->clock, ev);
+			gtbs_kick_undo(dev, top->heap_key == next ?
+					    top->id : dev->cfg.nr_sms);
+			continue;
 		}
 		if (ev == next && first->kicked && first->next_end > next &&
 		    list_empty(&dev->pending)) {
@@ -1083,7 +1277,7 @@ bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 			 * undoing its kicks.
 			 */
 			dev->clock = max(dev->clock, ev);
-			first->kicked = false;
+			gtbs_sm_unkick(dev, first);
 			gtbs_sm_refile(dev, first);
 			continue;
 		}

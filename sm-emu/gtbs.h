@@ -737,8 +737,11 @@ struct gtbs_rate_group {
  *	allocation after @slots (gtbs_sm_size()).
  * @blocks_run: blocks that ended on this SM.
  * @busy_cycles: cycles with at least one resident block.
- * @kicked: the scheduling state changed since the SM last issued blocks;
- *	gtbs_dev_run_until() re-evaluates kicked SMs at once.
+ * @kicked: the SM is to re-evaluate at @kick_cycle on its own: a dispatch
+ *	deferred for want of a spare pair, or a kick at another cycle than
+ *	the device's pending one (&gtbs_dev.kick_set holds the SMs of that,
+ *	gtbs_dev_kick()); gtbs_dev_run_until() re-evaluates kicked SMs at
+ *	once.  gtbs_sm_kick_cycle() tells whether an SM is kicked either way.
  * @policy_priv: the policy's state of the SM,
  *	&gtbs_policy_ops.sm_priv_size bytes used (gtbs_policy_priv());
  *	zeroed at every policy switch.
@@ -751,8 +754,8 @@ struct gtbs_rate_group {
  *	busy with saves and restores, which it does one at a time
  *	(preempt.c).
  * @kick_cycle: while @kicked, the cycle of the earliest event that kicked
- *	the SM: the cycle at which an idle SM should issue blocks, however
- *	late its thread wakes.
+ *	the SM on its own: the cycle at which an idle SM should issue
+ *	blocks, however late its thread wakes.
  * @slots: &gtbs_dev_config.max_blocks_per_sm slots.
  *
  * Protected by the device lock.  Allocate gtbs_sm_size() bytes.
@@ -1039,6 +1042,9 @@ enum gtbs_pred_mode {
 	GTBS_NR_PRED_MODES,
 };
 
+/** GTBS_SM_WORDS - u64 words of a bitmap of %GTBS_MAX_SMS SMs */
+#define GTBS_SM_WORDS		DIV_ROUND_UP(GTBS_MAX_SMS, 64)
+
 /** GTBS_PRED_MODE_DEFAULT - &gtbs_dev.pred_mode of a new device */
 #define GTBS_PRED_MODE_DEFAULT	GTBS_PRED_LITERAL
 
@@ -1069,7 +1075,20 @@ struct gtbs_pair_alloc {
  * @sms: @cfg.nr_sms SMs, allocated by the owner.
  * @sm_heap: SM indices as a binary min-heap by (&gtbs_sm.heap_key, index):
  *	the next SM with an event is @sm_heap[0], found in O(1) and refiled
- *	in O(log SMs), so no event scans every SM.
+ *	in O(log SMs), so no event scans every SM.  SMs kicked by
+ *	gtbs_dev_kick() are not refiled here but wait in @kick_set.
+ * @kick_cycle: the cycle of the device's pending kick: the SMs in
+ *	@kick_set re-evaluate at it, in index order, merged with the events
+ *	of @sm_heap by (cycle, index); U64_MAX while @kick_set is empty.
+ * @nr_kick_set: SMs in @kick_set.
+ * @kick_word: no word of @kick_set below this index has a bit set.
+ * @kick_set: bitmap of the SMs with the pending kick still to take (bit
+ *	i: SM i), words of 64 SMs; an SM leaves it when it dispatches
+ *	(gtbs_sm_dispatch()) or its kick is undone.
+ * @sm_full: bitmap of the SMs whose block slots are all held, kept by
+ *	gtbs_sm_take() and gtbs_sm_give(): gtbs_dev_kick() leaves them out
+ *	while &gtbs_dev.preempt_mode is %GTBS_PREEMPT_DRAIN.
+ * @nr_sm_kicked: SMs with &gtbs_sm.kicked set.
  * @grids: QUEUED and RUNNING grids in arrival order.
  * @arrivals: ARRIVING grids by arrival cycle, then the order they were put
  *	there (submission, or release by their predecessor).
@@ -1174,6 +1193,12 @@ struct gtbs_dev {
 	void *priv;
 	struct gtbs_sm **sms;
 	u32 sm_heap[GTBS_MAX_SMS];
+	u64 kick_cycle;
+	u32 nr_kick_set;
+	u32 kick_word;
+	u64 kick_set[GTBS_SM_WORDS];
+	u64 sm_full[GTBS_SM_WORDS];
+	u32 nr_sm_kicked;
 	struct list_head grids;
 	struct list_head arrivals;
 	struct list_head waiting;
@@ -1296,6 +1321,7 @@ int gtbs_dev_set_pred_mode(struct gtbs_dev *dev, u32 mode);
 const char *gtbs_pred_mode_name(u32 mode);
 bool gtbs_dev_idle(const struct gtbs_dev *dev);
 void gtbs_dev_kick(struct gtbs_dev *dev, u64 cycle);
+u64 gtbs_sm_kick_cycle(const struct gtbs_dev *dev, const struct gtbs_sm *sm);
 void gtbs_dev_set_policy(struct gtbs_dev *dev,
 			 const struct gtbs_policy_ops *policy, u64 now);
 

@@ -19,6 +19,7 @@
 #ifdef __KERNEL__
 
 #include <kunit/visibility.h>
+#include <linux/bitops.h>
 #include <linux/bits.h>
 #include <linux/build_bug.h>
 #include <linux/errno.h>

@@ -524,7 +524,7 @@ void gtbs_slot_phase_done(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	gtbs_lockdep_assert_held(dev);
 	if (slot->phase == GTBS_SLOT_SAVE) {
 		slot->rec = NULL;
-		gtbs_sm_give(sm, slot);
+		gtbs_sm_give(dev, sm, slot);
 		gtbs_saved_add(dev, grid, rec, sm->now);
 		return;
 	}
@@ -559,7 +559,7 @@ void gtbs_issue_saved(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	slot->ran = rec->ran;
 	slot->preempts = rec->preempts;
 	slot->rec = NULL;
-	gtbs_sm_take(sm, grid);
+	gtbs_sm_take(dev, sm, grid);
 	grid->resident++;
 	gtbs_grid_sm(grid, sm->id)->resident++;	/* the dispatch made it */
 	if (rec->restore_cycles) {

@@ -130,13 +130,29 @@ static inline void gtbs_sm_load(struct gtbs_sm *sm,
 	sm->load_mem += sign > 0 ? mem : -mem;
 }
 
+/*
+ * Keep @sm's bit of &gtbs_dev.sm_full: whether every block slot is held
+ * (gtbs_dev_kick() leaves such an SM alone).  Lock held.
+ */
+static inline void gtbs_sm_full_update(struct gtbs_dev *dev,
+				       const struct gtbs_sm *sm)
+{
+	u64 bit = BIT_ULL(sm->id % 64);
+
+	if (sm->nr_resident >= dev->cfg.max_blocks_per_sm)
+		dev->sm_full[sm->id / 64] |= bit;
+	else
+		dev->sm_full[sm->id / 64] &= ~bit;
+}
+
 /* A block of @grid takes @sm's resources (a slot, warps, ...).  Lock held. */
-static inline void gtbs_sm_take(struct gtbs_sm *sm,
+static inline void gtbs_sm_take(struct gtbs_dev *dev, struct gtbs_sm *sm,
 				const struct gtbs_grid *grid)
 {
 	const struct gtbs_occupancy *occ = &grid->occ;
 
 	sm->nr_resident++;
+	gtbs_sm_full_update(dev, sm);
 	sm->used_warps += occ->warps;
 	sm->used_threads += occ->threads;
 	sm->used_regs += occ->regs;
@@ -144,11 +160,13 @@ static inline void gtbs_sm_take(struct gtbs_sm *sm,
 }
 
 /* The block in @slot gives @sm's resources back; the slot is free. */
-static inline void gtbs_sm_give(struct gtbs_sm *sm, struct gtbs_slot *slot)
+static inline void gtbs_sm_give(struct gtbs_dev *dev, struct gtbs_sm *sm,
+				struct gtbs_slot *slot)
 {
 	const struct gtbs_occupancy *occ = &slot->grid->occ;
 
 	sm->nr_resident--;
+	gtbs_sm_full_update(dev, sm);
 	sm->used_warps -= occ->warps;
 	sm->used_threads -= occ->threads;
 	sm->used_regs -= occ->regs;
@@ -159,25 +177,25 @@ static inline void gtbs_sm_give(struct gtbs_sm *sm, struct gtbs_slot *slot)
 }
 
 /* A block of @grid takes @sm's resources and adds to its loads.  Lock held. */
-static inline void gtbs_sm_hold(struct gtbs_sm *sm,
+static inline void gtbs_sm_hold(struct gtbs_dev *dev, struct gtbs_sm *sm,
 				const struct gtbs_grid *grid)
 {
 	gtbs_sm_load(sm, grid, 1);
-	gtbs_sm_take(sm, grid);
+	gtbs_sm_take(dev, sm, grid);
 }
 
 /*
  * The block in @slot of @sm left: its resources go, and, if it was
  * running, its load and its place in its rate group.  Lock held.
  */
-static inline void gtbs_sm_release(const struct gtbs_dev *dev,
-				   struct gtbs_sm *sm, struct gtbs_slot *slot)
+static inline void gtbs_sm_release(struct gtbs_dev *dev, struct gtbs_sm *sm,
+				   struct gtbs_slot *slot)
 {
 	bool running = slot->phase == GTBS_SLOT_RUN;
 
 	if (running)
 		gtbs_sm_load(sm, slot->grid, -1);
-	gtbs_sm_give(sm, slot);
+	gtbs_sm_give(dev, sm, slot);
 	if (running)
 		gtbs_group_put(dev, sm, slot->group);
 }

@@ -239,7 +239,8 @@ START_TEST(cancel_running_returns_resources)
 	for (i = 0; i < 2; i++) {
 		ck_assert_uint_eq(gtbs_grid_sm_resident(ga, i), 0);
 		ck_assert_uint_eq(h->sms[i]->nr_resident, 0);
-		ck_assert(h->sms[i]->kicked);
+		ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->sms[i]),
+				  100);
 	}
 	assert_sms_empty(h);
 	/* cancelled blocks end silently */
@@ -414,6 +415,7 @@ START_TEST(deferred_issue_resumes_after_refill)
 	ck_assert_ptr_null(gtbs_grid_sm(b, 0));
 	ck_assert(h->dev.sms[0]->kicked);
 	ck_assert_uint_eq(h->dev.sms[0]->kick_cycle, 0);
+	ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->dev.sms[0]), 0);
 	/* the refill: b issues at cycle 0 all the same */
 	spare_add(h, 1);
 	budget = U32_MAX;
@@ -654,8 +656,8 @@ START_TEST(kicks_on_submit_and_end)
 	gtbs_grid_submit(&h->dev, g, 40);
 	ck_assert_uint_eq(h->nr_kicks, 4);
 	for (i = 0; i < 4; i++) {
-		ck_assert(h->sms[i]->kicked);
-		ck_assert_uint_eq(h->sms[i]->kick_cycle, 40);
+		ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->sms[i]),
+				  40);
 		ck_assert_uint_eq(h->sm_kicks[i], 1);
 	}
 	gtbs_dev_run_until(&h->dev, 39);
@@ -664,7 +666,8 @@ START_TEST(kicks_on_submit_and_end)
 	ck_assert_int_eq(g->state, GTBS_GRID_RUNNING);
 	ck_assert_uint_eq(g->start_cycle, 40);
 	for (i = 0; i < 4; i++)
-		ck_assert(!h->sms[i]->kicked);
+		ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->sms[i]),
+				  U64_MAX);
 	h_drain(h);
 	ck_assert_int_eq(g->state, GTBS_GRID_DONE);
 	ck_assert_uint_eq(h->nr_kicks, 4);
@@ -730,6 +733,67 @@ START_TEST(kicked_sm_reevaluated_at_event)
 	ck_assert_uint_eq(h->ev[i].start, 1000);
 	ck_assert_uint_eq(h->ev[i].sm, 1);
 	ck_assert_uint_eq(gb->end_cycle, 2000);
+	ck_assert(gtbs_dev_idle(&h->dev));
+	h_free(h);
+}
+END_TEST
+
+/*
+ * A kick at another cycle than the device's pending one (an owner's kick
+ * ahead of the device's clock): every SM re-evaluates at the earlier of
+ * its kicks, once, and that clears both, as a per-SM kick cycle (the
+ * minimum) did.  Under the serial policy b waits for a, so each SM's
+ * re-evaluation issues nothing and a's end is the next event.
+ */
+START_TEST(kick_at_other_cycle_takes_earliest)
+{
+	struct gtbs_dev_config cfg;
+	struct h_dev *h;
+	struct gtbs_grid_desc a = h_desc(1, 64, 16, 0, 1000);
+	struct gtbs_grid *ga, *gb;
+	u64 end;
+	u32 i;
+
+	gtbs_config_default(&cfg);
+	cfg.nr_sms = 2;
+	h = h_new(&cfg, &serial_policy);
+	ga = h_grid_new(h, &a, NULL, NULL);
+	gb = h_grid_new(h, &a, NULL, NULL);
+	gtbs_grid_submit(&h->dev, ga, 0);
+	gtbs_grid_submit(&h->dev, gb, 0);
+	gtbs_dev_run_until(&h->dev, 0);
+	ck_assert_int_eq(gb->state, GTBS_GRID_QUEUED);
+	end = gtbs_dev_next_event(&h->dev);
+	ck_assert_uint_gt(end, 100);
+	for (i = 0; i < 2; i++)
+		ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->sms[i]),
+				  U64_MAX);
+	/* a later kick while one is pending: the earlier stays */
+	gtbs_dev_kick(&h->dev, 60);
+	gtbs_dev_kick(&h->dev, 70);
+	for (i = 0; i < 2; i++)
+		ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->sms[i]),
+				  60);
+	ck_assert_uint_eq(gtbs_dev_next_event(&h->dev), 60);
+	gtbs_dev_run_until(&h->dev, 60);
+	for (i = 0; i < 2; i++)
+		ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->sms[i]),
+				  U64_MAX);
+	ck_assert_uint_eq(gtbs_dev_next_event(&h->dev), end);
+	/* an earlier kick while one is pending: the earlier takes it */
+	gtbs_dev_kick(&h->dev, 90);
+	gtbs_dev_kick(&h->dev, 80);
+	for (i = 0; i < 2; i++)
+		ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->sms[i]),
+				  80);
+	ck_assert_uint_eq(gtbs_dev_next_event(&h->dev), 80);
+	gtbs_dev_run_until(&h->dev, 80);
+	for (i = 0; i < 2; i++)
+		ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->sms[i]),
+				  U64_MAX);
+	ck_assert_uint_eq(gtbs_dev_next_event(&h->dev), end);
+	h_drain(h);
+	ck_assert_uint_eq(gb->start_cycle, ga->end_cycle);
 	ck_assert(gtbs_dev_idle(&h->dev));
 	h_free(h);
 }
@@ -2182,6 +2246,7 @@ Suite *engine_suite(void)
 	tcase_add_test(tc, lifecycle_and_counters);
 	tcase_add_test(tc, kicks_on_submit_and_end);
 	tcase_add_test(tc, kicked_sm_reevaluated_at_event);
+	tcase_add_test(tc, kick_at_other_cycle_takes_earliest);
 	suite_add_tcase(s, tc);
 
 	tc = h_tcase("run_until");

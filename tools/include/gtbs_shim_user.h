@@ -70,6 +70,10 @@ struct module;
 #define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 
+/* bitops: __ffs64() of a non-zero word, hweight64() its set bits */
+#define __ffs64(w)	((unsigned int)__builtin_ctzll(w))
+#define hweight64(w)	((unsigned int)__builtin_popcountll(w))
+
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
