@@ -26,6 +26,14 @@
  * gtbs_serial_scan_ref); the two runs' block events (start, end,
  * preemption: SM, grid, block, cycle) must be the same.
  *
+ * Built with -DFZ_COMPARE (scripts/sched-compare.sh) it is instead a
+ * program that prints each input file's digest, for comparing the
+ * schedules of two versions of the core: FZ_NSMS SMs at most (default 4),
+ * the picks, predictions, each bounded run's budget and clock and the next
+ * event folded into the digest too, and three more operations (an owner's
+ * gtbs_dev_kick() at or ahead of the device's clock, &gtbs_dev.spare_only
+ * with a low mark, pairs added to the reserve).
+ *
  * Copyright (C) 2026 The gputbs developers
  */
 #include <stdint.h>
@@ -36,21 +44,29 @@
 #include "policy_srtf.h"
 #include "../../tools/include/gtbs_pair_alloc_user.h"
 
+#ifndef FZ_NSMS
+#define FZ_NSMS		4
+#endif
+#ifdef FZ_COMPARE
+#define FZ_NR_OPS	13
+#else
+#define FZ_NR_OPS	10
+#endif
 #define FZ_MAX_GRIDS	24
 #define FZ_MAX_BLOCKS	48
 
 struct fz {
 	struct gtbs_dev dev;
 	struct gtbs_saved pool[64];
-	struct gtbs_sm *sms[4];
+	struct gtbs_sm *sms[FZ_NSMS];
 	struct gtbs_grid *grids[FZ_MAX_GRIDS];
 	u64 durations[FZ_MAX_GRIDS][FZ_MAX_BLOCKS];
 	u8 started[FZ_MAX_GRIDS][FZ_MAX_BLOCKS];
 	/* on an SM now: started and neither preempted nor ended since */
 	u8 running[FZ_MAX_GRIDS][FZ_MAX_BLOCKS];
 	u8 ended[FZ_MAX_GRIDS][FZ_MAX_BLOCKS];
-	/* the SMs (bits) a block of the grid was issued on */
-	u8 touched[FZ_MAX_GRIDS];
+	/* the SMs (bits, modulo 64) a block of the grid was issued on */
+	u64 touched[FZ_MAX_GRIDS];
 	/* stream order: grid + 1 of the predecessor a grid waited for, 0 */
 	unsigned int after[FZ_MAX_GRIDS];
 	u64 gap[FZ_MAX_GRIDS];
@@ -104,7 +120,7 @@ static void fz_block_start(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	fz_assert(!f->running[g][block] && !f->ended[g][block]);
 	f->started[g][block] = 1;
 	f->running[g][block] = 1;
-	f->touched[g] |= 1 << sm->id;
+	f->touched[g] |= 1ULL << sm->id % 64;
 	fz_assert(sm->slots[slot].grid == grid);
 	fz_digest(f, 1 | (u64)sm->id << 8, g, block, cycle);
 }
@@ -135,7 +151,32 @@ static void fz_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	fz_digest(f, 3 | (u64)sm->id << 8, g, block, end);
 }
 
+#ifdef FZ_COMPARE
+static void fz_pick(struct gtbs_dev *dev, struct gtbs_sm *sm,
+		    struct gtbs_grid *grid, u32 reason)
+{
+	struct fz *f = dev->priv;
+
+	fz_digest(f, 4 | (u64)sm->id << 8 | (u64)reason << 32,
+		  grid ? fz_index(f, grid) : FZ_MAX_GRIDS, sm->now,
+		  dev->top_class);
+}
+
+static void fz_predict(struct gtbs_dev *dev, struct gtbs_sm *sm,
+		       struct gtbs_grid *grid)
+{
+	struct fz *f = dev->priv;
+
+	fz_digest(f, 5 | (u64)sm->id << 8, fz_index(f, grid), sm->now,
+		  grid->pred_remaining);
+}
+#endif
+
 static const struct gtbs_backend_ops fz_backend = {
+#ifdef FZ_COMPARE
+	.pick = fz_pick,
+	.predict = fz_predict,
+#endif
 	.block_start = fz_block_start,
 	.block_end = fz_block_end,
 	.block_preempt = fz_block_preempt,
@@ -181,7 +222,7 @@ static void fz_check(struct fz *f)
 		list_for_each_entry(gs, &grid->sms, node) {
 			fz_assert(gs->sm < cfg->nr_sms);
 			fz_assert(grid->sm[gs->sm] == gs);
-			fz_assert(f->touched[g] & 1 << gs->sm);
+			fz_assert(f->touched[g] & 1ULL << gs->sm % 64);
 		}
 		for (i = 0; i < cfg->nr_sms; i++)
 			fz_assert(!grid->sm[i] || grid->sm[i]->sm == i);
@@ -255,7 +296,26 @@ static void fz_step(struct fz *f)
 	unsigned int g;
 	u32 budget;
 
-	switch (fz_byte(f) % 10) {
+	switch (fz_byte(f) % FZ_NR_OPS) {
+#ifdef FZ_COMPARE
+	case 10:
+		/* an owner's kick, at the device's clock or ahead of it */
+		gtbs_dev_kick(&f->dev, fz_byte(f) & 1 ? f->dev.clock :
+			      f->now + fz_byte(f) % 64);
+		break;
+	case 11:
+		f->dev.spare_only = fz_byte(f) & 1;
+		f->dev.spare_low = fz_byte(f) % 4;
+		break;
+	case 12: {
+		u32 n = fz_byte(f) % 4;
+
+		while (n--)
+			gtbs_dev_spare_add(&f->dev,
+				calloc(1, gtbs_grid_sm_size(&f->dev.cfg)));
+		break;
+	}
+#endif
 	case 0:
 		fz_submit(f);
 		break;
@@ -297,8 +357,12 @@ static void fz_step(struct fz *f)
 		budget = fz_byte(f) % 8;
 		f->now += fz_u16(f);
 		fz_assert(gtbs_dev_run_bounded(&f->dev, f->now, &budget) ||
-			  !budget);
+			  !budget || f->dev.spare_short);
 		fz_assert(f->dev.clock <= f->now);
+#ifdef FZ_COMPARE
+		fz_digest(f, 9, budget, f->dev.clock,
+			  gtbs_dev_next_event(&f->dev));
+#endif
 		break;
 	case 7:
 		gtbs_dev_set_timeout(&f->dev, limits[fz_byte(f) % 3] * 5,
@@ -318,6 +382,9 @@ static void fz_step(struct fz *f)
 		break;
 	}
 	fz_check(f);
+#ifdef FZ_COMPARE
+	fz_digest(f, 8, gtbs_dev_next_event(&f->dev), f->dev.clock, 0);
+#endif
 }
 
 /* Run one input; the digest of its block events. */
@@ -334,7 +401,7 @@ static u64 fz_run(const uint8_t *data, size_t size)
 	f->p = data;
 	f->end = data + size;
 	gtbs_config_default(&cfg);
-	cfg.nr_sms = fz_byte(f) % 4 + 1;
+	cfg.nr_sms = fz_byte(f) % FZ_NSMS + 1;
 	for (i = 0; i < cfg.nr_sms; i++) {
 		f->sms[i] = calloc(1, gtbs_sm_size(&cfg));
 		fz_assert(f->sms[i]);
@@ -347,6 +414,7 @@ static u64 fz_run(const uint8_t *data, size_t size)
 	gtbs_dev_set_saved_pool(&f->dev, f->pool, ARRAY_SIZE(f->pool));
 	while (f->p < f->end)
 		fz_step(f);
+	f->dev.spare_only = false;
 	/* drain: every grid not cancelled completes, exactly once per block */
 	while ((next = gtbs_dev_next_event(&f->dev)) != U64_MAX) {
 		fz_assert(++steps < 1000000);
@@ -402,3 +470,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gtbs_serial_scan_ref = false;
 	return 0;
 }
+
+#ifdef FZ_COMPARE
+#include <stdio.h>
+
+/* Each file's digest, indexed and by scans: "FILE DIGEST DIGEST". */
+int main(int argc, char **argv)
+{
+	static uint8_t buf[1 << 16];
+	int i;
+
+	if (gtbs_policy_register_builtins())
+		return 2;
+	for (i = 1; i < argc; i++) {
+		FILE *fp = fopen(argv[i], "rb");
+		size_t n;
+		u64 a, b;
+
+		if (!fp)
+			return 2;
+		n = fread(buf, 1, sizeof(buf), fp);
+		fclose(fp);
+		a = fz_run(buf, n);
+		gtbs_srtf_scan_ref = true;
+		gtbs_serial_scan_ref = true;
+		b = fz_run(buf, n);
+		gtbs_srtf_scan_ref = false;
+		gtbs_serial_scan_ref = false;
+		printf("%s %016llx %016llx\n", argv[i], a, b);
+	}
+	return 0;
+}
+#endif
