@@ -739,6 +739,28 @@ START_TEST(kicked_sm_reevaluated_at_event)
 END_TEST
 
 /*
+ * Kick both SMs of @h at @first, then at @second, while the device has
+ * nothing due before @end: both re-evaluate once, at the earlier of the
+ * two, and nothing else is due until @end.
+ */
+static void kick_twice(struct h_dev *h, u64 first, u64 second, u64 end)
+{
+	u64 at = min(first, second);
+	u32 i;
+
+	gtbs_dev_kick(&h->dev, first);
+	gtbs_dev_kick(&h->dev, second);
+	for (i = 0; i < 2; i++)
+		ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->sms[i]), at);
+	ck_assert_uint_eq(gtbs_dev_next_event(&h->dev), at);
+	gtbs_dev_run_until(&h->dev, at);
+	for (i = 0; i < 2; i++)
+		ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->sms[i]),
+				  U64_MAX);
+	ck_assert_uint_eq(gtbs_dev_next_event(&h->dev), end);
+}
+
+/*
  * A kick at another cycle than the device's pending one (an owner's kick
  * ahead of the device's clock): every SM re-evaluates at the earlier of
  * its kicks, once, and that clears both, as a per-SM kick cycle (the
@@ -769,29 +791,9 @@ START_TEST(kick_at_other_cycle_takes_earliest)
 		ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->sms[i]),
 				  U64_MAX);
 	/* a later kick while one is pending: the earlier stays */
-	gtbs_dev_kick(&h->dev, 60);
-	gtbs_dev_kick(&h->dev, 70);
-	for (i = 0; i < 2; i++)
-		ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->sms[i]),
-				  60);
-	ck_assert_uint_eq(gtbs_dev_next_event(&h->dev), 60);
-	gtbs_dev_run_until(&h->dev, 60);
-	for (i = 0; i < 2; i++)
-		ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->sms[i]),
-				  U64_MAX);
-	ck_assert_uint_eq(gtbs_dev_next_event(&h->dev), end);
+	kick_twice(h, 60, 70, end);
 	/* an earlier kick while one is pending: the earlier takes it */
-	gtbs_dev_kick(&h->dev, 90);
-	gtbs_dev_kick(&h->dev, 80);
-	for (i = 0; i < 2; i++)
-		ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->sms[i]),
-				  80);
-	ck_assert_uint_eq(gtbs_dev_next_event(&h->dev), 80);
-	gtbs_dev_run_until(&h->dev, 80);
-	for (i = 0; i < 2; i++)
-		ck_assert_uint_eq(gtbs_sm_kick_cycle(&h->dev, h->sms[i]),
-				  U64_MAX);
-	ck_assert_uint_eq(gtbs_dev_next_event(&h->dev), end);
+	kick_twice(h, 90, 80, end);
 	h_drain(h);
 	ck_assert_uint_eq(gb->start_cycle, ga->end_cycle);
 	ck_assert(gtbs_dev_idle(&h->dev));
