@@ -8,7 +8,11 @@
  * new one arrives at the cycle it completed.  The grids cycle through the
  * programs of a workload file (default workloads/ercbench/kernels.gtbs,
  * the eight ERCBench kernels), each with its own seed.  What is measured
- * is CLOCK_THREAD_CPUTIME_ID over the steady-state loop (gtbs_dev_run_until()
+ * is CLOCK_THREAD_CPUTIME_ID over the steady-state loop, after a warm-up
+ * (until G grids completed, at most --warmup-max blocks: before it every
+ * block on an SM new to its grid takes a per-(grid, SM) state never
+ * touched, which the device's reserve holds once the first grids
+ * completed), (gtbs_dev_run_until()
  * from event to event, plus gtbs_grid_init() and gtbs_grid_submit() of the
  * replacement grids) divided by the blocks that completed in it: one block
  * event is one block's dispatch, its completion and the predictor's update
@@ -191,13 +195,43 @@ struct bench_result {
 	u64 grids;
 	u64 allocs;
 	u64 cycles;
+	u64 warmup_blocks;
+	u64 warmup_grids;
 };
 
-/* One repetition: a fresh device, G grids in flight, @target blocks. */
+/*
+ * One step of the loop: run to the next event and replace the grids that
+ * completed at it.  Return: the cycle of the event, U64_MAX if none.
+ */
+static u64 bench_step(struct bench *b)
+{
+	u64 t = gtbs_dev_next_event(&b->dev);
+
+	if (t == U64_MAX)
+		return t;
+	bench_run(&b->dev, t);
+	/* each completed grid is replaced at the cycle it ended */
+	while (b->nr_done) {
+		struct gtbs_grid *grid = b->done[--b->nr_done];
+
+		gtbs_grid_release(&b->dev, grid);
+		bench_submit(b, grid, t);
+	}
+	return t;
+}
+
+/*
+ * One repetition: a fresh device, G grids in flight; a warm-up until G
+ * grids completed (the grids in flight turned over once: their per-(grid,
+ * SM) states come from the reserve that the completed ones filled, as in
+ * a long-running device) or @warmup_max blocks were dispatched, whichever
+ * comes first; then @target blocks, measured.
+ */
 static void bench_once(const struct gtbs_dev_config *cfg,
 		       const struct gtbs_policy_ops *policy,
 		       const struct wl_set *set, unsigned int nr_grids,
-		       u64 target, u64 seed, struct bench_result *res)
+		       u64 target, u64 warmup_max, u64 seed,
+		       struct bench_result *res)
 {
 	struct bench *b = calloc(1, sizeof(*b));
 	u64 t, blocks0, disp0, cpu0, allocs0, grids0;
@@ -234,6 +268,12 @@ static void bench_once(const struct gtbs_dev_config *cfg,
 	for (i = 0; i < nr_grids; i++)
 		bench_submit(b, b->pool[i], 0);
 	bench_run(&b->dev, 0);
+	while (b->dev.grids_completed < nr_grids &&
+	       b->dev.blocks_dispatched < warmup_max &&
+	       bench_step(b) != U64_MAX)
+		;
+	res->warmup_blocks = b->dev.blocks_dispatched;
+	res->warmup_grids = b->dev.grids_completed;
 
 	blocks0 = bench_blocks_run(b);
 	disp0 = b->dev.blocks_dispatched;
@@ -243,17 +283,11 @@ static void bench_once(const struct gtbs_dev_config *cfg,
 	t = 0;
 	/* an O(1) condition: the harness must not scan the SMs per event */
 	while (b->dev.blocks_dispatched - disp0 < target) {
-		t = gtbs_dev_next_event(&b->dev);
-		if (t == U64_MAX)
-			break;
-		bench_run(&b->dev, t);
-		/* each completed grid is replaced at the cycle it ended */
-		while (b->nr_done) {
-			struct gtbs_grid *grid = b->done[--b->nr_done];
+		u64 next = bench_step(b);
 
-			gtbs_grid_release(&b->dev, grid);
-			bench_submit(b, grid, t);
-		}
+		if (next == U64_MAX)
+			break;
+		t = next;
 	}
 	res->cpu_ns = bench_cpu_ns() - cpu0;
 	res->allocs = __atomic_load_n(&bench_allocs, __ATOMIC_RELAXED) - allocs0;
@@ -345,6 +379,10 @@ static void usage(FILE *f)
 		"  -P, --policies LIST  comma-separated (default: all)\n"
 		"  -b, --blocks N       block events per repetition (default 200000)\n"
 		"  -r, --reps N         repetitions (default 5)\n"
+		"  -W, --warmup-max N   warm-up before each repetition: until G\n"
+		"                       grids completed or N blocks were dispatched\n"
+		"                       (default 10 x --blocks; 0: none, measure\n"
+		"                       from the cold start)\n"
 		"  -w, --workloads FILE grids cycle through its programs\n"
 		"                       (default workloads/ercbench/kernels.gtbs)\n"
 		"  -p, --policy-plugin FILE.so  also a policy plug-in\n"
@@ -360,6 +398,7 @@ int main(int argc, char **argv)
 		{ "policies", required_argument, NULL, 'P' },
 		{ "blocks", required_argument, NULL, 'b' },
 		{ "reps", required_argument, NULL, 'r' },
+		{ "warmup-max", required_argument, NULL, 'W' },
 		{ "workloads", required_argument, NULL, 'w' },
 		{ "policy-plugin", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
@@ -369,7 +408,7 @@ int main(int argc, char **argv)
 	unsigned int grids[MAX_LIST] = { 1, 8, 32, 128 }, nr_grid_counts = 4;
 	const struct gtbs_policy_ops *policies[MAX_LIST];
 	unsigned int nr_policies = 0, reps = 5, s, gi, p, r;
-	unsigned long long target = 200000;
+	unsigned long long target = 200000, warmup_max = ~0ULL;
 	const char *file = "workloads/ercbench/kernels.gtbs";
 	const char *policy_arg = NULL;
 	struct wl_set *set;
@@ -379,7 +418,7 @@ int main(int argc, char **argv)
 
 	if (gtbs_policy_register_builtins())
 		return 1;
-	while ((c = getopt_long(argc, argv, "s:g:P:b:r:w:p:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:g:P:b:r:W:w:p:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			nr_sms = parse_list(optarg, sms, 1, GTBS_MAX_SMS);
@@ -399,6 +438,9 @@ int main(int argc, char **argv)
 			reps = strtoul(optarg, NULL, 10);
 			if (!reps || reps > 1000)
 				die("bad --reps: %s", optarg);
+			break;
+		case 'W':
+			warmup_max = strtoull(optarg, NULL, 10);
 			break;
 		case 'w':
 			file = optarg;
@@ -432,6 +474,8 @@ int main(int argc, char **argv)
 			nr_policies++;
 		}
 	}
+	if (warmup_max == ~0ULL)
+		warmup_max = 10 * target;
 	if (wl_parse_file(file, WL_PARSE_PROGRAMS, &set, errbuf,
 			  sizeof(errbuf)))
 		die("%s", errbuf);
@@ -439,7 +483,8 @@ int main(int argc, char **argv)
 		die("%s: no programs", file);
 
 	printf("{\n  \"workloads\": \"%s\",\n  \"blocks_per_rep\": %llu,\n"
-	       "  \"reps\": %u,\n  \"runs\": [", file, target, reps);
+	       "  \"warmup_max\": %llu,\n  \"reps\": %u,\n  \"runs\": [",
+	       file, target, warmup_max, reps);
 	for (s = 0; s < nr_sms; s++) {
 		struct gtbs_dev_config cfg;
 		const char *why;
@@ -455,8 +500,8 @@ int main(int argc, char **argv)
 
 				for (r = 0; r < reps; r++) {
 					bench_once(&cfg, policies[p], set,
-						   grids[gi], target, r + 1,
-						   &res);
+						   grids[gi], target,
+						   warmup_max, r + 1, &res);
 					if (!res.blocks)
 						die("%s", "no block completed");
 					ns[r] = res.cpu_ns * 1000 / res.blocks;
@@ -464,6 +509,8 @@ int main(int argc, char **argv)
 					sum.grids += res.grids;
 					sum.allocs += res.allocs;
 					sum.cpu_ns += res.cpu_ns;
+					sum.warmup_blocks += res.warmup_blocks;
+					sum.warmup_grids += res.warmup_grids;
 				}
 				printf("%s\n    { \"sms\": %u, \"grids\": %u, "
 				       "\"policy\": \"%s\", \"ps_per_event\": [",
@@ -478,12 +525,16 @@ int main(int argc, char **argv)
 				       ", \"grids_completed\": %" PRIu64
 				       ", \"cpu_ns\": %" PRIu64
 				       ", \"allocs_in_loop\": %" PRIu64
+				       ", \"warmup_blocks\": %" PRIu64
+				       ", \"warmup_grids\": %" PRIu64
 				       ", \"grid_bytes\": %zu"
 				       ", \"grid_sm_bytes\": %zu }",
 				       (uint64_t)sum.blocks,
 				       (uint64_t)sum.grids,
 				       (uint64_t)sum.cpu_ns,
 				       (uint64_t)sum.allocs,
+				       (uint64_t)sum.warmup_blocks,
+				       (uint64_t)sum.warmup_grids,
 				       gtbs_grid_size(&cfg),
 				       gtbs_grid_sm_size(&cfg));
 				fflush(stdout);
