@@ -259,9 +259,11 @@ struct gputbs_user_usage {
  * @charge: what the grid is charged against the per-user and device-wide
  *	limits, from its submission until gputbs_grid_retire() (reaped or
  *	cancelled with its file).
- * @core: the core's grid; must be last (per-SM state follows it).
+ * @core: the core's grid; must be last (its per-SM pointers follow it).
  *
- * Allocated with kvzalloc(): the core's per-SM state is about 600 bytes
+ * One kvmalloc() (gputbs_grid_create()) holds the grid, the core's per-SM
+ * pointers (8 bytes per SM, gtbs_grid_size()) and, after them, the arrays
+ * @lat_pending and @lat_mech point to (gputbs_grid_lat_offset()): 9 bits
  * per SM.
  */
 struct gputbs_grid {
