@@ -70,10 +70,6 @@ struct module;
 #define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 
-/* bitops: __ffs64() of a non-zero word, hweight64() its set bits */
-#define __ffs64(w)	((unsigned int)__builtin_ctzll(w))
-#define hweight64(w)	((unsigned int)__builtin_popcountll(w))
-
 /*
  * The subset of <linux/bitops.h>, <linux/find.h> and <linux/bitmap.h> the
  * core uses, with the kernel's semantics: bit i of a bitmap is bit i %
