@@ -33,7 +33,7 @@
  * (&gtbs_dev.sm_heap), so finding the next event is O(1) and refiling the
  * SM that had it O(log SMs); no event scans every SM.  A kick (a grid
  * arrived or ended, a policy's decision changed) marks the SMs that could
- * issue in a bitmap, O(SMs / 64), rather than refiling them: they are
+ * issue in a bitmap, O(SMs / BITS_PER_LONG), rather than refiling them: they are
  * taken in the heap's order all the same, each one that re-evaluates
  * costing what an event costs, and once no grid has a block to issue the
  * rest are dropped together (gtbs_dev_kick()).
@@ -150,10 +150,14 @@ static void gtbs_sm_refile(struct gtbs_dev *dev, struct gtbs_sm *sm)
  * at C, in SM index order, merged with the other events at C by (cycle,
  * index) as if each such SM were filed in the heap under C.  Rather than
  * refiling every SM, the device keeps one pending kick: &gtbs_dev.kick_cycle
- * and the bitmap &gtbs_dev.kick_set of the SMs still to take it.  The run
- * loop takes the set's lowest SM when it comes before the heap's first,
- * and once no grid has a block to issue it drops in one step every SM of
- * the set before the heap's next event (each would only have undone its
+ * and the bitmap &gtbs_dev.kick_set of the SMs still to take it (the
+ * kernel's bitmap API, <linux/bitmap.h>, tools/include/gtbs_shim_user.h in
+ * userland: scans and bulk updates go a word at a time, O(SMs /
+ * BITS_PER_LONG)).
+ * The run loop takes the set's lowest SM (find_next_bit() from
+ * &gtbs_dev.kick_first) when it comes before the heap's first, and once no
+ * grid has a block to issue it drops in one step (bitmap_clear()) every SM
+ * of the set before the heap's next event (each would only have undone its
  * kick).  An SM kicked on its own (&gtbs_sm.kicked: a deferred dispatch, or
  * a kick at another cycle while the device's is pending) is refiled in the
  * heap as before.  An SM's kick is the earlier of the two; taking either
@@ -176,43 +180,43 @@ static void gtbs_sm_kick_own(struct gtbs_dev *dev, struct gtbs_sm *sm,
 /* @sm takes (or drops) whatever kick it had; refiled by the caller. */
 static void gtbs_sm_unkick(struct gtbs_dev *dev, struct gtbs_sm *sm)
 {
-	u64 *word = &dev->kick_set[sm->id / 64];
-	u64 bit = BIT_ULL(sm->id % 64);
-
 	if (sm->kicked) {
 		sm->kicked = false;
 		dev->nr_sm_kicked--;
 	}
-	if (*word & bit) {
-		*word &= ~bit;
+	if (test_bit(sm->id, dev->kick_set)) {
+		__clear_bit(sm->id, dev->kick_set);
 		if (!--dev->nr_kick_set)
 			dev->kick_cycle = U64_MAX;
 	}
 }
 
-/* The lowest SM of &gtbs_dev.kick_set, or nr_sms if none.  Lock held. */
+/*
+ * The lowest SM of &gtbs_dev.kick_set, or nr_sms if none; it becomes
+ * &gtbs_dev.kick_first.  O(SMs / BITS_PER_LONG) over a kick's life, as the
+ * SMs take it in index order.  Lock held.
+ */
 static u32 gtbs_kick_first(struct gtbs_dev *dev)
 {
 	if (!dev->nr_kick_set)
 		return dev->cfg.nr_sms;
-	while (!dev->kick_set[dev->kick_word])
-		dev->kick_word++;
-	return dev->kick_word * 64 + __ffs64(dev->kick_set[dev->kick_word]);
+	dev->kick_first = find_next_bit(dev->kick_set, dev->cfg.nr_sms,
+					dev->kick_first);
+	return dev->kick_first;
 }
 
 /*
- * The SMs of word @w of a kick: every SM while the device may preempt,
- * else those with a free block slot (&gtbs_dev.sm_full).  Lock held.
+ * Into @mask, the SMs of a kick: every SM while the device may preempt,
+ * else those with a free block slot (&gtbs_dev.sm_full).  The bits past
+ * nr_sms are left as they come.  Lock held.
  */
-static u64 gtbs_kick_mask(const struct gtbs_dev *dev, u32 w)
+static void gtbs_kick_mask(const struct gtbs_dev *dev, unsigned long *mask)
 {
-	u32 left = dev->cfg.nr_sms - w * 64;
-	u64 mask = left < 64 ? BIT_ULL(left) - 1 : U64_MAX;
-
 	/* a full SM can only make room by preempting (preempt.c) */
 	if (dev->preempt_mode == GTBS_PREEMPT_DRAIN)
-		mask &= ~dev->sm_full[w];
-	return mask;
+		bitmap_complement(mask, dev->sm_full, dev->cfg.nr_sms);
+	else
+		bitmap_fill(mask, dev->cfg.nr_sms);
 }
 
 /*
@@ -221,51 +225,45 @@ static u64 gtbs_kick_mask(const struct gtbs_dev *dev, u32 w)
  */
 static void gtbs_kick_flush(struct gtbs_dev *dev)
 {
-	u32 w, words = DIV_ROUND_UP(dev->cfg.nr_sms, 64);
 	u64 cycle = dev->kick_cycle;
+	u32 i = dev->kick_first;
 
 	dev->nr_kick_set = 0;
 	dev->kick_cycle = U64_MAX;
-	dev->kick_word = 0;
-	for (w = 0; w < words; w++) {
-		while (dev->kick_set[w]) {
-			struct gtbs_sm *sm;
+	for_each_set_bit_from(i, dev->kick_set, dev->cfg.nr_sms) {
+		struct gtbs_sm *sm = dev->sms[i];
 
-			sm = dev->sms[w * 64 + __ffs64(dev->kick_set[w])];
-			dev->kick_set[w] &= dev->kick_set[w] - 1;
-			gtbs_sm_kick_own(dev, sm, cycle);
-			gtbs_sm_refile(dev, sm);
-		}
+		__clear_bit(i, dev->kick_set);
+		gtbs_sm_kick_own(dev, sm, cycle);
+		gtbs_sm_refile(dev, sm);
 	}
 }
 
 /*
  * Undo the pending kick of every SM below @limit: no grid has a block to
- * issue, and no other event comes before theirs.  Lock held.
+ * issue, and no other event comes before theirs.  They are dropped
+ * together, O(SMs / BITS_PER_LONG); those kicked on their own too are each
+ * refiled.  &gtbs_dev.kick_first is current (gtbs_kick_first()).  Lock
+ * held.
  */
 static void gtbs_kick_undo(struct gtbs_dev *dev, u32 limit)
 {
-	u32 w;
+	u32 i = dev->kick_first;
 
-	for (w = dev->kick_word; w * 64 < limit; w++) {
-		u64 m = dev->kick_set[w];
+	/* those kicked on their own too undo that (their min) */
+	for_each_set_bit_from(i, dev->kick_set, limit) {
+		struct gtbs_sm *sm = dev->sms[i];
 
-		if (limit - w * 64 < 64)
-			m &= BIT_ULL(limit - w * 64) - 1;
-		if (!m)
-			continue;
-		dev->kick_set[w] &= ~m;
-		dev->nr_kick_set -= hweight64(m);
-		/* those kicked on their own too undo that (their min) */
-		for (; dev->nr_sm_kicked && m; m &= m - 1) {
-			struct gtbs_sm *sm = dev->sms[w * 64 + __ffs64(m)];
-
-			if (sm->kicked) {
-				gtbs_sm_unkick(dev, sm);
-				gtbs_sm_refile(dev, sm);
-			}
+		if (!dev->nr_sm_kicked)
+			break;
+		if (sm->kicked) {
+			gtbs_sm_unkick(dev, sm);
+			gtbs_sm_refile(dev, sm);
 		}
 	}
+	dev->nr_kick_set -= bitmap_weight(dev->kick_set, limit);
+	bitmap_clear(dev->kick_set, dev->kick_first, limit - dev->kick_first);
+	dev->kick_first = limit;
 	if (!dev->nr_kick_set)
 		dev->kick_cycle = U64_MAX;
 }
@@ -285,45 +283,41 @@ static void gtbs_kick_undo(struct gtbs_dev *dev, u32 limit)
  * The kicked SMs re-evaluate at @cycle in index order, merged with the
  * heap's events (gtbs_dev_run_bounded()), exactly as if each were filed
  * in &gtbs_dev.sm_heap under @cycle; but they join the device's pending
- * kick (&gtbs_dev.kick_set), O(SMs / 64), and none is refiled.  Once no
- * grid has a block left to issue, the run drops the SMs still to take the
- * kick in one step, so a kick costs what the SMs that dispatch cost, not
- * O(SMs log SMs).  Only a kick at another cycle while one is pending (an
- * owner's kick ahead of the device's clock) refiles each SM of the pending
- * one in the heap, as every kick did before.  With
+ * kick (bitmap_or() into &gtbs_dev.kick_set, O(SMs / BITS_PER_LONG), with
+ * a bitmap of %GTBS_MAX_SMS bits on the stack), and none is refiled.  Once
+ * no grid has a block left to issue, the run drops the SMs still to take
+ * the kick in one step, so a kick costs what the SMs that dispatch cost,
+ * not O(SMs log SMs).  Only a kick at another cycle while one is pending
+ * (an owner's kick ahead of the device's clock) refiles each SM of the
+ * pending one in the heap, as every kick did before.  With
  * &gtbs_backend_ops.kick set, that is called for each kicked SM: O(SMs).
  *
  * Context: device lock held.
  */
 void gtbs_dev_kick(struct gtbs_dev *dev, u64 cycle)
 {
-	u32 w, words = DIV_ROUND_UP(dev->cfg.nr_sms, 64);
+	DECLARE_BITMAP(add, GTBS_MAX_SMS);
+	u32 nr_sms = dev->cfg.nr_sms, i;
 
 	gtbs_lockdep_assert_held(dev);
 	if (list_empty(&dev->pending))
 		return;
 	if (dev->nr_kick_set && cycle != dev->kick_cycle)
 		gtbs_kick_flush(dev);
-	for (w = 0; w < words; w++) {
-		u64 add = gtbs_kick_mask(dev, w) & ~dev->kick_set[w];
-
-		if (!add)
-			continue;
-		if (!dev->nr_kick_set || w < dev->kick_word)
-			dev->kick_word = w;
-		dev->kick_set[w] |= add;
-		dev->nr_kick_set += hweight64(add);
+	gtbs_kick_mask(dev, add);
+	if (bitmap_andnot(add, add, dev->kick_set, nr_sms)) {
+		i = find_first_bit(add, nr_sms);
+		if (!dev->nr_kick_set || i < dev->kick_first)
+			dev->kick_first = i;
+		bitmap_or(dev->kick_set, dev->kick_set, add, nr_sms);
+		dev->nr_kick_set += bitmap_weight(add, nr_sms);
 		dev->kick_cycle = cycle;
 	}
 	if (!dev->backend || !dev->backend->kick)
 		return;
-	for (w = 0; w < words; w++) {
-		u64 m;
-
-		for (m = gtbs_kick_mask(dev, w); m; m &= m - 1)
-			dev->backend->kick(dev,
-					   dev->sms[w * 64 + __ffs64(m)]);
-	}
+	gtbs_kick_mask(dev, add);
+	for_each_set_bit(i, add, nr_sms)
+		dev->backend->kick(dev, dev->sms[i]);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_kick);
 
@@ -344,7 +338,7 @@ u64 gtbs_sm_kick_cycle(const struct gtbs_dev *dev, const struct gtbs_sm *sm)
 	u64 cycle = sm->kicked ? sm->kick_cycle : U64_MAX;
 
 	gtbs_lockdep_assert_held(dev);
-	if (dev->kick_set[sm->id / 64] & BIT_ULL(sm->id % 64))
+	if (test_bit(sm->id, dev->kick_set))
 		cycle = min(cycle, dev->kick_cycle);
 	return cycle;
 }
@@ -1204,7 +1198,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_event);
  * arrival or a job timeout; a kick that finds no block left to issue is
  * undone without counting: the SMs of the device's pending kick
  * (gtbs_dev_kick()) that come before the heap's next event are undone
- * together in O(SMs / 64), plus an O(log SMs) refile for each of them
+ * together in O(SMs / BITS_PER_LONG), plus an O(log SMs) refile for each of them
  * also kicked on its own (a deferred issue; an SM is kicked at most once
  * at a time), so a run does at most (@budget + 1) x SMs such refiles, the
  * order of what its counted events cost anyway.  At one cycle, SM events

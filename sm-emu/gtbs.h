@@ -1042,9 +1042,6 @@ enum gtbs_pred_mode {
 	GTBS_NR_PRED_MODES,
 };
 
-/** GTBS_SM_WORDS - u64 words of a bitmap of %GTBS_MAX_SMS SMs */
-#define GTBS_SM_WORDS		DIV_ROUND_UP(GTBS_MAX_SMS, 64)
-
 /** GTBS_PRED_MODE_DEFAULT - &gtbs_dev.pred_mode of a new device */
 #define GTBS_PRED_MODE_DEFAULT	GTBS_PRED_LITERAL
 
@@ -1080,14 +1077,19 @@ struct gtbs_pair_alloc {
  * @kick_cycle: the cycle of the device's pending kick: the SMs in
  *	@kick_set re-evaluate at it, in index order, merged with the events
  *	of @sm_heap by (cycle, index); U64_MAX while @kick_set is empty.
- * @nr_kick_set: SMs in @kick_set.
- * @kick_word: no word of @kick_set below this index has a bit set.
+ * @nr_kick_set: SMs in @kick_set (its bitmap_weight()).
+ * @kick_first: an SM index, no bit of @kick_set below it is set: where
+ *	find_next_bit() looks for the pending kick's lowest SM (a hint,
+ *	meaningful only while @nr_kick_set is not 0).
  * @kick_set: bitmap of the SMs with the pending kick still to take (bit
- *	i: SM i), words of 64 SMs; an SM leaves it when it dispatches
- *	(gtbs_sm_dispatch()) or its kick is undone.
- * @sm_full: bitmap of the SMs whose block slots are all held, kept by
- *	gtbs_sm_take() and gtbs_sm_give(): gtbs_dev_kick() leaves them out
- *	while &gtbs_dev.preempt_mode is %GTBS_PREEMPT_DRAIN.
+ *	i: SM i, the first @cfg.nr_sms bits used); an SM leaves it when it
+ *	dispatches (gtbs_sm_dispatch()) or its kick is undone.  Changed with
+ *	the non-atomic bitops (__set_bit() and the bitmap_*() helpers): the
+ *	device lock protects it.
+ * @sm_full: bitmap of the SMs whose block slots are all held (bit i: SM
+ *	i), kept by gtbs_sm_take() and gtbs_sm_give() with __assign_bit()
+ *	under the device lock: gtbs_dev_kick() leaves them out while
+ *	&gtbs_dev.preempt_mode is %GTBS_PREEMPT_DRAIN.
  * @nr_sm_kicked: SMs with &gtbs_sm.kicked set.
  * @grids: QUEUED and RUNNING grids in arrival order.
  * @arrivals: ARRIVING grids by arrival cycle, then the order they were put
@@ -1195,9 +1197,9 @@ struct gtbs_dev {
 	u32 sm_heap[GTBS_MAX_SMS];
 	u64 kick_cycle;
 	u32 nr_kick_set;
-	u32 kick_word;
-	u64 kick_set[GTBS_SM_WORDS];
-	u64 sm_full[GTBS_SM_WORDS];
+	u32 kick_first;
+	DECLARE_BITMAP(kick_set, GTBS_MAX_SMS);
+	DECLARE_BITMAP(sm_full, GTBS_MAX_SMS);
 	u32 nr_sm_kicked;
 	struct list_head grids;
 	struct list_head arrivals;

@@ -6,10 +6,11 @@
  * userland (simulator, unit tests, fuzzers).  In the kernel this shim
  * includes the kernel headers the core uses; in userland it includes
  * tools/include/gtbs_shim_user.h, which provides the same names (fixed-width
- * types, 64-bit division, list_head, errno values) on top of libc, as the
- * kernel's own tools/include does, and tools/include/gtbs_rbtree_user.h the
- * kernel's red-black trees (rb_root_cached, rb_add_cached()).  No floating
- * point anywhere in the core.
+ * types, 64-bit division, list_head, the bitmap subset, errno values) on top
+ * of libc, as the kernel's own tools/include does, and
+ * tools/include/gtbs_rbtree_user.h the kernel's red-black trees
+ * (rb_root_cached, rb_add_cached()).  No floating point anywhere in the
+ * core.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -19,6 +20,7 @@
 #ifdef __KERNEL__
 
 #include <kunit/visibility.h>
+#include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/bits.h>
 #include <linux/build_bug.h>

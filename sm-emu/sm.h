@@ -137,12 +137,8 @@ static inline void gtbs_sm_load(struct gtbs_sm *sm,
 static inline void gtbs_sm_full_update(struct gtbs_dev *dev,
 				       const struct gtbs_sm *sm)
 {
-	u64 bit = BIT_ULL(sm->id % 64);
-
-	if (sm->nr_resident >= dev->cfg.max_blocks_per_sm)
-		dev->sm_full[sm->id / 64] |= bit;
-	else
-		dev->sm_full[sm->id / 64] &= ~bit;
+	__assign_bit(sm->id, dev->sm_full,
+		     sm->nr_resident >= dev->cfg.max_blocks_per_sm);
 }
 
 /* A block of @grid takes @sm's resources (a slot, warps, ...).  Lock held. */

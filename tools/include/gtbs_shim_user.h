@@ -70,9 +70,124 @@ struct module;
 #define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 
-/* bitops: __ffs64() of a non-zero word, hweight64() its set bits */
-#define __ffs64(w)	((unsigned int)__builtin_ctzll(w))
-#define hweight64(w)	((unsigned int)__builtin_popcountll(w))
+/*
+ * The subset of <linux/bitops.h>, <linux/find.h> and <linux/bitmap.h> the
+ * core uses, with the kernel's semantics: bit i of a bitmap is bit i %
+ * BITS_PER_LONG of word i / BITS_PER_LONG; the bits of the last word past
+ * nbits are don't-care (bitmap_fill() and bitmap_complement() set them,
+ * bitmap_andnot() clears them, readers ignore them).  Non-atomic only:
+ * userland owners serialise a device.
+ */
+#define BITS_PER_LONG		(8 * __SIZEOF_LONG__)
+#define BITS_TO_LONGS(nr)	DIV_ROUND_UP(nr, BITS_PER_LONG)
+#define DECLARE_BITMAP(name, bits)	unsigned long name[BITS_TO_LONGS(bits)]
+#define BIT_WORD(nr)		((nr) / BITS_PER_LONG)
+#define BIT_MASK(nr)		(1UL << ((nr) % BITS_PER_LONG))
+#define BITMAP_FIRST_WORD_MASK(start)	(~0UL << ((start) & (BITS_PER_LONG - 1)))
+#define BITMAP_LAST_WORD_MASK(nbits)	(~0UL >> (-(nbits) & (BITS_PER_LONG - 1)))
+
+static inline void __set_bit(unsigned long nr, unsigned long *addr)
+{
+	addr[BIT_WORD(nr)] |= BIT_MASK(nr);
+}
+
+static inline void __clear_bit(unsigned long nr, unsigned long *addr)
+{
+	addr[BIT_WORD(nr)] &= ~BIT_MASK(nr);
+}
+
+#define __assign_bit(nr, addr, value) \
+	((value) ? __set_bit(nr, addr) : __clear_bit(nr, addr))
+
+static inline bool test_bit(unsigned long nr, const unsigned long *addr)
+{
+	return addr[BIT_WORD(nr)] & BIT_MASK(nr);
+}
+
+static inline unsigned long find_next_bit(const unsigned long *addr,
+					  unsigned long size,
+					  unsigned long offset)
+{
+	unsigned long i = BIT_WORD(offset), w;
+
+	if (offset >= size)
+		return size;
+	for (w = addr[i] & BITMAP_FIRST_WORD_MASK(offset); !w; w = addr[i])
+		if (++i * BITS_PER_LONG >= size)
+			return size;
+	return min(i * BITS_PER_LONG + __builtin_ctzl(w), size);
+}
+
+#define find_first_bit(addr, size)	find_next_bit(addr, size, 0)
+#define for_each_set_bit(bit, addr, size) \
+	for ((bit) = 0; (bit) = find_next_bit((addr), (size), (bit)), \
+	     (bit) < (size); (bit)++)
+#define for_each_set_bit_from(bit, addr, size) \
+	for (; (bit) = find_next_bit((addr), (size), (bit)), (bit) < (size); \
+	     (bit)++)
+
+static inline unsigned int bitmap_weight(const unsigned long *src,
+					 unsigned int nbits)
+{
+	unsigned int k, w = 0;
+
+	for (k = 0; k < nbits / BITS_PER_LONG; k++)
+		w += __builtin_popcountl(src[k]);
+	if (nbits % BITS_PER_LONG)
+		w += __builtin_popcountl(src[k] & BITMAP_LAST_WORD_MASK(nbits));
+	return w;
+}
+
+static inline void bitmap_fill(unsigned long *dst, unsigned int nbits)
+{
+	memset(dst, 0xff, BITS_TO_LONGS(nbits) * sizeof(unsigned long));
+}
+
+static inline void bitmap_complement(unsigned long *dst,
+				     const unsigned long *src,
+				     unsigned int nbits)
+{
+	unsigned int k;
+
+	for (k = 0; k < BITS_TO_LONGS(nbits); k++)
+		dst[k] = ~src[k];
+}
+
+static inline bool bitmap_andnot(unsigned long *dst, const unsigned long *src1,
+				 const unsigned long *src2, unsigned int nbits)
+{
+	unsigned long any = 0;
+	unsigned int k;
+
+	for (k = 0; k < nbits / BITS_PER_LONG; k++)
+		any |= dst[k] = src1[k] & ~src2[k];
+	if (nbits % BITS_PER_LONG)
+		any |= dst[k] = src1[k] & ~src2[k] &
+				BITMAP_LAST_WORD_MASK(nbits);
+	return any;
+}
+
+static inline void bitmap_or(unsigned long *dst, const unsigned long *src1,
+			     const unsigned long *src2, unsigned int nbits)
+{
+	unsigned int k;
+
+	for (k = 0; k < BITS_TO_LONGS(nbits); k++)
+		dst[k] = src1[k] | src2[k];
+}
+
+/* Clear bits @start to @start + @nbits - 1. */
+static inline void bitmap_clear(unsigned long *map, unsigned int start,
+				unsigned int nbits)
+{
+	unsigned int end = start + nbits, k;
+
+	for (k = BIT_WORD(start); k * BITS_PER_LONG < end; k++)
+		map[k] &= ~((k == BIT_WORD(start) ?
+			     BITMAP_FIRST_WORD_MASK(start) : ~0UL) &
+			    (k == BIT_WORD(end) ?
+			     ~BITMAP_FIRST_WORD_MASK(end) : ~0UL));
+}
 
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
