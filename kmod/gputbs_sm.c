@@ -140,35 +140,50 @@ static enum hrtimer_restart gputbs_sm_timer_fn(struct hrtimer *timer)
 }
 
 /*
- * Arm each SM's timer for the SM's next completion, wherever it moved (a
+ * Arm SM @i's timer for the SM's next completion, wherever it moved (a
  * block was issued on it or retired by another thread), so that exactly
  * the SM that has an event due wakes; SM 0's also for the device's next
  * deferred arrival or job timeout, if that comes first, so that a grid
  * submitted for a later cycle arrives, and a grid past its timeout stops,
  * even on an idle device.  No thread is woken from here.
  */
+static void gputbs_sm_rearm_one(struct gputbs_device *gdev, u32 i)
+{
+	struct gputbs_sm_thread *t = &gdev->threads[i];
+	u64 next = gtbs_sm_next_event(&gdev->core, t->sm);
+
+	if (i == 0)
+		next = min3(next, gtbs_dev_next_arrival(&gdev->core),
+			    gtbs_dev_next_expiry(&gdev->core));
+	if (next == t->deadline)
+		return;
+	t->deadline = next;
+	if (next == U64_MAX)
+		hrtimer_try_to_cancel(&t->timer);
+	else
+		hrtimer_start(&t->timer,
+			      ns_to_ktime(gputbs_cycles_to_ns(gdev, next)),
+			      HRTIMER_MODE_ABS);
+}
+
+/*
+ * Only the SMs whose next completion moved since the last pass
+ * (gtbs_dev_next_moved()) can need a new deadline, and SM 0, whose
+ * deadline also follows the arrivals and timeouts: O(SMs / BITS_PER_LONG)
+ * plus the SMs that moved, not a call per SM (Documentation/
+ * performance.rst, section 1).
+ */
 static void gputbs_sm_rearm(struct gputbs_device *gdev)
 {
+	unsigned long *moved = gtbs_dev_next_moved(&gdev->core);
 	u32 i;
 
 	lockdep_assert_held(&gdev->lock);
-	for (i = 0; i < gdev->core.cfg.nr_sms; i++) {
-		struct gputbs_sm_thread *t = &gdev->threads[i];
-		u64 next = gtbs_sm_next_event(&gdev->core, t->sm);
-
-		if (i == 0)
-			next = min3(next, gtbs_dev_next_arrival(&gdev->core),
-				    gtbs_dev_next_expiry(&gdev->core));
-
-		if (next == t->deadline)
-			continue;
-		t->deadline = next;
-		if (next == U64_MAX)
-			hrtimer_try_to_cancel(&t->timer);
-		else
-			hrtimer_start(&t->timer,
-				      ns_to_ktime(gputbs_cycles_to_ns(gdev, next)),
-				      HRTIMER_MODE_ABS);
+	__clear_bit(0, moved);
+	gputbs_sm_rearm_one(gdev, 0);
+	for_each_set_bit(i, moved, gdev->core.cfg.nr_sms) {
+		__clear_bit(i, moved);
+		gputbs_sm_rearm_one(gdev, i);
 	}
 }
 

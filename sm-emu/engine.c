@@ -40,7 +40,7 @@
  */
 #include "preempt.h"
 
-static void gtbs_sm_update_next(const struct gtbs_dev *dev, struct gtbs_sm *sm);
+static void gtbs_sm_update_next(struct gtbs_dev *dev, struct gtbs_sm *sm);
 
 static void gtbs_policy_attach(struct gtbs_dev *dev);
 
@@ -1031,12 +1031,13 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_pred_mode_name);
 
 /*
  * Recompute the cycle of @sm's next block completion: each rate group's
- * earliest block end (no division), then its cycles once per group.
- * Lock held.
+ * earliest block end (no division), then its cycles once per group.  If
+ * it moved, @sm joins &gtbs_dev.next_moved.  Lock held.
  */
-static void gtbs_sm_update_next(const struct gtbs_dev *dev, struct gtbs_sm *sm)
+static void gtbs_sm_update_next(struct gtbs_dev *dev, struct gtbs_sm *sm)
 {
 	u64 best = U64_MAX, end = U64_MAX, phase = U64_MAX;
+	u64 old = sm->next_end;
 	u32 i, seen;
 
 	sm->next_end = U64_MAX;
@@ -1085,7 +1086,31 @@ static void gtbs_sm_update_next(const struct gtbs_dev *dev, struct gtbs_sm *sm)
 	/* a save or restore ends (preempt.c) */
 	if (phase != U64_MAX)
 		sm->next_end = min(sm->next_end, max(phase, sm->now));
+	if (sm->next_end != old)
+		__set_bit(sm->id, dev->next_moved);
 }
+
+/**
+ * gtbs_dev_next_moved() - the SMs whose next block completion moved
+ * @dev: the device.
+ *
+ * &gtbs_dev.next_moved: bit i is set once SM i's gtbs_sm_next_event()
+ * changed, and stays set until its owner clears it.  An owner that keeps
+ * one timer per SM at that cycle (the module, kmod/gputbs_sm.c) reads and
+ * clears only these bits after a run, O(SMs / BITS_PER_LONG) plus the SMs
+ * that moved, rather than asking every SM: a SUBMIT that issues one block
+ * moves one SM.  Nothing in the core reads the bitmap.
+ *
+ * Context: device lock held.
+ * Return: the bitmap, %GTBS_MAX_SMS bits, of which &gtbs_dev_config.nr_sms
+ * are used; the caller may clear bits with __clear_bit() under the lock.
+ */
+unsigned long *gtbs_dev_next_moved(struct gtbs_dev *dev)
+{
+	gtbs_lockdep_assert_held(dev);
+	return dev->next_moved;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_moved);
 
 /**
  * gtbs_sm_next_event() - cycle of an SM's next block completion

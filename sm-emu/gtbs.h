@@ -1090,6 +1090,9 @@ struct gtbs_pair_alloc {
  *	i), kept by gtbs_sm_take() and gtbs_sm_give() with __assign_bit()
  *	under the device lock: gtbs_dev_kick() leaves them out while
  *	&gtbs_dev.preempt_mode is %GTBS_PREEMPT_DRAIN.
+ * @next_moved: bitmap of the SMs whose &gtbs_sm.next_end changed since
+ *	the owner last cleared their bit (gtbs_dev_next_moved()); set by the
+ *	engine under the device lock (__set_bit()), never read by the core.
  * @nr_sm_kicked: SMs with &gtbs_sm.kicked set.
  * @grids: QUEUED and RUNNING grids in arrival order.
  * @arrivals: ARRIVING grids by arrival cycle, then the order they were put
@@ -1200,6 +1203,7 @@ struct gtbs_dev {
 	u32 kick_first;
 	DECLARE_BITMAP(kick_set, GTBS_MAX_SMS);
 	DECLARE_BITMAP(sm_full, GTBS_MAX_SMS);
+	DECLARE_BITMAP(next_moved, GTBS_MAX_SMS);
 	u32 nr_sm_kicked;
 	struct list_head grids;
 	struct list_head arrivals;
@@ -1313,6 +1317,7 @@ u64 gtbs_dev_next_arrival(const struct gtbs_dev *dev);
 u64 gtbs_dev_next_expiry(const struct gtbs_dev *dev);
 void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now);
 u64 gtbs_sm_advance(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now);
+unsigned long *gtbs_dev_next_moved(struct gtbs_dev *dev);
 u64 gtbs_sm_next_event(const struct gtbs_dev *dev, const struct gtbs_sm *sm);
 u64 gtbs_dev_next_event(const struct gtbs_dev *dev);
 void gtbs_dev_run_until(struct gtbs_dev *dev, u64 until);

@@ -15,7 +15,9 @@
  * - every grid's resident count equals the sum of its per-SM counts, and
  *   blocks done <= blocks issued <= blocks;
  * - the block callbacks match: every started block ends once, no block
- *   starts twice.
+ *   starts twice;
+ * - every SM whose next event changed since the last check is in
+ *   &gtbs_dev.next_moved (what the module re-arms its timers from).
  *
  * At the end the device is drained: every grid not cancelled or timed out
  * is DONE with all its blocks, the SMs are empty and the device is idle.
@@ -74,6 +76,8 @@ struct fz {
 	u64 now;
 	const u8 *p, *end;
 	u64 digest;	/* of the block events, in order */
+	/* each SM's next event when its bit of next_moved was last cleared */
+	u64 armed[FZ_NSMS];
 };
 
 /* Fold one block event into &fz.digest (FNV-1a over 64-bit words). */
@@ -209,6 +213,14 @@ static void fz_check(struct fz *f)
 		fz_assert(threads <= cfg->max_threads_per_sm);
 		fz_assert(regs <= cfg->max_regs_per_sm);
 		fz_assert(shmem <= cfg->max_shmem_per_sm);
+		/*
+		 * an SM whose next event moved is in next_moved: the module
+		 * re-arms only those (gtbs_dev_next_moved())
+		 */
+		if (!test_bit(i, f->dev.next_moved))
+			fz_assert(gtbs_sm_next_event(&f->dev, sm) == f->armed[i]);
+		__clear_bit(i, f->dev.next_moved);
+		f->armed[i] = gtbs_sm_next_event(&f->dev, sm);
 	}
 	for (g = 0; g < f->nr_grids; g++) {
 		const struct gtbs_grid *grid = f->grids[g];
@@ -406,6 +418,7 @@ static u64 fz_run(const uint8_t *data, size_t size)
 		f->sms[i] = calloc(1, gtbs_sm_size(&cfg));
 		fz_assert(f->sms[i]);
 		gtbs_sm_init(&cfg, f->sms[i], i);
+		f->armed[i] = U64_MAX;
 	}
 	gtbs_dev_init(&f->dev, &cfg, gtbs_policy_at(fz_byte(f) % 7), f->sms);
 	f->dev.pair_alloc = &gtbs_pair_alloc_libc;
