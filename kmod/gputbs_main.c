@@ -192,7 +192,7 @@ static void gputbs_device_free(struct gputbs_device *gdev)
 	kfree(gdev->sms);
 	kfree(gdev->threads);
 	gputbs_obs_free_sms(gdev->obs.sms, gdev->obs.slot_share);
-	kfree(gdev);
+	kvfree(gdev);
 }
 
 static struct gputbs_device *gputbs_device_alloc(void)
@@ -213,7 +213,8 @@ static struct gputbs_device *gputbs_device_alloc(void)
 		return ERR_PTR(-EINVAL);
 	}
 	gputbs_policy_note(ops);
-	gdev = kzalloc(sizeof(*gdev), GFP_KERNEL);
+	/* about 32 KiB, the core and its per-SM heap arrays included */
+	gdev = kvzalloc(sizeof(*gdev), GFP_KERNEL);
 	if (!gdev) {
 		gtbs_policy_put(ops);
 		return ERR_PTR(-ENOMEM);

@@ -71,7 +71,8 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 	for (i = 0; i < cfg->nr_sms; i++) {
 		/* every key U64_MAX: index order is a valid heap */
 		dev->sm_heap[i] = i;
-		sms[i]->heap_pos = i;
+		dev->heap_key[i] = U64_MAX;
+		dev->heap_pos[i] = i;
 	}
 	INIT_LIST_HEAD(&dev->grids);
 	INIT_LIST_HEAD(&dev->arrivals);
@@ -88,33 +89,38 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_init);
 
 /*
- * The SM event heap (&gtbs_dev.sm_heap).  Keys are the SMs' stored
- * &gtbs_sm.heap_key, so the heap stays consistent while an SM's state
- * changes; gtbs_sm_refile() stores the new key and restores the order.
+ * The SM event heap (&gtbs_dev.sm_heap).  Each entry's key is stored
+ * beside it (&gtbs_dev.heap_key, by heap position) and each SM's position
+ * on the device (&gtbs_dev.heap_pos), so that a refile compares and moves
+ * entries within the device's own arrays rather than loading an SM per
+ * comparison; the heap stays consistent while an SM's state changes, and
+ * gtbs_sm_refile() stores the new key and restores the order.
  */
-static bool gtbs_heap_less(const struct gtbs_dev *dev, u32 a, u32 b)
-{
-	u64 ka = dev->sms[a]->heap_key, kb = dev->sms[b]->heap_key;
 
-	return ka < kb || (ka == kb && a < b);
+/* Whether heap position @i comes before @j: by (key, SM index). */
+static bool gtbs_heap_less(const struct gtbs_dev *dev, u32 i, u32 j)
+{
+	u64 ki = dev->heap_key[i], kj = dev->heap_key[j];
+
+	return ki < kj || (ki == kj && dev->sm_heap[i] < dev->sm_heap[j]);
 }
 
 static void gtbs_heap_swap(struct gtbs_dev *dev, u32 i, u32 j)
 {
 	u32 a = dev->sm_heap[i], b = dev->sm_heap[j];
 
+	swap(dev->heap_key[i], dev->heap_key[j]);
 	dev->sm_heap[i] = b;
 	dev->sm_heap[j] = a;
-	dev->sms[b]->heap_pos = i;
-	dev->sms[a]->heap_pos = j;
+	dev->heap_pos[b] = i;
+	dev->heap_pos[a] = j;
 }
 
 static void gtbs_heap_fix(struct gtbs_dev *dev, u32 pos)
 {
 	u32 n = dev->cfg.nr_sms, child;
 
-	while (pos && gtbs_heap_less(dev, dev->sm_heap[pos],
-				     dev->sm_heap[(pos - 1) / 2])) {
+	while (pos && gtbs_heap_less(dev, pos, (pos - 1) / 2)) {
 		gtbs_heap_swap(dev, pos, (pos - 1) / 2);
 		pos = (pos - 1) / 2;
 	}
@@ -122,12 +128,9 @@ static void gtbs_heap_fix(struct gtbs_dev *dev, u32 pos)
 		child = 2 * pos + 1;
 		if (child >= n)
 			break;
-		if (child + 1 < n &&
-		    gtbs_heap_less(dev, dev->sm_heap[child + 1],
-				   dev->sm_heap[child]))
+		if (child + 1 < n && gtbs_heap_less(dev, child + 1, child))
 			child++;
-		if (!gtbs_heap_less(dev, dev->sm_heap[child],
-				    dev->sm_heap[pos]))
+		if (!gtbs_heap_less(dev, child, pos))
 			break;
 		gtbs_heap_swap(dev, pos, child);
 		pos = child;
@@ -138,11 +141,12 @@ static void gtbs_heap_fix(struct gtbs_dev *dev, u32 pos)
 static void gtbs_sm_refile(struct gtbs_dev *dev, struct gtbs_sm *sm)
 {
 	u64 key = sm->kicked ? min(sm->next_end, sm->kick_cycle) : sm->next_end;
+	u32 pos = dev->heap_pos[sm->id];
 
-	if (key == sm->heap_key)
+	if (key == dev->heap_key[pos])
 		return;
-	sm->heap_key = key;
-	gtbs_heap_fix(dev, sm->heap_pos);
+	dev->heap_key[pos] = key;
+	gtbs_heap_fix(dev, pos);
 }
 
 /*
@@ -1198,7 +1202,7 @@ u64 gtbs_dev_next_event(const struct gtbs_dev *dev)
 {
 	gtbs_lockdep_assert_held(dev);
 	/* the heap's first SM; pending kicks (due at once) count too */
-	return min(min(min(dev->sms[dev->sm_heap[0]]->heap_key,
+	return min(min(min(dev->heap_key[0],
 			   dev->kick_cycle),
 		       gtbs_dev_next_arrival(dev)),
 		   gtbs_dev_next_expiry(dev));
@@ -1252,7 +1256,8 @@ bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 	for (;;) {
 		/* the SM with the earliest event, lowest index on ties */
 		struct gtbs_sm *top = dev->sms[dev->sm_heap[0]], *first = top;
-		u64 next = first->heap_key, arrival, expiry, ev;
+		u64 top_key = dev->heap_key[0], next = top_key, arrival, expiry;
+		u64 ev;
 		u32 kicked = gtbs_kick_first(dev);
 		bool kick = false;
 
@@ -1280,7 +1285,7 @@ bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 			 * next end is past the heap's first's).
 			 */
 			dev->clock = max(dev->clock, ev);
-			gtbs_kick_undo(dev, top->heap_key == next ?
+			gtbs_kick_undo(dev, top_key == next ?
 					    top->id : dev->cfg.nr_sms);
 			continue;
 		}

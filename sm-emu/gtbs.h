@@ -747,9 +747,6 @@ struct gtbs_rate_group {
  *	zeroed at every policy switch.
  * @next_end: cycle of the SM's next block completion, U64_MAX if none;
  *	kept current by the engine (gtbs_sm_next_event()).
- * @heap_key: the SM's next event (@next_end, or @kick_cycle if kicked and
- *	earlier) as last filed in &gtbs_dev.sm_heap.
- * @heap_pos: the SM's index in &gtbs_dev.sm_heap.
  * @xfer_until: the cycle until which the SM's context-transfer path is
  *	busy with saves and restores, which it does one at a time
  *	(preempt.c).
@@ -778,8 +775,6 @@ struct gtbs_sm {
 	bool kicked;
 	u64 kick_cycle;
 	u64 next_end;
-	u64 heap_key;
-	u32 heap_pos;
 	u64 xfer_until;
 	u64 policy_priv[GTBS_POLICY_SM_PRIV_SIZE / sizeof(u64)];
 	struct gtbs_slot slots[];
@@ -1070,10 +1065,16 @@ struct gtbs_pair_alloc {
  * @backend: owner callbacks, may be NULL.
  * @priv: owner's pointer.
  * @sms: @cfg.nr_sms SMs, allocated by the owner.
- * @sm_heap: SM indices as a binary min-heap by (&gtbs_sm.heap_key, index):
- *	the next SM with an event is @sm_heap[0], found in O(1) and refiled
- *	in O(log SMs), so no event scans every SM.  SMs kicked by
+ * @sm_heap: SM indices as a binary min-heap by (@heap_key, index): the
+ *	next SM with an event is @sm_heap[0], found in O(1) and refiled in
+ *	O(log SMs), so no event scans every SM.  SMs kicked by
  *	gtbs_dev_kick() are not refiled here but wait in @kick_set.
+ * @heap_key: by heap position, the key of the SM at that position of
+ *	@sm_heap: its next event (&gtbs_sm.next_end, or &gtbs_sm.kick_cycle
+ *	if kicked on its own and earlier) as last filed, cycles.  Kept
+ *	beside the heap, not in the SM, so that a refile's comparisons stay
+ *	within the device's arrays.
+ * @heap_pos: by SM index, the SM's position in @sm_heap.
  * @kick_cycle: the cycle of the device's pending kick: the SMs in
  *	@kick_set re-evaluate at it, in index order, merged with the events
  *	of @sm_heap by (cycle, index); U64_MAX while @kick_set is empty.
@@ -1198,6 +1199,8 @@ struct gtbs_dev {
 	void *priv;
 	struct gtbs_sm **sms;
 	u32 sm_heap[GTBS_MAX_SMS];
+	u64 heap_key[GTBS_MAX_SMS];
+	u32 heap_pos[GTBS_MAX_SMS];
 	u64 kick_cycle;
 	u32 nr_kick_set;
 	u32 kick_first;

@@ -49,7 +49,6 @@ void gtbs_sm_init(const struct gtbs_dev_config *cfg, struct gtbs_sm *sm,
 	sm->id = id;
 	sm->groups = (struct gtbs_rate_group *)&sm->slots[cfg->max_blocks_per_sm];
 	sm->next_end = U64_MAX;
-	sm->heap_key = U64_MAX;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_init);
 

@@ -64,6 +64,8 @@ struct module;
 #define min_t(t, a, b)	min((t)(a), (t)(b))
 #define max_t(t, a, b)	max((t)(a), (t)(b))
 #define clamp(v, lo, hi)	min(max(v, lo), hi)
+#define swap(a, b) \
+	do { __auto_type _t = (a); (a) = (b); (b) = _t; } while (0)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define round_up(x, y)	((((x) + (y) - 1) / (y)) * (y))
