@@ -233,29 +233,46 @@ static bool paella_remaining_less(struct rb_node *a, const struct rb_node *b)
 
 /*
  * Put @grid where it belongs: in both trees, under its current keys, if it
- * has blocks to issue, else in neither.  O(log grids).
+ * has blocks to issue, else in neither.  Only the tree whose key changed
+ * is touched (an issued block moves the wait, a block end the remaining
+ * time): both orders are total (paella_before()), so where a grid sits
+ * does not depend on when it was filed.  O(log grids).
  */
 static void paella_refile(struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
 	struct paella_dev *pd = paella_of_dev(dev);
 	struct paella_grid *pg = paella_of_grid(grid);
 	bool want = gtbs_grid_has_blocks(grid);
+	u64 remaining;
 
-	if (!RB_EMPTY_NODE(&pg->wait_node)) {
-		if (want && pg->wait == grid->last_issue_cycle &&
-		    pg->remaining == paella_profile(grid))
+	if (RB_EMPTY_NODE(&pg->wait_node)) {
+		if (!want)
 			return;
+		pg->wait = grid->last_issue_cycle;
+		pg->remaining = paella_profile(grid);
+		rb_add_cached(&pg->wait_node, &pd->by_wait, paella_wait_less);
+		rb_add_cached(&pg->remaining_node, &pd->by_remaining,
+			      paella_remaining_less);
+		return;
+	}
+	if (!want) {
 		rb_erase_cached(&pg->wait_node, &pd->by_wait);
 		rb_erase_cached(&pg->remaining_node, &pd->by_remaining);
 		RB_CLEAR_NODE(&pg->wait_node);
-	}
-	if (!want)
 		return;
-	pg->wait = grid->last_issue_cycle;
-	pg->remaining = paella_profile(grid);
-	rb_add_cached(&pg->wait_node, &pd->by_wait, paella_wait_less);
-	rb_add_cached(&pg->remaining_node, &pd->by_remaining,
-		      paella_remaining_less);
+	}
+	if (pg->wait != grid->last_issue_cycle) {
+		rb_erase_cached(&pg->wait_node, &pd->by_wait);
+		pg->wait = grid->last_issue_cycle;
+		rb_add_cached(&pg->wait_node, &pd->by_wait, paella_wait_less);
+	}
+	remaining = paella_profile(grid);
+	if (pg->remaining != remaining) {
+		rb_erase_cached(&pg->remaining_node, &pd->by_remaining);
+		pg->remaining = remaining;
+		rb_add_cached(&pg->remaining_node, &pd->by_remaining,
+			      paella_remaining_less);
+	}
 }
 
 /* The grid picked last may have been issued a block since: refile it. */
