@@ -26,6 +26,11 @@
  * free are wrapped (-Wl,--wrap=...) and counted inside the measured loop,
  * and the count is reported (it must be 0: no per-block allocation).
  *
+ * Repetition r of every grid count of a (SMs, policy) runs back to back,
+ * one grid count after the other, so that a ratio taken per repetition
+ * (tools/bench/bench.py) compares runs made under the same host
+ * conditions.
+ *
  * Output: one JSON object on stdout; each run also gives grid_bytes, the
  * core's size of one grid at that SM count (gtbs_grid_size(): what the
  * module allocates per grid, plus its own part of struct gputbs_grid), and
@@ -110,6 +115,7 @@ static void bench_run(struct gtbs_dev *dev, u64 until)
 }
 
 #define MAX_LIST	16
+#define MAX_REPS	1000
 
 struct bench {
 	struct gtbs_dev dev;
@@ -364,6 +370,64 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The repetitions of one (SMs, grids, policy) configuration. */
+struct bench_cell {
+	u64 ns[MAX_REPS];		/* ps per block event, by repetition */
+	struct bench_result sum;
+};
+
+static void bench_cell_add(struct bench_cell *c, unsigned int r,
+			   const struct gtbs_dev_config *cfg,
+			   const struct gtbs_policy_ops *policy,
+			   const struct wl_set *set, unsigned int nr_grids,
+			   u64 target, u64 warmup_max)
+{
+	struct bench_result res;
+
+	bench_once(cfg, policy, set, nr_grids, target, warmup_max, r + 1,
+		   &res);
+	if (!res.blocks)
+		die("%s", "no block completed");
+	c->ns[r] = res.cpu_ns * 1000 / res.blocks;
+	c->sum.blocks += res.blocks;
+	c->sum.grids += res.grids;
+	c->sum.allocs += res.allocs;
+	c->sum.cpu_ns += res.cpu_ns;
+	c->sum.warmup_blocks += res.warmup_blocks;
+	c->sum.warmup_grids += res.warmup_grids;
+}
+
+/* One element of "runs": the repetitions in order, then the sums. */
+static void print_run(struct bench_cell *c, const struct gtbs_dev_config *cfg,
+		      unsigned int reps, unsigned int nr_grids,
+		      const char *policy, bool first)
+{
+	unsigned int r;
+
+	printf("%s\n    { \"sms\": %u, \"grids\": %u, "
+	       "\"policy\": \"%s\", \"ps_per_event\": [",
+	       first ? "" : ",", cfg->nr_sms, nr_grids, policy);
+	for (r = 0; r < reps; r++)
+		printf("%s%" PRIu64, r ? ", " : "", (uint64_t)c->ns[r]);
+	qsort(c->ns, reps, sizeof(c->ns[0]), cmp_u64);
+	printf("], \"blocks\": %" PRIu64
+	       ", \"grids_completed\": %" PRIu64
+	       ", \"cpu_ns\": %" PRIu64
+	       ", \"allocs_in_loop\": %" PRIu64
+	       ", \"warmup_blocks\": %" PRIu64
+	       ", \"warmup_grids\": %" PRIu64
+	       ", \"grid_bytes\": %zu"
+	       ", \"grid_sm_bytes\": %zu }",
+	       (uint64_t)c->sum.blocks, (uint64_t)c->sum.grids,
+	       (uint64_t)c->sum.cpu_ns, (uint64_t)c->sum.allocs,
+	       (uint64_t)c->sum.warmup_blocks, (uint64_t)c->sum.warmup_grids,
+	       gtbs_grid_size(cfg), gtbs_grid_sm_size(cfg));
+	fflush(stdout);
+	fprintf(stderr,
+		"sched: %4u SMs %-13s %3u grids: %7.1f ns/event (median of %u)\n",
+		cfg->nr_sms, policy, nr_grids, c->ns[reps / 2] / 1000.0, reps);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -411,6 +475,7 @@ int main(int argc, char **argv)
 	unsigned long long target = 200000, warmup_max = ~0ULL;
 	const char *file = "workloads/ercbench/kernels.gtbs";
 	const char *policy_arg = NULL;
+	static struct bench_cell cells[MAX_LIST];
 	struct wl_set *set;
 	char errbuf[512];
 	bool first = true;
@@ -436,7 +501,7 @@ int main(int argc, char **argv)
 			break;
 		case 'r':
 			reps = strtoul(optarg, NULL, 10);
-			if (!reps || reps > 1000)
+			if (!reps || reps > MAX_REPS)
 				die("bad --reps: %s", optarg);
 			break;
 		case 'W':
@@ -494,54 +559,23 @@ int main(int argc, char **argv)
 		if (gtbs_config_check(&cfg, &why))
 			die("bad device: %s", why);
 		for (p = 0; p < nr_policies; p++) {
+			/*
+			 * Repetition r of every grid count runs back to back,
+			 * so each ratio of make bench (many grids / one grid,
+			 * per repetition) compares runs under the same host
+			 * conditions.
+			 */
+			memset(cells, 0, sizeof(cells));
+			for (r = 0; r < reps; r++)
+				for (gi = 0; gi < nr_grid_counts; gi++)
+					bench_cell_add(&cells[gi], r, &cfg,
+						       policies[p], set,
+						       grids[gi], target,
+						       warmup_max);
 			for (gi = 0; gi < nr_grid_counts; gi++) {
-				u64 ns[1000];
-				struct bench_result res, sum = { 0 };
-
-				for (r = 0; r < reps; r++) {
-					bench_once(&cfg, policies[p], set,
-						   grids[gi], target,
-						   warmup_max, r + 1, &res);
-					if (!res.blocks)
-						die("%s", "no block completed");
-					ns[r] = res.cpu_ns * 1000 / res.blocks;
-					sum.blocks += res.blocks;
-					sum.grids += res.grids;
-					sum.allocs += res.allocs;
-					sum.cpu_ns += res.cpu_ns;
-					sum.warmup_blocks += res.warmup_blocks;
-					sum.warmup_grids += res.warmup_grids;
-				}
-				printf("%s\n    { \"sms\": %u, \"grids\": %u, "
-				       "\"policy\": \"%s\", \"ps_per_event\": [",
-				       first ? "" : ",", sms[s], grids[gi],
-				       policies[p]->name);
+				print_run(&cells[gi], &cfg, reps, grids[gi],
+					  policies[p]->name, first);
 				first = false;
-				for (r = 0; r < reps; r++)
-					printf("%s%" PRIu64, r ? ", " : "",
-					       (uint64_t)ns[r]);
-				qsort(ns, reps, sizeof(ns[0]), cmp_u64);
-				printf("], \"blocks\": %" PRIu64
-				       ", \"grids_completed\": %" PRIu64
-				       ", \"cpu_ns\": %" PRIu64
-				       ", \"allocs_in_loop\": %" PRIu64
-				       ", \"warmup_blocks\": %" PRIu64
-				       ", \"warmup_grids\": %" PRIu64
-				       ", \"grid_bytes\": %zu"
-				       ", \"grid_sm_bytes\": %zu }",
-				       (uint64_t)sum.blocks,
-				       (uint64_t)sum.grids,
-				       (uint64_t)sum.cpu_ns,
-				       (uint64_t)sum.allocs,
-				       (uint64_t)sum.warmup_blocks,
-				       (uint64_t)sum.warmup_grids,
-				       gtbs_grid_size(&cfg),
-				       gtbs_grid_sm_size(&cfg));
-				fflush(stdout);
-				fprintf(stderr,
-					"sched: %4u SMs %-13s %3u grids: %7.1f ns/event (median of %u)\n",
-					sms[s], policies[p]->name, grids[gi],
-					ns[reps / 2] / 1000.0, reps);
 			}
 		}
 	}
