@@ -33,10 +33,10 @@
  * (&gtbs_dev.sm_heap), so finding the next event is O(1) and refiling the
  * SM that had it O(log SMs); no event scans every SM.  A kick (a grid
  * arrived or ended, a policy's decision changed) marks the SMs that could
- * issue in a bitmap, O(SMs / BITS_PER_LONG), rather than refiling them: they are
- * taken in the heap's order all the same, each one that re-evaluates
- * costing what an event costs, and once no grid has a block to issue the
- * rest are dropped together (gtbs_dev_kick()).
+ * issue in a bitmap, O(SMs / BITS_PER_LONG), rather than refiling them:
+ * they are taken in the heap's order all the same, each one that
+ * re-evaluates costing what an event costs, and once no grid has a block
+ * to issue the rest are dropped together (gtbs_dev_kick()).
  */
 #include "preempt.h"
 
@@ -288,7 +288,7 @@ static void gtbs_kick_undo(struct gtbs_dev *dev, u32 limit)
  * heap's events (gtbs_dev_run_bounded()), exactly as if each were filed
  * in &gtbs_dev.sm_heap under @cycle; but they join the device's pending
  * kick (bitmap_or() into &gtbs_dev.kick_set, O(SMs / BITS_PER_LONG), with
- * a bitmap of %GTBS_MAX_SMS bits on the stack), and none is refiled.  Once
+ * two bitmaps of %GTBS_MAX_SMS bits on the stack), and none is refiled.  Once
  * no grid has a block left to issue, the run drops the SMs still to take
  * the kick in one step, so a kick costs what the SMs that dispatch cost,
  * not O(SMs log SMs).  Only a kick at another cycle while one is pending
@@ -300,6 +300,7 @@ static void gtbs_kick_undo(struct gtbs_dev *dev, u32 limit)
  */
 void gtbs_dev_kick(struct gtbs_dev *dev, u64 cycle)
 {
+	DECLARE_BITMAP(mask, GTBS_MAX_SMS);
 	DECLARE_BITMAP(add, GTBS_MAX_SMS);
 	u32 nr_sms = dev->cfg.nr_sms, i;
 
@@ -308,8 +309,8 @@ void gtbs_dev_kick(struct gtbs_dev *dev, u64 cycle)
 		return;
 	if (dev->nr_kick_set && cycle != dev->kick_cycle)
 		gtbs_kick_flush(dev);
-	gtbs_kick_mask(dev, add);
-	if (bitmap_andnot(add, add, dev->kick_set, nr_sms)) {
+	gtbs_kick_mask(dev, mask);
+	if (bitmap_andnot(add, mask, dev->kick_set, nr_sms)) {
 		i = find_first_bit(add, nr_sms);
 		if (!dev->nr_kick_set || i < dev->kick_first)
 			dev->kick_first = i;
@@ -319,8 +320,7 @@ void gtbs_dev_kick(struct gtbs_dev *dev, u64 cycle)
 	}
 	if (!dev->backend || !dev->backend->kick)
 		return;
-	gtbs_kick_mask(dev, add);
-	for_each_set_bit(i, add, nr_sms)
+	for_each_set_bit(i, mask, nr_sms)
 		dev->backend->kick(dev, dev->sms[i]);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_kick);
