@@ -8,13 +8,13 @@
  * new one arrives at the cycle it completed.  The grids cycle through the
  * programs of a workload file (default workloads/ercbench/kernels.gtbs,
  * the eight ERCBench kernels), each with its own seed.  What is measured
- * is CLOCK_THREAD_CPUTIME_ID over the steady-state loop, after a warm-up
- * (until G grids completed, at most --warmup-max blocks: before it every
- * block on an SM new to its grid takes a per-(grid, SM) state never
- * touched, which the device's reserve holds once the first grids
- * completed), (gtbs_dev_run_until()
- * from event to event, plus gtbs_grid_init() and gtbs_grid_submit() of the
- * replacement grids) divided by the blocks that completed in it: one block
+ * is CLOCK_THREAD_CPUTIME_ID over the steady-state loop
+ * (gtbs_dev_run_until() from event to event, plus gtbs_grid_init() and
+ * gtbs_grid_submit() of the replacement grids) divided by the blocks that
+ * completed in it, after a warm-up until G grids completed (at most
+ * --warmup-max blocks; before it, every block on an SM new to its grid
+ * takes a per-(grid, SM) state never touched, which a device that ran a
+ * while takes from the reserve its completed grids refilled): one block
  * event is one block's dispatch, its completion and the predictor's update
  * at both.
  *
@@ -372,7 +372,7 @@ static int cmp_u64(const void *a, const void *b)
 
 /* The repetitions of one (SMs, grids, policy) configuration. */
 struct bench_cell {
-	u64 ns[MAX_REPS];		/* ps per block event, by repetition */
+	u64 ps[MAX_REPS];		/* per block event, by repetition */
 	struct bench_result sum;
 };
 
@@ -388,7 +388,7 @@ static void bench_cell_add(struct bench_cell *c, unsigned int r,
 		   &res);
 	if (!res.blocks)
 		die("%s", "no block completed");
-	c->ns[r] = res.cpu_ns * 1000 / res.blocks;
+	c->ps[r] = res.cpu_ns * 1000 / res.blocks;
 	c->sum.blocks += res.blocks;
 	c->sum.grids += res.grids;
 	c->sum.allocs += res.allocs;
@@ -408,8 +408,8 @@ static void print_run(struct bench_cell *c, const struct gtbs_dev_config *cfg,
 	       "\"policy\": \"%s\", \"ps_per_event\": [",
 	       first ? "" : ",", cfg->nr_sms, nr_grids, policy);
 	for (r = 0; r < reps; r++)
-		printf("%s%" PRIu64, r ? ", " : "", (uint64_t)c->ns[r]);
-	qsort(c->ns, reps, sizeof(c->ns[0]), cmp_u64);
+		printf("%s%" PRIu64, r ? ", " : "", (uint64_t)c->ps[r]);
+	qsort(c->ps, reps, sizeof(c->ps[0]), cmp_u64);
 	printf("], \"blocks\": %" PRIu64
 	       ", \"grids_completed\": %" PRIu64
 	       ", \"cpu_ns\": %" PRIu64
@@ -425,7 +425,7 @@ static void print_run(struct bench_cell *c, const struct gtbs_dev_config *cfg,
 	fflush(stdout);
 	fprintf(stderr,
 		"sched: %4u SMs %-13s %3u grids: %7.1f ns/event (median of %u)\n",
-		cfg->nr_sms, policy, nr_grids, c->ns[reps / 2] / 1000.0, reps);
+		cfg->nr_sms, policy, nr_grids, c->ps[reps / 2] / 1000.0, reps);
 }
 
 static void usage(FILE *f)
