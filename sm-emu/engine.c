@@ -688,8 +688,7 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	slot->preempts = 0;
 	work = gtbs_block_work(&grid->desc, slot->block);
 	gtbs_sm_take(dev, sm, grid);
-	grid->resident++;
-	gtbs_grid_sm(grid, sm->id)->resident++;
+	gtbs_sm_grid_enter(sm, slot, grid);
 	dev->blocks_dispatched++;
 	if (!gtbs_grid_has_blocks(grid))
 		gtbs_grid_issued_all(dev, grid, sm->now);
@@ -728,12 +727,20 @@ static u32 gtbs_dev_top_class(const struct gtbs_dev *dev, u64 now)
  * after the SM issued blocks at this cycle, so a block replaced at the
  * cycle it ended is no change; a count of 0 is compared again when a block
  * arrives.  The same rule as the trace replay (trace-format.rst).
+ *
+ * Only the grids whose count on the SM changed since the last check
+ * (&gtbs_sm.res_changed) are compared: any other resident grid's
+ * Resident_Blocks already equals its count, set at the check after its
+ * last change (a launch resets Resident_Blocks only on a grid with no
+ * block resident before it, and its launching block marks its slot), so
+ * comparing it again would change nothing.  O(changed grids) pairs read,
+ * not one per resident block.
  */
 static void gtbs_sm_check_residency(struct gtbs_dev *dev, struct gtbs_sm *sm)
 {
 	u32 i;
 
-	for (i = 0; i < dev->cfg.max_blocks_per_sm; i++) {
+	for_each_set_bit(i, sm->res_changed, dev->cfg.max_blocks_per_sm) {
 		struct gtbs_grid *grid = sm->slots[i].grid;
 		struct gtbs_grid_sm *gs;
 
@@ -743,6 +750,7 @@ static void gtbs_sm_check_residency(struct gtbs_dev *dev, struct gtbs_sm *sm)
 		/* extended mode only; the count is 1..max_blocks_per_sm */
 		gtbs_pred_on_residency(&gs->pred, gs->resident);
 	}
+	bitmap_zero(sm->res_changed, GTBS_MAX_BLOCKS_PER_SM);
 }
 
 /* Let the policy fill @sm at sm->now.  Device lock held. */

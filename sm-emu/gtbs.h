@@ -753,6 +753,11 @@ struct gtbs_rate_group {
  * @kick_cycle: while @kicked, the cycle of the earliest event that kicked
  *	the SM on its own: the cycle at which an idle SM should issue
  *	blocks, however late its thread wakes.
+ * @res_changed: slots, by index, whose grid's block count on the SM
+ *	(&gtbs_grid_sm.resident) changed since the SM last compared
+ *	residencies: a block issued into the slot, or another block of its
+ *	grid left the SM.  The extended predictor's residency check reads
+ *	only these grids' pairs (engine.c, gtbs_sm_check_residency()).
  * @slots: &gtbs_dev_config.max_blocks_per_sm slots.
  *
  * Protected by the device lock.  Allocate gtbs_sm_size() bytes.
@@ -777,6 +782,7 @@ struct gtbs_sm {
 	u64 next_end;
 	u64 xfer_until;
 	u64 policy_priv[GTBS_POLICY_SM_PRIV_SIZE / sizeof(u64)];
+	DECLARE_BITMAP(res_changed, GTBS_MAX_BLOCKS_PER_SM);
 	struct gtbs_slot slots[];
 };
 

@@ -560,8 +560,7 @@ void gtbs_issue_saved(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	slot->preempts = rec->preempts;
 	slot->rec = NULL;
 	gtbs_sm_take(dev, sm, grid);
-	grid->resident++;
-	gtbs_grid_sm(grid, sm->id)->resident++;	/* the dispatch made it */
+	gtbs_sm_grid_enter(sm, slot, grid);	/* the dispatch made the pair */
 	if (rec->restore_cycles) {
 		slot->phase = GTBS_SLOT_RESTORE;
 		slot->remaining = rec->remaining;

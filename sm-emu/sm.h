@@ -155,6 +155,44 @@ static inline void gtbs_sm_take(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	sm->used_shmem += occ->shmem;
 }
 
+/*
+ * A block of @grid was issued into @slot of @sm: one more of the grid's
+ * blocks on the SM, whose residency the SM compares at the end of its
+ * dispatch (&gtbs_sm.res_changed).  Lock held.
+ */
+static inline void gtbs_sm_grid_enter(struct gtbs_sm *sm,
+				      struct gtbs_slot *slot,
+				      struct gtbs_grid *grid)
+{
+	grid->resident++;
+	gtbs_grid_sm(grid, sm->id)->resident++;
+	__set_bit(slot - sm->slots, sm->res_changed);
+}
+
+/*
+ * The block in @slot of @sm left: one less of its grid's blocks on the SM.
+ * If others remain, one slot that holds one is marked for the residency
+ * check (any will do: the check reads the grid's pair); with none left
+ * there is nothing to compare (a count of 0 changes nothing).  Lock held.
+ */
+static inline void gtbs_sm_grid_leave(const struct gtbs_dev *dev,
+				      struct gtbs_sm *sm,
+				      struct gtbs_slot *slot)
+{
+	struct gtbs_grid *grid = slot->grid;
+	u32 i;
+
+	grid->resident--;
+	if (!--gtbs_grid_sm(grid, sm->id)->resident)
+		return;
+	for (i = 0; i < dev->cfg.max_blocks_per_sm; i++) {
+		if (sm->slots[i].grid == grid && &sm->slots[i] != slot) {
+			__set_bit(i, sm->res_changed);
+			return;
+		}
+	}
+}
+
 /* The block in @slot gives @sm's resources back; the slot is free. */
 static inline void gtbs_sm_give(struct gtbs_dev *dev, struct gtbs_sm *sm,
 				struct gtbs_slot *slot)
@@ -167,8 +205,7 @@ static inline void gtbs_sm_give(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	sm->used_threads -= occ->threads;
 	sm->used_regs -= occ->regs;
 	sm->used_shmem -= occ->shmem;
-	slot->grid->resident--;
-	gtbs_grid_sm(slot->grid, sm->id)->resident--;
+	gtbs_sm_grid_leave(dev, sm, slot);
 	slot->grid = NULL;
 }
 

@@ -3,7 +3,8 @@
  * fuzz_sched.c - libFuzzer target: the scheduler (sm-emu/) under arbitrary
  * event sequences, with its invariants checked after every step.
  *
- * The input is a program for a small device (1 to 4 SMs): submit a grid
+ * The input is a program for a small device (1 to 4 SMs; its first policy
+ * and the predictor's mode, literal or extended, from one byte): submit a grid
  * (any shape, class and work model, now or at a later cycle), advance
  * time (also in bounded slices of a few events, as the module does), cancel
  * a grid, switch the policy, set the starvation guard, the SRTF/Adaptive
@@ -406,7 +407,7 @@ static u64 fz_run(const uint8_t *data, size_t size)
 {
 	struct gtbs_dev_config cfg;
 	struct fz *f = calloc(1, sizeof(*f));
-	unsigned int i, g, steps = 0;
+	unsigned int i, g, op, steps = 0;
 	u64 next, digest;
 
 	if (!f)
@@ -422,7 +423,10 @@ static u64 fz_run(const uint8_t *data, size_t size)
 		gtbs_sm_init(&cfg, f->sms[i], i);
 		f->armed[i] = U64_MAX;
 	}
-	gtbs_dev_init(&f->dev, &cfg, gtbs_policy_at(fz_byte(f) % 7), f->sms);
+	/* the first policy, and the predictor's mode for every launch */
+	op = fz_byte(f);
+	gtbs_dev_init(&f->dev, &cfg, gtbs_policy_at(op % 7), f->sms);
+	gtbs_dev_set_pred_mode(&f->dev, op / 7 % GTBS_NR_PRED_MODES);
 	f->dev.pair_alloc = &gtbs_pair_alloc_libc;
 	f->dev.backend = &fz_backend;
 	f->dev.priv = f;

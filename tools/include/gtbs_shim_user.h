@@ -140,6 +140,11 @@ static inline unsigned int bitmap_weight(const unsigned long *src,
 	return w;
 }
 
+static inline void bitmap_zero(unsigned long *dst, unsigned int nbits)
+{
+	memset(dst, 0, BITS_TO_LONGS(nbits) * sizeof(unsigned long));
+}
+
 static inline void bitmap_fill(unsigned long *dst, unsigned int nbits)
 {
 	memset(dst, 0xff, BITS_TO_LONGS(nbits) * sizeof(unsigned long));
