@@ -260,6 +260,8 @@ struct gputbs_user_usage {
  *	limits, from its submission until gputbs_grid_retire() (reaped or
  *	cancelled with its file).
  * @core: the core's grid; must be last (its per-SM pointers follow it).
+ *	Cache-line aligned, so that its first 64 bytes, what every pick
+ *	reads (&struct gtbs_grid), are one line.
  *
  * One kvmalloc() (gputbs_grid_create()) holds the grid, the core's per-SM
  * pointers (8 bytes per SM, gtbs_grid_size()) and, after them, the arrays
@@ -280,7 +282,7 @@ struct gputbs_grid {
 	u64 id;
 	pid_t pid;
 	struct gputbs_charge charge;
-	struct gtbs_grid core;
+	struct gtbs_grid core ____cacheline_aligned;
 };
 
 /* gputbs_sm.c */

@@ -167,6 +167,7 @@ enum gtbs_prio_class {
 /**
  * struct gtbs_grid_desc - what a grid asks for (the uapi's submit fields)
  * @nr_blocks: thread blocks, 1..&gtbs_dev_config.max_blocks_per_grid.
+ * @prio_class: &enum gtbs_prio_class, below %GTBS_NR_PRIO_CLASSES.
  * @threads_per_block: threads per block.
  * @regs_per_thread: registers per thread.
  * @shmem_per_block: shared memory per block, bytes.
@@ -176,8 +177,6 @@ enum gtbs_prio_class {
  * @seed: seed of the duration sequence.
  * @durations: NULL, or @nr_blocks explicit durations in cycles (the
  *	caller owns the array for the grid's lifetime).
- * @label: NUL-terminated name.
- * @prio_class: &enum gtbs_prio_class, below %GTBS_NR_PRIO_CLASSES.
  * @timeout_cycles: the grid's own job timeout, emulated cycles from its
  *	first block's start, 0..2^62; 0 means the device's
  *	(&gtbs_dev.timeout_cycles).  The lower of the two non-zero values
@@ -200,18 +199,22 @@ enum gtbs_prio_class {
  *	its start gives the same result, so its blocks may be flushed
  *	(%GTBS_PREEMPT_FLUSH); false: they are only ever drained or
  *	context-switched.
+ * @label: NUL-terminated name.
+ *
+ * The members a pick and a block's issue read come first (the block count
+ * and class, then the work model), the label last: a grid's descriptor
+ * starts in its first cache line (&struct gtbs_grid).
  */
 struct gtbs_grid_desc {
 	u32 nr_blocks;
+	u32 prio_class;
 	u32 threads_per_block;
 	u32 regs_per_thread;
 	u32 shmem_per_block;
-	u64 block_cycles;
 	u32 block_rsd_ppm;
+	u64 block_cycles;
 	u64 seed;
 	const u64 *durations;
-	char label[GTBS_LABEL_LEN];
-	u32 prio_class;
 	u64 timeout_cycles;
 	u32 mem_ppm;
 	u32 knee_mwarps;
@@ -220,6 +223,7 @@ struct gtbs_grid_desc {
 	u32 startup_ppm;
 	u32 startup_blocks;
 	bool idempotent;
+	char label[GTBS_LABEL_LEN];
 };
 
 /**
@@ -358,16 +362,16 @@ enum gtbs_grid_state {
  *	while the grid holds it, else in &gtbs_dev.spare.
  * @sm: index of the SM, while the grid holds it.
  * @resident: blocks of the grid resident on the SM now.
- * @policy_priv: the policy's state of the grid on the SM,
- *	&gtbs_policy_ops.grid_sm_priv_size bytes used (gtbs_policy_priv());
- *	zero when the pair is created and at every policy switch.  It exists
- *	only where the pair does (gtbs_grid_sm()).
  * @slice_gen: the &gtbs_dev.slice_gen that @pred.reslice reflects; when
  *	the device's has moved on, a slice started since (predictor.c's DOC
  *	"Slices") and the next block end on the SM catches up.
  * @pred: the Simple Slicing predictor's state of the grid on the SM (paper
  *	Table "State maintained per-kernel in each SM").  Its Reslice flag
  *	alone may be stale: gtbs_grid_sm_reslice_due() is the effective one.
+ * @policy_priv: the policy's state of the grid on the SM,
+ *	&gtbs_policy_ops.grid_sm_priv_size bytes used (gtbs_policy_priv());
+ *	zero when the pair is created and at every policy switch.  It exists
+ *	only where the pair does (gtbs_grid_sm()).
  * @block_start: the predictor's Block_Start[],
  *	&gtbs_dev_config.max_blocks_per_sm cycles (gtbs_grid_sm_size()).
  *
@@ -377,15 +381,19 @@ enum gtbs_grid_state {
  * A pair created after the grid's launch starts in the state the launch
  * gave every SM (OnLaunch, the launch's slice generation), so the
  * predictions are those of a state kept on every SM from the launch.
+ * What every block start and end reads (@resident, @slice_gen, @pred)
+ * comes first, in the pair's first two cache lines, and the policy's
+ * area after it: most policies keep nothing per pair
+ * (Documentation/performance.rst, section 2).
  * Protected by the device lock.
  */
 struct gtbs_grid_sm {
 	struct list_head node;
 	u32 sm;
 	u32 resident;
-	u64 policy_priv[GTBS_POLICY_GRID_SM_PRIV_SIZE / sizeof(u64)];
 	u64 slice_gen;
 	struct gtbs_pred_sm pred;
+	u64 policy_priv[GTBS_POLICY_GRID_SM_PRIV_SIZE / sizeof(u64)];
 	u64 block_start[];
 };
 
@@ -458,27 +466,37 @@ struct gtbs_grid_sm {
  *	SM in the grid's allocation (gtbs_grid_size()); the pairs themselves
  *	are separate objects (gtbs_grid_sm_size() bytes each).
  *
+ * Members are laid out by how often a block event reads them, because
+ * with many grids in flight each event finds its grid cold: the first 64
+ * bytes hold what every pick reads (the pending link, the state and
+ * counters, the block count and class at the start of @desc), the next 64
+ * the block's work model (@desc), then the occupancy, the rate and the
+ * policy's area; what only arrivals, ends and observers read comes after
+ * (Documentation/performance.rst, section 2).  They are one cache line
+ * each where the owner aligns the grid, as the module does.
+ *
  * All members are protected by the lock that serialises the device.
  */
 struct gtbs_grid {
-	struct list_head node;
 	struct list_head pending_node;
-	struct gtbs_grid_desc desc;
-	struct gtbs_occupancy occ;
-	u64 id;
 	enum gtbs_grid_state state;
 	u32 next_block;
 	u32 blocks_done;
 	u32 resident;
-	u64 submit_cycle;
-	u64 start_cycle;
-	u64 end_cycle;
-	u64 last_issue_cycle;
+	u32 nr_saved;
+	struct gtbs_grid_desc desc;
+	struct gtbs_occupancy occ;
 	u32 knee;
 	u32 mem_ppm;
 	u32 full_div;
+	u64 last_issue_cycle;
 	u64 alone_cycles;
 	u64 policy_priv[GTBS_POLICY_GRID_PRIV_SIZE / sizeof(u64)];
+	struct list_head node;
+	u64 id;
+	u64 submit_cycle;
+	u64 start_cycle;
+	u64 end_cycle;
 	u64 nr_predictions;
 	u64 first_pred;
 	u64 pred_remaining;
@@ -486,7 +504,6 @@ struct gtbs_grid {
 	u64 expire_cycle;
 	struct list_head timeout_node;
 	struct list_head saved;
-	u32 nr_saved;
 	void *priv;
 	struct gtbs_grid *after;
 	struct list_head after_node;
