@@ -18,7 +18,10 @@
  * - the block callbacks match: every started block ends once, no block
  *   starts twice;
  * - every SM whose next event changed since the last check is in
- *   &gtbs_dev.next_moved (what the module re-arms its timers from).
+ *   &gtbs_dev.next_moved (what the module re-arms its timers from);
+ * - in the predictor's extended mode, a resident grid with none of its
+ *   slots in &gtbs_sm.res_changed has Resident_Blocks equal to its block
+ *   count on the SM (the residency check reads only marked slots).
  *
  * At the end the device is drained: every grid not cancelled or timed out
  * is DONE with all its blocks, the SMs are empty and the device is idle.
@@ -187,6 +190,36 @@ static const struct gtbs_backend_ops fz_backend = {
 	.block_preempt = fz_block_preempt,
 };
 
+#ifndef FZ_COMPARE	/* an older core may have no res_changed */
+/*
+ * The residency check reads only marked slots (gtbs_sm.res_changed): a
+ * resident grid of the extended mode with no slot marked on @sm must
+ * already have Resident_Blocks equal to its count there.
+ */
+static void fz_check_residency(struct fz *f, const struct gtbs_sm *sm)
+{
+	unsigned int j, k;
+
+	for (j = 0; j < f->dev.cfg.max_blocks_per_sm; j++) {
+		const struct gtbs_grid *grid = sm->slots[j].grid;
+		const struct gtbs_grid_sm *gs;
+		bool marked = false;
+
+		if (!grid)
+			continue;
+		gs = gtbs_grid_sm(grid, sm->id);
+		if (gs->pred.literal)
+			continue;
+		for (k = 0; k < f->dev.cfg.max_blocks_per_sm; k++)
+			if (sm->slots[k].grid == grid &&
+			    test_bit(k, sm->res_changed))
+				marked = true;
+		if (!marked)
+			fz_assert(gs->pred.resident_blocks == gs->resident);
+	}
+}
+#endif
+
 static void fz_check(struct fz *f)
 {
 	const struct gtbs_dev_config *cfg = &f->dev.cfg;
@@ -223,6 +256,7 @@ static void fz_check(struct fz *f)
 			fz_assert(gtbs_sm_next_event(&f->dev, sm) == f->armed[i]);
 		__clear_bit(i, f->dev.next_moved);
 		f->armed[i] = gtbs_sm_next_event(&f->dev, sm);
+		fz_check_residency(f, sm);
 #endif
 	}
 	for (g = 0; g < f->nr_grids; g++) {
