@@ -734,7 +734,8 @@ static u32 gtbs_dev_top_class(const struct gtbs_dev *dev, u64 now)
  * last change (a launch resets Resident_Blocks only on a grid with no
  * block resident before it, and its launching block marks its slot), so
  * comparing it again would change nothing.  O(changed grids) pairs read,
- * not one per resident block.
+ * not one per resident block, and none for grids of the literal mode,
+ * which are not marked (sm.h).
  */
 static void gtbs_sm_check_residency(struct gtbs_dev *dev, struct gtbs_sm *sm)
 {

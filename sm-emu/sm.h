@@ -158,32 +158,40 @@ static inline void gtbs_sm_take(struct gtbs_dev *dev, struct gtbs_sm *sm,
 /*
  * A block of @grid was issued into @slot of @sm: one more of the grid's
  * blocks on the SM, whose residency the SM compares at the end of its
- * dispatch (&gtbs_sm.res_changed).  Lock held.
+ * dispatch (&gtbs_sm.res_changed), unless the predictor's literal mode
+ * ignores residency for the grid (its pair's mode is that of its launch,
+ * which may follow this first issue and leaves an extra mark at most).
+ * Lock held.
  */
 static inline void gtbs_sm_grid_enter(struct gtbs_sm *sm,
 				      struct gtbs_slot *slot,
 				      struct gtbs_grid *grid)
 {
+	struct gtbs_grid_sm *gs = gtbs_grid_sm(grid, sm->id);
+
 	grid->resident++;
-	gtbs_grid_sm(grid, sm->id)->resident++;
-	__set_bit(slot - sm->slots, sm->res_changed);
+	gs->resident++;
+	if (!gs->pred.literal)
+		__set_bit(slot - sm->slots, sm->res_changed);
 }
 
 /*
  * The block in @slot of @sm left: one less of its grid's blocks on the SM.
  * If others remain, one slot that holds one is marked for the residency
  * check (any will do: the check reads the grid's pair); with none left
- * there is nothing to compare (a count of 0 changes nothing).  Lock held.
+ * there is nothing to compare (a count of 0 changes nothing), nor in the
+ * literal mode.  Lock held.
  */
 static inline void gtbs_sm_grid_leave(const struct gtbs_dev *dev,
 				      struct gtbs_sm *sm,
 				      struct gtbs_slot *slot)
 {
 	struct gtbs_grid *grid = slot->grid;
+	struct gtbs_grid_sm *gs = gtbs_grid_sm(grid, sm->id);
 	u32 i;
 
 	grid->resident--;
-	if (!--gtbs_grid_sm(grid, sm->id)->resident)
+	if (!--gs->resident || gs->pred.literal)
 		return;
 	for (i = 0; i < dev->cfg.max_blocks_per_sm; i++) {
 		if (sm->slots[i].grid == grid && &sm->slots[i] != slot) {
