@@ -358,9 +358,13 @@ static void gtbs_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	grid->last_issue_cycle = now;
 	grid->state = GTBS_GRID_QUEUED;
 	list_add_tail(&grid->node, &dev->grids);
-	list_add_tail(&grid->pending_node, &dev->pending);
-	dev->nr_pending[grid->desc.prio_class]++;
-	dev->pending_gen++;
+	if (dev->backend && dev->backend->grid_arrive)
+		dev->backend->grid_arrive(dev, grid);
+	if (!grid->throttle) {
+		list_add_tail(&grid->pending_node, &dev->pending);
+		dev->nr_pending[grid->desc.prio_class]++;
+		dev->pending_gen++;
+	}
 	dev->nr_grids++;
 	dev->grids_submitted++;
 	if (dev->policy->grid_arrive)

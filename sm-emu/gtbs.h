@@ -44,6 +44,14 @@
  * divisors (knees and per-grid loads, timing-model.rst "Co-runners")
  */
 #define GTBS_WARP_SCALE		1000U
+/**
+ * GTBS_THROTTLE_OWNER - &gtbs_grid.throttle bit: the device's owner
+ *	throttled the grid (the module: its user's block events made the
+ *	device fall behind the wall clock, Documentation/reliability.rst)
+ */
+#define GTBS_THROTTLE_OWNER	1U
+/** GTBS_THROTTLE_ALL - every &gtbs_grid.throttle bit defined */
+#define GTBS_THROTTLE_ALL	GTBS_THROTTLE_OWNER
 /** GTBS_LABEL_LEN - bytes in a grid label, NUL included */
 #define GTBS_LABEL_LEN		32
 /** GTBS_POLICY_NAME_LEN - bytes in a policy name, NUL included */
@@ -410,6 +418,10 @@ struct gtbs_grid_sm {
  * @next_block: blocks issued so far (index of the next block to issue).
  * @blocks_done: blocks ended.
  * @resident: blocks resident now, all SMs.
+ * @throttle: why the grid may not issue blocks now, a mask of
+ *	%GTBS_THROTTLE_OWNER and the like; 0 when it may.  A throttled grid
+ *	is off &gtbs_dev.pending and gtbs_grid_has_blocks() is false for it,
+ *	so no policy picks it; its resident blocks run on (throttle.c).
  * @submit_cycle: emulated cycle of arrival (submission); while WAITING,
  *	the cycle it was submitted at (its arrival is not known yet).
  * @start_cycle: emulated cycle its first block started.
@@ -484,6 +496,7 @@ struct gtbs_grid {
 	u32 blocks_done;
 	u32 resident;
 	u32 nr_saved;
+	u32 throttle;
 	struct gtbs_grid_desc desc;
 	struct gtbs_occupancy occ;
 	u32 knee;
@@ -989,6 +1002,12 @@ struct gtbs_policy_ops {
 
 /**
  * struct gtbs_backend_ops - what the owner of a device is told
+ * @grid_arrive: optional.  @grid arrives at &gtbs_dev.clock: it is on
+ *	&gtbs_dev.grids (QUEUED, its &gtbs_grid.id given) but not yet on
+ *	&gtbs_dev.pending and the policy has not seen it.  The owner may only
+ *	set bits of &gtbs_grid.throttle here (a grid of a throttled user
+ *	arrives throttled, throttle.c); the core then leaves it off the
+ *	pending list.
  * @grid_start: optional.  First block of @grid started.
  * @grid_done: optional.  Last block of @grid ended; the grid has left
  *	&gtbs_dev.grids and the core no longer touches it.
@@ -1026,6 +1045,7 @@ struct gtbs_policy_ops {
  * All ops are called with the device lock held and must not sleep.
  */
 struct gtbs_backend_ops {
+	void (*grid_arrive)(struct gtbs_dev *dev, struct gtbs_grid *grid);
 	void (*grid_start)(struct gtbs_dev *dev, struct gtbs_grid *grid);
 	void (*grid_done)(struct gtbs_dev *dev, struct gtbs_grid *grid);
 	void (*grid_timeout)(struct gtbs_dev *dev, struct gtbs_grid *grid);
@@ -1167,6 +1187,8 @@ struct gtbs_pair_alloc {
  * @grids_timed_out: counter of grids stopped by their job timeout; with no
  *	grid present, @grids_submitted = @grids_completed + @grids_cancelled
  *	+ @grids_timed_out.
+ * @grids_throttled: counter of throttles: a grid without a reason got
+ *	one (gtbs_grid_throttle(), throttle.c).
  * @lock: kernel only: the owner's lock that serialises the device (the
  *	module's &gputbs_device.lock), or NULL (KUnit's devices): the core's
  *	entry points assert it under lockdep (gtbs_lockdep_assert_held()).
@@ -1257,6 +1279,7 @@ struct gtbs_dev {
 	u32 pred_mode;
 	u64 timeout_cycles;
 	u64 grids_timed_out;
+	u64 grids_throttled;
 #ifdef __KERNEL__
 	spinlock_t *lock;	/* the owner's, asserted, never taken here */
 #endif
@@ -1342,6 +1365,11 @@ void gtbs_grid_submit_at(struct gtbs_dev *dev, struct gtbs_grid *grid,
 u64 gtbs_dev_next_arrival(const struct gtbs_dev *dev);
 u64 gtbs_dev_next_expiry(const struct gtbs_dev *dev);
 void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now);
+void gtbs_grid_throttle(struct gtbs_dev *dev, struct gtbs_grid *grid, u32 why,
+			u64 now);
+void gtbs_grid_unthrottle(struct gtbs_dev *dev, struct gtbs_grid *grid,
+			  u32 why, u64 now);
+u32 gtbs_dev_unthrottle(struct gtbs_dev *dev, u32 why, u64 now);
 u64 gtbs_sm_advance(struct gtbs_dev *dev, struct gtbs_sm *sm, u64 now);
 unsigned long *gtbs_dev_next_moved(struct gtbs_dev *dev);
 u64 gtbs_sm_next_event(const struct gtbs_dev *dev, const struct gtbs_sm *sm);
@@ -1379,11 +1407,13 @@ bool gtbs_grid_sm_reslice_due(const struct gtbs_dev *dev,
  *
  * Context: device lock held.
  * Return: true if it has unissued blocks or preempted blocks waiting to
- * run again (&gtbs_grid.saved).
+ * run again (&gtbs_grid.saved) and is not throttled (&gtbs_grid.throttle:
+ * a throttled grid has no block it may issue now).
  */
 static inline bool gtbs_grid_has_blocks(const struct gtbs_grid *grid)
 {
-	return grid->next_block < grid->desc.nr_blocks || grid->nr_saved;
+	return !grid->throttle &&
+	       (grid->next_block < grid->desc.nr_blocks || grid->nr_saved);
 }
 
 /**

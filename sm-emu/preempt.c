@@ -195,13 +195,16 @@ u64 gtbs_context_cycles(const struct gtbs_dev *dev,
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_context_cycles);
 
-/* @grid has a block to issue again: back on the pending list, in order. */
-static void gtbs_pending_readd(struct gtbs_dev *dev, struct gtbs_grid *grid,
-			       u64 now)
+/*
+ * @grid has a block to issue again (a saved block, or its throttle lifted,
+ * throttle.c): back on the pending list, in order; a throttled grid stays
+ * off it.  Lock held.
+ */
+void gtbs_pending_readd(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 {
 	struct gtbs_grid *pos;
 
-	if (!list_empty(&grid->pending_node))
+	if (!list_empty(&grid->pending_node) || !gtbs_grid_has_blocks(grid))
 		return;
 	/* &gtbs_dev.pending is in arrival order: after the last earlier one */
 	list_for_each_entry_reverse(pos, &dev->pending, pending_node)

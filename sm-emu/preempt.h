@@ -25,5 +25,6 @@ void gtbs_issue_saved(struct gtbs_dev *dev, struct gtbs_sm *sm,
 void gtbs_grid_drop_saved(struct gtbs_dev *dev, struct gtbs_grid *grid);
 void gtbs_slot_free(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		    struct gtbs_slot *slot);
+void gtbs_pending_readd(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now);
 
 #endif /* _GTBS_PREEMPT_H */

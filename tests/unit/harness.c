@@ -284,7 +284,14 @@ static void h_kick(struct gtbs_dev *dev, struct gtbs_sm *sm)
 	h->sm_kicks[sm->id]++;
 }
 
+/* Grids arrive with the reasons the test set (throttle.c). */
+static void h_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	grid->throttle |= h_of(dev)->arrive_throttle;
+}
+
 static const struct gtbs_backend_ops h_backend = {
+	.grid_arrive = h_grid_arrive,
 	.grid_start = h_grid_start,
 	.grid_done = h_grid_done,
 	.grid_timeout = h_grid_timeout,

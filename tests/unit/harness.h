@@ -52,6 +52,8 @@ struct h_dev {
 	/* grids allocated by h_grid_new(), freed by h_free() */
 	struct gtbs_grid **grids;
 	size_t nr_grids, cap_grids;
+	/* &gtbs_grid.throttle bits every arriving grid gets (throttle.c) */
+	u32 arrive_throttle;
 	/* backend.kick calls, total and per SM */
 	u64 nr_kicks;
 	u64 *sm_kicks;
@@ -155,6 +157,7 @@ Suite *policy_suite(void);
 Suite *timeout_suite(void);
 Suite *conformance_suite(void);
 Suite *preempt_suite(void);
+Suite *throttle_suite(void);
 /* Regression cases, one per core bug found by these tests. */
 Suite *regressions_suite(void);
 void regressions_timing(Suite *s);
