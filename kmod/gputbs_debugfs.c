@@ -32,7 +32,11 @@
  *	gputbs_sync_stats): the budget of events per hold, slices run, slices
  *	that left the device behind the wall clock, the most events, the
  *	longest and the mean hold of one slice (ns), the device's clock and
- *	how many cycles it lags the wall clock now.
+ *	how many cycles it lags the wall clock now; then the wall-clock
+ *	isolation of users (struct gputbs_isol, gputbs_isolation.c):
+ *	max_lag_ns, the largest lag a check saw (ns), whether users are
+ *	throttled now, users throttled and lifts so far, and the wall-clock
+ *	ns spent throttling.
  * users
  *	The per-user accounting of gputbs_limits.c: per user holding grids
  *	(at most %GPUTBS_DEBUGFS_MAX_USERS) its uid, unreaped grids and
@@ -47,6 +51,7 @@
  */
 #include <linux/debugfs.h>
 #include <linux/err.h>
+#include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
@@ -551,10 +556,15 @@ static int gputbs_dbg_sync_show(struct seq_file *m, void *unused)
 {
 	struct gputbs_device *gdev = m->private;
 	struct gputbs_sync_stats st;
-	u64 clock, now;
+	struct gputbs_isol isol;
+	u64 clock, now, throttled_ns;
 
 	spin_lock(&gdev->lock);
 	st = gdev->sync;
+	isol = gdev->isol;
+	throttled_ns = isol.throttled_ns;
+	if (isol.throttling)
+		throttled_ns += ktime_get_ns() - isol.since_ns;
 	clock = gdev->core.clock;
 	now = gputbs_now_cycles(gdev);
 	spin_unlock(&gdev->lock);
@@ -568,6 +578,12 @@ static int gputbs_dbg_sync_show(struct seq_file *m, void *unused)
 		   st.slices ? div64_u64(st.total_ns, st.slices) : 0);
 	seq_printf(m, "clock %llu\n", clock);
 	seq_printf(m, "lag %llu\n", now > clock ? now - clock : 0);
+	seq_printf(m, "max_lag_ns %llu\n", isol.max_lag_ns);
+	seq_printf(m, "max_lag_seen_ns %llu\n", isol.max_lag_seen_ns);
+	seq_printf(m, "throttling %d\n", isol.throttling);
+	seq_printf(m, "users_throttled %llu\n", isol.throttles);
+	seq_printf(m, "lifts %llu\n", isol.lifts);
+	seq_printf(m, "throttled_ns %llu\n", throttled_ns);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(gputbs_dbg_sync);

@@ -93,6 +93,74 @@ struct gputbs_sync_stats {
 };
 
 /**
+ * GPUTBS_MAX_LAG_NS_DEFAULT - max_lag_ns at load: how far, in wall-clock
+ * ns, the device may lag the wall clock before the users above their fair
+ * share of block events are throttled (100 ms; gputbs_isolation.c)
+ */
+#define GPUTBS_MAX_LAG_NS_DEFAULT	(100ULL * NSEC_PER_MSEC)
+/** GPUTBS_MAX_LAG_NS_MAX - the largest max_lag_ns accepted (1 hour), ns */
+#define GPUTBS_MAX_LAG_NS_MAX		(3600ULL * NSEC_PER_SEC)
+/**
+ * GPUTBS_ISOL_SCAN_NS - the shortest wall-clock time between two checks
+ * that look for users to throttle while the device lags (1 ms), ns
+ */
+#define GPUTBS_ISOL_SCAN_NS		NSEC_PER_MSEC
+
+/**
+ * struct gputbs_user_isol - one user's block events (gputbs_isolation.c)
+ * @epoch: the window (&gputbs_isol.epoch) @events counts in.
+ * @events: block events of the user's grids in window @epoch.
+ * @total_events: block events of the user's grids while it held grids.
+ * @throttled: the user's grids issue no block (%GTBS_THROTTLE_OWNER).
+ * @throttles: times the user was throttled.
+ *
+ * Part of &struct gputbs_user (gputbs_limits.c), which lives while the
+ * user holds a grid; protected by &gputbs_device.lock (not by the
+ * accounting's lock, which protects the rest of the entry).
+ */
+struct gputbs_user_isol {
+	u64 epoch;
+	u64 events;
+	u64 total_events;
+	bool throttled;
+	u32 throttles;
+};
+
+/**
+ * struct gputbs_isol - the device's share-out of the emulator's capacity
+ *	(gputbs_isolation.c)
+ * @max_lag_ns: the lag of the device behind the wall clock past which
+ *	users above their fair share are throttled, ns; 0: never (sysfs
+ *	max_lag_ns).
+ * @epoch: the current window: incremented whenever a slice reaches the
+ *	current cycle.
+ * @events: block events of all users in the window.
+ * @last_scan_ns: CLOCK_MONOTONIC time of the last check for users to
+ *	throttle.
+ * @throttling: some users are throttled now.
+ * @since_ns: while @throttling, when the first of them was.
+ * @throttles: counter of users throttled.
+ * @lifts: counter of times every throttle was lifted.
+ * @throttled_ns: wall-clock ns spent with a user throttled, up to the
+ *	last lift.
+ * @max_lag_seen_ns: the largest lag seen by a check, ns.
+ *
+ * Protected by &gputbs_device.lock; shown in debugfs gputbs/sync.
+ */
+struct gputbs_isol {
+	u64 max_lag_ns;
+	u64 epoch;
+	u64 events;
+	u64 last_scan_ns;
+	bool throttling;
+	u64 since_ns;
+	u64 throttles;
+	u64 lifts;
+	u64 throttled_ns;
+	u64 max_lag_seen_ns;
+};
+
+/**
  * struct gputbs_params - the sysfs directory policy_params/
  * @ops: the policy the directory shows, NULL while it does not exist.
  * @group: the attribute group, named "policy_params".
@@ -137,6 +205,7 @@ struct gputbs_params {
  * @next_client_id: the last drm-client-id given to an open file.
  * @obs: preemptions, latencies, accuracy log, per-SM tracking (@lock).
  * @sync: lock hold statistics of the device's runs (@lock).
+ * @isol: block events charged to users, and their throttles (@lock).
  * @debugfs: the debugfs directory gputbs/, or an error pointer.
  * @params: the sysfs directory policy_params/ (@cfg_lock).
  * @preset: the device preset the configuration was last set from (module
@@ -164,6 +233,7 @@ struct gputbs_device {
 	atomic64_t next_client_id;
 	struct gputbs_obs obs;
 	struct gputbs_sync_stats sync;
+	struct gputbs_isol isol;
 	struct dentry *debugfs;
 	struct gputbs_params params;
 	const struct gtbs_dev_preset *preset;
@@ -324,6 +394,16 @@ void gputbs_grid_uncharge(struct gputbs_client *client,
 u32 gputbs_users_snapshot(struct gputbs_user_usage *usage, u32 max,
 			  struct gputbs_user_usage *total);
 u32 gputbs_max_grids_per_device(void);
+struct gputbs_user_isol *gputbs_user_isol(struct gputbs_user *user);
+u32 gputbs_users_isol_scan(bool (*fn)(struct gputbs_user_isol *ui,
+				      u32 nr_users, void *arg), void *arg);
+
+/* gputbs_isolation.c */
+void gputbs_isol_check(struct gputbs_device *gdev, bool done);
+void gputbs_isol_set_max_lag(struct gputbs_device *gdev, u64 ns);
+void gputbs_isol_block_end(struct gputbs_device *gdev,
+			   struct gputbs_grid *grid);
+void gputbs_isol_grid_arrive(struct gtbs_dev *core, struct gtbs_grid *cg);
 u32 gputbs_max_grids_per_user(void);
 void gputbs_max_bytes(u64 *per_user, u64 *per_device);
 

@@ -155,12 +155,15 @@ MODULE_PARM_DESC(max_blocks_per_grid,
  *	structure is freed when the last grid is uncharged.
  * @bytes: bytes of block records and duration arrays charged to the user
  *	(&gputbs_acct.lock).
+ * @isol: the user's block events and throttle (&gputbs_device.lock;
+ *	gputbs_isolation.c).
  */
 struct gputbs_user {
 	struct hlist_node node;
 	kuid_t uid;
 	u32 nr_grids;
 	u64 bytes;
+	struct gputbs_user_isol isol;
 };
 
 /* GPUTBS_USERS_HASH_BITS - log2 of the buckets of &gputbs_acct.users */
@@ -508,4 +511,43 @@ void gputbs_max_bytes(u64 *per_user, u64 *per_device)
 {
 	*per_user = READ_ONCE(max_bytes_per_user);
 	*per_device = READ_ONCE(max_bytes_per_device);
+}
+
+/**
+ * gputbs_user_isol() - a user's block events and throttle
+ * @user: a user charged with a grid (&gputbs_charge.user).
+ *
+ * Context: &gputbs_device.lock held to use the result; @user lives while
+ * the caller's grid is charged to it.
+ * Return: its &struct gputbs_user_isol.
+ */
+struct gputbs_user_isol *gputbs_user_isol(struct gputbs_user *user)
+{
+	return &user->isol;
+}
+
+/**
+ * gputbs_users_isol_scan() - call @fn for every user holding grids
+ * @fn: called with each user's &struct gputbs_user_isol, the number of
+ *	users holding grids, and @arg; returns whether it changed the user.
+ * @arg: passed to @fn.
+ *
+ * O(users).  Used by gputbs_isolation.c to throttle and lift users.
+ *
+ * Context: &gputbs_device.lock held (it protects what @fn changes); takes
+ * the accounting's lock, a leaf lock, inside.
+ * Return: the users for which @fn returned true.
+ */
+u32 gputbs_users_isol_scan(bool (*fn)(struct gputbs_user_isol *ui,
+				      u32 nr_users, void *arg), void *arg)
+{
+	struct gputbs_acct *acct = &gputbs_acct;
+	struct gputbs_user *user;
+	u32 bkt, n = 0;
+
+	spin_lock(&acct->lock);
+	hash_for_each(acct->users, bkt, user, node)
+		n += fn(&user->isol, acct->nr_users, arg);
+	spin_unlock(&acct->lock);
+	return n;
 }

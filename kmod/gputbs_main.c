@@ -115,6 +115,7 @@ static void gputbs_backend_block_end(struct gtbs_dev *core,
 	gputbs_obs_block_end(core->priv, sm, grid->priv, slot, block, start,
 			     end);
 	gputbs_grid_block_end(grid->priv, sm->id, slot, block, start, end);
+	gputbs_isol_block_end(core->priv, grid->priv);
 }
 
 /*
@@ -122,6 +123,7 @@ static void gputbs_backend_block_end(struct gtbs_dev *core,
  * gputbs_obs.c (tracepoints, counters, accounting).
  */
 static const struct gtbs_backend_ops gputbs_backend = {
+	.grid_arrive = gputbs_isol_grid_arrive,
 	.grid_start = gputbs_obs_grid_start,
 	.grid_done = gputbs_backend_grid_done,
 	.grid_timeout = gputbs_backend_grid_timeout,
@@ -253,6 +255,7 @@ static struct gputbs_device *gputbs_device_alloc(void)
 	gdev->time_scale_ps = time_scale_ps;
 	gdev->max_grids_per_fd = max_grids_per_fd;
 	gdev->timeout_ns = GPUTBS_DEFAULT_TIMEOUT_NS;
+	gdev->isol.max_lag_ns = GPUTBS_MAX_LAG_NS_DEFAULT;
 	/* 120 s in cycles: no overflow at any time scale */
 	gputbs_ns_to_cycles(gdev, gdev->timeout_ns, &gdev->core.timeout_cycles);
 	return gdev;

@@ -421,6 +421,47 @@ static int gputbs_set_timeout_ns(struct gputbs_device *gdev, u64 ns, u64 now)
 GPUTBS_NS_TUNABLE_ATTR(timeout_ns, gdev->timeout_ns);
 
 /*
+ * How far the device may lag the wall clock before users above their fair
+ * share of block events are throttled (gputbs_isolation.c), ns; 0: never.
+ * Not a scheduling event: written at once, without catching up first, so
+ * that root can turn isolation on while the device is far behind.
+ */
+static ssize_t max_lag_ns_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct gputbs_device *gdev = gputbs_from_dev(dev);
+	u64 val;
+
+	spin_lock(&gdev->lock);
+	val = gdev->isol.max_lag_ns;
+	spin_unlock(&gdev->lock);
+	return sysfs_emit(buf, "%llu\n", val);
+}
+
+static ssize_t max_lag_ns_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	struct gputbs_device *gdev = gputbs_from_dev(dev);
+	u64 val;
+	int ret;
+
+	ret = gputbs_admin_check();
+	if (ret)
+		return ret;
+	ret = kstrtou64(buf, 10, &val);
+	if (ret)
+		return ret;
+	if (val > GPUTBS_MAX_LAG_NS_MAX)
+		return -ERANGE;
+	spin_lock(&gdev->lock);
+	gputbs_isol_set_max_lag(gdev, val);
+	spin_unlock(&gdev->lock);
+	return count;
+}
+static DEVICE_ATTR_RW(max_lag_ns);
+
+/*
  * The device's configuration: a field of struct gtbs_dev_config, or the
  * time scale.  Reads take the lock for a consistent copy; writes hold
  * cfg_lock, which open() takes too.
@@ -645,6 +686,8 @@ GPUTBS_COUNTER_ATTR(blocks_flushed, gdev->core.preempts[GTBS_MECH_FLUSH]);
 GPUTBS_COUNTER_ATTR(blocks_restored, gdev->core.restores);
 GPUTBS_COUNTER_ATTR(switch_cycles, gdev->core.xfer_cycles);
 GPUTBS_COUNTER_ATTR(flushed_cycles, gdev->core.lost_cycles);
+GPUTBS_COUNTER_ATTR(users_throttled, gdev->isol.throttles);
+GPUTBS_COUNTER_ATTR(grids_throttled, gdev->core.grids_throttled);
 
 static struct attribute *gputbs_attrs[] = {
 	&dev_attr_policy.attr,
@@ -657,6 +700,7 @@ static struct attribute *gputbs_attrs[] = {
 	&dev_attr_preempt_budget_high.attr,
 	&dev_attr_preempt_budget_realtime.attr,
 	&dev_attr_timeout_ns.attr,
+	&dev_attr_max_lag_ns.attr,
 	&dev_attr_device.attr,
 	&dev_attr_nr_sms.attr.attr,
 	&dev_attr_threads_per_sm.attr.attr,
@@ -678,6 +722,8 @@ static struct attribute *gputbs_attrs[] = {
 	&dev_attr_policy_switches.attr,
 	&dev_attr_sharing_switches.attr,
 	&dev_attr_preemptions.attr,
+	&dev_attr_users_throttled.attr,
+	&dev_attr_grids_throttled.attr,
 	&dev_attr_blocks_switched.attr,
 	&dev_attr_blocks_flushed.attr,
 	&dev_attr_blocks_restored.attr,

@@ -3914,6 +3914,99 @@ START_TEST(bounded_catch_up_flood)
 END_TEST
 
 
+/*
+ * Child, as nobody: @nr grids of 2^20 one-cycle blocks arriving now, on as
+ * many files as max_grids_per_fd asks; tells @fd, then waits to be killed
+ * (its files are closed then, which cancels the rest of the backlog).
+ */
+static int child_backlog(int fd, unsigned int nr)
+{
+	struct gputbs *g = NULL;
+	struct gputbs_submit s;
+	unsigned int i;
+	char c = 1;
+	int ret;
+
+	if (become_nobody())
+		return 10;
+	for (i = 0; i < nr; i++) {
+		grid_dist(&s, 1U << 20, 32, 1);
+		ret = g ? gputbs_submit(g, &s) : -EAGAIN;
+		if (ret == -EAGAIN) {
+			/* the file is full: another one (the old stays open) */
+			if (gputbs_open(device_path, 0, &g))
+				return 11;
+			ret = gputbs_submit(g, &s);
+		}
+		if (ret)
+			return 12;
+	}
+	if (write(fd, &c, 1) != 1)
+		return 13;
+	for (;;)
+		pause();
+}
+
+/*
+ * Issue 28's backlog: user nobody submits grids of 2^20 one-cycle blocks
+ * (GPUTBS_ISOL_GRIDS, 16 by default: 16 million block ends, minutes of the
+ * debug kernel's emulator; the issue's 1,024 on the stock kernel), and
+ * once the device lags the wall clock by more than 0.5 s, root submits a
+ * REALTIME grid of one 1,000-cycle block.  With max_lag_ns at its default
+ * nobody is throttled and root's grid completes while nobody's backlog is
+ * still there, within the wait's deadline of 30 s (with max_lag_ns 0 it
+ * waits for the whole backlog: minutes); the time it took is printed.
+ */
+START_TEST(isolation_realtime_behind_backlog)
+{
+	const char *env = getenv("GPUTBS_ISOL_GRIDS");
+	unsigned int nr = env ? (unsigned int)atoi(env) : 16;
+	unsigned long long throttled0 = sysfs_num("users_throttled");
+	unsigned long long lag_cycles, t0;
+	struct gputbs *g = dev_open();
+	struct gputbs_info info;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	int pfd[2], status, ret;
+	pid_t pid;
+	char c;
+
+	ck_assert_uint_gt(sysfs_num("max_lag_ns"), 0);
+	dev_info(g, &info);
+	ck_assert_int_eq(pipe(pfd), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		close(pfd[0]);
+		_exit(child_backlog(pfd[1], nr));
+	}
+	close(pfd[1]);
+	ck_assert_msg(read(pfd[0], &c, 1) == 1, "backlog child failed");
+	close(pfd[0]);
+	/* the device must be behind, or the test shows nothing */
+	lag_cycles = cycles_for_ns(&info, 500 * NS_PER_MS);
+	t0 = gputbs_now_ns();
+	while (sync_num("lag") < lag_cycles &&
+	       gputbs_now_ns() - t0 < 20 * NS_PER_SEC)
+		usleep(10000);
+	ck_assert_uint_ge(sync_num("lag"), lag_cycles);
+	grid_dist(&s, 1, 32, 1000);
+	s.prio_class = GPUTBS_PRIO_REALTIME;
+	t0 = gputbs_now_ns();
+	submit_ok(g, &s);
+	ret = gputbs_wait_handle(g, s.handle, deadline_in(30 * NS_PER_SEC), &w);
+	fprintf(stderr,
+		"isolation: root's grid behind %u grids: %s after %.3f s, lag %llu cycles\n",
+		nr, ret ? gputbs_strerror(ret) : "done",
+		(double)(gputbs_now_ns() - t0) / 1e9, sync_num("lag"));
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(!ret, "root's REALTIME grid: %s", gputbs_strerror(ret));
+	ck_assert_uint_eq(w.blocks_done, 1);
+	ck_assert_uint_gt(sysfs_num("users_throttled"), throttled0);
+}
+END_TEST
+
 static TCase *tcase(Suite *s, const char *name, int timeout)
 {
 	TCase *tc = tcase_create(name);
@@ -4063,6 +4156,7 @@ static Suite *gputbs_suite(void)
 	tcase_add_test(tc, timeout_own_grid_exact);
 	tcase_add_test(tc, timeout_frees_sms_for_realtime);
 	tcase_add_test(tc, bounded_catch_up_flood);
+	tcase_add_test(tc, isolation_realtime_behind_backlog);
 
 	tc = tcase(s, "sysfs", 60);
 	tcase_add_checked_fixture(tc, NULL, teardown_sysfs);
