@@ -399,7 +399,7 @@ u32 gputbs_users_isol_scan(bool (*fn)(struct gputbs_user_isol *ui,
 				      u32 nr_users, void *arg), void *arg);
 
 /* gputbs_isolation.c */
-void gputbs_isol_check(struct gputbs_device *gdev, bool done);
+bool gputbs_isol_check(struct gputbs_device *gdev, bool done);
 void gputbs_isol_set_max_lag(struct gputbs_device *gdev, u64 ns);
 void gputbs_isol_block_end(struct gputbs_device *gdev,
 			   struct gputbs_grid *grid);

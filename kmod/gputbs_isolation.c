@@ -23,7 +23,8 @@
  * * A *window* runs from the last time the device kept up with the wall
  *   clock (a slice that reached the current cycle) until the next; each
  *   user's block events in the window are counted (&gputbs_user_isol).
- * * When the device lags the wall clock by more than max_lag_ns (sysfs;
+ * * When the device lags the wall clock (the oldest event still due is
+ *   older) by more than max_lag_ns (sysfs;
  *   100 ms by default, 0 turns isolation off), every user holding grids
  *   whose events in the window exceed a fair share of them (1/n with n
  *   users holding grids) is *throttled*: its grids, those that arrive
@@ -97,17 +98,21 @@ static void gputbs_isol_throttle_grids(struct gputbs_device *gdev)
 	}
 }
 
-/* Lift every throttle and start a new window.  Lock held. */
-static void gputbs_isol_lift(struct gputbs_device *gdev, u64 now_ns)
+/*
+ * Lift every throttle.  Returns the grids that went back onto the pending
+ * list, whose blocks are due at the device's clock.  Lock held.
+ */
+static u32 gputbs_isol_lift(struct gputbs_device *gdev, u64 now_ns)
 {
 	struct gputbs_isol *isol = &gdev->isol;
 
 	lockdep_assert_held(&gdev->lock);
 	gputbs_users_isol_scan(gputbs_isol_user_lift, isol);
-	gtbs_dev_unthrottle(&gdev->core, GTBS_THROTTLE_OWNER, gdev->core.clock);
 	isol->throttled_ns += now_ns - isol->since_ns;
 	isol->throttling = false;
 	isol->lifts++;
+	return gtbs_dev_unthrottle(&gdev->core, GTBS_THROTTLE_OWNER,
+				   gdev->core.clock);
 }
 
 /**
@@ -120,37 +125,44 @@ static void gputbs_isol_lift(struct gputbs_device *gdev, u64 now_ns)
  * per %GPUTBS_ISOL_SCAN_NS; lifting is O(users + grids).
  *
  * Context: &gputbs_device.lock held (after gtbs_dev_run_bounded()).
+ * Return: true when it gave the device work due at its clock (grids back
+ * on the pending list, whose SMs are kicked there): the caller's slice is
+ * then not done, and the device must be run again before it sleeps.
  */
-void gputbs_isol_check(struct gputbs_device *gdev, bool done)
+bool gputbs_isol_check(struct gputbs_device *gdev, bool done)
 {
 	struct gputbs_isol *isol = &gdev->isol;
-	u64 now_ns = ktime_get_ns(), clock_ns, lag_ns;
+	u64 now_ns = ktime_get_ns(), next_ns, lag_ns;
 	u32 n;
 
 	lockdep_assert_held(&gdev->lock);
 	if (done) {
 		isol->epoch++;
 		isol->events = 0;
-		if (isol->throttling)
-			gputbs_isol_lift(gdev, now_ns);
-		return;
+		return isol->throttling && gputbs_isol_lift(gdev, now_ns);
 	}
-	clock_ns = gputbs_cycles_to_ns(gdev, gdev->core.clock);
-	lag_ns = now_ns > clock_ns ? now_ns - clock_ns : 0;
+	/*
+	 * The lag is the age of the oldest event still due, not of the
+	 * clock: a slice that stopped for a refill of spare pairs before
+	 * the first event after a long idle period is not behind.
+	 */
+	next_ns = gputbs_cycles_to_ns(gdev, gtbs_dev_next_event(&gdev->core));
+	lag_ns = now_ns > next_ns ? now_ns - next_ns : 0;
 	isol->max_lag_seen_ns = max(isol->max_lag_seen_ns, lag_ns);
 	if (!isol->max_lag_ns || lag_ns <= isol->max_lag_ns ||
 	    now_ns - isol->last_scan_ns < GPUTBS_ISOL_SCAN_NS)
-		return;
+		return false;
 	isol->last_scan_ns = now_ns;
 	n = gputbs_users_isol_scan(gputbs_isol_user_over, isol);
 	if (!n)
-		return;
+		return false;
 	isol->throttles += n;
 	if (!isol->throttling) {
 		isol->throttling = true;
 		isol->since_ns = now_ns;
 	}
 	gputbs_isol_throttle_grids(gdev);
+	return false;
 }
 
 /**
@@ -160,14 +172,15 @@ void gputbs_isol_check(struct gputbs_device *gdev, bool done)
  *	wall-clock ns, 0..%GPUTBS_MAX_LAG_NS_MAX; 0 turns isolation off (and
  *	lifts every throttle).
  *
- * Context: &gputbs_device.lock held.
+ * Context: &gputbs_device.lock held; runs one slice (gputbs_dev_sync())
+ * when grids went back onto the pending list.
  */
 void gputbs_isol_set_max_lag(struct gputbs_device *gdev, u64 ns)
 {
 	lockdep_assert_held(&gdev->lock);
 	gdev->isol.max_lag_ns = ns;
-	if (!ns && gdev->isol.throttling)
-		gputbs_isol_lift(gdev, ktime_get_ns());
+	if (!ns && gdev->isol.throttling && gputbs_isol_lift(gdev, ktime_get_ns()))
+		gputbs_dev_sync(gdev);
 }
 
 /**

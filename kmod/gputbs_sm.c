@@ -279,7 +279,9 @@ static bool gputbs_dev_slice(struct gputbs_device *gdev, u64 until,
 
 	lockdep_assert_held(&gdev->lock);
 	done = gtbs_dev_run_bounded(&gdev->core, until, &budget);
-	gputbs_isol_check(gdev, done);
+	/* a lifted throttle leaves blocks due now: not done yet */
+	if (gputbs_isol_check(gdev, done))
+		done = false;
 	if (done && rearm)
 		gputbs_sm_rearm(gdev);
 	st->slices++;

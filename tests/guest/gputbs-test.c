@@ -3833,9 +3833,14 @@ static int child_flood(int fd, unsigned int nr, __u32 blocks, __u64 at)
 	if (write(fd, &c, 1) != 1)
 		return 12;
 	for (i = 0; i < nr; i++) {
-		if (gputbs_wait_handle(g, handles[i],
-				       deadline_in(300 * NS_PER_SEC), &w))
+		int ret = gputbs_wait_handle(g, handles[i],
+					     deadline_in(300 * NS_PER_SEC), &w);
+
+		if (ret) {
+			fprintf(stderr, "flood child: WAIT %u: %s\n", i,
+				gputbs_strerror(ret));
 			return 13;
+		}
 		if (w.blocks_done != blocks)
 			return 14;
 	}
