@@ -4161,6 +4161,8 @@ static Suite *gputbs_suite(void)
 	tcase_add_test(tc, timeout_own_grid_exact);
 	tcase_add_test(tc, timeout_frees_sms_for_realtime);
 	tcase_add_test(tc, bounded_catch_up_flood);
+
+	tc = tcase(s, "isolation", 120);
 	tcase_add_test(tc, isolation_realtime_behind_backlog);
 
 	tc = tcase(s, "sysfs", 60);
