@@ -326,5 +326,6 @@ u32 gputbs_users_snapshot(struct gputbs_user_usage *usage, u32 max,
 u32 gputbs_max_grids_per_device(void);
 u32 gputbs_max_grids_per_user(void);
 void gputbs_max_bytes(u64 *per_user, u64 *per_device);
+void gputbs_reserves(u32 *grids, u64 *bytes);
 
 #endif /* _GPUTBS_DRV_H */
