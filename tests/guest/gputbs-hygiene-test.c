@@ -10,7 +10,9 @@
  * per-file one (EAGAIN); the per-user limits (EDQUOT, ENOBUFS) of one
  * unprivileged user against another's and root's submissions,
  * CAP_SYS_RESOURCE beyond them, and the device-wide byte cap (ENOMEM)
- * against a pinning attempt; handles that mean nothing on another file, in
+ * against a pinning attempt; the reserve at the device's limits that five
+ * unprivileged users cannot take from root (reserved_grids,
+ * reserved_bytes); handles that mean nothing on another file, in
  * the same process or another; what user nobody may not do (classes above
  * normal, sysfs and module parameter writes), and what uid 0 without
  * CAP_SYS_ADMIN may not do (EPERM on every write to sysfs, policy_params/
@@ -28,8 +30,9 @@
  * Needs root (it drops to nobody, to uid 65533 and to capability-less
  * uid 0 in forked children), debugfs, and the module loaded with its
  * default max_grids_per_fd; it changes the module parameters
- * max_grids_per_device, max_grids_per_user, max_bytes_per_user and
- * max_bytes_per_device and puts back the values it found.
+ * max_grids_per_device, max_grids_per_user, max_bytes_per_user,
+ * max_bytes_per_device, reserved_grids and reserved_bytes and puts back
+ * the values it found.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -1296,7 +1299,7 @@ END_TEST
 
 static const char * const acct_params[] = {
 	"max_grids_per_user", "max_bytes_per_user", "max_bytes_per_device",
-	"max_grids_per_device",
+	"max_grids_per_device", "reserved_grids", "reserved_bytes",
 };
 
 #define NR_ACCT_PARAMS	(int)(sizeof(acct_params) / sizeof(acct_params[0]))
@@ -1624,6 +1627,7 @@ START_TEST(limit_device_bytes_enomem)
 
 	set_param("max_bytes_per_user", 1ULL << 30);
 	set_param("max_bytes_per_device", 4ULL << 20);
+	set_param("reserved_bytes", 0);	/* the cap itself, for everyone */
 	hold_start(&a, GU_NOBODY, 0, child_pin, NULL);
 	ck_assert_msg(a.result == 4, "nobody pinned %d MiB of a 4 MiB cap",
 		      a.result);
@@ -1715,6 +1719,7 @@ START_TEST(limit_user_order)
 	info_get(fd, &info);
 	set_param("max_grids_per_user", info.max_grids_per_fd);
 	set_param("max_grids_per_device", info.max_grids_per_fd);
+	set_param("reserved_grids", 0);	/* the device's limit itself */
 	hold_start(&a, GU_NOBODY, 0, child_limit_order,
 		   &info.max_grids_per_fd);
 	ck_assert_msg(a.result == 0, "nobody: step %d", a.result);
@@ -1723,6 +1728,149 @@ START_TEST(limit_user_order)
 	hold_end(&a);
 	dev_close(fd);
 	assert_no_charges();
+}
+END_TEST
+
+/* ---- the reserve of CAP_SYS_RESOURCE at the device's limits ---------------- */
+
+#define RESERVE_UID	2000	/* five unprivileged users, 2000..2004 */
+#define RESERVE_USERS	5
+#define RESERVE_BYTES	65536	/* one user's bytes: 2048 recorded blocks */
+
+/*
+ * Child: one unprivileged user submits never-ending grids (kind 0: one
+ * block each; kind 1: 2048 recorded blocks, 64 KiB each) until refused.
+ * Returns the number accepted (at most 16) plus 100 x the refusal:
+ * 1 EDQUOT or ENOBUFS (its own limit), 2 ENOSPC or ENOMEM for the
+ * reserve, 3 for the device's limit itself; 99 on any other result.
+ */
+static int child_reserve_fill(void *arg)
+{
+	int kind = *(int *)arg, fd = gu_open(), n, ret;
+	struct gputbs_submit s;
+
+	if (fd < 0)
+		return 99;
+	for (n = 0; n < 16; n++) {
+		gu_grid(&s, kind ? 2048 : 1, 32, FOREVER);
+		s.flags = kind ? GPUTBS_SUBMIT_RECORD_BLOCKS : 0;
+		ret = gu_submit(fd, &s);
+		if (!ret)
+			continue;
+		if (ret == -EDQUOT || ret == -ENOBUFS)
+			return 100 + n;
+		if ((ret == -ENOSPC &&
+		     s.err_reason == GPUTBS_SUBMIT_ERR_RESERVE_GRIDS) ||
+		    (ret == -ENOMEM &&
+		     s.err_reason == GPUTBS_SUBMIT_ERR_RESERVE_BYTES))
+			return 200 + n;
+		if (ret == -ENOSPC || ret == -ENOMEM)
+			return 300 + n > 255 ? 255 : 300 + n;
+		return 99;
+	}
+	return n;
+}
+
+/* Child, uid 0 without CAP_SYS_RESOURCE: refused by the reserve too. */
+static int child_reserve_capless_root(void *arg)
+{
+	int kind = *(int *)arg, fd = gu_open(), ret;
+	struct gputbs_submit s;
+
+	if (fd < 0)
+		return 1;
+	gu_grid(&s, kind ? 2048 : 1, 32, FOREVER);
+	s.flags = kind ? GPUTBS_SUBMIT_RECORD_BLOCKS : 0;
+	s.prio_class = GPUTBS_PRIO_REALTIME;	/* CAP_SYS_NICE is kept */
+	ret = gu_submit(fd, &s);
+	if (ret != (kind ? -ENOMEM : -ENOSPC))
+		return 2;
+	if (s.err_reason != (kind ? GPUTBS_SUBMIT_ERR_RESERVE_BYTES :
+				    GPUTBS_SUBMIT_ERR_RESERVE_GRIDS))
+		return 3;
+	return 0;
+}
+
+/*
+ * Issue 28, item 3, scaled down: five unprivileged users, each at most 4
+ * grids (kind 0) or 64 KiB of records (kind 1), on a device of 20 grids
+ * or 320 KiB with a reserve of one user's share: four of them take all
+ * the others may, the fifth gets ENOSPC (ENOMEM) from its first grid,
+ * uid 0 without CAP_SYS_RESOURCE likewise, and root's realtime grids
+ * take the reserve, up to the device's limit itself.
+ */
+START_TEST(limit_reserve_root_gets_last)
+{
+	int kind = _i, fd = dev_open(), i, r;
+	struct holder h[RESERVE_USERS];
+	struct gputbs_submit s;
+	__u64 g, b;
+
+	if (!kind) {
+		set_param("max_grids_per_user", 4);
+		set_param("max_grids_per_device", 20);
+		set_param("reserved_grids", 4);
+	} else {
+		set_param("max_bytes_per_user", RESERVE_BYTES);
+		set_param("max_bytes_per_device", 5 * RESERVE_BYTES);
+		set_param("reserved_bytes", RESERVE_BYTES);
+	}
+	for (i = 0; i < RESERVE_USERS; i++) {
+		hold_start(&h[i], RESERVE_UID + i, 0, child_reserve_fill, &kind);
+		r = i < RESERVE_USERS - 1 ? 100 + (kind ? 1 : 4) : 200;
+		ck_assert_msg(h[i].result == r,
+			      "uid %d: result %d, expected %d (kind %d)",
+			      RESERVE_UID + i, h[i].result, r, kind);
+	}
+	ck_assert_int_eq(gu_charges(-1, &g, &b), 0);
+	ck_assert_uint_eq(g, kind ? 4 : 16);
+	ck_assert_uint_eq(b, kind ? 4 * RESERVE_BYTES : 0);
+	ck_assert_int_eq(run_child_as(0, ALL_CAPS & ~(1ULL << CAP_SYS_RESOURCE),
+				      child_reserve_capless_root, &kind), 0);
+	/* root, with CAP_SYS_RESOURCE: the reserve, then the limit itself */
+	for (i = 0; i < (kind ? 1 : 4); i++) {
+		gu_grid(&s, kind ? 2048 : 1, 32, FOREVER);
+		s.flags = kind ? GPUTBS_SUBMIT_RECORD_BLOCKS : 0;
+		s.prio_class = GPUTBS_PRIO_REALTIME;
+		submit_ok(fd, &s);
+	}
+	gu_grid(&s, kind ? 2048 : 1, 32, FOREVER);
+	s.flags = kind ? GPUTBS_SUBMIT_RECORD_BLOCKS : 0;
+	ck_assert_int_eq(gu_submit(fd, &s), kind ? -ENOMEM : -ENOSPC);
+	ck_assert_uint_eq(s.err_reason, kind ? GPUTBS_SUBMIT_ERR_LIMIT_DEV_BYTES :
+				       GPUTBS_SUBMIT_ERR_LIMIT_DEV_GRIDS);
+	assert_charged(0, kind ? 1 : 4, kind ? RESERVE_BYTES : 0);
+	for (i = 0; i < RESERVE_USERS; i++)
+		hold_end(&h[i]);
+	dev_close(fd);
+	assert_no_charges();
+}
+END_TEST
+
+/* The reserves' ranges: 0..2^20 grids, any 64-bit number of bytes. */
+START_TEST(limit_reserve_params)
+{
+	__u64 v;
+
+	set_param("reserved_grids", 0);
+	set_param("reserved_grids", 1048576);
+	ck_assert_int_eq(gu_write_attr(GU_PARAMS, "reserved_grids", "1048577"),
+			 -EINVAL);
+	ck_assert_int_eq(gu_write_attr(GU_PARAMS, "reserved_grids", "-1"),
+			 -EINVAL);
+	ck_assert_int_eq(gu_read_u64(GU_PARAMS, "reserved_grids", &v), 0);
+	ck_assert_uint_eq(v, 1048576);
+	set_param("reserved_bytes", 0);
+	set_param("reserved_bytes", 18446744073709551615ULL);
+	ck_assert_int_eq(gu_write_attr(GU_PARAMS, "reserved_bytes", "abc"),
+			 -EINVAL);
+	ck_assert_int_eq(gu_read_u64(GU_PARAMS, "reserved_bytes", &v), 0);
+	ck_assert_uint_eq(v, 18446744073709551615ULL);
+	/* the defaults: part of the device's limits, not all of them */
+	ck_assert_uint_gt(saved_acct[4], 0);
+	ck_assert_uint_lt(saved_acct[4], saved_acct[3]);
+	ck_assert_uint_gt(saved_acct[5], 0);
+	ck_assert_uint_lt(saved_acct[5], saved_acct[2]);
 }
 END_TEST
 
@@ -2590,6 +2738,8 @@ static Suite *hygiene_suite(void)
 	tcase_add_test(tc, limit_device_bytes_enomem);
 	tcase_add_loop_test(tc, limit_user_cap_sys_resource, 0, 2);
 	tcase_add_test(tc, limit_user_order);
+	tcase_add_loop_test(tc, limit_reserve_root_gets_last, 0, 2);
+	tcase_add_test(tc, limit_reserve_params);
 
 	tc = tcase(s, "isolation", 30);
 	tcase_add_checked_fixture(tc, NULL, teardown_policy);
