@@ -12,9 +12,11 @@
  * CAP_SYS_RESOURCE beyond them, and the device-wide byte cap (ENOMEM)
  * against a pinning attempt; the reserve at the device's limits that five
  * unprivileged users cannot take from root (reserved_grids,
- * reserved_bytes); handles that mean nothing on another file, in
- * the same process or another; what user nobody may not do (classes above
- * normal, sysfs and module parameter writes), and what uid 0 without
+ * reserved_bytes); a file passed over a unix socket (SCM_RIGHTS) that
+ * keeps none of its sender's grids once the sender let go of it; handles
+ * that mean nothing on another file, in the same process or another; what
+ * user nobody may not do (classes above normal, sysfs and module
+ * parameter writes), and what uid 0 without
  * CAP_SYS_ADMIN may not do (EPERM on every write to sysfs, policy_params/
  * included, and the module parameters); SIGKILL of processes with
  * running, queued and arriving grids, in WAIT and in poll(); module unload
@@ -43,6 +45,8 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
@@ -60,6 +64,22 @@ static int dev_open(void)
 	int fd = gu_open(), i;
 
 	ck_assert_msg(fd >= 0, "open %s: %s", GU_DEVICE, strerror(errno));
+	for (i = 0; i < MAX_FDS; i++) {
+		if (fds[i] < 0) {
+			fds[i] = fd;
+			return fd;
+		}
+	}
+	ck_abort_msg("more than %d files", MAX_FDS);
+	return -1;
+}
+
+/* Close @fd, a file of the device received from elsewhere, at teardown. */
+static int dev_adopt(int fd)
+{
+	int i;
+
+	ck_assert_int_ge(fd, 0);
 	for (i = 0; i < MAX_FDS; i++) {
 		if (fds[i] < 0) {
 			fds[i] = fd;
@@ -1874,6 +1894,148 @@ START_TEST(limit_reserve_params)
 }
 END_TEST
 
+/* ---- a file passed over a unix socket (SCM_RIGHTS) ------------------------- */
+
+#define PASS_UID	2010
+
+static int send_fd(int sock, int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))], c = 'f';
+	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cmsg;
+
+	memset(cbuf, 0, sizeof(cbuf));
+	cmsg = CMSG_FIRSTHDR(&msg);
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -errno;
+}
+
+static int recv_fd(int sock)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))], c;
+	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cmsg;
+	int fd;
+
+	if (recvmsg(sock, &msg, 0) != 1)
+		return -errno;
+	cmsg = CMSG_FIRSTHDR(&msg);
+	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
+		return -EPROTO;
+	memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
+	return fd;
+}
+
+enum { PASS_KILLED, PASS_CLOSED, PASS_DUP_KILLED, NR_PASS_MODES };
+
+static const char * const pass_names[] = {
+	"killed", "closed its descriptor", "dup()ed, closed one, killed",
+};
+
+struct pass_arg {
+	int mode;
+	int sock;
+	__u32 forever;	/* out: the handle of a never-ending grid */
+};
+
+/*
+ * Child, uid PASS_UID: three never-ending grids (one of them recorded)
+ * and one that completes and stays unreaped, then the file goes to the
+ * parent over the socket; PASS_CLOSED closes it afterwards, PASS_DUP_KILLED
+ * closes it after a dup().  The handle travels in the shared @arg page.
+ */
+static int child_pass_fd(void *arg)
+{
+	struct pass_arg *pa = arg;
+	struct gputbs_submit s;
+	struct pollfd pfd;
+	int fd = gu_open(), i;
+
+	if (fd < 0)
+		return 1;
+	for (i = 0; i < 3; i++) {
+		gu_grid(&s, i ? 1 : 64, 32, FOREVER);
+		s.flags = i ? 0 : GPUTBS_SUBMIT_RECORD_BLOCKS;
+		if (gu_submit(fd, &s))
+			return 2;
+		pa->forever = s.handle;
+	}
+	gu_grid(&s, 1, 32, 10);
+	if (gu_submit(fd, &s))
+		return 3;
+	/* done, not reaped: the poll says so */
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	if (poll(&pfd, 1, 10000) != 1)
+		return 4;
+	if (send_fd(pa->sock, fd))
+		return 5;
+	if (pa->mode == PASS_CLOSED && close(fd))
+		return 6;
+	if (pa->mode == PASS_DUP_KILLED && (dup(fd) < 0 || close(fd)))
+		return 7;
+	return 0;
+}
+
+/*
+ * Issue 28, item 4: a file passed to root over a unix socket does not
+ * keep its sender's grids charged once the sender let go of it (killed,
+ * or closed it); root's own grids on the passed file stay, and so do the
+ * sender's while it still holds the file through a dup().
+ */
+START_TEST(lifetime_passed_fd_charge_returns)
+{
+	struct pass_arg *pa;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	struct holder h;
+	int sv[2], fd;
+
+	pa = mmap(NULL, sizeof(*pa), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(pa, MAP_FAILED);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	*pa = (struct pass_arg){ .mode = _i, .sock = sv[0] };
+	hold_start(&h, PASS_UID, 0, child_pass_fd, pa);
+	ck_assert_msg(h.result == 0, "%s: step %d", pass_names[_i], h.result);
+	fd = dev_adopt(recv_fd(sv[1]));
+	/* root's own grid on the passed file is root's */
+	gu_grid(&s, 1, 32, FOREVER);
+	submit_ok(fd, &s);
+	assert_charged(0, 1, 0);
+	if (_i == PASS_CLOSED) {
+		assert_charged(PASS_UID, 0, 0);
+	} else {
+		assert_charged(PASS_UID, 4, 64 * 32);
+		hold_end(&h);
+		assert_charged(PASS_UID, 0, 0);
+	}
+	/* the sender's grids are gone from the file, root's stays */
+	ck_assert_int_eq(gu_wait(fd, pa->forever, 0, 0, NULL), -ENOENT);
+	ck_assert_int_eq(gu_wait(fd, 0, GPUTBS_WAIT_ANY, 0, NULL), -ETIME);
+	assert_charged(-1, 1, 0);
+	gu_grid(&s, 1, 32, 10);
+	wait_ok(fd, submit_ok(fd, &s), &w);
+	dev_close(fd);
+	if (_i == PASS_CLOSED)
+		hold_end(&h);
+	assert_no_charges();
+	close(sv[0]);
+	close(sv[1]);
+	munmap(pa, sizeof(*pa));
+}
+END_TEST
+
 /* ---- isolation ------------------------------------------------------------ */
 
 /* A handle of one file is ENOENT for WAIT and BLOCKS on another. */
@@ -2740,6 +2902,8 @@ static Suite *hygiene_suite(void)
 	tcase_add_test(tc, limit_user_order);
 	tcase_add_loop_test(tc, limit_reserve_root_gets_last, 0, 2);
 	tcase_add_test(tc, limit_reserve_params);
+	tcase_add_loop_test(tc, lifetime_passed_fd_charge_returns, 0,
+			    NR_PASS_MODES);
 
 	tc = tcase(s, "isolation", 30);
 	tcase_add_checked_fixture(tc, NULL, teardown_policy);
