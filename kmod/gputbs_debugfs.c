@@ -592,19 +592,21 @@ DEFINE_SHOW_ATTRIBUTE(gputbs_dbg_sync);
 static int gputbs_dbg_users_show(struct seq_file *m, void *unused)
 {
 	struct gputbs_user_usage *usage, total;
-	u64 per_user, per_device;
-	u32 i, n;
+	u64 per_user, per_device, res_bytes;
+	u32 i, n, res_grids;
 
 	usage = kvcalloc(GPUTBS_DEBUGFS_MAX_USERS, sizeof(*usage), GFP_KERNEL);
 	if (!usage)
 		return -ENOMEM;
 	n = gputbs_users_snapshot(usage, GPUTBS_DEBUGFS_MAX_USERS, &total);
 	gputbs_max_bytes(&per_user, &per_device);
+	gputbs_reserves(&res_grids, &res_bytes);
 
-	seq_printf(m, "# %u users holding grids, %u shown; limits: max_grids_per_user=%u max_bytes_per_user=%llu max_grids_per_device=%u max_bytes_per_device=%llu\n",
+	seq_printf(m, "# %u users holding grids, %u shown; limits: max_grids_per_user=%u max_bytes_per_user=%llu max_grids_per_device=%u max_bytes_per_device=%llu reserved_grids=%u reserved_bytes=%llu\n",
 		   n, min_t(u32, n, GPUTBS_DEBUGFS_MAX_USERS),
 		   gputbs_max_grids_per_user(), per_user,
-		   gputbs_max_grids_per_device(), per_device);
+		   gputbs_max_grids_per_device(), per_device, res_grids,
+		   res_bytes);
 	seq_puts(m, "# uid grids bytes (block records and duration arrays of unreaped grids)\n");
 	for (i = 0; i < min_t(u32, n, GPUTBS_DEBUGFS_MAX_USERS); i++)
 		seq_printf(m, "%u %u %llu\n",

@@ -327,8 +327,21 @@ struct gputbs_user_usage {
  *	&gputbs_device.lock, by gputbs_nl_grid_submitted()).
  * @pid: thread group id of the submitter, initial PID namespace (likewise).
  * @charge: what the grid is charged against the per-user and device-wide
- *	limits, from its submission until gputbs_grid_retire() (reaped or
- *	cancelled with its file).
+ *	limits, from its submission until gputbs_grid_retire() (reaped, or
+ *	cancelled with its file or with its submitter's hold on the file).
+ * @owner: the file table (&struct files_struct, current->files) of the
+ *	task that submitted it; compared, never dereferenced, like a POSIX
+ *	lock's owner.  NULL until the grid is in the core; written once, under
+ *	&gputbs_device.lock, by SUBMIT, read under it by gputbs_flush().
+ * @orphaned: set under &gputbs_device.lock by gputbs_flush() when @owner
+ *	let go of the file (closed its last descriptor of it, or exited)
+ *	while other references keep the file open: the grid is cancelled
+ *	as soon as no ioctl holds it (@busy).  Read with READ_ONCE().
+ * @gone: set under &gputbs_device.lock once the grid was cancelled that
+ *	way; wakes a WAIT that holds it (which then returns -ENOENT).
+ * @busy: ioctls (WAIT by handle, BLOCKS, SUBMIT's predecessor) holding a
+ *	reference from gputbs_grid_get(); the last of them cancels an
+ *	@orphaned grid.
  * @core: the core's grid; must be last (its per-SM pointers follow it).
  *	Cache-line aligned, so that its first 64 bytes, what every pick
  *	reads (&struct gtbs_grid), are one line.
@@ -352,6 +365,10 @@ struct gputbs_grid {
 	u64 id;
 	pid_t pid;
 	struct gputbs_charge charge;
+	void *owner;
+	bool orphaned;
+	bool gone;
+	atomic_t busy;
 	struct gtbs_grid core ____cacheline_aligned;
 };
 
@@ -406,5 +423,6 @@ void gputbs_isol_block_end(struct gputbs_device *gdev,
 void gputbs_isol_grid_arrive(struct gtbs_dev *core, struct gtbs_grid *cg);
 u32 gputbs_max_grids_per_user(void);
 void gputbs_max_bytes(u64 *per_user, u64 *per_device);
+void gputbs_reserves(u32 *grids, u64 *bytes);
 
 #endif /* _GPUTBS_DRV_H */

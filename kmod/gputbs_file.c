@@ -19,6 +19,12 @@
  * that cycle; it has its handle and counts towards the file's limit from
  * submission, and release cancels it like a queued grid.
  *
+ * A grid is also cancelled when the process that submitted it lets go of
+ * the file while others keep it open (gputbs_flush()): a file passed over
+ * a unix socket (SCM_RIGHTS) keeps the grids its receiver submits, never
+ * the sender's once the sender closed it or exited, so that no user's
+ * quota is pinned by a file that user cannot close.
+ *
  * A grid submitted with %GPUTBS_SUBMIT_RECORD_BLOCKS gets its array of
  * block records at submission, sized for all its blocks, so that the
  * backend's block_end callback, which runs under the device spinlock,
@@ -27,6 +33,7 @@
  */
 #include <linux/bitmap.h>
 #include <linux/capability.h>
+#include <linux/fdtable.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
@@ -126,6 +133,119 @@ static void gputbs_grid_drop_stream(struct gputbs_device *gdev,
 			return;
 		g = up;
 	}
+}
+
+/*
+ * Cancel @grid, a grid of @client whose submitter let go of the file, and
+ * give back its charge, unless a WAIT reaped it or another caller
+ * cancelled it first.  The caller holds a reference.  Process context.
+ */
+static void gputbs_grid_cancel_orphan(struct gputbs_client *client,
+				      struct gputbs_grid *grid)
+{
+	struct gputbs_device *gdev = client->gdev;
+	u64 now;
+
+	/* the handle goes first: exactly one caller retires the grid */
+	if (xa_cmpxchg(&client->grids, grid->handle, grid, NULL, 0) != grid)
+		return;
+	spin_lock(&gdev->lock);
+	gputbs_dev_sync(gdev);
+	now = gdev->core.clock;
+	gputbs_obs_flush(gdev, now);	/* SM time up to the cancellation */
+	if (grid->core.state != GTBS_GRID_CANCELLED &&
+	    grid->core.state != GTBS_GRID_TIMED_OUT)
+		gtbs_grid_cancel(&gdev->core, &grid->core, now);
+	gputbs_obs_grid_cancel(gdev, grid);
+	list_del_init(&grid->done_node);
+	WRITE_ONCE(grid->gone, true);
+	gputbs_dev_sync(gdev);	/* others' blocks take the freed resources */
+	spin_unlock(&gdev->lock);
+	wake_up_all(&client->wq);	/* a WAIT on it returns -ENOENT */
+	gputbs_grid_retire(grid);
+}
+
+/* iterate_fd() callback: descriptor @fd is the file @p. */
+static int gputbs_fd_is(const void *p, struct file *file, unsigned int fd)
+{
+	return file == p;
+}
+
+/*
+ * Whether @grid was submitted through @owner; if so, it is marked
+ * orphaned.  In the first pass (@queued) only grids that have not started
+ * count: cancelling a running grid first would let the next queued one
+ * of the same owner start only to be cancelled.
+ */
+static bool gputbs_grid_orphan(struct gputbs_device *gdev,
+			       struct gputbs_grid *grid, fl_owner_t owner,
+			       bool queued)
+{
+	bool mine;
+
+	spin_lock(&gdev->lock);
+	mine = grid->owner == owner &&
+	       (!queued || grid->core.state == GTBS_GRID_QUEUED ||
+		grid->core.state == GTBS_GRID_ARRIVING ||
+		grid->core.state == GTBS_GRID_WAITING);
+	if (mine)
+		WRITE_ONCE(grid->orphaned, true);
+	spin_unlock(&gdev->lock);
+	return mine;
+}
+
+/*
+ * ->flush(), called at every close() of a descriptor of the file and for
+ * each file of an exiting process (filp_close()), with the file table the
+ * descriptor was in as @id.  When that table no longer holds the file
+ * while other references keep it open (a copy passed over a unix socket,
+ * a fork()ed child's table), the grids submitted through it are cancelled
+ * and their charges given back: their submitter can no longer close the
+ * file, so they must not pin its quota (Documentation/reliability.rst,
+ * "Lifetimes").  POSIX locks (locks_remove_posix()) and dnotify
+ * (dnotify_flush()) end with their owner's close the same way; unlike
+ * them, a table that still holds the file through another descriptor
+ * (dup()) keeps its grids.  A grid that a WAIT or another ioctl holds is
+ * cancelled when that ioctl lets it go (gputbs_grid_put_ioctl()), so that
+ * a WAIT in another thread of the closing process completes normally.
+ * The last close is left to gputbs_release(), which cancels every grid.
+ *
+ * A foreign @id (not current->files: the table of an exiting process, or
+ * an old table dropped by execve()) is never dereferenced; it is being
+ * torn down and holds the file no longer.
+ */
+static int gputbs_flush(struct file *file, fl_owner_t id)
+{
+	struct gputbs_client *client = file->private_data;
+	struct gputbs_device *gdev = client->gdev;
+	struct gputbs_grid *grid;
+	unsigned long idx;
+	int pass;
+
+	if (!id || file_count(file) <= 1 || !atomic_read(&client->nr_grids))
+		return 0;
+	if (id == current->files && iterate_fd(id, 0, gputbs_fd_is, file))
+		return 0;	/* still open in this table: dup() */
+	for (pass = 0; pass < 2; pass++) {
+		for (idx = 0; ; idx++) {
+			xa_lock(&client->grids);
+			grid = xa_find(&client->grids, &idx, ULONG_MAX,
+				       XA_PRESENT);
+			if (grid)
+				kref_get(&grid->ref);
+			xa_unlock(&client->grids);
+			if (!grid)
+				break;
+			if (gputbs_grid_orphan(gdev, grid, id, !pass)) {
+				/* orphaned before busy: see put_ioctl() */
+				smp_mb();
+				if (!atomic_read(&grid->busy))
+					gputbs_grid_cancel_orphan(client, grid);
+			}
+			gputbs_grid_put(grid);
+		}
+	}
+	return 0;
 }
 
 static int gputbs_release(struct inode *inode, struct file *file)
@@ -612,7 +732,7 @@ err_free:
 	return ERR_PTR(ret);
 }
 
-/* Take a reference to the grid of @handle, or NULL.  */
+/* Take a reference to the grid of @handle for an ioctl, or NULL.  */
 static struct gputbs_grid *gputbs_grid_get(struct gputbs_client *client,
 					   u32 handle)
 {
@@ -620,10 +740,25 @@ static struct gputbs_grid *gputbs_grid_get(struct gputbs_client *client,
 
 	xa_lock(&client->grids);
 	grid = xa_load(&client->grids, handle);
-	if (grid)
+	if (grid) {
 		kref_get(&grid->ref);
+		atomic_inc(&grid->busy);
+	}
 	xa_unlock(&client->grids);
 	return grid;
+}
+
+/*
+ * Drop the reference of gputbs_grid_get().  The last ioctl to let go of
+ * a grid whose submitter let go of the file cancels it (gputbs_flush()).
+ */
+static void gputbs_grid_put_ioctl(struct gputbs_client *client,
+				  struct gputbs_grid *grid)
+{
+	/* a full barrier: busy before orphaned, paired with gputbs_flush() */
+	if (!atomic_dec_return(&grid->busy) && READ_ONCE(grid->orphaned))
+		gputbs_grid_cancel_orphan(client, grid);
+	gputbs_grid_put(grid);
 }
 
 /*
@@ -720,17 +855,18 @@ static int gputbs_submit_grid(struct gputbs_client *client,
 				    args->arrival_cycle);
 	}
 	gputbs_obs_grid_submit(gdev, grid, now);
+	grid->owner = current->files;	/* in the core: gputbs_flush() */
 	gputbs_dev_sync(gdev);	/* issue its blocks now, at its arrival */
 	spin_unlock(&gdev->lock);
 	if (pred)
-		gputbs_grid_put(pred);
+		gputbs_grid_put_ioctl(client, pred);
 	return 0;
 
 err_retire:
 	gputbs_grid_retire(grid);
 err_pred:
 	if (pred)
-		gputbs_grid_put(pred);
+		gputbs_grid_put_ioctl(client, pred);
 	return ret;
 }
 
@@ -841,19 +977,31 @@ static s64 gputbs_time_left(s64 deadline_ns)
 	return deadline_ns > now ? deadline_ns - now : 0;
 }
 
-/* Sleep until @cond or the absolute deadline.  0, -ETIME or -ERESTARTSYS. */
-static int gputbs_wait_until(struct gputbs_client *client, bool *cond,
-			     s64 deadline_ns)
+/* @grid ended, or was cancelled with its submitter's hold on the file. */
+static bool gputbs_grid_settled(const struct gputbs_grid *grid)
+{
+	return READ_ONCE(grid->done) || READ_ONCE(grid->gone);
+}
+
+/*
+ * Sleep until @grid settles or the absolute deadline.  0 (done), -ENOENT
+ * (cancelled, gputbs_flush()), -ETIME or -ERESTARTSYS.
+ */
+static int gputbs_wait_until(struct gputbs_client *client,
+			     struct gputbs_grid *grid, s64 deadline_ns)
 {
 	s64 left = gputbs_time_left(deadline_ns);
-	long ret;
+	long ret = 0;
 
-	if (READ_ONCE(*cond))
-		return 0;
-	if (!left)
-		return -ETIME;
-	ret = wait_event_interruptible_hrtimeout(client->wq, READ_ONCE(*cond),
-						 ns_to_ktime(left));
+	if (!gputbs_grid_settled(grid)) {
+		if (!left)
+			return -ETIME;
+		ret = wait_event_interruptible_hrtimeout(client->wq,
+							 gputbs_grid_settled(grid),
+							 ns_to_ktime(left));
+	}
+	if (!ret && !READ_ONCE(grid->done))
+		ret = -ENOENT;
 	return ret;
 }
 
@@ -906,10 +1054,10 @@ static long gputbs_ioctl_wait(struct gputbs_client *client, void *data,
 	grid = gputbs_grid_get(client, args->handle);
 	if (!grid)
 		return -ENOENT;
-	ret = gputbs_wait_until(client, &grid->done, args->timeout_ns);
+	ret = gputbs_wait_until(client, grid, args->timeout_ns);
 	if (!ret)
 		ret = gputbs_grid_reap(client, grid, args);
-	gputbs_grid_put(grid);
+	gputbs_grid_put_ioctl(client, grid);
 	return ret;
 }
 
@@ -953,7 +1101,7 @@ static long gputbs_ioctl_blocks(struct gputbs_client *client, void *data,
 	}
 	args->nr_records = total;
 out:
-	gputbs_grid_put(grid);
+	gputbs_grid_put_ioctl(client, grid);
 	return ret;
 }
 
@@ -1116,6 +1264,7 @@ static void gputbs_show_fdinfo(struct seq_file *m, struct file *file)
 const struct file_operations gputbs_fops = {
 	.owner = THIS_MODULE,
 	.open = gputbs_open,
+	.flush = gputbs_flush,
 	.release = gputbs_release,
 	.unlocked_ioctl = gputbs_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,

@@ -34,6 +34,16 @@
  *	Bytes of block records and duration arrays of all unreaped grids
  *	together; -ENOMEM above it.  Clamped at load to 1/8 of the RAM, so
  *	that what gputbs pins stays bounded without a memory cgroup.
+ * reserved_grids, reserved_bytes (module parameters, root may change them)
+ *	The last grids and bytes of the two device limits above, which only
+ *	a task with CAP_SYS_RESOURCE may take: the others together get
+ *	-ENOSPC at max_grids_per_device - reserved_grids grids and -ENOMEM
+ *	above max_bytes_per_device - reserved_bytes bytes.  A reserve at or
+ *	above its limit leaves nothing to them; 0 turns it off.  The
+ *	kernel's reserves for root work alike: ext4's reserved blocks
+ *	(ext4_has_free_clusters(): CAP_SYS_RESOURCE), the last files of
+ *	fs.file-max (alloc_empty_file(): CAP_SYS_ADMIN), the ptys of
+ *	kernel.pty.reserve.
  *
  * A grid is charged from its successful submission until it is reaped by
  * %GPUTBS_IOCTL_WAIT or cancelled by the release of its file, to the real
@@ -51,7 +61,8 @@
  * limit would be exceeded.
  *
  * Lowering a limit below the current usage keeps the grids already
- * charged and refuses new ones until enough are reaped or cancelled.
+ * charged and refuses new ones until enough are reaped or cancelled; a
+ * reserve is taken from the limit in force at each submission.
  *
  * Writing the parameters needs CAP_SYS_ADMIN besides the file mode
  * (gputbs_admin_check()), also at load.
@@ -92,6 +103,30 @@ static int gputbs_grids_param_set(const char *val,
 
 static const struct kernel_param_ops gputbs_grids_param_ops = {
 	.set = gputbs_grids_param_set,
+	.get = param_get_uint,
+};
+
+/* A reserve of grids: 0..GPUTBS_MAX_GRIDS_LIMIT, -EINVAL otherwise. */
+static int gputbs_reserve_param_set(const char *val,
+				    const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret;
+
+	ret = gputbs_admin_check();
+	if (ret)
+		return ret;
+	ret = kstrtouint(val, 0, &n);
+	if (ret)
+		return ret;
+	if (n > GPUTBS_MAX_GRIDS_LIMIT)
+		return -EINVAL;
+	WRITE_ONCE(*(unsigned int *)kp->arg, n);
+	return 0;
+}
+
+static const struct kernel_param_ops gputbs_reserve_param_ops = {
+	.set = gputbs_reserve_param_set,
 	.get = param_get_uint,
 };
 
@@ -140,6 +175,23 @@ module_param_cb(max_bytes_per_device, &gputbs_bytes_param_ops,
 		&max_bytes_per_device, 0644);
 MODULE_PARM_DESC(max_bytes_per_device,
 		 "Bytes of block records and duration arrays of all unreaped grids (default 268435456 = 256 MiB, clamped at load to 1/8 of RAM if that is less; root may change it at run time; ENOMEM when full, for everyone)");
+
+/*
+ * The reserves: one file's worth of grids (max_grids_per_fd's default, 256,
+ * 1/16 of the device's), and 1/16 of the device's bytes (16 MiB: a grid of
+ * 2^19 recorded blocks).
+ */
+static unsigned int reserved_grids = 256;
+module_param_cb(reserved_grids, &gputbs_reserve_param_ops, &reserved_grids,
+		0644);
+MODULE_PARM_DESC(reserved_grids,
+		 "The last grids of max_grids_per_device, which only CAP_SYS_RESOURCE may use, 0..1048576 (default 256; root may change it at run time; ENOSPC for the others)");
+
+static u64 reserved_bytes = 16ULL << 20;
+module_param_cb(reserved_bytes, &gputbs_bytes_param_ops, &reserved_bytes,
+		0644);
+MODULE_PARM_DESC(reserved_bytes,
+		 "The last bytes of max_bytes_per_device, which only CAP_SYS_RESOURCE may use (default 16777216 = 16 MiB; root may change it at run time; ENOMEM for the others)");
 
 static unsigned int max_blocks_per_grid = 1U << 20;
 module_param(max_blocks_per_grid, uint, 0444);
@@ -265,15 +317,26 @@ static int gputbs_limit_err(struct gtbs_grid_err *err, int ret, u32 reason,
 }
 
 /*
- * Charge one grid of @bytes to @user, the per-user limits unless
- * @privileged.  Returns 0 or the error of the first limit hit, with its
- * reason, the count or bytes it would take and the limit in @err.
+ * What the device's limit @lim leaves to a caller: all of it with
+ * CAP_SYS_RESOURCE (@privileged), else all but the reserve @res (nothing
+ * if the reserve is at or above the limit).
+ */
+static u64 gputbs_dev_room(u64 lim, u64 res, bool privileged)
+{
+	return privileged ? lim : lim - min(res, lim);
+}
+
+/*
+ * Charge one grid of @bytes to @user, the per-user limits and the
+ * device's reserves unless @privileged.  Returns 0 or the error of the
+ * first limit hit, with its reason, the count or bytes it would take and
+ * the limit in @err.
  */
 static int gputbs_user_add(struct gputbs_user *user, u64 bytes,
 			   bool privileged, struct gtbs_grid_err *err)
 {
 	struct gputbs_acct *acct = &gputbs_acct;
-	u64 lim;
+	u64 lim, room;
 
 	lockdep_assert_held(&acct->lock);
 	lim = READ_ONCE(max_grids_per_user);
@@ -291,11 +354,21 @@ static int gputbs_user_add(struct gputbs_user *user, u64 bytes,
 		return gputbs_limit_err(err, -ENOSPC,
 					GPUTBS_SUBMIT_ERR_LIMIT_DEV_GRIDS,
 					acct->nr_grids, lim);
+	room = gputbs_dev_room(lim, READ_ONCE(reserved_grids), privileged);
+	if (acct->nr_grids >= room)
+		return gputbs_limit_err(err, -ENOSPC,
+					GPUTBS_SUBMIT_ERR_RESERVE_GRIDS,
+					acct->nr_grids, room);
 	lim = READ_ONCE(max_bytes_per_device);
 	if (gputbs_over(acct->bytes, bytes, lim))
 		return gputbs_limit_err(err, -ENOMEM,
 					GPUTBS_SUBMIT_ERR_LIMIT_DEV_BYTES,
 					acct->bytes + bytes, lim);
+	room = gputbs_dev_room(lim, READ_ONCE(reserved_bytes), privileged);
+	if (gputbs_over(acct->bytes, bytes, room))
+		return gputbs_limit_err(err, -ENOMEM,
+					GPUTBS_SUBMIT_ERR_RESERVE_BYTES,
+					acct->bytes + bytes, room);
 	user->nr_grids++;
 	user->bytes += bytes;
 	acct->nr_grids++;
@@ -356,6 +429,19 @@ static int gputbs_user_charge(kuid_t uid, u64 bytes, bool privileged,
 	return ret;
 }
 
+/* Whether CAP_SYS_RESOURCE would have let a refused grid (@reason) in. */
+static bool gputbs_cap_would_help(u32 reason)
+{
+	switch (reason) {
+	case GPUTBS_SUBMIT_ERR_LIMIT_USER_GRIDS:
+	case GPUTBS_SUBMIT_ERR_LIMIT_USER_BYTES:
+	case GPUTBS_SUBMIT_ERR_RESERVE_GRIDS:
+	case GPUTBS_SUBMIT_ERR_RESERVE_BYTES:
+		return true;
+	}
+	return false;
+}
+
 /**
  * gputbs_grid_charge() - count a new grid against every limit
  * @client: the file submitting it.
@@ -363,11 +449,14 @@ static int gputbs_user_charge(kuid_t uid, u64 bytes, bool privileged,
  * @charge: out: what was charged, for gputbs_grid_uncharge().
  * @err: out, may be NULL: on error the GPUTBS_SUBMIT_ERR_* reason, the
  *	count (grids) or total (bytes) the grid would take it to and the
- *	limit (%GPUTBS_FEATURE_ERROR_DETAIL).
+ *	limit (%GPUTBS_FEATURE_ERROR_DETAIL); for a reserve, the limit is
+ *	what the reserve leaves to the caller.
  *
  * Charges the file, the real uid of the calling task and the device; see
- * the DOC above for the order of the checks and CAP_SYS_RESOURCE.  Called
- * before anything of the grid is allocated.
+ * the DOC above for the order of the checks and CAP_SYS_RESOURCE, which
+ * is asked for (capable(), as ext4_has_free_clusters() does for its
+ * reserved blocks) only when a per-user limit or a reserve would refuse
+ * the grid.  Called before anything of the grid is allocated.
  *
  * Context: process context, may sleep (allocates the user's entry on its
  * first grid).  Takes &gputbs_acct.lock.
@@ -375,14 +464,17 @@ static int gputbs_user_charge(kuid_t uid, u64 bytes, bool privileged,
  * file holds &gputbs_device.max_grids_per_fd grids; -EDQUOT when the user
  * holds max_grids_per_user grids; -ENOBUFS when @bytes would take the
  * user above max_bytes_per_user; -ENOSPC when the device holds
- * max_grids_per_device grids; -ENOMEM when @bytes would take the device
- * above max_bytes_per_device, or for a failed allocation.  Nothing is
- * charged on error.
+ * max_grids_per_device grids, or, without CAP_SYS_RESOURCE,
+ * max_grids_per_device - reserved_grids; -ENOMEM when @bytes would take
+ * the device above max_bytes_per_device, or, without CAP_SYS_RESOURCE,
+ * above max_bytes_per_device - reserved_bytes, or for a failed
+ * allocation.  Nothing is charged on error.
  */
 int gputbs_grid_charge(struct gputbs_client *client, u64 bytes,
 		       struct gputbs_charge *charge, struct gtbs_grid_err *err)
 {
 	struct gputbs_device *gdev = client->gdev;
+	struct gtbs_grid_err e = {};
 	kuid_t uid = current_uid();
 	int ret, held;
 
@@ -393,13 +485,14 @@ int gputbs_grid_charge(struct gputbs_client *client, u64 bytes,
 					GPUTBS_SUBMIT_ERR_LIMIT_FD, held - 1,
 					gdev->max_grids_per_fd);
 	}
-	ret = gputbs_user_charge(uid, bytes, false, &charge->user, err);
+	ret = gputbs_user_charge(uid, bytes, false, &charge->user, &e);
 	/* like RLIMIT_NPROC: the capability only once it would be needed */
-	if ((ret == -EDQUOT || ret == -ENOBUFS) && capable(CAP_SYS_RESOURCE))
-		ret = gputbs_user_charge(uid, bytes, true, &charge->user, err);
+	if (ret && gputbs_cap_would_help(e.reason) &&
+	    capable(CAP_SYS_RESOURCE))
+		ret = gputbs_user_charge(uid, bytes, true, &charge->user, &e);
 	if (ret) {
 		atomic_dec(&client->nr_grids);
-		return ret;
+		return gputbs_limit_err(err, ret, e.reason, e.value, e.limit);
 	}
 	charge->bytes = bytes;
 	return 0;
@@ -498,6 +591,19 @@ u32 gputbs_max_grids_per_device(void)
 u32 gputbs_max_grids_per_user(void)
 {
 	return READ_ONCE(max_grids_per_user);
+}
+
+/**
+ * gputbs_reserves() - what only CAP_SYS_RESOURCE may use of the device
+ * @grids: out: reserved_grids now, grids, 0..2^20.
+ * @bytes: out: reserved_bytes now, bytes.
+ *
+ * Context: any.
+ */
+void gputbs_reserves(u32 *grids, u64 *bytes)
+{
+	*grids = READ_ONCE(reserved_grids);
+	*bytes = READ_ONCE(reserved_bytes);
 }
 
 /**

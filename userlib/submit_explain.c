@@ -25,8 +25,8 @@ static const struct {
 	{ EAGAIN, "Resource temporarily unavailable: per-file grid limit (max_grids_per_fd) reached; reap a grid of this file" },
 	{ EDQUOT, "Disk quota exceeded: per-user grid limit (max_grids_per_user) reached" },
 	{ ENOBUFS, "No buffer space available: per-user limit on bytes of block records and durations (max_bytes_per_user) reached" },
-	{ ENOSPC, "No space left on device: device-wide grid limit (max_grids_per_device) reached" },
-	{ ENOMEM, "Cannot allocate memory: device-wide limit on bytes of block records and durations (max_bytes_per_device) reached, or the kernel is out of memory" },
+	{ ENOSPC, "No space left on device: device-wide grid limit (max_grids_per_device) reached, or all of it but the grids reserved for CAP_SYS_RESOURCE (reserved_grids)" },
+	{ ENOMEM, "Cannot allocate memory: device-wide limit on bytes of block records and durations (max_bytes_per_device) reached, or all of it but the bytes reserved for CAP_SYS_RESOURCE (reserved_bytes), or the kernel is out of memory" },
 };
 
 GPUTBS_API const char *gputbs_submit_strerror(int err)
@@ -171,6 +171,12 @@ static int gputbs_explain_reason(const struct gputbs_submit *sub, __u32 r,
 				v, l);
 	case GPUTBS_SUBMIT_ERR_LIMIT_DEV_BYTES:
 		return snprintf(buf, size, "the device would hold %llu bytes of block records and durations, the limit (max_bytes_per_device) is %llu",
+				v, l);
+	case GPUTBS_SUBMIT_ERR_RESERVE_GRIDS:
+		return snprintf(buf, size, "all files hold %llu grids; the rest of the device's limit (max_grids_per_device) is reserved for CAP_SYS_RESOURCE (reserved_grids), %llu are left to the others",
+				v, l);
+	case GPUTBS_SUBMIT_ERR_RESERVE_BYTES:
+		return snprintf(buf, size, "the device would hold %llu bytes of block records and durations; the rest of the device's limit (max_bytes_per_device) is reserved for CAP_SYS_RESOURCE (reserved_bytes), %llu are left to the others",
 				v, l);
 	case GPUTBS_SUBMIT_ERR_NOMEM:
 		return snprintf(buf, size, "the kernel is out of memory");

@@ -10,9 +10,13 @@
  * per-file one (EAGAIN); the per-user limits (EDQUOT, ENOBUFS) of one
  * unprivileged user against another's and root's submissions,
  * CAP_SYS_RESOURCE beyond them, and the device-wide byte cap (ENOMEM)
- * against a pinning attempt; handles that mean nothing on another file, in
- * the same process or another; what user nobody may not do (classes above
- * normal, sysfs and module parameter writes), and what uid 0 without
+ * against a pinning attempt; the reserve at the device's limits that five
+ * unprivileged users cannot take from root (reserved_grids,
+ * reserved_bytes); a file passed over a unix socket (SCM_RIGHTS) that
+ * keeps none of its sender's grids once the sender let go of it; handles
+ * that mean nothing on another file, in the same process or another; what
+ * user nobody may not do (classes above normal, sysfs and module
+ * parameter writes), and what uid 0 without
  * CAP_SYS_ADMIN may not do (EPERM on every write to sysfs, policy_params/
  * included, and the module parameters); SIGKILL of processes with
  * running, queued and arriving grids, in WAIT and in poll(); module unload
@@ -28,8 +32,9 @@
  * Needs root (it drops to nobody, to uid 65533 and to capability-less
  * uid 0 in forked children), debugfs, and the module loaded with its
  * default max_grids_per_fd; it changes the module parameters
- * max_grids_per_device, max_grids_per_user, max_bytes_per_user and
- * max_bytes_per_device and puts back the values it found.
+ * max_grids_per_device, max_grids_per_user, max_bytes_per_user,
+ * max_bytes_per_device, reserved_grids and reserved_bytes and puts back
+ * the values it found.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -40,6 +45,8 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
@@ -57,6 +64,22 @@ static int dev_open(void)
 	int fd = gu_open(), i;
 
 	ck_assert_msg(fd >= 0, "open %s: %s", GU_DEVICE, strerror(errno));
+	for (i = 0; i < MAX_FDS; i++) {
+		if (fds[i] < 0) {
+			fds[i] = fd;
+			return fd;
+		}
+	}
+	ck_abort_msg("more than %d files", MAX_FDS);
+	return -1;
+}
+
+/* Close @fd, a file of the device received from elsewhere, at teardown. */
+static int dev_adopt(int fd)
+{
+	int i;
+
+	ck_assert_int_ge(fd, 0);
 	for (i = 0; i < MAX_FDS; i++) {
 		if (fds[i] < 0) {
 			fds[i] = fd;
@@ -1296,7 +1319,7 @@ END_TEST
 
 static const char * const acct_params[] = {
 	"max_grids_per_user", "max_bytes_per_user", "max_bytes_per_device",
-	"max_grids_per_device",
+	"max_grids_per_device", "reserved_grids", "reserved_bytes",
 };
 
 #define NR_ACCT_PARAMS	(int)(sizeof(acct_params) / sizeof(acct_params[0]))
@@ -1624,6 +1647,7 @@ START_TEST(limit_device_bytes_enomem)
 
 	set_param("max_bytes_per_user", 1ULL << 30);
 	set_param("max_bytes_per_device", 4ULL << 20);
+	set_param("reserved_bytes", 0);	/* the cap itself, for everyone */
 	hold_start(&a, GU_NOBODY, 0, child_pin, NULL);
 	ck_assert_msg(a.result == 4, "nobody pinned %d MiB of a 4 MiB cap",
 		      a.result);
@@ -1715,6 +1739,7 @@ START_TEST(limit_user_order)
 	info_get(fd, &info);
 	set_param("max_grids_per_user", info.max_grids_per_fd);
 	set_param("max_grids_per_device", info.max_grids_per_fd);
+	set_param("reserved_grids", 0);	/* the device's limit itself */
 	hold_start(&a, GU_NOBODY, 0, child_limit_order,
 		   &info.max_grids_per_fd);
 	ck_assert_msg(a.result == 0, "nobody: step %d", a.result);
@@ -1723,6 +1748,291 @@ START_TEST(limit_user_order)
 	hold_end(&a);
 	dev_close(fd);
 	assert_no_charges();
+}
+END_TEST
+
+/* ---- the reserve of CAP_SYS_RESOURCE at the device's limits ---------------- */
+
+#define RESERVE_UID	2000	/* five unprivileged users, 2000..2004 */
+#define RESERVE_USERS	5
+#define RESERVE_BYTES	65536	/* one user's bytes: 2048 recorded blocks */
+
+/*
+ * Child: one unprivileged user submits never-ending grids (kind 0: one
+ * block each; kind 1: 2048 recorded blocks, 64 KiB each) until refused.
+ * Returns the number accepted (at most 16) plus 100 x the refusal:
+ * 1 EDQUOT or ENOBUFS (its own limit), 2 ENOSPC or ENOMEM for the
+ * reserve, 3 for the device's limit itself; 99 on any other result.
+ */
+static int child_reserve_fill(void *arg)
+{
+	int kind = *(int *)arg, fd = gu_open(), n, ret;
+	struct gputbs_submit s;
+
+	if (fd < 0)
+		return 99;
+	for (n = 0; n < 16; n++) {
+		gu_grid(&s, kind ? 2048 : 1, 32, FOREVER);
+		s.flags = kind ? GPUTBS_SUBMIT_RECORD_BLOCKS : 0;
+		ret = gu_submit(fd, &s);
+		if (!ret)
+			continue;
+		if (ret == -EDQUOT || ret == -ENOBUFS)
+			return 100 + n;
+		if ((ret == -ENOSPC &&
+		     s.err_reason == GPUTBS_SUBMIT_ERR_RESERVE_GRIDS) ||
+		    (ret == -ENOMEM &&
+		     s.err_reason == GPUTBS_SUBMIT_ERR_RESERVE_BYTES))
+			return 200 + n;
+		if (ret == -ENOSPC || ret == -ENOMEM)
+			return 300 + n > 255 ? 255 : 300 + n;
+		return 99;
+	}
+	return n;
+}
+
+/* Child, uid 0 without CAP_SYS_RESOURCE: refused by the reserve too. */
+static int child_reserve_capless_root(void *arg)
+{
+	int kind = *(int *)arg, fd = gu_open(), ret;
+	struct gputbs_submit s;
+
+	if (fd < 0)
+		return 1;
+	gu_grid(&s, kind ? 2048 : 1, 32, FOREVER);
+	s.flags = kind ? GPUTBS_SUBMIT_RECORD_BLOCKS : 0;
+	s.prio_class = GPUTBS_PRIO_REALTIME;	/* CAP_SYS_NICE is kept */
+	ret = gu_submit(fd, &s);
+	if (ret != (kind ? -ENOMEM : -ENOSPC))
+		return 2;
+	if (s.err_reason != (kind ? GPUTBS_SUBMIT_ERR_RESERVE_BYTES :
+				    GPUTBS_SUBMIT_ERR_RESERVE_GRIDS))
+		return 3;
+	return 0;
+}
+
+/*
+ * Issue 28, item 3, scaled down: five unprivileged users, each at most 4
+ * grids (kind 0) or 64 KiB of records (kind 1), on a device of 20 grids
+ * or 320 KiB with a reserve of one user's share: four of them take all
+ * the others may, the fifth gets ENOSPC (ENOMEM) from its first grid,
+ * uid 0 without CAP_SYS_RESOURCE likewise, and root's realtime grids
+ * take the reserve, up to the device's limit itself.
+ */
+START_TEST(limit_reserve_root_gets_last)
+{
+	int kind = _i, fd = dev_open(), i, r;
+	struct holder h[RESERVE_USERS];
+	struct gputbs_submit s;
+	__u64 g, b;
+
+	if (!kind) {
+		set_param("max_grids_per_user", 4);
+		set_param("max_grids_per_device", 20);
+		set_param("reserved_grids", 4);
+	} else {
+		set_param("max_bytes_per_user", RESERVE_BYTES);
+		set_param("max_bytes_per_device", 5 * RESERVE_BYTES);
+		set_param("reserved_bytes", RESERVE_BYTES);
+	}
+	for (i = 0; i < RESERVE_USERS; i++) {
+		hold_start(&h[i], RESERVE_UID + i, 0, child_reserve_fill, &kind);
+		r = i < RESERVE_USERS - 1 ? 100 + (kind ? 1 : 4) : 200;
+		ck_assert_msg(h[i].result == r,
+			      "uid %d: result %d, expected %d (kind %d)",
+			      RESERVE_UID + i, h[i].result, r, kind);
+	}
+	ck_assert_int_eq(gu_charges(-1, &g, &b), 0);
+	ck_assert_uint_eq(g, kind ? 4 : 16);
+	ck_assert_uint_eq(b, kind ? 4 * RESERVE_BYTES : 0);
+	ck_assert_int_eq(run_child_as(0, ALL_CAPS & ~(1ULL << CAP_SYS_RESOURCE),
+				      child_reserve_capless_root, &kind), 0);
+	/* root, with CAP_SYS_RESOURCE: the reserve, then the limit itself */
+	for (i = 0; i < (kind ? 1 : 4); i++) {
+		gu_grid(&s, kind ? 2048 : 1, 32, FOREVER);
+		s.flags = kind ? GPUTBS_SUBMIT_RECORD_BLOCKS : 0;
+		s.prio_class = GPUTBS_PRIO_REALTIME;
+		submit_ok(fd, &s);
+	}
+	gu_grid(&s, kind ? 2048 : 1, 32, FOREVER);
+	s.flags = kind ? GPUTBS_SUBMIT_RECORD_BLOCKS : 0;
+	ck_assert_int_eq(gu_submit(fd, &s), kind ? -ENOMEM : -ENOSPC);
+	ck_assert_uint_eq(s.err_reason, kind ? GPUTBS_SUBMIT_ERR_LIMIT_DEV_BYTES :
+				       GPUTBS_SUBMIT_ERR_LIMIT_DEV_GRIDS);
+	assert_charged(0, kind ? 1 : 4, kind ? RESERVE_BYTES : 0);
+	for (i = 0; i < RESERVE_USERS; i++)
+		hold_end(&h[i]);
+	dev_close(fd);
+	assert_no_charges();
+}
+END_TEST
+
+/* The reserves' ranges: 0..2^20 grids, any 64-bit number of bytes. */
+START_TEST(limit_reserve_params)
+{
+	__u64 v;
+
+	set_param("reserved_grids", 0);
+	set_param("reserved_grids", 1048576);
+	ck_assert_int_eq(gu_write_attr(GU_PARAMS, "reserved_grids", "1048577"),
+			 -EINVAL);
+	ck_assert_int_eq(gu_write_attr(GU_PARAMS, "reserved_grids", "-1"),
+			 -EINVAL);
+	ck_assert_int_eq(gu_read_u64(GU_PARAMS, "reserved_grids", &v), 0);
+	ck_assert_uint_eq(v, 1048576);
+	set_param("reserved_bytes", 0);
+	set_param("reserved_bytes", 18446744073709551615ULL);
+	ck_assert_int_eq(gu_write_attr(GU_PARAMS, "reserved_bytes", "abc"),
+			 -EINVAL);
+	ck_assert_int_eq(gu_read_u64(GU_PARAMS, "reserved_bytes", &v), 0);
+	ck_assert_uint_eq(v, 18446744073709551615ULL);
+	/* the defaults: part of the device's limits, not all of them */
+	ck_assert_uint_gt(saved_acct[4], 0);
+	ck_assert_uint_lt(saved_acct[4], saved_acct[3]);
+	ck_assert_uint_gt(saved_acct[5], 0);
+	ck_assert_uint_lt(saved_acct[5], saved_acct[2]);
+}
+END_TEST
+
+/* ---- a file passed over a unix socket (SCM_RIGHTS) ------------------------- */
+
+#define PASS_UID	2010
+
+static int send_fd(int sock, int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))], c = 'f';
+	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cmsg;
+
+	memset(cbuf, 0, sizeof(cbuf));
+	cmsg = CMSG_FIRSTHDR(&msg);
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -errno;
+}
+
+static int recv_fd(int sock)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))], c;
+	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cmsg;
+	int fd;
+
+	if (recvmsg(sock, &msg, 0) != 1)
+		return -errno;
+	cmsg = CMSG_FIRSTHDR(&msg);
+	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
+		return -EPROTO;
+	memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
+	return fd;
+}
+
+enum { PASS_KILLED, PASS_CLOSED, PASS_DUP_KILLED, NR_PASS_MODES };
+
+static const char * const pass_names[] = {
+	"killed", "closed its descriptor", "dup()ed, closed one, killed",
+};
+
+struct pass_arg {
+	int mode;
+	int sock;
+	__u32 forever;	/* out: the handle of a never-ending grid */
+};
+
+/*
+ * Child, uid PASS_UID: three never-ending grids (one of them recorded)
+ * and one that completes and stays unreaped, then the file goes to the
+ * parent over the socket; PASS_CLOSED closes it afterwards, PASS_DUP_KILLED
+ * closes it after a dup().  The handle travels in the shared @arg page.
+ */
+static int child_pass_fd(void *arg)
+{
+	struct pass_arg *pa = arg;
+	struct gputbs_submit s;
+	struct pollfd pfd;
+	int fd = gu_open(), i;
+
+	if (fd < 0)
+		return 1;
+	for (i = 0; i < 3; i++) {
+		gu_grid(&s, i ? 1 : 64, 32, FOREVER);
+		s.flags = i ? 0 : GPUTBS_SUBMIT_RECORD_BLOCKS;
+		if (gu_submit(fd, &s))
+			return 2;
+		pa->forever = s.handle;
+	}
+	gu_grid(&s, 1, 32, 10);
+	if (gu_submit(fd, &s))
+		return 3;
+	/* done, not reaped: the poll says so */
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	if (poll(&pfd, 1, 10000) != 1)
+		return 4;
+	if (send_fd(pa->sock, fd))
+		return 5;
+	if (pa->mode == PASS_CLOSED && close(fd))
+		return 6;
+	if (pa->mode == PASS_DUP_KILLED && (dup(fd) < 0 || close(fd)))
+		return 7;
+	return 0;
+}
+
+/*
+ * Issue 28, item 4: a file passed to root over a unix socket does not
+ * keep its sender's grids charged once the sender let go of it (killed,
+ * or closed it); root's own grids on the passed file stay, and so do the
+ * sender's while it still holds the file through a dup().
+ */
+START_TEST(lifetime_passed_fd_charge_returns)
+{
+	struct pass_arg *pa;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	struct holder h;
+	int sv[2], fd;
+
+	pa = mmap(NULL, sizeof(*pa), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(pa, MAP_FAILED);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	*pa = (struct pass_arg){ .mode = _i, .sock = sv[0] };
+	hold_start(&h, PASS_UID, 0, child_pass_fd, pa);
+	ck_assert_msg(h.result == 0, "%s: step %d", pass_names[_i], h.result);
+	fd = dev_adopt(recv_fd(sv[1]));
+	/* root's own grid on the passed file is root's */
+	gu_grid(&s, 1, 32, FOREVER);
+	submit_ok(fd, &s);
+	assert_charged(0, 1, 0);
+	if (_i == PASS_CLOSED) {
+		assert_charged(PASS_UID, 0, 0);
+	} else {
+		assert_charged(PASS_UID, 4, 64 * 32);
+		hold_end(&h);
+		assert_charged(PASS_UID, 0, 0);
+	}
+	/* the sender's grids are gone from the file, root's stays */
+	ck_assert_int_eq(gu_wait(fd, pa->forever, 0, 0, NULL), -ENOENT);
+	ck_assert_int_eq(gu_wait(fd, 0, GPUTBS_WAIT_ANY, 0, NULL), -ETIME);
+	assert_charged(-1, 1, 0);
+	gu_grid(&s, 1, 32, 10);
+	wait_ok(fd, submit_ok(fd, &s), &w);
+	dev_close(fd);
+	if (_i == PASS_CLOSED)
+		hold_end(&h);
+	assert_no_charges();
+	close(sv[0]);
+	close(sv[1]);
+	munmap(pa, sizeof(*pa));
 }
 END_TEST
 
@@ -2590,6 +2900,10 @@ static Suite *hygiene_suite(void)
 	tcase_add_test(tc, limit_device_bytes_enomem);
 	tcase_add_loop_test(tc, limit_user_cap_sys_resource, 0, 2);
 	tcase_add_test(tc, limit_user_order);
+	tcase_add_loop_test(tc, limit_reserve_root_gets_last, 0, 2);
+	tcase_add_test(tc, limit_reserve_params);
+	tcase_add_loop_test(tc, lifetime_passed_fd_charge_returns, 0,
+			    NR_PASS_MODES);
 
 	tc = tcase(s, "isolation", 30);
 	tcase_add_checked_fixture(tc, NULL, teardown_policy);

@@ -570,6 +570,12 @@ struct gputbs_submit {
  *	limit, %GPUTBS_ARRIVAL_MAX_AHEAD.
  * @GPUTBS_SUBMIT_ERR_AFTER_AT_CYCLE: -EINVAL: %GPUTBS_SUBMIT_AFTER
  *	together with %GPUTBS_SUBMIT_AT_CYCLE.
+ * @GPUTBS_SUBMIT_ERR_RESERVE_GRIDS: -ENOSPC: all files hold value grids;
+ *	the rest of max_grids_per_device is reserved_grids, which only
+ *	CAP_SYS_RESOURCE may use; limit is what it leaves to the others.
+ * @GPUTBS_SUBMIT_ERR_RESERVE_BYTES: -ENOMEM: the device would hold value
+ *	bytes; the rest of max_bytes_per_device is reserved_bytes, which
+ *	only CAP_SYS_RESOURCE may use; limit is what it leaves to the others.
  * @GPUTBS_SUBMIT_ERR_COUNT: the number of codes; new codes come before
  *	it, the numbers of the others never change.
  *
@@ -621,6 +627,8 @@ enum gputbs_submit_err {
 	GPUTBS_SUBMIT_ERR_AFTER_FLAG,
 	GPUTBS_SUBMIT_ERR_AFTER_CYCLES,
 	GPUTBS_SUBMIT_ERR_AFTER_AT_CYCLE,
+	GPUTBS_SUBMIT_ERR_RESERVE_GRIDS,
+	GPUTBS_SUBMIT_ERR_RESERVE_BYTES,
 	GPUTBS_SUBMIT_ERR_COUNT
 };
 
