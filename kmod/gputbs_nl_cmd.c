@@ -51,6 +51,9 @@
 
 static struct genl_family gputbs_nl_family;
 
+/* The core's lists that hold the grids the family reports. */
+#define GPUTBS_NL_GRID_LISTS	3
+
 /* ---- operations ------------------------------------------------------------------ */
 
 /**
@@ -301,12 +304,26 @@ static unsigned int gputbs_nl_grid_gen(const struct gputbs_device *gdev)
 	return (unsigned int)gen ?: 1;
 }
 
+/*
+ * The lists of the grids the family reports, in the order of a dump: the
+ * running and queued grids in arrival order, the arriving ones by arrival
+ * cycle, then those waiting for a predecessor (stream order, reported as
+ * arriving, gputbs_nl_state()).  grid-get looks a grid up in the same
+ * lists, so that it finds every grid a dump lists.  Device lock held.
+ */
+static void gputbs_nl_grid_lists(struct gputbs_device *gdev,
+				 const struct list_head *lists[GPUTBS_NL_GRID_LISTS])
+{
+	lockdep_assert_held(&gdev->lock);
+	lists[0] = &gdev->core.grids;
+	lists[1] = &gdev->core.arrivals;
+	lists[2] = &gdev->core.waiting;
+}
+
 static int gputbs_nl_grid_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct gputbs_device *gdev = gputbs_nl->gdev;
-	const struct list_head *lists[] = {
-		&gdev->core.grids, &gdev->core.arrivals,
-	};
+	const struct list_head *lists[GPUTBS_NL_GRID_LISTS];
 	struct nlattr *attr = info->attrs[GPUTBS_A_GRID_ID];
 	struct gputbs_nl_grid snap;
 	const struct gtbs_grid *g;
@@ -321,6 +338,7 @@ static int gputbs_nl_grid_get_doit(struct sk_buff *skb, struct genl_info *info)
 	id = nla_get_u64(attr);
 	spin_lock(&gdev->lock);
 	gputbs_dev_sync(gdev);
+	gputbs_nl_grid_lists(gdev, lists);
 	for (i = 0; i < ARRAY_SIZE(lists) && !found; i++) {
 		list_for_each_entry(g, lists[i], node) {
 			const struct gputbs_grid *grid = g->priv;
@@ -373,18 +391,15 @@ static int gputbs_nl_grid_dump_one(struct sk_buff *skb,
 }
 
 /*
- * The running and queued grids in arrival order, then the arriving ones
- * by arrival cycle, then those waiting for a predecessor (reported as
- * arriving, gputbs_nl_state()); cb->args[0] counts the grids already dumped.  A dump
- * that spans messages while the lists change is flagged NLM_F_DUMP_INTR.
+ * The grids of gputbs_nl_grid_lists(), in its order; cb->args[0] counts
+ * the grids already dumped.  A dump that spans messages while the lists
+ * change is flagged NLM_F_DUMP_INTR.
  */
 static int gputbs_nl_grid_get_dumpit(struct sk_buff *skb,
 				     struct netlink_callback *cb)
 {
 	struct gputbs_device *gdev = gputbs_nl->gdev;
-	const struct list_head *lists[] = {
-		&gdev->core.grids, &gdev->core.arrivals, &gdev->core.waiting,
-	};
+	const struct list_head *lists[GPUTBS_NL_GRID_LISTS];
 	unsigned long pos = 0, start = cb->args[0];
 	const struct gtbs_grid *g;
 	unsigned int i;
@@ -392,6 +407,7 @@ static int gputbs_nl_grid_get_dumpit(struct sk_buff *skb,
 
 	spin_lock(&gdev->lock);
 	gputbs_dev_sync(gdev);
+	gputbs_nl_grid_lists(gdev, lists);
 	cb->seq = gputbs_nl_grid_gen(gdev);
 	for (i = 0; i < ARRAY_SIZE(lists) && !ret; i++) {
 		list_for_each_entry(g, lists[i], node) {

@@ -7,7 +7,8 @@
  * events of a grid's life (submitted, started, completed, in order, with
  * its handle, label, pid and the cycles GPUTBS_IOCTL_WAIT reports),
  * preemption by a higher class, cancellation, grid and SM dumps while
- * grids run, the policy switch as root and as nobody (EPERM), the
+ * grids run, grid-get of a grid waiting AFTER another (as the dump
+ * lists it), the policy switch as root and as nobody (EPERM), the
  * policy's parameters in dev-get and param-set (read back through sysfs
  * policy_params/; ERANGE, EINVAL, ENOENT, EPERM), bad
  * requests with their extended ACK messages, and that no event goes
@@ -494,6 +495,48 @@ START_TEST(nl_dump_grids_while_running)
 						 sizeof(one)), -ENOENT);
 	ck_assert_msg(strstr(gputbs_monitor_errmsg(g_mon), "no arriving"),
 		      "extack '%s'", gputbs_monitor_errmsg(g_mon));
+}
+END_TEST
+
+/*
+ * A grid waiting AFTER its predecessor (stream order, issue 28 item 7):
+ * the dump lists it as arriving, and grid-get finds it by the id the
+ * dump gave, with the same attributes.
+ */
+START_TEST(nl_get_grid_waiting_after)
+{
+	const struct gputbs_mon_grid *a, *b;
+	struct gputbs_mon_grid *gs, one;
+	struct gputbs_submit sa, sb;
+	struct gputbs_wait w;
+	__u32 ha, hb;
+	size_t n;
+
+	grid(&sa, g_info.nr_sms, 64, 300, "nl-after-a");
+	ha = submit(g_dev, &sa);
+	grid(&sb, g_info.nr_sms, 64, 1, "nl-after-b");
+	sb.flags = GPUTBS_SUBMIT_AFTER;
+	sb.after_handle = ha;
+	hb = submit(g_dev, &sb);
+	ck_assert_int_eq(gputbs_monitor_dump_grids(g_mon, &gs, sizeof(*gs),
+						   &n), 0);
+	a = find_grid(gs, n, ha);
+	b = find_grid(gs, n, hb);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_uint_eq(a->state, GPUTBS_GRID_STATE_RUNNING);
+	ck_assert_uint_eq(b->state, GPUTBS_GRID_STATE_ARRIVING);
+	ck_assert_msg(!gputbs_monitor_get_grid(g_mon, b->id, &one, sizeof(one)),
+		      "grid-get of the waiting grid %llu: %s",
+		      (unsigned long long)b->id, gputbs_monitor_errmsg(g_mon));
+	ck_assert_uint_eq(one.id, b->id);
+	ck_assert_uint_eq(one.handle, hb);
+	ck_assert_str_eq(one.label, "nl-after-b");
+	ck_assert_uint_eq(one.state, GPUTBS_GRID_STATE_ARRIVING);
+	ck_assert_uint_eq(one.nr_blocks, b->nr_blocks);
+	free(gs);
+	wait_grid(g_dev, ha, &w);
+	wait_grid(g_dev, hb, &w);
 }
 END_TEST
 
@@ -1221,6 +1264,7 @@ static Suite *nl_suite(void)
 	tcase_set_timeout(tc, 90);
 	tcase_add_test(tc, nl_dump_grids_while_running);
 	tcase_add_test(tc, nl_dump_sms);
+	tcase_add_test(tc, nl_get_grid_waiting_after);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("policy");
