@@ -25,6 +25,11 @@
  * preempt_mode, switch_bytes_per_cycle and preempt_budget_* do.  Bad
  * requests get an extended ACK message (and the offending attribute).
  *
+ * grid-get gives a grid's pid and label only to a requester whose socket
+ * was opened with CAP_SYS_ADMIN or CAP_PERFMON or by the grid's user
+ * (gputbs_nl_viewer_of(), gputbs_nl_viewer_sees()): other users' grids are
+ * listed and found, without those two attributes.
+ *
  * The events multicast group and its queue are gputbs_nl_event.c's
  * (DOC: Netlink events); the operations report the same grid snapshots.
  * This half calls into gputbs_nl_event.c and, for policy-set, into
@@ -325,6 +330,7 @@ static int gputbs_nl_grid_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct gputbs_device *gdev = gputbs_nl->gdev;
 	const struct list_head *lists[GPUTBS_NL_GRID_LISTS];
 	struct nlattr *attr = info->attrs[GPUTBS_A_GRID_ID];
+	struct gputbs_nl_viewer viewer;
 	struct gputbs_nl_grid snap;
 	const struct gtbs_grid *g;
 	struct sk_buff *msg;
@@ -336,6 +342,7 @@ static int gputbs_nl_grid_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (GENL_REQ_ATTR_CHECK(info, GPUTBS_A_GRID_ID))
 		return -EINVAL;
 	id = nla_get_u64(attr);
+	gputbs_nl_viewer_of(NETLINK_CB(skb).sk, &viewer);
 	spin_lock(&gdev->lock);
 	gputbs_dev_sync(gdev);
 	gputbs_nl_grid_lists(gdev, lists);
@@ -365,12 +372,19 @@ static int gputbs_nl_grid_get_doit(struct sk_buff *skb, struct genl_info *info)
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
-	return gputbs_nl_reply(msg, info, hdr, gputbs_nl_put_grid(msg, &snap));
+	return gputbs_nl_reply(msg, info, hdr,
+			       gputbs_nl_put_grid(msg, &snap,
+						  gputbs_nl_viewer_sees(&viewer,
+									snap.uid)));
 }
 
-/* One dump message for @grid.  Device lock held: nothing allocates. */
+/*
+ * One dump message for @grid, in full if @viewer sees it so.  Device lock
+ * held: nothing allocates.
+ */
 static int gputbs_nl_grid_dump_one(struct sk_buff *skb,
 				   struct netlink_callback *cb,
+				   const struct gputbs_nl_viewer *viewer,
 				   const struct gputbs_grid *grid)
 {
 	struct gputbs_nl_grid snap;
@@ -382,7 +396,8 @@ static int gputbs_nl_grid_dump_one(struct sk_buff *skb,
 		return -EMSGSIZE;
 	genl_dump_check_consistent(cb, hdr);
 	gputbs_nl_grid_get(grid, &snap);
-	if (gputbs_nl_put_grid(skb, &snap)) {
+	if (gputbs_nl_put_grid(skb, &snap,
+			       gputbs_nl_viewer_sees(viewer, snap.uid))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -401,10 +416,12 @@ static int gputbs_nl_grid_get_dumpit(struct sk_buff *skb,
 	struct gputbs_device *gdev = gputbs_nl->gdev;
 	const struct list_head *lists[GPUTBS_NL_GRID_LISTS];
 	unsigned long pos = 0, start = cb->args[0];
+	struct gputbs_nl_viewer viewer;
 	const struct gtbs_grid *g;
 	unsigned int i;
 	int ret = 0;
 
+	gputbs_nl_viewer_of(NETLINK_CB(cb->skb).sk, &viewer);
 	spin_lock(&gdev->lock);
 	gputbs_dev_sync(gdev);
 	gputbs_nl_grid_lists(gdev, lists);
@@ -413,7 +430,8 @@ static int gputbs_nl_grid_get_dumpit(struct sk_buff *skb,
 		list_for_each_entry(g, lists[i], node) {
 			if (pos++ < start)
 				continue;
-			ret = gputbs_nl_grid_dump_one(skb, cb, g->priv);
+			ret = gputbs_nl_grid_dump_one(skb, cb, &viewer,
+						      g->priv);
 			if (ret) {
 				pos--;
 				break;

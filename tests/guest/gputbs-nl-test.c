@@ -11,7 +11,9 @@
  * lists it), the policy switch as root and as nobody (EPERM), the
  * policy's parameters in dev-get and param-set (read back through sysfs
  * policy_params/; ERANGE, EINVAL, ENOENT, EPERM), bad
- * requests with their extended ACK messages, and that no event goes
+ * requests with their extended ACK messages, other users' grids
+ * without pid and label for nobody (dump, grid-get, events) and in full
+ * for root, and that no event goes
  * unaccounted when a burst of events meets the module's queue (run it
  * with the module parameter event_queue_len=4 to see drops).  Needs root.
  *
@@ -985,6 +987,163 @@ START_TEST(nl_params_set_eperm)
 }
 END_TEST
 
+/* ---- other users' grids are private ------------------------------------ */
+
+#define SECRET_LABEL	"root-secret-label"
+#define OWN_LABEL	"nl-nobody-own"
+
+/* A byte from @fd within 30 s, or -1. */
+static int read_byte(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	unsigned char c;
+
+	if (poll(&pfd, 1, 30000) != 1 || read(fd, &c, 1) != 1)
+		return -1;
+	return c;
+}
+
+/*
+ * Child as nobody (issue 28, item 5): its events socket and its grid
+ * first; once root's grid runs (its id from @in), the dump, grid-get and
+ * the events show root's grid without pid and label, and its own grid in
+ * full.  Exits with the number of the failed check, 0 if none failed.
+ */
+static int child_private(int in, int out)
+{
+	struct gputbs_mon_grid *gs, one;
+	struct gputbs_monitor *m, *ev;
+	struct gputbs_mon_event e;
+	bool seen_root = false, seen_own = false;
+	struct gputbs_submit s;
+	struct gputbs *g;
+	__u64 root_id, end;
+	size_t n, i;
+
+	if (setgid(NOBODY) || setuid(NOBODY))
+		return 10;
+	if (gputbs_monitor_open(0, &m) ||
+	    gputbs_monitor_open(GPUTBS_MONITOR_EVENTS, &ev))
+		return 11;
+	if (gputbs_open(NULL, 0, &g))
+		return 12;
+	grid(&s, g_info.nr_sms, 64, 400, OWN_LABEL);
+	if (gputbs_submit(g, &s))
+		return 13;
+	if (write(out, "r", 1) != 1 ||
+	    read(in, &root_id, sizeof(root_id)) != sizeof(root_id))
+		return 14;
+	/* the dump: root's grid without pid and label, its own in full */
+	if (gputbs_monitor_dump_grids(m, &gs, sizeof(*gs), &n))
+		return 15;
+	for (i = 0; i < n; i++) {
+		if (gs[i].id == root_id && (gs[i].pid || gs[i].label[0]))
+			return 16;
+		if (gs[i].id == root_id)
+			seen_root = true;
+		if (gs[i].handle == s.handle &&
+		    gs[i].pid == (__u32)getpid() &&
+		    !strcmp(gs[i].label, OWN_LABEL))
+			seen_own = true;
+	}
+	free(gs);
+	if (!seen_root || !seen_own)
+		return 17;
+	/* grid-get: the same */
+	if (gputbs_monitor_get_grid(m, root_id, &one, sizeof(one)) ||
+	    one.pid || one.label[0] || one.id != root_id)
+		return 18;
+	/* the events: none shows the label; its own grid's show its own */
+	seen_root = seen_own = false;
+	end = gputbs_now_ns() + 30 * NS_PER_SEC;
+	while ((!seen_root || !seen_own) && gputbs_now_ns() < end) {
+		struct pollfd pfd = { .fd = gputbs_monitor_fd(ev),
+				      .events = POLLIN };
+		int ret = gputbs_monitor_recv(ev, &e, sizeof(e));
+
+		if (ret == -EAGAIN) {
+			poll(&pfd, 1, 100);
+			continue;
+		}
+		if (ret)
+			return 19;
+		if (e.type != GPUTBS_EVENT_GRID_SUBMITTED)
+			continue;
+		if (strstr(e.grid.label, SECRET_LABEL))
+			return 20;
+		if (e.grid.id == root_id) {
+			if (e.grid.pid || e.grid.label[0])
+				return 21;
+			seen_root = true;
+		} else if (e.grid.handle == s.handle &&
+			   e.grid.pid == (__u32)getpid()) {
+			if (strcmp(e.grid.label, OWN_LABEL))
+				return 22;
+			seen_own = true;
+		}
+	}
+	if (!seen_root || !seen_own)
+		return 23;
+	gputbs_close(g);
+	gputbs_monitor_close(ev);
+	gputbs_monitor_close(m);
+	return 0;
+}
+
+/*
+ * An unprivileged listener sees no pid or label of root's grids, and its
+ * own grids in full; root (CAP_SYS_ADMIN) sees nobody's grid in full.
+ */
+START_TEST(nl_private_other_users_grids)
+{
+	struct gputbs_mon_event ev;
+	struct gputbs_mon_grid *gs;
+	const struct gputbs_mon_grid *own = NULL;
+	int to_child[2], from_child[2], status;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	size_t n, i;
+	pid_t pid;
+	__u32 h;
+
+	ck_assert_int_eq(pipe(to_child), 0);
+	ck_assert_int_eq(pipe(from_child), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		close(to_child[1]);
+		close(from_child[0]);
+		_exit(child_private(to_child[0], from_child[1]));
+	}
+	close(to_child[0]);
+	close(from_child[1]);
+	ck_assert_int_eq(read_byte(from_child[0]), 'r');
+	/* root sees nobody's grid in full */
+	ck_assert_int_eq(gputbs_monitor_dump_grids(g_mon, &gs, sizeof(*gs),
+						   &n), 0);
+	for (i = 0; i < n; i++)
+		if (gs[i].pid == (__u32)pid)
+			own = &gs[i];
+	ck_assert_ptr_nonnull(own);
+	ck_assert_str_eq(own->label, OWN_LABEL);
+	free(gs);
+	grid(&s, g_info.nr_sms, 64, 200, SECRET_LABEL);
+	h = submit(g_dev, &s);
+	/* root's own events keep the pid and the label */
+	expect_event(GPUTBS_EVENT_GRID_SUBMITTED, h, &ev);
+	ck_assert_str_eq(ev.grid.label, SECRET_LABEL);
+	ck_assert_int_eq(write(to_child[1], &ev.grid.id, sizeof(ev.grid.id)),
+			 sizeof(ev.grid.id));
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "child as nobody: status %#x (see child_private)",
+		      status);
+	close(to_child[1]);
+	close(from_child[0]);
+	wait_grid(g_dev, h, &w);
+}
+END_TEST
+
 /* ---- gputbs top on a terminal ------------------------------------------ */
 
 static size_t count_str(const char *s, const char *what)
@@ -1294,6 +1453,12 @@ static Suite *nl_suite(void)
 	tcase_add_loop_test(tc, nl_preempt_set_bad_extack, 0,
 			    NR_BAD_PREEMPT_SETS);
 	tcase_add_test(tc, nl_preempt_set_nobody_eperm);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("privacy");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, nl_private_other_users_grids);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("cli");
