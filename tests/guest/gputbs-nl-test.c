@@ -8,7 +8,8 @@
  * its handle, label, pid and the cycles GPUTBS_IOCTL_WAIT reports),
  * preemption by a higher class, cancellation, grid and SM dumps while
  * grids run, grid-get of a grid waiting AFTER another (as the dump
- * lists it), the policy switch as root and as nobody (EPERM), the
+ * lists it), the policy switch as root and as nobody (EPERM) and while
+ * sysfs policy writes race with it (no spurious error), the
  * policy's parameters in dev-get and param-set (read back through sysfs
  * policy_params/; ERANGE, EINVAL, ENOENT, EPERM), bad
  * requests with their extended ACK messages, other users' grids
