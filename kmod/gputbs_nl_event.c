@@ -55,8 +55,8 @@
  * every listener gets exactly one.  The group stays one group that
  * anyone may join, as before.  Kernels without
  * netlink_broadcast_filtered() (6.1; Kbuild asks the headers) send every
- * listener the copy without them.  The other events (policy changed, events lost) name no
- * process and go to every listener as they are.
+ * listener the copy without them.  The other events (policy changed,
+ * events lost) name no process and go to every listener as they are.
  *
  * This half refers to nothing of the commands (gputbs_nl_cmd.c), not even
  * the family (gputbs_nl_event_init() is given it), nor of the
