@@ -568,6 +568,21 @@ static int gputbs_nl_sm_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
+/*
+ * The result of a set request whose catch-up a signal interrupted
+ * (gputbs_dev_lock_sync(): -EINTR, nothing changed).  netlink_rcv_skb()
+ * takes -EINTR from an operation for "a dump was started" and sends no
+ * ACK, so the requester would wait for ever: -EAGAIN, with a message.
+ */
+static int gputbs_nl_set_result(struct genl_info *info, int ret)
+{
+	if (ret != -EINTR)
+		return ret;
+	GENL_SET_ERR_MSG(info,
+			 "a signal interrupted the device's catch-up; nothing changed, try again");
+	return -EAGAIN;
+}
+
 static int gputbs_nl_policy_set_doit(struct sk_buff *skb,
 				     struct genl_info *info)
 {
@@ -592,7 +607,7 @@ static int gputbs_nl_policy_set_doit(struct sk_buff *skb,
 	ret = gputbs_switch_policy(gdev, ops);
 	if (!ret)
 		gputbs_policy_params_changed(gdev);	/* sysfs policy_params/ */
-	return ret;
+	return gputbs_nl_set_result(info, ret);
 }
 
 /*
@@ -652,7 +667,7 @@ static int gputbs_nl_param_set_doit(struct sk_buff *skb,
 	}
 unlock:
 	spin_unlock(&gdev->lock);
-	return ret;
+	return gputbs_nl_set_result(info, ret);
 }
 
 /* preempt-set's budget attributes, in &enum gtbs_prio_class order */
@@ -682,7 +697,8 @@ static const int gputbs_nl_budget_attrs[GTBS_NR_PRIO_CLASSES] = {
  * or for an unknown mode; -ERANGE for switch-bytes-per-cycle outside
  * 1..%GPUTBS_SWITCH_BW_MAX bytes per cycle or a budget above
  * %GTBS_MAX_TIMEOUT_CYCLES cycles (each with an extack message and the
- * attribute); -EINTR if a signal came while the device caught up.
+ * attribute); -EAGAIN if a signal came while the device caught up
+ * (gputbs_nl_set_result(); nothing changed).
  */
 static int gputbs_nl_preempt_set_doit(struct sk_buff *skb,
 				      struct genl_info *info)
@@ -746,7 +762,7 @@ static int gputbs_nl_preempt_set_doit(struct sk_buff *skb,
 	gputbs_dev_sync(gdev);
 unlock:
 	spin_unlock(&gdev->lock);
-	return ret;
+	return gputbs_nl_set_result(info, ret);
 }
 
 /* The policies the spec derives (scripts/netlink-spec.sh compares them). */

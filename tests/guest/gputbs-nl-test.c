@@ -8,8 +8,9 @@
  * its handle, label, pid and the cycles GPUTBS_IOCTL_WAIT reports),
  * preemption by a higher class, cancellation, grid and SM dumps while
  * grids run, grid-get of a grid waiting AFTER another (as the dump
- * lists it), the policy switch as root and as nobody (EPERM) and while
- * sysfs policy writes race with it (no spurious error), the
+ * lists it), the policy switch as root and as nobody (EPERM), while
+ * sysfs policy writes race with it (no spurious error) and interrupted
+ * by signals during a backlog (EAGAIN, not a lost ACK), the
  * policy's parameters in dev-get and param-set (read back through sysfs
  * policy_params/; ERANGE, EINVAL, ENOENT, EPERM), bad
  * requests with their extended ACK messages, other users' grids
@@ -34,8 +35,10 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -822,6 +825,55 @@ START_TEST(nl_set_policy_races_sysfs)
 }
 END_TEST
 
+/*
+ * policy-set interrupted by a signal while the device catches up on a
+ * backlog of one-cycle blocks: the request ends (0, or EAGAIN with an
+ * extended ACK message), it does not wait for an ACK that never comes
+ * (netlink_rcv_skb() sends none for a doit's -EINTR).
+ */
+static volatile sig_atomic_t ticks;
+
+static void on_tick(int sig)
+{
+	(void)sig;
+	ticks++;
+}
+
+START_TEST(nl_set_policy_interrupted)
+{
+	struct itimerval it = {
+		.it_interval = { .tv_usec = 20000 },
+		.it_value = { .tv_usec = 20000 },
+	}, off = { { 0, 0 }, { 0, 0 } };
+	struct sigaction sa, old;
+	struct gputbs_submit s;
+	struct gputbs *g;
+	int i, ret;
+
+	ck_assert_int_eq(gputbs_open(NULL, 0, &g), 0);
+	for (i = 0; i < 8; i++) {
+		grid(&s, 1u << 20, 32, 0, "nl-backlog");
+		s.block_cycles = 1;
+		submit(g, &s);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_tick;	/* no SA_RESTART */
+	ck_assert_int_eq(sigaction(SIGALRM, &sa, &old), 0);
+	ck_assert_int_eq(setitimer(ITIMER_REAL, &it, NULL), 0);
+	ret = gputbs_monitor_set_policy(g_mon, "srtf");
+	setitimer(ITIMER_REAL, &off, NULL);
+	sigaction(SIGALRM, &old, NULL);
+	printf("nl_set_policy_interrupted: %s after %d ticks (%s)\n",
+	       gputbs_strerror(ret), (int)ticks, gputbs_monitor_errmsg(g_mon));
+	ck_assert_msg(!ret || ret == -EAGAIN, "policy-set: %s",
+		      gputbs_strerror(ret));
+	if (ret)
+		ck_assert_msg(strstr(gputbs_monitor_errmsg(g_mon), "signal"),
+			      "extack '%s'", gputbs_monitor_errmsg(g_mon));
+	gputbs_close(g);
+}
+END_TEST
+
 /* ---- param-set and the parameters of dev-get ---------------------------- */
 
 #define PARAMS_DIR	"/sys/class/misc/gputbs/policy_params/"
@@ -1516,6 +1568,7 @@ static Suite *nl_suite(void)
 	tcase_add_test(tc, nl_set_policy_nobody_eperm);
 	tcase_add_test(tc, nl_set_policy_needs_sys_admin);
 	tcase_add_test(tc, nl_set_policy_races_sysfs);
+	tcase_add_test(tc, nl_set_policy_interrupted);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("params");
