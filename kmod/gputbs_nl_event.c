@@ -473,13 +473,13 @@ void gputbs_nl_policy_changed(struct gputbs_device *gdev,
 	struct gputbs_nl_event ev = {
 		.cmd = GPUTBS_CMD_POLICY_CHANGED_NTF,
 		.cycle = now,
-		.policy = gdev->core.policy->name,
-		.old_policy = old->name,
 	};
 
 	lockdep_assert_held(&gdev->lock);
 	if (!gputbs_nl_listening(gputbs_nl))
 		return;
+	strscpy(ev.policy, gdev->core.policy->name, sizeof(ev.policy));
+	strscpy(ev.old_policy, old->name, sizeof(ev.old_policy));
 	gputbs_nl_queue(gputbs_nl, &ev);
 }
 

@@ -102,8 +102,10 @@ struct gputbs_nl_grid {
  * @by_grid_id: preempted: the grid that took the SM.
  * @sm: preempted: the SM.
  * @reason: preempted: &enum gputbs_preempt_reason.
- * @policy: policy changed: the new policy (a static name of the registry).
- * @old_policy: policy changed: the previous one.
+ * @policy: policy changed: the new policy's name, copied: a policy
+ *	module may be unloaded before the worker sends the event.
+ * @old_policy: policy changed: the previous one's, likewise (its module
+ *	loses the device's reference at the switch).
  * @lost: events lost: how many.
  */
 struct gputbs_nl_event {
@@ -114,8 +116,8 @@ struct gputbs_nl_event {
 	u64 by_grid_id;
 	u32 sm;
 	u32 reason;
-	const char *policy;
-	const char *old_policy;
+	char policy[GTBS_POLICY_NAME_LEN];
+	char old_policy[GTBS_POLICY_NAME_LEN];
 	u64 lost;
 };
 
