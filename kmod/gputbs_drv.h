@@ -326,6 +326,9 @@ struct gputbs_user_usage {
  *	id in the gputbs netlink family (set at submission, under
  *	&gputbs_device.lock, by gputbs_nl_grid_submitted()).
  * @pid: thread group id of the submitter, initial PID namespace (likewise).
+ * @uid: real uid of the submitter (likewise): the user who sees @pid and
+ *	the label through the netlink family without CAP_SYS_ADMIN or
+ *	CAP_PERFMON (gputbs_nl_viewer_sees()).
  * @charge: what the grid is charged against the per-user and device-wide
  *	limits, from its submission until gputbs_grid_retire() (reaped, or
  *	cancelled with its file or with its submitter's hold on the file).
@@ -364,6 +367,7 @@ struct gputbs_grid {
 	u8 *lat_mech;
 	u64 id;
 	pid_t pid;
+	kuid_t uid;
 	struct gputbs_charge charge;
 	void *owner;
 	bool orphaned;

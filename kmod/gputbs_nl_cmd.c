@@ -25,6 +25,11 @@
  * preempt_mode, switch_bytes_per_cycle and preempt_budget_* do.  Bad
  * requests get an extended ACK message (and the offending attribute).
  *
+ * grid-get gives a grid's pid and label only to a requester whose socket
+ * was opened with CAP_SYS_ADMIN or CAP_PERFMON or by the grid's user
+ * (gputbs_nl_viewer_of(), gputbs_nl_viewer_sees()): other users' grids are
+ * listed and found, without those two attributes.
+ *
  * The events multicast group and its queue are gputbs_nl_event.c's
  * (DOC: Netlink events); the operations report the same grid snapshots.
  * This half calls into gputbs_nl_event.c and, for policy-set, into
@@ -50,6 +55,9 @@
 #include "gputbs_nl_priv.h"
 
 static struct genl_family gputbs_nl_family;
+
+/* The core's lists that hold the grids the family reports. */
+#define GPUTBS_NL_GRID_LISTS	3
 
 /* ---- operations ------------------------------------------------------------------ */
 
@@ -301,13 +309,28 @@ static unsigned int gputbs_nl_grid_gen(const struct gputbs_device *gdev)
 	return (unsigned int)gen ?: 1;
 }
 
+/*
+ * The lists of the grids the family reports, in the order of a dump: the
+ * running and queued grids in arrival order, the arriving ones by arrival
+ * cycle, then those waiting for a predecessor (stream order, reported as
+ * arriving, gputbs_nl_state()).  grid-get looks a grid up in the same
+ * lists, so that it finds every grid a dump lists.  Device lock held.
+ */
+static void gputbs_nl_grid_lists(struct gputbs_device *gdev,
+				 const struct list_head *lists[GPUTBS_NL_GRID_LISTS])
+{
+	lockdep_assert_held(&gdev->lock);
+	lists[0] = &gdev->core.grids;
+	lists[1] = &gdev->core.arrivals;
+	lists[2] = &gdev->core.waiting;
+}
+
 static int gputbs_nl_grid_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct gputbs_device *gdev = gputbs_nl->gdev;
-	const struct list_head *lists[] = {
-		&gdev->core.grids, &gdev->core.arrivals,
-	};
+	const struct list_head *lists[GPUTBS_NL_GRID_LISTS];
 	struct nlattr *attr = info->attrs[GPUTBS_A_GRID_ID];
+	struct gputbs_nl_viewer viewer;
 	struct gputbs_nl_grid snap;
 	const struct gtbs_grid *g;
 	struct sk_buff *msg;
@@ -319,8 +342,10 @@ static int gputbs_nl_grid_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (GENL_REQ_ATTR_CHECK(info, GPUTBS_A_GRID_ID))
 		return -EINVAL;
 	id = nla_get_u64(attr);
+	gputbs_nl_viewer_of(NETLINK_CB(skb).sk, &viewer);
 	spin_lock(&gdev->lock);
 	gputbs_dev_sync(gdev);
+	gputbs_nl_grid_lists(gdev, lists);
 	for (i = 0; i < ARRAY_SIZE(lists) && !found; i++) {
 		list_for_each_entry(g, lists[i], node) {
 			const struct gputbs_grid *grid = g->priv;
@@ -347,12 +372,19 @@ static int gputbs_nl_grid_get_doit(struct sk_buff *skb, struct genl_info *info)
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
-	return gputbs_nl_reply(msg, info, hdr, gputbs_nl_put_grid(msg, &snap));
+	return gputbs_nl_reply(msg, info, hdr,
+			       gputbs_nl_put_grid(msg, &snap,
+						  gputbs_nl_viewer_sees(&viewer,
+									snap.uid)));
 }
 
-/* One dump message for @grid.  Device lock held: nothing allocates. */
+/*
+ * One dump message for @grid, in full if @viewer sees it so.  Device lock
+ * held: nothing allocates.
+ */
 static int gputbs_nl_grid_dump_one(struct sk_buff *skb,
 				   struct netlink_callback *cb,
+				   const struct gputbs_nl_viewer *viewer,
 				   const struct gputbs_grid *grid)
 {
 	struct gputbs_nl_grid snap;
@@ -364,7 +396,8 @@ static int gputbs_nl_grid_dump_one(struct sk_buff *skb,
 		return -EMSGSIZE;
 	genl_dump_check_consistent(cb, hdr);
 	gputbs_nl_grid_get(grid, &snap);
-	if (gputbs_nl_put_grid(skb, &snap)) {
+	if (gputbs_nl_put_grid(skb, &snap,
+			       gputbs_nl_viewer_sees(viewer, snap.uid))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -373,31 +406,32 @@ static int gputbs_nl_grid_dump_one(struct sk_buff *skb,
 }
 
 /*
- * The running and queued grids in arrival order, then the arriving ones
- * by arrival cycle, then those waiting for a predecessor (reported as
- * arriving, gputbs_nl_state()); cb->args[0] counts the grids already dumped.  A dump
- * that spans messages while the lists change is flagged NLM_F_DUMP_INTR.
+ * The grids of gputbs_nl_grid_lists(), in its order; cb->args[0] counts
+ * the grids already dumped.  A dump that spans messages while the lists
+ * change is flagged NLM_F_DUMP_INTR.
  */
 static int gputbs_nl_grid_get_dumpit(struct sk_buff *skb,
 				     struct netlink_callback *cb)
 {
 	struct gputbs_device *gdev = gputbs_nl->gdev;
-	const struct list_head *lists[] = {
-		&gdev->core.grids, &gdev->core.arrivals, &gdev->core.waiting,
-	};
+	const struct list_head *lists[GPUTBS_NL_GRID_LISTS];
 	unsigned long pos = 0, start = cb->args[0];
+	struct gputbs_nl_viewer viewer;
 	const struct gtbs_grid *g;
 	unsigned int i;
 	int ret = 0;
 
+	gputbs_nl_viewer_of(NETLINK_CB(cb->skb).sk, &viewer);
 	spin_lock(&gdev->lock);
 	gputbs_dev_sync(gdev);
+	gputbs_nl_grid_lists(gdev, lists);
 	cb->seq = gputbs_nl_grid_gen(gdev);
 	for (i = 0; i < ARRAY_SIZE(lists) && !ret; i++) {
 		list_for_each_entry(g, lists[i], node) {
 			if (pos++ < start)
 				continue;
-			ret = gputbs_nl_grid_dump_one(skb, cb, g->priv);
+			ret = gputbs_nl_grid_dump_one(skb, cb, &viewer,
+						      g->priv);
 			if (ret) {
 				pos--;
 				break;
@@ -534,6 +568,21 @@ static int gputbs_nl_sm_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
+/*
+ * The result of a set request whose catch-up a signal interrupted
+ * (gputbs_dev_lock_sync(): -EINTR, nothing changed).  netlink_rcv_skb()
+ * takes -EINTR from an operation for "a dump was started" and sends no
+ * ACK, so the requester would wait for ever: -EAGAIN, with a message.
+ */
+static int gputbs_nl_set_result(struct genl_info *info, int ret)
+{
+	if (ret != -EINTR)
+		return ret;
+	GENL_SET_ERR_MSG(info,
+			 "a signal interrupted the device's catch-up; nothing changed, try again");
+	return -EAGAIN;
+}
+
 static int gputbs_nl_policy_set_doit(struct sk_buff *skb,
 				     struct genl_info *info)
 {
@@ -558,7 +607,7 @@ static int gputbs_nl_policy_set_doit(struct sk_buff *skb,
 	ret = gputbs_switch_policy(gdev, ops);
 	if (!ret)
 		gputbs_policy_params_changed(gdev);	/* sysfs policy_params/ */
-	return ret;
+	return gputbs_nl_set_result(info, ret);
 }
 
 /*
@@ -618,7 +667,7 @@ static int gputbs_nl_param_set_doit(struct sk_buff *skb,
 	}
 unlock:
 	spin_unlock(&gdev->lock);
-	return ret;
+	return gputbs_nl_set_result(info, ret);
 }
 
 /* preempt-set's budget attributes, in &enum gtbs_prio_class order */
@@ -648,7 +697,8 @@ static const int gputbs_nl_budget_attrs[GTBS_NR_PRIO_CLASSES] = {
  * or for an unknown mode; -ERANGE for switch-bytes-per-cycle outside
  * 1..%GPUTBS_SWITCH_BW_MAX bytes per cycle or a budget above
  * %GTBS_MAX_TIMEOUT_CYCLES cycles (each with an extack message and the
- * attribute); -EINTR if a signal came while the device caught up.
+ * attribute); -EAGAIN if a signal came while the device caught up
+ * (gputbs_nl_set_result(); nothing changed).
  */
 static int gputbs_nl_preempt_set_doit(struct sk_buff *skb,
 				      struct genl_info *info)
@@ -712,7 +762,7 @@ static int gputbs_nl_preempt_set_doit(struct sk_buff *skb,
 	gputbs_dev_sync(gdev);
 unlock:
 	spin_unlock(&gdev->lock);
-	return ret;
+	return gputbs_nl_set_result(info, ret);
 }
 
 /* The policies the spec derives (scripts/netlink-spec.sh compares them). */

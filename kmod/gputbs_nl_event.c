@@ -45,6 +45,19 @@
  * insertion).  A message that cannot be built is counted the same way;
  * a listener whose socket overflows gets ENOBUFS from recv() as usual.
  *
+ * Other users' grids are private: a grid's pid and label go only to a
+ * listener whose socket was opened with CAP_SYS_ADMIN or CAP_PERFMON, or
+ * by the grid's user (gputbs_nl_viewer_sees()).  genlmsg_multicast() sends
+ * one message to every listener, so the worker builds a grid's event
+ * twice, with and without the two attributes, and multicasts each with
+ * netlink_broadcast_filtered(), whose filter (called per listener, with
+ * the listener's socket) lets through the copy that listener may see:
+ * every listener gets exactly one.  The group stays one group that
+ * anyone may join, as before.  Kernels without
+ * netlink_broadcast_filtered() (6.1; Kbuild asks the headers) send every
+ * listener the copy without them.  The other events (policy changed,
+ * events lost) name no process and go to every listener as they are.
+ *
  * This half refers to nothing of the commands (gputbs_nl_cmd.c), not even
  * the family (gputbs_nl_event_init() is given it), nor of the
  * reconfiguration and policy switch (gputbs_config.c): gputbs_obs.c calls
@@ -52,6 +65,9 @@
  * snapshots and to set the queue up and tear it down.
  */
 #include <linux/atomic.h>
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/fs.h>
 #include <linux/kfifo.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -59,10 +75,13 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uidgid.h>
+#include <linux/user_namespace.h>
 #include <linux/workqueue.h>
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
 #include <net/netlink.h>
+#include <net/sock.h>
 
 #include "../uapi/linux/gputbs_netlink.h"
 
@@ -124,6 +143,7 @@ void gputbs_nl_grid_get(const struct gputbs_grid *grid,
 	out->id = grid->id;
 	out->client_id = grid->client->stats.id;
 	out->pid = grid->pid;
+	out->uid = grid->uid;
 	out->handle = grid->handle;
 	/* the core's classes are the uAPI's minus one */
 	out->prio_class = g->desc.prio_class + 1;
@@ -151,9 +171,55 @@ void gputbs_nl_grid_get(const struct gputbs_grid *grid,
 }
 
 /**
+ * gputbs_nl_viewer_of() - who receives what is sent to a netlink socket
+ * @sk: the socket: a requester's (NETLINK_CB() of its request) or a
+ *	listener's of the events group.
+ * @v: out: the credentials @sk was opened with, as netlink_capable()
+ *	judges a request by them: the real uid, and whether they have
+ *	CAP_SYS_ADMIN or CAP_PERFMON in the initial user namespace (as
+ *	perfmon_capable(), by which perf shows other users' events).
+ *
+ * A socket that is being released (no file any more) is nobody's: it
+ * sees no grid in full.
+ *
+ * Context: any, nothing sleeps: a request's process context, or the
+ * filter of netlink_broadcast_filtered(), where the netlink table keeps
+ * @sk's socket and file from being freed.
+ */
+void gputbs_nl_viewer_of(const struct sock *sk, struct gputbs_nl_viewer *v)
+{
+	const struct socket *sock = READ_ONCE(sk->sk_socket);
+	const struct file *file = sock ? READ_ONCE(sock->file) : NULL;
+
+	v->uid = INVALID_UID;
+	v->all = false;
+	if (!file)
+		return;
+	v->uid = file->f_cred->uid;
+	v->all = file_ns_capable(file, &init_user_ns, CAP_PERFMON) ||
+		 file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN);
+}
+
+/**
+ * gputbs_nl_viewer_sees() - whether a viewer sees a grid in full
+ * @v: the viewer (gputbs_nl_viewer_of()).
+ * @uid: the grid's &gputbs_nl_grid.uid.
+ *
+ * Context: any.
+ * Return: true if @v may see the grid's pid and label: it has
+ * CAP_SYS_ADMIN or CAP_PERFMON, or the grid is its user's.
+ */
+bool gputbs_nl_viewer_sees(const struct gputbs_nl_viewer *v, kuid_t uid)
+{
+	return v->all || (uid_valid(v->uid) && uid_eq(v->uid, uid));
+}
+
+/**
  * gputbs_nl_put_grid() - the attributes of a grid snapshot
  * @skb: the message, allocated.
  * @g: the snapshot (gputbs_nl_grid_get()).
+ * @full: with the grid's pid and label; without them for a receiver that
+ *	may not see them (gputbs_nl_viewer_sees()).
  *
  * The grid attributes: of a grid-get reply, or in the grid nest of an
  * event.
@@ -161,14 +227,15 @@ void gputbs_nl_grid_get(const struct gputbs_grid *grid,
  * Context: any; nothing allocates or sleeps.
  * Return: 0, or -EMSGSIZE if @skb is full.
  */
-int gputbs_nl_put_grid(struct sk_buff *skb, const struct gputbs_nl_grid *g)
+int gputbs_nl_put_grid(struct sk_buff *skb, const struct gputbs_nl_grid *g,
+		       bool full)
 {
 	if (nla_put_u64_64bit(skb, GPUTBS_A_GRID_ID, g->id, GPUTBS_A_GRID_PAD) ||
-	    nla_put_u32(skb, GPUTBS_A_GRID_PID, g->pid) ||
+	    (full && nla_put_u32(skb, GPUTBS_A_GRID_PID, g->pid)) ||
 	    nla_put_u64_64bit(skb, GPUTBS_A_GRID_CLIENT_ID, g->client_id,
 			      GPUTBS_A_GRID_PAD) ||
 	    nla_put_u32(skb, GPUTBS_A_GRID_HANDLE, g->handle) ||
-	    nla_put_string(skb, GPUTBS_A_GRID_LABEL, g->label) ||
+	    (full && nla_put_string(skb, GPUTBS_A_GRID_LABEL, g->label)) ||
 	    nla_put_u32(skb, GPUTBS_A_GRID_CLASS, g->prio_class) ||
 	    nla_put_u32(skb, GPUTBS_A_GRID_STATE, g->state) ||
 	    nla_put_u32(skb, GPUTBS_A_GRID_NR_BLOCKS, g->nr_blocks) ||
@@ -280,6 +347,7 @@ void gputbs_nl_grid_submitted(struct gputbs_device *gdev,
 
 	lockdep_assert_held(&gdev->lock);
 	grid->pid = task_tgid_nr(current);
+	grid->uid = current_uid();
 	if (!nl)
 		return;
 	grid->id = ++nl->next_id;
@@ -405,20 +473,28 @@ void gputbs_nl_policy_changed(struct gputbs_device *gdev,
 	struct gputbs_nl_event ev = {
 		.cmd = GPUTBS_CMD_POLICY_CHANGED_NTF,
 		.cycle = now,
-		.policy = gdev->core.policy->name,
-		.old_policy = old->name,
 	};
 
 	lockdep_assert_held(&gdev->lock);
 	if (!gputbs_nl_listening(gputbs_nl))
 		return;
+	strscpy(ev.policy, gdev->core.policy->name, sizeof(ev.policy));
+	strscpy(ev.old_policy, old->name, sizeof(ev.old_policy));
 	gputbs_nl_queue(gputbs_nl, &ev);
 }
 
 /* ---- events: the half in process context ------------------------------------ */
 
+/* Whether @cmd is a grid's event (carries a grid nest). */
+static bool gputbs_nl_grid_cmd(u8 cmd)
+{
+	return cmd != GPUTBS_CMD_EVENTS_LOST_NTF &&
+	       cmd != GPUTBS_CMD_POLICY_CHANGED_NTF;
+}
+
+/* The attributes of @ev; a grid's @full or without its pid and label. */
 static int gputbs_nl_put_event(struct sk_buff *skb,
-			       const struct gputbs_nl_event *ev)
+			       const struct gputbs_nl_event *ev, bool full)
 {
 	struct nlattr *nest;
 
@@ -435,7 +511,7 @@ static int gputbs_nl_put_event(struct sk_buff *skb,
 		       nla_put_string(skb, GPUTBS_A_EVENT_OLD_POLICY,
 				      ev->old_policy);
 	nest = nla_nest_start(skb, GPUTBS_A_EVENT_GRID);
-	if (!nest || gputbs_nl_put_grid(skb, &ev->grid))
+	if (!nest || gputbs_nl_put_grid(skb, &ev->grid, full))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	if (ev->cmd != GPUTBS_CMD_GRID_PREEMPTED_NTF)
@@ -448,25 +524,130 @@ static int gputbs_nl_put_event(struct sk_buff *skb,
 	return 0;
 }
 
+/* The message of @ev, @full or not (gputbs_nl_put_event()); or NULL. */
+static struct sk_buff *gputbs_nl_event_msg(const struct gputbs_nl *nl,
+					   const struct gputbs_nl_event *ev,
+					   bool full)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	hdr = genlmsg_put(skb, 0, 0, nl->family, 0, ev->cmd);
+	if (!hdr || gputbs_nl_put_event(skb, ev, full)) {
+		nlmsg_free(skb);
+		return NULL;
+	}
+	genlmsg_end(skb, hdr);
+	return skb;
+}
+
+/*
+ * netlink_broadcast_filtered() (the kernels since about 6.4; Kbuild looks
+ * for it in the headers) lets each listener get the copy of a grid's
+ * event it may see.  Without it every listener gets the copy without pid
+ * and label.
+ */
+#ifdef GPUTBS_HAVE_NETLINK_BROADCAST_FILTERED
+/**
+ * struct gputbs_nl_copy - one of the two copies of a grid's event
+ * @uid: the grid's &gputbs_nl_grid.uid.
+ * @full: the copy with the grid's pid and label.
+ */
+struct gputbs_nl_copy {
+	kuid_t uid;
+	bool full;
+};
+
+/*
+ * netlink_broadcast_filtered()'s filter: nonzero skips the listener @dsk,
+ * for the copy @data that is not its own (gputbs_nl_viewer_sees()).
+ */
+static int gputbs_nl_copy_filter(struct sock *dsk, struct sk_buff *skb,
+				 void *data)
+{
+	const struct gputbs_nl_copy *copy = data;
+	struct gputbs_nl_viewer v;
+
+	gputbs_nl_viewer_of(dsk, &v);
+	return gputbs_nl_viewer_sees(&v, copy->uid) != copy->full;
+}
+
+/* genlmsg_multicast() of @skb to the listeners @copy is for. */
+static int gputbs_nl_multicast_copy(const struct gputbs_nl *nl,
+				    struct sk_buff *skb,
+				    struct gputbs_nl_copy *copy)
+{
+	u32 group = nl->family->mcgrp_offset + GPUTBS_NLGRP_EVENTS;
+	int ret;
+
+	NETLINK_CB(skb).dst_group = group;
+	ret = netlink_broadcast_filtered(init_net.genl_sock, skb, 0, group,
+					 GFP_KERNEL, gputbs_nl_copy_filter,
+					 copy);
+	return ret > 0 ? 0 : ret;
+}
+
+/*
+ * A grid's event: the full copy to the listeners that see the grid in
+ * full, the other to the rest; each listener gets one.  Returns the
+ * better of the two results (0, -ENOBUFS, -ESRCH), or -ENOMEM.
+ */
+static int gputbs_nl_multicast_grid(const struct gputbs_nl *nl,
+				    const struct gputbs_nl_event *ev)
+{
+	struct gputbs_nl_copy full = { .uid = ev->grid.uid, .full = true };
+	struct gputbs_nl_copy part = { .uid = ev->grid.uid, .full = false };
+	struct sk_buff *skb_full, *skb_part;
+	int ret_full, ret_part;
+
+	skb_full = gputbs_nl_event_msg(nl, ev, true);
+	skb_part = gputbs_nl_event_msg(nl, ev, false);
+	if (!skb_full || !skb_part) {
+		nlmsg_free(skb_full);
+		nlmsg_free(skb_part);
+		return -ENOMEM;
+	}
+	ret_full = gputbs_nl_multicast_copy(nl, skb_full, &full);
+	ret_part = gputbs_nl_multicast_copy(nl, skb_part, &part);
+	if (!ret_full || !ret_part)
+		return 0;
+	return ret_full == -ENOBUFS ? ret_full : ret_part;
+}
+#else
+/* Without per-listener filtering: every listener, without pid and label. */
+static int gputbs_nl_multicast_grid(const struct gputbs_nl *nl,
+				    const struct gputbs_nl_event *ev)
+{
+	struct sk_buff *skb = gputbs_nl_event_msg(nl, ev, false);
+
+	if (!skb)
+		return -ENOMEM;
+	return genlmsg_multicast(nl->family, skb, 0, GPUTBS_NLGRP_EVENTS,
+				 GFP_KERNEL);
+}
+#endif
+
 /* Multicast one event.  Returns false if it was lost. */
 static bool gputbs_nl_send(struct gputbs_nl *nl,
 			   const struct gputbs_nl_event *ev)
 {
 	struct sk_buff *skb;
-	void *hdr;
 	int ret;
 
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!skb)
-		return false;
-	hdr = genlmsg_put(skb, 0, 0, nl->family, 0, ev->cmd);
-	if (!hdr || gputbs_nl_put_event(skb, ev)) {
-		nlmsg_free(skb);
-		return false;
+	if (gputbs_nl_grid_cmd(ev->cmd)) {
+		ret = gputbs_nl_multicast_grid(nl, ev);
+		if (ret == -ENOMEM)
+			return false;
+	} else {
+		skb = gputbs_nl_event_msg(nl, ev, true);
+		if (!skb)
+			return false;
+		ret = genlmsg_multicast(nl->family, skb, 0,
+					GPUTBS_NLGRP_EVENTS, GFP_KERNEL);
 	}
-	genlmsg_end(skb, hdr);
-	ret = genlmsg_multicast(nl->family, skb, 0, GPUTBS_NLGRP_EVENTS,
-				GFP_KERNEL);
 	/*
 	 * -ESRCH: the listeners left; -ENOBUFS: one overran (it is told).
 	 * Only events count, not the reports of lost ones.

@@ -19,6 +19,7 @@
 #include <linux/atomic.h>
 #include <linux/kfifo.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 #include <linux/workqueue.h>
 
 #include "../sm-emu/gtbs.h"
@@ -27,6 +28,7 @@ struct genl_family;
 struct gputbs_device;
 struct gputbs_grid;
 struct sk_buff;
+struct sock;
 
 /* Index of the events group in gputbs_nl_mcgrps[]. */
 enum {
@@ -45,6 +47,8 @@ enum {
  * @pred_remaining: the latest prediction's remaining runtime, cycles.
  * @pred_cycle: cycle of that prediction.
  * @pid: &gputbs_grid.pid.
+ * @uid: &gputbs_grid.uid: who sees @pid and @label
+ *	(gputbs_nl_viewer_sees()).
  * @handle: its handle in its file.
  * @prio_class: uAPI priority class, %GPUTBS_PRIO_LOW..%GPUTBS_PRIO_REALTIME.
  * @state: &enum gputbs_grid_state.
@@ -71,6 +75,7 @@ struct gputbs_nl_grid {
 	u64 nr_predictions;
 	u64 pred_remaining;
 	u64 pred_cycle;
+	kuid_t uid;
 	u32 pid;
 	u32 handle;
 	u32 prio_class;
@@ -97,8 +102,10 @@ struct gputbs_nl_grid {
  * @by_grid_id: preempted: the grid that took the SM.
  * @sm: preempted: the SM.
  * @reason: preempted: &enum gputbs_preempt_reason.
- * @policy: policy changed: the new policy (a static name of the registry).
- * @old_policy: policy changed: the previous one.
+ * @policy: policy changed: the new policy's name, copied: a policy
+ *	module may be unloaded before the worker sends the event.
+ * @old_policy: policy changed: the previous one's, likewise (its module
+ *	loses the device's reference at the switch).
  * @lost: events lost: how many.
  */
 struct gputbs_nl_event {
@@ -109,8 +116,8 @@ struct gputbs_nl_event {
 	u64 by_grid_id;
 	u32 sm;
 	u32 reason;
-	const char *policy;
-	const char *old_policy;
+	char policy[GTBS_POLICY_NAME_LEN];
+	char old_policy[GTBS_POLICY_NAME_LEN];
 	u64 lost;
 };
 
@@ -151,6 +158,22 @@ struct gputbs_nl {
 	atomic64_t sent;
 };
 
+/**
+ * struct gputbs_nl_viewer - who receives a grid's attributes
+ * @uid: real uid of the credentials the receiving netlink socket was
+ *	opened with; INVALID_UID for a socket without a file.
+ * @all: those credentials have CAP_SYS_ADMIN or CAP_PERFMON in the
+ *	initial user namespace: every grid in full.
+ *
+ * Other users' grids are private: a viewer without @all sees the pid and
+ * the label of its own grids only (gputbs_nl_viewer_sees()), as /proc
+ * and perf keep other users' processes' details to the privileged.
+ */
+struct gputbs_nl_viewer {
+	kuid_t uid;
+	bool all;
+};
+
 /*
  * The family's state (gputbs_nl_event.c): written only by
  * gputbs_nl_event_init() before the family is registered and by
@@ -162,7 +185,12 @@ extern struct gputbs_nl *gputbs_nl;
 /* gputbs_nl_event.c: the snapshots the commands report too */
 void gputbs_nl_grid_get(const struct gputbs_grid *grid,
 			struct gputbs_nl_grid *out);
-int gputbs_nl_put_grid(struct sk_buff *skb, const struct gputbs_nl_grid *g);
+int gputbs_nl_put_grid(struct sk_buff *skb, const struct gputbs_nl_grid *g,
+		       bool full);
+
+/* gputbs_nl_event.c: who sees what of a grid */
+void gputbs_nl_viewer_of(const struct sock *sk, struct gputbs_nl_viewer *v);
+bool gputbs_nl_viewer_sees(const struct gputbs_nl_viewer *v, kuid_t uid);
 
 /* gputbs_nl_event.c: the event side's life cycle, for gputbs_nl_cmd.c */
 int gputbs_nl_event_init(struct gputbs_device *gdev,

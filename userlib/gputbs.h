@@ -358,9 +358,11 @@ enum gputbs_event_type {
  * struct gputbs_mon_grid - a grid (grid-get of the family)
  * @id: device-wide id, from 1 in submission order.
  * @client_id: drm-client-id of the file that submitted it.
- * @pid: process that submitted it (initial PID namespace).
+ * @pid: process that submitted it (initial PID namespace); 0 when the
+ *	module withholds it: another user's grid, for a caller without
+ *	CAP_SYS_ADMIN or CAP_PERFMON (userspace-api.rst, "Grid privacy").
  * @handle: its handle in that file.
- * @label: its label.
+ * @label: its label; empty when withheld, as @pid.
  * @prio_class: %GPUTBS_PRIO_LOW..%GPUTBS_PRIO_REALTIME.
  * @state: &enum gputbs_grid_state (<linux/gputbs_netlink.h>).
  * @nr_blocks: thread blocks.

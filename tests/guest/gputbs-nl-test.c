@@ -7,10 +7,15 @@
  * events of a grid's life (submitted, started, completed, in order, with
  * its handle, label, pid and the cycles GPUTBS_IOCTL_WAIT reports),
  * preemption by a higher class, cancellation, grid and SM dumps while
- * grids run, the policy switch as root and as nobody (EPERM), the
+ * grids run, grid-get of a grid waiting AFTER another (as the dump
+ * lists it), the policy switch as root and as nobody (EPERM), while
+ * sysfs policy writes race with it (no spurious error) and interrupted
+ * by signals during a backlog (EAGAIN, not a lost ACK), the
  * policy's parameters in dev-get and param-set (read back through sysfs
  * policy_params/; ERANGE, EINVAL, ENOENT, EPERM), bad
- * requests with their extended ACK messages, and that no event goes
+ * requests with their extended ACK messages, other users' grids
+ * without pid and label for nobody (dump, grid-get, events) and in full
+ * for root, and that no event goes
  * unaccounted when a burst of events meets the module's queue (run it
  * with the module parameter event_queue_len=4 to see drops).  Needs root.
  *
@@ -23,14 +28,17 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pty.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -497,6 +505,48 @@ START_TEST(nl_dump_grids_while_running)
 }
 END_TEST
 
+/*
+ * A grid waiting AFTER its predecessor (stream order, issue 28 item 7):
+ * the dump lists it as arriving, and grid-get finds it by the id the
+ * dump gave, with the same attributes.
+ */
+START_TEST(nl_get_grid_waiting_after)
+{
+	const struct gputbs_mon_grid *a, *b;
+	struct gputbs_mon_grid *gs, one;
+	struct gputbs_submit sa, sb;
+	struct gputbs_wait w;
+	__u32 ha, hb;
+	size_t n;
+
+	grid(&sa, g_info.nr_sms, 64, 300, "nl-after-a");
+	ha = submit(g_dev, &sa);
+	grid(&sb, g_info.nr_sms, 64, 1, "nl-after-b");
+	sb.flags = GPUTBS_SUBMIT_AFTER;
+	sb.after_handle = ha;
+	hb = submit(g_dev, &sb);
+	ck_assert_int_eq(gputbs_monitor_dump_grids(g_mon, &gs, sizeof(*gs),
+						   &n), 0);
+	a = find_grid(gs, n, ha);
+	b = find_grid(gs, n, hb);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_uint_eq(a->state, GPUTBS_GRID_STATE_RUNNING);
+	ck_assert_uint_eq(b->state, GPUTBS_GRID_STATE_ARRIVING);
+	ck_assert_msg(!gputbs_monitor_get_grid(g_mon, b->id, &one, sizeof(one)),
+		      "grid-get of the waiting grid %llu: %s",
+		      (unsigned long long)b->id, gputbs_monitor_errmsg(g_mon));
+	ck_assert_uint_eq(one.id, b->id);
+	ck_assert_uint_eq(one.handle, hb);
+	ck_assert_str_eq(one.label, "nl-after-b");
+	ck_assert_uint_eq(one.state, GPUTBS_GRID_STATE_ARRIVING);
+	ck_assert_uint_eq(one.nr_blocks, b->nr_blocks);
+	free(gs);
+	wait_grid(g_dev, ha, &w);
+	wait_grid(g_dev, hb, &w);
+}
+END_TEST
+
 /* Every SM while one grid fills them: slots, free resources. */
 START_TEST(nl_dump_sms)
 {
@@ -692,6 +742,135 @@ START_TEST(nl_set_policy_nobody_eperm)
 	ck_assert_int_eq(gputbs_get_policy(g_dev, cur, sizeof(cur), NULL, 0),
 			 0);
 	ck_assert_str_eq(cur, "fifo");
+}
+END_TEST
+
+/*
+ * policy-set while root writes sysfs policy in a loop (issue 28, item 6:
+ * about 98% of such requests were reported to fail with ENOENT): a child
+ * writes the sysfs attribute as "echo NAME > policy" does (open, write,
+ * close) among every built-in policy, while this process sends policy-set
+ * among them, for two seconds, with a grid of short blocks running.
+ * Every request must succeed: a concurrent switch is no error of this one.
+ */
+#define RACE_MS	2000
+
+static const char *const race_policies[] = {
+	"fifo", "srtf", "mpmax", "srtf-adaptive", "sjf", "ljf", "srtf-oracle",
+};
+
+#define NR_RACE_POLICIES \
+	(sizeof(race_policies) / sizeof(race_policies[0]))
+
+static int child_sysfs_policy_writer(__u64 end)
+{
+	unsigned int i = 0;
+
+	while (gputbs_now_ns() < end) {
+		const char *p = race_policies[i++ % NR_RACE_POLICIES];
+		int fd = open("/sys/class/misc/gputbs/policy",
+			      O_WRONLY | O_CLOEXEC);
+
+		if (fd < 0)
+			return 10;
+		if (write(fd, p, strlen(p)) != (ssize_t)strlen(p))
+			return 11;
+		close(fd);
+	}
+	return i > 10 ? 0 : 12;
+}
+
+START_TEST(nl_set_policy_races_sysfs)
+{
+	__u64 end = gputbs_now_ns() + RACE_MS * NS_PER_MS;
+	unsigned int i, ok = 0, failed = 0;
+	int status, ret, first = 0;
+	struct gputbs_submit s;
+	char msg[256] = "";
+	struct gputbs *g;
+	pid_t pid;
+
+	ck_assert_int_eq(gputbs_open(NULL, 0, &g), 0);
+	grid(&s, 64 * g_info.nr_sms * g_info.max_blocks_per_sm, 64, 0,
+	     "nl-race");
+	s.block_cycles = cycles_for_ms(1) / 8 + 1;
+	submit(g, &s);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		_exit(child_sysfs_policy_writer(end));
+	for (i = 0; gputbs_now_ns() < end; i++) {
+		ret = gputbs_monitor_set_policy(g_mon,
+						race_policies[(i + 2) %
+							      NR_RACE_POLICIES]);
+		if (!ret) {
+			ok++;
+			continue;
+		}
+		if (!failed++) {
+			first = ret;
+			snprintf(msg, sizeof(msg), "%s",
+				 gputbs_monitor_errmsg(g_mon));
+		}
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	printf("nl_set_policy_races_sysfs: %u policy-set requests, %u failed\n",
+	       ok + failed, failed);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "sysfs writer: status %#x", status);
+	ck_assert_msg(!failed, "%u of %u policy-set failed, first: %s (%s)",
+		      failed, ok + failed, gputbs_strerror(first), msg);
+	ck_assert_uint_gt(ok, 10);
+	gputbs_close(g);
+}
+END_TEST
+
+/*
+ * policy-set interrupted by a signal while the device catches up on a
+ * backlog of one-cycle blocks: the request ends (0, or EAGAIN with an
+ * extended ACK message), it does not wait for an ACK that never comes
+ * (netlink_rcv_skb() sends none for a doit's -EINTR).
+ */
+static volatile sig_atomic_t ticks;
+
+static void on_tick(int sig)
+{
+	(void)sig;
+	ticks++;
+}
+
+START_TEST(nl_set_policy_interrupted)
+{
+	struct itimerval it = {
+		.it_interval = { .tv_usec = 20000 },
+		.it_value = { .tv_usec = 20000 },
+	}, off = { { 0, 0 }, { 0, 0 } };
+	struct sigaction sa, old;
+	struct gputbs_submit s;
+	struct gputbs *g;
+	int i, ret;
+
+	ck_assert_int_eq(gputbs_open(NULL, 0, &g), 0);
+	for (i = 0; i < 8; i++) {
+		grid(&s, 1u << 20, 32, 0, "nl-backlog");
+		s.block_cycles = 1;
+		submit(g, &s);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_tick;	/* no SA_RESTART */
+	ck_assert_int_eq(sigaction(SIGALRM, &sa, &old), 0);
+	ck_assert_int_eq(setitimer(ITIMER_REAL, &it, NULL), 0);
+	ret = gputbs_monitor_set_policy(g_mon, "srtf");
+	setitimer(ITIMER_REAL, &off, NULL);
+	sigaction(SIGALRM, &old, NULL);
+	printf("nl_set_policy_interrupted: %s after %d ticks (%s)\n",
+	       gputbs_strerror(ret), (int)ticks, gputbs_monitor_errmsg(g_mon));
+	ck_assert_msg(!ret || ret == -EAGAIN, "policy-set: %s",
+		      gputbs_strerror(ret));
+	if (ret)
+		ck_assert_msg(strstr(gputbs_monitor_errmsg(g_mon), "signal"),
+			      "extack '%s'", gputbs_monitor_errmsg(g_mon));
+	gputbs_close(g);
 }
 END_TEST
 
@@ -939,6 +1118,163 @@ START_TEST(nl_params_set_eperm)
 		      "child: status %#x", status);
 	read_param_file("share_residency", buf, sizeof(buf));
 	ck_assert_str_eq(buf, "3");
+}
+END_TEST
+
+/* ---- other users' grids are private ------------------------------------ */
+
+#define SECRET_LABEL	"root-secret-label"
+#define OWN_LABEL	"nl-nobody-own"
+
+/* A byte from @fd within 30 s, or -1. */
+static int read_byte(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	unsigned char c;
+
+	if (poll(&pfd, 1, 30000) != 1 || read(fd, &c, 1) != 1)
+		return -1;
+	return c;
+}
+
+/*
+ * Child as nobody (issue 28, item 5): its events socket and its grid
+ * first; once root's grid runs (its id from @in), the dump, grid-get and
+ * the events show root's grid without pid and label, and its own grid in
+ * full.  Exits with the number of the failed check, 0 if none failed.
+ */
+static int child_private(int in, int out)
+{
+	struct gputbs_mon_grid *gs, one;
+	struct gputbs_monitor *m, *ev;
+	struct gputbs_mon_event e;
+	bool seen_root = false, seen_own = false;
+	struct gputbs_submit s;
+	struct gputbs *g;
+	__u64 root_id, end;
+	size_t n, i;
+
+	if (setgid(NOBODY) || setuid(NOBODY))
+		return 10;
+	if (gputbs_monitor_open(0, &m) ||
+	    gputbs_monitor_open(GPUTBS_MONITOR_EVENTS, &ev))
+		return 11;
+	if (gputbs_open(NULL, 0, &g))
+		return 12;
+	grid(&s, g_info.nr_sms, 64, 400, OWN_LABEL);
+	if (gputbs_submit(g, &s))
+		return 13;
+	if (write(out, "r", 1) != 1 ||
+	    read(in, &root_id, sizeof(root_id)) != sizeof(root_id))
+		return 14;
+	/* the dump: root's grid without pid and label, its own in full */
+	if (gputbs_monitor_dump_grids(m, &gs, sizeof(*gs), &n))
+		return 15;
+	for (i = 0; i < n; i++) {
+		if (gs[i].id == root_id && (gs[i].pid || gs[i].label[0]))
+			return 16;
+		if (gs[i].id == root_id)
+			seen_root = true;
+		if (gs[i].handle == s.handle &&
+		    gs[i].pid == (__u32)getpid() &&
+		    !strcmp(gs[i].label, OWN_LABEL))
+			seen_own = true;
+	}
+	free(gs);
+	if (!seen_root || !seen_own)
+		return 17;
+	/* grid-get: the same */
+	if (gputbs_monitor_get_grid(m, root_id, &one, sizeof(one)) ||
+	    one.pid || one.label[0] || one.id != root_id)
+		return 18;
+	/* the events: none shows the label; its own grid's show its own */
+	seen_root = seen_own = false;
+	end = gputbs_now_ns() + 30 * NS_PER_SEC;
+	while ((!seen_root || !seen_own) && gputbs_now_ns() < end) {
+		struct pollfd pfd = { .fd = gputbs_monitor_fd(ev),
+				      .events = POLLIN };
+		int ret = gputbs_monitor_recv(ev, &e, sizeof(e));
+
+		if (ret == -EAGAIN) {
+			poll(&pfd, 1, 100);
+			continue;
+		}
+		if (ret)
+			return 19;
+		if (e.type != GPUTBS_EVENT_GRID_SUBMITTED)
+			continue;
+		if (strstr(e.grid.label, SECRET_LABEL))
+			return 20;
+		if (e.grid.id == root_id) {
+			if (e.grid.pid || e.grid.label[0])
+				return 21;
+			seen_root = true;
+		} else if (e.grid.handle == s.handle &&
+			   e.grid.pid == (__u32)getpid()) {
+			if (strcmp(e.grid.label, OWN_LABEL))
+				return 22;
+			seen_own = true;
+		}
+	}
+	if (!seen_root || !seen_own)
+		return 23;
+	gputbs_close(g);
+	gputbs_monitor_close(ev);
+	gputbs_monitor_close(m);
+	return 0;
+}
+
+/*
+ * An unprivileged listener sees no pid or label of root's grids, and its
+ * own grids in full; root (CAP_SYS_ADMIN) sees nobody's grid in full.
+ */
+START_TEST(nl_private_other_users_grids)
+{
+	struct gputbs_mon_event ev;
+	struct gputbs_mon_grid *gs;
+	const struct gputbs_mon_grid *own = NULL;
+	int to_child[2], from_child[2], status;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	size_t n, i;
+	pid_t pid;
+	__u32 h;
+
+	ck_assert_int_eq(pipe(to_child), 0);
+	ck_assert_int_eq(pipe(from_child), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		close(to_child[1]);
+		close(from_child[0]);
+		_exit(child_private(to_child[0], from_child[1]));
+	}
+	close(to_child[0]);
+	close(from_child[1]);
+	ck_assert_int_eq(read_byte(from_child[0]), 'r');
+	/* root sees nobody's grid in full */
+	ck_assert_int_eq(gputbs_monitor_dump_grids(g_mon, &gs, sizeof(*gs),
+						   &n), 0);
+	for (i = 0; i < n; i++)
+		if (gs[i].pid == (__u32)pid)
+			own = &gs[i];
+	ck_assert_ptr_nonnull(own);
+	ck_assert_str_eq(own->label, OWN_LABEL);
+	free(gs);
+	grid(&s, g_info.nr_sms, 64, 200, SECRET_LABEL);
+	h = submit(g_dev, &s);
+	/* root's own events keep the pid and the label */
+	expect_event(GPUTBS_EVENT_GRID_SUBMITTED, h, &ev);
+	ck_assert_str_eq(ev.grid.label, SECRET_LABEL);
+	ck_assert_int_eq(write(to_child[1], &ev.grid.id, sizeof(ev.grid.id)),
+			 sizeof(ev.grid.id));
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "child as nobody: status %#x (see child_private)",
+		      status);
+	close(to_child[1]);
+	close(from_child[0]);
+	wait_grid(g_dev, h, &w);
 }
 END_TEST
 
@@ -1221,6 +1557,7 @@ static Suite *nl_suite(void)
 	tcase_set_timeout(tc, 90);
 	tcase_add_test(tc, nl_dump_grids_while_running);
 	tcase_add_test(tc, nl_dump_sms);
+	tcase_add_test(tc, nl_get_grid_waiting_after);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("policy");
@@ -1230,6 +1567,8 @@ static Suite *nl_suite(void)
 	tcase_add_test(tc, nl_set_policy_bad_extack);
 	tcase_add_test(tc, nl_set_policy_nobody_eperm);
 	tcase_add_test(tc, nl_set_policy_needs_sys_admin);
+	tcase_add_test(tc, nl_set_policy_races_sysfs);
+	tcase_add_test(tc, nl_set_policy_interrupted);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("params");
@@ -1250,6 +1589,12 @@ static Suite *nl_suite(void)
 	tcase_add_loop_test(tc, nl_preempt_set_bad_extack, 0,
 			    NR_BAD_PREEMPT_SETS);
 	tcase_add_test(tc, nl_preempt_set_nobody_eperm);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("privacy");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, nl_private_other_users_grids);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("cli");
