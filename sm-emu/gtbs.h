@@ -402,6 +402,8 @@ struct gtbs_grid_sm {
  * @node: link in &gtbs_dev.grids (arrival order) while QUEUED or RUNNING;
  *	in &gtbs_dev.arrivals (by @submit_cycle) while ARRIVING; in
  *	&gtbs_dev.waiting while WAITING.
+ * @arrival_node: while ARRIVING, the grid's node in
+ *	&gtbs_dev.arrival_tree; cleared (RB_EMPTY_NODE()) otherwise.
  * @pending_node: link in &gtbs_dev.pending while blocks remain unissued.
  * @desc: what was asked for.
  * @occ: footprint and maximum residency R.
@@ -493,6 +495,7 @@ struct gtbs_grid {
 	u64 alone_cycles;
 	u64 policy_priv[GTBS_POLICY_GRID_PRIV_SIZE / sizeof(u64)];
 	struct list_head node;
+	struct rb_node arrival_node;
 	u64 id;
 	u64 submit_cycle;
 	u64 start_cycle;
@@ -1121,6 +1124,10 @@ struct gtbs_pair_alloc {
  * @grids: QUEUED and RUNNING grids in arrival order.
  * @arrivals: ARRIVING grids by arrival cycle, then the order they were put
  *	there (submission, or release by their predecessor).
+ * @arrival_tree: the same grids in a red-black tree by arrival cycle
+ *	(&gtbs_grid.arrival_node), equal cycles in the order they were
+ *	added: the index that finds a new arrival's place on @arrivals in
+ *	O(log n) (gtbs_grid_submit_at()).
  * @waiting: WAITING grids (stream order, gtbs_grid_submit_after()), in
  *	submission order.
  * @pending: grids with unissued blocks, in arrival order.
@@ -1233,6 +1240,7 @@ struct gtbs_dev {
 	u32 nr_sm_kicked;
 	struct list_head grids;
 	struct list_head arrivals;
+	struct rb_root arrival_tree;
 	struct list_head waiting;
 	struct list_head pending;
 	struct list_head timeouts;
