@@ -79,6 +79,7 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 	dev->arrival_tree = RB_ROOT;
 	INIT_LIST_HEAD(&dev->waiting);
 	INIT_LIST_HEAD(&dev->timeouts);
+	dev->timeout_tree = RB_ROOT;
 	INIT_LIST_HEAD(&dev->pending);
 	INIT_LIST_HEAD(&dev->saved_free);
 	INIT_LIST_HEAD(&dev->spare);
@@ -577,25 +578,53 @@ u64 gtbs_dev_next_expiry(const struct gtbs_dev *dev)
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_expiry);
 
 /*
+ * &gtbs_dev.timeouts, indexed by &gtbs_dev.timeout_tree exactly as the
+ * arrivals are by theirs (gtbs_arrivals_add()): a grid is filed after
+ * every grid that expires at or before its cycle, in O(log n) for n
+ * grids with a job timeout, and the list keeps the order of the linear
+ * scan this replaces, (expiry, order filed).  A grid's own
+ * %GPUTBS_SUBMIT_TIMEOUT may make each launch expire before all running
+ * grids: the scan then walked all of them at every launch.
+ */
+static bool gtbs_timeout_less(struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct gtbs_grid, timeout_rb)->expire_cycle <
+	       rb_entry(b, struct gtbs_grid, timeout_rb)->expire_cycle;
+}
+
+/* Take @grid off &gtbs_dev.timeouts if it is there.  Lock held. */
+static void gtbs_timeouts_del(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	if (list_empty(&grid->timeout_node))
+		return;
+	list_del_init(&grid->timeout_node);
+	rb_erase(&grid->timeout_rb, &dev->timeout_tree);
+	RB_CLEAR_NODE(&grid->timeout_rb);
+}
+
+/*
  * (Re)file a RUNNING grid on &gtbs_dev.timeouts by its expiry: its start
  * plus its timeout, no earlier than the device's clock (a timeout lowered
- * at run time below what a grid has run stops it at once).  Lock held.
+ * at run time below what a grid has run stops it at once).  O(log n).
+ * Lock held.
  */
 static void gtbs_grid_arm_timeout(struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
 	u64 timeout = gtbs_grid_timeout(dev, grid);
-	struct gtbs_grid *pos;
+	struct rb_node *next;
 
-	list_del_init(&grid->timeout_node);
+	gtbs_timeouts_del(dev, grid);
 	grid->expire_cycle = U64_MAX;
 	if (!timeout)
 		return;
 	/* start_cycle <= clock < 2^63 and timeout <= 2^62: no overflow */
 	grid->expire_cycle = max(grid->start_cycle + timeout, dev->clock);
-	list_for_each_entry_reverse(pos, &dev->timeouts, timeout_node)
-		if (pos->expire_cycle <= grid->expire_cycle)
-			break;
-	list_add(&grid->timeout_node, &pos->timeout_node);
+	rb_add(&grid->timeout_rb, &dev->timeout_tree, gtbs_timeout_less);
+	next = rb_next(&grid->timeout_rb);
+	list_add_tail(&grid->timeout_node,
+		      next ? &rb_entry(next, struct gtbs_grid,
+				       timeout_rb)->timeout_node :
+			     &dev->timeouts);
 }
 
 /**
@@ -845,7 +874,7 @@ static void gtbs_grid_leave(struct gtbs_dev *dev, struct gtbs_grid *grid,
 		dev->nr_pending[grid->desc.prio_class]--;
 		dev->pending_gen++;
 	}
-	list_del_init(&grid->timeout_node);
+	gtbs_timeouts_del(dev, grid);
 	grid->expire_cycle = U64_MAX;
 	dev->nr_grids--;
 	/* OnKernelEnd: a new slice for the others if it ever ran a block */

@@ -442,6 +442,8 @@ struct gtbs_grid_sm {
  * @expire_cycle: while RUNNING with a job timeout, the cycle at which it
  *	times out (@start_cycle + gtbs_grid_timeout()), else U64_MAX.
  * @timeout_node: link in &gtbs_dev.timeouts while @expire_cycle is set.
+ * @timeout_rb: the grid's node in &gtbs_dev.timeout_tree while on
+ *	&gtbs_dev.timeouts; cleared (RB_EMPTY_NODE()) otherwise.
  * @saved: the grid's preempted blocks waiting to run again (&struct
  *	gtbs_saved, by &gtbs_saved.node), oldest first: a grid issues them
  *	before any new block (preempt.c).
@@ -506,6 +508,7 @@ struct gtbs_grid {
 	u64 pred_cycle;
 	u64 expire_cycle;
 	struct list_head timeout_node;
+	struct rb_node timeout_rb;
 	struct list_head saved;
 	void *priv;
 	struct gtbs_grid *after;
@@ -1133,6 +1136,10 @@ struct gtbs_pair_alloc {
  * @pending: grids with unissued blocks, in arrival order.
  * @timeouts: RUNNING grids with a job timeout, by &gtbs_grid.expire_cycle
  *	(then launch order), linked by &gtbs_grid.timeout_node.
+ * @timeout_tree: the same grids in a red-black tree by
+ *	&gtbs_grid.expire_cycle (&gtbs_grid.timeout_rb), equal cycles in
+ *	the order they were filed: the index that finds a grid's place on
+ *	@timeouts in O(log n) (as @arrival_tree for @arrivals).
  * @clock: the cycle the device has been run to: every event before it has
  *	been processed, and no SM's clock is past it (gtbs_dev_run_bounded()).
  * @slice_gen: incremented at every launch and at every end of a grid that
@@ -1244,6 +1251,7 @@ struct gtbs_dev {
 	struct list_head waiting;
 	struct list_head pending;
 	struct list_head timeouts;
+	struct rb_root timeout_tree;
 	u64 clock;
 	u64 slice_gen;
 	u64 pending_gen;
