@@ -30,8 +30,8 @@
  * default max_grids_per_fd; it changes the module parameters
  * max_grids_per_device, max_grids_per_user, max_bytes_per_user and
  * max_bytes_per_device and puts back the values it found.  With the
- * module loaded with max_grids_per_fd of 8001 or more, the suite also has
- * the case "fanout" (an AFTER fan-out of 4000 grids released in one
+ * module loaded with max_grids_per_fd of 12001 or more, the suite also has
+ * the case "fanout" (an AFTER fan-out of 6000 grids released in one
  * event, the device lock held under 250 ms); gputbs-reliability runs it
  * alone that way (CK_RUN_CASE=fanout).
  *
@@ -2523,17 +2523,17 @@ END_TEST
  * of the device lock that debugfs gputbs/sync reports (max_ns, every
  * slice since the module was loaded) must stay under FANOUT_BOUND_NS.
  * With the linear scan of the arrivals each dependent walked the
- * FANOUT_N later arrivals: FANOUT_N^2 = 16 million steps in that one
- * event, 1.6 s extrapolated from the issue's 26.2 s at 16,000 on the
- * stock kernel, more on the debug kernel; with the arrival tree it is
- * O(FANOUT_N log n), a few ms (Documentation/reliability.rst, "Bounded
- * work under the device lock").
+ * FANOUT_N later arrivals: FANOUT_N^2 = 36 million steps in that one
+ * event (at 4000, 16 million: 0.72 s on the debug kernel, 1.4 s on the
+ * stock one beside a kernel build); with the arrival tree it is
+ * O(FANOUT_N log n), milliseconds (Documentation/reliability.rst,
+ * "Bounded work under the device lock").
  *
  * Needs the module loaded with max_grids_per_fd >= 2 FANOUT_N + 1 (the
  * suite has the case only then: gputbs-reliability loads it so); raises
  * max_grids_per_device to that if it is lower and puts it back.
  */
-#define FANOUT_N		4000
+#define FANOUT_N		6000
 #define FANOUT_BOUND_NS		(250 * GU_NS_PER_MS)
 
 /*

@@ -184,9 +184,9 @@ reload() {
 	return 0
 }
 
-# Issue 28's AFTER fan-out at 4000 x 4000 (gputbs-hygiene-test's case
+# Issue 28's AFTER fan-out at 6000 x 6000 (gputbs-hygiene-test's case
 # "fanout"): the module loaded with max_grids_per_fd at its documented
-# maximum, as root may; one event releases 4000 dependents, and the
+# maximum, as root may; one event releases 6000 dependents, and the
 # longest hold of the device lock (debugfs gputbs/sync) stays under
 # 250 ms.  The case exists only at that limit: one test must have run.
 fanout() {
