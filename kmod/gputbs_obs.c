@@ -92,7 +92,7 @@ void gputbs_obs_reset_sms(const struct gtbs_dev_config *cfg,
 
 	for (i = 0; i < cfg->nr_sms; i++) {
 		sms[i] = (struct gputbs_obs_sm) {
-			.cur_id = U64_MAX,
+			.cur = NULL,
 			.lat_id = U64_MAX,
 			.slot_share = slot_share + (size_t)i *
 				      cfg->max_blocks_per_sm,
@@ -271,6 +271,22 @@ void gputbs_obs_flush(struct gputbs_device *gdev, u64 now)
 				     gdev->sms[i]->nr_resident);
 }
 
+/*
+ * @grid leaves the device (done, timed out or cancelled): no SM may keep
+ * it as the grid it picked last, since the grid may be freed once the
+ * lock is dropped.  O(SMs), once per grid.  Lock held.
+ */
+static void gputbs_obs_forget(struct gputbs_device *gdev,
+			      const struct gtbs_grid *grid)
+{
+	u32 i;
+
+	lockdep_assert_held(&gdev->lock);
+	for (i = 0; i < gdev->core.cfg.nr_sms; i++)
+		if (gdev->obs.sms[i].cur == grid)
+			gdev->obs.sms[i].cur = NULL;
+}
+
 /**
  * gputbs_obs_grid_cancel() - a grid of a closing file was cancelled
  * @gdev: the device.
@@ -285,6 +301,7 @@ void gputbs_obs_grid_cancel(struct gputbs_device *gdev,
 			    struct gputbs_grid *grid)
 {
 	lockdep_assert_held(&gdev->lock);
+	gputbs_obs_forget(gdev, &grid->core);
 	if (grid->core.state == GTBS_GRID_CANCELLED) {
 		trace_grid_end(grid);
 		gputbs_nl_grid_stopped(gdev, grid);
@@ -307,6 +324,7 @@ void gputbs_obs_grid_timeout(struct gputbs_device *gdev,
 			     struct gputbs_grid *grid)
 {
 	lockdep_assert_held(&gdev->lock);
+	gputbs_obs_forget(gdev, &grid->core);
 	gputbs_obs_flush(gdev, grid->core.end_cycle);
 	trace_grid_end(grid);
 	gputbs_nl_grid_stopped(gdev, grid);
@@ -346,6 +364,7 @@ void gputbs_obs_grid_done(struct gputbs_device *gdev,
 	struct gputbs_acc_entry *e;
 
 	lockdep_assert_held(&gdev->lock);
+	gputbs_obs_forget(gdev, g);
 	grid->client->stats.grids_completed++;
 	e = &obs->acc[obs->acc_total++ % GPUTBS_ACC_LOG_LEN];
 	*e = (struct gputbs_acc_entry) {
@@ -444,18 +463,19 @@ void gputbs_obs_block_end(struct gputbs_device *gdev, struct gtbs_sm *sm,
 	trace_block_end(grid, sm->id, slot, block, start, end);
 }
 
-/* The grid of @id with blocks to issue, or NULL.  Lock held. */
-static struct gtbs_grid *gputbs_obs_pending(struct gtbs_dev *core, u64 id)
+/*
+ * @grid (an SM's &gputbs_obs_sm.cur) if it still has blocks to issue,
+ * else NULL.  O(1): a grid is on &gtbs_dev.pending exactly while its
+ * pending_node is linked (the core unlinks it with list_del_init()); a
+ * search of the pending list by id cost O(pending grids) at every pick,
+ * milliseconds per event once thousands of grids queue (issue 28's
+ * fan-out).  Lock held.
+ */
+static struct gtbs_grid *gputbs_obs_pending(struct gtbs_dev *core,
+					    struct gtbs_grid *grid)
 {
-	struct gtbs_grid *grid;
-
 	gtbs_lockdep_assert_held(core);
-	if (id == U64_MAX)
-		return NULL;
-	list_for_each_entry(grid, &core->pending, pending_node)
-		if (grid->id == id)
-			return grid;
-	return NULL;
+	return grid && !list_empty(&grid->pending_node) ? grid : NULL;
 }
 
 /**
@@ -472,7 +492,7 @@ static struct gtbs_grid *gputbs_obs_pending(struct gtbs_dev *core, u64 id)
  * ends here; a restore and the run after it are charged at the block's
  * end, a save is not charged as SM time) with the preemption and the
  * save's @cycles, marks the preemption-latency wait of the grid the SM
- * preempts for (the grid its policy picked, &gputbs_obs_sm.cur_id) with
+ * preempts for (the grid its policy picked, &gputbs_obs_sm.cur) with
  * @mech, and emits gputbs:block_preempt.
  *
  * Context: &gputbs_device.lock held, inside the SM's dispatch, after
@@ -497,7 +517,7 @@ void gputbs_obs_block_preempt(struct gtbs_dev *core, struct gtbs_sm *sm,
 	st->blocks_preempted++;
 	if (mech == GTBS_MECH_SWITCH)
 		st->save_cycles += cycles;
-	by = gputbs_obs_pending(core, o->cur_id);
+	by = gputbs_obs_pending(core, o->cur);
 	mby = by ? by->priv : NULL;
 	if (mby && mby->lat_pending) {
 		const struct gtbs_grid_sm *gs = gtbs_grid_sm(by, sm->id);
@@ -591,10 +611,10 @@ void gputbs_obs_pick(struct gtbs_dev *core, struct gtbs_sm *sm,
 		o->sharing = sharing;
 		trace_sharing_mode(sm->id, sm->now, sharing);
 	}
-	if (!grid || grid->id == o->cur_id)
+	if (!grid || grid == o->cur)
 		return;
-	from = gputbs_obs_pending(core, o->cur_id);
-	o->cur_id = grid->id;
+	from = gputbs_obs_pending(core, o->cur);
+	o->cur = grid;
 	if (!from)
 		return;
 	reason = gputbs_obs_reason(core, sm, from, grid, pick, &fc, &tc);

@@ -90,8 +90,10 @@ struct gputbs_client_stats {
 
 /**
  * struct gputbs_obs_sm - what the module tracks of one SM
- * @cur_id: &gtbs_grid.id of the grid the SM's policy last picked, or
- *	U64_MAX: the grid the SM is issuing (or waiting to issue).
+ * @cur: the grid the SM's policy last picked, or NULL: the grid the SM
+ *	is issuing (or waiting to issue).  Cleared on every SM when that
+ *	grid leaves the device (gputbs_obs_forget()), so it never points to
+ *	a grid that may be freed.
  * @lat_id: the grid whose first block on this SM ends a preemption's
  *	latency measurement, or U64_MAX.
  * @sharing: &gtbs_sm.sharing as last seen (for gputbs:sharing_mode).
@@ -103,7 +105,7 @@ struct gputbs_client_stats {
  * Protected by &gputbs_device.lock.
  */
 struct gputbs_obs_sm {
-	u64 cur_id;
+	struct gtbs_grid *cur;
 	u64 lat_id;
 	bool sharing;
 	u64 share_clock;

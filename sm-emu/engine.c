@@ -76,8 +76,10 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 	}
 	INIT_LIST_HEAD(&dev->grids);
 	INIT_LIST_HEAD(&dev->arrivals);
+	dev->arrival_tree = RB_ROOT;
 	INIT_LIST_HEAD(&dev->waiting);
 	INIT_LIST_HEAD(&dev->timeouts);
+	dev->timeout_tree = RB_ROOT;
 	INIT_LIST_HEAD(&dev->pending);
 	INIT_LIST_HEAD(&dev->saved_free);
 	INIT_LIST_HEAD(&dev->spare);
@@ -348,11 +350,51 @@ u64 gtbs_sm_kick_cycle(const struct gtbs_dev *dev, const struct gtbs_sm *sm)
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_sm_kick_cycle);
 
+/*
+ * The deferred arrivals: &gtbs_dev.arrivals, the list the engine and the
+ * owners walk in arrival order, indexed by &gtbs_dev.arrival_tree, a
+ * red-black tree keyed by arrival cycle (Documentation/core-api/rbtree.rst),
+ * so that an arrival finds its place in O(log n) however many grids are
+ * due before or after it.  The tree holds equal cycles in the order they
+ * were added: rb_add() descends to the right of every node that is not
+ * less than the new one (include/linux/rbtree.h), so the new node is the
+ * last of its cycle, and rotations keep the in-order sequence.  Its
+ * in-order successor is then the first grid due after it, and the grid
+ * goes before that one on the list: the order of the linear scan this
+ * replaces, (arrival cycle, order added), exactly.
+ */
+static bool gtbs_arrival_less(struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct gtbs_grid, arrival_node)->submit_cycle <
+	       rb_entry(b, struct gtbs_grid, arrival_node)->submit_cycle;
+}
+
+/* Put @grid (submit_cycle set) on the arrivals.  O(log n).  Lock held. */
+static void gtbs_arrivals_add(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	struct rb_node *next;
+
+	rb_add(&grid->arrival_node, &dev->arrival_tree, gtbs_arrival_less);
+	next = rb_next(&grid->arrival_node);
+	list_add_tail(&grid->node,
+		      next ? &rb_entry(next, struct gtbs_grid,
+				       arrival_node)->node : &dev->arrivals);
+}
+
+/* Take an ARRIVING @grid off the arrivals.  O(log n).  Lock held. */
+static void gtbs_arrivals_del(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	list_del_init(&grid->node);
+	rb_erase(&grid->arrival_node, &dev->arrival_tree);
+	RB_CLEAR_NODE(&grid->arrival_node);
+}
+
 /* The grid arrives at @now: queue it and tell everyone.  Lock held. */
 static void gtbs_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid,
 			     u64 now)
 {
-	list_del_init(&grid->node);	/* from the arrivals, if deferred */
+	if (grid->state == GTBS_GRID_ARRIVING)
+		gtbs_arrivals_del(dev, grid);	/* deferred */
 	grid->id = dev->next_id++;
 	grid->submit_cycle = now;
 	grid->last_issue_cycle = now;
@@ -408,26 +450,23 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_submit);
  * latency of the processes that submit it, and a grid submitted "now" to a
  * device that has not yet been run up to @now (an owner that catches up in
  * bounded steps) arrives at exactly @now all the same, with no event
- * processed here: O(ARRIVING grids due after @at), never O(events).  The
- * owner must run the device to the arrival: gtbs_dev_next_event() and
- * gtbs_dev_next_arrival() include it.  For an arrival at or before @now
- * this is the same schedule as gtbs_grid_submit() at @now.
+ * processed here: O(log n) for n ARRIVING grids (a red-black tree,
+ * &gtbs_dev.arrival_tree, finds the grid's place on &gtbs_dev.arrivals),
+ * never O(events) or O(n).  The owner must run the device to the
+ * arrival: gtbs_dev_next_event() and gtbs_dev_next_arrival() include it.
+ * For an arrival at or before @now this is the same schedule as
+ * gtbs_grid_submit() at @now.
  *
  * Context: device lock held.
  */
 void gtbs_grid_submit_at(struct gtbs_dev *dev, struct gtbs_grid *grid,
 			 u64 now, u64 at)
 {
-	struct gtbs_grid *pos;
-
 	gtbs_lockdep_assert_held(dev);
 	at = max(max(at, now), dev->clock);
 	grid->state = GTBS_GRID_ARRIVING;
 	grid->submit_cycle = at;
-	list_for_each_entry_reverse(pos, &dev->arrivals, node)
-		if (pos->submit_cycle <= at)
-			break;
-	list_add(&grid->node, &pos->node);
+	gtbs_arrivals_add(dev, grid);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_submit_at);
 
@@ -488,8 +527,10 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_submit_after);
 /*
  * @grid has just left the device at @cycle (DONE, TIMED_OUT or
  * CANCELLED): note the cycle and release its WAITING dependents, in their
- * submission order, onto the arrivals for @cycle plus their gap.  Lock
- * held.
+ * submission order, onto the arrivals for @cycle plus their gap.
+ * O(d log n) for d dependents and n ARRIVING grids, inside one event:
+ * Documentation/reliability.rst, "Bounded work under the device lock",
+ * gives the bound and the time it takes.  Lock held.
  */
 static void gtbs_grid_release_dependents(struct gtbs_dev *dev,
 					 struct gtbs_grid *grid, u64 cycle)
@@ -541,25 +582,53 @@ u64 gtbs_dev_next_expiry(const struct gtbs_dev *dev)
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_expiry);
 
 /*
+ * &gtbs_dev.timeouts, indexed by &gtbs_dev.timeout_tree exactly as the
+ * arrivals are by theirs (gtbs_arrivals_add()): a grid is filed after
+ * every grid that expires at or before its cycle, in O(log n) for n
+ * grids with a job timeout, and the list keeps the order of the linear
+ * scan this replaces, (expiry, order filed).  A grid's own
+ * %GPUTBS_SUBMIT_TIMEOUT may make each launch expire before all running
+ * grids: the scan then walked all of them at every launch.
+ */
+static bool gtbs_timeout_less(struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct gtbs_grid, timeout_rb)->expire_cycle <
+	       rb_entry(b, struct gtbs_grid, timeout_rb)->expire_cycle;
+}
+
+/* Take @grid off &gtbs_dev.timeouts if it is there.  Lock held. */
+static void gtbs_timeouts_del(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	if (list_empty(&grid->timeout_node))
+		return;
+	list_del_init(&grid->timeout_node);
+	rb_erase(&grid->timeout_rb, &dev->timeout_tree);
+	RB_CLEAR_NODE(&grid->timeout_rb);
+}
+
+/*
  * (Re)file a RUNNING grid on &gtbs_dev.timeouts by its expiry: its start
  * plus its timeout, no earlier than the device's clock (a timeout lowered
- * at run time below what a grid has run stops it at once).  Lock held.
+ * at run time below what a grid has run stops it at once).  O(log n).
+ * Lock held.
  */
 static void gtbs_grid_arm_timeout(struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
 	u64 timeout = gtbs_grid_timeout(dev, grid);
-	struct gtbs_grid *pos;
+	struct rb_node *next;
 
-	list_del_init(&grid->timeout_node);
+	gtbs_timeouts_del(dev, grid);
 	grid->expire_cycle = U64_MAX;
 	if (!timeout)
 		return;
 	/* start_cycle <= clock < 2^63 and timeout <= 2^62: no overflow */
 	grid->expire_cycle = max(grid->start_cycle + timeout, dev->clock);
-	list_for_each_entry_reverse(pos, &dev->timeouts, timeout_node)
-		if (pos->expire_cycle <= grid->expire_cycle)
-			break;
-	list_add(&grid->timeout_node, &pos->timeout_node);
+	rb_add(&grid->timeout_rb, &dev->timeout_tree, gtbs_timeout_less);
+	next = rb_next(&grid->timeout_rb);
+	list_add_tail(&grid->timeout_node,
+		      next ? &rb_entry(next, struct gtbs_grid,
+				       timeout_rb)->timeout_node :
+			     &dev->timeouts);
 }
 
 /**
@@ -809,7 +878,7 @@ static void gtbs_grid_leave(struct gtbs_dev *dev, struct gtbs_grid *grid,
 		dev->nr_pending[grid->desc.prio_class]--;
 		dev->pending_gen++;
 	}
-	list_del_init(&grid->timeout_node);
+	gtbs_timeouts_del(dev, grid);
 	grid->expire_cycle = U64_MAX;
 	dev->nr_grids--;
 	/* OnKernelEnd: a new slice for the others if it ever ran a block */
@@ -932,7 +1001,7 @@ void gtbs_grid_cancel(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 		return;
 	}
 	if (grid->state == GTBS_GRID_ARRIVING && now < grid->submit_cycle) {
-		list_del_init(&grid->node);
+		gtbs_arrivals_del(dev, grid);
 		grid->state = GTBS_GRID_CANCELLED;
 		grid->end_cycle = grid->submit_cycle;
 		gtbs_grid_release_dependents(dev, grid, max(now, dev->clock));

@@ -566,8 +566,10 @@ int gtbs_grid_init_err(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	grid->alone_cycles = gtbs_grid_alone_cycles(&dev->cfg, desc, &grid->occ);
 	grid->state = GTBS_GRID_NEW;
 	INIT_LIST_HEAD(&grid->node);
+	RB_CLEAR_NODE(&grid->arrival_node);
 	INIT_LIST_HEAD(&grid->pending_node);
 	INIT_LIST_HEAD(&grid->timeout_node);
+	RB_CLEAR_NODE(&grid->timeout_rb);
 	INIT_LIST_HEAD(&grid->saved);
 	INIT_LIST_HEAD(&grid->after_node);
 	INIT_LIST_HEAD(&grid->dependents);

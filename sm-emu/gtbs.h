@@ -410,6 +410,8 @@ struct gtbs_grid_sm {
  * @node: link in &gtbs_dev.grids (arrival order) while QUEUED or RUNNING;
  *	in &gtbs_dev.arrivals (by @submit_cycle) while ARRIVING; in
  *	&gtbs_dev.waiting while WAITING.
+ * @arrival_node: while ARRIVING, the grid's node in
+ *	&gtbs_dev.arrival_tree; cleared (RB_EMPTY_NODE()) otherwise.
  * @pending_node: link in &gtbs_dev.pending while blocks remain unissued.
  * @desc: what was asked for.
  * @occ: footprint and maximum residency R.
@@ -452,6 +454,8 @@ struct gtbs_grid_sm {
  * @expire_cycle: while RUNNING with a job timeout, the cycle at which it
  *	times out (@start_cycle + gtbs_grid_timeout()), else U64_MAX.
  * @timeout_node: link in &gtbs_dev.timeouts while @expire_cycle is set.
+ * @timeout_rb: the grid's node in &gtbs_dev.timeout_tree while on
+ *	&gtbs_dev.timeouts; cleared (RB_EMPTY_NODE()) otherwise.
  * @saved: the grid's preempted blocks waiting to run again (&struct
  *	gtbs_saved, by &gtbs_saved.node), oldest first: a grid issues them
  *	before any new block (preempt.c).
@@ -506,6 +510,7 @@ struct gtbs_grid {
 	u64 alone_cycles;
 	u64 policy_priv[GTBS_POLICY_GRID_PRIV_SIZE / sizeof(u64)];
 	struct list_head node;
+	struct rb_node arrival_node;
 	u64 id;
 	u64 submit_cycle;
 	u64 start_cycle;
@@ -516,6 +521,7 @@ struct gtbs_grid {
 	u64 pred_cycle;
 	u64 expire_cycle;
 	struct list_head timeout_node;
+	struct rb_node timeout_rb;
 	struct list_head saved;
 	void *priv;
 	struct gtbs_grid *after;
@@ -1141,11 +1147,19 @@ struct gtbs_pair_alloc {
  * @grids: QUEUED and RUNNING grids in arrival order.
  * @arrivals: ARRIVING grids by arrival cycle, then the order they were put
  *	there (submission, or release by their predecessor).
+ * @arrival_tree: the same grids in a red-black tree by arrival cycle
+ *	(&gtbs_grid.arrival_node), equal cycles in the order they were
+ *	added: the index that finds a new arrival's place on @arrivals in
+ *	O(log n) (gtbs_grid_submit_at()).
  * @waiting: WAITING grids (stream order, gtbs_grid_submit_after()), in
  *	submission order.
  * @pending: grids with unissued blocks, in arrival order.
  * @timeouts: RUNNING grids with a job timeout, by &gtbs_grid.expire_cycle
  *	(then launch order), linked by &gtbs_grid.timeout_node.
+ * @timeout_tree: the same grids in a red-black tree by
+ *	&gtbs_grid.expire_cycle (&gtbs_grid.timeout_rb), equal cycles in
+ *	the order they were filed: the index that finds a grid's place on
+ *	@timeouts in O(log n) (as @arrival_tree for @arrivals).
  * @clock: the cycle the device has been run to: every event before it has
  *	been processed, and no SM's clock is past it (gtbs_dev_run_bounded()).
  * @slice_gen: incremented at every launch and at every end of a grid that
@@ -1255,9 +1269,11 @@ struct gtbs_dev {
 	u32 nr_sm_kicked;
 	struct list_head grids;
 	struct list_head arrivals;
+	struct rb_root arrival_tree;
 	struct list_head waiting;
 	struct list_head pending;
 	struct list_head timeouts;
+	struct rb_root timeout_tree;
 	u64 clock;
 	u64 slice_gen;
 	u64 pending_gen;

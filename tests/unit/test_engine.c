@@ -9,6 +9,8 @@
  *
  * Copyright (C) 2026 The gputbs developers
  */
+#include <time.h>
+
 #include "harness.h"
 #include "../../uapi/linux/gputbs.h"
 #include "../../tools/include/gtbs_pair_alloc_user.h"
@@ -2130,6 +2132,183 @@ START_TEST(stream_bounded_slices_same_schedule)
 }
 END_TEST
 
+/* --- Deferred arrivals in O(log n) -------------------------------------- */
+
+/* Wall-clock seconds of CLOCK_MONOTONIC, for the cost bounds below. */
+static double arr_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * A grid put on the arrivals by gtbs_grid_submit_at() or a release, with
+ * what its arrival order must be: (arrival cycle, order added).
+ */
+struct arr_expect {
+	struct gtbs_grid *grid;
+	u64 cycle;
+	u64 seq;
+	bool cancelled;
+};
+
+static int arr_cmp(const void *a, const void *b)
+{
+	const struct arr_expect *x = a, *y = b;
+
+	if (x->cycle != y->cycle)
+		return x->cycle < y->cycle ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Every grid of @e that was not cancelled arrived at its cycle, and their
+ * ids (given at arrival, in arrival order) follow (cycle, order added).
+ */
+static void arr_check_order(struct arr_expect *e, size_t n)
+{
+	u64 last_id = 0;
+	bool first = true;
+	size_t i;
+
+	qsort(e, n, sizeof(*e), arr_cmp);
+	for (i = 0; i < n; i++) {
+		if (e[i].cancelled) {
+			ck_assert_int_eq(e[i].grid->state, GTBS_GRID_CANCELLED);
+			continue;
+		}
+		ck_assert_int_eq(e[i].grid->state, GTBS_GRID_DONE);
+		ck_assert_uint_eq(e[i].grid->submit_cycle, e[i].cycle);
+		ck_assert_msg(first || e[i].grid->id > last_id,
+			      "grid %zu of cycle %llu arrived out of order",
+			      i, (unsigned long long)e[i].cycle);
+		last_id = e[i].grid->id;
+		first = false;
+	}
+}
+
+/*
+ * ARR_RANDOM_GRIDS grids of one one-cycle block for random cycles among
+ * ARR_RANDOM_GRIDS / 8 (so about eight per cycle), submitted in random
+ * order; one in eleven is cancelled while arriving, and half-way the
+ * device runs to the middle of the span, so the rest also ties with (and
+ * is clamped to) the device's clock.  They arrive exactly in (arrival
+ * cycle, submission) order, the order of the linear scan the arrival
+ * tree replaced, with the tree and the list consistent throughout.  The
+ * submissions cost O(log n) each: all of them together take far less
+ * than ARR_BOUND_S on any host, where the linear scan's n^2 / 4 steps
+ * took over 2 s under ASan (Documentation/reliability.rst, "Bounded work
+ * under the device lock").
+ */
+#define ARR_RANDOM_GRIDS	24000
+#define ARR_BOUND_S		0.5
+
+START_TEST(arrivals_random_order_ties)
+{
+	struct h_dev *h = h_new_sms(2);
+	struct gtbs_grid_desc d = h_desc(1, 64, 16, 0, 1);
+	struct arr_expect *e = calloc(ARR_RANDOM_GRIDS, sizeof(*e));
+	u64 rng = 0x5eed0a11 + _i, span = ARR_RANDOM_GRIDS / 8, now = 0;
+	double spent = 0, t0;
+	size_t i;
+
+	ck_assert_ptr_nonnull(e);
+	for (i = 0; i < ARR_RANDOM_GRIDS; i++) {
+		u64 at = h_rand_range(&rng, 0, span);
+
+		if (i == ARR_RANDOM_GRIDS / 2) {
+			now = span / 2;
+			gtbs_dev_run_until(&h->dev, now);
+		}
+		e[i].grid = h_grid_new(h, &d, NULL, NULL);
+		e[i].cycle = max(at, now);
+		e[i].seq = i;
+		t0 = arr_now();
+		gtbs_grid_submit_at(&h->dev, e[i].grid, now, at);
+		spent += arr_now() - t0;
+		ck_assert_int_eq(e[i].grid->state, GTBS_GRID_ARRIVING);
+		if (h_rand_range(&rng, 0, 10) == 0) {
+			gtbs_grid_cancel(&h->dev, e[i].grid, now);
+			e[i].cancelled = true;
+		}
+	}
+	ck_assert_msg(spent < ARR_BOUND_S,
+		      "%d submissions took %.3f s", ARR_RANDOM_GRIDS, spent);
+	h_drain(h);
+	ck_assert(list_empty(&h->dev.arrivals));
+	arr_check_order(e, ARR_RANDOM_GRIDS);
+	free(e);
+	h_free(h);
+}
+END_TEST
+
+/*
+ * The issue's fan-out, on one SM: grid A (cycles 0..1000) with
+ * ARR_FANOUT grids waiting AFTER it (gap 0) and ARR_FANOUT grids queued to
+ * arrive later (cycles 2000 and on, in submission order), and two grids
+ * submitted for cycle 1000 itself.  The one event that ends A releases
+ * every dependent: in O(ARR_FANOUT log n), far under ARR_BOUND_S, where
+ * the linear scan walked every later arrival for each dependent
+ * (ARR_FANOUT^2 steps: over 5 s under ASan at 16,000).  The order: the
+ * two grids due at 1000 first (on the arrivals before A ended), then the
+ * dependents in submission order, then the later arrivals by cycle.
+ */
+#define ARR_FANOUT		16000
+
+START_TEST(arrivals_fanout_one_event)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc d = h_desc(1, 64, 16, 0, 1);
+	struct gtbs_grid_desc full = H_FULL_WAVE;
+	size_t n = 2 * ARR_FANOUT + 2, k = 0, i;
+	struct arr_expect *e = calloc(n, sizeof(*e));
+	struct gtbs_grid *a;
+	double spent;
+	u32 budget;
+
+	ck_assert_ptr_nonnull(e);
+	a = h_submit(h, &full, 0);
+	for (i = 0; i < ARR_FANOUT; i++, k++) {
+		e[k].grid = h_grid_new(h, &d, NULL, NULL);
+		e[k].cycle = 2000 + i / 2;	/* two per cycle */
+		e[k].seq = k;
+		gtbs_grid_submit_at(&h->dev, e[k].grid, 0, e[k].cycle);
+	}
+	for (i = 0; i < 2; i++, k++) {
+		e[k].grid = h_grid_new(h, &d, NULL, NULL);
+		e[k].cycle = 1000;
+		e[k].seq = k;
+		gtbs_grid_submit_at(&h->dev, e[k].grid, 0, 1000);
+	}
+	for (i = 0; i < ARR_FANOUT; i++, k++) {
+		e[k].grid = h_grid_new(h, &d, NULL, NULL);
+		e[k].cycle = 1000;
+		e[k].seq = k;	/* added at A's end, after all the above */
+		gtbs_grid_submit_after(&h->dev, e[k].grid, 0, a, 0);
+		ck_assert_int_eq(e[k].grid->state, GTBS_GRID_WAITING);
+	}
+	gtbs_dev_run_until(&h->dev, 999);
+	ck_assert_int_eq(a->state, GTBS_GRID_RUNNING);
+	budget = 1;	/* exactly one event: A's last block ends */
+	spent = arr_now();
+	gtbs_dev_run_bounded(&h->dev, 1000, &budget);
+	spent = arr_now() - spent;
+	ck_assert_int_eq(a->state, GTBS_GRID_DONE);
+	ck_assert_uint_eq(a->end_cycle, 1000);
+	ck_assert_uint_eq(budget, 0);
+	ck_assert(list_empty(&h->dev.waiting));
+	ck_assert_msg(spent < ARR_BOUND_S,
+		      "releasing %d dependents took %.3f s", ARR_FANOUT, spent);
+	h_drain(h);
+	ck_assert(list_empty(&h->dev.arrivals));
+	arr_check_order(e, n);
+	free(e);
+	h_free(h);
+}
+END_TEST
+
 /* The reasons of gtbs_grid_desc_verify(), with their value and limit. */
 START_TEST(desc_verify_reasons)
 {
@@ -2269,6 +2448,11 @@ Suite *engine_suite(void)
 	tcase_add_test(tc, stream_gap_zero);
 	tcase_add_test(tc, stream_predecessor_left);
 	tcase_add_test(tc, stream_bounded_slices_same_schedule);
+	suite_add_tcase(s, tc);
+
+	tc = h_tcase("arrivals");
+	tcase_add_loop_test(tc, arrivals_random_order_ties, 0, 2);
+	tcase_add_test(tc, arrivals_fanout_one_event);
 	suite_add_tcase(s, tc);
 
 	tc = h_tcase("desc");

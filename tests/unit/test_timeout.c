@@ -17,6 +17,7 @@
  * Copyright (C) 2026 The gputbs developers
  */
 #include <string.h>
+#include <time.h>
 
 #include "harness.h"
 
@@ -398,6 +399,101 @@ START_TEST(prop_bounded_covers_timeouts)
 }
 END_TEST
 
+/* --- Job timeouts filed in O(log n) ------------------------------------- */
+
+#define TMO_SMS		256
+#define TMO_SLOTS	64
+#define TMO_GRIDS	(TMO_SMS * TMO_SLOTS)
+
+static double tmo_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * TMO_GRIDS one-block grids, all resident at once (TMO_SMS SMs of
+ * TMO_SLOTS one-warp blocks), launched at cycle 0 in id order with their
+ * own timeouts: all equal (@decreasing false), or each launch two cycles
+ * shorter than the one before it, pairs equal (@decreasing true), so that
+ * every launch expires before every grid already running.  Returns the
+ * seconds the submissions and launches took, then checks that every grid timed out at
+ * its own expiry, in (expiry, launch) order.
+ */
+static double tmo_run(bool decreasing)
+{
+	struct gtbs_dev_config cfg;
+	struct gtbs_grid_desc d = h_desc(1, 32, 16, 0, 1000000);
+	struct gtbs_grid **g = calloc(TMO_GRIDS, sizeof(*g));
+	u64 last_expiry = 0, last_id = 0;
+	struct h_dev *h;
+	size_t i, k = 0;
+	double t;
+
+	ck_assert_ptr_nonnull(g);
+	gtbs_config_default(&cfg);
+	cfg.nr_sms = TMO_SMS;
+	cfg.max_blocks_per_sm = TMO_SLOTS;
+	cfg.max_warps_per_sm = TMO_SLOTS;
+	cfg.max_threads_per_sm = TMO_SLOTS * 32;
+	h = h_new(&cfg, NULL);
+	t = tmo_now();
+	for (i = 0; i < TMO_GRIDS; i++) {
+		d.timeout_cycles = decreasing ? 500000 - i / 2 * 2 : 500000;
+		g[i] = h_grid_new(h, &d, NULL, NULL);
+		ck_assert_ptr_nonnull(g[i]);
+		/* each submission first runs the device: the launch before */
+		gtbs_grid_submit(&h->dev, g[i], 0);
+	}
+	gtbs_dev_run_until(&h->dev, 0);
+	t = tmo_now() - t;
+	for (i = 0; i < TMO_GRIDS; i++)
+		ck_assert_int_eq(g[i]->state, GTBS_GRID_RUNNING);
+	h_drain(h);
+	for (i = 0; i < h->nr_ev; i++) {
+		const struct h_event *e = &h->ev[i];
+		const struct gtbs_grid *x;
+
+		if (e->kind != H_EV_GRID_TIMEOUT)
+			continue;
+		x = g[e->grid_id];	/* ids from 0, in submission order */
+		ck_assert_uint_eq(x->id, e->grid_id);
+		ck_assert_int_eq(x->state, GTBS_GRID_TIMED_OUT);
+		ck_assert_uint_eq(x->end_cycle, x->desc.timeout_cycles);
+		ck_assert_msg(!k || x->end_cycle > last_expiry ||
+			      (x->end_cycle == last_expiry && x->id > last_id),
+			      "grid %llu timed out out of order",
+			      (unsigned long long)x->id);
+		last_expiry = x->end_cycle;
+		last_id = x->id;
+		k++;
+	}
+	ck_assert_uint_eq(k, TMO_GRIDS);
+	ck_assert(list_empty(&h->dev.timeouts));
+	free(g);
+	h_free(h);
+	return t;
+}
+
+/*
+ * Filing a launched grid's job timeout costs O(log n) whatever the order
+ * of the expiries: launches that each expire first take about what
+ * launches with equal expiries take (with the linear scan, each walked
+ * every running grid: TMO_GRIDS^2 / 2 steps, over 5 times as long), and
+ * the grids time out in (expiry, launch) order either way.
+ */
+START_TEST(timeouts_filed_in_log_n)
+{
+	double eq = tmo_run(false), dec = tmo_run(true);
+
+	ck_assert_msg(dec < 2 * eq + 0.05,
+		      "%d launches expiring first took %.3f s, in order %.3f s",
+		      TMO_GRIDS, dec, eq);
+}
+END_TEST
+
 Suite *timeout_suite(void)
 {
 	Suite *s = suite_create("timeout");
@@ -412,6 +508,11 @@ Suite *timeout_suite(void)
 	tcase_add_test(tc, timeout_set_applies_to_running);
 	tcase_add_test(tc, timeout_then_cancel_noop);
 	tcase_add_test(tc, timeout_desc_limit);
+	suite_add_tcase(s, tc);
+
+	tc = h_tcase("timeouts-log-n");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, timeouts_filed_in_log_n);
 	suite_add_tcase(s, tc);
 
 	tc = h_tcase("bounded");
