@@ -82,9 +82,10 @@
 /* GPUTBS_MAX_GRIDS_LIMIT - largest max_grids_per_device and _per_user */
 #define GPUTBS_MAX_GRIDS_LIMIT	BIT(20)
 
-/* A limit of grids: 1..GPUTBS_MAX_GRIDS_LIMIT, -EINVAL otherwise. */
-static int gputbs_grids_param_set(const char *val,
-				  const struct kernel_param *kp)
+/* A count of grids: @min..GPUTBS_MAX_GRIDS_LIMIT, -EINVAL otherwise. */
+static int gputbs_count_param_set(const char *val,
+				  const struct kernel_param *kp,
+				  unsigned int min)
 {
 	unsigned int n;
 	int ret;
@@ -95,10 +96,17 @@ static int gputbs_grids_param_set(const char *val,
 	ret = kstrtouint(val, 0, &n);
 	if (ret)
 		return ret;
-	if (!n || n > GPUTBS_MAX_GRIDS_LIMIT)
+	if (n < min || n > GPUTBS_MAX_GRIDS_LIMIT)
 		return -EINVAL;
 	WRITE_ONCE(*(unsigned int *)kp->arg, n);
 	return 0;
+}
+
+/* A limit of grids: 1..GPUTBS_MAX_GRIDS_LIMIT, -EINVAL otherwise. */
+static int gputbs_grids_param_set(const char *val,
+				  const struct kernel_param *kp)
+{
+	return gputbs_count_param_set(val, kp, 1);
 }
 
 static const struct kernel_param_ops gputbs_grids_param_ops = {
@@ -110,19 +118,7 @@ static const struct kernel_param_ops gputbs_grids_param_ops = {
 static int gputbs_reserve_param_set(const char *val,
 				    const struct kernel_param *kp)
 {
-	unsigned int n;
-	int ret;
-
-	ret = gputbs_admin_check();
-	if (ret)
-		return ret;
-	ret = kstrtouint(val, 0, &n);
-	if (ret)
-		return ret;
-	if (n > GPUTBS_MAX_GRIDS_LIMIT)
-		return -EINVAL;
-	WRITE_ONCE(*(unsigned int *)kp->arg, n);
-	return 0;
+	return gputbs_count_param_set(val, kp, 0);
 }
 
 static const struct kernel_param_ops gputbs_reserve_param_ops = {

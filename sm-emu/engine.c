@@ -722,17 +722,26 @@ void gtbs_slot_run(struct gtbs_dev *dev, struct gtbs_sm *sm,
 					  sm->now);
 }
 
-/* @grid issued its last block: it leaves the pending list.  Lock held. */
-static void gtbs_grid_issued_all(struct gtbs_dev *dev, struct gtbs_grid *grid,
-				 u64 now)
+/*
+ * @grid has no block it may issue (its last is out, or it is throttled):
+ * off the pending list, the policy told, and the grids behind it may now
+ * issue, on any SM.  Lock held.
+ */
+void gtbs_pending_leave(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 {
-	/* the grids behind it may now issue, on any SM */
 	list_del_init(&grid->pending_node);
 	dev->nr_pending[grid->desc.prio_class]--;
 	dev->pending_gen++;
 	if (dev->policy->grid_update)
 		dev->policy->grid_update(dev, NULL, grid);
 	gtbs_dev_kick(dev, now);
+}
+
+/* @grid issued its last block: it leaves the pending list.  Lock held. */
+static void gtbs_grid_issued_all(struct gtbs_dev *dev, struct gtbs_grid *grid,
+				 u64 now)
+{
+	gtbs_pending_leave(dev, grid, now);
 }
 
 static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,

@@ -210,12 +210,23 @@ void gtbs_pending_readd(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now)
 	list_for_each_entry_reverse(pos, &dev->pending, pending_node)
 		if (pos->id < grid->id)
 			break;
-	list_add(&grid->pending_node, &pos->pending_node);
+	gtbs_pending_add(dev, grid, &pos->pending_node);
+	gtbs_dev_kick(dev, now);
+}
+
+/*
+ * Link @grid into the pending list after @prev (an entry of it, or its
+ * head) and tell the policy; the caller keeps the arrival order and kicks
+ * the SMs.  Lock held.
+ */
+void gtbs_pending_add(struct gtbs_dev *dev, struct gtbs_grid *grid,
+		      struct list_head *prev)
+{
+	list_add(&grid->pending_node, prev);
 	dev->nr_pending[grid->desc.prio_class]++;
 	dev->pending_gen++;
 	if (dev->policy->grid_update)
 		dev->policy->grid_update(dev, NULL, grid);
-	gtbs_dev_kick(dev, now);
 }
 
 static struct gtbs_saved *gtbs_saved_get(struct gtbs_dev *dev)

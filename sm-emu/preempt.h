@@ -26,5 +26,10 @@ void gtbs_grid_drop_saved(struct gtbs_dev *dev, struct gtbs_grid *grid);
 void gtbs_slot_free(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		    struct gtbs_slot *slot);
 void gtbs_pending_readd(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now);
+void gtbs_pending_add(struct gtbs_dev *dev, struct gtbs_grid *grid,
+		      struct list_head *prev);
+
+/* engine.c */
+void gtbs_pending_leave(struct gtbs_dev *dev, struct gtbs_grid *grid, u64 now);
 
 #endif /* _GTBS_PREEMPT_H */

@@ -60,14 +60,8 @@ void gtbs_grid_throttle(struct gtbs_dev *dev, struct gtbs_grid *grid, u32 why,
 	if (!grid->throttle)
 		dev->grids_throttled++;
 	grid->throttle |= why;
-	if (list_empty(&grid->pending_node))
-		return;
-	list_del_init(&grid->pending_node);
-	dev->nr_pending[grid->desc.prio_class]--;
-	dev->pending_gen++;
-	if (dev->policy->grid_update)
-		dev->policy->grid_update(dev, NULL, grid);
-	gtbs_dev_kick(dev, now);
+	if (!list_empty(&grid->pending_node))
+		gtbs_pending_leave(dev, grid, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_throttle);
 
@@ -126,12 +120,8 @@ u32 gtbs_dev_unthrottle(struct gtbs_dev *dev, u32 why, u64 now)
 		grid->throttle &= ~why;
 		if (!gtbs_grid_has_blocks(grid))
 			continue;
-		list_add(&grid->pending_node, prev);
+		gtbs_pending_add(dev, grid, prev);
 		prev = &grid->pending_node;
-		dev->nr_pending[grid->desc.prio_class]++;
-		dev->pending_gen++;
-		if (dev->policy->grid_update)
-			dev->policy->grid_update(dev, NULL, grid);
 		n++;
 	}
 	if (n)
