@@ -516,7 +516,7 @@ static void act_sysfs(bool root)
 		"policy", "starve_ns", "policy_params/share_threshold_ppm",
 		"policy_params/share_residency", "predictor",
 		"policy_params/share_mode", "nr_sms", "time_scale_ps",
-		"blocks_per_sm", "warps_per_sm",
+		"blocks_per_sm", "warps_per_sm", "max_lag_ns",
 	};
 	bool param;
 	char val[64];
