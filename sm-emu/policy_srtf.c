@@ -283,6 +283,24 @@ static void gtbs_srtf_index_all(struct gtbs_dev *dev, struct gtbs_grid *grid)
 		gtbs_srtf_index(dev, grid, gs->sm);
 }
 
+/**
+ * gtbs_grid_in_tail() - whether a grid is in its tail
+ * @grid: a grid on &gtbs_dev.grids.
+ *
+ * Every block issued, none saved to run again, and not on
+ * &gtbs_dev.pending: its last blocks run (or it is throttled with none to
+ * issue).  The grid leaves &gtbs_dev.grids when the last one ends.
+ *
+ * Context: device lock held.
+ * Return: true if @grid is in its tail.
+ */
+bool gtbs_grid_in_tail(const struct gtbs_grid *grid)
+{
+	return grid->next_block >= grid->desc.nr_blocks && !grid->nr_saved &&
+	       list_empty(&grid->pending_node);
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_in_tail);
+
 static void gtbs_srtf_unlist(struct gtbs_grid *grid)
 {
 	struct gtbs_srtf_grid *sg = gtbs_sg(grid);
@@ -290,6 +308,25 @@ static void gtbs_srtf_unlist(struct gtbs_grid *grid)
 	if (sg->listed)
 		list_del(&sg->node);
 	sg->listed = 0;
+}
+
+/*
+ * @grid on &gtbs_srtf.tail while it is in its tail (kept in both readings,
+ * so that a change of single_kernel needs no rebuild).  Lock held; O(1).
+ */
+static void gtbs_srtf_tail_file(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	struct gtbs_srtf *st = gtbs_policy_priv(dev);
+	struct gtbs_srtf_grid *sg = gtbs_sg(grid);
+	bool want = gtbs_grid_in_tail(grid);
+
+	if (want == (sg->listed == GTBS_SRTF_TAIL))
+		return;
+	gtbs_srtf_unlist(grid);
+	if (!want)
+		return;
+	list_add_tail(&sg->node, &st->tail);
+	sg->listed = GTBS_SRTF_TAIL;
 }
 
 /* @grid is known without a sample: on &gtbs_srtf.unsampled if pending. */
@@ -301,8 +338,9 @@ static void gtbs_srtf_list_unsampled(struct gtbs_dev *dev,
 
 	if (gtbs_srtf_pending(grid) && !sg->listed) {
 		list_add_tail(&sg->node, &st->unsampled);
-		sg->listed = 1;
-	} else if (!gtbs_srtf_pending(grid)) {
+		sg->listed = GTBS_SRTF_LISTED;
+	} else if (!gtbs_srtf_pending(grid) &&
+		   sg->listed == GTBS_SRTF_LISTED) {
 		gtbs_srtf_unlist(grid);
 	}
 }
@@ -486,6 +524,67 @@ static struct gtbs_grid *gtbs_srtf_indexed(struct gtbs_dev *dev,
 	return NULL;
 }
 
+/* A grid of the class that may issue, or above, is in its tail. */
+static bool gtbs_srtf_tail_any(const struct gtbs_dev *dev)
+{
+	const struct gtbs_srtf *st = gtbs_policy_priv(dev);
+	const struct gtbs_srtf_grid *sg;
+
+	list_for_each_entry(sg, &st->tail, node)
+		if (gtbs_priv_to_grid(sg)->desc.prio_class >= dev->top_class)
+			return true;
+	return false;
+}
+
+/**
+ * gtbs_srtf_held() - whether the exclusive reading holds a grid back
+ * @dev: the device, inside &gtbs_policy_ops.pick_grid.
+ * @sm: the SM that would issue, at &gtbs_sm.now.
+ * @grid: the grid SRTF picked there (not a sample).
+ *
+ * Under %GTBS_SINGLE_EXCLUSIVE (DOC "Exclusive"): true if a grid in its
+ * tail (&gtbs_srtf.tail) is ahead of @grid in SRTF's order on @sm: of a
+ * higher class, or of @grid's class with a shorter predicted remaining
+ * time there (gtbs_srtf_remaining(), ties to the earlier arrival).  The
+ * grid in its tail is the single kernel; @grid issues when its last block
+ * ends (which kicks every SM).  Tail grids below the class that may issue
+ * hold nothing.  O(grids in their tail).
+ *
+ * Context: device lock held.
+ * Return: true if @sm must not issue from @grid now.
+ */
+bool gtbs_srtf_held(struct gtbs_dev *dev, const struct gtbs_sm *sm,
+		    const struct gtbs_grid *grid)
+{
+	const struct gtbs_srtf *st = gtbs_policy_priv(dev);
+	const struct gtbs_srtf_grid *sg;
+	u64 key = 0;
+	bool keyed = false;
+
+	gtbs_lockdep_assert_held(dev);
+	if (st->single_kernel != GTBS_SINGLE_EXCLUSIVE)
+		return false;
+	list_for_each_entry(sg, &st->tail, node) {
+		const struct gtbs_grid *t = gtbs_priv_to_grid(sg);
+		u64 kt;
+
+		if (t->desc.prio_class < dev->top_class ||
+		    t->desc.prio_class < grid->desc.prio_class)
+			continue;
+		if (t->desc.prio_class > grid->desc.prio_class)
+			return true;
+		if (!keyed) {
+			key = gtbs_srtf_remaining(grid, sm->id, sm->now);
+			keyed = true;
+		}
+		kt = gtbs_srtf_remaining(t, sm->id, sm->now);
+		if (kt < key || (kt == key && t->id < grid->id))
+			return true;
+	}
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_srtf_held);
+
 /**
  * gtbs_srtf_choose() - SRTF's view of an SM that may issue a block
  * @dev: the device, inside &gtbs_policy_ops.pick_grid.
@@ -521,7 +620,8 @@ void gtbs_srtf_choose(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		unsampled = gtbs_srtf_indexed(dev, sm, c);
 	if (!unsampled)
 		return;
-	if (!c->first) {
+	if (!c->first && !(st->single_kernel == GTBS_SINGLE_EXCLUSIVE &&
+			   gtbs_srtf_tail_any(dev))) {
 		/* nothing known may issue: no comparison to make */
 		if (gtbs_block_fits(dev, sm, unsampled))
 			gtbs_srtf_known_unsampled(dev, unsampled);
@@ -545,7 +645,11 @@ static struct gtbs_grid *gtbs_srtf_pick_grid(struct gtbs_dev *dev,
 
 	gtbs_srtf_choose(dev, sm, &c);
 	*reason = c.sampling ? GTBS_PICK_SAMPLE : GTBS_PICK_SHORTER;
-	return c.sampled ? c.sampled : c.first;
+	if (c.sampled)
+		return c.sampled;
+	if (c.first && gtbs_srtf_held(dev, sm, c.first))
+		return NULL;
+	return c.first;
 }
 
 /**
@@ -599,7 +703,7 @@ void gtbs_srtf_grid_end(struct gtbs_dev *dev, struct gtbs_grid *grid)
 
 	if (st->sampling == grid)
 		st->sampling = NULL;
-	gtbs_srtf_unlist(grid);
+	gtbs_srtf_unlist(grid);	/* from &gtbs_srtf.tail too */
 	if (sg->init_queued)
 		rb_erase_cached(&sg->init_node, &st->init);
 	sg->init_queued = 0;
@@ -629,7 +733,7 @@ void gtbs_srtf_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid)
 	if (sg->listed || sg->sample != GTBS_SAMPLE_NONE)
 		return;
 	list_add_tail(&sg->node, &st->none[grid->desc.prio_class]);
-	sg->listed = 1;
+	sg->listed = GTBS_SRTF_LISTED;
 }
 
 /**
@@ -652,6 +756,7 @@ void gtbs_srtf_grid_update(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		gtbs_srtf_index(dev, grid, sm->id);
 		return;
 	}
+	gtbs_srtf_tail_file(dev, grid);
 	if (gtbs_sg(grid)->unsampled)
 		gtbs_srtf_list_unsampled(dev, grid);
 	gtbs_srtf_index_all(dev, grid);
@@ -675,6 +780,7 @@ void gtbs_srtf_attach(struct gtbs_dev *dev)
 	for (i = 0; i < GTBS_NR_PRIO_CLASSES; i++)
 		INIT_LIST_HEAD(&st->none[i]);
 	INIT_LIST_HEAD(&st->unsampled);
+	INIT_LIST_HEAD(&st->tail);
 	st->init = RB_ROOT_CACHED;
 	/* private areas are zero: no sampling, every grid NONE */
 	list_for_each_entry(grid, &dev->grids, node) {
@@ -682,6 +788,7 @@ void gtbs_srtf_attach(struct gtbs_dev *dev)
 			gtbs_srtf_known_unsampled(dev, grid);
 		else
 			gtbs_srtf_grid_arrive(dev, grid);
+		gtbs_srtf_tail_file(dev, grid);
 	}
 }
 
@@ -730,6 +837,12 @@ bool gtbs_srtf_may_preempt(const struct gtbs_dev *dev,
 	return div64_u64(rv, st->preempt_ratio_pct) >= div64_u64(rg, 100);
 }
 
+const char * const gtbs_single_kernel_names[] = {
+	[GTBS_SINGLE_CONSERVING] = "work-conserving",
+	[GTBS_SINGLE_EXCLUSIVE] = "exclusive",
+};
+EXPORT_SYMBOL_IF_KUNIT(gtbs_single_kernel_names);
+
 const char * const gtbs_srtf_preempt_unknown_names[] = {
 	[GTBS_SRTF_PREEMPT_PREDICTED] = "predicted",
 	[GTBS_SRTF_PREEMPT_SAMPLE] = "sample",
@@ -739,6 +852,7 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_srtf_preempt_unknown_names);
 static const struct gtbs_policy_param gtbs_srtf_params[] = {
 	GTBS_SRTF_PREEMPT_PARAM,
 	GTBS_SRTF_UNKNOWN_PARAM,
+	GTBS_SINGLE_KERNEL_PARAM(offsetof(struct gtbs_srtf, single_kernel)),
 };
 
 /**

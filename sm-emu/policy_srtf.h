@@ -40,6 +40,9 @@ enum gtbs_sample_state {
  * @preempt_unknown: parameter ``preempt_unknown``, &enum
  *	gtbs_srtf_preempt_unknown: whether grids without a prediction take
  *	part in preemption.
+ * @single_kernel: parameter ``single_kernel``, &enum gtbs_single_kernel:
+ *	whether a grid in its tail holds back the grids behind it
+ *	(gtbs_srtf_held()).
  *
  * @none: per &enum gtbs_prio_class, the grids in %GTBS_SAMPLE_NONE, in
  *	arrival order (&gtbs_srtf_grid.node): the next grid to sample is the
@@ -53,6 +56,9 @@ enum gtbs_sample_state {
  *	that prediction, then arrival (&gtbs_srtf_grid.init_node): their key
  *	on every SM where they have no prediction of their own, one entry
  *	for the device instead of one per SM.
+ * @tail: the grids of every class in their *tail*: every block issued,
+ *	none saved, not ended (&gtbs_srtf_grid.node, &gtbs_srtf_grid.listed
+ *	%GTBS_SRTF_TAIL); kept only under %GTBS_SINGLE_EXCLUSIVE.
  *
  * SRTF/Adaptive's state begins with it.  Protected by the device lock.
  */
@@ -61,10 +67,59 @@ struct gtbs_srtf {
 	u32 sample_sm;
 	u64 preempt_ratio_pct;
 	u64 preempt_unknown;
+	u64 single_kernel;
 	struct list_head none[GTBS_NR_PRIO_CLASSES];
 	struct list_head unsampled;
 	struct rb_root_cached init;
+	struct list_head tail;
 };
+
+/**
+ * enum gtbs_single_kernel - SRTF's two readings of "when not sampling,
+ * only a single kernel executes on the GPU" (paper Section "SRTF";
+ * policy_srtf.c, DOC "Exclusive")
+ * @GTBS_SINGLE_CONSERVING: ``work-conserving``, gputbs' first reading:
+ *	an SM issues from the next grid as soon as the shortest has no block
+ *	left to issue, so the next grid's first wave runs beside the
+ *	shortest's last.
+ * @GTBS_SINGLE_EXCLUSIVE: ``exclusive``, the paper's text: a grid in its
+ *	tail (every block issued, blocks still resident) holds back every
+ *	grid behind it in SRTF's order until its last block ends, as the
+ *	serial SJF does; a grid ahead of it (a shorter one that arrived and
+ *	was sampled) is not held.
+ * @GTBS_NR_SINGLE_KERNEL: number of readings.
+ */
+enum gtbs_single_kernel {
+	GTBS_SINGLE_CONSERVING,
+	GTBS_SINGLE_EXCLUSIVE,
+	GTBS_NR_SINGLE_KERNEL,
+};
+
+extern const char * const gtbs_single_kernel_names[];
+
+/**
+ * GTBS_SINGLE_KERNEL_DEFAULT - the reading SRTF, SRTF/Adaptive and
+ * srtf-oracle attach with (Documentation/evaluation.rst, "Only a single
+ * kernel": the figures that chose it).
+ */
+#define GTBS_SINGLE_KERNEL_DEFAULT	GTBS_SINGLE_EXCLUSIVE
+
+/**
+ * GTBS_SINGLE_KERNEL_PARAM - the &struct gtbs_policy_param ``single_kernel``
+ * at byte offset @off of the device's private area, for SRTF,
+ * SRTF/Adaptive and srtf-oracle.
+ * @off: offsetof() the u64 that holds it.
+ */
+#define GTBS_SINGLE_KERNEL_PARAM(off) {					\
+	.name = "single_kernel",					\
+	.unit = "",							\
+	.doc = "exclusive: a grid's tail holds the grids behind it (paper); work-conserving: no hold", \
+	.min = 0,							\
+	.max = GTBS_NR_SINGLE_KERNEL - 1,				\
+	.def = GTBS_SINGLE_KERNEL_DEFAULT,				\
+	.names = gtbs_single_kernel_names,				\
+	.offset = (off),						\
+}
 
 /**
  * enum gtbs_srtf_preempt_unknown - SRTF's preemption of and for grids
@@ -129,7 +184,10 @@ extern const char * const gtbs_srtf_preempt_unknown_names[];
  *	that arrives.
  * @unsampled: %GTBS_SAMPLE_KNOWN without a sample (it ran at once, or was
  *	running when SRTF was attached): no initial prediction.
- * @listed: @node is on &gtbs_srtf.none or &gtbs_srtf.unsampled.
+ * @listed: where @node is: 0 nowhere, %GTBS_SRTF_LISTED on
+ *	&gtbs_srtf.none or &gtbs_srtf.unsampled, %GTBS_SRTF_TAIL on
+ *	&gtbs_srtf.tail (a grid in its tail is never on the others: it is
+ *	started and not pending).
  * @init_queued: @init_node is on &gtbs_srtf.init.
  * @node: link there.
  * @init_remaining: 0, or 1 + the sample prediction of the grid's
@@ -148,6 +206,10 @@ struct gtbs_srtf_grid {
 	u64 init_remaining;
 	struct rb_node init_node;
 };
+
+/* Values of &gtbs_srtf_grid.listed. */
+#define GTBS_SRTF_LISTED	1
+#define GTBS_SRTF_TAIL		2
 
 /**
  * struct gtbs_srtf_sm - SRTF's state of an SM (&gtbs_sm.policy_priv)
@@ -290,6 +352,9 @@ void gtbs_srtf_grid_update(struct gtbs_dev *dev, struct gtbs_sm *sm,
 			   struct gtbs_grid *grid);
 extern bool gtbs_srtf_scan_ref;
 void gtbs_srtf_attach(struct gtbs_dev *dev);
+bool gtbs_srtf_held(struct gtbs_dev *dev, const struct gtbs_sm *sm,
+		    const struct gtbs_grid *grid);
+bool gtbs_grid_in_tail(const struct gtbs_grid *grid);
 bool gtbs_srtf_may_preempt(const struct gtbs_dev *dev,
 			   const struct gtbs_sm *sm,
 			   const struct gtbs_grid *grid,

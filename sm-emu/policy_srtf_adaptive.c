@@ -93,6 +93,7 @@ enum {
 	GTBS_ADAPTIVE_SHARE_MODE,
 	GTBS_ADAPTIVE_PREEMPT_RATIO,
 	GTBS_ADAPTIVE_PREEMPT_UNKNOWN,
+	GTBS_ADAPTIVE_SINGLE_KERNEL,
 };
 
 GTBS_POLICY_PRIV_CHECK(struct gtbs_adaptive_sm, GTBS_POLICY_SM_PRIV_SIZE);
@@ -433,15 +434,18 @@ static struct gtbs_grid *gtbs_adaptive_pick_grid(struct gtbs_dev *dev,
 		*reason = *sharing ? GTBS_PICK_SHARE : GTBS_PICK_SHORTER;
 		a = ad->a;
 		if (!a || !*sharing)
-			return c.first;
+			return c.first && !gtbs_srtf_held(dev, sm, c.first) ?
+			       c.first : NULL;
 		return gtbs_grid_sm_resident(a, sm->id) <
 		       min_t(u64, ad->residency, a->occ.residency) ?
 		       a : ad->b;
 	}
 	gtbs_adaptive_decide(dev, sm, &c);
 	*reason = *sharing ? GTBS_PICK_SHARE : GTBS_PICK_SHORTER;
-	if (!*sharing ||
-	    gtbs_grid_sm_resident(c.first, sm->id) <
+	if (!*sharing)
+		return c.first && !gtbs_srtf_held(dev, sm, c.first) ?
+		       c.first : NULL;
+	if (gtbs_grid_sm_resident(c.first, sm->id) <
 	    min_t(u64, ad->residency, c.first->occ.residency))
 		return c.first;
 	return c.second;
@@ -543,6 +547,9 @@ static const struct gtbs_policy_param gtbs_adaptive_params[] = {
 	},
 	[GTBS_ADAPTIVE_PREEMPT_RATIO] = GTBS_SRTF_PREEMPT_PARAM,
 	[GTBS_ADAPTIVE_PREEMPT_UNKNOWN] = GTBS_SRTF_UNKNOWN_PARAM,
+	[GTBS_ADAPTIVE_SINGLE_KERNEL] =
+		GTBS_SINGLE_KERNEL_PARAM(offsetof(struct gtbs_srtf,
+						  single_kernel)),
 };
 
 /* SRTF/Adaptive policy ops (paper Section "SRTF/Adaptive"). */

@@ -40,18 +40,24 @@
  * preempt each other.  It is the zero-sampling SRTF of the paper given
  * the preemption it asked for.
  */
-#include "gtbs.h"
+#include "policy_srtf.h"
 
 /**
  * struct gtbs_srtf_oracle - srtf-oracle's device state
  * @grids: the pending grids (&gtbs_dev.pending) by &gtbs_grid.alone_cycles,
  *	then arrival, in a red-black tree linked by
  *	&gtbs_srtf_oracle_grid.node.
+ * @tail: the grids in their tail (gtbs_grid_in_tail()), linked by
+ *	&gtbs_srtf_oracle_grid.tail_node, in both readings.
+ * @single_kernel: parameter ``single_kernel``, &enum gtbs_single_kernel,
+ *	as SRTF's (policy_srtf.c, DOC "Exclusive").
  *
  * In &gtbs_dev.policy_priv; protected by the device lock.
  */
 struct gtbs_srtf_oracle {
 	struct rb_root_cached grids;
+	struct list_head tail;
+	u64 single_kernel;
 };
 
 GTBS_POLICY_PRIV_CHECK(struct gtbs_srtf_oracle, GTBS_POLICY_DEV_PRIV_SIZE);
@@ -60,12 +66,16 @@ GTBS_POLICY_PRIV_CHECK(struct gtbs_srtf_oracle, GTBS_POLICY_DEV_PRIV_SIZE);
  * struct gtbs_srtf_oracle_grid - srtf-oracle's state of a grid
  * @node: link in &gtbs_srtf_oracle.grids while @queued.
  * @queued: on &gtbs_srtf_oracle.grids: the grid is pending.
+ * @in_tail: on &gtbs_srtf_oracle.tail.
+ * @tail_node: link there.
  *
  * In &gtbs_grid.policy_priv; protected by the device lock.
  */
 struct gtbs_srtf_oracle_grid {
 	struct rb_node node;
 	u32 queued;
+	u32 in_tail;
+	struct list_head tail_node;
 };
 
 GTBS_POLICY_PRIV_CHECK(struct gtbs_srtf_oracle_grid,
@@ -95,17 +105,26 @@ static void gtbs_srtf_oracle_file(struct gtbs_dev *dev,
 	struct gtbs_srtf_oracle_grid *og = gtbs_og(grid);
 	bool pending = !list_empty(&grid->pending_node);
 
+	bool tail = gtbs_grid_in_tail(grid);
+
 	if (pending && !og->queued)
 		rb_add_cached(&og->node, &so->grids, gtbs_srtf_oracle_less);
 	else if (!pending && og->queued)
 		rb_erase_cached(&og->node, &so->grids);
 	og->queued = pending;
+	if (tail && !og->in_tail)
+		list_add_tail(&og->tail_node, &so->tail);
+	else if (!tail && og->in_tail)
+		list_del(&og->tail_node);
+	og->in_tail = tail;
 }
 
 static void gtbs_srtf_oracle_attach(struct gtbs_dev *dev)
 {
+	struct gtbs_srtf_oracle *so = gtbs_policy_priv(dev);
 	struct gtbs_grid *grid;
 
+	INIT_LIST_HEAD(&so->tail);
 	list_for_each_entry(grid, &dev->grids, node)
 		gtbs_srtf_oracle_file(dev, grid);
 }
@@ -127,6 +146,35 @@ static void gtbs_srtf_oracle_grid_end(struct gtbs_dev *dev,
 	if (og->queued)
 		rb_erase_cached(&og->node, &so->grids);
 	og->queued = 0;
+	if (og->in_tail)
+		list_del(&og->tail_node);
+	og->in_tail = 0;
+}
+
+/*
+ * The exclusive reading (policy_srtf.c, DOC "Exclusive"): a grid in its
+ * tail of a higher class than @grid, or of its class and shorter (ties to
+ * the earlier arrival), holds @grid back until it ends.  O(tail grids).
+ */
+static bool gtbs_srtf_oracle_held(const struct gtbs_dev *dev,
+				  const struct gtbs_grid *grid)
+{
+	const struct gtbs_srtf_oracle *so = gtbs_policy_priv(dev);
+	const struct gtbs_srtf_oracle_grid *og;
+
+	if (so->single_kernel != GTBS_SINGLE_EXCLUSIVE)
+		return false;
+	list_for_each_entry(og, &so->tail, tail_node) {
+		const struct gtbs_grid *t = gtbs_priv_to_grid(og);
+
+		if (t->desc.prio_class < grid->desc.prio_class)
+			continue;
+		if (t->desc.prio_class > grid->desc.prio_class ||
+		    t->alone_cycles < grid->alone_cycles ||
+		    (t->alone_cycles == grid->alone_cycles && t->id < grid->id))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -145,10 +193,15 @@ static struct gtbs_grid *gtbs_srtf_oracle_pick_grid(struct gtbs_dev *dev,
 		struct gtbs_grid *grid = gtbs_priv_to_grid(node);
 
 		if (gtbs_grid_eligible(dev, grid))
-			return grid;
+			return gtbs_srtf_oracle_held(dev, grid) ? NULL : grid;
 	}
 	return NULL;
 }
+
+static const struct gtbs_policy_param gtbs_srtf_oracle_params[] = {
+	GTBS_SINGLE_KERNEL_PARAM(offsetof(struct gtbs_srtf_oracle,
+					  single_kernel)),
+};
 
 /* &gtbs_policy_ops.may_preempt: a strictly longer victim (see the DOC). */
 static bool gtbs_srtf_oracle_may_preempt(const struct gtbs_dev *dev,
@@ -169,6 +222,8 @@ const struct gtbs_policy_ops gtbs_policy_srtf_oracle = {
 	.grid_update = gtbs_srtf_oracle_grid_update,
 	.grid_end = gtbs_srtf_oracle_grid_end,
 	.may_preempt = gtbs_srtf_oracle_may_preempt,
+	.params = gtbs_srtf_oracle_params,
+	.nr_params = ARRAY_SIZE(gtbs_srtf_oracle_params),
 	.dev_priv_size = sizeof(struct gtbs_srtf_oracle),
 	.grid_priv_size = sizeof(struct gtbs_srtf_oracle_grid),
 };
