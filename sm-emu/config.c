@@ -216,6 +216,8 @@ int gtbs_config_check(const struct gtbs_dev_config *cfg, const char **why)
 		*why = "max_regs_per_thread must be 0..255";
 	else if (cfg->timing_model >= GTBS_NR_TIMING_MODELS)
 		*why = "timing_model must be 0 (overlap) or 1 (uniform)";
+	else if (cfg->block_times >= GTBS_NR_BLOCK_TIMES)
+		*why = "block_times must be 0 (wave) or 1 (independent)";
 	return *why ? -EINVAL : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_config_check);

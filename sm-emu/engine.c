@@ -768,7 +768,7 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	slot->block = grid->next_block++;
 	slot->ran = 0;
 	slot->preempts = 0;
-	work = gtbs_block_work(&grid->desc, slot->block);
+	work = gtbs_grid_block_work(dev, grid, slot->block);
 	gtbs_sm_take(dev, sm, grid);
 	gtbs_sm_grid_enter(sm, slot, grid);
 	dev->blocks_dispatched++;

@@ -97,6 +97,8 @@ struct gtbs_sm;
  * @clock_khz: nominal clock of the modelled GPU, kHz (informational).
  * @timing_model: &enum gtbs_timing_model (timing-model.rst): how grids
  *	that share an SM slow each other down.
+ * @block_times: &enum gtbs_block_times (timing-model.rst, "Waves"): whether
+ *	the blocks of a wave share a component of their durations.
  *
  * Defaults (gtbs_config_default()) are the paper's Table "Simulator
  * Configuration" with the Fermi (compute capability 2.0) allocation rules
@@ -118,6 +120,7 @@ struct gtbs_dev_config {
 	u32 load_knee_warps;
 	u32 clock_khz;
 	u32 timing_model;
+	u32 block_times;
 };
 
 /**
@@ -150,6 +153,34 @@ enum gtbs_timing_model {
 	GTBS_TIMING_UNIFORM,
 	GTBS_NR_TIMING_MODELS,
 };
+
+/**
+ * enum gtbs_block_times - how a grid's block durations are correlated
+ * @GTBS_BLOCK_TIMES_WAVE: the default: a normally distributed grid's
+ *	variation (dist=normal) is a component shared by the blocks of a
+ *	wave times a per-block one, %GTBS_WAVE_SHARE_PPM of the variance in
+ *	the first (gtbs_grid_block_work()); two-class shapes stay per block.
+ * @GTBS_BLOCK_TIMES_INDEPENDENT: every block drawn on its own
+ *	(gtbs_block_work()), the model before 2026-11-28.
+ * @GTBS_NR_BLOCK_TIMES: number of models.
+ */
+enum gtbs_block_times {
+	GTBS_BLOCK_TIMES_WAVE,
+	GTBS_BLOCK_TIMES_INDEPENDENT,
+	GTBS_NR_BLOCK_TIMES,
+};
+
+/**
+ * GTBS_WAVE_SHARE_PPM - share of a normally distributed grid's block
+ * duration variance that its wave shares, ppm (timing-model.rst, "Waves"):
+ * from the paper's offset-0 statement that the second program waits
+ * about 1.7 M cycles behind SHA1 (t = 1,708,531 cycles, %RSD 7.98): the
+ * first of SHA1's 120 first-wave blocks ends at t (1 - 2.58 sigma_b) in
+ * expectation, 1.65 M..1.75 M for sigma_b <= 1.33%, so at least 97.2% of
+ * the variance is the wave's; 98% keeps a per-block sigma of 1.13% (ends
+ * 1.658 M in expectation).
+ */
+#define GTBS_WAVE_SHARE_PPM	980000
 
 /**
  * enum gtbs_prio_class - priority class of a grid
@@ -1338,6 +1369,10 @@ u32 gtbs_footprint_room(const struct gtbs_dev_config *cfg,
 
 /* timing.c */
 u64 gtbs_block_work(const struct gtbs_grid_desc *desc, u32 block);
+u64 gtbs_block_work_wave(const struct gtbs_grid_desc *desc, u32 block,
+			 u32 wave_blocks, u32 share_ppm);
+u64 gtbs_grid_block_work(const struct gtbs_dev *dev,
+			 const struct gtbs_grid *grid, u32 block);
 u64 gtbs_block_progress(u64 work, u32 full_div);
 u64 gtbs_progress_advance(u64 cycles, u32 div);
 u64 gtbs_progress_advance_rem(u64 cycles, u32 div, u32 *rem);

@@ -356,8 +356,8 @@ static void gtbs_preempt_flush(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	struct gtbs_saved *rec = gtbs_saved_get(dev);
 
 	rec->block = block;
-	rec->remaining = gtbs_block_progress(gtbs_block_work(&grid->desc,
-							     block),
+	rec->remaining = gtbs_block_progress(gtbs_grid_block_work(dev, grid,
+								  block),
 					     grid->full_div);
 	rec->ran = 0;
 	rec->restore_cycles = 0;

@@ -63,6 +63,7 @@ static s64 gtbs_normal_q16(u64 seed, u32 block)
 #define GTBS_STREAM_CLASS	0x243f6a8885a308d3ULL
 #define GTBS_STREAM_WITHIN	0x13198a2e03707344ULL
 #define GTBS_STREAM_STARTUP	0xa4093822299f31d0ULL
+#define GTBS_STREAM_WAVE	0x082efa98ec4e6c89ULL
 
 /* A uniform 64-bit number from (seed, block, stream) alone. */
 static u64 gtbs_block_rand(u64 seed, u32 block, u64 stream)
@@ -212,17 +213,18 @@ static u64 gtbs_startup(const struct gtbs_grid_desc *desc, u32 block, u64 w)
  * Return: the block's duration alone at maximum residency, cycles, >= 1
  * (at most 32 %GTBS_MAX_BLOCK_CYCLES).
  */
-u64 gtbs_block_work(const struct gtbs_grid_desc *desc, u32 block)
+static u64 gtbs_block_work_rsd(const struct gtbs_grid_desc *desc, u32 block,
+			       u64 rsd_ppm)
 {
 	u64 t = desc->block_cycles, w;
 	s64 dev, bound;
 
 	if (desc->durations)
 		return max(desc->durations[block], 1ULL);
-	if (!desc->block_rsd_ppm || t < 2) {
+	if (!rsd_ppm || t < 2) {
 		w = max(t, 1ULL);
 	} else if (desc->block_dist == GTBS_DIST_NORMAL) {
-		dev = (s64)div_u64(t * desc->block_rsd_ppm, GTBS_PPM);
+		dev = (s64)div_u64(t * rsd_ppm, GTBS_PPM);
 		dev = (dev * gtbs_normal_q16(desc->seed, block)) / 65536;
 		bound = (s64)(t - max(t / 16, 1ULL));
 		dev = clamp(dev, -bound, bound);
@@ -235,7 +237,93 @@ u64 gtbs_block_work(const struct gtbs_grid_desc *desc, u32 block)
 	}
 	return gtbs_startup(desc, block, w);
 }
+
+/**
+ * gtbs_block_work() - work of one thread block, drawn on its own
+ * @desc: the grid.
+ * @block: block index, 0..nr_blocks-1.
+ *
+ * See gtbs_block_work_wave(), of which this is the case without a wave
+ * component (%GTBS_BLOCK_TIMES_INDEPENDENT).
+ *
+ * Context: any.
+ * Return: the block's duration alone at maximum residency, cycles, >= 1.
+ */
+u64 gtbs_block_work(const struct gtbs_grid_desc *desc, u32 block)
+{
+	return gtbs_block_work_rsd(desc, block, desc->block_rsd_ppm);
+}
 EXPORT_SYMBOL_IF_KUNIT(gtbs_block_work);
+
+/**
+ * gtbs_block_work_wave() - work of one thread block whose wave shares a
+ *	component of it
+ * @desc: the grid.
+ * @block: block index, 0..nr_blocks-1.
+ * @wave_blocks: blocks per wave, >= 1: the grid's maximum residency R
+ *	times the device's SMs, so that wave k is blocks k R S .. (k+1) R S - 1,
+ *	the blocks that run together when the grid runs alone.
+ * @share_ppm: share of the variance in the wave component, 0..%GTBS_PPM.
+ *
+ * For a grid of shape %GTBS_DIST_NORMAL with an RSD rho: the block's work
+ * is w_b (1 + d_k), d_k a normal variate of the block's wave k (seeded by
+ * (@desc->seed, k) alone, standard deviation sigma_w = rho sqrt(share),
+ * clamped symmetrically to +-15/16) and w_b the independent draw of
+ * gtbs_block_work() with the RSD sigma_b, sigma_b^2 = (rho^2 - sigma_w^2) /
+ * (1 + sigma_w^2), so that the grid keeps its mean t and its %RSD rho in
+ * expectation (timing-model.rst, "Waves"); the start-up effect stays per
+ * block.  Two-class shapes (a heavy block is heavy for its data), explicit
+ * durations and @share_ppm 0 give gtbs_block_work()'s draw.  O(1).
+ *
+ * Context: any.
+ * Return: the block's duration alone at maximum residency, cycles, >= 1.
+ */
+u64 gtbs_block_work_wave(const struct gtbs_grid_desc *desc, u32 block,
+			 u32 wave_blocks, u32 share_ppm)
+{
+	u64 rho = desc->block_rsd_ppm, rho2 = rho * rho, sw, sw2, sb2, w;
+	s64 d, bound = GTBS_PPM - GTBS_PPM / 16;
+
+	if (!share_ppm || !wave_blocks || desc->durations || !rho ||
+	    desc->block_dist != GTBS_DIST_NORMAL || desc->block_cycles < 2)
+		return gtbs_block_work(desc, block);
+	share_ppm = min_t(u32, share_ppm, GTBS_PPM);
+	sw2 = mul_u64_u64_div_u64(rho2, share_ppm, GTBS_PPM);	/* ppm^2 */
+	sw = gtbs_isqrt(sw2);
+	sb2 = mul_u64_u64_div_u64(rho2 - sw2, 1000000000000ULL,
+				  1000000000000ULL + sw2);
+	w = gtbs_block_work_rsd(desc, block, gtbs_isqrt(sb2));
+	d = ((s64)sw * gtbs_normal_q16(desc->seed ^ GTBS_STREAM_WAVE,
+				       block / wave_blocks)) / 65536;
+	d = clamp(d, -bound, bound);
+	return max(mul_u64_u64_div_u64(w, (u64)((s64)GTBS_PPM + d), GTBS_PPM),
+		   1ULL);
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_block_work_wave);
+
+/**
+ * gtbs_grid_block_work() - work of one block of a grid on a device
+ * @dev: the device (&gtbs_dev_config.block_times, &gtbs_dev_config.nr_sms).
+ * @grid: the grid (its maximum residency &gtbs_occupancy.residency).
+ * @block: block index, 0..nr_blocks-1.
+ *
+ * gtbs_block_work_wave() with waves of R times the device's SMs blocks and
+ * %GTBS_WAVE_SHARE_PPM under %GTBS_BLOCK_TIMES_WAVE, gtbs_block_work()
+ * under %GTBS_BLOCK_TIMES_INDEPENDENT.  What the engine issues.
+ *
+ * Context: any; @dev's configuration does not change while grids exist.
+ * Return: the block's duration alone at maximum residency, cycles, >= 1.
+ */
+u64 gtbs_grid_block_work(const struct gtbs_dev *dev,
+			 const struct gtbs_grid *grid, u32 block)
+{
+	if (dev->cfg.block_times != GTBS_BLOCK_TIMES_WAVE)
+		return gtbs_block_work(&grid->desc, block);
+	return gtbs_block_work_wave(&grid->desc, block,
+				    grid->occ.residency * dev->cfg.nr_sms,
+				    GTBS_WAVE_SHARE_PPM);
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_grid_block_work);
 
 /**
  * gtbs_block_progress() - progress a block needs on its SM
