@@ -19,11 +19,11 @@
 #define GTBS_ERC_TIMING {						\
 	{ GTBS_DIST_PEAKED, 100000, 0, 0, 50000, 0 },		/* AES-d */ \
 	{ GTBS_DIST_PEAKED, 100000, 0, 0, 50000, 0 },		/* AES-e */ \
-	{ GTBS_DIST_NORMAL, 0, 0, 0, 684200, 0 },		/* NLM2 */ \
-	{ GTBS_DIST_PEAKED, 400000, 150000, 60, 400000, 0 },	/* JPEG-d */ \
-	{ GTBS_DIST_PEAKED, 500000, 0, 0, 400000, 0 },		/* JPEG-e */ \
+	{ GTBS_DIST_NORMAL, 0, 0, 0, 265000, 0 },		/* NLM2 */ \
+	{ GTBS_DIST_PEAKED, 400000, 150000, 60, 300000, 0 },	/* JPEG-d */ \
+	{ GTBS_DIST_PEAKED, 500000, 0, 0, 300000, 0 },		/* JPEG-e */ \
 	{ GTBS_DIST_SKEWED, 110000, 0, 0, 50000, 0 },		/* render */ \
-	{ GTBS_DIST_NORMAL, 0, 150000, 60, 300000, 11720 },	/* SAD */ \
+	{ GTBS_DIST_NORMAL, 0, 150000, 60, 0, 11720 },	/* SAD */ \
 	{ GTBS_DIST_NORMAL, 0, 150000, 60, 0, 0 },		/* SHA1 */ \
 }
 

@@ -373,6 +373,20 @@ static struct gtbs_grid *ref_srtf_oracle_pick(struct gtbs_dev *dev,
 		if (gtbs_grid_eligible(dev, grid) &&
 		    (!best || grid->alone_cycles < best->alone_cycles))
 			best = grid;
+	if (!best)
+		return NULL;
+	/* the exclusive reading: a grid in its tail ahead of it holds it */
+	list_for_each_entry(grid, &dev->grids, node) {
+		if (grid->next_block < grid->desc.nr_blocks || grid->nr_saved ||
+		    !list_empty(&grid->pending_node) ||
+		    grid->desc.prio_class < best->desc.prio_class)
+			continue;
+		if (grid->desc.prio_class > best->desc.prio_class ||
+		    grid->alone_cycles < best->alone_cycles ||
+		    (grid->alone_cycles == best->alone_cycles &&
+		     grid->id < best->id))
+			return NULL;
+	}
 	return best;
 }
 
@@ -624,6 +638,86 @@ static struct h_dev *ref_run(const struct gtbs_policy_ops *pol, u64 seed,
 	ck_assert_uint_eq(h->violations, 0);
 	return h;
 }
+
+/*
+ * SRTF's two readings of "when not sampling, only a single kernel
+ * executes on the GPU" (policy_srtf.c, DOC "Exclusive"), on a timeline
+ * worked out by hand.  2 SMs of 8 block slots; S: 20 blocks of 1000
+ * cycles, L: 100 blocks of 300 cycles, both at cycle 0, S first.  S runs
+ * unsampled on all 16 slots; at 1000 its first wave ends: SM 0 samples L
+ * (it issues only L), SM 1 issues S's last 4 blocks: S is in its tail
+ * until about 2000.  L's first block ends on SM 0 near 1300 and L is
+ * known, predicted longer than S's remaining time.  work-conserving: an
+ * SM with room issues L at once, beside S's tail.  exclusive: no L block
+ * starts after L's first block end until S's last block has ended, and
+ * every SRTF-family policy (srtf, srtf-adaptive, srtf-oracle) holds.
+ */
+static struct h_dev *single_kernel_run(const char *policy, u64 reading)
+{
+	const struct gtbs_policy_ops *pol = gtbs_policy_find(policy);
+	struct gtbs_grid_desc s = h_desc(20, 64, 16, 0, 1000);
+	struct gtbs_grid_desc l = h_desc(100, 64, 16, 0, 300);
+	struct h_dev *h = h_new_sms(2);
+	int idx;
+
+	ck_assert_ptr_nonnull(pol);
+	gtbs_dev_set_policy(&h->dev, pol, 0);
+	idx = gtbs_policy_param_find(pol, "single_kernel");
+	ck_assert_int_ge(idx, 0);
+	ck_assert_int_eq(gtbs_policy_param_set(&h->dev, idx, reading, 0), 0);
+	h_submit(h, &s, 0);
+	h_submit(h, &l, 0);
+	h_drain(h);
+	ck_assert_uint_eq(h->violations, 0);
+	return h;
+}
+
+/* L's block starts after its first block end and before S ended. */
+static u32 single_kernel_overlap(const struct h_dev *h)
+{
+	u64 s_end = 0, l_first_end = U64_MAX;
+	u32 n = 0;
+	size_t i;
+
+	for (i = 0; i < h->nr_ev; i++) {
+		const struct h_event *e = &h->ev[i];
+
+		if (e->kind == H_EV_BLOCK_END && e->grid_id == 0)
+			s_end = max(s_end, e->end);
+		if (e->kind == H_EV_BLOCK_END && e->grid_id == 1)
+			l_first_end = min(l_first_end, e->end);
+	}
+	for (i = 0; i < h->nr_ev; i++) {
+		const struct h_event *e = &h->ev[i];
+
+		if (e->kind == H_EV_BLOCK_START && e->grid_id == 1 &&
+		    e->start > l_first_end && e->start < s_end)
+			n++;
+	}
+	return n;
+}
+
+START_TEST(srtf_single_kernel)
+{
+	static const char * const names[] = {
+		"srtf", "srtf-adaptive", "srtf-oracle",
+	};
+	const char *name = names[_i / 2];
+	bool exclusive = _i & 1;
+	struct h_dev *h = single_kernel_run(name, exclusive ?
+					    GTBS_SINGLE_EXCLUSIVE :
+					    GTBS_SINGLE_CONSERVING);
+	u32 n = single_kernel_overlap(h);
+
+	if (exclusive)
+		ck_assert_msg(n == 0, "%s exclusive: %u blocks of L beside S's tail",
+			      name, n);
+	else
+		ck_assert_msg(n > 0, "%s work-conserving: L waited for S's tail",
+			      name);
+	h_free(h);
+}
+END_TEST
 
 START_TEST(oracle_mpmax_match_reference)
 {
@@ -1237,6 +1331,7 @@ Suite *policy_suite(void)
 	tcase_add_loop_test(tc, samples_match_scan, 0, 48);
 	tcase_add_test(tc, prediction_accuracy);
 	tcase_add_test(tc, srtf_beats_fifo_on_ercbench);
+	tcase_add_loop_test(tc, srtf_single_kernel, 0, 6);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -129,6 +129,62 @@ START_TEST(work_mean_and_rsd)
 END_TEST
 
 /* Draws never fall below max(t / 16, 1), and the floor is reached. */
+/*
+ * Block times that keep their waves (timing-model.rst, "Waves"): over many
+ * waves a normal grid keeps its mean t and its %RSD; within a wave the
+ * spread is the per-block part, sqrt(1 - share) of the RSD; with share 0,
+ * and for the two-class shapes, the draw is gtbs_block_work()'s.
+ */
+START_TEST(work_wave_keeps_moments)
+{
+	const struct h_erc_kernel *k = &h_erc_kernels[H_NR_ERC - 1];	/* SHA1 */
+	struct gtbs_grid_desc d = h_erc_desc(k, 3);
+	const u32 wave = 120, waves = 2000;
+	double sum = 0, sum2 = 0, within = 0, mean, rsd, rho, wrsd;
+	u32 b, w;
+
+	d.nr_blocks = wave * waves;
+	d.startup_ppm = 0;
+	d.startup_blocks = 0;
+	rho = k->rsd_ppm / 1e6;
+	for (w = 0; w < waves; w++) {
+		double ws = 0, ws2 = 0, wm;
+
+		for (b = w * wave; b < (w + 1) * wave; b++) {
+			double x = (double)gtbs_block_work_wave(&d, b, wave,
+							GTBS_WAVE_SHARE_PPM);
+
+			sum += x;
+			sum2 += x * x;
+			ws += x;
+			ws2 += x * x;
+		}
+		wm = ws / wave;
+		within += ws2 / wave - wm * wm;
+	}
+	mean = sum / d.nr_blocks;
+	rsd = sqrt(sum2 / d.nr_blocks - mean * mean) / mean;
+	wrsd = sqrt(within / waves) / mean;
+	ck_assert_msg(fabs(mean / k->mean_t - 1) < 0.005,
+		      "mean %.0f, t %llu", mean, (unsigned long long)k->mean_t);
+	ck_assert_msg(fabs(rsd / rho - 1) < 0.05, "RSD %.4f, want %.4f",
+		      rsd, rho);
+	/* sigma_b = rho sqrt(1 - share) / sqrt(1 + sigma_w^2) */
+	ck_assert_msg(fabs(wrsd / (rho * sqrt(1 - GTBS_WAVE_SHARE_PPM / 1e6)) -
+			   1) < 0.1, "within-wave RSD %.4f", wrsd);
+	/* share 0 and the two-class shapes: the independent draw */
+	for (b = 0; b < 1000; b++)
+		ck_assert_uint_eq(gtbs_block_work_wave(&d, b, wave, 0),
+				  gtbs_block_work(&d, b));
+	d.block_dist = GTBS_DIST_PEAKED;
+	d.block_dist_param = 100000;
+	for (b = 0; b < 1000; b++)
+		ck_assert_uint_eq(gtbs_block_work_wave(&d, b, wave,
+						       GTBS_WAVE_SHARE_PPM),
+				  gtbs_block_work(&d, b));
+}
+END_TEST
+
 START_TEST(work_floor)
 {
 	struct gtbs_grid_desc d = h_desc(1, 64, 16, 0, 1600);
@@ -1015,6 +1071,7 @@ Suite *timing_suite(void)
 	tcase_add_test(tc, work_explicit_durations);
 	tcase_add_test(tc, work_deterministic);
 	tcase_add_loop_test(tc, work_mean_and_rsd, 0, H_NR_ERC);
+	tcase_add_test(tc, work_wave_keeps_moments);
 	tcase_add_test(tc, work_floor);
 	tcase_add_test(tc, work_clamp_keeps_mean_at_high_rsd);
 	tcase_add_test(tc, work_normal_unchanged);

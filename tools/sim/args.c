@@ -325,6 +325,48 @@ void sim_apply_preset(struct gtbs_dev_config *cfg,
 		cfg->nr_sms = old.nr_sms;
 	if (timing_given)
 		cfg->timing_model = old.timing_model;
+	/* not a property of a device: --block-times, or the default */
+	cfg->block_times = old.block_times;
+}
+
+static const char * const sim_block_times_names[] = {
+	[GTBS_BLOCK_TIMES_WAVE] = "wave",
+	[GTBS_BLOCK_TIMES_INDEPENDENT] = "independent",
+};
+
+/**
+ * sim_block_times_name() - name of a block-time model
+ * @model: &enum gtbs_block_times.
+ *
+ * Return: "wave" or "independent" (timing-model.rst, "Waves"), "?"
+ * otherwise.
+ */
+const char *sim_block_times_name(u32 model)
+{
+	return model < GTBS_NR_BLOCK_TIMES ? sim_block_times_names[model] : "?";
+}
+
+/**
+ * sim_parse_block_times() - --block-times wave|independent
+ * @help: usage of the command, for errors.
+ * @arg: the argument.
+ * @cfg: out: its &gtbs_dev_config.block_times.
+ *
+ * Return: 0, or an exit status after a message.
+ */
+int sim_parse_block_times(sim_help_fn *help, const char *arg,
+			  struct gtbs_dev_config *cfg)
+{
+	u32 m;
+
+	for (m = 0; m < GTBS_NR_BLOCK_TIMES; m++) {
+		if (!strcmp(arg, sim_block_times_names[m])) {
+			cfg->block_times = m;
+			return 0;
+		}
+	}
+	return sim_usage_error(help, "unknown block times '%s' (wave or independent)",
+			       arg);
 }
 
 static const char * const sim_timing_names[] = {

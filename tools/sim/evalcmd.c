@@ -168,6 +168,7 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "sjf-key", required_argument, NULL, 'k' },
 		{ "timing-model", required_argument, NULL, 'M' },
+		{ "block-times", required_argument, NULL, SIM_OPT_BLOCK_TIMES },
 		{ "device", required_argument, NULL, 'd' },
 		{ "preset", required_argument, NULL, SIM_OPT_PRESET },
 		{ "plot", required_argument, NULL, 'p' },
@@ -277,6 +278,10 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 		case 'M':
 			ret = sim_parse_timing(sim_eval_help, optarg, &ev->cfg);
 			timing_given = true;
+			break;
+		case SIM_OPT_BLOCK_TIMES:
+			ret = sim_parse_block_times(sim_eval_help, optarg,
+						    &ev->cfg);
 			break;
 		case 'S':
 			ret = sim_parse_seed(sim_eval_help, optarg, &ev->seed);

@@ -109,6 +109,10 @@ static const char usage_eval[] =
 	"  -M, --timing-model M  overlap (default: each grid's mem= and knee=)\n"
 	"                        or uniform (the first release's model, every\n"
 	"                        warp slows every block alike)\n"
+	"      --block-times M   wave (default: a normal grid's blocks of one\n"
+	"                        wave share most of their variation) or\n"
+	"                        independent (each block drawn on its own,\n"
+	"                        the model before 2026-11-28)\n"
 	"  -k, --sjf-key KEY     the key of srtf-oracle, sjf and ljf: measured\n"
 	"                        (default: each grid's alone runtime as\n"
 	"                        measured) or model (Equation 1 of its work\n"
@@ -174,6 +178,7 @@ static const char usage_run[] =
 	"                        preset's, 15); overrides the preset's\n"
 	"  -S, --seed N          XOR a scramble of N into every grid's seed\n"
 	"  -M, --timing-model M  overlap (default) or uniform\n"
+	"      --block-times M   wave (default) or independent\n"
 	"  -T, --trace FILE      write every block of the workload's grids as a\n"
 	"                        trace for 'gputbs predict' (one workload and\n"
 	"                        one policy only)\n"
@@ -860,6 +865,7 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 		{ "preset", required_argument, NULL, SIM_OPT_PRESET },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "timing-model", required_argument, NULL, 'M' },
+		{ "block-times", required_argument, NULL, SIM_OPT_BLOCK_TIMES },
 		{ "predictor", required_argument, NULL, 'r' },
 		{ "share-mode", required_argument, NULL, 'm' },
 		{ "policy-plugin", required_argument, NULL, SIM_OPT_PLUGIN },
@@ -886,6 +892,7 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 		{ "trace", required_argument, NULL, 'T' },
 		{ "plot", required_argument, NULL, SIM_OPT_RUN_PLOT },
 		{ "timing-model", required_argument, NULL, 'M' },
+		{ "block-times", required_argument, NULL, SIM_OPT_BLOCK_TIMES },
 		{ "predictor", required_argument, NULL, 'r' },
 		{ "share-mode", required_argument, NULL, 'm' },
 		{ "policy-plugin", required_argument, NULL, SIM_OPT_PLUGIN },
@@ -966,6 +973,9 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 		case 'M':
 			ret = sim_parse_timing(help, optarg, &c->cfg);
 			timing_given = true;
+			break;
+		case SIM_OPT_BLOCK_TIMES:
+			ret = sim_parse_block_times(help, optarg, &c->cfg);
 			break;
 		case 'S':
 			ret = sim_parse_seed(help, optarg, &seed);

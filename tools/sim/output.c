@@ -892,6 +892,8 @@ void sim_report_text(FILE *f, const struct sim_eval *ev)
 	else
 		fputs("sjf key: measured (each grid's alone runtime as measured)\n", f);
 	fprintf(f, "timing model: %s\n", sim_timing_name(ev->cfg.timing_model));
+	fprintf(f, "block times: %s\n",
+		sim_block_times_name(ev->cfg.block_times));
 	fputs("slowdown = shared / alone turnaround; first, final: the grid's first and final\n"
 	      "Simple Slicing prediction; first/act, final/act: those over its actual runtime\n"
 	      "(last block end - first block start)\n", f);
@@ -1220,6 +1222,7 @@ void sim_report_json(FILE *f, const struct sim_eval *ev,
 	json_u64(&j, "seed", ev->seed);
 	json_str(&j, "sjf_key", ev->sjf_model ? "model" : "measured");
 	json_str(&j, "timing_model", sim_timing_name(ev->cfg.timing_model));
+	json_str(&j, "block_times", sim_block_times_name(ev->cfg.block_times));
 	if (ev->module) {
 		sim_json_null(&j, "predictor");
 		sim_json_null(&j, "share_mode");

@@ -605,6 +605,15 @@ static int sim_read_head(struct sim_reader *r, const struct sim_jval *root,
 		return SIM_EXIT_USAGE;
 	if (sim_timing_parse(key->str, &ev->cfg))
 		return sim_rerr(r, "unknown timing_model '%s'", key->str);
+	/* absent from the JSON of releases before block times had waves */
+	key = sim_json_get(root, "block_times");
+	ev->cfg.block_times = GTBS_BLOCK_TIMES_INDEPENDENT;
+	if (key && (key->type != SIM_JSTR ||
+		    (strcmp(key->str, "independent") &&
+		     strcmp(key->str, "wave"))))
+		return sim_rerr(r, "block_times is not wave or independent");
+	if (key && !strcmp(key->str, "wave"))
+		ev->cfg.block_times = GTBS_BLOCK_TIMES_WAVE;
 	ret = sim_u64(r, root, "nr_sms", false, &v);
 	if (ret)
 		return ret;

@@ -45,6 +45,8 @@
 #define SIM_OPT_IDEMPOTENT	260
 /* gputbs-sim's --preset, the same as its --device NAME */
 #define SIM_OPT_PRESET		261
+/* --block-times wave|independent (no short form) */
+#define SIM_OPT_BLOCK_TIMES	262
 #define SIM_MAX_OFFSETS		16
 #define SIM_MAX_OFFSET_PCT	1000
 /* Arrival of the second program at offset 0 (paper: "within 100 cycles"). */
@@ -454,6 +456,9 @@ void sim_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void sim_err_line(const char *line);
 void sim_registry(char *buf, size_t len, const char *sep);
 const char *sim_timing_name(u32 model);
+const char *sim_block_times_name(u32 model);
+int sim_parse_block_times(sim_help_fn *help, const char *arg,
+			  struct gtbs_dev_config *cfg);
 int sim_timing_parse(const char *name, struct gtbs_dev_config *cfg);
 int sim_parse_timing(sim_help_fn *help, const char *arg,
 		     struct gtbs_dev_config *cfg);
