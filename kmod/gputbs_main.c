@@ -76,6 +76,11 @@ module_param(timing_model, uint, 0444);
 MODULE_PARM_DESC(timing_model,
 		 "How co-running grids slow each other: 0 demand overlap (default), 1 uniform (the first release's); see timing-model.rst");
 
+static unsigned int block_times;
+module_param(block_times, uint, 0444);
+MODULE_PARM_DESC(block_times,
+		 "Block durations: 0 a normal grid's wave shares most of their variation (default), 1 each block on its own; see timing-model.rst");
+
 static unsigned int time_scale_ps = 1000000;
 module_param(time_scale_ps, uint, 0444);
 MODULE_PARM_DESC(time_scale_ps,
@@ -162,6 +167,7 @@ static int gputbs_config_from_params(struct gtbs_dev_config *cfg,
 	gputbs_param_override(&cfg->warp_size, warp_size);
 	gputbs_param_override(&cfg->load_knee_warps, load_knee_warps);
 	cfg->timing_model = timing_model;
+	cfg->block_times = block_times;
 	gputbs_limits_apply(cfg);	/* max_blocks_per_grid */
 	cfg->max_threads_per_block = min(cfg->max_threads_per_block,
 					 cfg->max_threads_per_sm);

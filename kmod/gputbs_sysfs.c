@@ -40,7 +40,8 @@
  *	on).
  *
  * nr_sms, threads_per_sm, regs_per_sm, shmem_per_sm, blocks_per_sm,
- * warps_per_sm, warp_size, load_knee_warps, timing_model, time_scale_ps
+ * warps_per_sm, warp_size, load_knee_warps, timing_model, block_times,
+ * time_scale_ps
  *	The device's configuration (initially the module parameters of the
  *	same names).  Writable while no file of /dev/gputbs is open and no
  *	grid exists (else %-EBUSY): gputbs_reconfigure() builds new SMs and
@@ -476,6 +477,7 @@ enum gputbs_cfg_field {
 	GPUTBS_CFG_WARP_SIZE,
 	GPUTBS_CFG_KNEE,
 	GPUTBS_CFG_TIMING_MODEL,
+	GPUTBS_CFG_BLOCK_TIMES,
 	GPUTBS_CFG_TIME_SCALE,
 };
 
@@ -507,6 +509,8 @@ static u32 *gputbs_cfg_field(struct gtbs_dev_config *cfg, u32 *scale,
 		return &cfg->load_knee_warps;
 	case GPUTBS_CFG_TIMING_MODEL:
 		return &cfg->timing_model;
+	case GPUTBS_CFG_BLOCK_TIMES:
+		return &cfg->block_times;
 	case GPUTBS_CFG_TIME_SCALE:
 		break;
 	}
@@ -623,6 +627,7 @@ static ssize_t device_store(struct device *dev, struct device_attribute *attr,
 	/* not the preset's: the load-time limit and the chosen model */
 	cfg.max_blocks_per_grid = gdev->core.cfg.max_blocks_per_grid;
 	cfg.timing_model = gdev->core.cfg.timing_model;
+	cfg.block_times = gdev->core.cfg.block_times;
 	scale = gdev->time_scale_ps;
 	spin_unlock(&gdev->lock);
 	ret = gtbs_config_check(&cfg, &why);
@@ -654,6 +659,7 @@ GPUTBS_CFG_ATTR(warps_per_sm, GPUTBS_CFG_WARPS);
 GPUTBS_CFG_ATTR(warp_size, GPUTBS_CFG_WARP_SIZE);
 GPUTBS_CFG_ATTR(load_knee_warps, GPUTBS_CFG_KNEE);
 GPUTBS_CFG_ATTR(timing_model, GPUTBS_CFG_TIMING_MODEL);
+GPUTBS_CFG_ATTR(block_times, GPUTBS_CFG_BLOCK_TIMES);
 GPUTBS_CFG_ATTR(time_scale_ps, GPUTBS_CFG_TIME_SCALE);
 
 /* Read-only counters: @expr of the device, read under the lock. */
@@ -711,6 +717,7 @@ static struct attribute *gputbs_attrs[] = {
 	&dev_attr_warp_size.attr.attr,
 	&dev_attr_load_knee_warps.attr.attr,
 	&dev_attr_timing_model.attr.attr,
+	&dev_attr_block_times.attr.attr,
 	&dev_attr_time_scale_ps.attr.attr,
 	&dev_attr_grids_submitted.attr,
 	&dev_attr_grids_completed.attr,

@@ -319,8 +319,9 @@ static void gtbs_srtf_tail_file(struct gtbs_dev *dev, struct gtbs_grid *grid)
 	struct gtbs_srtf *st = gtbs_policy_priv(dev);
 	struct gtbs_srtf_grid *sg = gtbs_sg(grid);
 	bool want = gtbs_grid_in_tail(grid);
+	bool tail = sg->listed == GTBS_SRTF_TAIL;
 
-	if (want == (sg->listed == GTBS_SRTF_TAIL))
+	if (want == tail)
 		return;
 	gtbs_srtf_unlist(grid);
 	if (!want)

@@ -113,7 +113,7 @@ extern const char * const gtbs_single_kernel_names[];
 #define GTBS_SINGLE_KERNEL_PARAM(off) {					\
 	.name = "single_kernel",					\
 	.unit = "",							\
-	.doc = "exclusive: a grid's tail holds the grids behind it (paper); work-conserving: no hold", \
+	.doc = "exclusive: a tail holds the grids behind it (paper)",	\
 	.min = 0,							\
 	.max = GTBS_NR_SINGLE_KERNEL - 1,				\
 	.def = GTBS_SINGLE_KERNEL_DEFAULT,				\

@@ -178,13 +178,16 @@ static u64 gtbs_startup(const struct gtbs_grid_desc *desc, u32 block, u64 w)
 }
 
 /**
- * gtbs_block_work() - work of one thread block
+ * gtbs_block_work_rsd() - work of one thread block, at a given RSD
  * @desc: the grid.
  * @block: block index, 0..nr_blocks-1.
+ * @rsd_ppm: the RSD of the draw, ppm: @desc->block_rsd_ppm, or the
+ *	per-block part of it (gtbs_block_work_wave()); used by the normal
+ *	shape only.
  *
  * With explicit durations, the block's entry.  Otherwise a deterministic
  * draw, from (@desc->seed, @block) alone, with mean @desc->block_cycles
- * and relative standard deviation @desc->block_rsd_ppm (the paper's
+ * and relative standard deviation @rsd_ppm (the paper's
  * per-kernel mean t and %RSD, Table "Runtimes for ERCBench Kernels"), of
  * the shape @desc->block_dist (Section "Differing Work per Thread Block";
  * timing-model.rst, "Block work"):
