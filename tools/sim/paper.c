@@ -529,6 +529,78 @@ static bool sim_zero_calc(const struct sim_eval *ev, int o,
 	return true;
 }
 
+/*
+ * The policies of the paper's arrival offset Table, the first four of
+ * sim_table_policies: Section "Sensitivity to Arrival Time": "From 25% to
+ * 50%, however, the gaps between the different policies shrink".
+ */
+#define SIM_NR_OFFSET_POLICIES	4
+
+/**
+ * sim_spread() - the gap between the policies of the arrival offset Table
+ * @ev: the sweep.
+ * @pct: the offset, percent.
+ * @m: 0 STP, 1 ANTT, 2 StrictF.
+ * @paper: the paper's geomeans instead of ours.
+ * @v: out: the best minus the worst geomean (for ANTT the highest minus
+ *	the lowest).
+ *
+ * Return: false unless the sweep has the offset and the four policies and
+ * the paper a value for each.
+ */
+static bool sim_spread(const struct sim_eval *ev, unsigned int pct, int m,
+		       bool paper, double *v)
+{
+	int o = sim_off(ev, pct);
+	double lo = INFINITY, hi = -INFINITY, x;
+	unsigned int t;
+
+	if (o < 0)
+		return false;
+	for (t = 0; t < SIM_NR_OFFSET_POLICIES; t++) {
+		const struct sim_paper *pv =
+			sim_paper_value(sim_table_policies[t], pct);
+		int p = sim_pol(ev, sim_table_policies[t]);
+
+		if (p < 0 || !pv)
+			return false;
+		x = paper ? sim_paper_metric3(pv, m) : sim_gm_metric(ev, o, p, m);
+		if (isnan(x))
+			return false;
+		lo = fmin(lo, x);
+		hi = fmax(hi, x);
+	}
+	*v = hi - lo;
+	return true;
+}
+
+/**
+ * struct sim_gaps - sim_spread() at 25% and 50%, ours and the paper's
+ * @ours: at 25% and 50%.
+ * @paper: the same from the paper's Table.
+ * @ours_shrinks: @ours[1] < @ours[0].
+ * @paper_shrinks: @paper[1] < @paper[0] by more than rounding (its two
+ *	decimals).
+ */
+struct sim_gaps {
+	double ours[2];
+	double paper[2];
+	bool ours_shrinks;
+	bool paper_shrinks;
+};
+
+static bool sim_gaps_calc(const struct sim_eval *ev, int m, struct sim_gaps *g)
+{
+	if (!sim_spread(ev, 25, m, false, &g->ours[0]) ||
+	    !sim_spread(ev, 50, m, false, &g->ours[1]) ||
+	    !sim_spread(ev, 25, m, true, &g->paper[0]) ||
+	    !sim_spread(ev, 50, m, true, &g->paper[1]))
+		return false;
+	g->ours_shrinks = g->ours[1] < g->ours[0];
+	g->paper_shrinks = g->paper[1] < g->paper[0] - 0.005;
+	return true;
+}
+
 /* The paper's worst ANTT per policy (Section "Average Normalized Turnaround Time"). */
 static double sim_paper_worst(const char *policy)
 {
@@ -616,6 +688,29 @@ static void sim_lowest_text(FILE *f, const struct sim_eval *ev)
 			fputs("-\n", f);
 		else
 			fprintf(f, "%d of 56\n", SIM_PAPER_LOWEST_ANTT);
+	}
+}
+
+/* The gaps between the policies at 25% and 50%. */
+static void sim_gaps_text(FILE *f, const struct sim_eval *ev)
+{
+	struct sim_gaps g;
+	int m;
+
+	if (!sim_gaps_calc(ev, 0, &g))
+		return;
+	fputs("\nthe paper's gaps between its policies from 25% to 50% (Section \"Sensitivity to\n"
+	      "Arrival Time\": \"From 25% to 50%, however, the gaps between the different policies\n"
+	      "shrink\"): the best minus the worst geomean of fifo, mpmax, srtf and srtf-adaptive,\n"
+	      "the paper's from its arrival offset Table\n", f);
+	fprintf(f, "  %-7s  %8s  %6s  %-7s  |  %9s  %5s  %s\n", "metric",
+		"ours 25%", "50%", "shrinks", "paper 25%", "50%", "shrinks");
+	for (m = 0; m < 3; m++) {
+		sim_gaps_calc(ev, m, &g);
+		fprintf(f, "  %-7s  %8.3f  %6.3f  %-7s  |  %9.2f  %5.2f  %s\n",
+			sim_metric_names[m], g.ours[0], g.ours[1],
+			g.ours_shrinks ? "yes" : "no", g.paper[0], g.paper[1],
+			g.paper_shrinks ? "yes" : "no");
 	}
 }
 
@@ -718,6 +813,7 @@ void sim_paper_text(FILE *f, const struct sim_eval *ev)
 	sim_sha1_text(f, ev, o0);
 	sim_zero_text(f, ev, o0);
 	sim_lowest_text(f, ev);
+	sim_gaps_text(f, ev);
 }
 
 static void sim_min_med_max_json(struct json *j, const char *key,
@@ -792,6 +888,31 @@ static void sim_lowest_json(struct json *j, const struct sim_eval *ev)
 	json_arr_end(j);
 }
 
+/* "offset_gaps": per metric, sim_gaps. */
+static void sim_gaps_json(struct json *j, const struct sim_eval *ev)
+{
+	static const char * const keys[] = { "stp", "antt", "strictf" };
+	struct sim_gaps g;
+	int m;
+
+	if (!sim_gaps_calc(ev, 0, &g))
+		return;
+	json_arr(j, "offset_gaps");
+	for (m = 0; m < 3; m++) {
+		sim_gaps_calc(ev, m, &g);
+		json_obj(j, NULL);
+		json_str(j, "metric", keys[m]);
+		json_double(j, "ours_25", g.ours[0]);
+		json_double(j, "ours_50", g.ours[1]);
+		json_bool(j, "ours_shrinks", g.ours_shrinks);
+		json_double(j, "paper_25", g.paper[0]);
+		json_double(j, "paper_50", g.paper[1]);
+		json_bool(j, "paper_shrinks", g.paper_shrinks);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 /**
  * sim_paper_json() - the same as JSON, member "paper_statements"
  * @j: the writer, inside the top object.
@@ -812,6 +933,7 @@ void sim_paper_json(struct json *j, const struct sim_eval *ev)
 	json_u64(j, "orders", c.orders);
 	json_u64(j, "orders_as_paper", c.orders_same);
 	sim_lowest_json(j, ev);
+	sim_gaps_json(j, ev);
 	if (o0 >= 0) {
 		json_arr(j, "ratios");
 		for (i = 0; i < ARRAY_SIZE(sim_ratios); i++) {
