@@ -12,11 +12,19 @@
  *    ANTT and fairness each) beside ours with the relative error, and how
  *    many are within 5%; the order of the tables' policies by each metric;
  *  - ratios: the headline ratios of Sections "Overall Results" and "System
- *    Throughput" at offset 0;
+ *    Throughput" at offset 0, and the share of the FIFO-to-SJF gap SRTF
+ *    bridges beside both of the paper's (its text's 49%, its Table's 51.1%);
  *  - pairs: the per-pair statements of Sections "System Throughput",
- *    "Average Normalized Turnaround Time" and "Fairness" at offset 0.
+ *    "Average Normalized Turnaround Time" and "Fairness" at offset 0: among
+ *    them the wait behind SHA1, the zero-sampling SRTF's ANTT with two
+ *    counterfactuals, and where SRTF or SRTF/Adaptive has the lowest ANTT
+ *    (at every offset);
+ *  - gaps: Section "Sensitivity to Arrival Time", the gaps between the
+ *    policies at 25% and 50%.
  *
- * A statement whose policies are not in the sweep is left out.
+ * The paper's numbers are constants quoted with their section, or computed
+ * from its Tables (sim_paper_value()); ours are all computed.  A statement
+ * whose policies or offsets are not in the sweep is left out.
  *
  * Copyright (C) 2026 The gputbs developers
  */
