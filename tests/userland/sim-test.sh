@@ -7,7 +7,8 @@
 # Usage: sim-test.sh PATH-TO-gputbs-sim [PATH-TO-gputbs]
 #
 #   determinism   the default sweep with --jobs 1 and --jobs 2: the same
-#                 text and the same JSON, byte for byte
+#                 text and the same JSON, byte for byte; its paper's
+#                 statements recounted from its JSON's pairs
 #   hand-worked   tests/userland/sim/: every turnaround and metric of two
 #                 programs on one SM under fifo, srtf, srtf-oracle, sjf
 #                 and ljf, worked out
@@ -71,6 +72,128 @@ elif [ "$(grep -c '  \(ours\|paper\): ' "$tmp.d/j1.text")" -ne 18 ]; then
 	fail "eval: no policy order by STP, ANTT and StrictF at every offset"
 else
 	ok
+fi
+# the paper's statements (tools/sim/paper.c) in the default sweep: every
+# new one in the text and the JSON, and each recounted from the JSON's own
+# pairs and geomeans (ANTT in integer micro-units, as the core compares)
+paper_statements() {
+	python3 - "$1" "$2" <<'PY'
+import json, math, re, sys
+
+d = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+ps = d["paper_statements"]
+offs = {o["offset_pct"]: {p["policy"]: p for p in o["policies"]}
+        for o in d["offsets"]}
+errs = []
+
+def fp(v):
+    return int(round(v * 1000000))
+
+def check(what, ok):
+    if not ok:
+        errs.append(what)
+
+# SRTF or SRTF/Adaptive has the lowest ANTT of fifo, mpmax, srtf, srtf-adaptive
+low = ps["srtf_lowest_antt"]
+check("srtf_lowest_antt: not one per offset",
+      [x["offset_pct"] for x in low] == d["offsets_pct"])
+for x in low:
+    o = x["offset_pct"]
+    pr = {p: offs[o][p]["pairs"] for p in ("fifo", "mpmax", "srtf", "srtf-adaptive")}
+    n = t = near = 0
+    for i in range(len(pr["fifo"])):
+        a = min(fp(pr["srtf"][i]["antt"]), fp(pr["srtf-adaptive"][i]["antt"]))
+        b = min(fp(pr["fifo"][i]["antt"]), fp(pr["mpmax"][i]["antt"]))
+        n += a <= b
+        t += a == b
+        near += a <= b + 10000
+    check("srtf_lowest_antt %d: %r, recounted %d %d %d" % (o, x, n, t, near),
+          x["of"] == len(pr["fifo"]) == 56 and 0 <= x["ties"] <= x["pairs"] <=
+          x["within_0_01"] <= x["of"] and (x["pairs"], x["ties"], x["within_0_01"]) == (n, t, near))
+    check("srtf_lowest_antt %d: paper %r" % (o, x["paper"]),
+          x["paper"] == (54 if o == 0 else None))
+    row = "  %-4s ours %d of 56 (%d tied; %d within 0.01)  paper " % \
+          ("%d%s" % (o, "%" if o else ""), n, t, near)
+    check("text: no row '%s'" % row, row in text)
+
+# the wait behind SHA1 under srtf at offset 0
+w = ps["sha1_first_wait"]
+delay, first = [], []
+for p in offs[0]["srtf"]["pairs"]:
+    if p["pair"].startswith("SHA1+"):
+        b = p["programs"][1]
+        delay.append(b["shared_cycles"] - b["alone_cycles"])
+        first.append(b["grids"][0]["start_cycle"] - b["grids"][0]["submit_cycle"])
+for key, v in (("delay_cycles", sorted(delay)), ("first_block_wait_cycles", sorted(first))):
+    check("sha1_first_wait %s: %r, recounted %r" % (key, w[key], v),
+          len(v) == w["pairs"] == 7 and
+          [w[key]["min"], w[key]["median"], w[key]["max"]] == [v[0], v[3], v[6]])
+check("sha1_first_wait: paper %r" % w["paper_delay_cycles"],
+      w["paper_delay_cycles"] == 1700000 and w["policy"] == "srtf")
+check("text: no SHA1 delay row",
+      "its delay: shared minus alone turnaround  ours min %d  median %d  max %d  paper 1.7M"
+      % (w["delay_cycles"]["min"], w["delay_cycles"]["median"], w["delay_cycles"]["max"]) in text)
+
+# the FIFO-to-SJF gap SRTF bridges, both of the paper's figures
+pst = {p: offs[0][p]["paper"]["stp"] for p in ("fifo", "srtf", "sjf")}
+gst = {p: offs[0][p]["geomean"]["stp"] for p in ("fifo", "srtf", "sjf")}
+check("gap_bridged_paper_table %r" % ps["gap_bridged_paper_table"],
+      abs(ps["gap_bridged_paper_table"] - (pst["srtf"] - pst["fifo"]) /
+          (pst["sjf"] - pst["fifo"])) < 1e-6 and
+      abs(ps["gap_bridged_paper_table"] - 0.510638) < 1e-6)
+check("gap_bridged_paper_text %r" % ps["gap_bridged_paper_text"],
+      ps["gap_bridged_paper_text"] == 0.49)
+check("gap_bridged %r" % ps["gap_bridged"],
+      abs(ps["gap_bridged"] - (gst["srtf"] - gst["fifo"]) /
+          (gst["sjf"] - gst["fifo"])) < 1e-4)
+check("text: no gap line with both of the paper's figures",
+      re.search(r"FIFO-to-SJF STP gap SRTF bridges +ours +[0-9.]+%  paper  49% \(its text\), 51\.1% \(its Table\)", text))
+
+# the gaps between the arrival offset Table's policies at 25% and 50%
+gaps = ps["offset_gaps"]
+check("offset_gaps: not stp, antt, strictf",
+      [g["metric"] for g in gaps] == ["stp", "antt", "strictf"])
+for g in gaps:
+    m = g["metric"]
+    for o in (25, 50):
+        ours = [offs[o][p]["geomean"][m] for p in ("fifo", "mpmax", "srtf", "srtf-adaptive")]
+        paper = [offs[o][p]["paper"][m] for p in ("fifo", "mpmax", "srtf", "srtf-adaptive")]
+        check("offset_gaps %s %d: %r" % (m, o, g),
+              abs(g["ours_%d" % o] - (max(ours) - min(ours))) < 2e-6 and
+              abs(g["paper_%d" % o] - (max(paper) - min(paper))) < 1e-6)
+    check("offset_gaps %s: shrinks %r" % (m, g),
+          g["ours_shrinks"] == (g["ours_50"] < g["ours_25"]) and
+          g["paper_shrinks"] == (g["paper_50"] < g["paper_25"] - 0.005) and
+          g["paper_shrinks"])
+
+# the zero-sampling SRTF's ANTT and its counterfactuals
+z = ps["zero_sampling_antt"]
+zs, sj = offs[0]["srtf-oracle"]["pairs"], offs[0]["sjf"]["pairs"]
+shorter = [p["programs"][0]["alone_cycles"] < p["programs"][1]["alone_cycles"] for p in zs]
+def gm(v):
+    return math.exp(sum(math.log(x) for x in v) / len(v))
+cf1 = gm([sj[i]["antt"] if s else zs[i]["antt"] for i, s in enumerate(shorter)])
+cf2 = gm([zs[i]["antt"] if s else sj[i]["antt"] for i, s in enumerate(shorter)])
+check("zero_sampling_antt %r, recounted %d %f %f" % (z, sum(shorter), cf1, cf2),
+      z["shorter_first_pairs"] == sum(shorter) and
+      abs(z["counterfactual_shorter_first_as_sjf"] - cf1) < 2e-6 and
+      abs(z["counterfactual_shorter_second_as_sjf"] - cf2) < 2e-6 and
+      z["ours"] == offs[0]["srtf-oracle"]["geomean"]["antt"] and
+      z["sjf"] == offs[0]["sjf"]["geomean"]["antt"] and z["paper"] == 1.33)
+check("text: no counterfactual rows",
+      text.count("counterfactual, not a run: srtf-oracle") == 2)
+
+for e in errs:
+    print(e)
+sys.exit(1 if errs else 0)
+PY
+}
+if paper_statements "$tmp.d/j1.json" "$tmp.d/j1.text" >"$tmp.d/ps" 2>&1; then
+	ok
+else
+	fail "eval: the paper's statements do not follow from the sweep's pairs"
+	sed 's/^/  | /' "$tmp.d/ps"
 fi
 # --seed: the same seed twice, the same output; another seed, other blocks
 "$sim" eval --workloads "$erc" --policies fifo --offsets 0 --seed 7 \

@@ -12,11 +12,19 @@
  *    ANTT and fairness each) beside ours with the relative error, and how
  *    many are within 5%; the order of the tables' policies by each metric;
  *  - ratios: the headline ratios of Sections "Overall Results" and "System
- *    Throughput" at offset 0;
+ *    Throughput" at offset 0, and the share of the FIFO-to-SJF gap SRTF
+ *    bridges beside both of the paper's (its text's 49%, its Table's 51.1%);
  *  - pairs: the per-pair statements of Sections "System Throughput",
- *    "Average Normalized Turnaround Time" and "Fairness" at offset 0.
+ *    "Average Normalized Turnaround Time" and "Fairness" at offset 0: among
+ *    them the wait behind SHA1, the zero-sampling SRTF's ANTT with two
+ *    counterfactuals, and where SRTF or SRTF/Adaptive has the lowest ANTT
+ *    (at every offset);
+ *  - gaps: Section "Sensitivity to Arrival Time", the gaps between the
+ *    policies at 25% and 50%.
  *
- * A statement whose policies are not in the sweep is left out.
+ * The paper's numbers are constants quoted with their section, or computed
+ * from its Tables (sim_paper_value()); ours are all computed.  A statement
+ * whose policies or offsets are not in the sweep is left out.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -219,6 +227,29 @@ static bool sim_ratio_calc(const struct sim_eval *ev, int o,
 	return true;
 }
 
+/*
+ * The share of the FIFO-to-SJF STP gap that SRTF bridges, as the paper's
+ * text gives it: "bridging 49% of the gap between FIFO and SJF" (the
+ * abstract; Sections "Introduction" and "Conclusion" say the same).
+ */
+#define SIM_PAPER_GAP_TEXT	0.49
+
+/*
+ * The same share from the paper's own Table "Geomean STP, ANTT and
+ * Fairness": (SRTF - FIFO) / (SJF - FIFO) = (1.59 - 1.35) / (1.82 - 1.35),
+ * 51.06%, not the 49% of its text.
+ */
+static double sim_paper_gap_table(void)
+{
+	const struct sim_paper *f = sim_paper_value("fifo", 0);
+	const struct sim_paper *s = sim_paper_value("srtf", 0);
+	const struct sim_paper *j = sim_paper_value("sjf", 0);
+
+	if (!f || !s || !j)
+		return NAN;
+	return (s->stp - f->stp) / (j->stp - f->stp);
+}
+
 /* Share of the FIFO-to-SJF STP gap that SRTF bridges ("49%"). */
 static bool sim_gap_bridged(const struct sim_eval *ev, int o, double *v)
 {
@@ -339,6 +370,245 @@ static void sim_pairs_calc(const struct sim_eval *ev, int o,
 	s->ray_jpeg_srtf = sim_second_slowdown(ev, o, srtf, "RayTracing+JPEG-d");
 }
 
+/*
+ * Section "Average Normalized Turnaround Time": "SRTF and Adaptive are the
+ * only realizable policies to have the lowest ANTT values for all but two
+ * of the workloads", two of its 56 pairs.
+ */
+#define SIM_PAPER_LOWEST_ANTT	(56 - 2)
+
+/**
+ * struct sim_lowest - pairs where SRTF or SRTF/Adaptive has the lowest ANTT
+ * @pairs: pairs where the lower of srtf's and srtf-adaptive's ANTT is at
+ *	most the lower of fifo's and mpmax's (the paper's realizable
+ *	policies; a tie counts as lowest), in six-decimal fixed point.
+ * @ties: of those, pairs where the two are equal.
+ * @near: pairs where it is at most 0.01 above (the paper's two decimals;
+ *	"nearly indistinguishable" in its figure).
+ */
+struct sim_lowest {
+	unsigned int pairs;
+	unsigned int ties;
+	unsigned int near;
+};
+
+/* sim_lowest at offset index @o; false without the four policies. */
+static bool sim_lowest_calc(const struct sim_eval *ev, int o,
+			    struct sim_lowest *l)
+{
+	int fifo = sim_pol(ev, "fifo"), mpmax = sim_pol(ev, "mpmax");
+	int srtf = sim_pol(ev, "srtf"), ad = sim_pol(ev, "srtf-adaptive");
+	unsigned int i;
+
+	memset(l, 0, sizeof(*l));
+	if (fifo < 0 || mpmax < 0 || srtf < 0 || ad < 0)
+		return false;
+	for (i = 0; i < ev->nr_pairs; i++) {
+		u64 ours = min(sim_m(ev, o, srtf, i)->antt,
+			       sim_m(ev, o, ad, i)->antt);
+		u64 other = min(sim_m(ev, o, fifo, i)->antt,
+				sim_m(ev, o, mpmax, i)->antt);
+
+		l->pairs += ours <= other;
+		l->ties += ours == other;
+		l->near += ours <= other + GTBS_FP_ONE / 100;
+	}
+	return true;
+}
+
+/*
+ * Section "Average Normalized Turnaround Time": the worst ANTT of SRTF and
+ * SRTF/Adaptive, SHA1+JPEG-d and SHA1+JPEG-e, "are the result of JPEG-e
+ * having to endure a hand-off delay of 1.7M cycles" (about one SHA1
+ * block: mean t 1708531 cycles, Table "Runtimes for ERCBench Kernels").
+ */
+#define SIM_PAPER_SHA1_DELAY	1.7e6
+
+/**
+ * struct sim_sha1_wait - the second program's wait behind SHA1 under srtf
+ * @n: pairs with SHA1 first.
+ * @delay: min, median, max over them of the second program's shared minus
+ *	alone turnaround, cycles: all it waits, the sampling delay and the
+ *	hand-off delay after it together.
+ * @first: the same of the cycles from its first grid's arrival to that
+ *	grid's first block start: the "sampling delay" of Section "Shortest
+ *	Remaining Time First (SRTF)" ("after a sampling delay, when B must
+ *	wait for A's thread blocks to complete, B begins execution").
+ */
+struct sim_sha1_wait {
+	unsigned int n;
+	double delay[3];
+	double first[3];
+};
+
+static int sim_double_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* min, median (the mean of the middle two for even @n), max of @v, sorted. */
+static void sim_min_med_max(double *v, unsigned int n, double out[3])
+{
+	qsort(v, n, sizeof(*v), sim_double_cmp);
+	out[0] = v[0];
+	out[1] = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	out[2] = v[n - 1];
+}
+
+/* sim_sha1_wait at offset index @o; false without srtf or a SHA1 pair. */
+static bool sim_sha1_calc(const struct sim_eval *ev, int o,
+			  struct sim_sha1_wait *w)
+{
+	/* one pair per other program */
+	double delay[WL_MAX_PROGRAMS], first[WL_MAX_PROGRAMS];
+	int srtf = sim_pol(ev, "srtf");
+	unsigned int i;
+
+	memset(w, 0, sizeof(*w));
+	if (srtf < 0)
+		return false;
+	for (i = 0; i < ev->nr_pairs && w->n < WL_MAX_PROGRAMS; i++) {
+		const struct sim_result *r = sim_result_at(ev, o, srtf, i);
+		const struct sim_prog_out *b = &r->out.progs[1];
+
+		if (strcmp(ev->progs[ev->pairs[i].a]->name, "SHA1") ||
+		    !b->nr_grids)
+			continue;
+		delay[w->n] = (double)b->turnaround - (double)r->alone[1];
+		first[w->n++] = (double)(b->grids[0].start_cycle -
+					 b->grids[0].submit_cycle);
+	}
+	if (w->n) {
+		sim_min_med_max(delay, w->n, w->delay);
+		sim_min_med_max(first, w->n, w->first);
+	}
+	return w->n;
+}
+
+/**
+ * struct sim_zero - the zero-sampling SRTF's ANTT and two counterfactuals
+ * @antt: srtf-oracle's geomean ANTT (the paper's zero-sampling variant,
+ *	Section "System Throughput": "ANTT by 22% to 1.33").
+ * @sjf: sjf's.
+ * @nr_first: shorter-first pairs: the first program's alone runtime below
+ *	the second's.
+ * @first_as_sjf: @antt with the shorter-first pairs' ANTT replaced by
+ *	sjf's: a counterfactual, not a run; how much of the gap to SJF those
+ *	pairs hold.
+ * @second_as_sjf: the same for the other pairs (shorter-second), where
+ *	the paper's "remaining performance gap is therefore only due to the
+ *	hand-off delay".
+ */
+struct sim_zero {
+	double antt;
+	double sjf;
+	unsigned int nr_first;
+	double first_as_sjf;
+	double second_as_sjf;
+};
+
+/* sim_zero at offset index @o; false without srtf-oracle and sjf. */
+static bool sim_zero_calc(const struct sim_eval *ev, int o,
+			  struct sim_zero *z)
+{
+	int zs = sim_pol(ev, "srtf-oracle"), sjf = sim_pol(ev, "sjf");
+	double lf = 0, ls = 0;
+	unsigned int i;
+
+	memset(z, 0, sizeof(*z));
+	if (zs < 0 || sjf < 0)
+		return false;
+	for (i = 0; i < ev->nr_pairs; i++) {
+		const struct sim_result *r = sim_result_at(ev, o, zs, i);
+		double own = log(sim_fp(r->metrics.antt));
+		double alt = log(sim_fp(sim_m(ev, o, sjf, i)->antt));
+		bool first = r->alone[0] < r->alone[1];
+
+		z->nr_first += first;
+		lf += first ? alt : own;
+		ls += first ? own : alt;
+	}
+	z->antt = sim_gm_metric(ev, o, zs, 1);
+	z->sjf = sim_gm_metric(ev, o, sjf, 1);
+	z->first_as_sjf = exp(lf / ev->nr_pairs);
+	z->second_as_sjf = exp(ls / ev->nr_pairs);
+	return true;
+}
+
+/*
+ * The policies of the paper's arrival offset Table, the first four of
+ * sim_table_policies: Section "Sensitivity to Arrival Time": "From 25% to
+ * 50%, however, the gaps between the different policies shrink".
+ */
+#define SIM_NR_OFFSET_POLICIES	4
+
+/**
+ * sim_spread() - the gap between the policies of the arrival offset Table
+ * @ev: the sweep.
+ * @pct: the offset, percent.
+ * @m: 0 STP, 1 ANTT, 2 StrictF.
+ * @paper: the paper's geomeans instead of ours.
+ * @v: out: the best minus the worst geomean (for ANTT the highest minus
+ *	the lowest).
+ *
+ * Return: false unless the sweep has the offset and the four policies and
+ * the paper a value for each.
+ */
+static bool sim_spread(const struct sim_eval *ev, unsigned int pct, int m,
+		       bool paper, double *v)
+{
+	int o = sim_off(ev, pct);
+	double lo = INFINITY, hi = -INFINITY, x;
+	unsigned int t;
+
+	if (o < 0)
+		return false;
+	for (t = 0; t < SIM_NR_OFFSET_POLICIES; t++) {
+		const struct sim_paper *pv =
+			sim_paper_value(sim_table_policies[t], pct);
+		int p = sim_pol(ev, sim_table_policies[t]);
+
+		if (p < 0 || !pv)
+			return false;
+		x = paper ? sim_paper_metric3(pv, m) : sim_gm_metric(ev, o, p, m);
+		if (isnan(x))
+			return false;
+		lo = fmin(lo, x);
+		hi = fmax(hi, x);
+	}
+	*v = hi - lo;
+	return true;
+}
+
+/**
+ * struct sim_gaps - sim_spread() at 25% and 50%, ours and the paper's
+ * @ours: at 25% and 50%.
+ * @paper: the same from the paper's Table.
+ * @ours_shrinks: @ours[1] < @ours[0].
+ * @paper_shrinks: @paper[1] < @paper[0] by more than rounding (its two
+ *	decimals).
+ */
+struct sim_gaps {
+	double ours[2];
+	double paper[2];
+	bool ours_shrinks;
+	bool paper_shrinks;
+};
+
+static bool sim_gaps_calc(const struct sim_eval *ev, int m, struct sim_gaps *g)
+{
+	if (!sim_spread(ev, 25, m, false, &g->ours[0]) ||
+	    !sim_spread(ev, 50, m, false, &g->ours[1]) ||
+	    !sim_spread(ev, 25, m, true, &g->paper[0]) ||
+	    !sim_spread(ev, 50, m, true, &g->paper[1]))
+		return false;
+	g->ours_shrinks = g->ours[1] < g->ours[0];
+	g->paper_shrinks = g->paper[1] < g->paper[0] - 0.005;
+	return true;
+}
+
 /* The paper's worst ANTT per policy (Section "Average Normalized Turnaround Time"). */
 static double sim_paper_worst(const char *policy)
 {
@@ -361,6 +631,98 @@ static void sim_num(FILE *f, double v, const char *fmt)
 		fprintf(f, fmt, v);
 }
 
+/* The wait behind SHA1 under srtf at offset index @o. */
+static void sim_sha1_text(FILE *f, const struct sim_eval *ev, int o)
+{
+	struct sim_sha1_wait w;
+
+	if (!sim_sha1_calc(ev, o, &w))
+		return;
+	fprintf(f, "  the second program behind SHA1 under srtf, %u SHA1-first pairs, cycles (Section\n"
+		"  \"Average Normalized Turnaround Time\": \"JPEG-e having to endure a hand-off delay of\n"
+		"  1.7M cycles\"):\n", w.n);
+	fprintf(f, "    its delay: shared minus alone turnaround  ours min %.0f  median %.0f  max %.0f  paper %.1fM\n",
+		w.delay[0], w.delay[1], w.delay[2], SIM_PAPER_SHA1_DELAY / 1e6);
+	fprintf(f, "    its arrival to its first block start      ours min %.0f  median %.0f  max %.0f  paper -\n",
+		w.first[0], w.first[1], w.first[2]);
+	fputs("    (the latter is the \"sampling delay\" of Section \"Shortest Remaining Time First\n"
+	      "    (SRTF)\"; the former is that and the \"hand-off delay\" after it together)\n", f);
+}
+
+/* The zero-sampling SRTF's ANTT and its counterfactuals at offset index @o. */
+static void sim_zero_text(FILE *f, const struct sim_eval *ev, int o)
+{
+	const struct sim_paper *pz = sim_paper_value("srtf-oracle", 0);
+	const struct sim_paper *pj = sim_paper_value("sjf", 0);
+	struct sim_zero z;
+
+	if (!sim_zero_calc(ev, o, &z) || !pz || !pj)
+		return;
+	fprintf(f, "  zero-sampling SRTF's geomean ANTT, srtf-oracle (Section \"System Throughput\": \"this\n"
+		"  improved STP by 3%% to 1.64 and ANTT by 22%% to 1.33\")\n"
+		"    %-51s ours %.3f  paper %.2f  (sjf ours %.3f, paper %.2f)\n",
+		"srtf-oracle", z.antt, pz->antt, z.sjf, pj->antt);
+	fprintf(f, "    counterfactual, not a run: srtf-oracle with the %2u pairs whose first\n"
+		"    %-51s ours %.3f\n",
+		z.nr_first, "program is the shorter alone at sjf's ANTT", z.first_as_sjf);
+	fprintf(f, "    counterfactual, not a run: srtf-oracle with the %2u other pairs\n"
+		"    %-51s ours %.3f\n",
+		ev->nr_pairs - z.nr_first, "(the second no longer alone) at sjf's ANTT",
+		z.second_as_sjf);
+}
+
+/* SRTF or SRTF/Adaptive with the lowest ANTT, at every offset. */
+static void sim_lowest_text(FILE *f, const struct sim_eval *ev)
+{
+	struct sim_lowest l;
+	unsigned int o;
+
+	if (!sim_lowest_calc(ev, 0, &l))
+		return;
+	fputs("\nthe paper's pairs where SRTF or SRTF/Adaptive has the lowest ANTT, at every offset\n"
+	      "(Section \"Average Normalized Turnaround Time\": \"the only realizable policies to have\n"
+	      "the lowest ANTT values for all but two of the workloads\", at offset 0): pairs where\n"
+	      "the lower of srtf's and srtf-adaptive's ANTT is at most fifo's and mpmax's (not the\n"
+	      "oracles srtf-oracle, sjf, ljf); a tie counts as lowest; \"within 0.01\": the pairs\n"
+	      "where it is at most 0.01 above\n", f);
+	for (o = 0; o < ev->nr_offsets; o++) {
+		char off[16];
+
+		sim_lowest_calc(ev, o, &l);
+		snprintf(off, sizeof(off), "%u%s", ev->offsets[o],
+			 ev->offsets[o] ? "%" : "");
+		fprintf(f, "  %-4s ours %u of %u (%u tied; %u within 0.01)  paper ",
+			off, l.pairs, ev->nr_pairs, l.ties, l.near);
+		if (ev->offsets[o])
+			fputs("-\n", f);
+		else
+			fprintf(f, "%d of 56\n", SIM_PAPER_LOWEST_ANTT);
+	}
+}
+
+/* The gaps between the policies at 25% and 50%. */
+static void sim_gaps_text(FILE *f, const struct sim_eval *ev)
+{
+	struct sim_gaps g;
+	int m;
+
+	if (!sim_gaps_calc(ev, 0, &g))
+		return;
+	fputs("\nthe paper's gaps between its policies from 25% to 50% (Section \"Sensitivity to\n"
+	      "Arrival Time\": \"From 25% to 50%, however, the gaps between the different policies\n"
+	      "shrink\"): the best minus the worst geomean of fifo, mpmax, srtf and srtf-adaptive,\n"
+	      "the paper's from its arrival offset Table\n", f);
+	fprintf(f, "  %-7s  %8s  %6s  %-7s  |  %9s  %5s  %s\n", "metric",
+		"ours 25%", "50%", "shrinks", "paper 25%", "50%", "shrinks");
+	for (m = 0; m < 3; m++) {
+		sim_gaps_calc(ev, m, &g);
+		fprintf(f, "  %-7s  %8.3f  %6.3f  %-7s  |  %9.2f  %5.2f  %s\n",
+			sim_metric_names[m], g.ours[0], g.ours[1],
+			g.ours_shrinks ? "yes" : "no", g.paper[0], g.paper[1],
+			g.paper_shrinks ? "yes" : "no");
+	}
+}
+
 /* ", not in: 0 STP, 25% ANTT" - the orders that are not the paper's. */
 static void sim_orders_differ_text(FILE *f, const struct sim_eval *ev)
 {
@@ -381,26 +743,13 @@ static void sim_orders_differ_text(FILE *f, const struct sim_eval *ev)
 	fputc('\n', f);
 }
 
-/**
- * sim_paper_text() - the paper's statements beside the sweep's, as text
- * @f: output.
- * @ev: the sweep.
- */
-void sim_paper_text(FILE *f, const struct sim_eval *ev)
+/* The headline ratios and the per-pair statements at offset index @o0. */
+static void sim_paper_o0_text(FILE *f, const struct sim_eval *ev, int o0)
 {
-	int o0 = sim_off(ev, 0);
 	struct sim_pairs_stat s;
-	struct sim_cells c;
 	unsigned int i, p;
 	double v;
 
-	sim_cells_calc(ev, &c);
-	fprintf(f, "\nthe paper's tables: %u of %u geomean cells within 5%% of the paper's;\n"
-		"the paper's order of its tables' policies in %u of %u (offset, metric) orders",
-		c.within, c.n, c.orders_same, c.orders);
-	sim_orders_differ_text(f, ev);
-	if (o0 < 0)
-		return;
 	fputs("\nthe paper's headline ratios at offset 0 (ANTT: the lower over the higher)\n", f);
 	for (i = 0; i < ARRAY_SIZE(sim_ratios); i++) {
 		if (!sim_ratio_calc(ev, o0, &sim_ratios[i], &v))
@@ -409,9 +758,21 @@ void sim_paper_text(FILE *f, const struct sim_eval *ev)
 			sim_ratios[i].what, v, sim_ratios[i].paper,
 			sim_ratios[i].sentence);
 	}
-	if (sim_gap_bridged(ev, o0, &v))
-		fprintf(f, "  %-36s  ours %5.1f%%  paper   49%%\n",
-			"FIFO-to-SJF STP gap SRTF bridges", 100 * v);
+	if (sim_gap_bridged(ev, o0, &v)) {
+		const struct sim_paper *pf = sim_paper_value("fifo", 0);
+		const struct sim_paper *ps = sim_paper_value("srtf", 0);
+		const struct sim_paper *pj = sim_paper_value("sjf", 0);
+
+		fprintf(f, "  %-36s  ours %5.1f%%  paper %3.0f%% (its text), %.1f%% (its Table)\n",
+			"FIFO-to-SJF STP gap SRTF bridges", 100 * v,
+			100 * SIM_PAPER_GAP_TEXT, 100 * sim_paper_gap_table());
+		fputs("    the paper's text: \"bridging 49% of the gap between FIFO and SJF\" (abstract;\n"
+		      "    Sections \"Introduction\" and \"Conclusion\" the same)\n", f);
+		if (pf && ps && pj)
+			fprintf(f, "    its Table \"Geomean STP, ANTT and Fairness\": (SRTF - FIFO) / (SJF - FIFO) =\n"
+				"    (%.2f - %.2f) / (%.2f - %.2f)\n",
+				ps->stp, pf->stp, pj->stp, pf->stp);
+	}
 	sim_pairs_calc(ev, o0, &s);
 	fputs("\nthe paper's per-pair statements at offset 0\n", f);
 	for (p = 0; p < ev->nr_policies; p++) {
@@ -445,6 +806,126 @@ void sim_paper_text(FILE *f, const struct sim_eval *ev)
 	fputs(" paper 17.76; SRTF ours ", f);
 	sim_num(f, s.ray_jpeg_srtf, "%.2f");
 	fputs(" paper about 2\n", f);
+	sim_sha1_text(f, ev, o0);
+	sim_zero_text(f, ev, o0);
+}
+
+/**
+ * sim_paper_text() - the paper's statements beside the sweep's, as text
+ * @f: output.
+ * @ev: the sweep.
+ */
+void sim_paper_text(FILE *f, const struct sim_eval *ev)
+{
+	int o0 = sim_off(ev, 0);
+	struct sim_cells c;
+
+	sim_cells_calc(ev, &c);
+	fprintf(f, "\nthe paper's tables: %u of %u geomean cells within 5%% of the paper's;\n"
+		"the paper's order of its tables' policies in %u of %u (offset, metric) orders",
+		c.within, c.n, c.orders_same, c.orders);
+	sim_orders_differ_text(f, ev);
+	if (o0 >= 0)
+		sim_paper_o0_text(f, ev, o0);
+	sim_lowest_text(f, ev);
+	sim_gaps_text(f, ev);
+}
+
+static void sim_min_med_max_json(struct json *j, const char *key,
+				 const double v[3])
+{
+	json_obj(j, key);
+	json_double(j, "min", v[0]);
+	json_double(j, "median", v[1]);
+	json_double(j, "max", v[2]);
+	json_obj_end(j);
+}
+
+/* "sha1_first_wait": sim_sha1_wait at offset index @o. */
+static void sim_sha1_json(struct json *j, const struct sim_eval *ev, int o)
+{
+	struct sim_sha1_wait w;
+
+	if (!sim_sha1_calc(ev, o, &w))
+		return;
+	json_obj(j, "sha1_first_wait");
+	json_str(j, "policy", "srtf");
+	json_u64(j, "pairs", w.n);
+	sim_min_med_max_json(j, "delay_cycles", w.delay);
+	sim_min_med_max_json(j, "first_block_wait_cycles", w.first);
+	json_double(j, "paper_delay_cycles", SIM_PAPER_SHA1_DELAY);
+	json_obj_end(j);
+}
+
+/* "zero_sampling_antt": sim_zero at offset index @o. */
+static void sim_zero_json(struct json *j, const struct sim_eval *ev, int o)
+{
+	const struct sim_paper *pz = sim_paper_value("srtf-oracle", 0);
+	struct sim_zero z;
+
+	if (!sim_zero_calc(ev, o, &z))
+		return;
+	json_obj(j, "zero_sampling_antt");
+	json_str(j, "policy", "srtf-oracle");
+	json_double(j, "ours", z.antt);
+	json_double(j, "paper", pz ? pz->antt : NAN);
+	json_double(j, "sjf", z.sjf);
+	json_u64(j, "shorter_first_pairs", z.nr_first);
+	json_double(j, "counterfactual_shorter_first_as_sjf", z.first_as_sjf);
+	json_double(j, "counterfactual_shorter_second_as_sjf",
+		    z.second_as_sjf);
+	json_obj_end(j);
+}
+
+/* "srtf_lowest_antt": per offset, sim_lowest; the paper's at offset 0. */
+static void sim_lowest_json(struct json *j, const struct sim_eval *ev)
+{
+	struct sim_lowest l;
+	unsigned int o;
+
+	if (!sim_lowest_calc(ev, 0, &l))
+		return;
+	json_arr(j, "srtf_lowest_antt");
+	for (o = 0; o < ev->nr_offsets; o++) {
+		sim_lowest_calc(ev, o, &l);
+		json_obj(j, NULL);
+		json_u64(j, "offset_pct", ev->offsets[o]);
+		json_u64(j, "pairs", l.pairs);
+		json_u64(j, "ties", l.ties);
+		json_u64(j, "within_0_01", l.near);
+		json_u64(j, "of", ev->nr_pairs);
+		if (ev->offsets[o])
+			json_double(j, "paper", NAN);
+		else
+			json_u64(j, "paper", SIM_PAPER_LOWEST_ANTT);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+/* "offset_gaps": per metric, sim_gaps. */
+static void sim_gaps_json(struct json *j, const struct sim_eval *ev)
+{
+	static const char * const keys[] = { "stp", "antt", "strictf" };
+	struct sim_gaps g;
+	int m;
+
+	if (!sim_gaps_calc(ev, 0, &g))
+		return;
+	json_arr(j, "offset_gaps");
+	for (m = 0; m < 3; m++) {
+		sim_gaps_calc(ev, m, &g);
+		json_obj(j, NULL);
+		json_str(j, "metric", keys[m]);
+		json_double(j, "ours_25", g.ours[0]);
+		json_double(j, "ours_50", g.ours[1]);
+		json_bool(j, "ours_shrinks", g.ours_shrinks);
+		json_double(j, "paper_25", g.paper[0]);
+		json_double(j, "paper_50", g.paper[1]);
+		json_bool(j, "paper_shrinks", g.paper_shrinks);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 }
 
 /**
@@ -466,6 +947,8 @@ void sim_paper_json(struct json *j, const struct sim_eval *ev)
 	json_u64(j, "cells_within_5pct", c.within);
 	json_u64(j, "orders", c.orders);
 	json_u64(j, "orders_as_paper", c.orders_same);
+	sim_lowest_json(j, ev);
+	sim_gaps_json(j, ev);
 	if (o0 >= 0) {
 		json_arr(j, "ratios");
 		for (i = 0; i < ARRAY_SIZE(sim_ratios); i++) {
@@ -478,8 +961,13 @@ void sim_paper_json(struct json *j, const struct sim_eval *ev)
 			json_obj_end(j);
 		}
 		json_arr_end(j);
-		if (sim_gap_bridged(ev, o0, &v))
+		if (sim_gap_bridged(ev, o0, &v)) {
 			json_double(j, "gap_bridged", v);
+			json_double(j, "gap_bridged_paper_text",
+				    SIM_PAPER_GAP_TEXT);
+			json_double(j, "gap_bridged_paper_table",
+				    sim_paper_gap_table());
+		}
 		sim_pairs_calc(ev, o0, &s);
 		json_arr(j, "worst_antt");
 		for (p = 0; p < ev->nr_policies; p++) {
@@ -502,6 +990,8 @@ void sim_paper_json(struct json *j, const struct sim_eval *ev)
 		json_s64(j, "adaptive_fairest_pairs", s.adaptive_fairest);
 		json_double(j, "raytracing_jpeg_d_fifo_slowdown", s.ray_jpeg_fifo);
 		json_double(j, "raytracing_jpeg_d_srtf_slowdown", s.ray_jpeg_srtf);
+		sim_sha1_json(j, ev, o0);
+		sim_zero_json(j, ev, o0);
 	}
 	json_obj_end(j);
 }
