@@ -180,11 +180,13 @@ else
 	ok
 fi
 
-# JSON: the same numbers, and well-formed if python3 is there
+# JSON: the same numbers as corunner.trace's (the extended mode), and
+# well-formed if python3 is there
 expect 0 '"mode": "slice-unaware"' \
 	"$gputbs" predict --format json --slice-unaware \
 	--trace "$here/corunner.trace"
-"$gputbs" predict --format json --trace "$here/corunner.trace" >"$tmp" 2>&1
+"$gputbs" predict --format json --predictor extended \
+	--trace "$here/corunner.trace" >"$tmp" 2>&1
 if [ $? -ne 0 ]; then
 	fail "json: exited non-zero"
 elif command -v python3 >/dev/null 2>&1; then
@@ -193,6 +195,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 a, b = d["grids"]
 assert d["mode"] == "slice-aware" and d["sms"] == 1, d
+assert d["predictor"] == "extended", d
 assert (a["grid"], a["label"], a["actual_cycles"]) == (1, "A", 350), a
 assert a["first"]["pred_cycles"] == 350 and a["first"]["t"] == 100, a
 assert a["final"]["pred_cycles"] == 350 and a["final"]["t"] == 130, a
