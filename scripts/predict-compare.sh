@@ -12,8 +12,11 @@
 # the demo pairs and workloads/tests/*.gtbs under fifo, mpmax, srtf,
 # srtf-adaptive and sjf, 12 random traces (fixed seeds; overlapping grids,
 # back-to-back blocks, up to 4 SMs) and tools/bench/replay-trace.py shapes;
-# each with 8 option sets.  Prints every difference and a last line
-# "predict-compare: N identical, M differ"; exits 1 if any differ.
+# each with 8 option sets.  Every option set names its --predictor mode,
+# so that builds on either side of a change of the default mode (extended
+# until issue 29, literal since) compare.  Prints every difference and a
+# last line "predict-compare: N identical, M differ"; exits 1 if any
+# differ.
 set -u
 
 old=${1:?usage: predict-compare.sh OLD-gputbs NEW-gputbs [gputbs-sim]}
@@ -65,8 +68,9 @@ python3 "$top/tools/bench/replay-trace.py" --grids 448 --sms 7 \
 same=0
 differ=0
 for t in "$tmp"/*.trace; do
-	for args in "" "-u" "-r literal" "-f json" "-S" "-u -r literal -f json" \
-		"-r literal -S -f json" "--sms 1024"; do
+	for args in "-r extended" "-u -r extended" "-r literal" \
+		"-f json -r extended" "-S -r extended" "-u -r literal -f json" \
+		"-r literal -S -f json" "--sms 1024 -r extended"; do
 		# shellcheck disable=SC2086	# OPTIONS are words
 		"$old" predict --trace "$t" $args >"$tmp/old" 2>&1
 		echo "status $?" >>"$tmp/old"

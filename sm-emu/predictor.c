@@ -63,13 +63,15 @@
  * Resident_Blocks only in OnLaunch, and only launches and ends of kernels
  * start slices (Section "The Simple Slicing Predictor": "kernel launches
  * and kernel endings mark the boundaries of slices").  That is the
- * literal mode (gtbs_pred_set_literal()).  The extended mode, the
- * default, also treats a change of the kernel's own residency on the SM
- * as a slice boundary with Resident_Blocks the observed count (the
- * paper's Section "Systematic Variations in Duration per Thread Block"
- * names residency as a cause of changes in t, but Algorithm 1 does not
- * act on it): gtbs_pred_on_residency() does that only in the extended
- * mode.
+ * literal mode (gtbs_pred_set_literal()), the engine's default
+ * (%GTBS_PRED_MODE_DEFAULT: the module's and gputbs-sim's) and gputbs
+ * predict's.  The extended mode, which a state starts in at
+ * gtbs_pred_on_launch(), also treats a change of the kernel's own
+ * residency on the SM as a slice boundary with Resident_Blocks the
+ * observed count (the paper's Section "Systematic Variations in Duration
+ * per Thread Block" names residency as a cause of changes in t, but
+ * Algorithm 1 does not act on it): gtbs_pred_on_residency() does that
+ * only in the extended mode.
  */
 #include "predictor.h"
 

@@ -9,9 +9,10 @@
  * are replayed in global cycle order, ends before starts at the same cycle;
  * each (grid, SM) has one &struct gtbs_pred_sm; a new slice starts for
  * every running grid at every grid launch (first block start) and grid end
- * (last block end), and for one (grid, SM) when the grid's resident block
- * count on that SM after all events of a cycle differs from the
- * Resident_Blocks the predictor holds.
+ * (last block end), and, in the extended mode only (--predictor extended;
+ * the default is literal, as the module's and gputbs-sim's), for one
+ * (grid, SM) when the grid's resident block count on that SM after all
+ * events of a cycle differs from the Resident_Blocks the predictor holds.
  *
  * The slicing rules (when slices start, applied lazily by a generation
  * count) are not written here: the replay calls the engine's own, the
@@ -28,6 +29,7 @@
  *
  * Copyright (C) 2026 The gputbs developers
  */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -66,17 +68,20 @@ static const char usage_predict[] =
 	"  -t, --trace FILE      the block trace (required)\n"
 	"  -u, --slice-unaware   one prediction per grid and SM, at its first\n"
 	"                        block end (default: slice-aware, \"/SS\")\n"
-	"  -r, --predictor MODE  extended (default: a residency change on an SM\n"
-	"                        starts a slice) or literal (Algorithm 1 as\n"
-	"                        printed: Resident_Blocks stays R), as the\n"
-	"                        module's predictor attribute (whose default\n"
-	"                        is literal)\n"
+	"  -r, --predictor MODE  literal (default, as the module's predictor\n"
+	"                        attribute and gputbs-sim: Algorithm 1 as\n"
+	"                        printed, Resident_Blocks stays R) or\n"
+	"                        extended (gputbs' extension: a residency\n"
+	"                        change on an SM starts a slice)\n"
 	"  -s, --sms N           SMs of the device, N_SM (default: highest SM\n"
 	"                        in the trace + 1)\n"
 	"  -f, --format FORMAT   csv (default) or json\n"
 	"  -S, --summary         only the first and final prediction of each\n"
 	"                        grid, not every prediction\n"
 	"  -h, --help            this help\n";
+
+static_assert(GTBS_PRED_MODE_DEFAULT == GTBS_PRED_LITERAL,
+	      "usage_predict and gputbs(1) name literal the default");
 
 /**
  * struct pt_block - one ``block`` line
@@ -180,7 +185,9 @@ struct pt_grid {
  * @nr_sms: N_SM.
  * @sms_given: --sms was given (check SMs while parsing).
  * @unaware: slice-unaware mode.
- * @literal: the literal predictor mode (gtbs_pred_set_literal()).
+ * @literal: the literal predictor mode (gtbs_pred_set_literal()); by
+ *	default %GTBS_PRED_MODE_DEFAULT's, as the engine's, --predictor
+ *	extended clears it.
  * @grids: declared grids, in declaration order.
  * @nr_grids: entries of @grids.
  * @cap_grids: allocated entries of @grids.
@@ -1011,7 +1018,10 @@ int cmd_predict(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pt_trace tr = { 0 };
+	/* the engine's default mode, the module's and gputbs-sim's */
+	struct pt_trace tr = {
+		.literal = GTBS_PRED_MODE_DEFAULT == GTBS_PRED_LITERAL,
+	};
 	int format = PT_CSV, c, ret;
 	bool summary = false;
 	struct input in;

@@ -180,11 +180,13 @@ else
 	ok
 fi
 
-# JSON: the same numbers, and well-formed if python3 is there
+# JSON: the same numbers as corunner.trace's (the extended mode), and
+# well-formed if python3 is there
 expect 0 '"mode": "slice-unaware"' \
 	"$gputbs" predict --format json --slice-unaware \
 	--trace "$here/corunner.trace"
-"$gputbs" predict --format json --trace "$here/corunner.trace" >"$tmp" 2>&1
+"$gputbs" predict --format json --predictor extended \
+	--trace "$here/corunner.trace" >"$tmp" 2>&1
 if [ $? -ne 0 ]; then
 	fail "json: exited non-zero"
 elif command -v python3 >/dev/null 2>&1; then
@@ -193,6 +195,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 a, b = d["grids"]
 assert d["mode"] == "slice-aware" and d["sms"] == 1, d
+assert d["predictor"] == "extended", d
 assert (a["grid"], a["label"], a["actual_cycles"]) == (1, "A", 350), a
 assert a["first"]["pred_cycles"] == 350 and a["first"]["t"] == 100, a
 assert a["final"]["pred_cycles"] == 350 and a["final"]["t"] == 130, a
@@ -212,5 +215,41 @@ elif grep -q '"pred_cycles": 375' "$tmp"; then
 else
 	fail "json: no prediction 375"
 fi
+
+# --predictor: the default is literal, the module's and gputbs-sim's mode
+# (GTBS_PRED_MODE_DEFAULT): the same bytes as --predictor literal, in CSV
+# and JSON, and other predictions than --predictor extended's on the traces
+# where a residency change starts a slice (their '# csv:' lines are the
+# extended mode's, residency-literal.trace's the default's); the JSON of
+# two modes differs anyway, in "predictor"
+expect 0 '"predictor": "literal",' \
+	"$gputbs" predict --format json --trace "$here/residency.trace"
+expect 0 '"predictor": "extended",' \
+	"$gputbs" predict --format json --predictor extended \
+	--trace "$here/residency.trace"
+expect 2 "--predictor: unknown mode 'paper' (literal or extended)" \
+	"$gputbs" predict --predictor paper --trace "$here/residency.trace"
+for t in residency corunner; do
+	for f in csv json; do
+		"$gputbs" predict --format $f --trace "$here/$t.trace" \
+			>"$tmp" 2>&1
+		"$gputbs" predict --format $f --predictor literal \
+			--trace "$here/$t.trace" >"$tmp.want" 2>&1
+		if cmp -s "$tmp" "$tmp.want"; then
+			ok
+		else
+			fail "$t.trace --format $f: the default is not --predictor literal"
+			diff -u "$tmp.want" "$tmp" | sed 's/^/  | /'
+		fi
+	done
+	"$gputbs" predict --trace "$here/$t.trace" >"$tmp" 2>&1
+	"$gputbs" predict --predictor extended --trace "$here/$t.trace" \
+		>"$tmp.want" 2>&1
+	if cmp -s "$tmp" "$tmp.want"; then
+		fail "$t.trace: the default replays as --predictor extended"
+	else
+		ok
+	fi
+done
 
 summary predict

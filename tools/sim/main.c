@@ -588,8 +588,8 @@ static int sim_write_trace(const struct sim_cmd_run *c, const char *path)
 		res->wl->name, res->set->path, c->names[0]);
 	fprintf(f, "# %u SMs, virtual time; cycles are absolute simulated cycles\n",
 		c->cfg.nr_sms);
-	fprintf(f, "# replay: gputbs predict --sms %u --trace FILE\n",
-		c->cfg.nr_sms);
+	fprintf(f, "# replay: gputbs predict --sms %u --predictor %s --trace FILE\n",
+		c->cfg.nr_sms, gtbs_pred_mode_name(c->modes.pred_mode));
 	for (r = 0; r < res->wl->nr_runs; r++) {
 		const struct wl_program *prog = res->runs[r].prog;
 
