@@ -42,10 +42,32 @@
  *   there is nothing to compare it with.  It becomes known when its first
  *   block issues.
  *
- * When no grid is being sampled, only one grid issues blocks on an SM at a
- * time, as in the paper ("when not sampling, only a single kernel executes
- * on the GPU"), except that an SM issues from the next grid once the
- * shortest has no block left to issue.
+ * **Exclusive** (parameter ``single_kernel``, &enum gtbs_single_kernel).
+ * Section "SRTF": "when not sampling, only a single kernel executes on
+ * the GPU"; Section "SRTF/Adaptive": SRTF "does not share resources among
+ * concurrently executing kernels".  Outside sampling an SM issues only
+ * from the grid SRTF picked; the question is the picked grid's *tail*,
+ * once it has issued every block and its last blocks run.  Two readings:
+ *
+ * - ``exclusive`` (the default, the paper's text): a grid in its tail
+ *   (&gtbs_srtf.tail, gtbs_grid_in_tail()) holds back every grid behind
+ *   it in SRTF's order on the SM, of its class or below, until its last
+ *   block ends (gtbs_srtf_held()); the SMs it has left stand idle, as
+ *   under the serial SJF.  A grid ahead of it (shorter on that SM, or of
+ *   a higher class) is not held, nor is a sample: a grid that arrives
+ *   during a tail is sampled as if the tail grid still issued, and runs
+ *   at once only if it is predicted shorter.  Its end kicks every SM.
+ * - ``work-conserving`` (gputbs' first reading): an SM issues from the
+ *   next grid as soon as the shortest has no block left to issue, so the
+ *   next grid's first wave runs beside the shortest's last.
+ *
+ * The default is chosen by the figures of Documentation/evaluation.rst,
+ * "Only a single kernel": at offset 0 exclusive SRTF's geomean STP is
+ * 1.547 against 1.501 (paper 1.59), and 24 of the Tables' 39 cells are
+ * within 5% against 21.  SRTF/Adaptive applies it in its non-sharing
+ * mode, srtf-oracle by its fixed key.  Where the SRTF choice differs
+ * between SMs (each SM reads its own predictions), each SM holds back
+ * the grids behind the tail grid in its own order.
  *
  * **With preemption** (the device's preempt_mode is not drain; gputbs'
  * extension, the experiment the paper's Section "System Throughput"

@@ -916,12 +916,13 @@ START_TEST(nl_params_dev_get)
 	ck_assert_int_eq(gputbs_set_policy(g_dev, "srtf-adaptive"), 0);
 	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d, sizeof(d)), 0);
 	ck_assert_str_eq(d.policy, "srtf-adaptive");
-	ck_assert_uint_eq(d.nr_params, 5);
+	ck_assert_uint_eq(d.nr_params, 6);
 	ck_assert_str_eq(d.params[0].name, "share_threshold_ppm");
 	ck_assert_str_eq(d.params[1].name, "share_residency");
 	ck_assert_str_eq(d.params[2].name, "share_mode");
 	ck_assert_str_eq(d.params[3].name, "preempt_ratio_pct");
 	ck_assert_str_eq(d.params[4].name, "preempt_unknown");
+	ck_assert_str_eq(d.params[5].name, "single_kernel");
 	p = &d.params[0];
 	ck_assert_str_eq(p->unit, "ppm");
 	ck_assert_str_eq(p->value_name, "");

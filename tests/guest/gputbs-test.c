@@ -2623,6 +2623,7 @@ static const struct {
 	{ "share_mode", "device\n" },
 	{ "preempt_ratio_pct", "200\n" },
 	{ "preempt_unknown", "sample\n" },
+	{ "single_kernel", "exclusive\n" },
 };
 
 #define NR_ADAPTIVE_PARAMS \
@@ -2696,7 +2697,7 @@ START_TEST(sysfs_params_fifo_empty)
 }
 END_TEST
 
-/* srtf-adaptive: exactly its five files, mode 0644, at their defaults. */
+/* srtf-adaptive: exactly its six files, mode 0644, at their defaults. */
 START_TEST(sysfs_params_adaptive_defaults)
 {
 	char buf[256], path[160];
@@ -2705,7 +2706,7 @@ START_TEST(sysfs_params_adaptive_defaults)
 
 	ck_assert_int_eq(sysfs_write("policy", "srtf-adaptive"), 0);
 	params_listing(buf, sizeof(buf));
-	ck_assert_str_eq(buf, "preempt_ratio_pct preempt_unknown share_mode share_residency share_threshold_ppm");
+	ck_assert_str_eq(buf, "preempt_ratio_pct preempt_unknown share_mode share_residency share_threshold_ppm single_kernel");
 	for (i = 0; i < NR_ADAPTIVE_PARAMS; i++) {
 		snprintf(buf, sizeof(buf), "policy_params/%s",
 			 adaptive_params[i].name);
@@ -2719,16 +2720,17 @@ END_TEST
 
 /*
  * Values written stick; a switch to fifo (or sjf) empties the directory,
- * to srtf leaves srtf's preempt_ratio_pct and preempt_unknown only, a
+ * to srtf leaves srtf's preempt_ratio_pct, preempt_unknown and
+ * single_kernel only, a
  * switch back (directly, or by way of another policy) starts at the defaults;
  * selecting the current policy again keeps the values.
  */
 START_TEST(sysfs_params_reset_on_switch)
 {
 	static const char * const via[] = { "fifo", "srtf", "sjf" };
-	/* what each leaves in policy_params/: srtf has two */
+	/* what each leaves in policy_params/: srtf has three */
 	static const char * const via_params[] = {
-		"", "preempt_ratio_pct preempt_unknown", "",
+		"", "preempt_ratio_pct preempt_unknown single_kernel", "",
 	};
 	char buf[256];
 	int i;
