@@ -547,14 +547,34 @@ static struct gtbs_grid *gtbs_srtf_indexed(struct gtbs_dev *dev,
 	return NULL;
 }
 
-/* A grid of the class that may issue, or above, is in its tail. */
-static bool gtbs_srtf_tail_any(const struct gtbs_dev *dev)
+/*
+ * Whether @t, a grid in its tail, holds grids back on SM @sm at all: of
+ * the class that may issue or above, and under sm-exclusive with blocks
+ * on @sm.
+ */
+static bool gtbs_srtf_tail_holds(const struct gtbs_dev *dev,
+				 const struct gtbs_sm *sm,
+				 const struct gtbs_grid *t)
+{
+	const struct gtbs_srtf *st = gtbs_policy_priv(dev);
+
+	if (t->desc.prio_class < dev->top_class)
+		return false;
+	return st->single_kernel != GTBS_SINGLE_SM ||
+	       gtbs_grid_sm_resident(t, sm->id);
+}
+
+/* A grid in its tail holds grids back on SM @sm (exclusive readings). */
+static bool gtbs_srtf_tail_any(const struct gtbs_dev *dev,
+			       const struct gtbs_sm *sm)
 {
 	const struct gtbs_srtf *st = gtbs_policy_priv(dev);
 	const struct gtbs_srtf_grid *sg;
 
+	if (st->single_kernel == GTBS_SINGLE_CONSERVING)
+		return false;
 	list_for_each_entry(sg, &st->tail, node)
-		if (gtbs_priv_to_grid(sg)->desc.prio_class >= dev->top_class)
+		if (gtbs_srtf_tail_holds(dev, sm, gtbs_priv_to_grid(sg)))
 			return true;
 	return false;
 }
@@ -570,8 +590,10 @@ static bool gtbs_srtf_tail_any(const struct gtbs_dev *dev)
  * higher class, or of @grid's class with a shorter predicted remaining
  * time there (gtbs_srtf_remaining(), ties to the earlier arrival).  The
  * grid in its tail is the single kernel; @grid issues when its last block
- * ends (which kicks every SM).  Tail grids below the class that may issue
- * hold nothing.  O(grids in their tail).
+ * ends (which kicks every SM).  Under %GTBS_SINGLE_SM only a tail grid
+ * with blocks on @sm holds (its last block there ends at an event of the
+ * SM).  Tail grids below the class that may issue hold nothing.  O(grids
+ * in their tail).
  *
  * Context: device lock held.
  * Return: true if @sm must not issue from @grid now.
@@ -585,13 +607,13 @@ bool gtbs_srtf_held(struct gtbs_dev *dev, const struct gtbs_sm *sm,
 	bool keyed = false;
 
 	gtbs_lockdep_assert_held(dev);
-	if (st->single_kernel != GTBS_SINGLE_EXCLUSIVE)
+	if (st->single_kernel == GTBS_SINGLE_CONSERVING)
 		return false;
 	list_for_each_entry(sg, &st->tail, node) {
 		const struct gtbs_grid *t = gtbs_priv_to_grid(sg);
 		u64 kt;
 
-		if (t->desc.prio_class < dev->top_class ||
+		if (!gtbs_srtf_tail_holds(dev, sm, t) ||
 		    t->desc.prio_class < grid->desc.prio_class)
 			continue;
 		if (t->desc.prio_class > grid->desc.prio_class)
@@ -643,8 +665,7 @@ void gtbs_srtf_choose(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		unsampled = gtbs_srtf_indexed(dev, sm, c);
 	if (!unsampled)
 		return;
-	if (!c->first && !(st->single_kernel == GTBS_SINGLE_EXCLUSIVE &&
-			   gtbs_srtf_tail_any(dev))) {
+	if (!c->first && !gtbs_srtf_tail_any(dev, sm)) {
 		/* nothing known may issue: no comparison to make */
 		if (gtbs_block_fits(dev, sm, unsampled))
 			gtbs_srtf_known_unsampled(dev, unsampled);
@@ -863,6 +884,7 @@ bool gtbs_srtf_may_preempt(const struct gtbs_dev *dev,
 const char * const gtbs_single_kernel_names[] = {
 	[GTBS_SINGLE_CONSERVING] = "work-conserving",
 	[GTBS_SINGLE_EXCLUSIVE] = "exclusive",
+	[GTBS_SINGLE_SM] = "sm-exclusive",
 };
 EXPORT_SYMBOL_IF_KUNIT(gtbs_single_kernel_names);
 

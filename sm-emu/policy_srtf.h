@@ -87,11 +87,16 @@ struct gtbs_srtf {
  *	grid behind it in SRTF's order until its last block ends, as the
  *	serial SJF does; a grid ahead of it (a shorter one that arrived and
  *	was sampled) is not held.
+ * @GTBS_SINGLE_SM: ``sm-exclusive``, gputbs' reading per SM: a grid in its
+ *	tail holds back the grids behind it only on the SMs where blocks of
+ *	it still run, so no SM runs two grids outside sampling but an SM the
+ *	tail has left issues the next grid at once.
  * @GTBS_NR_SINGLE_KERNEL: number of readings.
  */
 enum gtbs_single_kernel {
 	GTBS_SINGLE_CONSERVING,
 	GTBS_SINGLE_EXCLUSIVE,
+	GTBS_SINGLE_SM,
 	GTBS_NR_SINGLE_KERNEL,
 };
 
@@ -102,7 +107,7 @@ extern const char * const gtbs_single_kernel_names[];
  * srtf-oracle attach with (Documentation/evaluation.rst, "Only a single
  * kernel": the figures that chose it).
  */
-#define GTBS_SINGLE_KERNEL_DEFAULT	GTBS_SINGLE_EXCLUSIVE
+#define GTBS_SINGLE_KERNEL_DEFAULT	GTBS_SINGLE_SM
 
 /**
  * GTBS_SINGLE_KERNEL_PARAM - the &struct gtbs_policy_param ``single_kernel``
@@ -113,7 +118,7 @@ extern const char * const gtbs_single_kernel_names[];
 #define GTBS_SINGLE_KERNEL_PARAM(off) {					\
 	.name = "single_kernel",					\
 	.unit = "",							\
-	.doc = "exclusive: a tail holds the grids behind it (paper)",	\
+	.doc = "exclusive: a tail holds the grids behind it (paper); sm-exclusive: on its SMs", \
 	.min = 0,							\
 	.max = GTBS_NR_SINGLE_KERNEL - 1,				\
 	.def = GTBS_SINGLE_KERNEL_DEFAULT,				\

@@ -152,22 +152,26 @@ static void gtbs_srtf_oracle_grid_end(struct gtbs_dev *dev,
 }
 
 /*
- * The exclusive reading (policy_srtf.c, DOC "Exclusive"): a grid in its
+ * The exclusive readings (policy_srtf.c, DOC "Exclusive"): a grid in its
  * tail of a higher class than @grid, or of its class and shorter (ties to
- * the earlier arrival), holds @grid back until it ends.  O(tail grids).
+ * the earlier arrival), holds @grid back until it ends; under
+ * sm-exclusive only on SM @sm where it has blocks.  O(tail grids).
  */
 static bool gtbs_srtf_oracle_held(const struct gtbs_dev *dev,
+				  const struct gtbs_sm *sm,
 				  const struct gtbs_grid *grid)
 {
 	const struct gtbs_srtf_oracle *so = gtbs_policy_priv(dev);
 	const struct gtbs_srtf_oracle_grid *og;
 
-	if (so->single_kernel != GTBS_SINGLE_EXCLUSIVE)
+	if (so->single_kernel == GTBS_SINGLE_CONSERVING)
 		return false;
 	list_for_each_entry(og, &so->tail, tail_node) {
 		const struct gtbs_grid *t = gtbs_priv_to_grid(og);
 
-		if (t->desc.prio_class < grid->desc.prio_class)
+		if (t->desc.prio_class < grid->desc.prio_class ||
+		    (so->single_kernel == GTBS_SINGLE_SM &&
+		     !gtbs_grid_sm_resident(t, sm->id)))
 			continue;
 		if (t->desc.prio_class > grid->desc.prio_class ||
 		    t->alone_cycles < grid->alone_cycles ||
@@ -193,7 +197,7 @@ static struct gtbs_grid *gtbs_srtf_oracle_pick_grid(struct gtbs_dev *dev,
 		struct gtbs_grid *grid = gtbs_priv_to_grid(node);
 
 		if (gtbs_grid_eligible(dev, grid))
-			return gtbs_srtf_oracle_held(dev, grid) ? NULL : grid;
+			return gtbs_srtf_oracle_held(dev, sm, grid) ? NULL : grid;
 	}
 	return NULL;
 }

@@ -2623,7 +2623,7 @@ static const struct {
 	{ "share_mode", "device\n" },
 	{ "preempt_ratio_pct", "200\n" },
 	{ "preempt_unknown", "sample\n" },
-	{ "single_kernel", "exclusive\n" },
+	{ "single_kernel", "sm-exclusive\n" },
 };
 
 #define NR_ADAPTIVE_PARAMS \

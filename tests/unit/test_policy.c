@@ -375,11 +375,18 @@ static struct gtbs_grid *ref_srtf_oracle_pick(struct gtbs_dev *dev,
 			best = grid;
 	if (!best)
 		return NULL;
-	/* the exclusive reading: a grid in its tail ahead of it holds it */
+	/*
+	 * The default reading (srtf-oracle runs at its defaults here): a grid
+	 * in its tail ahead of it holds it, under sm-exclusive only on the
+	 * SMs where it has blocks.
+	 */
 	list_for_each_entry(grid, &dev->grids, node) {
 		if (grid->next_block < grid->desc.nr_blocks || grid->nr_saved ||
 		    !list_empty(&grid->pending_node) ||
 		    grid->desc.prio_class < best->desc.prio_class)
+			continue;
+		if (GTBS_SINGLE_KERNEL_DEFAULT == GTBS_SINGLE_SM &&
+		    !gtbs_grid_sm_resident(grid, sm->id))
 			continue;
 		if (grid->desc.prio_class > best->desc.prio_class ||
 		    grid->alone_cycles < best->alone_cycles ||
@@ -649,8 +656,10 @@ static struct h_dev *ref_run(const struct gtbs_policy_ops *pol, u64 seed,
  * until about 2000.  L's first block ends on SM 0 near 1300 and L is
  * known, predicted longer than S's remaining time.  work-conserving: an
  * SM with room issues L at once, beside S's tail.  exclusive: no L block
- * starts after L's first block end until S's last block has ended, and
- * every SRTF-family policy (srtf, srtf-adaptive, srtf-oracle) holds.
+ * starts after L's first block end until S's last block has ended.
+ * sm-exclusive: L runs on SM 0, which S has left, but not beside S on
+ * SM 1.  The same for every SRTF-family policy (srtf, srtf-adaptive,
+ * srtf-oracle).
  */
 static struct h_dev *single_kernel_run(const char *policy, u64 reading)
 {
@@ -672,12 +681,16 @@ static struct h_dev *single_kernel_run(const char *policy, u64 reading)
 	return h;
 }
 
-/* L's block starts after its first block end and before S ended. */
-static u32 single_kernel_overlap(const struct h_dev *h)
+/*
+ * L's block starts after its first block end and before S ended: on any
+ * SM (@same_sm false), or on an SM where a block of S is resident at that
+ * cycle (@same_sm true).
+ */
+static u32 single_kernel_overlap(const struct h_dev *h, bool same_sm)
 {
 	u64 s_end = 0, l_first_end = U64_MAX;
 	u32 n = 0;
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < h->nr_ev; i++) {
 		const struct h_event *e = &h->ev[i];
@@ -689,10 +702,20 @@ static u32 single_kernel_overlap(const struct h_dev *h)
 	}
 	for (i = 0; i < h->nr_ev; i++) {
 		const struct h_event *e = &h->ev[i];
+		bool beside = !same_sm;
 
-		if (e->kind == H_EV_BLOCK_START && e->grid_id == 1 &&
-		    e->start > l_first_end && e->start < s_end)
-			n++;
+		if (e->kind != H_EV_BLOCK_START || e->grid_id != 1 ||
+		    e->start <= l_first_end || e->start >= s_end)
+			continue;
+		/* a block of S on the same SM from before to after it */
+		for (j = 0; j < h->nr_ev && !beside; j++) {
+			const struct h_event *f = &h->ev[j];
+
+			beside = f->kind == H_EV_BLOCK_END && f->grid_id == 0 &&
+				 f->sm == e->sm && f->start <= e->start &&
+				 f->end > e->start;
+		}
+		n += beside;
 	}
 	return n;
 }
@@ -702,19 +725,28 @@ START_TEST(srtf_single_kernel)
 	static const char * const names[] = {
 		"srtf", "srtf-adaptive", "srtf-oracle",
 	};
-	const char *name = names[_i / 2];
-	bool exclusive = _i & 1;
-	struct h_dev *h = single_kernel_run(name, exclusive ?
-					    GTBS_SINGLE_EXCLUSIVE :
-					    GTBS_SINGLE_CONSERVING);
-	u32 n = single_kernel_overlap(h);
+	const char *name = names[_i / GTBS_NR_SINGLE_KERNEL];
+	u32 reading = _i % GTBS_NR_SINGLE_KERNEL;
+	struct h_dev *h = single_kernel_run(name, reading);
+	u32 any = single_kernel_overlap(h, false);
+	u32 same = single_kernel_overlap(h, true);
 
-	if (exclusive)
-		ck_assert_msg(n == 0, "%s exclusive: %u blocks of L beside S's tail",
-			      name, n);
-	else
-		ck_assert_msg(n > 0, "%s work-conserving: L waited for S's tail",
+	switch (reading) {
+	case GTBS_SINGLE_EXCLUSIVE:
+		ck_assert_msg(any == 0, "%s exclusive: %u blocks of L beside S's tail",
+			      name, any);
+		break;
+	case GTBS_SINGLE_SM:
+		/* S's tail is on one SM: L runs on the other, not beside S */
+		ck_assert_msg(same == 0, "%s sm-exclusive: %u blocks of L on S's SMs",
+			      name, same);
+		ck_assert_msg(any > 0, "%s sm-exclusive: L left the free SM idle",
 			      name);
+		break;
+	default:
+		ck_assert_msg(same > 0, "%s work-conserving: L waited for S's tail",
+			      name);
+	}
 	h_free(h);
 }
 END_TEST
@@ -1331,7 +1363,8 @@ Suite *policy_suite(void)
 	tcase_add_loop_test(tc, samples_match_scan, 0, 48);
 	tcase_add_test(tc, prediction_accuracy);
 	tcase_add_test(tc, srtf_beats_fifo_on_ercbench);
-	tcase_add_loop_test(tc, srtf_single_kernel, 0, 6);
+	tcase_add_loop_test(tc, srtf_single_kernel, 0,
+			    3 * GTBS_NR_SINGLE_KERNEL);
 	suite_add_tcase(s, tc);
 	return s;
 }
