@@ -47,28 +47,40 @@
  * the GPU"; Section "SRTF/Adaptive": SRTF "does not share resources among
  * concurrently executing kernels".  Outside sampling an SM issues only
  * from the grid SRTF picked; the question is the picked grid's *tail*,
- * once it has issued every block and its last blocks run.  Two readings:
+ * once it has issued every block and its last blocks run.  Three
+ * readings:
  *
- * - ``exclusive`` (the default, the paper's text): a grid in its tail
+ * - ``exclusive`` (the first sentence as written): a grid in its tail
  *   (&gtbs_srtf.tail, gtbs_grid_in_tail()) holds back every grid behind
- *   it in SRTF's order on the SM, of its class or below, until its last
- *   block ends (gtbs_srtf_held()); the SMs it has left stand idle, as
- *   under the serial SJF.  A grid ahead of it (shorter on that SM, or of
- *   a higher class) is not held, nor is a sample: a grid that arrives
- *   during a tail is sampled as if the tail grid still issued, and runs
- *   at once only if it is predicted shorter.  Its end kicks every SM.
+ *   it in SRTF's order on the SM, of its class or below, on every SM,
+ *   until its last block ends (gtbs_srtf_held()); the SMs it has left
+ *   stand idle, as under the serial SJF.
+ * - ``sm-exclusive`` (the default; the second sentence read per SM): the
+ *   same hold, but only on the SMs where blocks of the tail grid still
+ *   run, so no SM's resources are shared outside sampling and an SM the
+ *   tail has left issues the next grid at once.
  * - ``work-conserving`` (gputbs' first reading): an SM issues from the
  *   next grid as soon as the shortest has no block left to issue, so the
  *   next grid's first wave runs beside the shortest's last.
  *
- * The default is chosen by the figures of Documentation/evaluation.rst,
- * "Only a single kernel": at offset 0 exclusive SRTF's geomean STP is
- * 1.547 against 1.501 (paper 1.59), and 24 of the Tables' 39 cells are
- * within 5% against 21.  SRTF/Adaptive applies it in its non-sharing
- * mode, srtf-oracle by its fixed key.  Where the SRTF choice differs
- * between SMs (each SM reads its own predictions), each SM holds back
- * the grids behind the tail grid in its own order.
+ * In both exclusive readings a grid ahead of the tail grid (shorter on
+ * that SM, or of a higher class) is not held, nor is a sample: a grid
+ * that arrives during a tail that holds on the SM is sampled as if the
+ * tail grid still issued, and runs at once only if it is predicted
+ * shorter.  The tail grid's last block end kicks every SM.
  *
+ * The default is chosen by the figures of Documentation/evaluation.rst,
+ * "Only a single kernel": on the paper's 56 pairs at offset 0 SRTF's
+ * geomean STP is 1.550 (sm-exclusive), 1.547 (exclusive) and 1.501
+ * (work-conserving), paper 1.59, with 24, 24 and 21 of the Tables' 39
+ * cells within 5%; on the serving scenarios, where grids are small and
+ * many, exclusive runs one small grid at a time on the whole device
+ * (SRTF's STP 1.312 where sm-exclusive keeps 1.805).  SRTF/Adaptive
+ * applies it in its non-sharing mode, srtf-oracle by its fixed key.
+ * Where the SRTF choice differs between SMs (each SM reads its own
+ * predictions), each SM holds back the grids behind the tail grid in its
+ * own order.
+
  * **With preemption** (the device's preempt_mode is not drain; gputbs'
  * extension, the experiment the paper's Section "System Throughput"
  * could not run), the hand-off and sampling delays need not be waited

@@ -82,15 +82,16 @@ struct gtbs_srtf {
  *	an SM issues from the next grid as soon as the shortest has no block
  *	left to issue, so the next grid's first wave runs beside the
  *	shortest's last.
- * @GTBS_SINGLE_EXCLUSIVE: ``exclusive``, the paper's text: a grid in its
- *	tail (every block issued, blocks still resident) holds back every
- *	grid behind it in SRTF's order until its last block ends, as the
- *	serial SJF does; a grid ahead of it (a shorter one that arrived and
- *	was sampled) is not held.
- * @GTBS_SINGLE_SM: ``sm-exclusive``, gputbs' reading per SM: a grid in its
- *	tail holds back the grids behind it only on the SMs where blocks of
- *	it still run, so no SM runs two grids outside sampling but an SM the
- *	tail has left issues the next grid at once.
+ * @GTBS_SINGLE_EXCLUSIVE: ``exclusive``, the paper's first sentence as
+ *	written: a grid in its tail (every block issued, blocks still
+ *	resident) holds back every grid behind it in SRTF's order on every
+ *	SM until its last block ends, as the serial SJF does; a grid ahead
+ *	of it (a shorter one that arrived and was sampled) is not held.
+ * @GTBS_SINGLE_SM: ``sm-exclusive``, the default, the paper's "does not
+ *	share resources" read per SM: a grid in its tail holds back the grids
+ *	behind it only on the SMs where blocks of it still run, so no SM runs
+ *	two grids outside sampling but an SM the tail has left issues the
+ *	next grid at once.
  * @GTBS_NR_SINGLE_KERNEL: number of readings.
  */
 enum gtbs_single_kernel {
