@@ -373,8 +373,51 @@ static void gtbs_srtf_longer_arrival_keeps_incumbent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->end_cycle, 4400);
 }
 
+/*
+ * The two readings on the timeline of gtbs_srtf_two_grids(): at 800 B
+ * issues its last block B7 on SM0 and is in its tail until 900.  SM1 is
+ * free (B6 ended at 800) and holds no block of B.  sm-exclusive (the
+ * default, as above) and work-conserving: A3 starts on SM1 at 800 and A
+ * ends at 2900.  exclusive: B's tail holds A on every SM until 900, when
+ * both SMs take A (A3, A4), and A's 13 blocks left run in 7 rounds of 300
+ * cycles: A ends at 3000, B still at 900.
+ */
+static void gtbs_srtf_exclusive_tail(struct kunit *test)
+{
+	static const u64 readings[] = {
+		GTBS_SINGLE_SM, GTBS_SINGLE_CONSERVING, GTBS_SINGLE_EXCLUSIVE,
+	};
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(readings); i++) {
+		struct gtbs_test_dev *td = gtbs_policy_dev(test, 2, "srtf");
+		struct gtbs_grid_desc da = gtbs_whole_sm(16, 300,
+							 GTBS_PRIO_NORMAL);
+		struct gtbs_grid_desc db = gtbs_whole_sm(8, 100,
+							 GTBS_PRIO_NORMAL);
+		bool excl = readings[i] == GTBS_SINGLE_EXCLUSIVE;
+		const struct gtbs_test_event *a3;
+		struct gtbs_grid *a, *b;
+
+		KUNIT_ASSERT_EQ(test, gtbs_policy_param_set(&td->dev,
+				gtbs_param_idx(test, td, "single_kernel"),
+				readings[i], 0), 0);
+		a = gtbs_test_submit(test, td, &da, 0);
+		b = gtbs_test_submit(test, td, &db, 150);
+		gtbs_test_drain(td);
+		KUNIT_EXPECT_EQ(test, b->end_cycle, 900);
+		a3 = gtbs_start_of(td, a, 3);
+		KUNIT_ASSERT_NOT_NULL(test, a3);
+		KUNIT_EXPECT_EQ_MSG(test, a3->start, excl ? 900 : 800,
+				    "reading %llu", readings[i]);
+		KUNIT_EXPECT_EQ_MSG(test, a->end_cycle, excl ? 3000 : 2900,
+				    "reading %llu", readings[i]);
+	}
+}
+
 static struct kunit_case gtbs_srtf_cases[] = {
 	KUNIT_CASE(gtbs_srtf_two_grids),
+	KUNIT_CASE(gtbs_srtf_exclusive_tail),
 	KUNIT_CASE(gtbs_srtf_fifo_contrast),
 	KUNIT_CASE(gtbs_srtf_longer_arrival_keeps_incumbent),
 	{}
