@@ -137,7 +137,7 @@ echo srtf-adaptive >"$SYS/policy"
 gputbs param >param.txt 2>&1
 cat param.txt
 check "srtf-adaptive: its parameters at their defaults, with units" \
-	grep -qx 'params: share_threshold_ppm=500000 ppm share_residency=3 blocks share_mode=device preempt_ratio_pct=200 % preempt_unknown=sample' param.txt
+	grep -qx 'params: share_threshold_ppm=500000 ppm share_residency=3 blocks share_mode=device preempt_ratio_pct=200 % preempt_unknown=sample single_kernel=sm-exclusive' param.txt
 check "each with its default and range" \
 	grep -qE '^share_residency +3 blocks  \(default 3, 1\.\.64\)$' param.txt
 gputbs param share_threshold_ppm=250000 share_residency=5 share_mode=sm >param.txt 2>&1
@@ -145,14 +145,14 @@ rc=$?
 cat param.txt
 check "gputbs param NAME=VALUE... exits 0" test "$rc" -eq 0
 check "it prints the new values" \
-	grep -qx 'params: share_threshold_ppm=250000 ppm share_residency=5 blocks share_mode=sm preempt_ratio_pct=200 % preempt_unknown=sample' param.txt
+	grep -qx 'params: share_threshold_ppm=250000 ppm share_residency=5 blocks share_mode=sm preempt_ratio_pct=200 % preempt_unknown=sample single_kernel=sm-exclusive' param.txt
 check "sysfs reads what netlink set" test \
 	"$(cat "$SYS/policy_params/share_threshold_ppm") $(cat "$SYS/policy_params/share_residency") $(cat "$SYS/policy_params/share_mode")" = "250000 5 sm"
 gputbs param share_mode=0 >/dev/null 2>&1
 check "a choice set by number" test "$(cat "$SYS/policy_params/share_mode")" = device
 echo 7 >"$SYS/policy_params/share_residency"
 check "gputbs top shows what sysfs set" sh -c \
-	"gputbs top --iterations 1 --batch | grep -qx 'params: share_threshold_ppm=250000 ppm share_residency=7 blocks share_mode=device preempt_ratio_pct=200 % preempt_unknown=sample'"
+	"gputbs top --iterations 1 --batch | grep -qx 'params: share_threshold_ppm=250000 ppm share_residency=7 blocks share_mode=device preempt_ratio_pct=200 % preempt_unknown=sample single_kernel=sm-exclusive'"
 gputbs param share_residency=65 >param.txt 2>&1
 rc=$?
 cat param.txt

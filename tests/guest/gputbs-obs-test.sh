@@ -34,7 +34,7 @@ check() {	# check NAME COMMAND...
 }
 
 counters="grids_submitted grids_completed grids_cancelled blocks_dispatched predictions promotions policy_switches sharing_switches preemptions blocks_switched blocks_flushed blocks_restored switch_cycles flushed_cycles"
-config="nr_sms threads_per_sm regs_per_sm shmem_per_sm blocks_per_sm warps_per_sm warp_size load_knee_warps timing_model time_scale_ps"
+config="nr_sms threads_per_sm regs_per_sm shmem_per_sm blocks_per_sm warps_per_sm warp_size load_knee_warps timing_model block_times time_scale_ps"
 
 snapshot() {	# snapshot FILE: "name value" per counter
 	for c in $counters; do
@@ -77,20 +77,22 @@ check_sysfs() {
 		preempt_ratio_pct=[0-9]*) ;;
 		preempt_unknown=predicted | preempt_unknown=sample) ;;
 		share_mode=device | share_mode=sm) ;;
+		single_kernel=work-conserving | single_kernel=exclusive) ;;
+		single_kernel=sm-exclusive) ;;
 		*) echo "sysfs policy_params/$name: '$v'" ;;
 		esac
 	done
 }
 
-# policy_params/ as each policy has it: exactly srtf-adaptive's five
+# policy_params/ as each policy has it: exactly srtf-adaptive's six
 # files at their defaults, none for fifo
 check_params_layout() {
 	echo srtf-adaptive >"$SYS/policy" || echo "selecting srtf-adaptive"
 	l=$(cd "$SYS/policy_params" && echo *)
-	[ "$l" = "preempt_ratio_pct preempt_unknown share_mode share_residency share_threshold_ppm" ] ||
+	[ "$l" = "preempt_ratio_pct preempt_unknown share_mode share_residency share_threshold_ppm single_kernel" ] ||
 		echo "policy_params/ of srtf-adaptive: '$l'"
-	v="$(cat "$SYS/policy_params/share_threshold_ppm") $(cat "$SYS/policy_params/share_residency") $(cat "$SYS/policy_params/share_mode") $(cat "$SYS/policy_params/preempt_ratio_pct") $(cat "$SYS/policy_params/preempt_unknown")"
-	[ "$v" = "500000 3 device 200 sample" ] || echo "policy_params/ defaults: '$v'"
+	v="$(cat "$SYS/policy_params/share_threshold_ppm") $(cat "$SYS/policy_params/share_residency") $(cat "$SYS/policy_params/share_mode") $(cat "$SYS/policy_params/preempt_ratio_pct") $(cat "$SYS/policy_params/preempt_unknown") $(cat "$SYS/policy_params/single_kernel")"
+	[ "$v" = "500000 3 device 200 sample sm-exclusive" ] || echo "policy_params/ defaults: '$v'"
 	echo fifo >"$SYS/policy" || echo "selecting fifo"
 	[ -d "$SYS/policy_params" ] || echo "policy_params/ of fifo: absent"
 	l=$(cd "$SYS/policy_params" && ls)
@@ -292,7 +294,7 @@ check "the fdinfo of a client with grids was read" test -s "$work/fdinfos"
 check "sysfs, debugfs and fdinfo formats" test ! -s "$work/bad"
 sort "$work/bad" | uniq -c | head -n 20
 check_params_layout >"$work/bad.params"
-check "policy_params/: srtf-adaptive's five files at their defaults, fifo's none" \
+check "policy_params/: srtf-adaptive's six files at their defaults, fifo's none" \
 	test ! -s "$work/bad.params"
 cat "$work/bad.params"
 check "after the run: preempt_latency's preemptions = sysfs preemptions" \
