@@ -86,6 +86,10 @@ void gtbs_dev_init(struct gtbs_dev *dev, const struct gtbs_dev_config *cfg,
 	dev->spare_low = 2 * cfg->max_blocks_per_sm;
 	dev->pred_mode = GTBS_PRED_MODE_DEFAULT;
 	dev->switch_bytes_per_cycle = GTBS_SWITCH_BYTES_PER_CYCLE_DEFAULT;
+	INIT_LIST_HEAD(&dev->tenants);
+	dev->cap_period = GTBS_CAP_PERIOD_DEFAULT;
+	dev->refill_cycle = U64_MAX;
+	gtbs_tenant_setup(dev, &dev->tenant0, 0, 0);
 	gtbs_policy_attach(dev);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_init);
@@ -402,6 +406,7 @@ static void gtbs_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	list_add_tail(&grid->node, &dev->grids);
 	if (dev->backend && dev->backend->grid_arrive)
 		dev->backend->grid_arrive(dev, grid);
+	gtbs_grid_tenant_join(dev, grid);
 	if (!grid->throttle) {
 		list_add_tail(&grid->pending_node, &dev->pending);
 		dev->nr_pending[grid->desc.prio_class]++;
@@ -855,6 +860,10 @@ static void gtbs_sm_dispatch(struct gtbs_dev *dev, struct gtbs_sm *sm)
 			dev->backend->pick(dev, sm, grid, reason);
 		if (!grid || !gtbs_grid_has_blocks(grid))
 			break;
+		/* a tenant over its cap is throttled here (tenant.c) */
+		if (grid->tenant->max_ppm &&
+		    gtbs_tenant_check(dev, grid->tenant, sm->now))
+			continue;
 		if (!gtbs_sm_fits(dev, sm, grid)) {
 			if (dev->preempt_mode == GTBS_PREEMPT_DRAIN)
 				break;
@@ -889,6 +898,7 @@ static void gtbs_grid_leave(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	}
 	gtbs_timeouts_del(dev, grid);
 	grid->expire_cycle = U64_MAX;
+	gtbs_grid_tenant_leave(dev, grid);
 	dev->nr_grids--;
 	/* OnKernelEnd: a new slice for the others if it ever ran a block */
 	gtbs_slice_on_kernel_end(&dev->slice_gen, grid->next_block > 0);
@@ -1293,10 +1303,11 @@ u64 gtbs_dev_next_event(const struct gtbs_dev *dev)
 {
 	gtbs_lockdep_assert_held(dev);
 	/* the heap's first SM; pending kicks (due at once) count too */
-	return min(min(min(dev->heap_key[0],
-			   dev->kick_cycle),
-		       gtbs_dev_next_arrival(dev)),
-		   gtbs_dev_next_expiry(dev));
+	return min(min(min(min(dev->heap_key[0],
+			       dev->kick_cycle),
+			   gtbs_dev_next_arrival(dev)),
+		       gtbs_dev_next_expiry(dev)),
+		   gtbs_dev_next_refill(dev));
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_event);
 
@@ -1348,6 +1359,7 @@ bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 		/* the SM with the earliest event, lowest index on ties */
 		struct gtbs_sm *top = dev->sms[dev->sm_heap[0]], *first = top;
 		u64 top_key = dev->heap_key[0], next = top_key, arrival, expiry;
+		u64 refill;
 		u64 ev;
 		u32 kicked = gtbs_kick_first(dev);
 		bool kick = false;
@@ -1362,7 +1374,8 @@ bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 		}
 		arrival = gtbs_dev_next_arrival(dev);
 		expiry = gtbs_dev_next_expiry(dev);
-		ev = min(min(next, arrival), expiry);
+		refill = gtbs_dev_next_refill(dev);
+		ev = min(min(min(next, arrival), expiry), refill);
 		if (ev == U64_MAX || ev > until) {
 			if (until != U64_MAX)
 				dev->clock = max(dev->clock, until);
@@ -1416,11 +1429,13 @@ bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 							       struct gtbs_grid,
 							       node),
 					 arrival);
-		} else {
+		} else if (ev == expiry) {
 			gtbs_grid_expire(dev, list_first_entry(&dev->timeouts,
 							       struct gtbs_grid,
 							       timeout_node),
 					 expiry);
+		} else {
+			gtbs_dev_refill(dev, refill);
 		}
 	}
 }
@@ -1490,6 +1505,7 @@ static void gtbs_grid_priv_clear(const struct gtbs_dev *dev,
  */
 static void gtbs_policy_priv_clear(struct gtbs_dev *dev)
 {
+	struct gtbs_tenant *t;
 	struct gtbs_grid *grid;
 	u32 i;
 
@@ -1503,6 +1519,8 @@ static void gtbs_policy_priv_clear(struct gtbs_dev *dev)
 		gtbs_grid_priv_clear(dev, grid);
 	list_for_each_entry(grid, &dev->waiting, node)
 		gtbs_grid_priv_clear(dev, grid);
+	list_for_each_entry(t, &dev->tenants, node)
+		memset(t->policy_priv, 0, sizeof(t->policy_priv));
 }
 
 /*

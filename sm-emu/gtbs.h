@@ -50,8 +50,31 @@
  *	device fall behind the wall clock, Documentation/reliability.rst)
  */
 #define GTBS_THROTTLE_OWNER	1U
+/**
+ * GTBS_THROTTLE_CAP - &gtbs_grid.throttle bit: the grid's tenant spent its
+ *	cap's budget for the period (tenant.c)
+ */
+#define GTBS_THROTTLE_CAP	2U
 /** GTBS_THROTTLE_ALL - every &gtbs_grid.throttle bit defined */
-#define GTBS_THROTTLE_ALL	GTBS_THROTTLE_OWNER
+#define GTBS_THROTTLE_ALL	(GTBS_THROTTLE_OWNER | GTBS_THROTTLE_CAP)
+/**
+ * GTBS_SM_TIME_SCALE - units of SM time per SM-cycle (&gtbs_tenant.sm_time):
+ *	a block of residency R holds SCALE / R per cycle (tenant.c)
+ */
+#define GTBS_SM_TIME_SCALE	1000000ULL
+/** GTBS_TENANT_WEIGHT_DEFAULT - a tenant's weight unless set (cpu.weight's) */
+#define GTBS_TENANT_WEIGHT_DEFAULT	100
+/** GTBS_TENANT_WEIGHT_MAX - the largest weight (cpu.weight's) */
+#define GTBS_TENANT_WEIGHT_MAX	10000
+/**
+ * GTBS_CAP_PERIOD_DEFAULT - cycles of a cap's period (&gtbs_dev.cap_period):
+ *	100,000 cycles, 71 us at the GTX 480's 1.401 GHz, 51 us at the H100's
+ *	1.98 GHz, a thousandth of CFS's default 100 ms period (a GPU block
+ *	lasts microseconds where a CPU slice lasts milliseconds)
+ */
+#define GTBS_CAP_PERIOD_DEFAULT	100000ULL
+/** GTBS_POLICY_TENANT_PRIV_SIZE - bytes of policy state per tenant */
+#define GTBS_POLICY_TENANT_PRIV_SIZE	48
 /** GTBS_LABEL_LEN - bytes in a grid label, NUL included */
 #define GTBS_LABEL_LEN		32
 /** GTBS_POLICY_NAME_LEN - bytes in a policy name, NUL included */
@@ -437,6 +460,55 @@ struct gtbs_grid_sm {
 };
 
 /**
+ * struct gtbs_tenant - who a grid's SM time is charged to (tenant.c)
+ * @node: link in &gtbs_dev.tenants.
+ * @grids: its grids that arrived and have not left, in arrival order
+ *	(&gtbs_grid.tenant_node).
+ * @nr_grids: entries on @grids.
+ * @id: the owner's number for it (the module: the cgroup's id, 0 for the
+ *	device's own; the simulator: an index), for readers.
+ * @weight: 1..%GTBS_TENANT_WEIGHT_MAX (cgroup v2's cpu.weight), default
+ *	%GTBS_TENANT_WEIGHT_DEFAULT: read by policies (``fair``).
+ * @max_ppm: cap on its share of the device's SM time, ppm (cpu.max); 0
+ *	for none.
+ * @rate: SM time its held slots add per cycle: %GTBS_SM_TIME_SCALE / R
+ *	per block holding a slot (running, saving or restoring).
+ * @stamp: the cycle @sm_time and @budget are up to.
+ * @sm_time: SM time its blocks held, 1/%GTBS_SM_TIME_SCALE SM-cycles.
+ * @budget: with a cap: SM time left in the current period, same unit;
+ *	negative: a debt the next periods' quotas pay first.
+ * @period_end: the end of its current cap period, cycles.
+ * @throttled: its grids carry %GTBS_THROTTLE_CAP.
+ * @throttled_since: the cycle it was last throttled.
+ * @throttled_cycles: cycles it spent throttled, up to its last refill.
+ * @nr_throttles: times it was throttled.
+ * @policy_priv: the policy's state of the tenant,
+ *	&gtbs_policy_ops.tenant_priv_size bytes used; zeroed at every policy
+ *	switch and by gtbs_tenant_init().
+ *
+ * The owner's memory, on the device's list between gtbs_tenant_init() and
+ * gtbs_tenant_del(); every member is protected by the device lock.
+ */
+struct gtbs_tenant {
+	struct list_head node;
+	struct list_head grids;
+	u32 nr_grids;
+	u64 id;
+	u32 weight;
+	u32 max_ppm;
+	u64 rate;
+	u64 stamp;
+	u64 sm_time;
+	s64 budget;
+	u64 period_end;
+	bool throttled;
+	u64 throttled_since;
+	u64 throttled_cycles;
+	u64 nr_throttles;
+	u64 policy_priv[GTBS_POLICY_TENANT_PRIV_SIZE / sizeof(u64)];
+};
+
+/**
  * struct gtbs_grid - a submitted grid
  * @node: link in &gtbs_dev.grids (arrival order) while QUEUED or RUNNING;
  *	in &gtbs_dev.arrivals (by @submit_cycle) while ARRIVING; in
@@ -492,6 +564,10 @@ struct gtbs_grid_sm {
  *	before any new block (preempt.c).
  * @nr_saved: entries on @saved.
  * @priv: owner's pointer (the module's grid, the simulator's job).
+ * @tenant: who its SM time is charged to: set by the owner before the
+ *	grid arrives, or NULL for the device's &gtbs_dev.tenant0 (set then).
+ * @tenant_node: link in @tenant's &gtbs_tenant.grids from arrival to
+ *	leaving.
  * @after: while WAITING, the predecessor it waits for, else NULL.
  * @after_node: link in @after's @dependents while WAITING.
  * @dependents: the WAITING grids whose predecessor this grid is, in
@@ -555,6 +631,8 @@ struct gtbs_grid {
 	struct rb_node timeout_rb;
 	struct list_head saved;
 	void *priv;
+	struct gtbs_tenant *tenant;
+	struct list_head tenant_node;
 	struct gtbs_grid *after;
 	struct list_head after_node;
 	struct list_head dependents;
@@ -968,6 +1046,10 @@ struct gtbs_policy_param {
  *	0..%GTBS_POLICY_GRID_PRIV_SIZE.
  * @grid_sm_priv_size: bytes of &gtbs_grid_sm.policy_priv,
  *	0..%GTBS_POLICY_GRID_SM_PRIV_SIZE.
+ * @tenant_priv_size: bytes of &gtbs_tenant.policy_priv,
+ *	0..%GTBS_POLICY_TENANT_PRIV_SIZE.
+ * @tenant_update: optional.  @t's weight changed from @old_weight
+ *	(gtbs_tenant_set()) at @now.
  * @params: @nr_params tunables, or NULL.
  * @nr_params: 0..%GTBS_MAX_POLICY_PARAMS.
  *
@@ -1002,6 +1084,9 @@ struct gtbs_policy_ops {
 	u32 sm_priv_size;
 	u32 grid_priv_size;
 	u32 grid_sm_priv_size;
+	u32 tenant_priv_size;
+	void (*tenant_update)(struct gtbs_dev *dev, struct gtbs_tenant *t,
+			      u32 old_weight, u64 now);
 	const struct gtbs_policy_param *params;
 	u32 nr_params;
 };
@@ -1275,6 +1360,14 @@ struct gtbs_pair_alloc {
  * @restores: counter of switched-out blocks restored.
  * @xfer_cycles: counter of cycles SMs spent saving and restoring.
  * @lost_cycles: counter of cycles of work flushed blocks lost.
+ * @tenants: the tenants the device knows (&gtbs_tenant.node), @tenant0
+ *	first.
+ * @tenant0: the device's own tenant: the grids whose owner gave none.
+ * @cap_period: cycles of a cap period (tenant.c), 1..2^40, default
+ *	%GTBS_CAP_PERIOD_DEFAULT; set while no tenant is capped.
+ * @refill_cycle: the next refill of a throttled tenant (valid while
+ *	@nr_tenants_throttled).
+ * @nr_tenants_throttled: tenants throttled by their cap.
  * @policy_priv: the policy's state of the device, its parameters
  *	included (&gtbs_policy_param.offset),
  *	&gtbs_policy_ops.dev_priv_size bytes used (gtbs_policy_priv());
@@ -1347,6 +1440,11 @@ struct gtbs_dev {
 	u64 restores;
 	u64 xfer_cycles;
 	u64 lost_cycles;
+	struct list_head tenants;
+	struct gtbs_tenant tenant0;
+	u64 cap_period;
+	u64 refill_cycle;
+	u32 nr_tenants_throttled;
 	u64 policy_priv[GTBS_POLICY_DEV_PRIV_SIZE / sizeof(u64)];
 };
 
@@ -1373,6 +1471,27 @@ u64 gtbs_block_work_wave(const struct gtbs_grid_desc *desc, u32 block,
 			 u32 wave_blocks, u32 share_ppm);
 u64 gtbs_grid_block_work(const struct gtbs_dev *dev,
 			 const struct gtbs_grid *grid, u32 block);
+
+/* tenant.c */
+void gtbs_tenant_init(struct gtbs_dev *dev, struct gtbs_tenant *t, u64 id,
+		      u64 now);
+void gtbs_tenant_setup(struct gtbs_dev *dev, struct gtbs_tenant *t, u64 id,
+		       u64 now);
+bool gtbs_tenant_busy(const struct gtbs_tenant *t);
+void gtbs_tenant_del(struct gtbs_dev *dev, struct gtbs_tenant *t);
+int gtbs_tenant_set(struct gtbs_dev *dev, struct gtbs_tenant *t, u32 weight,
+		    u32 max_ppm, u64 now);
+void gtbs_tenant_sync(struct gtbs_dev *dev, struct gtbs_tenant *t, u64 now);
+u64 gtbs_tenant_sm_time(const struct gtbs_tenant *t, u64 now);
+bool gtbs_tenant_check(struct gtbs_dev *dev, struct gtbs_tenant *t, u64 now);
+void gtbs_tenant_hold(struct gtbs_dev *dev, const struct gtbs_grid *grid,
+		      u64 now);
+void gtbs_tenant_unhold(struct gtbs_dev *dev, const struct gtbs_grid *grid,
+			u64 now);
+u64 gtbs_dev_next_refill(const struct gtbs_dev *dev);
+void gtbs_dev_refill(struct gtbs_dev *dev, u64 now);
+void gtbs_grid_tenant_join(struct gtbs_dev *dev, struct gtbs_grid *grid);
+void gtbs_grid_tenant_leave(struct gtbs_dev *dev, struct gtbs_grid *grid);
 u64 gtbs_block_progress(u64 work, u32 full_div);
 u64 gtbs_progress_advance(u64 cycles, u32 div);
 u64 gtbs_progress_advance_rem(u64 cycles, u32 div, u32 *rem);
@@ -1527,6 +1646,7 @@ extern const struct gtbs_policy_ops gtbs_policy_srtf_adaptive;
 extern const struct gtbs_policy_ops gtbs_policy_srtf_oracle;
 extern const struct gtbs_policy_ops gtbs_policy_sjf;
 extern const struct gtbs_policy_ops gtbs_policy_ljf;
+extern const struct gtbs_policy_ops gtbs_policy_fair;
 /* test only (policy_sjf.c): SJF and LJF pick by the plain scan */
 extern bool gtbs_serial_scan_ref;
 

@@ -55,6 +55,7 @@ static const struct gtbs_policy_ops * const gtbs_builtins[] = {
 	&gtbs_policy_srtf_oracle,
 	&gtbs_policy_sjf,
 	&gtbs_policy_ljf,
+	&gtbs_policy_fair,
 };
 
 /**
@@ -169,7 +170,8 @@ int gtbs_policy_check(const struct gtbs_policy_ops *ops, const char **why)
 	if (ops->dev_priv_size > GTBS_POLICY_DEV_PRIV_SIZE ||
 	    ops->sm_priv_size > GTBS_POLICY_SM_PRIV_SIZE ||
 	    ops->grid_priv_size > GTBS_POLICY_GRID_PRIV_SIZE ||
-	    ops->grid_sm_priv_size > GTBS_POLICY_GRID_SM_PRIV_SIZE) {
+	    ops->grid_sm_priv_size > GTBS_POLICY_GRID_SM_PRIV_SIZE ||
+	    ops->tenant_priv_size > GTBS_POLICY_TENANT_PRIV_SIZE) {
 		*why = "a private size exceeds its area (GTBS_POLICY_*_PRIV_SIZE)";
 		return -EINVAL;
 	}

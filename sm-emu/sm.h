@@ -147,6 +147,7 @@ static inline void gtbs_sm_take(struct gtbs_dev *dev, struct gtbs_sm *sm,
 {
 	const struct gtbs_occupancy *occ = &grid->occ;
 
+	gtbs_tenant_hold(dev, grid, sm->now);
 	sm->nr_resident++;
 	gtbs_sm_full_update(dev, sm);
 	sm->used_warps += occ->warps;
@@ -207,6 +208,7 @@ static inline void gtbs_sm_give(struct gtbs_dev *dev, struct gtbs_sm *sm,
 {
 	const struct gtbs_occupancy *occ = &slot->grid->occ;
 
+	gtbs_tenant_unhold(dev, slot->grid, sm->now);
 	sm->nr_resident--;
 	gtbs_sm_full_update(dev, sm);
 	sm->used_warps -= occ->warps;

@@ -30,6 +30,8 @@ typedef long long s64;
 
 #define U32_MAX		((u32)~0U)
 #define U64_MAX		((u64)~0ULL)
+#define S64_MAX		((s64)(U64_MAX >> 1))
+#define S64_MIN		(-S64_MAX - 1)
 #define BIT_ULL(n)	(1ULL << (n))
 
 /* Core symbols are exported to the KUnit module only; nothing here. */
