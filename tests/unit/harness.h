@@ -158,6 +158,7 @@ Suite *timeout_suite(void);
 Suite *conformance_suite(void);
 Suite *preempt_suite(void);
 Suite *throttle_suite(void);
+Suite *tenant_suite(void);
 /* Regression cases, one per core bug found by these tests. */
 Suite *regressions_suite(void);
 void regressions_timing(Suite *s);

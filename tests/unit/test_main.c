@@ -85,6 +85,7 @@ int main(void)
 	srunner_add_suite(sr, conformance_suite());
 	srunner_add_suite(sr, preempt_suite());
 	srunner_add_suite(sr, throttle_suite());
+	srunner_add_suite(sr, tenant_suite());
 	srunner_add_suite(sr, regressions_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	run = srunner_ntests_run(sr);

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_tenant.c - tenants (sm-emu/tenant.c): SM time counted exactly, caps
+ * that hold alone and beside others under any policy, and the fair
+ * policy's weighted shares (sm-emu/policy_fair.c).
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <math.h>
+
+#include "harness.h"
+
+/* A grid of @blocks blocks of exactly @cycles, R = 8 on the paper's SM. */
+static struct gtbs_grid_desc ten_desc(u32 blocks, u64 cycles)
+{
+	struct gtbs_grid_desc d = h_desc(blocks, 64, 16, 0, cycles);
+
+	d.block_rsd_ppm = 0;
+	return d;
+}
+
+/* Init @d's grid for tenant @t (NULL: the device's) and submit it at @at. */
+static struct gtbs_grid *ten_submit(struct h_dev *h, struct gtbs_tenant *t,
+				    const struct gtbs_grid_desc *d, u64 at)
+{
+	const char *why = NULL;
+	struct gtbs_grid *g;
+	int err = 0;
+
+	g = h_grid_new(h, d, &err, &why);
+	ck_assert_msg(g, "grid rejected (%d): %s", err, why);
+	gtbs_dev_run_until(&h->dev, at);
+	g->tenant = t;
+	gtbs_grid_submit(&h->dev, g, at);
+	gtbs_dev_run_until(&h->dev, at);
+	return g;
+}
+
+/* @t's share of the device's SM time over [@from, @to]: held / (S x T). */
+static double ten_share(const struct h_dev *h, const struct gtbs_tenant *t,
+			u64 held_from, u64 from, u64 to)
+{
+	return (double)(gtbs_tenant_sm_time(t, to) - held_from) /
+	       ((double)h->dev.cfg.nr_sms * (double)(to - from) *
+		GTBS_SM_TIME_SCALE);
+}
+
+/*
+ * One SM, R = 8: 16 blocks of 1000 cycles run 0..2000 and hold 16 x 1000
+ * / 8 = 2000 SM-cycles; a grid without a tenant is the device's.
+ */
+START_TEST(tenant_sm_time_exact)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc d = ten_desc(16, 1000);
+	struct gtbs_tenant t;
+	struct gtbs_grid *g;
+
+	gtbs_tenant_init(&h->dev, &t, 7, 0);
+	ck_assert_uint_eq(t.weight, GTBS_TENANT_WEIGHT_DEFAULT);
+	g = ten_submit(h, NULL, &d, 0);
+	ck_assert_ptr_eq(g->tenant, &h->dev.tenant0);
+	ten_submit(h, &t, &d, 0);
+	ck_assert_uint_eq(h_drain(h), 4000);
+	ck_assert_uint_eq(gtbs_tenant_sm_time(&h->dev.tenant0, 4000),
+			  2000 * GTBS_SM_TIME_SCALE);
+	ck_assert_uint_eq(gtbs_tenant_sm_time(&t, 4000),
+			  2000 * GTBS_SM_TIME_SCALE);
+	ck_assert_uint_eq(t.rate, 0);
+	ck_assert(!gtbs_tenant_busy(&t));
+	gtbs_tenant_del(&h->dev, &t);
+	h_free(h);
+}
+END_TEST
+
+/*
+ * A cap holds alone, on an otherwise idle device: one SM, 16,000 blocks of
+ * 1000 cycles (uncapped 2 M cycles), max 30%: each 100,000-cycle period
+ * the grid runs 30,000 cycles at full residency and is throttled, so the
+ * run lasts about 6.7 M cycles at 30%.  Beside an uncapped tenant under
+ * FIFO (the capped grid first; the other's grid of 60,000 blocks outlasts
+ * it), the capped one still holds 30% and the other takes the rest: 70%.
+ * @_i: alone, beside.
+ */
+START_TEST(tenant_cap_holds)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc d = ten_desc(16000, 1000);
+	struct gtbs_tenant capped, other;
+	struct gtbs_grid *a, *b = NULL;
+	double share;
+	u64 end;
+
+	gtbs_tenant_init(&h->dev, &capped, 1, 0);
+	gtbs_tenant_init(&h->dev, &other, 2, 0);
+	ck_assert_int_eq(gtbs_tenant_set(&h->dev, &capped, 100, 300000, 0), 0);
+	a = ten_submit(h, &capped, &d, 0);
+	if (_i) {
+		/* long enough to keep the SM busy to the capped run's end */
+		struct gtbs_grid_desc db = ten_desc(60000, 1000);
+
+		b = ten_submit(h, &other, &db, 0);
+	}
+	/* to the capped grid's end, where the shares are read */
+	while (a->state != GTBS_GRID_DONE)
+		gtbs_dev_run_until(&h->dev, gtbs_dev_next_event(&h->dev));
+	end = a->end_cycle;
+	share = ten_share(h, &capped, 0, 0, end);
+	ck_assert_msg(fabs(share - 0.30) <= 0.005, "capped: %.4f", share);
+	ck_assert_uint_gt(capped.nr_throttles, 50);
+	ck_assert_uint_gt(capped.throttled_cycles, end / 2);
+	if (_i) {
+		/* over the capped run, the other tenant had every other cycle */
+		share = ten_share(h, &other, 0, 0, end);
+		ck_assert_msg(fabs(share - 0.70) <= 0.005, "other: %.4f",
+			      share);
+		ck_assert_uint_eq(other.nr_throttles, 0);
+		ck_assert_ptr_nonnull(b);
+	}
+	h_drain(h);
+	ck_assert_uint_eq(h->violations, 0);
+	h_free(h);
+}
+END_TEST
+
+/*
+ * A throttled tenant's grid that arrives is throttled at once, and a
+ * lifted cap lets it issue at the cycle it is lifted.
+ */
+START_TEST(tenant_cap_lifted)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc d = ten_desc(800, 1000);
+	struct gtbs_tenant t;
+	struct gtbs_grid *a, *b;
+
+	gtbs_tenant_init(&h->dev, &t, 1, 0);
+	ck_assert_int_eq(gtbs_tenant_set(&h->dev, &t, 100, 100000, 0), 0);
+	a = ten_submit(h, &t, &d, 0);
+	gtbs_dev_run_until(&h->dev, 50000);
+	ck_assert(t.throttled);
+	ck_assert_uint_eq(a->throttle, GTBS_THROTTLE_CAP);
+	b = ten_submit(h, &t, &d, 50000);
+	ck_assert_uint_eq(b->throttle, GTBS_THROTTLE_CAP);
+	ck_assert_int_eq(gtbs_tenant_set(&h->dev, &t, 100, 0, 50000), 0);
+	ck_assert(!t.throttled);
+	ck_assert_uint_eq(a->throttle | b->throttle, 0);
+	ck_assert_uint_eq(gtbs_dev_next_refill(&h->dev), U64_MAX);
+	h_drain(h);
+	ck_assert_uint_eq(a->start_cycle, 0);
+	ck_assert_uint_eq(h->violations, 0);
+	/* out of range: nothing changes */
+	ck_assert_int_eq(gtbs_tenant_set(&h->dev, &t, 0, 0, a->end_cycle),
+			 -EINVAL);
+	ck_assert_int_eq(gtbs_tenant_set(&h->dev, &t, 10001, 0, a->end_cycle),
+			 -EINVAL);
+	ck_assert_int_eq(gtbs_tenant_set(&h->dev, &t, 1, 1000001,
+					 a->end_cycle), -EINVAL);
+	ck_assert_uint_eq(t.weight, 100);
+	h_free(h);
+}
+END_TEST
+
+/*
+ * fair: two tenants keep 15 SMs busy (each a grid of 60,000 blocks of
+ * 2000 cycles, R = 8); over the interval both have blocks to issue, their
+ * SM time is in the proportion of their weights: 10:90 within 0.5
+ * percentage points, 1:99 within 0.2, 1:1 within 0.5.  FIFO, for
+ * contrast, gives the first grid nearly everything.
+ */
+static const struct {
+	u32 wa, wb;
+	double tol;
+} fair_cases[] = {
+	{ 10, 90, 0.005 }, { 1, 99, 0.002 }, { 100, 100, 0.005 },
+};
+
+START_TEST(fair_weighted_shares)
+{
+	struct gtbs_dev_config cfg;
+	struct gtbs_grid_desc d = ten_desc(60000, 2000);
+	struct gtbs_tenant ta, tb;
+	struct gtbs_grid *a, *b;
+	struct h_dev *h;
+	double want, sa, sb;
+	u64 until;
+
+	gtbs_config_default(&cfg);
+	h = h_new(&cfg, gtbs_policy_find("fair"));
+	gtbs_tenant_init(&h->dev, &ta, 1, 0);
+	gtbs_tenant_init(&h->dev, &tb, 2, 0);
+	ck_assert_int_eq(gtbs_tenant_set(&h->dev, &ta, fair_cases[_i].wa, 0,
+					 0), 0);
+	ck_assert_int_eq(gtbs_tenant_set(&h->dev, &tb, fair_cases[_i].wb, 0,
+					 0), 0);
+	a = ten_submit(h, &ta, &d, 0);
+	b = ten_submit(h, &tb, &d, 0);
+	/* until the first grid has issued its last block */
+	while (gtbs_grid_has_blocks(a) && gtbs_grid_has_blocks(b))
+		gtbs_dev_run_until(&h->dev, gtbs_dev_next_event(&h->dev));
+	until = h->dev.clock;
+	ck_assert_uint_gt(until, 1000000);
+	sa = ten_share(h, &ta, 0, 0, until);
+	sb = ten_share(h, &tb, 0, 0, until);
+	want = (double)fair_cases[_i].wa /
+	       (fair_cases[_i].wa + fair_cases[_i].wb);
+	ck_assert_msg(fabs(sa - want) <= fair_cases[_i].tol &&
+		      fabs(sb - (1 - want)) <= fair_cases[_i].tol,
+		      "weights %u:%u: shares %.4f %.4f",
+		      fair_cases[_i].wa, fair_cases[_i].wb, sa, sb);
+	h_drain(h);
+	ck_assert_uint_eq(h->violations, 0);
+	h_free(h);
+}
+END_TEST
+
+Suite *tenant_suite(void)
+{
+	Suite *s = suite_create("tenant");
+	TCase *tc = h_tcase("tenant");
+
+	tcase_add_test(tc, tenant_sm_time_exact);
+	tcase_add_loop_test(tc, tenant_cap_holds, 0, 2);
+	tcase_add_test(tc, tenant_cap_lifted);
+	tcase_add_loop_test(tc, fair_weighted_shares, 0,
+			    ARRAY_SIZE(fair_cases));
+	suite_add_tcase(s, tc);
+	return s;
+}
