@@ -73,6 +73,12 @@
  *	lasts microseconds where a CPU slice lasts milliseconds)
  */
 #define GTBS_CAP_PERIOD_DEFAULT	100000ULL
+/**
+ * GTBS_POLICY_TENANTS - &gtbs_policy_ops.flags: the policy orders tenants
+ *	(``fair``), not programs: sweeps of the paper's pairs (``gputbs-sim
+ *	eval``, ``gputbs eval``) leave it out unless --policies names it
+ */
+#define GTBS_POLICY_TENANTS	1U
 /** GTBS_POLICY_TENANT_PRIV_SIZE - bytes of policy state per tenant */
 #define GTBS_POLICY_TENANT_PRIV_SIZE	48
 /** GTBS_LABEL_LEN - bytes in a grid label, NUL included */
@@ -1050,6 +1056,7 @@ struct gtbs_policy_param {
  *	0..%GTBS_POLICY_TENANT_PRIV_SIZE.
  * @tenant_update: optional.  @t's weight changed from @old_weight
  *	(gtbs_tenant_set()) at @now.
+ * @flags: %GTBS_POLICY_TENANTS and the like.
  * @params: @nr_params tunables, or NULL.
  * @nr_params: 0..%GTBS_MAX_POLICY_PARAMS.
  *
@@ -1087,6 +1094,7 @@ struct gtbs_policy_ops {
 	u32 tenant_priv_size;
 	void (*tenant_update)(struct gtbs_dev *dev, struct gtbs_tenant *t,
 			      u32 old_weight, u64 now);
+	u32 flags;
 	const struct gtbs_policy_param *params;
 	u32 nr_params;
 };

@@ -170,5 +170,6 @@ const struct gtbs_policy_ops gtbs_policy_fair = {
 	.grid_arrive = gtbs_fair_grid_arrive,
 	.tenant_update = gtbs_fair_tenant_update,
 	.tenant_priv_size = sizeof(struct gtbs_fair_tenant),
+	.flags = GTBS_POLICY_TENANTS,
 };
 EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_fair);

@@ -62,6 +62,26 @@ void sim_registry(char *buf, size_t len, const char *sep)
 }
 
 /**
+ * sim_registry_sweep() - the policies a sweep runs by default
+ *	(sim_all_policies()), separated by @sep
+ * @buf: output.
+ * @len: its size.
+ * @sep: separator.
+ */
+void sim_registry_sweep(char *buf, size_t len, const char *sep)
+{
+	const struct gtbs_policy_ops *p;
+	unsigned int i;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; (p = gtbs_policy_at(i)) && n < len; i++)
+		if (!(p->flags & GTBS_POLICY_TENANTS))
+			n += snprintf(buf + n, len - n, "%s%s", n ? sep : "",
+				      p->name);
+}
+
+/**
  * sim_usage_error() - "PROG: message", a blank line and the usage
  * @help: prints the usage of the command.
  * @fmt: printf format of the message.
@@ -183,7 +203,8 @@ int sim_parse_policies(sim_help_fn *help, const char *opt, const char *arg,
 }
 
 /**
- * sim_all_policies() - every registered policy, in registration order
+ * sim_all_policies() - every registered policy but those that order
+ *	tenants (%GTBS_POLICY_TENANTS: fair), in registration order
  * @help: usage of the command, for errors.
  * @out: out: the built-ins, then the plug-ins.
  * @n: out: entries of @out.
@@ -195,12 +216,16 @@ int sim_all_policies(sim_help_fn *help, const struct gtbs_policy_ops **out,
 		     unsigned int *n)
 {
 	const struct gtbs_policy_ops *p;
+	unsigned int i;
 
-	for (*n = 0; (p = gtbs_policy_at(*n)); (*n)++) {
+	for (*n = 0, i = 0; (p = gtbs_policy_at(i)); i++) {
+		/* tenant policies: a sweep of programs names them */
+		if (p->flags & GTBS_POLICY_TENANTS)
+			continue;
 		if (*n == SIM_MAX_POLICIES)
 			return sim_usage_error(help, "more than %d policies registered: choose with --policies",
 					       SIM_MAX_POLICIES);
-		out[*n] = p;
+		out[(*n)++] = p;
 	}
 	return 0;
 }

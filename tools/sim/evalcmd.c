@@ -32,7 +32,7 @@ static void sim_eval_help(FILE *f)
 {
 	char reg[256];
 
-	sim_registry(reg, sizeof(reg), ",");
+	sim_registry_sweep(reg, sizeof(reg), ",");
 	fprintf(f, sim_cli->usage, reg);
 }
 

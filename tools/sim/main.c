@@ -95,7 +95,8 @@ static const char usage_eval[] =
 	"                        program, percent (0..1000) of the first one's\n"
 	"                        alone runtime; 0 means cycle 50 (default\n"
 	"                        0,25,50)\n"
-	"  -P, --policies LIST   comma-separated policies (default: all, those of\n"
+	"  -P, --policies LIST   comma-separated policies (default: all but\n"
+	"                        those that order tenants (fair), those of\n"
 	"                        --policy-plugin after the built-ins, in the\n"
 	"                        registry's order: %s)\n"
 	"  -f, --format FORMAT   text (default) or json\n"
@@ -208,7 +209,7 @@ static void sim_eval_help(FILE *f)
 {
 	char reg[256];
 
-	sim_registry(reg, sizeof(reg), ",");
+	sim_registry_sweep(reg, sizeof(reg), ",");
 	fprintf(f, usage_eval, reg);
 }
 

@@ -455,6 +455,7 @@ extern const char *sim_progname;
 void sim_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void sim_err_line(const char *line);
 void sim_registry(char *buf, size_t len, const char *sep);
+void sim_registry_sweep(char *buf, size_t len, const char *sep);
 const char *sim_timing_name(u32 model);
 const char *sim_block_times_name(u32 model);
 int sim_parse_block_times(sim_help_fn *help, const char *arg,
