@@ -14,7 +14,7 @@
  * policy
  *	Read: every registered policy, the current one in brackets, like
  *	/sys/block/<disk>/queue/scheduler ("[fifo] mpmax srtf
- *	srtf-adaptive srtf-oracle sjf ljf").  Write a name (a trailing
+ *	srtf-adaptive srtf-oracle sjf ljf fair").  Write a name (a trailing
  *	newline is fine) to switch the policy of the running device:
  *	gtbs_dev_set_policy() under the device lock, at the
  *	current emulated cycle, after every event due before it.  Blocks

@@ -244,7 +244,7 @@ gputbs eval --workloads /tmp/w --offsets 0 --policies fifo,srtf,sjf \
 	--format json >/tmp/k.json || exit 1
 gputbs eval --workloads /tmp/w --offsets 0 --policies srtf,srtf-oracle,sjf \
 	--preempt switch --format json >/tmp/p.json || exit 1
-grep -qxF '[fifo] mpmax srtf srtf-adaptive srtf-oracle sjf ljf' /sys/class/misc/gputbs/policy
+grep -qxF '[fifo] mpmax srtf srtf-adaptive srtf-oracle sjf ljf fair' /sys/class/misc/gputbs/policy
 grep -qxF '[drain] switch flush auto' /sys/class/misc/gputbs/preempt_mode
 test \$(cat /sys/class/misc/gputbs/blocks_switched) -gt 0
 dmesg -n 1
@@ -490,11 +490,11 @@ pair=pairs/JPEG-d+JPEG-e.gtbs
 gputbs run --policy fifo,srtf,sjf $pair >/tmp/run.txt
 cat /tmp/run.txt
 grep -q "policies side by side" /tmp/run.txt
-grep -qxF "[fifo] mpmax srtf srtf-adaptive srtf-oracle sjf ljf" /sys/class/misc/gputbs/policy
+grep -qxF "[fifo] mpmax srtf srtf-adaptive srtf-oracle sjf ljf fair" /sys/class/misc/gputbs/policy
 echo srtf >/sys/class/misc/gputbs/policy
 gputbs run --format json --policy sjf,fifo $pair >/tmp/run.json
 grep -q "\"policies\": \[" /tmp/run.json
-grep -qxF "fifo mpmax [srtf] srtf-adaptive srtf-oracle sjf ljf" /sys/class/misc/gputbs/policy
+grep -qxF "fifo mpmax [srtf] srtf-adaptive srtf-oracle sjf ljf fair" /sys/class/misc/gputbs/policy
 echo fifo >/sys/class/misc/gputbs/policy
 gputbs run --trace /tmp/t.trace $pair >/dev/null
 test "$(grep -c "^grid " /tmp/t.trace)" -eq 2
@@ -508,7 +508,7 @@ if su nobody -s /bin/sh -c "gputbs run /tmp/c.gtbs" 2>/tmp/err; then exit 1; fi
 grep -qF "submit: -EPERM: class realtime needs CAP_SYS_NICE" /tmp/err
 if su nobody -s /bin/sh -c "gputbs run --policy srtf $pair" 2>/tmp/err; then exit 1; fi
 grep -q "needs root" /tmp/err
-grep -qxF "[fifo] mpmax srtf srtf-adaptive srtf-oracle sjf ljf" /sys/class/misc/gputbs/policy
+grep -qxF "[fifo] mpmax srtf srtf-adaptive srtf-oracle sjf ljf fair" /sys/class/misc/gputbs/policy
 printf "program A\ngrid long blocks=240 threads=128 cycles=100000\nprogram B\ngrid short blocks=15 threads=64 cycles=500\nworkload W\nrun A\nrun B\n" >/tmp/u.gtbs
 chmod 644 /tmp/u.gtbs
 echo 1 >/sys/module/gputbs/parameters/max_grids_per_user

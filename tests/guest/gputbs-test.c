@@ -2441,7 +2441,7 @@ static void assert_policy(struct gputbs *g, const char *name)
 	ck_assert_str_eq(cur, name);
 }
 
-/* "[fifo] mpmax srtf srtf-adaptive srtf-oracle sjf ljf\n": one line of single-space separated
+/* "[fifo] mpmax srtf srtf-adaptive srtf-oracle sjf ljf fair\n": one line of single-space separated
  * names, one in brackets, fifo srtf and srtf-oracle among them. */
 START_TEST(sysfs_policy_format)
 {
@@ -2466,11 +2466,11 @@ START_TEST(sysfs_policy_format)
 	}
 	ck_assert_int_ge(words, 3);
 	ck_assert_int_eq(brackets, 1);
-	ck_assert_str_eq(buf, "[fifo] mpmax srtf srtf-adaptive srtf-oracle sjf ljf\n");
+	ck_assert_str_eq(buf, "[fifo] mpmax srtf srtf-adaptive srtf-oracle sjf ljf fair\n");
 	ck_assert_int_eq(gputbs_get_policy(g, cur, sizeof(cur), all,
 					   sizeof(all)), 0);
 	ck_assert_str_eq(cur, "fifo");
-	ck_assert_str_eq(all, "fifo mpmax srtf srtf-adaptive srtf-oracle sjf ljf");
+	ck_assert_str_eq(all, "fifo mpmax srtf srtf-adaptive srtf-oracle sjf ljf fair");
 	ck_assert_int_eq(gputbs_get_policy(g, cur, 4, NULL, 0), -ENAMETOOLONG);
 }
 END_TEST
@@ -2483,7 +2483,7 @@ START_TEST(sysfs_policy_switch)
 	ck_assert_int_eq(sysfs_write("policy", "srtf\n"), 0);
 	assert_policy(g, "srtf");
 	sysfs_read("policy", buf, sizeof(buf));
-	ck_assert_str_eq(buf, "fifo mpmax [srtf] srtf-adaptive srtf-oracle sjf ljf\n");
+	ck_assert_str_eq(buf, "fifo mpmax [srtf] srtf-adaptive srtf-oracle sjf ljf fair\n");
 	ck_assert_int_eq(sysfs_write("policy", "srtf-oracle"), 0);
 	assert_policy(g, "srtf-oracle");
 	ck_assert_int_eq(gputbs_set_policy(g, "srtf"), 0);
