@@ -41,7 +41,9 @@
  * SM 0's timer is armed for the earlier of its own next completion and the
  * device's next deferred arrival (gtbs_dev_next_arrival()), and the run
  * that timer triggers makes the grid arrive at its cycle and issues its
- * blocks on every SM.
+ * blocks on every SM.  Job timeouts (gtbs_dev_next_expiry()) and the
+ * refills of tenants throttled by their cap (gtbs_dev_next_refill(),
+ * sm-emu/tenant.c) arm it the same way.
  *
  * gtbs_dev_run_until() takes every SM's events in global cycle order, each
  * at the cycle it was due, whichever thread runs it and however late it
@@ -153,8 +155,9 @@ static void gputbs_sm_rearm_one(struct gputbs_device *gdev, u32 i)
 	u64 next = gtbs_sm_next_event(&gdev->core, t->sm);
 
 	if (i == 0)
-		next = min3(next, gtbs_dev_next_arrival(&gdev->core),
-			    gtbs_dev_next_expiry(&gdev->core));
+		next = min(min3(next, gtbs_dev_next_arrival(&gdev->core),
+				gtbs_dev_next_expiry(&gdev->core)),
+			   gtbs_dev_next_refill(&gdev->core));
 	if (next == t->deadline)
 		return;
 	t->deadline = next;
