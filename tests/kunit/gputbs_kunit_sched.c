@@ -415,7 +415,45 @@ static void gtbs_srtf_exclusive_tail(struct kunit *test)
 	}
 }
 
+/*
+ * A cap on a hand timeline (sm-emu/tenant.c): one SM, whole-SM blocks of
+ * 1000 cycles (R = 1: a block holds the SM), max 30% of the SM time,
+ * periods of 100,000 cycles: a quota of 30,000 SM-cycles.  Blocks 0..29
+ * run 0..30,000; at 30,000 the budget is 0 and the tenant is throttled;
+ * the refill at 100,000 lets blocks 30..59 run 100,000..130,000.  The
+ * tenant held 60,000 SM-cycles and was throttled twice (at 30,000 and at
+ * 130,000, its last block's end), each time for 70,000 cycles: the
+ * drain runs the second refill too, at 200,000.
+ */
+static void gtbs_srtf_tenant_cap_timeline(struct kunit *test)
+{
+	struct gtbs_test_dev *td = gtbs_policy_dev(test, 1, "fifo");
+	struct gtbs_grid_desc d = gtbs_whole_sm(60, 1000, GTBS_PRIO_NORMAL);
+	struct gtbs_tenant *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct gtbs_grid *g;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	gtbs_tenant_setup(&td->dev, t, 1, 0);
+	KUNIT_ASSERT_EQ(test, gtbs_tenant_set(&td->dev, t, 100, 300000, 0), 0);
+	g = gtbs_test_grid_new(test, td, &d);
+	g->tenant = t;
+	gtbs_grid_submit(&td->dev, g, 0);
+	gtbs_test_drain(td);
+	gtbs_expect_start(test, td, g, 29, 0, 29000);
+	gtbs_expect_start(test, td, g, 30, 0, 100000);
+	gtbs_expect_start(test, td, g, 59, 0, 129000);
+	KUNIT_EXPECT_EQ(test, g->end_cycle, 130000);
+	KUNIT_EXPECT_EQ(test, gtbs_tenant_sm_time(t, 130000),
+			60000 * GTBS_SM_TIME_SCALE);
+	KUNIT_EXPECT_EQ(test, t->nr_throttles, 2);
+	KUNIT_EXPECT_EQ(test, t->throttled_cycles, 140000);
+	KUNIT_EXPECT_FALSE(test, t->throttled);
+	KUNIT_EXPECT_EQ(test, gtbs_dev_next_refill(&td->dev), U64_MAX);
+	gtbs_tenant_del(&td->dev, t);
+}
+
 static struct kunit_case gtbs_srtf_cases[] = {
+	KUNIT_CASE(gtbs_srtf_tenant_cap_timeline),
 	KUNIT_CASE(gtbs_srtf_two_grids),
 	KUNIT_CASE(gtbs_srtf_exclusive_tail),
 	KUNIT_CASE(gtbs_srtf_fifo_contrast),

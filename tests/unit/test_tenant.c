@@ -214,12 +214,44 @@ START_TEST(fair_weighted_shares)
 }
 END_TEST
 
+/* The KUnit case gtbs_srtf_tenant_cap_timeline's timeline, on the host. */
+START_TEST(tenant_cap_timeline)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc d = h_desc(60, 256, 0, 48 * 1024, 1000);
+	struct gtbs_tenant t;
+	struct gtbs_grid *g;
+	long i;
+
+	d.block_rsd_ppm = 0;
+	gtbs_tenant_init(&h->dev, &t, 1, 0);
+	ck_assert_int_eq(gtbs_tenant_set(&h->dev, &t, 100, 300000, 0), 0);
+	g = ten_submit(h, &t, &d, 0);
+	ck_assert_uint_eq(g->occ.residency, 1);
+	h_drain(h);
+	i = h_find(h, H_EV_BLOCK_START, g->id, 29);
+	ck_assert_uint_eq(h->ev[i].start, 29000);
+	i = h_find(h, H_EV_BLOCK_START, g->id, 30);
+	ck_assert_uint_eq(h->ev[i].start, 100000);
+	ck_assert_uint_eq(g->end_cycle, 130000);
+	ck_assert_uint_eq(gtbs_tenant_sm_time(&t, 130000),
+			  60000 * GTBS_SM_TIME_SCALE);
+	ck_assert_uint_eq(t.nr_throttles, 2);
+	ck_assert_uint_eq(t.throttled_cycles, 140000);
+	ck_assert(!t.throttled);
+	ck_assert_uint_eq(gtbs_dev_next_refill(&h->dev), U64_MAX);
+	gtbs_tenant_del(&h->dev, &t);
+	h_free(h);
+}
+END_TEST
+
 Suite *tenant_suite(void)
 {
 	Suite *s = suite_create("tenant");
 	TCase *tc = h_tcase("tenant");
 
 	tcase_add_test(tc, tenant_sm_time_exact);
+	tcase_add_test(tc, tenant_cap_timeline);
 	tcase_add_loop_test(tc, tenant_cap_holds, 0, 2);
 	tcase_add_test(tc, tenant_cap_lifted);
 	tcase_add_loop_test(tc, fair_weighted_shares, 0,
