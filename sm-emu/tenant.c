@@ -334,6 +334,7 @@ void gtbs_tenant_setup(struct gtbs_dev *dev, struct gtbs_tenant *t, u64 id,
 	t->period_end = (now / dev->cap_period + 1) * dev->cap_period;
 	list_add_tail(&t->node, &dev->tenants);
 }
+EXPORT_SYMBOL_IF_KUNIT(gtbs_tenant_setup);
 
 /**
  * gtbs_tenant_busy() - whether a tenant still has grids or held slots
