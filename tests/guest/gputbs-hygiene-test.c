@@ -2307,7 +2307,7 @@ START_TEST(isolation_no_world_writable_attr)
 	}
 	params_policy_done(true);
 	ck_assert_int_gt(n[0], 3);
-	ck_assert_int_eq(n[1], 5);	/* srtf-adaptive's parameters */
+	ck_assert_int_eq(n[1], 6);	/* srtf-adaptive's parameters */
 }
 END_TEST
 

@@ -1094,7 +1094,7 @@ static int child_param_nobody(void)
 		return 10;
 	if (gputbs_monitor_open(0, &m))
 		return 11;
-	if (gputbs_monitor_get_device(m, &d, sizeof(d)) || d.nr_params != 5)
+	if (gputbs_monitor_get_device(m, &d, sizeof(d)) || d.nr_params != 6)
 		return 12;
 	if (gputbs_monitor_set_param(m, "share_residency", 5) != -EPERM)
 		return 13;

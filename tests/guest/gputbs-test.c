@@ -487,8 +487,11 @@ START_TEST(submit_eagain_at_grid_limit)
 }
 END_TEST
 
-/* The paper's Table "Runtimes for ERCBench Kernels", grids as in
- * workloads/ercbench/kernels.gtbs. */
+/*
+ * The paper's Table "Runtimes for ERCBench Kernels", grids as in
+ * workloads/ercbench/kernels.gtbs; their shapes (dist, dist-param,
+ * startup=PCT@BLOCKS) below, in the same order.
+ */
 static const struct {
 	const char *label;
 	__u32 blocks, threads, regs, shmem, rsd_ppm, residency;
@@ -503,6 +506,18 @@ static const struct {
 	{ "mb_sad_calc", 1584, 61, 28, 3072, 65700, 8, 32332, 17, 441297 },
 	{ "sha1_kernel_direct", 1539, 64, 26, 0, 79800, 8, 1708531, 18,
 	  22224223 },
+};
+
+/* dist, dist-param (ppm), startup ppm and blocks of kernels.gtbs */
+static const __u32 ercbench_shape[][4] = {
+	{ GPUTBS_DIST_PEAKED, 100000, 0, 0 },		/* AES-d */
+	{ GPUTBS_DIST_PEAKED, 100000, 0, 0 },		/* AES-e */
+	{ GPUTBS_DIST_NORMAL, 0, 0, 0 },		/* NLM2 */
+	{ GPUTBS_DIST_PEAKED, 400000, 150000, 60 },	/* JPEG-d */
+	{ GPUTBS_DIST_PEAKED, 500000, 0, 0 },		/* JPEG-e */
+	{ GPUTBS_DIST_SKEWED, 110000, 0, 0 },		/* render */
+	{ GPUTBS_DIST_NORMAL, 0, 150000, 60 },		/* SAD */
+	{ GPUTBS_DIST_NORMAL, 0, 150000, 60 },		/* SHA1 */
 };
 
 #define NR_ERCBENCH_FAST	7	/* all but SHA1 */
@@ -520,6 +535,12 @@ START_TEST(submit_ercbench_alone_runtime)
 	s.shmem_per_block = ercbench[_i].shmem;
 	s.block_rsd_ppm = ercbench[_i].rsd_ppm;
 	s.seed = ercbench[_i].seed;
+	/* the file's shapes: a normal grid's waves share its variation */
+	s.flags = GPUTBS_SUBMIT_MODEL;
+	s.block_dist = ercbench_shape[_i][0];
+	s.block_dist_param = ercbench_shape[_i][1];
+	s.startup_ppm = ercbench_shape[_i][2];
+	s.startup_blocks = ercbench_shape[_i][3];
 	snprintf(s.label, sizeof(s.label), "%s", ercbench[_i].label);
 	wait_ok(g, submit_ok(g, &s), &w);
 	ck_assert_uint_eq(w.blocks_done, ercbench[_i].blocks);

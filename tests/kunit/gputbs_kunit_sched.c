@@ -398,10 +398,11 @@ static void gtbs_srtf_exclusive_tail(struct kunit *test)
 		bool excl = readings[i] == GTBS_SINGLE_EXCLUSIVE;
 		const struct gtbs_test_event *a3;
 		struct gtbs_grid *a, *b;
+		u32 idx = gtbs_param_idx(test, td, "single_kernel");
 
-		KUNIT_ASSERT_EQ(test, gtbs_policy_param_set(&td->dev,
-				gtbs_param_idx(test, td, "single_kernel"),
-				readings[i], 0), 0);
+		KUNIT_ASSERT_EQ(test, gtbs_policy_param_set(&td->dev, idx,
+							    readings[i], 0),
+				0);
 		a = gtbs_test_submit(test, td, &da, 0);
 		b = gtbs_test_submit(test, td, &db, 150);
 		gtbs_test_drain(td);
