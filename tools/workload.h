@@ -30,7 +30,7 @@
 #define WL_NAME_LEN		64	/* program and workload names, NUL incl. */
 #define WL_MAX_CYCLES		(1ULL << 40)
 #define WL_MAX_AT_PCT_PPM	10000000ULL	/* at=1000%: 10 runtimes */
-/* weight= of a tenant: cgroup v2's cpu.weight, the core's GTBS_TENANT_WEIGHT_* */
+/* weight= of a tenant: cpu.weight's, the core's GTBS_TENANT_WEIGHT_* */
 #define WL_WEIGHT_DEFAULT	100U
 #define WL_WEIGHT_MAX		10000U
 #define WL_MAX_PPM		1000000U	/* max=100%: the whole device */
