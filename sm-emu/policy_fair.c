@@ -70,17 +70,42 @@ static struct gtbs_fair_tenant *gtbs_ft(struct gtbs_tenant *t)
 	return gtbs_policy_priv(t);
 }
 
+/*
+ * @held x %GTBS_TENANT_WEIGHT_DEFAULT / @weight, rounded down, modulo
+ * 2^64: without the product, which overflows once @held passes 2^64 / 100
+ * units (1.8 x 10^11 SM-cycles, 23 minutes of a busy 132-SM device at
+ * 1 us per cycle).
+ */
+static u64 gtbs_fair_scale(u64 held, u32 weight)
+{
+	u64 q = div_u64(held, weight);
+	u32 r = held - q * weight;
+
+	return q * GTBS_TENANT_WEIGHT_DEFAULT +
+	       r * GTBS_TENANT_WEIGHT_DEFAULT / weight;
+}
+
+/*
+ * Whether virtual time @a is before @b.  Virtual times count modulo 2^64
+ * (a tenant of weight 1 passes 2^64 after 1.8 x 10^11 SM-cycles): compared
+ * by their difference, as CFS compares vruntimes, right while the tenants
+ * with grids are within 2^63 of each other, which the placement at the
+ * least keeps them.
+ */
+static bool gtbs_fair_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
+
 /* @t's virtual time at @now. */
 static u64 gtbs_fair_vtime(struct gtbs_tenant *t, u64 now)
 {
 	struct gtbs_fair_tenant *ft = gtbs_ft(t);
-	u64 held;
 
 	if (!ft->weight)
 		return 0;
-	held = gtbs_tenant_sm_time(t, now) - ft->sbase;
-	return ft->vbase + div_u64(held * GTBS_TENANT_WEIGHT_DEFAULT,
-				   ft->weight);
+	return ft->vbase + gtbs_fair_scale(gtbs_tenant_sm_time(t, now) -
+					   ft->sbase, ft->weight);
 }
 
 /* Set @t's virtual time to @v at @now, with its current weight. */
@@ -119,7 +144,8 @@ static struct gtbs_grid *gtbs_fair_pick_grid(struct gtbs_dev *dev,
 		if (!grid)
 			continue;
 		v = gtbs_fair_vtime(t, sm->now);
-		if (!best || v < best_v || (v == best_v && grid->id < best->id)) {
+		if (!best || gtbs_fair_before(v, best_v) ||
+		    (v == best_v && grid->id < best->id)) {
 			best = grid;
 			best_v = v;
 		}
@@ -132,15 +158,24 @@ static struct gtbs_grid *gtbs_fair_pick_grid(struct gtbs_dev *dev,
 static void gtbs_fair_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
 	struct gtbs_tenant *t = grid->tenant, *o;
-	u64 now = grid->submit_cycle, v, min_v = U64_MAX;
+	u64 now = grid->submit_cycle, v, ov, min_v = 0;
+	bool others = false;
 
 	if (t->nr_grids > 1)
 		return;
-	list_for_each_entry(o, &dev->tenants, node)
-		if (o != t && o->nr_grids && gtbs_ft(o)->weight)
-			min_v = min(min_v, gtbs_fair_vtime(o, now));
+	list_for_each_entry(o, &dev->tenants, node) {
+		if (o == t || !o->nr_grids || !gtbs_ft(o)->weight)
+			continue;
+		ov = gtbs_fair_vtime(o, now);
+		if (!others || gtbs_fair_before(ov, min_v))
+			min_v = ov;
+		others = true;
+	}
 	v = gtbs_fair_vtime(t, now);
-	gtbs_fair_place(t, min_v != U64_MAX ? max(v, min_v) : v, now);
+	/* never placed: at the least, whatever the times' wrap */
+	if (others && (!gtbs_ft(t)->weight || gtbs_fair_before(v, min_v)))
+		v = min_v;
+	gtbs_fair_place(t, v, now);
 }
 
 /* A weight changed: what the tenant held so far keeps its old weight. */

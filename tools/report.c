@@ -241,18 +241,38 @@ static bool report_wallclock(const struct workload_result *res)
 	return false;
 }
 
+/*
+ * The program cell of an alone execution: its name, and its cap when it
+ * ran with one (gputbs-sim: a capped run alone is capped too), "P (max
+ * 30%)".
+ */
+static const char *report_alone_name(const struct prog_result *a, char *buf,
+				     size_t len)
+{
+	char pct[16];
+
+	if (!a->has_share || !a->max_ppm)
+		return a->prog->name;
+	snprintf(buf, len, "%s (max %s%%)", a->prog->name,
+		 wl_fmt_pct(a->max_ppm, pct, sizeof(pct)));
+	return buf;
+}
+
 /* Widths of the program and grid columns. */
 static void report_widths(const struct report *r, int *pw, int *gw)
 {
+	char name[WL_NAME_LEN + 32];
 	unsigned int i, k;
 
 	*pw = strlen("program");
 	*gw = strlen("(program)");
 	for (i = 0; i < r->nr_alone; i++) {
 		const struct wl_program *p = r->alone[i].prog;
+		const char *pn = report_alone_name(&r->alone[i], name,
+						   sizeof(name));
 
-		if ((int)strlen(p->name) > *pw)
-			*pw = strlen(p->name);
+		if ((int)strlen(pn) > *pw)
+			*pw = strlen(pn);
 		for (k = 0; k < p->nr_grids; k++)
 			if ((int)strlen(p->grids[k].label) > *gw)
 				*gw = strlen(p->grids[k].label);
@@ -344,7 +364,7 @@ static void report_alone_text(FILE *f, const struct report *r, int pw,
 {
 	unsigned int i, k;
 	char scale[48];
-
+	char name[WL_NAME_LEN + 32];
 	char cls[16];
 
 	fprintf(f, "alone (policy %s, %u SMs, %s)\n", r->policy,
@@ -355,6 +375,7 @@ static void report_alone_text(FILE *f, const struct report *r, int pw,
 		"t(cyc)", "model(cyc)", "alone(cyc)", "vs model");
 	for (i = 0; i < r->nr_alone; i++) {
 		const struct prog_result *a = &r->alone[i];
+		const char *pn = report_alone_name(a, name, sizeof(name));
 
 		for (k = 0; k < a->prog->nr_grids; k++) {
 			const struct wl_grid *g = &a->prog->grids[k];
@@ -363,8 +384,8 @@ static void report_alone_text(FILE *f, const struct report *r, int pw,
 			__u64 cyc = report_cycles(&a->grids[k]);
 
 			fprintf(f, "  %-*s  %-*s%s  %2u  %7u  %8" PRIu64
-				"  %11" PRIu64 "  %11" PRIu64, pw,
-				a->prog->name, gw, g->label,
+				"  %11" PRIu64 "  %11" PRIu64, pw, pn, gw,
+				g->label,
 				report_class_cell(r, g, cls, sizeof(cls)),
 				a->grids[k].residency, g->nr_blocks,
 				(uint64_t)report_mean_t(g), (uint64_t)model,
@@ -377,11 +398,62 @@ static void report_alone_text(FILE *f, const struct report *r, int pw,
 		}
 		if (a->prog->nr_grids > 1)
 			fprintf(f, "  %-*s  %-*s%s  %2s  %7s  %8s  %11s  %11"
-				PRIu64 "\n", pw, a->prog->name, gw,
+				PRIu64 "\n", pw, pn, gw,
 				"(program)",
 				report_class_cell(r, NULL, cls, sizeof(cls)),
 				"", "", "", "",
 				(uint64_t)a->runtime);
+	}
+}
+
+/* Do the runs of @res name tenants, weights or caps, measured? */
+static bool report_has_tenants(const struct workload_result *res)
+{
+	return res->wl->tenant_keys && res->runs[0].has_share;
+}
+
+/*
+ * The tenants of the runs of @res and each run's share of the device's SM
+ * time (Documentation/workloads.rst, "Tenants").
+ */
+static void report_tenants_text(FILE *f, const struct workload_result *res,
+				int pw)
+{
+	int tw = strlen("tenant");
+	char pct[16], cap[24];
+	unsigned int i;
+
+	for (i = 0; i < res->wl->nr_runs; i++) {
+		const char *t = wl_run_tenant(&res->wl->runs[i],
+					      res->runs[i].prog);
+
+		if ((int)strlen(t) > tw)
+			tw = strlen(t);
+	}
+	if (res->share_to > res->share_from)
+		fprintf(f, "  SM share over cycles %" PRIu64 "..%" PRIu64
+			" (every run had a grid in the device)\n",
+			(uint64_t)(res->share_from - res->t0_cycle),
+			(uint64_t)(res->share_to - res->t0_cycle));
+	else
+		fprintf(f, "  SM share: no interval in which every run had a grid in the device\n");
+	fprintf(f, "  %-*s  %-*s  %6s  %9s  %8s\n", pw, "program", tw,
+		"tenant", "weight", "max", "share");
+	for (i = 0; i < res->wl->nr_runs; i++) {
+		const struct prog_result *s = &res->runs[i];
+
+		if (s->max_ppm)
+			snprintf(cap, sizeof(cap), "%s%%",
+				 wl_fmt_pct(s->max_ppm, pct, sizeof(pct)));
+		else
+			snprintf(cap, sizeof(cap), "-");
+		fprintf(f, "  %-*s  %-*s  %6u  %9s", pw, s->prog->name, tw,
+			wl_run_tenant(&res->wl->runs[i], s->prog), s->weight,
+			cap);
+		if (isfinite(s->sm_share))
+			fprintf(f, "  %7.3f%%\n", 100.0 * s->sm_share);
+		else
+			fprintf(f, "  %8s\n", "-");
 	}
 }
 
@@ -450,6 +522,8 @@ static void report_workload_text(FILE *f, const struct report *r,
 		report_dbl(m->antt), report_dbl(m->strictf));
 	if (report_has_requests(res))
 		report_requests_text(f, r, res, pw);
+	if (report_has_tenants(res))
+		report_tenants_text(f, res, pw);
 	if (report_wallclock(res))
 		fprintf(f, "  (a grid arrived when its process got to it, not at its exact cycle: the result depends on wall-clock timing)\n");
 }
@@ -589,6 +663,11 @@ static void report_alone_json(struct json *j, const struct report *r)
 		json_obj(j, NULL);
 		json_str(j, "program", a->prog->name);
 		json_u64(j, "runtime_cycles", a->runtime);
+		if (a->has_share) {
+			if (a->max_ppm)
+				json_double(j, "max", a->max_ppm / 10000.0);
+			json_double(j, "sm_share", a->sm_share);
+		}
 		json_arr(j, "grids");
 		for (k = 0; k < a->prog->nr_grids; k++) {
 			const struct wl_grid *g = &a->prog->grids[k];
@@ -672,6 +751,14 @@ static void report_run_json(struct json *j, const struct report *r,
 	json_u64(j, "shared_cycles", res->shared_cycles[i]);
 	json_fp(j, "slowdown", gtbs_slowdown(res->shared_cycles[i],
 					     res->alone_cycles[i]));
+	if (s->has_share) {
+		json_str(j, "tenant",
+			 wl_run_tenant(&res->wl->runs[i], s->prog));
+		json_u64(j, "weight", s->weight);
+		if (s->max_ppm)
+			json_double(j, "max", s->max_ppm / 10000.0);
+		json_double(j, "sm_share", s->sm_share);
+	}
 	if (s->nr_requests > 1 || s->slo_cycles)
 		report_requests_json(j, r, s, res->t0_cycle);
 	if (!s->stream_order && s->nr_grids > 1)
@@ -730,6 +817,11 @@ static void report_workload_json(struct json *j, const struct report *r,
 	json_u64(j, "t0_ns", res->t0_ns);
 	json_u64(j, "t0_cycle", res->t0_cycle);
 	json_bool(j, "exact_arrivals", !res->wakeup_arrivals);
+	if (res->runs[0].has_share) {
+		json_u64(j, "share_from_cycles",
+			 res->share_from - res->t0_cycle);
+		json_u64(j, "share_to_cycles", res->share_to - res->t0_cycle);
+	}
 	json_arr(j, "runs");
 	for (i = 0; i < res->wl->nr_runs; i++)
 		report_run_json(j, r, res, i);

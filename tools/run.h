@@ -142,6 +142,14 @@ struct run_arrival {
  *	%GPUTBS_FEATURE_STREAM_ORDER and the process kept ahead,
  *	run_plan_late()); false: some arrived when its process got to them,
  *	in wall-clock time.
+ * @has_share: gputbs-sim: its tenant had @weight and @max_ppm, and
+ *	@sm_share was measured (gputbs run applies neither yet).
+ * @weight: with @has_share, its tenant's weight (&wl_run.weight).
+ * @max_ppm: with @has_share, its tenant's cap, ppm (0: none); alone: the
+ *	cap of the runs whose alone execution it is.
+ * @sm_share: with @has_share, the share of the device's SM time its
+ *	blocks held while every run of its workload had a grid in the device
+ *	(alone: its whole run), 0..1; NAN if that interval is empty.
  */
 struct prog_result {
 	const struct wl_program *prog;
@@ -154,6 +162,10 @@ struct prog_result {
 	struct req_stats stats;
 	__u64 slo_cycles;
 	bool stream_order;
+	bool has_share;
+	__u32 weight;
+	__u32 max_ppm;
+	double sm_share;
 };
 
 /**
@@ -174,6 +186,9 @@ struct prog_result {
  * @shared_cycles: per run, its turnaround in the workload.
  * @metrics: STP, ANTT, StrictF over the runs.
  * @clock_khz: the device's clock, for times with units.
+ * @share_from: gputbs-sim: the start of the interval of the runs'
+ *	&prog_result.sm_share, the latest arrival of a run's first grid.
+ * @share_to: its end, the earliest end of a run's last grid.
  */
 struct workload_result {
 	const struct wl_set *set;
@@ -189,6 +204,8 @@ struct workload_result {
 	u64 shared_cycles[WL_MAX_RUNS];
 	struct gtbs_metrics metrics;
 	__u32 clock_khz;
+	__u64 share_from;
+	__u64 share_to;
 };
 
 /* reqstats.c, shared with gputbs-sim */

@@ -789,14 +789,16 @@ static int wl_do_workload(struct wl_parser *p, const struct wl_loc *loc,
 
 enum wl_run_key {
 	RKEY_AT, RKEY_REQUESTS, RKEY_RATE, RKEY_ARRIVAL, RKEY_SEED,
-	RKEY_OUTSTANDING, RKEY_THINK, RKEY_SLO, NR_RKEYS
+	RKEY_OUTSTANDING, RKEY_THINK, RKEY_SLO, RKEY_TENANT, RKEY_WEIGHT,
+	RKEY_MAX, NR_RKEYS
 };
 
 static const char * const wl_run_key_names[NR_RKEYS] = {
 	[RKEY_AT] = "at", [RKEY_REQUESTS] = "requests", [RKEY_RATE] = "rate",
 	[RKEY_ARRIVAL] = "arrival", [RKEY_SEED] = "seed",
 	[RKEY_OUTSTANDING] = "outstanding", [RKEY_THINK] = "think",
-	[RKEY_SLO] = "slo",
+	[RKEY_SLO] = "slo", [RKEY_TENANT] = "tenant", [RKEY_WEIGHT] = "weight",
+	[RKEY_MAX] = "max",
 };
 
 /* requests=, rate=, arrival=, seed=, outstanding=, think=, slo= */
@@ -873,6 +875,122 @@ static int wl_run_requests(struct wl_parser *p, const struct wl_loc *loc,
 	return 0;
 }
 
+/**
+ * wl_fmt_pct() - ppm as a percentage, without trailing zeros
+ * @ppm: parts per million.
+ * @buf: out: "30", "0.5", "12.3456".
+ * @len: bytes of @buf.
+ *
+ * Return: @buf.
+ */
+char *wl_fmt_pct(__u32 ppm, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%u.%04u", ppm / 10000, ppm % 10000);
+
+	if (n <= 0 || (size_t)n >= len)
+		return buf;
+	while (buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (buf[n - 1] == '.')
+		buf[n - 1] = '\0';
+	return buf;
+}
+
+/*
+ * tenant=, weight=, max=: the run's tenant in its workload.  Runs of one
+ * tenant share its weight and cap: a run that gives neither takes what
+ * another of its runs gives, two that give different values are an error
+ * naming the other's line.
+ */
+static int wl_run_tenant_keys(struct wl_parser *p, const struct wl_loc *loc,
+			      const char **v, struct wl_run *run)
+{
+	struct wl_workload *wl = p->wl;
+	char a[16], b[16];
+	unsigned int i;
+	__u64 n;
+	int ret;
+
+	run->weight = WL_WEIGHT_DEFAULT;
+	if (v[RKEY_TENANT]) {
+		if (strlen(v[RKEY_TENANT]) >= WL_NAME_LEN)
+			return wl_fail(p, loc, "tenant name longer than %d",
+				       WL_NAME_LEN - 1);
+		if (!wl_valid_name(v[RKEY_TENANT]))
+			return wl_fail(p, loc,
+				       "tenant name: not printable ASCII");
+		snprintf(run->tenant, sizeof(run->tenant), "%s",
+			 v[RKEY_TENANT]);
+	}
+	if (v[RKEY_WEIGHT]) {
+		ret = wl_key_u64(p, loc, "weight", v[RKEY_WEIGHT], 1,
+				 WL_WEIGHT_MAX, &n);
+		if (ret)
+			return ret;
+		run->weight = n;
+		run->has_weight = 1;
+	}
+	if (v[RKEY_MAX]) {
+		size_t len = strlen(v[RKEY_MAX]);
+
+		/* a percentage, its sign optional: max=30 is max=30% */
+		if (len > 1 && v[RKEY_MAX][len - 1] == '%')
+			len--;
+		ret = wl_parse_fixed4(v[RKEY_MAX], len, &n);
+		if (ret == -EINVAL)
+			return wl_fail(p, loc,
+				       "max: bad percentage '%s' (at most 4 decimals)",
+				       v[RKEY_MAX]);
+		if (ret || !n || n > WL_MAX_PPM)
+			return wl_fail(p, loc,
+				       "max=%s out of range 0.0001..100 (percent)",
+				       v[RKEY_MAX]);
+		run->max_ppm = n;
+		run->has_max = 1;
+	}
+	run->tenant_id = wl->nr_tenants;
+	for (i = 0; run->tenant[0] && i < wl->nr_runs; i++) {
+		struct wl_run *o = &wl->runs[i];
+
+		if (strcmp(o->tenant, run->tenant))
+			continue;
+		run->tenant_id = o->tenant_id;
+		if (run->has_weight && o->has_weight &&
+		    run->weight != o->weight)
+			return wl_fail(p, loc,
+				       "tenant '%s': weight=%u, but weight=%u at %s:%u",
+				       run->tenant, run->weight, o->weight,
+				       o->loc.file, o->loc.line);
+		if (run->has_max && o->has_max && run->max_ppm != o->max_ppm)
+			return wl_fail(p, loc,
+				       "tenant '%s': max=%s, but max=%s at %s:%u",
+				       run->tenant,
+				       wl_fmt_pct(run->max_ppm, a, sizeof(a)),
+				       wl_fmt_pct(o->max_ppm, b, sizeof(b)),
+				       o->loc.file, o->loc.line);
+	}
+	if (run->tenant_id == wl->nr_tenants)
+		wl->nr_tenants++;
+	/* what one run of the tenant gives, all of them have */
+	for (i = 0; i < wl->nr_runs; i++) {
+		struct wl_run *o = &wl->runs[i];
+
+		if (o->tenant_id != run->tenant_id)
+			continue;
+		if (run->has_weight)
+			o->weight = run->weight;
+		else
+			run->weight = o->weight;
+		if (run->has_max)
+			o->max_ppm = run->max_ppm;
+		else
+			run->max_ppm = o->max_ppm;
+	}
+	if (run->tenant[0] || run->has_weight || run->has_max)
+		wl->tenant_keys = 1;
+	return 0;
+}
+
 static int wl_do_run(struct wl_parser *p, const struct wl_loc *loc,
 		     char **tok, int ntok)
 {
@@ -917,6 +1035,9 @@ static int wl_do_run(struct wl_parser *p, const struct wl_loc *loc,
 			return ret;
 	}
 	ret = wl_run_requests(p, loc, v, run);
+	if (ret)
+		return ret;
+	ret = wl_run_tenant_keys(p, loc, v, run);
 	if (ret)
 		return ret;
 	p->wl->nr_runs++;
@@ -1349,6 +1470,20 @@ __u64 wl_exp_q32(__u64 r)
 		}
 	}
 	return (__u64)(((32ULL << 32) - log2_q32) * ln2_q32 >> 32);
+}
+
+/**
+ * wl_run_tenant() - the name of a run's tenant
+ * @run: the run.
+ * @prog: its program.
+ *
+ * Return: its ``tenant=``, or without the key its program's name (the run
+ * is a tenant of its own).
+ */
+const char *wl_run_tenant(const struct wl_run *run,
+			  const struct wl_program *prog)
+{
+	return run->tenant[0] ? run->tenant : prog->name;
 }
 
 /**

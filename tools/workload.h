@@ -30,6 +30,10 @@
 #define WL_NAME_LEN		64	/* program and workload names, NUL incl. */
 #define WL_MAX_CYCLES		(1ULL << 40)
 #define WL_MAX_AT_PCT_PPM	10000000ULL	/* at=1000%: 10 runtimes */
+/* weight= of a tenant: cpu.weight's, the core's GTBS_TENANT_WEIGHT_* */
+#define WL_WEIGHT_DEFAULT	100U
+#define WL_WEIGHT_MAX		10000U
+#define WL_MAX_PPM		1000000U	/* max=100%: the whole device */
 #define WL_MAX_ERRORS		20	/* bad lines reported per parse */
 #define WL_ERR_LEN		8192	/* an error buffer for all of them */
 
@@ -144,6 +148,18 @@ enum wl_arrival {
  *	arrival of the next.
  * @has_slo: ``slo=`` was given.
  * @slo: ``slo=``: a request's deadline after its arrival.
+ * @tenant: ``tenant=``: the tenant it shares with the runs of its
+ *	workload that name the same; "" without the key: a tenant of its
+ *	own, named after its program.
+ * @tenant_id: its tenant's index in its workload, from 0 in the order
+ *	the tenants first appear (&wl_workload.nr_tenants).
+ * @weight: its tenant's weight, 1..%WL_WEIGHT_MAX (``weight=``; default
+ *	%WL_WEIGHT_DEFAULT): the same in every run of the tenant.
+ * @max_ppm: its tenant's cap on the device's SM time, ppm (``max=`` in
+ *	percent), 0 for none: the same in every run of the tenant.
+ * @has_weight: the run's own line gave ``weight=`` (else @weight is the
+ *	default or what another run of its tenant gave).
+ * @has_max: likewise ``max=``.
  * @loc: the run line.
  */
 struct wl_run {
@@ -159,6 +175,12 @@ struct wl_run {
 	struct wl_time think;
 	int has_slo;
 	struct wl_time slo;
+	char tenant[WL_NAME_LEN];
+	unsigned int tenant_id;
+	__u32 weight;
+	__u32 max_ppm;
+	int has_weight;
+	int has_max;
 	struct wl_loc loc;
 };
 
@@ -167,12 +189,16 @@ struct wl_run {
  * @name: workload name.
  * @nr_runs: runs, 1..%WL_MAX_RUNS.
  * @runs: the runs.
+ * @nr_tenants: distinct tenants of its runs (&wl_run.tenant_id), 1..@nr_runs.
+ * @tenant_keys: a run gives ``tenant=``, ``weight=`` or ``max=``.
  * @loc: the workload line.
  */
 struct wl_workload {
 	char name[WL_NAME_LEN];
 	unsigned int nr_runs;
 	struct wl_run runs[WL_MAX_RUNS];
+	unsigned int nr_tenants;
+	int tenant_keys;
 	struct wl_loc loc;
 };
 
@@ -213,6 +239,9 @@ __u64 wl_exp_q32(__u64 r);
 void wl_run_arrivals(const struct wl_run *run, __u32 clock_khz, __u64 at,
 		     __u64 *arrive);
 int wl_run_open(const struct wl_run *run);
+const char *wl_run_tenant(const struct wl_run *run,
+			  const struct wl_program *prog);
+char *wl_fmt_pct(__u32 ppm, char *buf, size_t len);
 void wl_errors(const char *err, void (*fn)(const char *line));
 
 #endif /* _GPUTBS_WORKLOAD_H */

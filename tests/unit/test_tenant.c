@@ -245,6 +245,60 @@ START_TEST(tenant_cap_timeline)
 }
 END_TEST
 
+/*
+ * fair's virtual times, large: one SM, R = 8, blocks of 1000 cycles, two
+ * tenants of weight 100 with a grid each.  Every 1000 cycles the SM's 8
+ * slots free at once and all go to the tenant least in virtual time (its
+ * picks of one cycle see the same virtual times): a at 0 (a tie, the
+ * earlier grid), b at 1000, a at 2000, b at 3000, each tenant's virtual
+ * time 10^9 units per wave.  At 3500 the tenants' SM times are moved on,
+ * as after years of device time:
+ *
+ * - @_i 0: a by 2^64 / 100 - 2 x 10^9 units, so that it has held 2^64 /
+ *   100 (rounded up) since it was placed, 1.8 x 10^11 SM-cycles (23
+ *   minutes of a busy 132-SM device at 1 us per cycle): its virtual time
+ *   is as far ahead, and b issues at 4000 and at 5000;
+ * - @_i 1: both by -3 x 10^9 units (mod 2^64), so that a's virtual time
+ *   passes 2^64 at 4000 while b's is just below: the order goes on as
+ *   before the wrap, a at 4000 (a tie), b at 5000.
+ */
+START_TEST(fair_vtime_large)
+{
+	struct gtbs_dev_config cfg;
+	struct gtbs_grid_desc d = ten_desc(800, 1000);
+	struct gtbs_tenant ta, tb;
+	struct gtbs_grid *a, *b;
+	struct h_dev *h;
+
+	gtbs_config_default(&cfg);
+	cfg.nr_sms = 1;
+	h = h_new(&cfg, gtbs_policy_find("fair"));
+	gtbs_tenant_init(&h->dev, &ta, 1, 0);
+	gtbs_tenant_init(&h->dev, &tb, 2, 0);
+	a = ten_submit(h, &ta, &d, 0);
+	b = ten_submit(h, &tb, &d, 0);
+	gtbs_dev_run_until(&h->dev, 3500);
+	ck_assert_uint_eq(a->next_block, 16);
+	ck_assert_uint_eq(b->next_block, 16);
+	ck_assert_uint_eq(gtbs_tenant_sm_time(&ta, 3500),
+			  2000 * GTBS_SM_TIME_SCALE);
+	if (_i == 0) {
+		ta.sm_time += U64_MAX / 100 + 1 - 2000 * GTBS_SM_TIME_SCALE;
+	} else {
+		ta.sm_time -= 3000 * GTBS_SM_TIME_SCALE;
+		tb.sm_time -= 3000 * GTBS_SM_TIME_SCALE;
+	}
+	gtbs_dev_run_until(&h->dev, 5500);
+	ck_assert_msg(a->next_block == (_i ? 24 : 16) &&
+		      b->next_block == (_i ? 24 : 32),
+		      "blocks issued: a %u, b %u", a->next_block,
+		      b->next_block);
+	h_drain(h);
+	ck_assert_uint_eq(h->violations, 0);
+	h_free(h);
+}
+END_TEST
+
 Suite *tenant_suite(void)
 {
 	Suite *s = suite_create("tenant");
@@ -256,6 +310,7 @@ Suite *tenant_suite(void)
 	tcase_add_test(tc, tenant_cap_lifted);
 	tcase_add_loop_test(tc, fair_weighted_shares, 0,
 			    ARRAY_SIZE(fair_cases));
+	tcase_add_loop_test(tc, fair_vtime_large, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

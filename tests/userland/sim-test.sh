@@ -593,6 +593,107 @@ fi
 expect 2 "--plot: no run with requests" "$sim" run --plot "$tmp.d/none" \
 	"$root/tests/userland/good/all.gtbs"
 
+# --- tenants (workloads.rst "Tenants") --------------------------------------
+# tenants.gtbs: fair's weighted shares, 10:90 within 0.5 percentage points
+# and 1:99 within 0.2; max=30 holds 30% within 0.5 alone and beside an
+# uncapped run, under every policy tried; no share without a common
+# interval.  The SM shares are the JSON's.
+"$sim" run --policy fair,fifo,srtf --format json "$here/tenants.gtbs" \
+	>"$tmp.d/tenants.json" 2>&1
+if python3 - "$tmp.d/tenants.json" >"$tmp.d/tenants.out" 2>&1 <<'PY'
+import json, sys
+
+d = json.load(open(sys.argv[1]))
+errs = []
+
+
+def near(what, got, want, tol):
+    if got is None or abs(got - want) > tol:
+        errs.append("%s: sm_share %r, not %.4f within %.4f" %
+                    (what, got, want, tol))
+
+
+for p in d["policies"]:
+    wls = {w["name"]: w for w in p["workloads"]}
+    pol = p["policy"]
+    for name, runs in wls.items():
+        for r in runs["runs"]:
+            if "sm_share" not in r or "weight" not in r or "tenant" not in r:
+                errs.append("%s %s: no tenant, weight or sm_share" % (pol, name))
+    if pol == "fair":
+        for name, (wa, wb), tol in (("fair-10-90", (0.10, 0.90), 0.005),
+                                    ("fair-1-99", (0.01, 0.99), 0.002)):
+            a, b = wls[name]["runs"]
+            near("%s %s a" % (pol, name), a["sm_share"], wa, tol)
+            near("%s %s b" % (pol, name), b["sm_share"], wb, tol)
+            if (a["tenant"], b["tenant"]) != ("a", "b") or "max" in a:
+                errs.append("%s %s: tenants %r" % (pol, name, (a, b)))
+    c = wls["cap-alone"]["runs"][0]
+    near("%s cap-alone" % pol, c["sm_share"], 0.30, 0.005)
+    if c["max"] != 30 or c["weight"] != 100:
+        errs.append("%s cap-alone: max %r weight %r" % (pol, c["max"], c["weight"]))
+    c, u = wls["cap-beside"]["runs"]
+    near("%s cap-beside capped" % pol, c["sm_share"], 0.30, 0.005)
+    near("%s cap-beside uncapped" % pol, u["sm_share"], 0.70, 0.005)
+    w = wls["apart"]
+    if [r["sm_share"] for r in w["runs"]] != [None, None] or \
+            w["share_from_cycles"] != 10000 or w["share_to_cycles"] != 4000:
+        errs.append("%s apart: %r" % (pol, w))
+# the alone runs: K, and K with its cap (too short to be throttled)
+alone = [(a["program"], a.get("max"), a["sm_share"]) for a in d["alone"]]
+if alone != [("K", None, 1.0), ("K", 30, 1.0)]:
+    errs.append("alone: %r" % alone)
+for e in errs:
+    print(e)
+sys.exit(1 if errs else 0)
+PY
+then
+	ok
+else
+	fail "run tenants.gtbs: SM shares"
+	sed 's/^/  | /' "$tmp.d/tenants.out"
+fi
+# the text: the alone table names the cap, each workload its tenants
+expect 0 "  K (max 30%)  k           8      240      2000         4000         4000     +0.0%" \
+	"$sim" run --policy fair "$here/tenants.gtbs"
+expect 0 "  K            a            1          -  " \
+	"$sim" run --policy fair "$here/tenants.gtbs"
+expect 0 "  K            c          100        30%  " \
+	"$sim" run --policy fifo "$here/tenants.gtbs"
+# preempt.gtbs on one SM under srtf-oracle: from Short's arrival (50) to
+# its end (7194), Long holds the SM while its block's context is saved
+# (50..6194), Short for its two blocks (6194..7194): 6144 / 7144 and
+# 1000 / 7144; flushed, Long gives the SM up at 50: 0 and 1
+share() {
+	python3 -c 'import json, sys
+w = json.load(open(sys.argv[1]))["workloads"][0]
+print(w["share_from_cycles"], w["share_to_cycles"],
+      " ".join("%.6f" % r["sm_share"] for r in w["runs"]))' "$1"
+}
+"$sim" run --sms 1 --policy srtf-oracle --preempt switch --format json \
+	"$here/preempt.gtbs" >"$tmp.d/psw.json" 2>&1
+got=$(share "$tmp.d/psw.json" 2>&1)
+if [ "$got" = "50 7194 0.860022 0.139978" ]; then
+	ok
+else
+	fail "run preempt.gtbs --preempt switch: SM shares '$got'"
+fi
+"$sim" run --sms 1 --policy srtf-oracle --preempt flush --idempotent \
+	--format json "$here/preempt.gtbs" >"$tmp.d/pfl.json" 2>&1
+got=$(share "$tmp.d/pfl.json" 2>&1)
+if [ "$got" = "50 1050 0.000000 1.000000" ]; then
+	ok
+else
+	fail "run preempt.gtbs --preempt flush: SM shares '$got'"
+fi
+# without tenant keys the text has no tenants' table
+if "$sim" run --sms 1 --policy srtf-oracle "$here/preempt.gtbs" |
+	grep -q "SM share"; then
+	fail "run preempt.gtbs: a tenants' table without tenant keys"
+else
+	ok
+fi
+
 # --- eval --scenario: the summary of request streams under every policy ----
 sc=$root/tests/userland/scenario
 # tiny.gtbs, hand-worked: p50 3 ms, p99 5.5 ms, SLO 50%, 1000 req/s,
@@ -600,11 +701,14 @@ sc=$root/tests/userland/scenario
 "$sim" eval --sms 1 --scenario "$sc/tiny.gtbs" >"$tmp.d/tiny" 2>&1
 rows=$(grep -c '^  [a-z-]* *0\.308   3\.250  |    3\.000     5\.500    50\.0%   1000\.0$' \
 	"$tmp.d/tiny")
-if [ "$rows" = 7 ] && grep -q '^scenarios on h100 (1 SMs, 1980 MHz)' "$tmp.d/tiny" &&
+# one row per registered policy (eval --help lists them)
+npol=$("$sim" eval --help | sed -n 's/.*registry.s order: \([a-z0-9_,-]*\)).*/\1/p' |
+	tr ',' '\n' | grep -c .)
+if [ "$rows" = "$npol" ] && grep -q '^scenarios on h100 (1 SMs, 1980 MHz)' "$tmp.d/tiny" &&
 	grep -q '| P, SLO 3 ms$' "$tmp.d/tiny"; then
 	ok
 else
-	fail "eval --scenario tiny.gtbs: not 7 rows (h100 policies) of STP 0.308, ANTT 3.25, p50 3 ms, p99 5.5 ms, SLO 50%, 1000 req/s"
+	fail "eval --scenario tiny.gtbs: not $npol rows (h100 policies) of STP 0.308, ANTT 3.25, p50 3 ms, p99 5.5 ms, SLO 50%, 1000 req/s"
 	sed 's/^/  | /' "$tmp.d/tiny"
 fi
 "$sim" eval --sms 1 --scenario "$sc/tiny.gtbs" --policies fifo,sjf \

@@ -391,13 +391,14 @@ static int sim_run_error(int ret, const char *what, const char *why)
 }
 
 /*
- * The alone slot of program @prog: programs are identified by name, and
- * one defined in several files must be defined the same way in all of
- * them (as "gputbs run").  The index, -1 if it has none yet, or -2 after
- * a message.
+ * The alone slot of program @prog run with cap @max_ppm (``max=``: a
+ * capped run alone is capped too; 0 for none): programs are identified by
+ * name, and one defined in several files must be defined the same way in
+ * all of them (as "gputbs run").  The index, -1 if it has none yet, or -2
+ * after a message.
  */
 static int sim_cmd_alone_of(const struct sim_cmd_run *c,
-			    const struct wl_program *prog)
+			    const struct wl_program *prog, u32 max_ppm)
 {
 	unsigned int k;
 
@@ -412,7 +413,8 @@ static int sim_cmd_alone_of(const struct sim_cmd_run *c,
 				q->loc.file, q->loc.line);
 			return -2;
 		}
-		return k;
+		if (c->alone[k].max_ppm == max_ppm)
+			return k;
 	}
 	return -1;
 }
@@ -431,10 +433,11 @@ static int sim_cmd_alone(struct sim_cmd_run *c)
 		const struct wl_workload *wl = c->list[w].wl;
 
 		for (r = 0; r < wl->nr_runs; r++) {
+			const struct wl_run *run = &wl->runs[r];
 			const struct wl_program *prog =
-				set->programs[wl->runs[r].program];
+				set->programs[run->program];
 			struct prog_result *a;
-			int i = sim_cmd_alone_of(c, prog);
+			int i = sim_cmd_alone_of(c, prog, run->max_ppm);
 
 			if (i == -2)
 				return SIM_EXIT_USAGE;
@@ -451,6 +454,9 @@ static int sim_cmd_alone(struct sim_cmd_run *c)
 			job.progs[0] = prog;
 			job.seed_mix = c->seed_mix;
 			job.modes = &c->modes;
+			/* its tenant's weight and cap: a cap holds alone too */
+			job.weight[0] = run->weight;
+			job.max_ppm[0] = run->max_ppm;
 			ret = sim_run(&job, &out, &why);
 			if (ret) {
 				sim_out_free(&out);
@@ -476,6 +482,10 @@ static int sim_cmd_alone(struct sim_cmd_run *c)
 					g->end_cycle - g->submit_cycle;
 			}
 			a->runtime = out.progs[0].turnaround;
+			a->has_share = true;
+			a->weight = run->weight;
+			a->max_ppm = run->max_ppm;
+			a->sm_share = out.progs[0].sm_share;
 			c->nr_alone++;
 			sim_out_free(&out);
 		}
@@ -500,8 +510,8 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 
 	res->set = set;
 	res->wl = wl;
-	first = c->alone[sim_cmd_alone_of(c, set->programs[wl->runs[0].program])]
-		.runtime;
+	first = c->alone[sim_cmd_alone_of(c, set->programs[wl->runs[0].program],
+					  wl->runs[0].max_ppm)].runtime;
 	memset(&job, 0, sizeof(job));
 	job.cfg = &c->cfg;
 	job.policy = c->policies[p];
@@ -513,7 +523,8 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 		const struct wl_run *run = &wl->runs[r];
 
 		res->alone[r] = sim_cmd_alone_of(c,
-						 set->programs[run->program]);
+						 set->programs[run->program],
+						 run->max_ppm);
 		res->at_cycles[r] = run->at_pct ?
 			mul_u64_u64_div_u64(first, run->at, 1000000) :
 			run->at;
@@ -521,6 +532,9 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 		job.progs[r] = set->programs[run->program];
 		job.arrive[r] = res->at_cycles[r];
 		job.runs[r] = run;
+		job.tenant[r] = run->tenant_id + 1;
+		job.weight[r] = run->weight;
+		job.max_ppm[r] = run->max_ppm;
 		if (sim_policy_keyed(job.policy))
 			job.oracle[r] = c->alone_grids[res->alone[r]];
 	}
@@ -547,8 +561,14 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 			return sim_run_error(-ENOMEM, wl->name,
 					     "out of memory");
 		pr->runtime = po->turnaround;
+		pr->has_share = true;
+		pr->weight = wl->runs[r].weight;
+		pr->max_ppm = wl->runs[r].max_ppm;
+		pr->sm_share = po->sm_share;
 		res->shared_cycles[r] = pr->runtime;
 	}
+	res->share_from = out->share_from;
+	res->share_to = out->share_to;
 	if (gtbs_metrics_calc(res->alone_cycles, res->shared_cycles,
 			      wl->nr_runs, &res->metrics))
 		return sim_run_error(-EINVAL, wl->name,

@@ -81,6 +81,10 @@ struct sim_grid_out {
  * @turnaround: one request: end of its last grid minus its arrival (with
  *	no ``gap=`` on the first grid, the first grid's arrival); several:
  *	their mean latency, rounded down.
+ * @sm_share: the share of the device's SM time its blocks held from
+ *	&sim_out.share_from to &sim_out.share_to (0..1; a block holds 1/R of
+ *	an SM while it holds its slot, saves and restores included); NAN when
+ *	that interval is empty.
  */
 struct sim_prog_out {
 	unsigned int nr_grids;
@@ -88,6 +92,7 @@ struct sim_prog_out {
 	unsigned int nr_requests;
 	u64 *arrive;
 	u64 turnaround;
+	double sm_share;
 };
 
 /**
@@ -164,6 +169,15 @@ struct sim_modes {
  * @seed_mix: XORed into every grid's seed (0: the file's seeds).
  * @record: record every block in &sim_out.blocks.
  * @modes: NULL (the device's defaults) or the settings to run with.
+ * @tenant: per run, 0: a tenant of its own; else the runs with the same
+ *	value share one tenant (&wl_run.tenant_id + 1).
+ * @weight: per run, its tenant's weight (&gtbs_tenant.weight); 0: the
+ *	default.
+ * @max_ppm: per run, its tenant's cap on the device's SM time, ppm
+ *	(&gtbs_tenant.max_ppm); 0: none.
+ *
+ * Runs that share a tenant give it the same @weight and @max_ppm (the
+ * first run's count).
  */
 struct sim_job {
 	const struct gtbs_dev_config *cfg;
@@ -176,6 +190,9 @@ struct sim_job {
 	u64 seed_mix;
 	bool record;
 	const struct sim_modes *modes;
+	u32 tenant[WL_MAX_RUNS];
+	u32 weight[WL_MAX_RUNS];
+	u32 max_ppm[WL_MAX_RUNS];
 };
 
 /**
@@ -184,6 +201,10 @@ struct sim_job {
  * @blocks: with &sim_job.record, every block in block-end order.
  * @nr_blocks: entries of @blocks.
  * @end_cycle: cycle of the last event.
+ * @share_from: the latest arrival of a run's first grid (the start of
+ *	&sim_prog_out.sm_share's interval).
+ * @share_to: the earliest end of a run's last grid (its end); not after
+ *	@share_from: the interval is empty.
  * @sharing_switches: &gtbs_dev.sharing_switches at the end (SRTF/Adaptive:
  *	SMs entering or leaving sharing mode).
  * @why: room for the text of a grid the core rejected (sim_run()'s
@@ -195,6 +216,8 @@ struct sim_out {
 	struct sim_block *blocks;
 	size_t nr_blocks;
 	u64 end_cycle;
+	u64 share_from;
+	u64 share_to;
 	u64 sharing_switches;
 	char why[256];
 };

@@ -19,10 +19,17 @@
  * open-loop request's first grid is queued with gtbs_grid_submit_at()
  * before the device reaches its arrival.
  *
+ * Every run's grids belong to its tenant (&gtbs_grid.tenant, tenant.c):
+ * one per run, or one per ``tenant=`` name of the workload, made at cycle
+ * 0 with the run's ``weight=`` and ``max=`` (&sim_job.tenant).  Per run,
+ * the SM time its blocks hold is integrated exactly from the backend's
+ * block events (sim_hold_*()), for &sim_prog_out.sm_share.
+ *
  * Copyright (C) 2026 The gputbs developers
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "sim.h"
@@ -51,12 +58,46 @@ struct sim_runst {
 	size_t nr_done;		/* launches done */
 };
 
+/*
+ * The SM time a run's blocks of one residency R hold: @n slots held now,
+ * @slot_cycles the integral of @n over cycles up to @stamp, @at_from and
+ * @at_to that integral at &sim_dev.share_from and &sim_dev.share_to.
+ * Integers: the run's SM time is the sum over R of @slot_cycles / R.
+ */
+struct sim_hold {
+	u64 n;
+	u64 stamp;
+	u64 slot_cycles;
+	u64 at_from;
+	u64 at_to;
+};
+
+/* A switched-out block's save in flight: it holds its slot until @end. */
+struct sim_save {
+	u32 run;
+	u32 residency;
+	u64 end;
+};
+
 /* A device private to one sim_run() call. */
 struct sim_dev {
 	struct gtbs_dev dev;
 	const struct sim_job *job;
 	struct gtbs_sm **sms;
 	struct sim_runst runs[WL_MAX_RUNS];
+	/* the tenants (one per run, or per tenant= name) and each run's */
+	struct gtbs_tenant tenants[WL_MAX_RUNS];
+	u32 tenant_of[WL_MAX_RUNS];
+	u32 nr_tenants;
+	/* per run, per residency 0..max_blocks_per_sm: its SM time */
+	struct sim_hold *hold;
+	struct sim_save *saves;
+	size_t nr_saves, cap_saves;
+	/* runs whose first grid arrived; the interval of sm_share */
+	bool arrived[WL_MAX_RUNS];
+	u32 nr_arrived;
+	bool have_from, have_to;
+	u64 share_from, share_to;
 	/* launches that ended and whose successor is due */
 	struct sim_gridref *due;
 	size_t nr_due, cap_due;
@@ -120,10 +161,147 @@ static int sim_preempt_setup(struct sim_dev *s, const struct sim_modes *m,
 	return gtbs_dev_set_preempt(&s->dev, m->preempt_mode, 0);
 }
 
+/* @run's SM time in the slots of residency @r. */
+static struct sim_hold *sim_hold_of(struct sim_dev *s, u32 run, u32 r)
+{
+	u32 max_r = s->job->cfg->max_blocks_per_sm;
+
+	return &s->hold[(size_t)run * (max_r + 1) + min(r, max_r)];
+}
+
+/* Integrate @h up to @now. */
+static void sim_hold_sync(struct sim_hold *h, u64 now)
+{
+	if (now <= h->stamp)
+		return;
+	h->slot_cycles += h->n * (now - h->stamp);
+	h->stamp = now;
+}
+
+/* @h's integral at @t, not before its stamp. */
+static u64 sim_hold_at(const struct sim_hold *h, u64 t)
+{
+	return h->slot_cycles + (t > h->stamp ? h->n * (t - h->stamp) : 0);
+}
+
+/*
+ * The saves of @run (U32_MAX: of every run) that ended by @now give their
+ * slots back, earliest first.
+ */
+static void sim_saves_done(struct sim_dev *s, u32 run, u64 now)
+{
+	for (;;) {
+		size_t i, best = s->nr_saves;
+		struct sim_hold *h;
+
+		for (i = 0; i < s->nr_saves; i++) {
+			const struct sim_save *v = &s->saves[i];
+
+			if ((run != U32_MAX && v->run != run) || v->end > now)
+				continue;
+			if (best == s->nr_saves || v->end < s->saves[best].end)
+				best = i;
+		}
+		if (best == s->nr_saves)
+			return;
+		h = sim_hold_of(s, s->saves[best].run,
+				s->saves[best].residency);
+		sim_hold_sync(h, s->saves[best].end);
+		h->n--;
+		s->saves[best] = s->saves[--s->nr_saves];
+	}
+}
+
+/* A block of @grid takes (@delta 1) or gives back (-1) its slot at @now. */
+static void sim_hold_add(struct sim_dev *s, const struct gtbs_grid *grid,
+			 u64 now, int delta)
+{
+	const struct sim_gridref *ref = grid->priv;
+	struct sim_hold *h;
+
+	sim_saves_done(s, ref->run, now);
+	h = sim_hold_of(s, ref->run, grid->occ.residency);
+	sim_hold_sync(h, now);
+	h->n += delta;
+}
+
+/* Every run's SM time at @t: the start (@to false) or end of the interval. */
+static void sim_share_sample(struct sim_dev *s, u64 t, bool to)
+{
+	size_t i, n = (size_t)s->job->nr_runs *
+		      (s->job->cfg->max_blocks_per_sm + 1);
+
+	sim_saves_done(s, U32_MAX, t);
+	for (i = 0; i < n; i++) {
+		struct sim_hold *h = &s->hold[i];
+
+		if (to)
+			h->at_to = sim_hold_at(h, t);
+		else
+			h->at_from = sim_hold_at(h, t);
+	}
+}
+
+/*
+ * A grid arrives: the last run to get its first grid starts the interval
+ * in which every run has a grid in the device.
+ */
+static void sim_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	struct sim_dev *s = sim_of(dev);
+	const struct sim_gridref *ref = grid->priv;
+
+	if (s->arrived[ref->run])
+		return;
+	s->arrived[ref->run] = true;
+	if (++s->nr_arrived < s->job->nr_runs)
+		return;
+	s->share_from = grid->submit_cycle;
+	s->have_from = true;
+	if (!s->have_to)
+		sim_share_sample(s, s->share_from, false);
+}
+
+static void sim_block_start(struct gtbs_dev *dev,
+			    struct gtbs_sm *sm __attribute__((unused)),
+			    struct gtbs_grid *grid,
+			    u32 slot __attribute__((unused)),
+			    u32 block __attribute__((unused)), u64 cycle)
+{
+	sim_hold_add(sim_of(dev), grid, cycle, 1);
+}
+
+/* Flushed: the slot is free now; switched out: at the end of its save. */
+static void sim_block_preempt(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			      struct gtbs_grid *grid,
+			      u32 slot __attribute__((unused)),
+			      u32 block __attribute__((unused)),
+			      u32 mech __attribute__((unused)), u64 cycles)
+{
+	struct sim_dev *s = sim_of(dev);
+	const struct sim_gridref *ref = grid->priv;
+
+	if (!cycles) {
+		sim_hold_add(s, grid, sm->now, -1);
+		return;
+	}
+	if (sim_grow((void **)&s->saves, &s->cap_saves, s->nr_saves,
+		     sizeof(*s->saves))) {
+		s->err = -ENOMEM;
+		return;
+	}
+	s->saves[s->nr_saves++] = (struct sim_save) {
+		.run = ref->run,
+		.residency = grid->occ.residency,
+		.end = sm->now + cycles,
+	};
+}
+
 /*
  * A grid ended: note what it did, and that its successor (the program's
  * next grid, or in a closed loop the next request) is due.  The grid is
- * freed once the engine has returned.
+ * freed once the engine has returned.  The first run to end its last grid
+ * ends the interval of sm_share.
  */
 static void sim_grid_done(struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
@@ -142,6 +320,13 @@ static void sim_grid_done(struct gtbs_dev *dev, struct gtbs_grid *grid)
 		.final_pred = gtbs_grid_pred_final(s->job->cfg, grid),
 	};
 	rs->nr_done++;
+	if (rs->nr_done == (size_t)rs->nr_requests * rs->nr_grids &&
+	    !s->have_to) {
+		s->share_to = grid->end_cycle;
+		s->have_to = true;
+		if (s->have_from)
+			sim_share_sample(s, s->share_to, true);
+	}
 	if (sim_grow((void **)&s->dead, &s->cap_dead, s->nr_dead,
 		     sizeof(*s->dead)) ||
 	    sim_grow((void **)&s->due, &s->cap_due, s->nr_due,
@@ -163,6 +348,9 @@ static void sim_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	const struct sim_gridref *ref = grid->priv;
 	struct sim_block *b;
 
+	sim_hold_add(s, grid, end, -1);
+	if (!s->job->record)
+		return;
 	if (s->nr_blocks == s->cap_blocks) {
 		size_t cap = s->cap_blocks ? 2 * s->cap_blocks : 4096;
 
@@ -186,12 +374,11 @@ static void sim_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
 }
 
 static const struct gtbs_backend_ops sim_backend = {
+	.grid_arrive = sim_grid_arrive,
 	.grid_done = sim_grid_done,
-};
-
-static const struct gtbs_backend_ops sim_backend_record = {
-	.grid_done = sim_grid_done,
+	.block_start = sim_block_start,
 	.block_end = sim_block_end,
+	.block_preempt = sim_block_preempt,
 };
 
 /**
@@ -304,6 +491,7 @@ static int sim_submit(struct sim_dev *s, u32 run, u32 req, u32 index, u64 now,
 	ref = &rs->refs[(size_t)req * rs->nr_grids + index];
 	*ref = (struct sim_gridref) { run, req, index };
 	grid->priv = ref;
+	grid->tenant = &s->tenants[s->tenant_of[run]];
 	gtbs_grid_submit_at(&s->dev, grid, now, at);
 	s->nr_unsubmitted--;
 	return 0;
@@ -435,6 +623,8 @@ static void sim_dev_free(struct sim_dev *s)
 	free(s->due);
 	free(s->pool);
 	free(s->blocks);
+	free(s->hold);
+	free(s->saves);
 }
 
 static int sim_dev_alloc(struct sim_dev *s, const char **why)
@@ -443,7 +633,9 @@ static int sim_dev_alloc(struct sim_dev *s, const char **why)
 	unsigned int r, k;
 
 	s->sms = calloc(job->cfg->nr_sms, sizeof(*s->sms));
-	if (!s->sms)
+	s->hold = calloc((size_t)job->nr_runs *
+			 (job->cfg->max_blocks_per_sm + 1), sizeof(*s->hold));
+	if (!s->sms || !s->hold)
 		goto nomem;
 	for (r = 0; r < job->cfg->nr_sms; r++) {
 		s->sms[r] = malloc(gtbs_sm_size(job->cfg));
@@ -491,6 +683,61 @@ nomem:
 	return -ENOMEM;
 }
 
+_Static_assert(WL_WEIGHT_DEFAULT == GTBS_TENANT_WEIGHT_DEFAULT &&
+	       WL_WEIGHT_MAX == GTBS_TENANT_WEIGHT_MAX && WL_MAX_PPM == GTBS_PPM,
+	       "the workload file's weight= and max= are not the core's");
+
+/*
+ * The tenants, at cycle 0: runs with the same &sim_job.tenant share one,
+ * with the first run's weight and cap; every other run has its own.
+ */
+static int sim_tenants_setup(struct sim_dev *s, const char **why)
+{
+	const struct sim_job *job = s->job;
+	unsigned int r, q;
+
+	for (r = 0; r < job->nr_runs; r++) {
+		struct gtbs_tenant *t;
+
+		for (q = 0; job->tenant[r] && q < r; q++)
+			if (job->tenant[q] == job->tenant[r])
+				break;
+		if (job->tenant[r] && q < r) {
+			s->tenant_of[r] = s->tenant_of[q];
+			continue;
+		}
+		s->tenant_of[r] = s->nr_tenants;
+		t = &s->tenants[s->nr_tenants++];
+		gtbs_tenant_init(&s->dev, t, s->nr_tenants, 0);
+		if (gtbs_tenant_set(&s->dev, t, job->weight[r] ?:
+				    GTBS_TENANT_WEIGHT_DEFAULT,
+				    job->max_ppm[r], 0)) {
+			*why = "a tenant's weight or cap out of range";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Run @r's share of the device's SM time over the interval in which every
+ * run had a grid in the device: sum over R of its slot-cycles / R, over
+ * SMs x cycles; NAN for an empty interval.
+ */
+static double sim_share(const struct sim_dev *s, unsigned int r)
+{
+	long double held = 0;
+	u32 max_r = s->job->cfg->max_blocks_per_sm, k;
+	const struct sim_hold *h = &s->hold[(size_t)r * (max_r + 1)];
+
+	if (!s->have_from || !s->have_to || s->share_to <= s->share_from)
+		return NAN;
+	for (k = 1; k <= max_r; k++)
+		held += (long double)(h[k].at_to - h[k].at_from) / k;
+	return (double)(held / ((long double)s->job->cfg->nr_sms *
+				(s->share_to - s->share_from)));
+}
+
 /* Hand what the grids did over to @out. */
 static int sim_collect(struct sim_dev *s, struct sim_out *out)
 {
@@ -519,7 +766,10 @@ static int sim_collect(struct sim_dev *s, struct sim_out *out)
 			out->end_cycle = max(out->end_cycle, end);
 		}
 		po->turnaround = (u64)(sum / po->nr_requests);
+		po->sm_share = sim_share(s, r);
 	}
+	out->share_from = s->share_from;
+	out->share_to = s->share_to;
 	return 0;
 }
 
@@ -555,7 +805,7 @@ int sim_run(const struct sim_job *job, struct sim_out *out, const char **why)
 		goto out;
 	gtbs_dev_init(&s->dev, job->cfg, job->policy, s->sms);
 	s->dev.pair_alloc = &gtbs_pair_alloc_libc;
-	s->dev.backend = job->record ? &sim_backend_record : &sim_backend;
+	s->dev.backend = &sim_backend;
 	s->dev.priv = s;
 	if (job->modes) {
 		/* valid: checked by sim_check_params() and the like */
@@ -566,6 +816,9 @@ int sim_run(const struct sim_job *job, struct sim_out *out, const char **why)
 		if (ret)
 			goto out;
 	}
+	ret = sim_tenants_setup(s, why);
+	if (ret)
+		goto out;
 	/* the first grids in run order, as their arrivals tie that way */
 	for (r = 0; r < job->nr_runs; r++) {
 		struct sim_runst *rs = &s->runs[r];
