@@ -1371,7 +1371,8 @@ struct gtbs_pair_alloc {
  * @tenants: the tenants the device knows (&gtbs_tenant.node), @tenant0
  *	first.
  * @tenant0: the device's own tenant: the grids whose owner gave none.
- * @cap_period: cycles of a cap period (tenant.c), 1..2^40, default
+ * @cap_period: cycles of a cap period (tenant.c), 1..2^33 (the quota
+ *	max_ppm x nr_sms x period stays below 2^63), default
  *	%GTBS_CAP_PERIOD_DEFAULT; set while no tenant is capped.
  * @refill_cycle: the next refill of a throttled tenant (valid while
  *	@nr_tenants_throttled).
