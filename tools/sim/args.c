@@ -44,6 +44,21 @@ void sim_err_line(const char *line)
 	sim_err("%s", line);
 }
 
+/* The registered policies (@sweep: but those of tenants), by @sep. */
+static void sim_registry_names(char *buf, size_t len, const char *sep,
+			       bool sweep)
+{
+	const struct gtbs_policy_ops *p;
+	unsigned int i;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; (p = gtbs_policy_at(i)) && n < len; i++)
+		if (!sweep || !(p->flags & GTBS_POLICY_TENANTS))
+			n += snprintf(buf + n, len - n, "%s%s", n ? sep : "",
+				      p->name);
+}
+
 /**
  * sim_registry() - the registered policies, separated by @sep
  * @buf: output.
@@ -52,13 +67,7 @@ void sim_err_line(const char *line)
  */
 void sim_registry(char *buf, size_t len, const char *sep)
 {
-	const struct gtbs_policy_ops *p;
-	unsigned int i;
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (i = 0; (p = gtbs_policy_at(i)) && n < len; i++)
-		n += snprintf(buf + n, len - n, "%s%s", i ? sep : "", p->name);
+	sim_registry_names(buf, len, sep, false);
 }
 
 /**
@@ -70,15 +79,7 @@ void sim_registry(char *buf, size_t len, const char *sep)
  */
 void sim_registry_sweep(char *buf, size_t len, const char *sep)
 {
-	const struct gtbs_policy_ops *p;
-	unsigned int i;
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (i = 0; (p = gtbs_policy_at(i)) && n < len; i++)
-		if (!(p->flags & GTBS_POLICY_TENANTS))
-			n += snprintf(buf + n, len - n, "%s%s", n ? sep : "",
-				      p->name);
+	sim_registry_names(buf, len, sep, true);
 }
 
 /**
