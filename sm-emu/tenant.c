@@ -169,8 +169,10 @@ static void gtbs_tenant_throttle(struct gtbs_dev *dev, struct gtbs_tenant *t,
 	t->throttled = true;
 	t->throttled_since = now;
 	t->nr_throttles++;
-	if (!dev->nr_tenants_throttled++ || dev->refill_cycle > t->period_end)
-		dev->refill_cycle = min(dev->refill_cycle, t->period_end);
+	/* the first throttled tenant sets the refill; later ones lower it */
+	dev->refill_cycle = dev->nr_tenants_throttled++ ?
+			    min(dev->refill_cycle, t->period_end) :
+			    t->period_end;
 	list_for_each_entry(grid, &t->grids, tenant_node)
 		gtbs_grid_throttle(dev, grid, GTBS_THROTTLE_CAP, now);
 }
@@ -247,8 +249,7 @@ void gtbs_tenant_unhold(struct gtbs_dev *dev, const struct gtbs_grid *grid,
 
 	gtbs_tenant_sync(dev, t, now);
 	t->rate -= gtbs_block_rate(grid);
-	if (t->max_ppm && !t->throttled && t->budget <= 0)
-		gtbs_tenant_throttle(dev, t, now);
+	gtbs_tenant_check(dev, t, now);	/* synced: only the cap's test */
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_tenant_unhold);
 
