@@ -526,10 +526,12 @@ struct gputbs_mon_param {
  * @blocks_restored: counter of switched-out blocks restored.
  * @switch_cycles: counter of cycles SMs spent saving and restoring.
  * @flushed_cycles: counter of cycles of work flushed blocks lost.
+ * @cap_period: the period of tenants' caps, emulated cycles (sysfs
+ *	cap_period); 0 from a module without tenants.
  *
- * The members from @grids_cancelled on came later, and those from
- * @preempt_mode on later still: a caller that passes an older size gets
- * the older members only.
+ * The members from @grids_cancelled on came later, those from
+ * @preempt_mode on later still, and @cap_period last: a caller that
+ * passes an older size gets the older members only.
  */
 struct gputbs_mon_dev {
 	char policy[GPUTBS_POLICY_NAME_LEN];
@@ -571,6 +573,7 @@ struct gputbs_mon_dev {
 	__u64 blocks_restored;
 	__u64 switch_cycles;
 	__u64 flushed_cycles;
+	__u64 cap_period;
 };
 
 /**
@@ -800,6 +803,105 @@ struct gputbs_preempt_set {
 GPUTBS_API int gputbs_monitor_set_preempt(struct gputbs_monitor *m,
 					  const struct gputbs_preempt_set *req,
 					  size_t size);
+
+/**
+ * struct gputbs_mon_tenant - a tenant (tenant-get of the family)
+ * @kind: &enum gputbs_tenant_kind: device, cgroup or file.
+ * @weight: its weight, 1..10000 (cgroup v2's cpu.weight; default 100).
+ * @cgroup_id: kind cgroup: the cgroup's id (gputbs_cgroup_id()).
+ * @client_id: kind file: the open file's drm-client-id.
+ * @max_ppm: its cap on the device's SM time, ppm; 0: none.
+ * @grids: its grids in the device (arrived, not left).
+ * @sm_time: SM time its blocks held, 1/1000000 SM-cycles (a block of a
+ *	grid of maximum residency R holds 1/R of an SM).
+ * @now_cycle: the emulated cycle @sm_time and @throttled_cycles are up to.
+ * @throttled_cycles: emulated cycles it spent throttled by its cap.
+ * @throttles: times it was throttled.
+ * @throttled: 1 while throttled, else 0.
+ * @pad: zero.
+ *
+ * A tenant's share of the device over an interval is the difference of
+ * two readings' @sm_time over nr_sms x 1000000 x the difference of their
+ * @now_cycle (Documentation/scheduling.rst, "Tenants").
+ */
+struct gputbs_mon_tenant {
+	__u32 kind;
+	__u32 weight;
+	__u64 cgroup_id;
+	__u64 client_id;
+	__u32 max_ppm;
+	__u32 grids;
+	__u64 sm_time;
+	__u64 now_cycle;
+	__u64 throttled_cycles;
+	__u64 throttles;
+	__u32 throttled;
+	__u32 pad;
+};
+
+/**
+ * gputbs_monitor_dump_tenants() - every tenant of the device
+ * @m: monitor.
+ * @tenants: out: a malloc()ed array of @nr entries of @size bytes (free()
+ *	it), the device's own tenant first.
+ * @size: sizeof(struct gputbs_mon_tenant).
+ * @nr: out: entries.
+ *
+ * Return: 0, -EOPNOTSUPP from a module without tenants, or a negative
+ * errno.
+ */
+GPUTBS_API int gputbs_monitor_dump_tenants(struct gputbs_monitor *m,
+					   struct gputbs_mon_tenant **tenants,
+					   size_t size, size_t *nr);
+
+/**
+ * struct gputbs_tenant_set - what gputbs_monitor_set_tenant() sets
+ * @cgroup_id: the cgroup whose tenant to set (gputbs_cgroup_id()), or 0.
+ * @client_id: or the open file's drm-client-id (a file tenant), or 0;
+ *	exactly one of the two.
+ * @weight: the new weight, 1..10000; 0 keeps it.
+ * @max_ppm: the new cap, ppm of the device's SM time, 1..1000000;
+ *	%GPUTBS_TENANT_MAX_NONE removes the cap; 0 keeps it.
+ */
+struct gputbs_tenant_set {
+	__u64 cgroup_id;
+	__u64 client_id;
+	__u32 weight;
+	__u32 max_ppm;
+};
+
+/* gputbs_tenant_set.max_ppm that removes a tenant's cap */
+#define GPUTBS_TENANT_MAX_NONE	0xffffffffu
+
+/**
+ * gputbs_monitor_set_tenant() - set a tenant's weight or cap
+ * @m: monitor.
+ * @req: the tenant and its new values.
+ * @size: sizeof(*@req).
+ *
+ * netlink tenant-set: with CAP_SYS_ADMIN any tenant, any value; without,
+ * only the caller's own cgroup (or a descendant) or file, and only lower.
+ *
+ * Return: 0; -EPERM; -EINVAL for a bad @req or value; -ENOENT for a
+ * cgroup or file that does not exist; -ENOSPC when the device holds its
+ * most tenants; -EOPNOTSUPP from a module without tenants; or another
+ * negative errno (gputbs_monitor_errmsg() says more).
+ */
+GPUTBS_API int gputbs_monitor_set_tenant(struct gputbs_monitor *m,
+					 const struct gputbs_tenant_set *req,
+					 size_t size);
+
+/**
+ * gputbs_cgroup_id() - the id of a cgroup v2 directory
+ * @path: its directory, e.g. /sys/fs/cgroup/a.
+ * @id: out: its id, as &gputbs_mon_tenant.cgroup_id and tenant-set take
+ *	it (name_to_handle_at()'s handle of the directory, as libbpf reads
+ *	it).
+ *
+ * Return: 0, -ENOTDIR if @path is not a directory, -EMEDIUMTYPE if it is
+ * not in a cgroup2 file system, or the negative errno of a system call.
+ */
+GPUTBS_API int gputbs_cgroup_id(const char *path, __u64 *id);
 
 /**
  * gputbs_monitor_errmsg() - the module's message about the last failure

@@ -15,11 +15,15 @@
  * Copyright (C) 2026 The gputbs developers
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <linux/magic.h>
 #include <linux/netlink.h>
 
 #include <netlink/attr.h>
@@ -465,6 +469,44 @@ static int parse_dev(struct nlmsghdr *nlh, struct gputbs_mon_dev *d)
 	d->blocks_restored = get_u64(tb, GPUTBS_A_DEV_BLOCKS_RESTORED);
 	d->switch_cycles = get_u64(tb, GPUTBS_A_DEV_SWITCH_CYCLES);
 	d->flushed_cycles = get_u64(tb, GPUTBS_A_DEV_FLUSHED_CYCLES);
+	d->cap_period = get_u64(tb, GPUTBS_A_DEV_CAP_PERIOD);
+	return 0;
+}
+
+static struct nla_policy tenant_policy[GPUTBS_A_TENANT_MAX + 1] = {
+	[GPUTBS_A_TENANT_KIND] = { .type = NLA_U32 },
+	[GPUTBS_A_TENANT_CGROUP_ID] = { .type = NLA_U64 },
+	[GPUTBS_A_TENANT_CLIENT_ID] = { .type = NLA_U64 },
+	[GPUTBS_A_TENANT_WEIGHT] = { .type = NLA_U32 },
+	[GPUTBS_A_TENANT_MAX_PPM] = { .type = NLA_U32 },
+	[GPUTBS_A_TENANT_SM_TIME] = { .type = NLA_U64 },
+	[GPUTBS_A_TENANT_NOW_CYCLE] = { .type = NLA_U64 },
+	[GPUTBS_A_TENANT_GRIDS] = { .type = NLA_U32 },
+	[GPUTBS_A_TENANT_THROTTLED] = { .type = NLA_FLAG },
+	[GPUTBS_A_TENANT_THROTTLED_CYCLES] = { .type = NLA_U64 },
+	[GPUTBS_A_TENANT_THROTTLES] = { .type = NLA_U64 },
+};
+
+static int parse_tenant_msg(struct nlmsghdr *nlh, void *out)
+{
+	struct nlattr *tb[GPUTBS_A_TENANT_MAX + 1];
+	struct gputbs_mon_tenant *t = out;
+
+	memset(t, 0, sizeof(*t));
+	if (genlmsg_parse(nlh, 0, tb, GPUTBS_A_TENANT_MAX, tenant_policy) < 0 ||
+	    !tb[GPUTBS_A_TENANT_KIND] || !tb[GPUTBS_A_TENANT_WEIGHT])
+		return -EPROTO;
+	t->kind = get_u32(tb, GPUTBS_A_TENANT_KIND);
+	t->weight = get_u32(tb, GPUTBS_A_TENANT_WEIGHT);
+	t->cgroup_id = get_u64(tb, GPUTBS_A_TENANT_CGROUP_ID);
+	t->client_id = get_u64(tb, GPUTBS_A_TENANT_CLIENT_ID);
+	t->max_ppm = get_u32(tb, GPUTBS_A_TENANT_MAX_PPM);
+	t->grids = get_u32(tb, GPUTBS_A_TENANT_GRIDS);
+	t->sm_time = get_u64(tb, GPUTBS_A_TENANT_SM_TIME);
+	t->now_cycle = get_u64(tb, GPUTBS_A_TENANT_NOW_CYCLE);
+	t->throttled_cycles = get_u64(tb, GPUTBS_A_TENANT_THROTTLED_CYCLES);
+	t->throttles = get_u64(tb, GPUTBS_A_TENANT_THROTTLES);
+	t->throttled = !!tb[GPUTBS_A_TENANT_THROTTLED];
 	return 0;
 }
 
@@ -747,6 +789,7 @@ static int array_add(struct nlmsghdr *nlh, void *arg)
 	union {
 		struct gputbs_mon_grid grid;
 		struct gputbs_mon_sm sm;
+		struct gputbs_mon_tenant tenant;
 	} item;
 	int ret;
 
@@ -822,6 +865,15 @@ GPUTBS_API int gputbs_monitor_dump_sms(struct gputbs_monitor *m,
 {
 	return dump(m, GPUTBS_CMD_SM_GET, parse_sm_msg,
 		    sizeof(struct gputbs_mon_sm), (void **)sms, size, nr);
+}
+
+GPUTBS_API int gputbs_monitor_dump_tenants(struct gputbs_monitor *m,
+					   struct gputbs_mon_tenant **tenants,
+					   size_t size, size_t *nr)
+{
+	return dump(m, GPUTBS_CMD_TENANT_GET, parse_tenant_msg,
+		    sizeof(struct gputbs_mon_tenant), (void **)tenants, size,
+		    nr);
 }
 
 static int fill_u64(struct nl_msg *msg, const void *arg)
@@ -960,6 +1012,60 @@ GPUTBS_API int gputbs_monitor_set_preempt(struct gputbs_monitor *m,
 		return -EINVAL;
 	return request(m, GPUTBS_CMD_PREEMPT_SET, false, fill_preempt, req,
 		       NULL, NULL);
+}
+
+static int fill_tenant(struct nl_msg *msg, const void *arg)
+{
+	const struct gputbs_tenant_set *r = arg;
+	__u32 max = r->max_ppm == GPUTBS_TENANT_MAX_NONE ? 0 : r->max_ppm;
+
+	if ((r->cgroup_id &&
+	     nla_put_u64(msg, GPUTBS_A_TENANT_CGROUP_ID, r->cgroup_id)) ||
+	    (r->client_id &&
+	     nla_put_u64(msg, GPUTBS_A_TENANT_CLIENT_ID, r->client_id)) ||
+	    (r->weight && nla_put_u32(msg, GPUTBS_A_TENANT_WEIGHT, r->weight)) ||
+	    (r->max_ppm && nla_put_u32(msg, GPUTBS_A_TENANT_MAX_PPM, max)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+GPUTBS_API int gputbs_monitor_set_tenant(struct gputbs_monitor *m,
+					 const struct gputbs_tenant_set *req,
+					 size_t size)
+{
+	if (!req || size < sizeof(*req) || !req->cgroup_id == !req->client_id)
+		return -EINVAL;
+	return request(m, GPUTBS_CMD_TENANT_SET, false, fill_tenant, req,
+		       NULL, NULL);
+}
+
+GPUTBS_API int gputbs_cgroup_id(const char *path, __u64 *id)
+{
+	union {
+		struct file_handle fh;
+		char buf[sizeof(struct file_handle) + sizeof(__u64)];
+	} h;
+	struct statfs sfs;
+	struct stat st;
+	int mount_id;
+
+	if (!path || !id)
+		return -EINVAL;
+	if (stat(path, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (statfs(path, &sfs))
+		return -errno;
+	if (sfs.f_type != CGROUP2_SUPER_MAGIC)
+		return -EMEDIUMTYPE;
+	h.fh.handle_bytes = sizeof(__u64);
+	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0))
+		return -errno;
+	if (h.fh.handle_bytes != sizeof(__u64))
+		return -EPROTO;
+	memcpy(id, h.fh.f_handle, sizeof(*id));
+	return 0;
 }
 
 /* ---- events ---------------------------------------------------------------- */

@@ -93,6 +93,23 @@ enum gputbs_preempt_mode {
 	GPUTBS_PREEMPT_MODE_AUTO,
 };
 
+/**
+ * enum gputbs_tenant_kind - What a tenant is (Documentation/scheduling.rst,
+ *   "Tenants").
+ * @GPUTBS_TENANT_KIND_DEVICE: The device's own tenant (id 0): grids whose
+ *   owner gave them none. The module gives every grid a cgroup or file tenant.
+ * @GPUTBS_TENANT_KIND_CGROUP: A cgroup v2: the grids submitted by the tasks in
+ *   it (not in its descendants).
+ * @GPUTBS_TENANT_KIND_FILE: An open file of /dev/gputbs: the grids submitted
+ *   through it by tasks in the root cgroup, where every task is when cgroup v2
+ *   is not mounted.
+ */
+enum gputbs_tenant_kind {
+	GPUTBS_TENANT_KIND_DEVICE,
+	GPUTBS_TENANT_KIND_CGROUP,
+	GPUTBS_TENANT_KIND_FILE,
+};
+
 enum {
 	GPUTBS_A_DEV_PAD = 1,
 	GPUTBS_A_DEV_POLICY,
@@ -135,6 +152,7 @@ enum {
 	GPUTBS_A_DEV_PREEMPT_BUDGET_NORMAL,
 	GPUTBS_A_DEV_PREEMPT_BUDGET_HIGH,
 	GPUTBS_A_DEV_PREEMPT_BUDGET_REALTIME,
+	GPUTBS_A_DEV_CAP_PERIOD,
 
 	__GPUTBS_A_DEV_MAX,
 	GPUTBS_A_DEV_MAX = (__GPUTBS_A_DEV_MAX - 1)
@@ -229,6 +247,24 @@ enum {
 };
 
 enum {
+	GPUTBS_A_TENANT_PAD = 1,
+	GPUTBS_A_TENANT_KIND,
+	GPUTBS_A_TENANT_CGROUP_ID,
+	GPUTBS_A_TENANT_CLIENT_ID,
+	GPUTBS_A_TENANT_WEIGHT,
+	GPUTBS_A_TENANT_MAX_PPM,
+	GPUTBS_A_TENANT_SM_TIME,
+	GPUTBS_A_TENANT_NOW_CYCLE,
+	GPUTBS_A_TENANT_GRIDS,
+	GPUTBS_A_TENANT_THROTTLED,
+	GPUTBS_A_TENANT_THROTTLED_CYCLES,
+	GPUTBS_A_TENANT_THROTTLES,
+
+	__GPUTBS_A_TENANT_MAX,
+	GPUTBS_A_TENANT_MAX = (__GPUTBS_A_TENANT_MAX - 1)
+};
+
+enum {
 	GPUTBS_CMD_DEV_GET = 1,
 	GPUTBS_CMD_GRID_GET,
 	GPUTBS_CMD_SM_GET,
@@ -243,6 +279,8 @@ enum {
 	GPUTBS_CMD_GRID_TIMED_OUT_NTF,
 	GPUTBS_CMD_PARAM_SET,
 	GPUTBS_CMD_PREEMPT_SET,
+	GPUTBS_CMD_TENANT_GET,
+	GPUTBS_CMD_TENANT_SET,
 
 	__GPUTBS_CMD_MAX,
 	GPUTBS_CMD_MAX = (__GPUTBS_CMD_MAX - 1)
