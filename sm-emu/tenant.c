@@ -374,8 +374,9 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_tenant_del);
  * @max_ppm: 0 (no cap) or 1..%GTBS_PPM: the share of the device's SM time.
  * @now: emulated cycle, &gtbs_dev.clock.
  *
- * A new cap starts with a full quota for the current period; removing the
- * cap lifts its throttle at once.  The policy is told
+ * A new cap starts in the period of @now (an uncapped tenant's period is
+ * not kept up to date) with that period's quota prorated to the cycles
+ * left of it; removing the cap lifts its throttle at once.  The policy is told
  * (&gtbs_policy_ops.tenant_update).
  *
  * Context: device lock held.
@@ -388,9 +389,12 @@ int gtbs_tenant_set(struct gtbs_dev *dev, struct gtbs_tenant *t, u32 weight,
 	if (!weight || weight > GTBS_TENANT_WEIGHT_MAX || max_ppm > GTBS_PPM)
 		return -EINVAL;
 	gtbs_tenant_sync(dev, t, now);
-	if (max_ppm && !t->max_ppm)
+	if (max_ppm && !t->max_ppm) {
+		/* an uncapped tenant's period is stale: the current one */
+		t->period_end = (now / dev->cap_period + 1) * dev->cap_period;
 		t->budget = (s64)max_ppm * dev->cfg.nr_sms *
 			    (s64)(t->period_end - now);
+	}
 	t->max_ppm = max_ppm;
 	if (t->weight != weight) {
 		u32 old = t->weight;

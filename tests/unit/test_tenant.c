@@ -162,6 +162,47 @@ START_TEST(tenant_cap_lifted)
 END_TEST
 
 /*
+ * A cap set long after the tenant was made (the module: a cgroup that
+ * submitted earlier, then root sets its max) starts in the period of the
+ * cycle it is set, with the rest of that period's quota: it does not
+ * throttle an idle tenant, leaves no refill in the past, and then holds.
+ * Worked by hand, one SM, P = 100,000: set at 1,050,000 with max 50%, the
+ * quota left is 0.5 x 50,000 = 25,000 SM-cycles; a grid of 16,000 blocks
+ * of 1000 cycles (R = 8, 2,000,000 SM-cycles) submitted there runs 25,000
+ * cycles, then 50,000 of every later period.
+ */
+START_TEST(tenant_cap_set_late)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc d = ten_desc(16000, 1000);
+	struct gtbs_tenant t;
+	struct gtbs_grid *g;
+	double share;
+
+	gtbs_tenant_init(&h->dev, &t, 1, 0);
+	gtbs_dev_run_until(&h->dev, 1050000);
+	ck_assert_int_eq(gtbs_tenant_set(&h->dev, &t, 100, 500000, 1050000),
+			 0);
+	ck_assert(!t.throttled);
+	ck_assert_uint_eq(t.period_end, 1100000);
+	ck_assert_int_eq(t.budget, 25000LL * GTBS_SM_TIME_SCALE);
+	ck_assert_uint_eq(gtbs_dev_next_refill(&h->dev), U64_MAX);
+	g = ten_submit(h, &t, &d, 1050000);
+	gtbs_dev_run_until(&h->dev, 1099999);
+	ck_assert(t.throttled);
+	ck_assert_uint_eq(gtbs_tenant_sm_time(&t, 1099999),
+			  25000 * GTBS_SM_TIME_SCALE);
+	while (g->state != GTBS_GRID_DONE)
+		gtbs_dev_run_until(&h->dev, gtbs_dev_next_event(&h->dev));
+	share = ten_share(h, &t, 0, 1050000, g->end_cycle);
+	ck_assert_msg(fabs(share - 0.50) <= 0.005, "capped: %.4f", share);
+	h_drain(h);
+	ck_assert_uint_eq(h->violations, 0);
+	h_free(h);
+}
+END_TEST
+
+/*
  * fair: two tenants keep 15 SMs busy (each a grid of 60,000 blocks of
  * 2000 cycles, R = 8); over the interval both have blocks to issue, their
  * SM time is in the proportion of their weights: 10:90 within 0.5
@@ -308,6 +349,7 @@ Suite *tenant_suite(void)
 	tcase_add_test(tc, tenant_cap_timeline);
 	tcase_add_loop_test(tc, tenant_cap_holds, 0, 2);
 	tcase_add_test(tc, tenant_cap_lifted);
+	tcase_add_test(tc, tenant_cap_set_late);
 	tcase_add_loop_test(tc, fair_weighted_shares, 0,
 			    ARRAY_SIZE(fair_cases));
 	tcase_add_loop_test(tc, fair_vtime_large, 0, 2);
