@@ -17,7 +17,11 @@
  * without pid and label for nobody (dump, grid-get, events) and in full
  * for root, and that no event goes
  * unaccounted when a burst of events meets the module's queue (run it
- * with the module parameter event_queue_len=4 to see drops).  Needs root.
+ * with the module parameter event_queue_len=4 to see drops), and the
+ * tenants: tenant-set by root and its bad requests, nobody lowering its
+ * own cgroup's tenant but raising nothing, a grid from a cgroup charged
+ * exactly the SM time of its block records, a file's tenant in fdinfo.
+ * Needs root.
  *
  *   gputbs-nl-test [--tap]
  *
@@ -37,6 +41,7 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -1531,6 +1536,355 @@ START_TEST(nl_preempt_set_nobody_eperm)
 }
 END_TEST
 
+/* ---- tenants ----------------------------------------------------------------- */
+
+#define CGROOT		"/sys/fs/cgroup"
+#define CG_A		CGROOT "/gtbs-nl-a"
+#define CG_B		CGROOT "/gtbs-nl-b"
+
+static __u64 cg_a, cg_b;
+
+/* cgroup2 at /sys/fs/cgroup (mounted if it is not), two cgroups in it. */
+static void setup_tenants(void)
+{
+	int ret;
+
+	setup();
+	if (gputbs_cgroup_id(CGROOT, &cg_a) == -EMEDIUMTYPE ||
+	    gputbs_cgroup_id(CGROOT, &cg_a))
+		ck_assert_msg(!system("mkdir -p " CGROOT " && mount -t cgroup2 none " CGROOT),
+			      "mount cgroup2");
+	rmdir(CG_A);
+	rmdir(CG_B);
+	ck_assert_int_eq(mkdir(CG_A, 0755), 0);
+	ck_assert_int_eq(mkdir(CG_B, 0755), 0);
+	ret = gputbs_cgroup_id(CG_A, &cg_a);
+	ck_assert_msg(!ret, "cgroup id: %s", gputbs_strerror(ret));
+	ck_assert_int_eq(gputbs_cgroup_id(CG_B, &cg_b), 0);
+	ck_assert_uint_ne(cg_a, cg_b);
+}
+
+/* Caps off (cap_period may be written again), cgroups removed. */
+static void teardown_tenants(void)
+{
+	struct gputbs_tenant_set r = {
+		.weight = 100, .max_ppm = GPUTBS_TENANT_MAX_NONE,
+	};
+
+	r.cgroup_id = cg_a;
+	gputbs_monitor_set_tenant(g_mon, &r, sizeof(r));
+	r.cgroup_id = cg_b;
+	gputbs_monitor_set_tenant(g_mon, &r, sizeof(r));
+	rmdir(CG_A);
+	rmdir(CG_B);
+	teardown();
+}
+
+/* The tenant of a kind and id in a dump, into @out; false if none. */
+static bool find_tenant(__u32 kind, __u64 id, struct gputbs_mon_tenant *out)
+{
+	struct gputbs_mon_tenant *t;
+	size_t nr, i;
+	bool found = false;
+	int ret;
+
+	ret = gputbs_monitor_dump_tenants(g_mon, &t, sizeof(*t), &nr);
+	ck_assert_msg(!ret, "tenant dump: %s", gputbs_strerror(ret));
+	ck_assert_uint_ge(nr, 1);
+	ck_assert_uint_eq(t[0].kind, GPUTBS_TENANT_KIND_DEVICE);
+	for (i = 0; i < nr; i++)
+		if (t[i].kind == kind &&
+		    (kind == GPUTBS_TENANT_KIND_FILE ? t[i].client_id :
+						       t[i].cgroup_id) == id) {
+			*out = t[i];
+			found = true;
+		}
+	free(t);
+	return found;
+}
+
+/* Move the calling process into the cgroup at @dir (root only). */
+static int cg_enter(const char *dir)
+{
+	char path[128];
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	ret = fprintf(f, "%d\n", (int)getpid()) < 0 ? -EIO : 0;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/*
+ * Root sets a cgroup's weight and cap; dev-get reports the cap period;
+ * the dump shows both, with the defaults elsewhere.
+ */
+START_TEST(nl_tenant_set_root)
+{
+	struct gputbs_tenant_set r = { .cgroup_id = cg_a, .weight = 10,
+				       .max_ppm = 300000 };
+	struct gputbs_mon_tenant t;
+	struct gputbs_mon_dev d;
+
+	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d, sizeof(d)), 0);
+	ck_assert_uint_eq(d.cap_period, 100000);
+	ck_assert_int_eq(gputbs_monitor_set_tenant(g_mon, &r, sizeof(r)), 0);
+	ck_assert(find_tenant(GPUTBS_TENANT_KIND_CGROUP, cg_a, &t));
+	ck_assert_uint_eq(t.weight, 10);
+	ck_assert_uint_eq(t.max_ppm, 300000);
+	ck_assert_uint_eq(t.grids, 0);
+	ck_assert_uint_eq(t.sm_time, 0);
+	ck_assert(!find_tenant(GPUTBS_TENANT_KIND_CGROUP, cg_b, &t));
+	/* a weight alone keeps the cap; the cap removed */
+	r.weight = 9000;
+	r.max_ppm = 0;
+	ck_assert_int_eq(gputbs_monitor_set_tenant(g_mon, &r, sizeof(r)), 0);
+	ck_assert(find_tenant(GPUTBS_TENANT_KIND_CGROUP, cg_a, &t));
+	ck_assert_uint_eq(t.weight, 9000);
+	ck_assert_uint_eq(t.max_ppm, 300000);
+	r.weight = 0;
+	r.max_ppm = GPUTBS_TENANT_MAX_NONE;
+	ck_assert_int_eq(gputbs_monitor_set_tenant(g_mon, &r, sizeof(r)), 0);
+	ck_assert(find_tenant(GPUTBS_TENANT_KIND_CGROUP, cg_a, &t));
+	ck_assert_uint_eq(t.max_ppm, 0);
+}
+END_TEST
+
+static const struct {
+	int which;	/* 0: cg_a, 1: both ids, 2: unknown cgroup, 3: root */
+	__u32 weight;
+	__u32 max_ppm;
+	int err;
+	const char *msg;
+} bad_tenant_sets[] = {
+	{ 1, 50, 0, -EINVAL, "exactly one of cgroup-id and client-id" },
+	{ 0, 10001, 0, -EINVAL, "weight outside 1..10000" },
+	{ 0, 0, 1000001, -EINVAL, "max-ppm above 1000000" },
+	{ 0, 0, 0, -EINVAL, "nothing to set" },
+	{ 2, 50, 0, -ENOENT, "no cgroup v2 of that cgroup-id" },
+	{ 3, 50, 0, -EINVAL, "the root cgroup is no tenant" },
+	{ 4, 50, 0, -ENOENT, "no open file of that client-id" },
+};
+
+#define NR_BAD_TENANT_SETS \
+	(int)(sizeof(bad_tenant_sets) / sizeof(bad_tenant_sets[0]))
+
+/* A bad tenant-set is refused with its message and changes nothing. */
+START_TEST(nl_tenant_set_bad_extack)
+{
+	struct gputbs_tenant_set r = { .cgroup_id = cg_a, .weight = 10 };
+	struct gputbs_mon_tenant t;
+	__u64 root;
+	int ret;
+
+	ck_assert_int_eq(gputbs_monitor_set_tenant(g_mon, &r, sizeof(r)), 0);
+	ck_assert_int_eq(gputbs_cgroup_id(CGROOT, &root), 0);
+	r.weight = bad_tenant_sets[_i].weight;
+	r.max_ppm = bad_tenant_sets[_i].max_ppm;
+	switch (bad_tenant_sets[_i].which) {
+	case 1:
+		r.client_id = 1;
+		break;
+	case 2:
+		r.cgroup_id = cg_a + (1ULL << 40);
+		break;
+	case 3:
+		r.cgroup_id = root;
+		break;
+	case 4:
+		r.cgroup_id = 0;
+		r.client_id = 1ULL << 40;
+		break;
+	}
+	/* the library refuses two ids itself: send them through a raw id */
+	if (bad_tenant_sets[_i].which == 1) {
+		ck_assert_int_eq(gputbs_monitor_set_tenant(g_mon, &r, sizeof(r)),
+				 -EINVAL);
+		return;
+	}
+	ret = gputbs_monitor_set_tenant(g_mon, &r, sizeof(r));
+	ck_assert_msg(ret == bad_tenant_sets[_i].err, "%s, expected %s",
+		      gputbs_strerror(ret),
+		      gputbs_strerror(bad_tenant_sets[_i].err));
+	printf("tenant-set bad %d: %s: extack '%s'\n", _i,
+	       gputbs_strerror(ret), gputbs_monitor_errmsg(g_mon));
+	ck_assert_msg(strstr(gputbs_monitor_errmsg(g_mon),
+			     bad_tenant_sets[_i].msg),
+		      "extack '%s', expected '%s'", gputbs_monitor_errmsg(g_mon),
+		      bad_tenant_sets[_i].msg);
+	ck_assert(find_tenant(GPUTBS_TENANT_KIND_CGROUP, cg_a, &t));
+	ck_assert_uint_eq(t.weight, 10);
+	ck_assert_uint_eq(t.max_ppm, 0);
+}
+END_TEST
+
+/*
+ * Child: into cgroup A as root, then nobody.  It may lower its own
+ * tenant's weight and cap, never raise them, remove the cap, or touch
+ * cgroup B's tenant.  Exit status: the first check that failed.
+ */
+static int child_tenant_nobody(void)
+{
+	struct gputbs_tenant_set r = { .cgroup_id = cg_a };
+	struct gputbs_monitor *m;
+
+	if (cg_enter(CG_A))
+		return 9;
+	if (setgid(NOBODY) || setuid(NOBODY))
+		return 10;
+	if (gputbs_monitor_open(0, &m))
+		return 11;
+	r.weight = 50;			/* raise 10 -> 50 */
+	if (gputbs_monitor_set_tenant(m, &r, sizeof(r)) != -EPERM)
+		return 12;
+	if (!strstr(gputbs_monitor_errmsg(m), "CAP_SYS_ADMIN"))
+		return 13;
+	r.weight = 5;			/* lower */
+	if (gputbs_monitor_set_tenant(m, &r, sizeof(r)))
+		return 14;
+	r.weight = 0;
+	r.max_ppm = 500000;		/* raise 300000 -> 500000 */
+	if (gputbs_monitor_set_tenant(m, &r, sizeof(r)) != -EPERM)
+		return 15;
+	r.max_ppm = GPUTBS_TENANT_MAX_NONE;	/* remove: a raise */
+	if (gputbs_monitor_set_tenant(m, &r, sizeof(r)) != -EPERM)
+		return 16;
+	r.max_ppm = 200000;		/* lower */
+	if (gputbs_monitor_set_tenant(m, &r, sizeof(r)))
+		return 17;
+	r.cgroup_id = cg_b;		/* not its own, even lowering */
+	r.max_ppm = 0;
+	r.weight = 1;
+	if (gputbs_monitor_set_tenant(m, &r, sizeof(r)) != -EPERM)
+		return 18;
+	gputbs_monitor_close(m);
+	return 0;
+}
+
+START_TEST(nl_tenant_nobody_lowers_only)
+{
+	struct gputbs_tenant_set r = { .cgroup_id = cg_a, .weight = 10,
+				       .max_ppm = 300000 };
+	struct gputbs_mon_tenant t;
+	int status;
+	pid_t pid;
+
+	ck_assert_int_eq(gputbs_monitor_set_tenant(g_mon, &r, sizeof(r)), 0);
+	r.cgroup_id = cg_b;
+	r.max_ppm = 0;
+	r.weight = 100;
+	ck_assert_int_eq(gputbs_monitor_set_tenant(g_mon, &r, sizeof(r)), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		_exit(child_tenant_nobody());
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "child: status %#x", status);
+	ck_assert(find_tenant(GPUTBS_TENANT_KIND_CGROUP, cg_a, &t));
+	ck_assert_uint_eq(t.weight, 5);
+	ck_assert_uint_eq(t.max_ppm, 200000);
+	ck_assert(find_tenant(GPUTBS_TENANT_KIND_CGROUP, cg_b, &t));
+	ck_assert_uint_eq(t.weight, 100);
+}
+END_TEST
+
+/*
+ * Child: into cgroup A, submit one grid that records its blocks, and
+ * report through @fd the SM time its blocks held, sum (end - start) x
+ * 10^6 / R, then its residency.
+ */
+static int child_tenant_grid(int fd)
+{
+	struct gputbs_block_record recs[64];
+	struct pollfd pfd = { .events = POLLIN };
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	struct gputbs *g;
+	__u64 sum = 0, msg[2];
+	__u32 n, i;
+
+	if (cg_enter(CG_A) || gputbs_open(NULL, 0, &g))
+		return 20;
+	grid(&s, 64, 256, 2, "tenant");
+	s.flags |= GPUTBS_SUBMIT_RECORD_BLOCKS;
+	if (gputbs_submit(g, &s))
+		return 21;
+	pfd.fd = gputbs_fd(g);
+	if (poll(&pfd, 1, 60000) != 1)
+		return 22;
+	if (gputbs_blocks(g, s.handle, recs, 64, &n) || n != 64)
+		return 23;
+	if (gputbs_wait_handle(g, s.handle, gputbs_now_ns() + NS_PER_SEC, &w))
+		return 24;
+	for (i = 0; i < n; i++)
+		sum += (recs[i].end_cycle - recs[i].start_cycle) *
+		       (1000000 / w.residency);
+	msg[0] = sum;
+	msg[1] = w.residency;
+	if (write(fd, msg, sizeof(msg)) != sizeof(msg))
+		return 25;
+	gputbs_close(g);
+	return 0;
+}
+
+/*
+ * A grid submitted from cgroup A is charged to A's tenant, exactly the SM
+ * time its block records add up to; one submitted from the root cgroup to
+ * its file's tenant, which fdinfo names.
+ */
+START_TEST(nl_tenant_charged)
+{
+	struct gputbs_mon_tenant t;
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	__u64 msg[2], client = 0;
+	char path[64], line[128];
+	int fds[2], status;
+	FILE *f;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		close(fds[0]);
+		_exit(child_tenant_grid(fds[1]));
+	}
+	close(fds[1]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "child: status %#x", status);
+	ck_assert_int_eq(read(fds[0], msg, sizeof(msg)), sizeof(msg));
+	close(fds[0]);
+	ck_assert(find_tenant(GPUTBS_TENANT_KIND_CGROUP, cg_a, &t));
+	printf("tenant: cgroup %llu sm_time %llu, blocks' %llu (R %llu)\n",
+	       (unsigned long long)cg_a, (unsigned long long)t.sm_time,
+	       (unsigned long long)msg[0], (unsigned long long)msg[1]);
+	ck_assert_uint_eq(t.sm_time, msg[0]);
+	ck_assert_uint_eq(t.grids, 0);
+
+	/* the root cgroup: this file is the tenant */
+	grid(&s, 8, 256, 1, "file");
+	wait_grid(g_dev, submit(g_dev, &s), &w);
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", gputbs_fd(g_dev));
+	f = fopen(path, "re");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		sscanf(line, "drm-gputbs-tenant: file %llu",
+		       (unsigned long long *)&client);
+	fclose(f);
+	ck_assert_uint_ne(client, 0);
+	ck_assert(find_tenant(GPUTBS_TENANT_KIND_FILE, client, &t));
+	ck_assert_uint_gt(t.sm_time, 0);
+}
+END_TEST
+
 static Suite *nl_suite(void)
 {
 	Suite *s = suite_create("gputbs-netlink");
@@ -1596,6 +1950,15 @@ static Suite *nl_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, nl_private_other_users_grids);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("tenants");
+	tcase_add_checked_fixture(tc, setup_tenants, teardown_tenants);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, nl_tenant_set_root);
+	tcase_add_loop_test(tc, nl_tenant_set_bad_extack, 0, NR_BAD_TENANT_SETS);
+	tcase_add_test(tc, nl_tenant_nobody_lowers_only);
+	tcase_add_test(tc, nl_tenant_charged);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("cli");
