@@ -35,6 +35,8 @@
 #                 gap bridged (scripts/eval-preempt.py; evaluation.rst)
 #   make bench    benchmarks (module in QEMU, simulator on the host): a table,
 #                 build/bench/results.json and .md; BENCH_SMOKE=1: tiny run
+#   make bench-tenants  host only (make bench runs it too): tenants' SM
+#                 shares against weights and caps (evaluation.rst)
 #   make stress   the stress test in the debug kernel guest, longer than in
 #                 make check (STRESS_GRIDS, STRESS_PROCS; reliability.rst)
 #   make fuzz     the host fuzzers, then the in-guest ioctl fuzzer

@@ -735,6 +735,42 @@ static void report_requests_json(struct json *j, const struct report *r,
 	json_obj_end(j);
 }
 
+/*
+ * gputbs-sim run --share-window: per window length, the run's SM share in
+ * each window that tiles the interval of sm_share, and their min, max and
+ * mean (null without a whole window).
+ */
+static void report_windows_json(struct json *j, const struct prog_result *s)
+{
+	unsigned int w;
+	size_t k;
+
+	json_arr(j, "share_windows");
+	for (w = 0; w < s->nr_windows; w++) {
+		double lo = NAN, hi = NAN, sum = 0;
+
+		for (k = 0; k < s->nr_win[w]; k++) {
+			double v = s->win_share[w][k];
+
+			lo = k && lo <= v ? lo : v;
+			hi = k && hi >= v ? hi : v;
+			sum += v;
+		}
+		json_obj(j, NULL);
+		json_u64(j, "window_cycles", s->window_cycles[w]);
+		json_u64(j, "n", s->nr_win[w]);
+		json_double(j, "min", lo);
+		json_double(j, "max", hi);
+		json_double(j, "mean", s->nr_win[w] ? sum / s->nr_win[w] : NAN);
+		json_arr(j, "shares");
+		for (k = 0; k < s->nr_win[w]; k++)
+			json_double(j, NULL, s->win_share[w][k]);
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 static void report_run_json(struct json *j, const struct report *r,
 			    const struct workload_result *res,
 			    unsigned int i)
@@ -758,6 +794,8 @@ static void report_run_json(struct json *j, const struct report *r,
 		if (s->max_ppm)
 			json_double(j, "max", s->max_ppm / 10000.0);
 		json_double(j, "sm_share", s->sm_share);
+		if (s->nr_windows)
+			report_windows_json(j, s);
 	}
 	if (s->nr_requests > 1 || s->slo_cycles)
 		report_requests_json(j, r, s, res->t0_cycle);

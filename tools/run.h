@@ -15,6 +15,7 @@
 #include "reqstats.h"
 
 #define RUN_MAX_PROGRAMS	256	/* distinct programs over all files */
+#define RUN_MAX_SHARE_WINDOWS	4	/* gputbs-sim run --share-window lengths */
 
 /*
  * Default margin between choosing T0 and T0, for forking the children;
@@ -150,6 +151,14 @@ struct run_arrival {
  * @sm_share: with @has_share, the share of the device's SM time its
  *	blocks held while every run of its workload had a grid in the device
  *	(alone: its whole run), 0..1; NAN if that interval is empty.
+ * @nr_windows: gputbs-sim run --share-window: window lengths of
+ *	@window_cycles, @nr_win and @win_share (0: none).
+ * @window_cycles: per window length, cycles.
+ * @nr_win: per window length, the whole windows that tile the interval of
+ *	@sm_share from its start.
+ * @win_share: per window length, the share of the device's SM time its
+ *	blocks held in each window (@nr_win entries); borrowed from
+ *	gputbs-sim's &sim_prog_out.win_share, not freed here.
  */
 struct prog_result {
 	const struct wl_program *prog;
@@ -166,6 +175,10 @@ struct prog_result {
 	__u32 weight;
 	__u32 max_ppm;
 	double sm_share;
+	unsigned int nr_windows;
+	__u64 window_cycles[RUN_MAX_SHARE_WINDOWS];
+	size_t nr_win[RUN_MAX_SHARE_WINDOWS];
+	const double *win_share[RUN_MAX_SHARE_WINDOWS];
 };
 
 /**

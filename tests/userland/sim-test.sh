@@ -660,6 +660,64 @@ expect 0 "  K            a            1          -  " \
 	"$sim" run --policy fair "$here/tenants.gtbs"
 expect 0 "  K            c          100        30%  " \
 	"$sim" run --policy fifo "$here/tenants.gtbs"
+# --share-window: fair-10-90's interval, 0..3334000, is ten windows of
+# 333400 cycles exactly, so their mean is sm_share (to the JSON's 6
+# decimals); and every window holds 10% and 90% within 0.6 points: at
+# most one wave of the device's 120 slots handed to one tenant (120 blocks
+# of 2000 cycles at R = 8: 30,000 SM-cycles of the window's 15 x 333,400 =
+# 5,001,000; measured at most 0.34 points off).  1ms is 1,401,000 cycles
+# on the default GTX 480: two whole windows, the last partial one dropped.
+"$sim" run --policy fair --format json --share-window 333400,1ms \
+	"$here/tenants.gtbs" >"$tmp.d/windows.json" 2>&1
+if python3 - "$tmp.d/windows.json" >"$tmp.d/windows.out" 2>&1 <<'PY'
+import json, sys
+
+d = json.load(open(sys.argv[1]))
+wls = {w["name"]: w for w in d["policies"][0]["workloads"]}
+errs = []
+a, b = wls["fair-10-90"]["runs"]
+for r, want in ((a, 0.10), (b, 0.90)):
+    sw = r["share_windows"]
+    if [(x["window_cycles"], x["n"], len(x["shares"])) for x in sw] != \
+            [(333400, 10, 10), (1401000, 2, 2)]:
+        errs.append("windows %r" % [(x["window_cycles"], x["n"]) for x in sw])
+        continue
+    w = sw[0]
+    if abs(sum(w["shares"]) / 10 - r["sm_share"]) > 2e-6 or \
+            abs(w["mean"] - r["sm_share"]) > 2e-6:
+        errs.append("mean %r of %r, sm_share %r" %
+                    (w["mean"], w["shares"], r["sm_share"]))
+    if min(w["shares"]) != w["min"] or max(w["shares"]) != w["max"]:
+        errs.append("min/max %r %r of %r" % (w["min"], w["max"], w["shares"]))
+    if any(abs(x - want) > 0.006 for x in w["shares"]):
+        errs.append("a window %.6f from %.2f: %r" %
+                    (max(abs(x - want) for x in w["shares"]), want,
+                     w["shares"]))
+# the two runs hold the whole device in each window
+for x, y in zip(a["share_windows"][0]["shares"], b["share_windows"][0]["shares"]):
+    if abs(x + y - 1) > 2e-6:
+        errs.append("a window's shares add up to %.6f" % (x + y))
+# no interval, no window
+for r in wls["apart"]["runs"]:
+    if [(x["n"], x["shares"], x["mean"]) for x in r["share_windows"]] != \
+            [(0, [], None), (0, [], None)]:
+        errs.append("apart: %r" % r["share_windows"])
+for e in errs:
+    print(e)
+sys.exit(1 if errs else 0)
+PY
+then
+	ok
+else
+	fail "run --share-window tenants.gtbs"
+	sed 's/^/  | /' "$tmp.d/windows.out"
+fi
+expect 2 "--share-window: unknown unit 'min'" \
+	"$sim" run --share-window 1ms,2min "$here/tenants.gtbs"
+expect 2 "--share-window: '0' out of range" \
+	"$sim" run --share-window 0 "$here/tenants.gtbs"
+expect 2 "--share-window: more than 4 lengths" \
+	"$sim" run --share-window 1,2,3 --share-window 4,5 "$here/tenants.gtbs"
 # preempt.gtbs on one SM under srtf-oracle: from Short's arrival (50) to
 # its end (7194), Long holds the SM while its block's context is saved
 # (50..6194), Short for its two blocks (6194..7194): 6144 / 7144 and

@@ -6,7 +6,16 @@
 #
 #   bench        scripts/bench.sh: host and guest benchmarks, a table, and
 #                $(BUILD)/bench/results.json and results.md;
-#                BENCH_SMOKE=1 runs a tiny version (make check does)
+#                BENCH_SMOKE=1 runs a tiny version (make check does);
+#                then bench-tenants
+#   bench-tenants  host only, no VM: tools/bench/tenants.py, tenants'
+#                achieved SM shares against their weights and caps under
+#                fair and fifo on the gtx480 and h100 presets
+#                (tools/bench/tenants-*.gtbs), per run and per 1 ms and
+#                10 ms window, beside the anchors (Documentation/
+#                evaluation.rst, "Tenants: shares and caps");
+#                $(BUILD)/bench/tenants.json and tenants.rst;
+#                BENCH_SMOKE=1: the gtx480 preset only
 #   $(BUILD)/bench/gputbs-bench-sched   host: scheduler CPU cost per block
 #                event on the portable core, allocations counted
 #   $(BUILD)/bench/gputbs-bench-preempt host: a realtime grid's preemption
@@ -27,7 +36,7 @@ BENCH_PREEMPT_OBJS := $(addprefix $(UL_OBJ)/, tools/bench/preempt.o \
 # its backend op has the core's signature (unused arguments included)
 $(UL_OBJ)/tools/bench/preempt.o: USERLAND_CFLAGS += -Wno-unused-parameter
 
-.PHONY: bench bench-sched bench-preempt
+.PHONY: bench bench-sched bench-preempt bench-tenants
 
 bench-sched: $(BENCH_SCHED)
 
@@ -44,3 +53,8 @@ $(BENCH_PREEMPT): $(BENCH_PREEMPT_OBJS)
 
 bench: deps-demo
 	scripts/bench.sh $(if $(filter 1,$(BENCH_SMOKE)),--smoke)
+	$(MAKE) -s bench-tenants
+
+bench-tenants: $(UL_BIN)/gputbs-sim
+	python3 tools/bench/tenants.py --sim $(UL_BIN)/gputbs-sim \
+		--out $(BUILD)/bench$(if $(filter 1,$(BENCH_SMOKE)),/smoke --smoke)

@@ -423,13 +423,17 @@ void sim_eval_free(struct sim_eval *ev)
  */
 void sim_out_free(struct sim_out *out)
 {
-	unsigned int r;
+	unsigned int r, w;
 
 	for (r = 0; r < WL_MAX_RUNS; r++) {
 		free(out->progs[r].grids);
 		out->progs[r].grids = NULL;
 		free(out->progs[r].arrive);
 		out->progs[r].arrive = NULL;
+		for (w = 0; w < SIM_MAX_SHARE_WINDOWS; w++) {
+			free(out->progs[r].win_share[w]);
+			out->progs[r].win_share[w] = NULL;
+		}
 	}
 	free(out->blocks);
 	out->blocks = NULL;

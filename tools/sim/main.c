@@ -192,6 +192,11 @@ static const char usage_run[] =
 	"  -m, --share-mode MODE SRTF/Adaptive's reading: device (default: the\n"
 	"                        paper's text) or sm (each SM decides); the\n"
 	"                        same as --param share_mode=MODE\n"
+	"      --share-window TIME[,TIME...]\n"
+	"                        JSON: each run's SM share in every window of\n"
+	"                        TIME (cycles, or ns, us, ms, s) that tiles\n"
+	"                        the interval of sm_share; up to 4 lengths,\n"
+	"                        repeatable\n"
 	SIM_PLUGIN_PARAM_HELP
 	"  -h, --help            this help\n";
 
@@ -348,6 +353,9 @@ struct sim_cmd_wl {
  *	and the output is report_scenarios()'s.
  * @files: eval --scenario: the workload files, allocated.
  * @nr_files: entries of @files.
+ * @nr_windows: entries of @windows and @window_cycles.
+ * @windows: --share-window, as given.
+ * @window_cycles: @windows in cycles at the device's clock.
  */
 struct sim_cmd_run {
 	struct gtbs_dev_config cfg;
@@ -370,7 +378,13 @@ struct sim_cmd_run {
 	bool scenario;
 	char *files[SIM_MAX_FILES];
 	unsigned int nr_files;
+	unsigned int nr_windows;
+	struct wl_time windows[SIM_MAX_SHARE_WINDOWS];
+	u64 window_cycles[SIM_MAX_SHARE_WINDOWS];
 };
+
+_Static_assert(SIM_MAX_SHARE_WINDOWS == RUN_MAX_SHARE_WINDOWS,
+	       "--share-window lengths differ between sim.h and run.h");
 
 /* A simulated grid as the WAIT result "gputbs run" reports. */
 static void sim_wait(const struct sim_grid_out *g, const struct wl_grid *wg,
@@ -519,6 +533,9 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 	job.seed_mix = c->seed_mix;
 	job.record = c->record;
 	job.modes = &c->modes;
+	job.nr_windows = c->nr_windows;
+	memcpy(job.window_cycles, c->window_cycles,
+	       sizeof(job.window_cycles));
 	for (r = 0; r < wl->nr_runs; r++) {
 		const struct wl_run *run = &wl->runs[r];
 
@@ -565,6 +582,12 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 		pr->weight = wl->runs[r].weight;
 		pr->max_ppm = wl->runs[r].max_ppm;
 		pr->sm_share = po->sm_share;
+		pr->nr_windows = job.nr_windows;
+		for (k = 0; k < job.nr_windows; k++) {
+			pr->window_cycles[k] = job.window_cycles[k];
+			pr->nr_win[k] = out->nr_win[k];
+			pr->win_share[k] = po->win_share[k];
+		}
 		res->shared_cycles[r] = pr->runtime;
 	}
 	res->share_from = out->share_from;
@@ -655,10 +678,62 @@ static int sim_write_trace(const struct sim_cmd_run *c, const char *path)
 /* eval --scenario, and the sweep's options it does not take */
 #define SIM_OPT_SCENARIO	301
 #define SIM_OPT_SWEEP_ONLY	302
+/* run --share-window (no short form) */
+#define SIM_OPT_SHARE_WINDOW	303
 /* what --scenario all means */
 #define SIM_SCENARIO_DIR	"workloads/scenarios"
 /* the programs the scenarios include, not a scenario */
 #define SIM_SCENARIO_MODELS	"models.gtbs"
+
+/*
+ * run --share-window TIME[,TIME...]: each TIME emulated cycles (a plain
+ * integer, 1..2^40) or an integer with a unit ns, us, ms or s (1 ns..2^40
+ * ns), as a workload file's TIME; at most SIM_MAX_SHARE_WINDOWS in all.
+ */
+static int sim_parse_windows(sim_help_fn *help, const char *arg,
+			     struct sim_cmd_run *c)
+{
+	static const struct { const char *unit; u64 ns; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "s", 1000000000 },
+	};
+	const char *p = arg;
+
+	for (;;) {
+		size_t len = strcspn(p, ","), digits = strspn(p, "0123456789");
+		char num[24];
+		unsigned int i;
+		u64 v;
+
+		if (digits > len)
+			digits = len;
+		if (!digits || digits >= sizeof(num))
+			return sim_usage_error(help, "--share-window: bad time '%.*s' (cycles, or an integer with ns, us, ms or s)",
+					       (int)len, p);
+		memcpy(num, p, digits);
+		num[digits] = '\0';
+		for (i = 0; digits < len && i < ARRAY_SIZE(units); i++)
+			if (len - digits == strlen(units[i].unit) &&
+			    !strncmp(p + digits, units[i].unit, len - digits))
+				break;
+		if (i == ARRAY_SIZE(units))
+			return sim_usage_error(help, "--share-window: unknown unit '%.*s' (ns, us, ms or s; no unit: cycles)",
+					       (int)(len - digits), p + digits);
+		if (sim_parse_uint(num, 1, WL_MAX_CYCLES, &v) ||
+		    (digits < len && v > WL_MAX_TIME_NS / units[i].ns))
+			return sim_usage_error(help, "--share-window: '%.*s' out of range (1..2^40 cycles or ns)",
+					       (int)len, p);
+		if (c->nr_windows == SIM_MAX_SHARE_WINDOWS)
+			return sim_usage_error(help, "--share-window: more than %d lengths",
+					       SIM_MAX_SHARE_WINDOWS);
+		c->windows[c->nr_windows++] = digits == len ?
+			(struct wl_time) { .value = v, .ns = 0 } :
+			(struct wl_time) { .value = v * units[i].ns, .ns = 1 };
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
 
 /*
  * eval --scenario: a workload file must define workloads, and each of
@@ -921,6 +996,8 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 		{ "preempt", required_argument, NULL, SIM_OPT_PREEMPT },
 		{ "switch-bw", required_argument, NULL, SIM_OPT_SWITCH_BW },
 		{ "idempotent", no_argument, NULL, SIM_OPT_IDEMPOTENT },
+		{ "share-window", required_argument, NULL,
+		  SIM_OPT_SHARE_WINDOW },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1007,6 +1084,9 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 						      "--trace: empty file name");
 			trace = optarg;
 			break;
+		case SIM_OPT_SHARE_WINDOW:
+			ret = sim_parse_windows(help, optarg, c);
+			break;
 		case SIM_OPT_RUN_PLOT:
 			if (!*optarg)
 				ret = sim_usage_error(help, "%s",
@@ -1032,6 +1112,14 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 	}
 	sim_apply_preset(&c->cfg, preset, sms_given, timing_given);
 	c->preset = preset ? preset->name : "gtx480";
+	for (i = 0; !ret && i < c->nr_windows; i++) {
+		c->window_cycles[i] = wl_time_cycles(&c->windows[i],
+						     c->cfg.clock_khz);
+		if (!c->window_cycles[i])
+			ret = sim_usage_error(help, "--share-window: %llu ns is less than a cycle at %u kHz",
+					      (unsigned long long)c->windows[i].value,
+					      c->cfg.clock_khz);
+	}
 	for (i = optind; scenario && !ret && i < (unsigned int)argc; i++)
 		ret = sim_scenario_add(c, argv[i]);
 	if (!ret && (scenario ? !c->nr_files : optind == argc))

@@ -51,6 +51,9 @@
 #define SIM_MAX_OFFSET_PCT	1000
 /* Arrival of the second program at offset 0 (paper: "within 100 cycles"). */
 #define SIM_OFFSET0_CYCLES	50
+/* run --share-window: window lengths, and windows per length at most */
+#define SIM_MAX_SHARE_WINDOWS	4
+#define SIM_MAX_WINDOWS		(1U << 20)
 
 /**
  * struct sim_grid_out - what one grid did
@@ -85,6 +88,11 @@ struct sim_grid_out {
  *	&sim_out.share_from to &sim_out.share_to (0..1; a block holds 1/R of
  *	an SM while it holds its slot, saves and restores included); NAN when
  *	that interval is empty.
+ * @win_share: per window length of &sim_job.window_cycles, NULL or the
+ *	share of the device's SM time its blocks held in each of the
+ *	&sim_out.nr_win windows that tile that interval from its start (the
+ *	same integration as @sm_share, over a window; a last partial window
+ *	is dropped); malloc()ed, freed by sim_out_free().
  */
 struct sim_prog_out {
 	unsigned int nr_grids;
@@ -93,6 +101,7 @@ struct sim_prog_out {
 	u64 *arrive;
 	u64 turnaround;
 	double sm_share;
+	double *win_share[SIM_MAX_SHARE_WINDOWS];
 };
 
 /**
@@ -175,6 +184,9 @@ struct sim_modes {
  *	default.
  * @max_ppm: per run, its tenant's cap on the device's SM time, ppm
  *	(&gtbs_tenant.max_ppm); 0: none.
+ * @nr_windows: entries of @window_cycles (0: no window shares).
+ * @window_cycles: window lengths of &sim_prog_out.win_share, cycles, each
+ *	at least 1.
  *
  * Runs that share a tenant give it the same @weight and @max_ppm (the
  * first run's count).
@@ -193,6 +205,8 @@ struct sim_job {
 	u32 tenant[WL_MAX_RUNS];
 	u32 weight[WL_MAX_RUNS];
 	u32 max_ppm[WL_MAX_RUNS];
+	unsigned int nr_windows;
+	u64 window_cycles[SIM_MAX_SHARE_WINDOWS];
 };
 
 /**
@@ -207,6 +221,8 @@ struct sim_job {
  *	@share_from: the interval is empty.
  * @sharing_switches: &gtbs_dev.sharing_switches at the end (SRTF/Adaptive:
  *	SMs entering or leaving sharing mode).
+ * @nr_win: per window length of &sim_job.window_cycles, the windows of
+ *	every run's &sim_prog_out.win_share.
  * @why: room for the text of a grid the core rejected (sim_run()'s
  *	*why points here then): gputbs_submit_explain()'s words for the
  *	core's reason, the same as 'gputbs run' prints for the module's.
@@ -219,6 +235,7 @@ struct sim_out {
 	u64 share_from;
 	u64 share_to;
 	u64 sharing_switches;
+	size_t nr_win[SIM_MAX_SHARE_WINDOWS];
 	char why[256];
 };
 

@@ -23,7 +23,9 @@
  * one per run, or one per ``tenant=`` name of the workload, made at cycle
  * 0 with the run's ``weight=`` and ``max=`` (&sim_job.tenant).  Per run,
  * the SM time its blocks hold is integrated exactly from the backend's
- * block events (sim_hold_*()), for &sim_prog_out.sm_share.
+ * block events (sim_hold_*()), for &sim_prog_out.sm_share, and sampled at
+ * the ends of the windows of --share-window (sim_windows_advance()) for
+ * &sim_prog_out.win_share.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -61,8 +63,10 @@ struct sim_runst {
 /*
  * The SM time a run's blocks of one residency R hold: @n slots held now,
  * @slot_cycles the integral of @n over cycles up to @stamp, @at_from and
- * @at_to that integral at &sim_dev.share_from and &sim_dev.share_to.
- * Integers: the run's SM time is the sum over R of @slot_cycles / R.
+ * @at_to that integral at &sim_dev.share_from and &sim_dev.share_to,
+ * @at_win[w] at the start of the current window of length
+ * &sim_job.window_cycles[w].  Integers: the run's SM time is the sum over
+ * R of @slot_cycles / R.
  */
 struct sim_hold {
 	u64 n;
@@ -70,6 +74,7 @@ struct sim_hold {
 	u64 slot_cycles;
 	u64 at_from;
 	u64 at_to;
+	u64 at_win[SIM_MAX_SHARE_WINDOWS];
 };
 
 /* A switched-out block's save in flight: it holds its slot until @end. */
@@ -98,6 +103,13 @@ struct sim_dev {
 	u32 nr_arrived;
 	bool have_from, have_to;
 	u64 share_from, share_to;
+	/*
+	 * --share-window: per length, the end of the current window, and per
+	 * run the shares of the windows that ended (@nr_win of @cap_win)
+	 */
+	u64 win_end[SIM_MAX_SHARE_WINDOWS];
+	double *win[WL_MAX_RUNS][SIM_MAX_SHARE_WINDOWS];
+	size_t nr_win[SIM_MAX_SHARE_WINDOWS], cap_win[SIM_MAX_SHARE_WINDOWS];
 	/* launches that ended and whose successor is due */
 	struct sim_gridref *due;
 	size_t nr_due, cap_due;
@@ -212,6 +224,81 @@ static void sim_saves_done(struct sim_dev *s, u32 run, u64 now)
 	}
 }
 
+/*
+ * The window of length @w that ends at @end is over: every run's share of
+ * the device's SM time in it, from its holds' integrals at the window's
+ * start (&sim_hold.at_win) and at @end, as sim_share() over the interval.
+ * Every hold's stamp is at or before @end.
+ */
+static int sim_window_close(struct sim_dev *s, unsigned int w, u64 end)
+{
+	long double dev = (long double)s->job->cfg->nr_sms *
+			  s->job->window_cycles[w];
+	const struct sim_job *job = s->job;
+	u32 max_r = job->cfg->max_blocks_per_sm, k;
+	unsigned int r;
+
+	if (s->nr_win[w] == SIM_MAX_WINDOWS)
+		return -E2BIG;
+	if (s->nr_win[w] == s->cap_win[w]) {
+		size_t cap = s->cap_win[w] ? 2 * s->cap_win[w] : 64;
+
+		for (r = 0; r < job->nr_runs; r++) {
+			double *p = realloc(s->win[r][w], cap * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			s->win[r][w] = p;
+		}
+		s->cap_win[w] = cap;
+	}
+	for (r = 0; r < job->nr_runs; r++) {
+		long double held = 0;
+		struct sim_hold *h = &s->hold[(size_t)r * (max_r + 1)];
+
+		for (k = 1; k <= max_r; k++) {
+			u64 at = sim_hold_at(&h[k], end);
+
+			held += (long double)(at - h[k].at_win[w]) / k;
+			h[k].at_win[w] = at;
+		}
+		s->win[r][w][s->nr_win[w]] = (double)(held / dev);
+	}
+	s->nr_win[w]++;
+	return 0;
+}
+
+/*
+ * Close every window that ended by @now, earliest first (the saves that
+ * ended by then give their slots back first): called before any hold is
+ * brought past @now, so that the holds' integrals at each window's end
+ * are still exact.  Only inside the interval of sm_share.
+ */
+static void sim_windows_advance(struct sim_dev *s, u64 now)
+{
+	const struct sim_job *job = s->job;
+	unsigned int w, first;
+	int ret;
+
+	if (!job->nr_windows || !s->have_from || s->have_to || s->err)
+		return;
+	for (;;) {
+		first = 0;
+		for (w = 1; w < job->nr_windows; w++)
+			if (s->win_end[w] < s->win_end[first])
+				first = w;
+		if (s->win_end[first] > now)
+			return;
+		sim_saves_done(s, U32_MAX, s->win_end[first]);
+		ret = sim_window_close(s, first, s->win_end[first]);
+		if (ret) {
+			s->err = ret;
+			return;
+		}
+		s->win_end[first] += job->window_cycles[first];
+	}
+}
+
 /* A block of @grid takes (@delta 1) or gives back (-1) its slot at @now. */
 static void sim_hold_add(struct sim_dev *s, const struct gtbs_grid *grid,
 			 u64 now, int delta)
@@ -219,6 +306,7 @@ static void sim_hold_add(struct sim_dev *s, const struct gtbs_grid *grid,
 	const struct sim_gridref *ref = grid->priv;
 	struct sim_hold *h;
 
+	sim_windows_advance(s, now);
 	sim_saves_done(s, ref->run, now);
 	h = sim_hold_of(s, ref->run, grid->occ.residency);
 	sim_hold_sync(h, now);
@@ -242,6 +330,20 @@ static void sim_share_sample(struct sim_dev *s, u64 t, bool to)
 	}
 }
 
+/* The first window of each length starts with the interval of sm_share. */
+static void sim_windows_start(struct sim_dev *s)
+{
+	size_t i, n = (size_t)s->job->nr_runs *
+		      (s->job->cfg->max_blocks_per_sm + 1);
+	unsigned int w;
+
+	for (w = 0; w < s->job->nr_windows; w++) {
+		s->win_end[w] = s->share_from + s->job->window_cycles[w];
+		for (i = 0; i < n; i++)
+			s->hold[i].at_win[w] = s->hold[i].at_from;
+	}
+}
+
 /*
  * A grid arrives: the last run to get its first grid starts the interval
  * in which every run has a grid in the device.
@@ -260,6 +362,7 @@ static void sim_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid)
 	s->have_from = true;
 	if (!s->have_to)
 		sim_share_sample(s, s->share_from, false);
+	sim_windows_start(s);
 }
 
 static void sim_block_start(struct gtbs_dev *dev,
@@ -322,6 +425,8 @@ static void sim_grid_done(struct gtbs_dev *dev, struct gtbs_grid *grid)
 	rs->nr_done++;
 	if (rs->nr_done == (size_t)rs->nr_requests * rs->nr_grids &&
 	    !s->have_to) {
+		/* the windows that end by the interval's end are whole */
+		sim_windows_advance(s, grid->end_cycle);
 		s->share_to = grid->end_cycle;
 		s->have_to = true;
 		if (s->have_from)
@@ -522,6 +627,14 @@ static void sim_free_dead(struct sim_dev *s)
 		sim_grid_free(s, s->dead[--s->nr_dead]);
 }
 
+/* The words of &sim_dev.err. */
+static const char *sim_err_why(int err)
+{
+	if (err == -E2BIG)
+		return "--share-window: more than 1048576 windows of a length in the interval of sm_share";
+	return "out of memory";
+}
+
 /*
  * Submit the successors of every launch that ended at @now: the next grid
  * of its request @gap cycles later, or in a closed loop the next request,
@@ -562,7 +675,7 @@ static int sim_submit_due(struct sim_dev *s, u64 now, const char **why)
 		sim_free_dead(s);
 		if (s->err) {
 			ret = s->err;
-			*why = "out of memory";
+			*why = sim_err_why(ret);
 			goto out;
 		}
 	}
@@ -597,7 +710,7 @@ static u64 sim_next_open(const struct sim_dev *s, u32 *run)
 
 static void sim_dev_free(struct sim_dev *s)
 {
-	unsigned int r;
+	unsigned int r, w;
 	struct gtbs_grid *g, *tmp;
 
 	/* on error: grids still queued or running */
@@ -625,6 +738,9 @@ static void sim_dev_free(struct sim_dev *s)
 	free(s->blocks);
 	free(s->hold);
 	free(s->saves);
+	for (r = 0; r < WL_MAX_RUNS; r++)
+		for (w = 0; w < SIM_MAX_SHARE_WINDOWS; w++)
+			free(s->win[r][w]);
 }
 
 static int sim_dev_alloc(struct sim_dev *s, const char **why)
@@ -742,7 +858,7 @@ static double sim_share(const struct sim_dev *s, unsigned int r)
 static int sim_collect(struct sim_dev *s, struct sim_out *out)
 {
 	const struct sim_job *job = s->job;
-	unsigned int r, q;
+	unsigned int r, q, w;
 
 	for (r = 0; r < job->nr_runs; r++) {
 		struct sim_prog_out *po = &out->progs[r];
@@ -767,7 +883,13 @@ static int sim_collect(struct sim_dev *s, struct sim_out *out)
 		}
 		po->turnaround = (u64)(sum / po->nr_requests);
 		po->sm_share = sim_share(s, r);
+		for (w = 0; w < job->nr_windows; w++) {
+			po->win_share[w] = s->win[r][w];
+			s->win[r][w] = NULL;
+		}
 	}
+	for (w = 0; w < job->nr_windows; w++)
+		out->nr_win[w] = s->nr_win[w];
 	out->share_from = s->share_from;
 	out->share_to = s->share_to;
 	return 0;
@@ -870,7 +992,7 @@ int sim_run(const struct sim_job *job, struct sim_out *out, const char **why)
 	if (ret == -EIO)
 		*why = "a grid did not complete";
 	else if (ret)
-		*why = "out of memory";
+		*why = sim_err_why(ret);
 	if (!ret && job->record) {
 		out->blocks = s->blocks;
 		out->nr_blocks = s->nr_blocks;
