@@ -2206,7 +2206,8 @@ static const char * const root_only[] = {
 	GU_SYSFS "/blocks_per_sm", GU_SYSFS "/warps_per_sm",
 	GU_SYSFS "/warp_size", GU_SYSFS "/load_knee_warps",
 	GU_SYSFS "/timing_model", GU_SYSFS "/block_times",
-	GU_SYSFS "/time_scale_ps", GU_PARAMS "/max_grids_per_device",
+	GU_SYSFS "/time_scale_ps", GU_SYSFS "/cap_period",
+	GU_PARAMS "/max_grids_per_device",
 	GU_PARAMS "/max_grids_per_user", GU_PARAMS "/max_bytes_per_user",
 	GU_PARAMS "/max_bytes_per_device",
 };

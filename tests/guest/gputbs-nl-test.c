@@ -1366,6 +1366,23 @@ static void read_dev_file(const char *name, char *buf, size_t len)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
+/* Write @val to the device's sysfs attribute @name: 0 or -errno. */
+static int write_dev_file(const char *name, const char *val)
+{
+	char path[128];
+	ssize_t n;
+	int fd, ret;
+
+	snprintf(path, sizeof(path), DEV_DIR "%s", name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	ret = n < 0 ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
 static void assert_dev_file(const char *name, const char *want)
 {
 	char buf[128];
@@ -1634,6 +1651,9 @@ START_TEST(nl_tenant_set_root)
 	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d, sizeof(d)), 0);
 	ck_assert_uint_eq(d.cap_period, 100000);
 	ck_assert_int_eq(gputbs_monitor_set_tenant(g_mon, &r, sizeof(r)), 0);
+	/* the period stays while a tenant is capped */
+	ck_assert_int_eq(write_dev_file("cap_period", "50000"), -EBUSY);
+	assert_dev_file("cap_period", "100000");
 	ck_assert(find_tenant(GPUTBS_TENANT_KIND_CGROUP, cg_a, &t));
 	ck_assert_uint_eq(t.weight, 10);
 	ck_assert_uint_eq(t.max_ppm, 300000);
@@ -1652,6 +1672,10 @@ START_TEST(nl_tenant_set_root)
 	ck_assert_int_eq(gputbs_monitor_set_tenant(g_mon, &r, sizeof(r)), 0);
 	ck_assert(find_tenant(GPUTBS_TENANT_KIND_CGROUP, cg_a, &t));
 	ck_assert_uint_eq(t.max_ppm, 0);
+	ck_assert_int_eq(write_dev_file("cap_period", "50000"), 0);
+	ck_assert_int_eq(gputbs_monitor_get_device(g_mon, &d, sizeof(d)), 0);
+	ck_assert_uint_eq(d.cap_period, 50000);
+	ck_assert_int_eq(write_dev_file("cap_period", "100000"), 0);
 }
 END_TEST
 

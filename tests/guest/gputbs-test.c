@@ -2603,6 +2603,30 @@ START_TEST(sysfs_policy_switch_under_load)
 }
 END_TEST
 
+/*
+ * cap_period: 100000 at load, 1..2^33 cycles, read back as written; bad
+ * values change nothing (EBUSY while a tenant is capped: gputbs-nl-test).
+ */
+START_TEST(sysfs_cap_period)
+{
+	char buf[64];
+
+	sysfs_read("cap_period", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "100000\n");
+	ck_assert_int_eq(sysfs_write("cap_period", "8589934592"), 0);
+	sysfs_read("cap_period", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "8589934592\n");
+	ck_assert_int_eq(sysfs_write("cap_period", "0"), -ERANGE);
+	ck_assert_int_eq(sysfs_write("cap_period", "8589934593"), -ERANGE);
+	ck_assert_int_eq(sysfs_write("cap_period", "abc"), -EINVAL);
+	sysfs_read("cap_period", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "8589934592\n");
+	ck_assert_int_eq(sysfs_write("cap_period", "100000\n"), 0);
+	sysfs_read("cap_period", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "100000\n");
+}
+END_TEST
+
 START_TEST(sysfs_starve_ns)
 {
 	char buf[64];
@@ -4196,6 +4220,7 @@ static Suite *gputbs_suite(void)
 	tcase_add_test(tc, sysfs_write_needs_root);
 	tcase_add_test(tc, sysfs_policy_switch_under_load);
 	tcase_add_test(tc, sysfs_starve_ns);
+	tcase_add_test(tc, sysfs_cap_period);
 	tcase_add_loop_test(tc, sysfs_starve_guard_grids_complete, 0, 3);
 	tcase_add_test(tc, sysfs_params_fifo_empty);
 	tcase_add_test(tc, sysfs_params_adaptive_defaults);
