@@ -70,6 +70,37 @@ expect 2 "missing.gtbs: No such file or directory" \
 expect 1 "gputbs: $nodev: No such file or directory (is the module loaded?)" \
 	"$gputbs" info --device $nodev
 
+# gputbs tenant: the errors before talking to the module
+expect 0 "Usage: gputbs tenant" "$gputbs" tenant --help
+expect 0 "--cgroup-id ID" "$gputbs" tenant set --help
+expect 2 "unexpected argument 'frob'" "$gputbs" tenant frob
+expect 2 "unrecognized option '--weight'" "$gputbs" tenant list --weight 5
+expect 2 "set needs exactly one of --cgroup, --cgroup-id and --client" \
+	"$gputbs" tenant set --weight 5
+expect 2 "set needs exactly one of --cgroup, --cgroup-id and --client" \
+	"$gputbs" tenant set --cgroup-id 7 --client 3 --weight 5
+expect 2 "set needs --weight or --max" "$gputbs" tenant set --client 3
+for w in 0 10001 -1 1.5 x ""; do
+	expect 2 "bad --weight '$w' (1..10000)" \
+		"$gputbs" tenant set --client 3 --weight "$w"
+done
+for m in 0 0.0000% 100.0001 101; do
+	expect 2 "out of range 0.0001..100 (percent)" \
+		"$gputbs" tenant set --client 3 --max "$m"
+done
+for m in 1.23456 x 5%% "" ..5 -1; do
+	expect 2 "bad --max '$m' (a percentage with at most 4 decimals, or none)" \
+		"$gputbs" tenant set --client 3 --max "$m"
+done
+expect 2 "bad --cgroup-id '0'" "$gputbs" tenant set --cgroup-id 0 --weight 5
+expect 2 "bad --client 'x'" "$gputbs" tenant set --client x --weight 5
+expect 2 "--cgroup /nonexistent/cg: No such file or directory" \
+	"$gputbs" tenant set --cgroup /nonexistent/cg --weight 5
+expect 2 "--cgroup $here: not a directory of a cgroup v2 file system" \
+	"$gputbs" tenant set --cgroup "$here" --max none
+expect 2 "--cgroup $0: Not a directory" \
+	"$gputbs" tenant set --cgroup "$0" --max 30
+
 for f in "$here"/bad/*.gtbs; do
 	where=$(sed -n '1s/^# expect: //p' "$f")
 	case $where in
