@@ -111,8 +111,28 @@ for f in "$here"/bad/*.gtbs; do
 done
 
 for f in "$here"/good/*.gtbs; do
+	[ "${f##*/}" = tenants.gtbs ] && continue
 	expect 1 "(is the module loaded?)" "$gputbs" run --device $nodev "$f"
 done
+# tenant keys need root and cgroup2 at /sys/fs/cgroup (each tenant a
+# cgroup), said at the first key's line before the device is opened
+ten=$here/good/tenants.gtbs
+if [ "$(id -u)" != 0 ]; then
+	expect 1 "gputbs: $ten:8: tenant keys need root and cgroup v2 at /sys/fs/cgroup: not root" \
+		"$gputbs" run --device $nodev "$ten"
+elif [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" != cgroup2fs ]; then
+	expect 1 "gputbs: $ten:8: tenant keys need root and cgroup v2 at /sys/fs/cgroup: /sys/fs/cgroup is not a cgroup2 file system" \
+		"$gputbs" run --device $nodev "$ten"
+else
+	expect 1 "(is the module loaded?)" "$gputbs" run --device $nodev "$ten"
+	if ls -d /sys/fs/cgroup/gputbs-run.* >/dev/null 2>&1; then
+		fail "gputbs run left /sys/fs/cgroup/gputbs-run.* behind"
+	else
+		ok
+	fi
+fi
+# calibrate runs programs only: no tenants
+expect 1 "(is the module loaded?)" "$gputbs" calibrate --device $nodev "$ten"
 expect 1 "(is the module loaded?)" "$gputbs" run --device $nodev \
 	"$here"/../../workloads/ercbench/pairs/*.gtbs
 expect 1 "(is the module loaded?)" "$gputbs" run --device $nodev \
