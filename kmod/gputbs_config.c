@@ -101,6 +101,7 @@ static void gputbs_core_reinit(struct gputbs_device *gdev,
 		u32 pred_mode;
 		u32 preempt_mode;
 		u32 switch_bw;
+		u64 cap_period;
 	} old = {
 		core->lock, core->backend, core->priv, core->next_id,
 		core->grids_submitted, core->grids_completed,
@@ -108,7 +109,7 @@ static void gputbs_core_reinit(struct gputbs_device *gdev,
 		core->blocks_dispatched, core->predictions, core->promotions,
 		core->policy_switches, core->sharing_switches,
 		core->slice_unaware, core->pred_mode, core->preempt_mode,
-		core->switch_bytes_per_cycle,
+		core->switch_bytes_per_cycle, core->cap_period,
 	};
 	u64 budget[GTBS_NR_PRIO_CLASSES];
 	u64 timeout;
@@ -126,6 +127,8 @@ static void gputbs_core_reinit(struct gputbs_device *gdev,
 	gtbs_dev_set_saved_pool(core, pool, gputbs_saved_count(cfg));
 	core->preempt_mode = old.preempt_mode;
 	core->switch_bytes_per_cycle = old.switch_bw;
+	core->cap_period = old.cap_period;
+	gputbs_tenants_reinit(gdev);	/* on the new core, after the period */
 	memcpy(core->preempt_budget, budget, sizeof(budget));
 	core->lock = old.lock;
 	core->backend = old.backend;
@@ -182,10 +185,12 @@ int gputbs_reconfigure(struct gputbs_device *gdev,
 	if (ret)
 		goto err_free;
 
+	mutex_lock(&gdev->tenants.lock);
 	spin_lock(&gdev->lock);
 	if (!gtbs_dev_idle(&gdev->core) ||
 	    gtbs_dev_next_arrival(&gdev->core) != U64_MAX) {
 		spin_unlock(&gdev->lock);
+		mutex_unlock(&gdev->tenants.lock);
 		ret = -EBUSY;
 		goto err_threads;
 	}
@@ -206,6 +211,7 @@ int gputbs_reconfigure(struct gputbs_device *gdev,
 	gdev->time_scale_ps = time_scale_ps;
 	gdev->epoch_ns = ktime_get_ns();
 	spin_unlock(&gdev->lock);
+	mutex_unlock(&gdev->tenants.lock);
 
 	gputbs_sm_threads_destroy(old.threads, old.nr);
 	gputbs_sm_set_free(&old);

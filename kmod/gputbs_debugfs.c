@@ -8,7 +8,7 @@
 /**
  * DOC: debugfs
  *
- * /sys/kernel/debug/gputbs/ (root only) holds six read-only seq_files,
+ * /sys/kernel/debug/gputbs/ (root only) holds seven read-only seq_files,
  * described with their formats in Documentation/tracing.rst:
  *
  * sms
@@ -42,6 +42,11 @@
  *	(at most %GPUTBS_DEBUGFS_MAX_USERS) its uid, unreaped grids and
  *	bytes of block records and duration arrays, then the device's
  *	totals and the limits in force.
+ * tenants
+ *	The tenants of gputbs_tenant.c (cgroups and files): per tenant its
+ *	kind and id, weight, cap (ppm), grids in the device, SM time
+ *	(SM-cycles), whether its cap throttles it now, the cycles it spent
+ *	throttled and the times it was.
  *
  * Every file is safe to read under load: the show function allocates a
  * snapshot buffer first, then takes &gputbs_device.lock only to copy the
@@ -59,6 +64,8 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uidgid.h>
+
+#include "../uapi/linux/gputbs_netlink.h"
 
 #include "gputbs_drv.h"
 
@@ -619,6 +626,43 @@ static int gputbs_dbg_users_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(gputbs_dbg_users);
 
+/* ---- tenants --------------------------------------------------------- */
+
+static int gputbs_dbg_tenants_show(struct seq_file *m, void *unused)
+{
+	static const char * const kinds[] = {
+		[GPUTBS_TENANT_KIND_DEVICE] = "device",
+		[GPUTBS_TENANT_KIND_CGROUP] = "cgroup",
+		[GPUTBS_TENANT_KIND_FILE] = "file",
+	};
+	struct gputbs_device *gdev = m->private;
+	struct gputbs_tenant_info *ti;
+	u32 i, nr;
+	u64 overflows;
+	int ret;
+
+	ret = gputbs_tenants_snapshot(gdev, &ti, &nr);
+	if (ret)
+		return ret;
+	mutex_lock(&gdev->tenants.lock);
+	overflows = gdev->tenants.overflows;
+	mutex_unlock(&gdev->tenants.lock);
+	seq_printf(m, "# %u tenants at cycle %llu; cap_period=%llu cycles; grids given the device's tenant for want of room: %llu\n",
+		   nr, nr ? ti[0].now : 0, READ_ONCE(gdev->core.cap_period),
+		   overflows);
+	seq_puts(m, "# kind id weight max_ppm grids sm_time_cycles throttled throttled_cycles throttles\n");
+	for (i = 0; i < nr; i++)
+		seq_printf(m, "%s %llu %u %u %u %llu %u %llu %llu\n",
+			   kinds[ti[i].kind], ti[i].id, ti[i].weight,
+			   ti[i].max_ppm, ti[i].grids,
+			   div_u64(ti[i].sm_time, GTBS_SM_TIME_SCALE),
+			   ti[i].throttled, ti[i].throttled_cycles,
+			   ti[i].throttles);
+	kvfree(ti);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(gputbs_dbg_tenants);
+
 /**
  * gputbs_debugfs_init() - create /sys/kernel/debug/gputbs/
  * @gdev: the device, registered.
@@ -641,6 +685,8 @@ void gputbs_debugfs_init(struct gputbs_device *gdev)
 			    &gputbs_dbg_latency_fops);
 	debugfs_create_file("sync", 0400, dir, gdev, &gputbs_dbg_sync_fops);
 	debugfs_create_file("users", 0400, dir, gdev, &gputbs_dbg_users_fops);
+	debugfs_create_file("tenants", 0400, dir, gdev,
+			    &gputbs_dbg_tenants_fops);
 }
 
 /**

@@ -180,6 +180,101 @@ struct gputbs_params {
 };
 
 /**
+ * GPUTBS_TENANTS_MAX - the most tenants of cgroups and files a device
+ * keeps (gputbs_tenant.c); beyond, grids go to the device's own tenant
+ */
+#define GPUTBS_TENANTS_MAX	1024
+
+/**
+ * struct gputbs_tenant - a cgroup v2 or an open file as a tenant
+ *	(gputbs_tenant.c)
+ * @core: the core's tenant; &gtbs_tenant.id is the cgroup's id or the
+ *	file's drm-client-id (&gputbs_device.lock).
+ * @kind: %GPUTBS_TENANT_KIND_CGROUP or %GPUTBS_TENANT_KIND_FILE
+ *	(constant).
+ * @refs: grids that name it until they are freed, the files whose last
+ *	tenant it is, and for a file's tenant its file (atomic; the tenant
+ *	is freed only under &gputbs_tenants.lock).
+ * @set: tenant-set set its weight or cap: reclaim keeps it while its
+ *	cgroup exists (&gputbs_tenants.lock).
+ * @uid: real uid of the task that made it (constant): a file's tenant
+ *	belongs to it.
+ */
+struct gputbs_tenant {
+	struct gtbs_tenant core;
+	u32 kind;
+	atomic_t refs;
+	bool set;
+	kuid_t uid;
+};
+
+/**
+ * struct gputbs_tenants - the tenants of a device
+ * @lock: makes and frees tenants, and serialises tenant-set; taken
+ *	before &gputbs_device.lock.
+ * @cgroups: cgroup id -> &struct gputbs_tenant (@lock to change).
+ * @files: drm-client-id -> the file's &struct gputbs_tenant (@lock to
+ *	change).
+ * @nr: entries of @cgroups and @files together (@lock).
+ * @overflows: grids given the device's own tenant because @nr reached
+ *	%GPUTBS_TENANTS_MAX and none could be reclaimed (@lock).
+ */
+struct gputbs_tenants {
+	/* makes and frees tenants: see @lock above */
+	struct mutex lock;
+	struct xarray cgroups;
+	struct xarray files;
+	u32 nr;
+	u64 overflows;
+};
+
+/**
+ * struct gputbs_tenant_info - a tenant as readers see it (netlink
+ *	tenant-get, debugfs tenants, fdinfo)
+ * @kind: &enum gputbs_tenant_kind.
+ * @id: the cgroup's id, the file's drm-client-id, or 0 (device).
+ * @weight: 1..%GTBS_TENANT_WEIGHT_MAX.
+ * @max_ppm: cap, ppm of the device's SM time; 0: none.
+ * @grids: grids in the device.
+ * @sm_time: SM time held, 1/%GTBS_SM_TIME_SCALE SM-cycles, up to @now.
+ * @now: the emulated cycle of the reading.
+ * @throttled: throttled by its cap at @now.
+ * @throttled_cycles: cycles spent throttled, up to @now.
+ * @throttles: times throttled.
+ */
+struct gputbs_tenant_info {
+	u32 kind;
+	u64 id;
+	u32 weight;
+	u32 max_ppm;
+	u32 grids;
+	u64 sm_time;
+	u64 now;
+	bool throttled;
+	u64 throttled_cycles;
+	u64 throttles;
+};
+
+/**
+ * struct gputbs_tenant_req - what tenant-set asks (gputbs_tenant_set())
+ * @kind: %GPUTBS_TENANT_KIND_CGROUP (@id a cgroup id) or
+ *	%GPUTBS_TENANT_KIND_FILE (@id a drm-client-id).
+ * @id: the tenant.
+ * @set_weight: set @weight.
+ * @set_max: set @max_ppm.
+ * @weight: 1..%GTBS_TENANT_WEIGHT_MAX.
+ * @max_ppm: 0 (no cap) or 1..%GTBS_PPM.
+ */
+struct gputbs_tenant_req {
+	u32 kind;
+	u64 id;
+	bool set_weight;
+	bool set_max;
+	u32 weight;
+	u32 max_ppm;
+};
+
+/**
  * struct gputbs_device - the emulated GPU behind /dev/gputbs
  * @lock: serialises every call into the portable core and the grids'
  *	done lists; taken by SM kthreads and ioctls, never from irq context.
@@ -214,6 +309,7 @@ struct gputbs_params {
  * @saved_pool: the core's records for preempted blocks
  *	(&gtbs_dev.saved_pool), %GPUTBS_SAVED_PER_SLOT per block slot of the
  *	device; replaced with the SMs by gputbs_reconfigure() (@lock).
+ * @tenants: the device's cgroups and files as tenants (their own lock).
  */
 struct gputbs_device {
 	/* serialises the core: see @lock above */
@@ -238,6 +334,7 @@ struct gputbs_device {
 	struct gputbs_params params;
 	const struct gtbs_dev_preset *preset;
 	struct gtbs_saved *saved_pool;
+	struct gputbs_tenants tenants;
 };
 
 /*
@@ -264,6 +361,11 @@ static inline u32 gputbs_saved_count(const struct gtbs_dev_config *cfg)
  * @done: completed, unreaped grids in completion order (&gputbs_device.lock).
  * @wq: waiters for completions and poll() (wakes under &gputbs_device.lock).
  * @stats: fdinfo accounting (&gputbs_device.lock).
+ * @tenant: the tenant of the file's last grid, with a reference, or NULL
+ *	(&gputbs_tenants.lock to change, &gputbs_device.lock too; fdinfo
+ *	reads it under the latter).
+ * @file_tenant: the file's own tenant, made at the first grid a task of
+ *	the root cgroup submits through it (&gputbs_tenants.lock).
  */
 struct gputbs_client {
 	struct gputbs_device *gdev;
@@ -272,6 +374,8 @@ struct gputbs_client {
 	struct list_head done;
 	wait_queue_head_t wq;
 	struct gputbs_client_stats stats;
+	struct gputbs_tenant *tenant;
+	struct gputbs_tenant *file_tenant;
 };
 
 struct gputbs_user;
@@ -345,6 +449,9 @@ struct gputbs_user_usage {
  * @busy: ioctls (WAIT by handle, BLOCKS, SUBMIT's predecessor) holding a
  *	reference from gputbs_grid_get(); the last of them cancels an
  *	@orphaned grid.
+ * @tenant: the tenant charged, with a reference, or NULL for the
+ *	device's own (constant from SUBMIT; &gtbs_grid.tenant points to its
+ *	@core).
  * @core: the core's grid; must be last (its per-SM pointers follow it).
  *	Cache-line aligned, so that its first 64 bytes, what every pick
  *	reads (&struct gtbs_grid), are one line.
@@ -373,6 +480,7 @@ struct gputbs_grid {
 	bool orphaned;
 	bool gone;
 	atomic_t busy;
+	struct gputbs_tenant *tenant;
 	struct gtbs_grid core ____cacheline_aligned;
 };
 
@@ -398,6 +506,22 @@ extern const struct file_operations gputbs_fops;
 void gputbs_grid_done(struct gputbs_device *gdev, struct gputbs_grid *grid);
 void gputbs_grid_block_end(struct gputbs_grid *grid, u32 sm, u32 slot,
 			   u32 block, u64 start, u64 end);
+
+/* gputbs_tenant.c */
+void gputbs_tenants_init(struct gputbs_device *gdev);
+void gputbs_tenants_free(struct gputbs_device *gdev);
+void gputbs_tenants_reinit(struct gputbs_device *gdev);
+struct gputbs_tenant *gputbs_tenant_get_current(struct gputbs_client *client);
+void gputbs_tenant_put(struct gputbs_tenant *t);
+void gputbs_tenant_client_release(struct gputbs_client *client);
+int gputbs_tenant_set(struct gputbs_device *gdev,
+		      const struct gputbs_tenant_req *req, bool admin,
+		      const char **msg);
+void gputbs_tenant_info_of(struct gputbs_device *gdev,
+			   const struct gputbs_tenant *t,
+			   struct gputbs_tenant_info *info);
+int gputbs_tenants_snapshot(struct gputbs_device *gdev,
+			    struct gputbs_tenant_info **out, u32 *nr);
 
 /* gputbs_sysfs.c */
 extern const struct attribute_group *gputbs_groups[];

@@ -45,6 +45,7 @@
 #include <linux/uaccess.h>
 
 #include "../uapi/linux/gputbs.h"
+#include "../uapi/linux/gputbs_netlink.h"
 
 #include "gputbs_drv.h"
 
@@ -76,6 +77,7 @@ static void gputbs_grid_free(struct kref *ref)
 	struct gputbs_grid *grid = container_of(ref, struct gputbs_grid, ref);
 
 	gtbs_grid_free_sms(&gputbs_pair_alloc, &grid->core);	/* it left the device */
+	gputbs_tenant_put(grid->tenant);
 	kvfree(grid->records);
 	kvfree(grid->durations);
 	kvfree(grid);
@@ -290,6 +292,7 @@ static int gputbs_release(struct inode *inode, struct file *file)
 	}
 	xa_destroy(&client->grids);
 	WARN_ON_ONCE(atomic_read(&client->nr_grids));
+	gputbs_tenant_client_release(client);
 	kfree(client);
 	atomic_dec(&gdev->nr_open);
 	return 0;
@@ -814,6 +817,8 @@ static int gputbs_submit_grid(struct gputbs_client *client,
 		goto err_pred;
 	}
 	grid->charge = charge;
+	grid->tenant = gputbs_tenant_get_current(client);
+	grid->core.tenant = grid->tenant ? &grid->tenant->core : NULL;
 	ret = gputbs_prio_check(args, err);	/* -EPERM, once the grid is valid */
 	if (ret)
 		goto err_retire;
@@ -1229,9 +1234,15 @@ static long gputbs_ioctl(struct file *file, unsigned int cmd,
  */
 static void gputbs_show_fdinfo(struct seq_file *m, struct file *file)
 {
+	static const char * const kinds[] = {
+		[GPUTBS_TENANT_KIND_DEVICE] = "device",
+		[GPUTBS_TENANT_KIND_CGROUP] = "cgroup",
+		[GPUTBS_TENANT_KIND_FILE] = "file",
+	};
 	struct gputbs_client *client = file->private_data;
 	struct gputbs_device *gdev = client->gdev;
 	struct gputbs_client_stats st;
+	struct gputbs_tenant_info ti;
 	u64 busy_ns, now;
 	u32 nr_sms;
 
@@ -1240,6 +1251,7 @@ static void gputbs_show_fdinfo(struct seq_file *m, struct file *file)
 	nr_sms = gdev->core.cfg.nr_sms;
 	now = gputbs_now_cycles(gdev);
 	busy_ns = gputbs_obs_busy_ns(gdev, &st);
+	gputbs_tenant_info_of(gdev, client->tenant, &ti);
 	spin_unlock(&gdev->lock);
 
 	seq_puts(m, "drm-driver:\tgputbs\n");
@@ -1258,6 +1270,15 @@ static void gputbs_show_fdinfo(struct seq_file *m, struct file *file)
 		   st.blocks_preempted);
 	seq_printf(m, "drm-gputbs-save-cycles:\t%llu\n", st.save_cycles);
 	seq_printf(m, "drm-gputbs-restore-cycles:\t%llu\n", st.restore_cycles);
+	/* the tenant of the file's last grid (the device's before any) */
+	seq_printf(m, "drm-gputbs-tenant:\t%s %llu\n", kinds[ti.kind], ti.id);
+	seq_printf(m, "drm-gputbs-tenant-weight:\t%u\n", ti.weight);
+	seq_printf(m, "drm-gputbs-tenant-max-ppm:\t%u\n", ti.max_ppm);
+	seq_printf(m, "drm-gputbs-tenant-sm-cycles:\t%llu\n",
+		   div_u64(ti.sm_time, GTBS_SM_TIME_SCALE));
+	seq_printf(m, "drm-gputbs-tenant-throttled-cycles:\t%llu\n",
+		   ti.throttled_cycles);
+	seq_printf(m, "drm-gputbs-tenant-throttles:\t%llu\n", ti.throttles);
 }
 
 /* File operations of /dev/gputbs. */

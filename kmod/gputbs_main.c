@@ -190,6 +190,7 @@ static void gputbs_device_free(struct gputbs_device *gdev)
 {
 	u32 i;
 
+	gputbs_tenants_free(gdev);
 	gtbs_policy_put(gdev->core.policy);	/* the device's reference */
 	if (gdev->core.spare.next)
 		gtbs_dev_spare_free(&gdev->core);
@@ -227,6 +228,7 @@ static struct gputbs_device *gputbs_device_alloc(void)
 		gtbs_policy_put(ops);
 		return ERR_PTR(-ENOMEM);
 	}
+	gputbs_tenants_init(gdev);
 	/* before a failure can free @gdev: gputbs_device_free() puts it */
 	gdev->core.policy = ops;
 	gdev->core.cfg = cfg;

@@ -45,6 +45,7 @@
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/string.h>
+#include <linux/slab.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 
@@ -78,6 +79,7 @@ static struct genl_family gputbs_nl_family;
  * @preempt_mode: &gtbs_dev.preempt_mode (&enum gputbs_preempt_mode).
  * @preempt: blocks switched, flushed and restored, switch and flushed
  *	cycles (&gtbs_dev.preempts, restores, xfer_cycles, lost_cycles).
+ * @cap_period: &gtbs_dev.cap_period, cycles.
  */
 struct gputbs_nl_dev {
 	const char *policy;
@@ -94,6 +96,7 @@ struct gputbs_nl_dev {
 	u64 ev_dropped;
 	u32 preempt_mode;
 	u64 preempt[5];
+	u64 cap_period;
 };
 
 /*
@@ -183,6 +186,7 @@ static int gputbs_nl_dev_get(struct gputbs_device *gdev,
 	d->preempt[2] = core->restores;
 	d->preempt[3] = core->xfer_cycles;
 	d->preempt[4] = core->lost_cycles;
+	d->cap_period = core->cap_period;
 	d->ev_queued = gputbs_nl->queued;
 	d->ev_dropped = gputbs_nl->dropped;
 	ret = gputbs_nl_put_params(skb, core);
@@ -259,6 +263,9 @@ static int gputbs_nl_put_dev(struct sk_buff *skb, const struct gputbs_nl_dev *d)
 		if (nla_put_u64_64bit(skb, preempt_attrs[i], d->preempt[i],
 				      GPUTBS_A_DEV_PAD))
 			return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, GPUTBS_A_DEV_CAP_PERIOD, d->cap_period,
+			      GPUTBS_A_DEV_PAD))
+		return -EMSGSIZE;
 	return 0;
 }
 
@@ -765,6 +772,175 @@ unlock:
 	return gputbs_nl_set_result(info, ret);
 }
 
+/* ---- tenants ------------------------------------------------------------------- */
+
+/* A tenant's attributes, tenant-get's reply. */
+static int gputbs_nl_put_tenant(struct sk_buff *skb,
+				const struct gputbs_tenant_info *t)
+{
+	int id_attr = t->kind == GPUTBS_TENANT_KIND_FILE ?
+		      GPUTBS_A_TENANT_CLIENT_ID : GPUTBS_A_TENANT_CGROUP_ID;
+
+	if (nla_put_u32(skb, GPUTBS_A_TENANT_KIND, t->kind) ||
+	    (t->kind != GPUTBS_TENANT_KIND_DEVICE &&
+	     nla_put_u64_64bit(skb, id_attr, t->id, GPUTBS_A_TENANT_PAD)) ||
+	    nla_put_u32(skb, GPUTBS_A_TENANT_WEIGHT, t->weight) ||
+	    (t->max_ppm &&
+	     nla_put_u32(skb, GPUTBS_A_TENANT_MAX_PPM, t->max_ppm)) ||
+	    nla_put_u64_64bit(skb, GPUTBS_A_TENANT_SM_TIME, t->sm_time,
+			      GPUTBS_A_TENANT_PAD) ||
+	    nla_put_u64_64bit(skb, GPUTBS_A_TENANT_NOW_CYCLE, t->now,
+			      GPUTBS_A_TENANT_PAD) ||
+	    nla_put_u32(skb, GPUTBS_A_TENANT_GRIDS, t->grids) ||
+	    (t->throttled && nla_put_flag(skb, GPUTBS_A_TENANT_THROTTLED)) ||
+	    nla_put_u64_64bit(skb, GPUTBS_A_TENANT_THROTTLED_CYCLES,
+			      t->throttled_cycles, GPUTBS_A_TENANT_PAD) ||
+	    nla_put_u64_64bit(skb, GPUTBS_A_TENANT_THROTTLES, t->throttles,
+			      GPUTBS_A_TENANT_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * The tenant a request names: exactly one of cgroup-id and client-id.
+ * Return: 0, or -EINVAL (with a message).
+ */
+static int gputbs_nl_tenant_which(struct genl_info *info, u32 *kind, u64 *id)
+{
+	struct nlattr *cg = info->attrs[GPUTBS_A_TENANT_CGROUP_ID];
+	struct nlattr *cl = info->attrs[GPUTBS_A_TENANT_CLIENT_ID];
+
+	if (!cg == !cl) {
+		GENL_SET_ERR_MSG(info, "give exactly one of cgroup-id and client-id");
+		return -EINVAL;
+	}
+	*kind = cg ? GPUTBS_TENANT_KIND_CGROUP : GPUTBS_TENANT_KIND_FILE;
+	*id = nla_get_u64(cg ?: cl);
+	return 0;
+}
+
+/*
+ * tenant-get do: one tenant by cgroup-id or client-id, as the dump reads
+ * it (gputbs_tenants_snapshot()).  Process context; may sleep.
+ */
+static int gputbs_nl_tenant_get_doit(struct sk_buff *skb,
+				     struct genl_info *info)
+{
+	struct gputbs_device *gdev = gputbs_nl->gdev;
+	struct gputbs_tenant_info *ti;
+	struct sk_buff *msg;
+	u32 kind, nr, i;
+	void *hdr;
+	u64 id;
+	int ret;
+
+	ret = gputbs_nl_tenant_which(info, &kind, &id);
+	if (ret)
+		return ret;
+	ret = gputbs_tenants_snapshot(gdev, &ti, &nr);
+	if (ret)
+		return gputbs_nl_set_result(info, ret);
+	for (i = 0; i < nr; i++)
+		if (ti[i].kind == kind && ti[i].id == id)
+			break;
+	if (i == nr) {
+		kvfree(ti);
+		GENL_SET_ERR_MSG(info, "no tenant of that id (no grid and no tenant-set yet)");
+		return -ENOENT;
+	}
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	hdr = msg ? genlmsg_put_reply(msg, info, &gputbs_nl_family, 0,
+				      GPUTBS_CMD_TENANT_GET) : NULL;
+	if (!hdr) {
+		kvfree(ti);
+		nlmsg_free(msg);
+		return msg ? -EMSGSIZE : -ENOMEM;
+	}
+	ret = gputbs_nl_put_tenant(msg, &ti[i]);
+	kvfree(ti);
+	return gputbs_nl_reply(msg, info, hdr, ret);
+}
+
+/*
+ * tenant-get dump: every tenant from cb->args[0] on, one message each,
+ * from a snapshot taken for each part of the dump.
+ */
+static int gputbs_nl_tenant_get_dumpit(struct sk_buff *skb,
+				       struct netlink_callback *cb)
+{
+	struct gputbs_device *gdev = gputbs_nl->gdev;
+	unsigned long i = cb->args[0];
+	struct gputbs_tenant_info *ti;
+	void *hdr;
+	u32 nr;
+	int ret;
+
+	ret = gputbs_tenants_snapshot(gdev, &ti, &nr);
+	if (ret)
+		return ret == -EINTR ? -EAGAIN : ret;
+	for (; i < nr; i++) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &gputbs_nl_family,
+				  NLM_F_MULTI, GPUTBS_CMD_TENANT_GET);
+		if (!hdr)
+			break;
+		if (gputbs_nl_put_tenant(skb, &ti[i])) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	kvfree(ti);
+	cb->args[0] = i;
+	return skb->len;
+}
+
+/**
+ * gputbs_nl_tenant_set_doit() - tenant-set: a tenant's weight or cap
+ * @skb: the request.
+ * @info: its attributes; the extack of the reply.
+ *
+ * The tenant is the cgroup of cgroup-id or the file of client-id;
+ * weight and max-ppm are each set when given (max-ppm 0 removes the cap).
+ * gputbs_tenant_set() checks the values and, for a requester whose socket
+ * was opened without CAP_SYS_ADMIN, that the tenant is its own and only
+ * lowered.
+ *
+ * Context: process context (genetlink); may sleep.
+ * Return: 0; -EINVAL without exactly one of cgroup-id and client-id, or
+ * neither weight nor max-ppm, or for a value out of range; -ENOENT,
+ * -EPERM, -ENOSPC as gputbs_tenant_set(); -EAGAIN if a signal came while
+ * the device caught up (nothing changed).  Each with an extack message.
+ */
+static int gputbs_nl_tenant_set_doit(struct sk_buff *skb,
+				     struct genl_info *info)
+{
+	struct nlattr *w = info->attrs[GPUTBS_A_TENANT_WEIGHT];
+	struct nlattr *m = info->attrs[GPUTBS_A_TENANT_MAX_PPM];
+	struct gputbs_tenant_req req = {
+		.set_weight = !!w,
+		.set_max = !!m,
+		.weight = w ? nla_get_u32(w) : 0,
+		.max_ppm = m ? nla_get_u32(m) : 0,
+	};
+	const char *msg = NULL;
+	int ret;
+
+	ret = gputbs_nl_tenant_which(info, &req.kind, &req.id);
+	if (ret)
+		return ret;
+	if (!w && !m) {
+		GENL_SET_ERR_MSG(info, "nothing to set: give weight or max-ppm");
+		return -EINVAL;
+	}
+	ret = gputbs_tenant_set(gputbs_nl->gdev, &req,
+				netlink_capable(skb, CAP_SYS_ADMIN), &msg);
+	/* @msg is one of gputbs_tenant.c's string literals */
+	if (ret && ret != -EINTR && msg && info->extack)
+		info->extack->_msg = msg;
+	return gputbs_nl_set_result(info, ret);
+}
+
 /* The policies the spec derives (scripts/netlink-spec.sh compares them). */
 static const struct nla_policy gputbs_grid_get_nl_policy[GPUTBS_A_GRID_ID + 1] = {
 	[GPUTBS_A_GRID_ID] = { .type = NLA_U64, },
@@ -793,6 +969,18 @@ gputbs_preempt_set_nl_policy[GPUTBS_A_DEV_PREEMPT_BUDGET_REALTIME + 1] = {
 	[GPUTBS_A_DEV_PREEMPT_BUDGET_NORMAL] = { .type = NLA_U64, },
 	[GPUTBS_A_DEV_PREEMPT_BUDGET_HIGH] = { .type = NLA_U64, },
 	[GPUTBS_A_DEV_PREEMPT_BUDGET_REALTIME] = { .type = NLA_U64, },
+};
+
+static const struct nla_policy gputbs_tenant_get_nl_policy[GPUTBS_A_TENANT_CLIENT_ID + 1] = {
+	[GPUTBS_A_TENANT_CGROUP_ID] = { .type = NLA_U64, },
+	[GPUTBS_A_TENANT_CLIENT_ID] = { .type = NLA_U64, },
+};
+
+static const struct nla_policy gputbs_tenant_set_nl_policy[GPUTBS_A_TENANT_MAX_PPM + 1] = {
+	[GPUTBS_A_TENANT_CGROUP_ID] = { .type = NLA_U64, },
+	[GPUTBS_A_TENANT_CLIENT_ID] = { .type = NLA_U64, },
+	[GPUTBS_A_TENANT_WEIGHT] = { .type = NLA_U32, },
+	[GPUTBS_A_TENANT_MAX_PPM] = { .type = NLA_U32, },
 };
 
 /*
@@ -839,6 +1027,20 @@ static const struct genl_ops gputbs_nl_ops[] = {
 		.policy = gputbs_preempt_set_nl_policy,
 		.maxattr = GPUTBS_A_DEV_PREEMPT_BUDGET_REALTIME,
 		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = GPUTBS_CMD_TENANT_GET,
+		.doit = gputbs_nl_tenant_get_doit,
+		.dumpit = gputbs_nl_tenant_get_dumpit,
+		.policy = gputbs_tenant_get_nl_policy,
+		.maxattr = GPUTBS_A_TENANT_CLIENT_ID,
+	},
+	{
+		/* unprivileged: gputbs_tenant_set() checks what it may do */
+		.cmd = GPUTBS_CMD_TENANT_SET,
+		.doit = gputbs_nl_tenant_set_doit,
+		.policy = gputbs_tenant_set_nl_policy,
+		.maxattr = GPUTBS_A_TENANT_MAX_PPM,
 	},
 };
 

@@ -403,6 +403,26 @@ GPUTBS_BUDGET_ATTR(normal, NORMAL);
 GPUTBS_BUDGET_ATTR(high, HIGH);
 GPUTBS_BUDGET_ATTR(realtime, REALTIME);
 
+/*
+ * The period of tenants' caps, emulated cycles (sm-emu/tenant.c): set
+ * while no tenant is capped (-EBUSY otherwise), every tenant's period
+ * then starting anew at the next multiple of it.
+ */
+static int gputbs_set_cap_period(struct gputbs_device *gdev, u64 val, u64 now)
+{
+	struct gtbs_tenant *t;
+
+	list_for_each_entry(t, &gdev->core.tenants, node)
+		if (t->max_ppm)
+			return -EBUSY;
+	gdev->core.cap_period = val;
+	list_for_each_entry(t, &gdev->core.tenants, node)
+		t->period_end = (div64_u64(now, val) + 1) * val;
+	return 0;
+}
+
+GPUTBS_U64_TUNABLE_ATTR(cap_period, gdev->core.cap_period, 1, 1ULL << 33);
+
 /* The job timeout, in wall-clock ns of emulated time; 0: none. */
 static int gputbs_set_timeout_ns(struct gputbs_device *gdev, u64 ns, u64 now)
 {
@@ -706,6 +726,7 @@ static struct attribute *gputbs_attrs[] = {
 	&dev_attr_preempt_budget_high.attr,
 	&dev_attr_preempt_budget_realtime.attr,
 	&dev_attr_timeout_ns.attr,
+	&dev_attr_cap_period.attr,
 	&dev_attr_max_lag_ns.attr,
 	&dev_attr_device.attr,
 	&dev_attr_nr_sms.attr.attr,

@@ -66,7 +66,7 @@ for name, op in family.msgs.items():
     print(name, op.value)
 PY
 for op in dev-get grid-get sm-get policy-set param-set preempt-set \
-	grid-submitted-ntf grid-completed-ntf; do
+	tenant-get tenant-set grid-submitted-ntf grid-completed-ntf; do
 	grep -q "^$op " "$tmp/ops" || die "YNL's spec loader does not list operation $op"
 done
 if ! diff -u "$root/$header" "$tmp/gputbs_netlink.h"; then
@@ -81,7 +81,9 @@ for pol in GPUTBS_A_GRID_ID GPUTBS_A_SM_ID GPUTBS_A_DEV_POLICY \
 	GPUTBS_A_PARAM_NAME GPUTBS_A_PARAM_VALUE GPUTBS_A_PARAM_VALUE_NAME \
 	GPUTBS_A_DEV_SWITCH_BYTES_PER_CYCLE \
 	GPUTBS_A_DEV_PREEMPT_BUDGET_LOW GPUTBS_A_DEV_PREEMPT_BUDGET_NORMAL \
-	GPUTBS_A_DEV_PREEMPT_BUDGET_HIGH GPUTBS_A_DEV_PREEMPT_BUDGET_REALTIME; do
+	GPUTBS_A_DEV_PREEMPT_BUDGET_HIGH GPUTBS_A_DEV_PREEMPT_BUDGET_REALTIME \
+	GPUTBS_A_TENANT_CGROUP_ID GPUTBS_A_TENANT_CLIENT_ID \
+	GPUTBS_A_TENANT_WEIGHT GPUTBS_A_TENANT_MAX_PPM; do
 	want=$(grep -F "[$pol] =" "$tmp/gputbs_nl_gen.c" | sed 's/^[[:space:]]*//')
 	grep -qF "$want" "$root/kmod/gputbs_nl_cmd.c" ||
 		die "kmod/gputbs_nl_cmd.c lacks the spec's policy: $want"
