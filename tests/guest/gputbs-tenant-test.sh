@@ -73,7 +73,7 @@ shares() {
 if ! grep -q cgroup2 /proc/mounts; then
 	mount -t cgroup2 none "$CG" || { echo "cannot mount cgroup2"; exit 1; }
 fi
-check "cgroup2 at $CG" sh -c "stat -f -c %T $CG | grep -q cgroup2"
+check "cgroup2 at $CG" sh -c "awk '\$2 == \"$CG\" && \$3 == \"cgroup2\" { f = 1 } END { exit !f }' /proc/mounts"
 check "the module offers fair" grep -qw fair "$SYS/policy"
 old_policy=$(sed 's/.*\[\(.*\)\].*/\1/' "$SYS/policy")
 
