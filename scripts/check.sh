@@ -91,6 +91,10 @@ parse_preempt() {	# "preempt: N passed, M failed"
 	sed -n 's/^preempt: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
 
+parse_tenant() {	# "tenant: N passed, M failed"
+	sed -n 's/^tenant: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
 parse_polmod() {	# "polmod: N passed, M failed"
 	sed -n 's/^polmod: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
@@ -466,6 +470,13 @@ suite "policy modules: the samples loaded, used, unloaded (debug kernel)" \
 # (Documentation/scheduling.rst, "Preempting running blocks").
 suite "preemption: drain, switch, flush equal to the simulator (debug kernel)" \
 	parse_preempt vm --debug-kernel -- gputbs-preempt-test
+# Tenants: gputbs run's cgroups and sm_share against the simulator's,
+# two hand-made cgroups at weights 10:90, and what an unprivileged user
+# may not set (Documentation/scheduling.rst, "Tenants").  The simulator
+# comes in as a host binary, for its shares of the same workload file.
+suite "tenants: cgroups, weights and caps, shares equal to the simulator (debug kernel)" \
+	parse_tenant vm --debug-kernel --host-bin "$(realpath "$BUILD/bin/gputbs-sim")" -- \
+	"GPUTBS_SIM=$(realpath "$BUILD/bin/gputbs-sim") gputbs-tenant-test"
 # Documentation/reliability.rst: input hygiene (each test counted), unload
 # refused while open, 50 unload/load cycles, fail-nth on every path, 4000
 # grids of stress, 30 s of ioctl fuzzing; then the VM's kmemleak scan.

@@ -15,6 +15,13 @@
  * --trace FILE records the blocks of the grids of one workload run and
  * writes them in the block trace format of gputbs predict.
  *
+ * With tenant keys in a workload (tenant=, weight=, max=), every tenant of
+ * every workload execution is a cgroup v2 whose weight and cap are set on
+ * the module before its runs submit, and every run's SM share is measured
+ * from its block records (run_tenants.c); a program alone runs in a
+ * cgroup of its own with its run's cap, as in gputbs-sim.  That needs
+ * root and cgroup2 at /sys/fs/cgroup.
+ *
  * calibrate: every program defined in the files runs alone and each grid's
  * runtime is compared with its expected runtime.
  *
@@ -35,6 +42,7 @@
 #include "cli.h"
 #include "input.h"
 #include "gtbs.h"
+#include "monitor_fmt.h"
 
 #define MAX_WORKLOAD_FILES	1024
 #define DEFAULT_TOLERANCE_PPM	50000	/* 5% */
@@ -103,6 +111,14 @@ static const char usage_calibrate[] =
  * @trace: run: --trace FILE, or NULL.
  * @wls: run: one execution per workload and policy, @nr_wls per policy.
  * @nr_wls: run: workloads (per policy).
+ * @alone_weight: per alone execution, its tenant's weight (the first run
+ *	of the program with its cap).
+ * @alone_max: per alone execution, its tenant's cap: a program runs alone
+ *	once per cap its runs give (0: none), as in gputbs-sim.
+ * @tenant_run: run: the first run that gives a tenant key, or NULL: the
+ *	workloads' tenants are applied (cgroups, tenant-set).
+ * @cg: with @tenant_run, the tenants' cgroups.
+ * @mon: with @tenant_run, the netlink family, for tenant-set.
  */
 struct cmd {
 	bool calibrate;
@@ -123,6 +139,11 @@ struct cmd {
 	const char *trace;
 	struct workload_result *wls;
 	unsigned int nr_wls;
+	__u32 alone_weight[RUN_MAX_PROGRAMS];
+	__u32 alone_max[RUN_MAX_PROGRAMS];
+	const struct wl_run *tenant_run;
+	struct run_cgroups *cg;
+	struct gputbs_monitor *mon;
 };
 
 static int add_file(struct cmd *c, const char *path, char *owned)
@@ -315,11 +336,13 @@ static void err_msg_line(const char *line)
 }
 
 /*
- * The alone slot of program @p: programs are identified by name, and one
- * defined in several files must be defined the same way in all of them.
- * Returns the index, or -1 after printing why not.
+ * The alone slot of program @p with its tenant's cap @max_ppm (weight
+ * @weight): programs are identified by name, and one defined in several
+ * files must be defined the same way in all of them; a program runs alone
+ * once per cap.  Returns the index, or -1 after printing why not.
  */
-static int add_program(struct cmd *c, const struct wl_program *p)
+static int add_program(struct cmd *c, const struct wl_program *p,
+		       __u32 weight, __u32 max_ppm)
 {
 	unsigned int k;
 
@@ -334,13 +357,16 @@ static int add_program(struct cmd *c, const struct wl_program *p)
 				q->loc.file, q->loc.line);
 			return -1;
 		}
-		return k;
+		if (c->alone_max[k] == max_ppm)
+			return k;
 	}
 	if (c->nr_alone == RUN_MAX_PROGRAMS) {
 		err_msg("more than %d programs", RUN_MAX_PROGRAMS);
 		return -1;
 	}
 	c->alone[c->nr_alone].prog = p;
+	c->alone_weight[c->nr_alone] = weight;
+	c->alone_max[c->nr_alone] = max_ppm;
 	return c->nr_alone++;
 }
 
@@ -381,7 +407,7 @@ static int prepare(struct cmd *c)
 
 		if (c->calibrate) {
 			for (r = 0; r < set->nr_programs; r++)
-				if (add_program(c, set->programs[r]) < 0)
+				if (add_program(c, set->programs[r], 0, 0) < 0)
 					return EXIT_USAGE;
 			continue;
 		}
@@ -391,8 +417,15 @@ static int prepare(struct cmd *c)
 			res->set = set;
 			res->wl = set->workloads[w];
 			for (r = 0; r < res->wl->nr_runs; r++) {
-				p = res->wl->runs[r].program;
-				k = add_program(c, set->programs[p]);
+				const struct wl_run *run = &res->wl->runs[r];
+
+				if (!c->tenant_run && (run->tenant[0] ||
+						       run->has_weight ||
+						       run->has_max))
+					c->tenant_run = run;
+				p = run->program;
+				k = add_program(c, set->programs[p],
+						run->weight, run->max_ppm);
 				if (k < 0)
 					return EXIT_USAGE;
 				res->alone[r] = k;
@@ -424,6 +457,9 @@ static void print_run_error(const struct cmd *c, const char *what,
 			what, prog->name,
 			(unsigned long long)err->late_cycles,
 			(unsigned long long)err->margin_cycles);
+	else if (!strcmp(err->what, "cgroup"))
+		err_msg("%s: %s: cannot move into its tenant's cgroup: %s",
+			what, prog->name, gputbs_strerror(err->err));
 	else if (!strcmp(err->what, "fork") || !strcmp(err->what, "pipe"))
 		err_msg("%s: %s: %s", what, err->what,
 			gputbs_strerror(err->err));
@@ -433,16 +469,98 @@ static void print_run_error(const struct cmd *c, const char *what,
 			run_strerror(err));
 }
 
-static int run_alone_all(struct cmd *c)
+/*
+ * A tenant's cgroup could not be made or set: "gputbs: WHAT: tenant T:
+ * STEP: reason", with the module's message for tenant-set.
+ */
+static int tenant_error(const struct cmd *c, const char *what,
+			const char *tenant, const char *step, int err)
 {
-	struct run_error err;
-	unsigned int i;
+	const char *msg = gputbs_monitor_errmsg(c->mon);
+	bool set = !strcmp(step, "tenant-set");
 
-	for (i = 0; i < c->nr_alone; i++) {
-		if (run_alone(&c->run, c->alone[i].prog, &c->alone[i], &err)) {
-			print_run_error(c, "alone", c->alone[i].prog, &err);
+	if (set && err == -EOPNOTSUPP)
+		err_msg("%s: tenant %s: tenant-set: the module has no tenants",
+			what, tenant);
+	else if (set)
+		err_msg("%s: tenant %s: tenant-set: %s%s%s", what, tenant,
+			gputbs_strerror(err), msg[0] ? ": " : "", msg);
+	else
+		err_msg("%s: tenant %s: %s in %s: %s", what, tenant, step,
+			c->cg->root, gputbs_strerror(err));
+	return EXIT_DEVICE;
+}
+
+/*
+ * Program @k alone; with tenants in a cgroup of its own with its run's
+ * weight and cap, the command's process moved there and back.
+ */
+static int run_alone_one(struct cmd *c, unsigned int k)
+{
+	struct prog_result *a = &c->alone[k];
+	const struct wl_program *prog = a->prog;
+	char self[RUN_CGROUP_PATH];
+	struct run_error err;
+	const char *step;
+	int ret, r;
+
+	if (!c->tenant_run) {
+		if (run_alone(&c->run, prog, a, &err)) {
+			print_run_error(c, "alone", prog, &err);
 			return EXIT_DEVICE;
 		}
+		return 0;
+	}
+	ret = run_cgroup_self(self, sizeof(self));
+	if (ret) {
+		err_msg("alone: %s: /proc/self/cgroup: %s", prog->name,
+			gputbs_strerror(ret));
+		return EXIT_DEVICE;
+	}
+	ret = run_cgroups_alone(c->cg, c->mon, prog, c->alone_weight[k],
+				c->alone_max[k], &step);
+	if (ret) {
+		tenant_error(c, "alone", prog->name, step, ret);
+		run_cgroups_drop(c->cg);
+		return EXIT_DEVICE;
+	}
+	ret = run_cgroup_enter(c->cg->paths[0]);
+	if (ret) {
+		err_msg("alone: %s: cannot move into %s: %s", prog->name,
+			c->cg->paths[0], gputbs_strerror(ret));
+		run_cgroups_drop(c->cg);
+		return EXIT_DEVICE;
+	}
+	ret = run_alone(&c->run, prog, a, &err);
+	r = run_cgroup_enter(self);
+	if (ret)
+		print_run_error(c, "alone", prog, &err);
+	else if (r)
+		err_msg("alone: %s: cannot move back into %s: %s", prog->name,
+			self, gputbs_strerror(r));
+	if (!r)
+		r = run_cgroups_drop(c->cg);
+	if (!ret && r)
+		err_msg("alone: %s: cannot remove its cgroup: %s", prog->name,
+			gputbs_strerror(r));
+	if (ret || r)
+		return EXIT_DEVICE;
+	a->has_share = true;
+	a->weight = c->alone_weight[k];
+	a->max_ppm = c->alone_max[k];
+	run_share_alone(a, c->run.info->nr_sms);
+	return 0;
+}
+
+static int run_alone_all(struct cmd *c)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < c->nr_alone; i++) {
+		ret = run_alone_one(c, i);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -481,9 +599,34 @@ static int run_workloads(struct cmd *c, const struct gputbs_info *info,
 		else
 			snprintf(what, sizeof(what), "workload %s",
 				 res->wl->name);
+		if (c->tenant_run) {
+			const char *step;
+			int ret;
+
+			ret = run_cgroups_workload(c->cg, c->mon, res, &failed,
+						   &step);
+			if (ret) {
+				tenant_error(c, what,
+					     wl_run_tenant(&res->wl->runs[failed],
+							   res->runs[failed].prog),
+					     step, ret);
+				run_cgroups_drop(c->cg);
+				return EXIT_DEVICE;
+			}
+		}
 		if (run_workload(&c->run, info, res, &failed, &err)) {
 			print_run_error(c, what, res->runs[failed].prog, &err);
+			run_cgroups_drop(c->cg);
 			return EXIT_DEVICE;
+		}
+		if (c->tenant_run) {
+			int ret = run_cgroups_drop(c->cg);
+
+			if (ret) {
+				err_msg("%s: cannot remove its tenants' cgroups: %s",
+					what, gputbs_strerror(ret));
+				return EXIT_DEVICE;
+			}
 		}
 		if (gtbs_metrics_calc(res->alone_cycles, res->shared_cycles,
 				      res->wl->nr_runs, &res->metrics)) {
@@ -744,6 +887,33 @@ static int check_fits(const struct cmd *c, const struct gputbs_info *info)
 	return 0;
 }
 
+/*
+ * The workloads have tenant keys: make the directory of their cgroups, or
+ * say at the first key's line why they cannot be applied.
+ */
+static int tenants_init(struct cmd *c)
+{
+	const struct wl_loc *loc = &c->tenant_run->loc;
+	int ret;
+
+	c->cg = calloc(1, sizeof(*c->cg));
+	if (!c->cg) {
+		err_msg("out of memory");
+		return EXIT_DEVICE;
+	}
+	ret = run_cgroups_init(c->cg);
+	if (ret == -EPERM)
+		err_msg("%s:%u: tenant keys need root and cgroup v2 at /sys/fs/cgroup: not root (each tenant runs in a cgroup of its own)",
+			loc->file, loc->line);
+	else if (ret == -EMEDIUMTYPE)
+		err_msg("%s:%u: tenant keys need root and cgroup v2 at /sys/fs/cgroup: /sys/fs/cgroup is not a cgroup2 file system",
+			loc->file, loc->line);
+	else if (ret)
+		err_msg("%s:%u: tenant keys: cannot make %s: %s", loc->file,
+			loc->line, c->cg->root, gputbs_strerror(ret));
+	return ret ? EXIT_DEVICE : 0;
+}
+
 static int execute(struct cmd *c)
 {
 	struct gputbs_info info;
@@ -756,6 +926,11 @@ static int execute(struct cmd *c)
 	ret = prepare(c);
 	if (ret)
 		return ret;
+	if (c->tenant_run && !c->calibrate) {
+		ret = tenants_init(c);
+		if (ret)
+			return ret;
+	}
 	if (c->trace && (c->nr_wls != 1 || c->nr_policies > 1)) {
 		err_msg("--trace records one workload under one policy, "
 			"not %u workload%s under %u polic%s", c->nr_wls,
@@ -786,6 +961,13 @@ static int execute(struct cmd *c)
 		gputbs_close(g);
 		return ret;
 	}
+	if (c->tenant_run && !c->calibrate) {
+		ret = gputbs_monitor_open(0, &c->mon);
+		if (ret) {
+			gputbs_close(g);
+			return monitor_error(ret);
+		}
+	}
 	/* Fail before running for an hour, not after. */
 	if (c->trace) {
 		trace = fopen(c->trace, "we");
@@ -800,6 +982,7 @@ static int execute(struct cmd *c)
 		c->nr_policies = 1;
 	}
 	c->run.record_blocks = c->trace != NULL;
+	c->run.shares = c->cg != NULL;
 	c->run.info = &info;
 	if (c->calibrate)
 		ret = run_alone_all(c);
@@ -841,7 +1024,7 @@ static int cmd_main(int argc, char **argv, bool calibrate)
 {
 	struct cmd *c;
 	unsigned int i;
-	int ret;
+	int ret, r;
 
 	c = calloc(1, sizeof(*c));
 	if (!c) {
@@ -856,6 +1039,15 @@ static int cmd_main(int argc, char **argv, bool calibrate)
 	ret = parse_args(c, argc, argv);
 	if (!ret)
 		ret = execute(c);
+	if (c->mon)
+		gputbs_monitor_close(c->mon);
+	r = run_cgroups_exit(c->cg);
+	if (r) {
+		err_msg("cannot remove %s: %s", c->cg->root,
+			gputbs_strerror(r));
+		ret = ret > 0 ? ret : EXIT_DEVICE;
+	}
+	free(c->cg);
 	for (i = 0; c->wls && i < c->nr_wls * (c->nr_policies ?: 1); i++)
 		run_free_blocks(&c->wls[i]);
 	for (i = 0; c->alone && i < c->nr_alone; i++)

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -28,6 +29,7 @@
 
 #include "cli.h"
 #include "monitor_fmt.h"
+#include "workload.h"
 
 #define RECENT_EVENTS	6
 #define MAX_LETTERS	52
@@ -38,8 +40,10 @@ static const char usage_top[] =
 	"A live view of the emulated GPU through the gputbs netlink family:\n"
 	"the policy and counters, each SM's thread block slots with the grid\n"
 	"of every resident block (one letter per grid, '.' for a free slot),\n"
-	"the running grids with their progress and runtime predictions, the\n"
-	"queue, and the latest scheduling events.  On a terminal, q quits and\n"
+	"the tenants with their share of the device's SM time since the\n"
+	"previous frame, weight, cap and throttling, the running grids with\n"
+	"their progress and runtime predictions, the queue, and the latest\n"
+	"scheduling events.  On a terminal, q quits and\n"
 	"space refreshes.\n"
 	"\n"
 	"  -d, --delay SEC       seconds between refreshes (default 1)\n"
@@ -118,6 +122,10 @@ static bool term_can_draw(void)
  * @lost: events lost (module queue or socket) since the start.
  * @prev_busy: per SM, busy cycles at the previous frame (see sm_busy()).
  * @prev_now: the device's cycle at the previous frame, 0 before.
+ * @tenants: the tenants (tenant-get), NULL from a module without them.
+ * @nr_tenants: entries of @tenants.
+ * @prev_tenants: @tenants of the previous frame, for their shares.
+ * @nr_prev_tenants: entries of @prev_tenants.
  */
 struct top {
 	struct gputbs_mon_dev dev;
@@ -130,6 +138,10 @@ struct top {
 	unsigned long long lost;
 	__u64 *prev_busy;
 	__u64 prev_now;
+	struct gputbs_mon_tenant *tenants;
+	size_t nr_tenants;
+	struct gputbs_mon_tenant *prev_tenants;
+	size_t nr_prev_tenants;
 };
 
 /* The letter of a grid: its position among the grids of the frame. */
@@ -191,7 +203,86 @@ static int fetch(struct gputbs_monitor *m, struct top *t)
 	if (!ret)
 		ret = gputbs_monitor_dump_sms(m, &t->sms, sizeof(*t->sms),
 					      &t->nr_sms);
+	if (ret)
+		return ret;
+	/* the previous frame's tenants give the shares since then */
+	free(t->prev_tenants);
+	t->prev_tenants = t->tenants;
+	t->nr_prev_tenants = t->nr_tenants;
+	t->tenants = NULL;
+	t->nr_tenants = 0;
+	ret = gputbs_monitor_dump_tenants(m, &t->tenants, sizeof(*t->tenants),
+					  &t->nr_tenants);
+	/* a module without tenants: no panel */
+	if (ret == -EOPNOTSUPP || ret == -EINVAL) {
+		t->tenants = NULL;
+		t->nr_tenants = 0;
+		ret = 0;
+	}
 	return ret;
+}
+
+static bool same_tenant(const struct gputbs_mon_tenant *a,
+			const struct gputbs_mon_tenant *b)
+{
+	return a->kind == b->kind && a->cgroup_id == b->cgroup_id &&
+	       a->client_id == b->client_id;
+}
+
+/*
+ * A tenant's share of the device's SM time since the previous frame:
+ * the difference of its SM time over nr_sms x 1000000 x that of the
+ * cycles; NAN for a tenant new in this frame or no cycle between.
+ */
+static double tenant_share(const struct top *t,
+			   const struct gputbs_mon_tenant *cur)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_prev_tenants; i++) {
+		const struct gputbs_mon_tenant *p = &t->prev_tenants[i];
+
+		if (!same_tenant(p, cur))
+			continue;
+		if (cur->now_cycle <= p->now_cycle || !t->dev.nr_sms ||
+		    cur->sm_time < p->sm_time)
+			return NAN;
+		return (double)(cur->sm_time - p->sm_time) /
+		       (1e6 * t->dev.nr_sms *
+			(double)(cur->now_cycle - p->now_cycle));
+	}
+	return NAN;
+}
+
+static void print_tenants(FILE *f, const struct top *t)
+{
+	static const char * const kinds[] = { "device", "cgroup", "file" };
+	char cap[24], pct[16], share[16];
+	size_t i;
+
+	if (!t->tenants)
+		return;
+	fprintf(f, "\n  tenant                    weight       max  grids   share  throttled\n");
+	for (i = 0; i < t->nr_tenants; i++) {
+		const struct gputbs_mon_tenant *x = &t->tenants[i];
+		double s = tenant_share(t, x);
+
+		if (x->max_ppm)
+			snprintf(cap, sizeof(cap), "%s%%",
+				 wl_fmt_pct(x->max_ppm, pct, sizeof(pct)));
+		else
+			snprintf(cap, sizeof(cap), "-");
+		if (isfinite(s))
+			snprintf(share, sizeof(share), "%6.2f%%", 100.0 * s);
+		else
+			snprintf(share, sizeof(share), "%7s", "-");
+		fprintf(f, "  %-6s %-18" PRIu64 "  %6u  %8s  %5u  %s  %s\n",
+			x->kind < 3 ? kinds[x->kind] : "?",
+			(uint64_t)(x->kind == GPUTBS_TENANT_KIND_FILE ?
+				   x->client_id : x->cgroup_id),
+			x->weight, cap, x->grids, share,
+			x->throttled ? "yes" : "no");
+	}
 }
 
 static double cycles_s(const struct gputbs_mon_dev *d, __u64 cycles)
@@ -382,6 +473,7 @@ static void print_frame(FILE *f, const struct top *t, bool screen)
 		fputs("\033[H\033[2J", f);	/* home, erase */
 	print_header(f, t);
 	print_sms(f, t);
+	print_tenants(f, t);
 	print_grids(f, t);
 	print_recent(f, t);
 	fflush(f);
@@ -498,6 +590,8 @@ int cmd_top(int argc, char **argv)
 			free(t.grids);
 			free(t.sms);
 			free(t.prev_busy);
+			free(t.tenants);
+			free(t.prev_tenants);
 			return monitor_error(ret);
 		}
 		if (frame && !screen)
@@ -510,6 +604,8 @@ int cmd_top(int argc, char **argv)
 	free(t.grids);
 	free(t.sms);
 	free(t.prev_busy);
+	free(t.tenants);
+	free(t.prev_tenants);
 	return 0;
 }
 

@@ -13,6 +13,9 @@
  *   gputbs monitor [--format text|json] [--count N] [--timeout SEC]
  *   gputbs param [NAME=VALUE...]
  *   gputbs preempt [MODE] [--switch-bw N] [--budget CLASS=CYCLES...]
+ *   gputbs tenant [list] [--json]
+ *   gputbs tenant set (--cgroup PATH | --cgroup-id ID | --client ID)
+ *              [--weight W] [--max PCT|none]
  *   gputbs timeline [--output DIR] [--no-plot] [--summary] [--check]
  *              [--title TEXT] TRACE
  *   gputbs eval [--device PATH] [--workloads DIR] [--offsets LIST]
@@ -61,6 +64,7 @@ static const char usage_main[] =
 	"  monitor    print the scheduling events as they happen\n"
 	"  param      show or set the parameters of the current policy\n"
 	"  preempt    set how SMs preempt resident blocks (mode, budgets)\n"
+	"  tenant     list the tenants (cgroups, files) or set a weight or cap\n"
 	"  timeline   plot a recording of the gputbs tracepoints per SM\n"
 	"  import     convert a profile (nsys cuda_gpu_trace CSV, ncu --csv)\n"
 	"             into a workload file\n"
@@ -219,6 +223,7 @@ int main(int argc, char **argv)
 		{ "monitor", cmd_monitor },
 		{ "param", cmd_param },
 		{ "preempt", cmd_preempt },
+		{ "tenant", cmd_tenant },
 		{ "timeline", cmd_timeline },
 		{ "import", cmd_import },
 	};

@@ -34,7 +34,13 @@
  * poll(), fetches the block records (GPUTBS_IOCTL_BLOCKS) and then reaps
  * the grid.  The records travel to the parent through the same pipe, one
  * per message, after the program has finished, so that sending them never
- * delays the program's next grid.
+ * delays the program's next grid.  With &run_opts.shares (the tenant keys:
+ * every run's SM share is measured from its blocks) the grids are linked
+ * ahead in stream order all the same, so that a closed loop keeps its
+ * requests in the device as the simulator's does: the process fetches the
+ * oldest grid's records once it completed (GPUTBS_IOCTL_BLOCKS retried
+ * while -EBUSY), then reaps it.  Each run's process first moves itself
+ * into its tenant's cgroup (&workload_result.cgroups, run_tenants.c).
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -64,6 +70,9 @@
 /* How long a run spins before its arrival or for its turn. */
 #define RUN_SPIN_NS		2000000ULL
 
+/* Between two tries of GPUTBS_IOCTL_BLOCKS on a grid not completed yet. */
+#define RUN_BLOCKS_RETRY_NS	1000000L
+
 /* Kinds of &struct run_record. */
 enum { REC_WAIT, REC_BLOCK, REC_ERROR };
 
@@ -90,9 +99,10 @@ struct run_record {
 	};
 };
 
-enum { WHAT_OPEN, WHAT_SUBMIT, WHAT_POLL, WHAT_BLOCKS, WHAT_WAIT };
-static const char * const run_what[] = {
-	"open", "submit", "poll", "blocks", "wait"
+enum { WHAT_OPEN, WHAT_SUBMIT, WHAT_POLL, WHAT_BLOCKS, WHAT_WAIT,
+       WHAT_CGROUP, WHAT_NR };
+static const char * const run_what[WHAT_NR] = {
+	"open", "submit", "poll", "blocks", "wait", "cgroup"
 };
 
 /**
@@ -247,6 +257,30 @@ static int run_fetch_blocks(struct gputbs *g, __u32 handle, __u32 n,
 	return 0;
 }
 
+/*
+ * Fetch the @n block records of grid @handle once it completed, trying
+ * again every RUN_BLOCKS_RETRY_NS while it has not (-EBUSY), until
+ * @deadline (-ETIME): the file holds other grids linked ahead, so poll()
+ * may say that one of them completed.
+ */
+static int run_fetch_blocks_wait(struct gputbs *g, __u32 handle, __u32 n,
+				 __s64 deadline,
+				 struct gputbs_block_record **out)
+{
+	struct timespec ts = { .tv_nsec = RUN_BLOCKS_RETRY_NS };
+	int ret;
+
+	for (;;) {
+		ret = run_fetch_blocks(g, handle, n, out);
+		if (ret != -EBUSY)
+			return ret;
+		if (deadline != GPUTBS_TIMEOUT_INFINITE &&
+		    (__s64)gputbs_now_ns() >= deadline)
+			return -ETIME;
+		nanosleep(&ts, NULL);
+	}
+}
+
 /* Wall-clock ns that @cycles emulated cycles take, rounded up. */
 static __u64 run_cycles_to_ns(const struct gputbs_info *info, __u64 cycles)
 {
@@ -338,7 +372,7 @@ static int run_grids(const struct run_opts *opts, struct gputbs *g,
 {
 	const struct wl_program *prog = res->prog;
 	const struct gputbs_info *info = opts->info;
-	bool stream = run_stream_order(info) && !record;
+	bool stream = run_stream_order(info) && (!record || opts->shares);
 	size_t total = res->nr_grids, next = 0, reap = 0, window = 1;
 	struct gputbs_submit sub;
 	__u64 sleep_ns, arrive_ns = 0;
@@ -399,7 +433,17 @@ static int run_grids(const struct run_opts *opts, struct gputbs *g,
 		/* the oldest: a later arrival is no sooner than its end */
 		deadline = run_deadline(opts, stream ? 0 : arrive_ns);
 		err->grid = reap;
-		if (record) {
+		if (record && stream) {
+			ret = run_fetch_blocks_wait(g, handles[reap],
+						    prog->grids[reap % pl->nr_grids].nr_blocks,
+						    deadline, &res->blocks[reap]);
+			if (ret) {
+				err->what = run_what[ret == -ETIME ? WHAT_POLL :
+						     WHAT_BLOCKS];
+				err->err = ret;
+				goto out;
+			}
+		} else if (record) {
 			ret = run_poll_done(g, deadline);
 			if (ret) {
 				err->what = run_what[WHAT_POLL];
@@ -450,7 +494,7 @@ int run_alone(const struct run_opts *opts, const struct wl_program *prog,
 	int ret;
 
 	memset(err, 0, sizeof(*err));
-	if (prog_result_alloc(res, prog, 1, false) ||
+	if (prog_result_alloc(res, prog, 1, opts->shares) ||
 	    run_plan_init(&plan, prog, NULL,
 			  opts->info ? opts->info->clock_khz : 0, 0)) {
 		prog_result_free(res);
@@ -475,7 +519,7 @@ int run_alone(const struct run_opts *opts, const struct wl_program *prog,
 		err->err = ret;
 		goto out;
 	}
-	ret = run_grids(opts, g, res, &plan, false,
+	ret = run_grids(opts, g, res, &plan, opts->shares,
 			opts->info &&
 			(opts->info->features & GPUTBS_FEATURE_ARRIVAL_CYCLE),
 			err, -1);
@@ -581,6 +625,17 @@ run_child(const struct run_opts *opts, const struct workload_result *res,
 	prctl(PR_SET_NAME, prog->name, 0UL, 0UL, 0UL);
 	memset(&rec, 0, sizeof(rec));
 	rec.run = idx;
+	/* its tenant: the cgroup of the task that submits */
+	if (res->cgroups[idx]) {
+		ret = run_cgroup_enter(res->cgroups[idx]);
+		if (ret) {
+			rec.err = ret;
+			rec.kind = REC_ERROR;
+			rec.what = WHAT_CGROUP;
+			run_send(fd, &rec);
+			_exit(1);
+		}
+	}
 	ret = gputbs_open(opts->device, 0, &g);
 	if (!ret &&
 	    (prog_result_alloc(&out, prog, run->requests ?: 1,
@@ -618,7 +673,7 @@ run_child(const struct run_opts *opts, const struct workload_result *res,
 		}
 	}
 	if (ret) {
-		for (what = 0; what < WHAT_WAIT; what++)
+		for (what = 0; what < WHAT_NR - 1; what++)
 			if (err.what == run_what[what])
 				break;
 		rec.grid = err.grid;
@@ -920,6 +975,7 @@ int run_workload(const struct run_opts *opts, const struct gputbs_info *info,
 	memset(err, 0, sizeof(*err));
 	*failed_run = 0;
 	o.info = info;
+	o.record_blocks = o.record_blocks || o.shares;
 	opts = &o;
 	res->clock_khz = info->clock_khz;
 	for (i = 0; i < wl->nr_runs; i++) {
@@ -1010,7 +1066,7 @@ out_close:
 		/* exact if no grid arrived later than planned */
 		pr->stream_order = pr->nr_grids == 1 ||
 				   (run_stream_order(info) &&
-				    !opts->record_blocks &&
+				    (!opts->record_blocks || opts->shares) &&
 				    !run_plan_late(&plan, pr, exact ? plan.first : 0));
 		run_plan_free(&plan);
 		if (prog_result_stats(pr, run->has_slo ?
@@ -1022,6 +1078,13 @@ out_close:
 		}
 		pr->runtime = run_program_runtime(pr);
 		res->shared_cycles[i] = pr->runtime;
+		if (opts->shares) {
+			pr->has_share = true;
+			pr->weight = run->weight;
+			pr->max_ppm = run->max_ppm;
+		}
 	}
+	if (opts->shares)
+		run_shares(res, info->nr_sms);
 	return 0;
 }

@@ -16,6 +16,8 @@
 
 #define RUN_MAX_PROGRAMS	256	/* distinct programs over all files */
 #define RUN_MAX_SHARE_WINDOWS	4	/* gputbs-sim run --share-window lengths */
+#define RUN_MAX_CGROUPS		WL_MAX_RUNS	/* tenants of an execution */
+#define RUN_CGROUP_PATH		4096	/* a cgroup's path */
 
 /*
  * Default margin between choosing T0 and T0, for forking the children;
@@ -32,6 +34,10 @@
  * @record_blocks: run_workload() submits with
  *	%GPUTBS_SUBMIT_RECORD_BLOCKS and fetches every grid's block records
  *	before reaping it (&prog_result.blocks).
+ * @shares: measure &prog_result.sm_share: run_alone() and run_workload()
+ *	record blocks, in stream order where the module has it (the grids
+ *	of a run are linked ahead, and a grid's records are fetched once it
+ *	completed, retrying on -EBUSY), as for the tenant keys.
  * @t0_margin_ns: run_workload(): wall time between choosing the start
  *	cycle T0 and T0, in which every process must submit its first grid;
  *	0: %RUN_T0_MARGIN_NS plus %RUN_T0_PER_RUN_NS per run.
@@ -42,6 +48,7 @@ struct run_opts {
 	const char *device;
 	__u64 timeout_ns;
 	bool record_blocks;
+	bool shares;
 	__u64 t0_margin_ns;
 	const struct gputbs_info *info;
 };
@@ -143,8 +150,9 @@ struct run_arrival {
  *	%GPUTBS_FEATURE_STREAM_ORDER and the process kept ahead,
  *	run_plan_late()); false: some arrived when its process got to them,
  *	in wall-clock time.
- * @has_share: gputbs-sim: its tenant had @weight and @max_ppm, and
- *	@sm_share was measured (gputbs run applies neither yet).
+ * @has_share: its tenant had @weight and @max_ppm, and @sm_share was
+ *	measured: always in gputbs-sim; in gputbs run when a workload has
+ *	tenant keys (each tenant a cgroup, &run_opts.shares).
  * @weight: with @has_share, its tenant's weight (&wl_run.weight).
  * @max_ppm: with @has_share, its tenant's cap, ppm (0: none); alone: the
  *	cap of the runs whose alone execution it is.
@@ -199,9 +207,11 @@ struct prog_result {
  * @shared_cycles: per run, its turnaround in the workload.
  * @metrics: STP, ANTT, StrictF over the runs.
  * @clock_khz: the device's clock, for times with units.
- * @share_from: gputbs-sim: the start of the interval of the runs'
+ * @share_from: the start of the interval of the runs'
  *	&prog_result.sm_share, the latest arrival of a run's first grid.
  * @share_to: its end, the earliest end of a run's last grid.
+ * @cgroups: gputbs run with tenants: per run, the cgroup directory its
+ *	process moves into before it opens the device, or NULL.
  */
 struct workload_result {
 	const struct wl_set *set;
@@ -219,7 +229,37 @@ struct workload_result {
 	__u32 clock_khz;
 	__u64 share_from;
 	__u64 share_to;
+	const char *cgroups[WL_MAX_RUNS];
 };
+
+/**
+ * struct run_cgroups - the cgroups of the tenants of "gputbs run"
+ * @root: /sys/fs/cgroup/gputbs-run.PID.
+ * @made: @root exists.
+ * @paths: the tenants' cgroups of the current execution.
+ * @nr: entries of @paths.
+ */
+struct run_cgroups {
+	char root[64];
+	bool made;
+	char paths[RUN_MAX_CGROUPS][RUN_CGROUP_PATH];
+	unsigned int nr;
+};
+
+/* run_tenants.c */
+int run_cgroups_init(struct run_cgroups *cg);
+int run_cgroups_drop(struct run_cgroups *cg);
+int run_cgroups_exit(struct run_cgroups *cg);
+int run_cgroups_workload(struct run_cgroups *cg, struct gputbs_monitor *m,
+			 struct workload_result *res, unsigned int *failed_run,
+			 const char **what);
+int run_cgroups_alone(struct run_cgroups *cg, struct gputbs_monitor *m,
+		      const struct wl_program *prog, __u32 weight,
+		      __u32 max_ppm, const char **what);
+int run_cgroup_enter(const char *dir);
+int run_cgroup_self(char *buf, size_t len);
+void run_shares(struct workload_result *res, __u32 nr_sms);
+void run_share_alone(struct prog_result *pr, __u32 nr_sms);
 
 /* reqstats.c, shared with gputbs-sim */
 int prog_result_stats(struct prog_result *res, __u64 slo);

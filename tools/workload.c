@@ -896,6 +896,35 @@ char *wl_fmt_pct(__u32 ppm, char *buf, size_t len)
 	return buf;
 }
 
+/**
+ * wl_parse_max() - a cap on the device's SM time, as ``max=`` gives it
+ * @s: a percentage of 0.0001..100 with up to 4 decimals, its ``%`` sign
+ *	optional (``30``, ``12.5%``).
+ * @ppm: out: the cap, parts per million of the device's SM time.
+ *
+ * Shared by the workload files and ``gputbs tenant set --max``.
+ *
+ * Return: 0, -EINVAL for a malformed number, or -ERANGE for one outside
+ * 0.0001..100.
+ */
+int wl_parse_max(const char *s, __u32 *ppm)
+{
+	size_t len = strlen(s);
+	__u64 n;
+	int ret;
+
+	/* a percentage, its sign optional: max=30 is max=30% */
+	if (len > 1 && s[len - 1] == '%')
+		len--;
+	ret = wl_parse_fixed4(s, len, &n);
+	if (ret == -EINVAL)
+		return ret;
+	if (ret || !n || n > WL_MAX_PPM)
+		return -ERANGE;
+	*ppm = n;
+	return 0;
+}
+
 /*
  * tenant=, weight=, max=: the run's tenant in its workload.  Runs of one
  * tenant share its weight and cap: a run that gives neither takes what
@@ -931,21 +960,15 @@ static int wl_run_tenant_keys(struct wl_parser *p, const struct wl_loc *loc,
 		run->has_weight = 1;
 	}
 	if (v[RKEY_MAX]) {
-		size_t len = strlen(v[RKEY_MAX]);
-
-		/* a percentage, its sign optional: max=30 is max=30% */
-		if (len > 1 && v[RKEY_MAX][len - 1] == '%')
-			len--;
-		ret = wl_parse_fixed4(v[RKEY_MAX], len, &n);
+		ret = wl_parse_max(v[RKEY_MAX], &run->max_ppm);
 		if (ret == -EINVAL)
 			return wl_fail(p, loc,
 				       "max: bad percentage '%s' (at most 4 decimals)",
 				       v[RKEY_MAX]);
-		if (ret || !n || n > WL_MAX_PPM)
+		if (ret)
 			return wl_fail(p, loc,
 				       "max=%s out of range 0.0001..100 (percent)",
 				       v[RKEY_MAX]);
-		run->max_ppm = n;
 		run->has_max = 1;
 	}
 	run->tenant_id = wl->nr_tenants;

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # userlib/monitor.mk - the netlink side of the userland: libgputbs' monitor
-# API over libnl-genl-3 (userlib/monitor.c), the commands "gputbs top" and
-# "gputbs monitor", and their in-guest tests.  Included by
+# API over libnl-genl-3 (userlib/monitor.c), the commands "gputbs top",
+# "gputbs monitor" and "gputbs tenant", and their in-guest tests.  Included by
 # userlib/userland.mk before its library and CLI rules.
 #
 #   $(BUILD)/bin/gputbs-nl-test      in-guest Check suite of the family
@@ -20,7 +20,8 @@ LIBNL_STATIC_LIBS := $(shell $(PKG_CONFIG) --libs --static libnl-genl-3.0 \
 
 LIBGPUTBS_OBJS += $(UL_OBJ)/userlib/monitor.pic.o
 GPUTBS_CLI_OBJS += $(addprefix $(UL_OBJ)/, tools/cmd_top.o \
-	tools/cmd_monitor.o tools/monitor_fmt.o)
+	tools/cmd_monitor.o tools/monitor_fmt.o tools/cmd_tenant.o \
+	tools/run_tenants.o)
 USERLAND_BINS += $(UL_BIN)/gputbs-nl-test $(UL_BIN)/gputbs-nl-cli-test
 
 $(UL_OBJ)/userlib/monitor.pic.o: USERLAND_CFLAGS += $(LIBNL_CFLAGS)

@@ -70,6 +70,37 @@ expect 2 "missing.gtbs: No such file or directory" \
 expect 1 "gputbs: $nodev: No such file or directory (is the module loaded?)" \
 	"$gputbs" info --device $nodev
 
+# gputbs tenant: the errors before talking to the module
+expect 0 "Usage: gputbs tenant" "$gputbs" tenant --help
+expect 0 "--cgroup-id ID" "$gputbs" tenant set --help
+expect 2 "unexpected argument 'frob'" "$gputbs" tenant frob
+expect 2 "unrecognized option '--weight'" "$gputbs" tenant list --weight 5
+expect 2 "set needs exactly one of --cgroup, --cgroup-id and --client" \
+	"$gputbs" tenant set --weight 5
+expect 2 "set needs exactly one of --cgroup, --cgroup-id and --client" \
+	"$gputbs" tenant set --cgroup-id 7 --client 3 --weight 5
+expect 2 "set needs --weight or --max" "$gputbs" tenant set --client 3
+for w in 0 10001 -1 1.5 x ""; do
+	expect 2 "bad --weight '$w' (1..10000)" \
+		"$gputbs" tenant set --client 3 --weight "$w"
+done
+for m in 0 0.0000% 100.0001 101; do
+	expect 2 "out of range 0.0001..100 (percent)" \
+		"$gputbs" tenant set --client 3 --max "$m"
+done
+for m in 1.23456 x 5%% "" ..5 -1; do
+	expect 2 "bad --max '$m' (a percentage with at most 4 decimals, or none)" \
+		"$gputbs" tenant set --client 3 --max "$m"
+done
+expect 2 "bad --cgroup-id '0'" "$gputbs" tenant set --cgroup-id 0 --weight 5
+expect 2 "bad --client 'x'" "$gputbs" tenant set --client x --weight 5
+expect 2 "--cgroup /nonexistent/cg: No such file or directory" \
+	"$gputbs" tenant set --cgroup /nonexistent/cg --weight 5
+expect 2 "--cgroup $here: not a directory of a cgroup v2 file system" \
+	"$gputbs" tenant set --cgroup "$here" --max none
+expect 2 "--cgroup $0: Not a directory" \
+	"$gputbs" tenant set --cgroup "$0" --max 30
+
 for f in "$here"/bad/*.gtbs; do
 	where=$(sed -n '1s/^# expect: //p' "$f")
 	case $where in
@@ -80,8 +111,28 @@ for f in "$here"/bad/*.gtbs; do
 done
 
 for f in "$here"/good/*.gtbs; do
+	[ "${f##*/}" = tenants.gtbs ] && continue
 	expect 1 "(is the module loaded?)" "$gputbs" run --device $nodev "$f"
 done
+# tenant keys need root and cgroup2 at /sys/fs/cgroup (each tenant a
+# cgroup), said at the first key's line before the device is opened
+ten=$here/good/tenants.gtbs
+if [ "$(id -u)" != 0 ]; then
+	expect 1 "gputbs: $ten:8: tenant keys need root and cgroup v2 at /sys/fs/cgroup: not root" \
+		"$gputbs" run --device $nodev "$ten"
+elif [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" != cgroup2fs ]; then
+	expect 1 "gputbs: $ten:8: tenant keys need root and cgroup v2 at /sys/fs/cgroup: /sys/fs/cgroup is not a cgroup2 file system" \
+		"$gputbs" run --device $nodev "$ten"
+else
+	expect 1 "(is the module loaded?)" "$gputbs" run --device $nodev "$ten"
+	if ls -d /sys/fs/cgroup/gputbs-run.* >/dev/null 2>&1; then
+		fail "gputbs run left /sys/fs/cgroup/gputbs-run.* behind"
+	else
+		ok
+	fi
+fi
+# calibrate runs programs only: no tenants
+expect 1 "(is the module loaded?)" "$gputbs" calibrate --device $nodev "$ten"
 expect 1 "(is the module loaded?)" "$gputbs" run --device $nodev \
 	"$here"/../../workloads/ercbench/pairs/*.gtbs
 expect 1 "(is the module loaded?)" "$gputbs" run --device $nodev \
