@@ -188,6 +188,9 @@ static int drain_events(struct gputbs_monitor *m, struct top *t)
 	}
 }
 
+/* Frames a busy device's interrupted dumps may cost before top gives up. */
+#define FETCH_TRIES	16
+
 static int fetch(struct gputbs_monitor *m, struct top *t)
 {
 	int ret;
@@ -534,7 +537,7 @@ int cmd_top(int argc, char **argv)
 	double delay = 1.0;
 	__u64 last = 0;
 	char *end;
-	int c, ret;
+	int c, ret, tries;
 
 	while ((c = getopt_long(argc, argv, "d:n:bh", opts, NULL)) != -1) {
 		switch (c) {
@@ -582,8 +585,16 @@ int cmd_top(int argc, char **argv)
 			break;
 		last = gputbs_now_ns();
 		ret = drain_events(m, &t);
-		if (!ret)
+		/*
+		 * -EAGAIN: the grids kept changing under their dump (the
+		 * library already tried again); a busy device is no reason
+		 * to stop: the next tries come at once.
+		 */
+		for (tries = 0; !ret || ret == -EAGAIN; tries++) {
 			ret = fetch(m, &t);
+			if (ret != -EAGAIN || tries == FETCH_TRIES)
+				break;
+		}
 		if (ret) {
 			screen_restore();
 			gputbs_monitor_close(m);
