@@ -176,6 +176,7 @@ def main():
     ap.add_argument("--smoke", action="store_true")
     args = ap.parse_args()
     presets = ["gtx480"] if args.smoke else args.presets.split(",")
+    os.makedirs(args.out, exist_ok=True)  # the sweep writes there first
 
     cases, walls, cmds = [], {}, {}
     for preset in presets:
@@ -267,7 +268,6 @@ def main():
     text = "\n".join(lines)
     print(text)
 
-    os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "tenants.json"), "w") as f:
         json.dump({"version": 1, "smoke": args.smoke,
                    "windows": list(WINDOWS), "commands": cmds,
