@@ -899,7 +899,7 @@ static void gtbs_grid_leave(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	}
 	gtbs_timeouts_del(dev, grid);
 	grid->expire_cycle = U64_MAX;
-	gtbs_grid_tenant_leave(dev, grid);
+	gtbs_grid_tenant_leave(dev, grid, cycle);
 	dev->nr_grids--;
 	/* OnKernelEnd: a new slice for the others if it ever ran a block */
 	gtbs_slice_on_kernel_end(&dev->slice_gen, grid->next_block > 0);

@@ -1390,6 +1390,10 @@ struct gtbs_pair_alloc {
  * @cap_period: cycles of a cap period (tenant.c), 1..2^33 (the quota
  *	max_ppm x nr_sms x period stays below 2^63), default
  *	%GTBS_CAP_PERIOD_DEFAULT; set while no tenant is capped.
+ * @cap_hold_max: the longest a block was expected to hold its slot at
+ *	its issue, cycles, since the device was made: the longest wait for a
+ *	slot that block granularity imposes, which bounds what a capped
+ *	tenant waiting for one may bank (tenant.c).
  * @refill_cycle: the next refill of a throttled tenant (valid while
  *	@nr_tenants_throttled).
  * @nr_tenants_throttled: tenants throttled by their cap.
@@ -1468,6 +1472,7 @@ struct gtbs_dev {
 	struct list_head tenants;
 	struct gtbs_tenant tenant0;
 	u64 cap_period;
+	u64 cap_hold_max;
 	u64 refill_cycle;
 	u32 nr_tenants_throttled;
 	u64 policy_priv[GTBS_POLICY_DEV_PRIV_SIZE / sizeof(u64)];
@@ -1516,7 +1521,8 @@ void gtbs_tenant_unhold(struct gtbs_dev *dev, const struct gtbs_slot *slot,
 u64 gtbs_dev_next_refill(const struct gtbs_dev *dev);
 void gtbs_dev_refill(struct gtbs_dev *dev, u64 now);
 void gtbs_grid_tenant_join(struct gtbs_dev *dev, struct gtbs_grid *grid);
-void gtbs_grid_tenant_leave(struct gtbs_dev *dev, struct gtbs_grid *grid);
+void gtbs_grid_tenant_leave(struct gtbs_dev *dev, struct gtbs_grid *grid,
+			    u64 now);
 u64 gtbs_block_progress(u64 work, u32 full_div);
 u64 gtbs_progress_advance(u64 cycles, u32 div);
 u64 gtbs_progress_advance_rem(u64 cycles, u32 div, u32 *rem);

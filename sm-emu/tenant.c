@@ -59,10 +59,16 @@
  * at once.
  *
  * At a period's end the budget is refilled: a debt is paid off first,
- * b = min(b + q, q) (CFS's rule: a positive budget is not banked).
- * Refills run before the SMs' events of their cycle
- * (gtbs_dev_run_bounded()), so a tenant refilled at a period's end may
- * take the slots freed at it.
+ * b = min(b + q, limit).  The limit is one quota for a tenant with no
+ * grid on the device (CFS's rule: an idle tenant banks nothing), and for
+ * a busy one (1 + ceil(H / P)) quotas, H the longest a block was expected
+ * to hold its slot at its issue on the device (&gtbs_dev.cap_hold_max):
+ * with blocks as long as the period or longer the slots free rarely,
+ * often all at once at a wave's end, and a tenant that waited for them
+ * with its budget unspent through whole periods gets those periods'
+ * quotas when they free, instead of losing them.  Refills run before the
+ * SMs' events of their cycle (gtbs_dev_run_bounded()), so a tenant
+ * refilled at a period's end may take the slots freed at it.
  *
  * The bound.  The budget goes down only at an issue, which needs it
  * positive, and at a true-up, by what a block held beyond its charge:
@@ -78,13 +84,14 @@
  * beyond their charges: nothing when each block runs at its grid's full
  * rate and is not preempted; a switched-out block's save; co-runners of
  * other grids on its SM that slow it (the timing model).  When the
- * tenant had no grid at a, C(a) = 0; budget(a) is at most one quota.
- * So the
+ * tenant had no grid at a, C(a) = 0 and budget(a) is at most one quota
+ * (the bank's limit while busy).  So the
  * overshoot beyond the quotas is one block's SM time in all, not one per
  * slot: each issue is checked against a budget that already counts
  * every block before it, so a wave's end that frees every slot of the
  * device at one cycle hands the tenant no more than its budget plus one
- * block.  The
+ * block.  A single period may hold up to the bank's limit plus one block
+ * when the tenant waited for slots through the periods before.  The
  * device's preemption mode does not stop blocks at the cap: a block runs
  * to its end and is paid for at its issue.  Blocks that held slots when a
  * cap was set on a tenant that had none were not charged: they are taken
@@ -101,8 +108,8 @@
  * The refills of throttled tenants are device events
  * (gtbs_dev_next_refill(), run by gtbs_dev_run_bounded() before the SM
  * events, arrivals and timeouts of their cycle); a tenant that is not
- * throttled is refilled lazily, at its next sync (its issues and its
- * blocks' ends sync it first).
+ * throttled is refilled lazily, at its next sync (its issues, its
+ * blocks' ends, its grids' arrivals and departures all sync it first).
  *
  * Locking: every function here runs under the device lock; a tenant is
  * the owner's memory, on &gtbs_dev.tenants from gtbs_tenant_init() to
@@ -143,6 +150,21 @@ static void gtbs_tenant_give(struct gtbs_tenant *t, u64 units)
 		t->budget += (s64)units;
 }
 
+/*
+ * The most a busy capped tenant's budget may hold at a period's end: one
+ * quota, plus one per period that the longest block the device issued
+ * spans, (1 + ceil(&gtbs_dev.cap_hold_max / P)) quotas, saturating.
+ */
+static s64 gtbs_tenant_bank(const struct gtbs_dev *dev, s64 quota)
+{
+	u64 n = div64_u64(dev->cap_hold_max + dev->cap_period - 1,
+			  dev->cap_period) + 1;
+
+	if (n > (u64)(S64_MAX / 2 / quota))
+		return S64_MAX / 2;
+	return quota * (s64)n;
+}
+
 /**
  * gtbs_tenant_sync() - bring a tenant's SM time and budget up to a cycle
  * @dev: the device.
@@ -162,7 +184,7 @@ static void gtbs_tenant_give(struct gtbs_tenant *t, u64 units)
  */
 void gtbs_tenant_sync(struct gtbs_dev *dev, struct gtbs_tenant *t, u64 now)
 {
-	s64 quota;
+	s64 quota, limit;
 
 	gtbs_lockdep_assert_held(dev);
 	if (now > t->stamp) {
@@ -174,12 +196,13 @@ void gtbs_tenant_sync(struct gtbs_dev *dev, struct gtbs_tenant *t, u64 now)
 	if (t->period_end > now)
 		return;
 	quota = gtbs_tenant_quota(dev, t);
+	limit = t->nr_grids ? gtbs_tenant_bank(dev, quota) : quota;
 	while (t->period_end <= now) {
-		/* a debt is paid off first; at most one quota */
-		t->budget = min(t->budget + quota, quota);
+		/* a debt is paid off first; the budget stays within limit */
+		t->budget = min(t->budget + quota, limit);
 		t->period_end += dev->cap_period;
 		/* every later period's end refills it alike */
-		if (t->budget == quota && t->period_end <= now)
+		if (t->budget == limit && t->period_end <= now)
 			t->period_end = (now / dev->cap_period + 1) *
 					dev->cap_period;
 	}
@@ -297,6 +320,7 @@ void gtbs_tenant_hold(struct gtbs_dev *dev, struct gtbs_slot *slot,
 	slot->cap_gen = t->cap_gen;
 	slot->charge = t->max_ppm ? gtbs_block_units(grid, cycles) : 0;
 	gtbs_tenant_take(t, slot->charge);
+	dev->cap_hold_max = max(dev->cap_hold_max, cycles);
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_tenant_hold);
 
@@ -519,6 +543,8 @@ void gtbs_grid_tenant_join(struct gtbs_dev *dev, struct gtbs_grid *grid)
 	if (!grid->tenant)
 		grid->tenant = &dev->tenant0;
 	t = grid->tenant;
+	/* its periods up to now were refilled as it was (idle or busy) */
+	gtbs_tenant_sync(dev, t, grid->submit_cycle);
 	list_add_tail(&grid->tenant_node, &t->grids);
 	t->nr_grids++;
 	if (t->throttled)
@@ -530,14 +556,17 @@ void gtbs_grid_tenant_join(struct gtbs_dev *dev, struct gtbs_grid *grid)
  *	tenant
  * @dev: the device.
  * @grid: the grid, on its tenant's list.
+ * @now: emulated cycle.
  *
  * Context: device lock held.
  */
-void gtbs_grid_tenant_leave(struct gtbs_dev *dev, struct gtbs_grid *grid)
+void gtbs_grid_tenant_leave(struct gtbs_dev *dev, struct gtbs_grid *grid,
+			    u64 now)
 {
 	struct gtbs_tenant *t = grid->tenant;
 
 	gtbs_lockdep_assert_held(dev);
+	gtbs_tenant_sync(dev, t, now);
 	list_del_init(&grid->tenant_node);
 	t->nr_grids--;
 }

@@ -393,7 +393,7 @@ Suite *tenant_suite(void)
 	tcase_add_test(tc, tenant_sm_time_exact);
 	tcase_add_test(tc, tenant_cap_timeline);
 	tcase_add_loop_test(tc, tenant_cap_holds, 0, 2);
-	tcase_add_loop_test(tc, tenant_cap_long_blocks, 0, 1);
+	tcase_add_loop_test(tc, tenant_cap_long_blocks, 0, 2);
 	tcase_add_test(tc, tenant_cap_lifted);
 	tcase_add_test(tc, tenant_cap_set_late);
 	tcase_add_loop_test(tc, fair_weighted_shares, 0,
