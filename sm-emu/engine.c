@@ -774,7 +774,8 @@ static void gtbs_issue(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	slot->ran = 0;
 	slot->preempts = 0;
 	work = gtbs_grid_block_work(dev, grid, slot->block);
-	gtbs_sm_take(dev, sm, grid);
+	/* its duration at its grid's full rate, charged to a cap at once */
+	gtbs_sm_take(dev, sm, slot, work);
 	gtbs_sm_grid_enter(sm, slot, grid);
 	dev->blocks_dispatched++;
 	if (!gtbs_grid_has_blocks(grid))
@@ -898,7 +899,7 @@ static void gtbs_grid_leave(struct gtbs_dev *dev, struct gtbs_grid *grid,
 	}
 	gtbs_timeouts_del(dev, grid);
 	grid->expire_cycle = U64_MAX;
-	gtbs_grid_tenant_leave(dev, grid);
+	gtbs_grid_tenant_leave(dev, grid, cycle);
 	dev->nr_grids--;
 	/* OnKernelEnd: a new slice for the others if it ever ran a block */
 	gtbs_slice_on_kernel_end(&dev->slice_gen, grid->next_block > 0);
@@ -1332,9 +1333,11 @@ EXPORT_SYMBOL_IF_KUNIT(gtbs_dev_next_event);
  * together in O(SMs / BITS_PER_LONG), plus an O(log SMs) refile for each of them
  * also kicked on its own (a deferred issue; an SM is kicked at most once
  * at a time), so a run does at most (@budget + 1) x SMs such refiles, the
- * order of what its counted events cost anyway.  At one cycle, SM events
- * come first, then arrivals, then timeouts (a grid whose last block ends
- * at its expiry completes).
+ * order of what its counted events cost anyway.  At one cycle, the refill
+ * of tenants throttled by their caps comes first (a tenant refilled at a
+ * cycle may take the slots freed at it, tenant.c), then SM events, then
+ * arrivals, then timeouts (a grid whose last block ends at its expiry
+ * completes).
  *
  * Stopping early changes nothing in the schedule: the next call goes on
  * from the same event, so running a device in slices of any size gives
@@ -1380,6 +1383,19 @@ bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 			if (until != U64_MAX)
 				dev->clock = max(dev->clock, until);
 			return true;
+		}
+		if (ev == refill) {
+			/*
+			 * Before the SMs' events of its cycle: a tenant
+			 * refilled at a cycle may take the slots freed then
+			 * (tenant.c).
+			 */
+			if (!*budget)
+				return false;
+			(*budget)--;
+			dev->clock = max(dev->clock, ev);
+			gtbs_dev_refill(dev, refill);
+			continue;
 		}
 		if (ev == next && kick && list_empty(&dev->pending)) {
 			/*
@@ -1429,13 +1445,11 @@ bool gtbs_dev_run_bounded(struct gtbs_dev *dev, u64 until, u32 *budget)
 							       struct gtbs_grid,
 							       node),
 					 arrival);
-		} else if (ev == expiry) {
+		} else {
 			gtbs_grid_expire(dev, list_first_entry(&dev->timeouts,
 							       struct gtbs_grid,
 							       timeout_node),
 					 expiry);
-		} else {
-			gtbs_dev_refill(dev, refill);
 		}
 	}
 }

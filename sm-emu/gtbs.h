@@ -481,9 +481,15 @@ struct gtbs_grid_sm {
  *	per block holding a slot (running, saving or restoring).
  * @stamp: the cycle @sm_time and @budget are up to.
  * @sm_time: SM time its blocks held, 1/%GTBS_SM_TIME_SCALE SM-cycles.
- * @budget: with a cap: SM time left in the current period, same unit;
- *	negative: a debt the next periods' quotas pay first.
+ * @budget: with a cap: SM time left in the current period net of what
+ *	its blocks are expected to hold to their ends (charged at issue,
+ *	tenant.c), same unit; negative: a debt the next periods' quotas pay
+ *	first.
  * @period_end: the end of its current cap period, cycles.
+ * @cap_since: the cycle its cap was last set on it while it had none.
+ * @cap_gen: how many times a cap was set on it while it had none: a
+ *	block issued under another (&gtbs_slot.cap_gen) was not charged to
+ *	@budget.
  * @throttled: its grids carry %GTBS_THROTTLE_CAP.
  * @throttled_since: the cycle it was last throttled.
  * @throttled_cycles: cycles it spent throttled, up to its last refill.
@@ -507,6 +513,8 @@ struct gtbs_tenant {
 	u64 sm_time;
 	s64 budget;
 	u64 period_end;
+	u64 cap_since;
+	u32 cap_gen;
 	bool throttled;
 	u64 throttled_since;
 	u64 throttled_cycles;
@@ -725,6 +733,11 @@ gtbs_grid_sm_predicted(const struct gtbs_grid *grid, u32 sm)
  *	%GTBS_NR_PRIO_CLASSES - 1) the block's grid had when the block was
  *	issued; a preemption counts the block at least at that class
  *	(preempt.c, "Who preempts whom").
+ * @hold_cycle: emulated cycle the block took the slot (its issue).
+ * @charge: SM time taken from its tenant's cap budget at its issue, the
+ *	SM time it is expected to hold (tenant.c, gtbs_tenant_hold()); 0
+ *	when its tenant had no cap then.
+ * @cap_gen: its tenant's &gtbs_tenant.cap_gen at its issue.
  */
 struct gtbs_slot {
 	struct gtbs_grid *grid;
@@ -739,6 +752,9 @@ struct gtbs_slot {
 	u32 preempts;
 	struct gtbs_saved *rec;
 	u32 issue_class;
+	u64 hold_cycle;
+	u64 charge;
+	u32 cap_gen;
 };
 
 /**
@@ -1374,6 +1390,10 @@ struct gtbs_pair_alloc {
  * @cap_period: cycles of a cap period (tenant.c), 1..2^33 (the quota
  *	max_ppm x nr_sms x period stays below 2^63), default
  *	%GTBS_CAP_PERIOD_DEFAULT; set while no tenant is capped.
+ * @cap_hold_max: the longest a block was expected to hold its slot at
+ *	its issue, cycles, since the device was made: the longest wait for a
+ *	slot that block granularity imposes, which bounds what a capped
+ *	tenant waiting for one may bank (tenant.c).
  * @refill_cycle: the next refill of a throttled tenant (valid while
  *	@nr_tenants_throttled).
  * @nr_tenants_throttled: tenants throttled by their cap.
@@ -1452,6 +1472,7 @@ struct gtbs_dev {
 	struct list_head tenants;
 	struct gtbs_tenant tenant0;
 	u64 cap_period;
+	u64 cap_hold_max;
 	u64 refill_cycle;
 	u32 nr_tenants_throttled;
 	u64 policy_priv[GTBS_POLICY_DEV_PRIV_SIZE / sizeof(u64)];
@@ -1493,14 +1514,15 @@ int gtbs_tenant_set(struct gtbs_dev *dev, struct gtbs_tenant *t, u32 weight,
 void gtbs_tenant_sync(struct gtbs_dev *dev, struct gtbs_tenant *t, u64 now);
 u64 gtbs_tenant_sm_time(const struct gtbs_tenant *t, u64 now);
 bool gtbs_tenant_check(struct gtbs_dev *dev, struct gtbs_tenant *t, u64 now);
-void gtbs_tenant_hold(struct gtbs_dev *dev, const struct gtbs_grid *grid,
-		      u64 now);
-void gtbs_tenant_unhold(struct gtbs_dev *dev, const struct gtbs_grid *grid,
+void gtbs_tenant_hold(struct gtbs_dev *dev, struct gtbs_slot *slot,
+		      u64 cycles, u64 now);
+void gtbs_tenant_unhold(struct gtbs_dev *dev, const struct gtbs_slot *slot,
 			u64 now);
 u64 gtbs_dev_next_refill(const struct gtbs_dev *dev);
 void gtbs_dev_refill(struct gtbs_dev *dev, u64 now);
 void gtbs_grid_tenant_join(struct gtbs_dev *dev, struct gtbs_grid *grid);
-void gtbs_grid_tenant_leave(struct gtbs_dev *dev, struct gtbs_grid *grid);
+void gtbs_grid_tenant_leave(struct gtbs_dev *dev, struct gtbs_grid *grid,
+			    u64 now);
 u64 gtbs_block_progress(u64 work, u32 full_div);
 u64 gtbs_progress_advance(u64 cycles, u32 div);
 u64 gtbs_progress_advance_rem(u64 cycles, u32 div, u32 *rem);

@@ -563,6 +563,7 @@ void gtbs_issue_saved(struct gtbs_dev *dev, struct gtbs_sm *sm,
 		      struct gtbs_grid *grid, struct gtbs_slot *slot)
 {
 	struct gtbs_saved *rec;
+	u64 cycles;
 
 	gtbs_lockdep_assert_held(dev);
 	rec = list_first_entry(&grid->saved, struct gtbs_saved, node);
@@ -573,7 +574,12 @@ void gtbs_issue_saved(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	slot->ran = rec->ran;
 	slot->preempts = rec->preempts;
 	slot->rec = NULL;
-	gtbs_sm_take(dev, sm, grid);
+	/* what it holds the slot for: its restore, then its work left */
+	cycles = gtbs_progress_cycles(rec->remaining, grid->full_div);
+	if (rec->restore_cycles)
+		cycles += max(sm->now, sm->xfer_until) - sm->now +
+			  rec->restore_cycles;
+	gtbs_sm_take(dev, sm, slot, cycles);
 	gtbs_sm_grid_enter(sm, slot, grid);	/* the dispatch made the pair */
 	if (rec->restore_cycles) {
 		slot->phase = GTBS_SLOT_RESTORE;

@@ -141,13 +141,17 @@ static inline void gtbs_sm_full_update(struct gtbs_dev *dev,
 		     sm->nr_resident >= dev->cfg.max_blocks_per_sm);
 }
 
-/* A block of @grid takes @sm's resources (a slot, warps, ...).  Lock held. */
+/*
+ * The block of @slot (&gtbs_slot.grid set) takes @sm's resources (the
+ * slot, warps, ...); it is expected to hold them @cycles cycles, which
+ * its tenant's cap budget is charged (tenant.c).  Lock held.
+ */
 static inline void gtbs_sm_take(struct gtbs_dev *dev, struct gtbs_sm *sm,
-				const struct gtbs_grid *grid)
+				struct gtbs_slot *slot, u64 cycles)
 {
-	const struct gtbs_occupancy *occ = &grid->occ;
+	const struct gtbs_occupancy *occ = &slot->grid->occ;
 
-	gtbs_tenant_hold(dev, grid, sm->now);
+	gtbs_tenant_hold(dev, slot, cycles, sm->now);
 	sm->nr_resident++;
 	gtbs_sm_full_update(dev, sm);
 	sm->used_warps += occ->warps;
@@ -208,7 +212,7 @@ static inline void gtbs_sm_give(struct gtbs_dev *dev, struct gtbs_sm *sm,
 {
 	const struct gtbs_occupancy *occ = &slot->grid->occ;
 
-	gtbs_tenant_unhold(dev, slot->grid, sm->now);
+	gtbs_tenant_unhold(dev, slot, sm->now);
 	sm->nr_resident--;
 	gtbs_sm_full_update(dev, sm);
 	sm->used_warps -= occ->warps;
@@ -217,14 +221,6 @@ static inline void gtbs_sm_give(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	sm->used_shmem -= occ->shmem;
 	gtbs_sm_grid_leave(dev, sm, slot);
 	slot->grid = NULL;
-}
-
-/* A block of @grid takes @sm's resources and adds to its loads.  Lock held. */
-static inline void gtbs_sm_hold(struct gtbs_dev *dev, struct gtbs_sm *sm,
-				const struct gtbs_grid *grid)
-{
-	gtbs_sm_load(sm, grid, 1);
-	gtbs_sm_take(dev, sm, grid);
 }
 
 /*

@@ -419,12 +419,19 @@ static void gtbs_srtf_exclusive_tail(struct kunit *test)
 /*
  * A cap on a hand timeline (sm-emu/tenant.c): one SM, whole-SM blocks of
  * 1000 cycles (R = 1: a block holds the SM), max 30% of the SM time,
- * periods of 100,000 cycles: a quota of 30,000 SM-cycles.  Blocks 0..29
- * run 0..30,000; at 30,000 the budget is 0 and the tenant is throttled;
- * the refill at 100,000 lets blocks 30..59 run 100,000..130,000.  The
- * tenant held 60,000 SM-cycles and was throttled twice (at 30,000 and at
- * 130,000, its last block's end), each time for 70,000 cycles: the
- * drain runs the second refill too, at 200,000.
+ * periods of 100,000 cycles: a quota of 30,000 SM-cycles.  A block's
+ * 1000 SM-cycles are taken from the budget at its issue: blocks 0..29
+ * run 0..30,000, and block 29's issue at 29,000 leaves the budget at 0,
+ * so the SM's next pick at that cycle (the SM has block slots left,
+ * shared memory is what is full) throttles the tenant there; block 29
+ * runs on to 30,000, its end trues up nothing (it held what it was
+ * charged).  The refill at 100,000 (before the SM's events of that
+ * cycle) lets blocks 30..59 run 100,000..130,000; block 59's charge
+ * leaves the budget at 0 again, and with no block left to pick, the
+ * tenant is throttled at 130,000, its last block's end.  It held 60,000
+ * SM-cycles and was throttled twice: 71,000 cycles (29,000..100,000) and
+ * 70,000 (130,000..200,000: the drain runs that refill too), 141,000 in
+ * all.
  */
 static void gtbs_srtf_tenant_cap_timeline(struct kunit *test)
 {
@@ -447,7 +454,7 @@ static void gtbs_srtf_tenant_cap_timeline(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gtbs_tenant_sm_time(t, 130000),
 			60000 * GTBS_SM_TIME_SCALE);
 	KUNIT_EXPECT_EQ(test, t->nr_throttles, 2);
-	KUNIT_EXPECT_EQ(test, t->throttled_cycles, 140000);
+	KUNIT_EXPECT_EQ(test, t->throttled_cycles, 141000);
 	KUNIT_EXPECT_FALSE(test, t->throttled);
 	KUNIT_EXPECT_EQ(test, gtbs_dev_next_refill(&td->dev), U64_MAX);
 	gtbs_tenant_del(&td->dev, t);

@@ -124,6 +124,50 @@ START_TEST(tenant_cap_holds)
 END_TEST
 
 /*
+ * Issue 30's miss, on the host: blocks as long as the cap period or
+ * longer.  Four SMs, R = 8 (32 slots), FIFO, the capped tenant's grid
+ * first (max 30%), an uncapped tenant's behind it, both with blocks to
+ * issue past the interval read, [0, 200 periods].  Every block ends
+ * with its wave, so a wave's end frees all 32 slots at once: a check
+ * against the budget alone lets the capped tenant take them all for a
+ * whole block (a debt of 70% of a quota for a block of one period, 120%
+ * for 1.5), and a refill that comes after the SMs' events of its cycle
+ * finds the uncapped tenant's wave in every slot.  Within 0.5 points of
+ * 30% over the interval.  @_i: blocks of 100,000 cycles (one period),
+ * of 150,000 (1.5 periods).
+ */
+START_TEST(tenant_cap_long_blocks)
+{
+	static const u64 cycles[] = { 100000, 150000 };
+	struct h_dev *h = h_new_sms(4);
+	struct gtbs_grid_desc dc = ten_desc(4000, cycles[_i]);
+	struct gtbs_grid_desc du = ten_desc(8000, cycles[_i]);
+	struct gtbs_tenant capped, other;
+	struct gtbs_grid *a, *b;
+	u64 until = 200 * h->dev.cap_period;
+	double share;
+
+	gtbs_tenant_init(&h->dev, &capped, 1, 0);
+	gtbs_tenant_init(&h->dev, &other, 2, 0);
+	ck_assert_int_eq(gtbs_tenant_set(&h->dev, &capped, 100, 300000, 0), 0);
+	a = ten_submit(h, &capped, &dc, 0);
+	b = ten_submit(h, &other, &du, 0);
+	gtbs_dev_run_until(&h->dev, until);
+	/* both still had blocks to issue: the device was saturated */
+	ck_assert_uint_lt(a->next_block, a->desc.nr_blocks);
+	ck_assert_uint_lt(b->next_block, b->desc.nr_blocks);
+	share = ten_share(h, &capped, 0, 0, until);
+	ck_assert_msg(fabs(share - 0.30) <= 0.005, "blocks of %llu: %.4f",
+		      (unsigned long long)cycles[_i], share);
+	share += ten_share(h, &other, 0, 0, until);
+	ck_assert_msg(share > 0.99, "device busy %.4f", share);
+	h_drain(h);
+	ck_assert_uint_eq(h->violations, 0);
+	h_free(h);
+}
+END_TEST
+
+/*
  * A throttled tenant's grid that arrives is throttled at once, and a
  * lifted cap lets it issue at the cycle it is lifted.
  */
@@ -278,7 +322,8 @@ START_TEST(tenant_cap_timeline)
 	ck_assert_uint_eq(gtbs_tenant_sm_time(&t, 130000),
 			  60000 * GTBS_SM_TIME_SCALE);
 	ck_assert_uint_eq(t.nr_throttles, 2);
-	ck_assert_uint_eq(t.throttled_cycles, 140000);
+	/* throttled 29,000..100,000 and 130,000..200,000 */
+	ck_assert_uint_eq(t.throttled_cycles, 141000);
 	ck_assert(!t.throttled);
 	ck_assert_uint_eq(gtbs_dev_next_refill(&h->dev), U64_MAX);
 	gtbs_tenant_del(&h->dev, &t);
@@ -348,6 +393,7 @@ Suite *tenant_suite(void)
 	tcase_add_test(tc, tenant_sm_time_exact);
 	tcase_add_test(tc, tenant_cap_timeline);
 	tcase_add_loop_test(tc, tenant_cap_holds, 0, 2);
+	tcase_add_loop_test(tc, tenant_cap_long_blocks, 0, 2);
 	tcase_add_test(tc, tenant_cap_lifted);
 	tcase_add_test(tc, tenant_cap_set_late);
 	tcase_add_loop_test(tc, fair_weighted_shares, 0,
