@@ -712,6 +712,46 @@ else
 	fail "run --share-window tenants.gtbs"
 	sed 's/^/  | /' "$tmp.d/windows.out"
 fi
+# --cap-period: cap-alone (max=30) with windows of 100,000 cycles holds
+# 30% in every window at the default period of 100,000 cycles, and with
+# a period of 1,000,000 spends each period's quota on the whole device in
+# its first 300,000 cycles: windows of 100% and of 0%
+for period in 100000 1000000; do
+	"$sim" run --policy fifo --format json --cap-period $period \
+		--share-window 100000 "$here/tenants.gtbs" \
+		>"$tmp.d/period$period.json" 2>&1
+done
+if python3 - "$tmp.d/period100000.json" "$tmp.d/period1000000.json" \
+	>"$tmp.d/period.out" 2>&1 <<'PY'
+import json, sys
+
+def cap_alone(path):
+    d = json.load(open(path))
+    wl = [w for w in d["policies"][0]["workloads"] if w["name"] == "cap-alone"]
+    return wl[0]["runs"][0]["share_windows"][0]
+
+short, long_ = cap_alone(sys.argv[1]), cap_alone(sys.argv[2])
+errs = []
+if not (short["n"] > 20 and 0.295 <= short["min"] and short["max"] <= 0.305):
+    errs.append("period 100000: windows %d, %.4f..%.4f" %
+                (short["n"], short["min"], short["max"]))
+if not (long_["n"] > 20 and long_["min"] == 0 and long_["max"] > 0.99):
+    errs.append("period 1000000: windows %d, %.4f..%.4f" %
+                (long_["n"], long_["min"], long_["max"]))
+for e in errs:
+    print(e)
+sys.exit(1 if errs else 0)
+PY
+then
+	ok
+else
+	fail "run --cap-period tenants.gtbs"
+	sed 's/^/  | /' "$tmp.d/period.out"
+fi
+expect 2 "--cap-period: '0' is not 1..8589934592 cycles" \
+	"$sim" run --cap-period 0 "$here/tenants.gtbs"
+expect 2 "--cap-period: '8589934593' is not 1..8589934592 cycles" \
+	"$sim" run --cap-period 8589934593 "$here/tenants.gtbs"
 expect 2 "--share-window: unknown unit 'min'" \
 	"$sim" run --share-window 1ms,2min "$here/tenants.gtbs"
 expect 2 "--share-window: '0' out of range" \

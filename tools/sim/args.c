@@ -476,7 +476,7 @@ void sim_modes_default(struct sim_modes *m)
 /**
  * sim_parse_preempt() - --preempt MODE and --switch-bw BYTES
  * @help: usage of the command, for errors.
- * @opt: %SIM_OPT_PREEMPT or %SIM_OPT_SWITCH_BW.
+ * @opt: %SIM_OPT_PREEMPT, %SIM_OPT_SWITCH_BW or %SIM_OPT_CAP_PERIOD.
  * @arg: drain, switch, flush or auto; or bytes per cycle, 1..65536.
  * @m: out: &sim_modes.preempt_mode or &sim_modes.switch_bw.
  *
@@ -488,6 +488,13 @@ int sim_parse_preempt(sim_help_fn *help, int opt, const char *arg,
 	u64 v;
 	u32 i;
 
+	if (opt == SIM_OPT_CAP_PERIOD) {
+		if (sim_parse_uint(arg, 1, 1ULL << 33, &v))
+			return sim_usage_error(help, "--cap-period: '%s' is not 1..8589934592 cycles",
+					       arg);
+		m->cap_period = v;
+		return 0;
+	}
 	if (opt == SIM_OPT_SWITCH_BW) {
 		if (sim_parse_uint(arg, 1, 65536, &v))
 			return sim_usage_error(help, "--switch-bw: '%s' is not 1..65536 bytes per cycle",
@@ -605,6 +612,8 @@ int sim_modes_apply(struct gtbs_dev *dev, const struct sim_modes *m,
 	int idx;
 
 	gtbs_dev_set_pred_mode(dev, m->pred_mode);
+	if (m->cap_period)	/* before any tenant is made */
+		dev->cap_period = m->cap_period;
 	for (i = 0; i < m->nr_params; i++) {
 		idx = gtbs_policy_param_find(dev->policy, m->params[i].name);
 		if (idx < 0)

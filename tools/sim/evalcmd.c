@@ -180,6 +180,7 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 		{ "preempt", required_argument, NULL, SIM_OPT_PREEMPT },
 		{ "switch-bw", required_argument, NULL, SIM_OPT_SWITCH_BW },
 		{ "idempotent", no_argument, NULL, SIM_OPT_IDEMPOTENT },
+		{ "cap-period", required_argument, NULL, SIM_OPT_CAP_PERIOD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -255,6 +256,7 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 			break;
 		case SIM_OPT_PREEMPT:
 		case SIM_OPT_SWITCH_BW:
+		case SIM_OPT_CAP_PERIOD:
 			ret = sim_parse_preempt(sim_eval_help, opt, optarg,
 						&ev->modes);
 			break;

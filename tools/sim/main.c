@@ -76,7 +76,9 @@ static const char usage_main[] =
 	"      --switch-bw BYTES each SM's context bandwidth, bytes per cycle\n" \
 	"                        (default 8, a Fermi-class share)\n" \
 	"      --idempotent      submit every grid idempotent (flush may\n" \
-	"                        rerun its blocks), whatever the file says\n"
+	"                        rerun its blocks), whatever the file says\n" \
+	"      --cap-period N    the period of tenants' caps (max=), cycles,\n" \
+	"                        1..2^33 (default 100000)\n"
 
 static const char usage_eval[] =
 	"Usage: gputbs-sim eval [OPTIONS]\n"
@@ -969,6 +971,7 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 		{ "preempt", required_argument, NULL, SIM_OPT_PREEMPT },
 		{ "switch-bw", required_argument, NULL, SIM_OPT_SWITCH_BW },
 		{ "idempotent", no_argument, NULL, SIM_OPT_IDEMPOTENT },
+		{ "cap-period", required_argument, NULL, SIM_OPT_CAP_PERIOD },
 		{ "workloads", required_argument, NULL, SIM_OPT_SWEEP_ONLY },
 		{ "offsets", required_argument, NULL, SIM_OPT_SWEEP_ONLY },
 		{ "jobs", required_argument, NULL, SIM_OPT_SWEEP_ONLY },
@@ -996,6 +999,7 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 		{ "preempt", required_argument, NULL, SIM_OPT_PREEMPT },
 		{ "switch-bw", required_argument, NULL, SIM_OPT_SWITCH_BW },
 		{ "idempotent", no_argument, NULL, SIM_OPT_IDEMPOTENT },
+		{ "cap-period", required_argument, NULL, SIM_OPT_CAP_PERIOD },
 		{ "share-window", required_argument, NULL,
 		  SIM_OPT_SHARE_WINDOW },
 		{ "help", no_argument, NULL, 'h' },
@@ -1051,6 +1055,7 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 			break;
 		case SIM_OPT_PREEMPT:
 		case SIM_OPT_SWITCH_BW:
+		case SIM_OPT_CAP_PERIOD:
 			ret = sim_parse_preempt(help, opt, optarg,
 						&c->modes);
 			break;

@@ -47,6 +47,8 @@
 #define SIM_OPT_PRESET		261
 /* --block-times wave|independent (no short form) */
 #define SIM_OPT_BLOCK_TIMES	262
+/* --cap-period CYCLES: &gtbs_dev.cap_period (no short form) */
+#define SIM_OPT_CAP_PERIOD	263
 #define SIM_MAX_OFFSETS		16
 #define SIM_MAX_OFFSET_PCT	1000
 /* Arrival of the second program at offset 0 (paper: "within 100 cycles"). */
@@ -148,6 +150,8 @@ struct sim_param {
  * @idempotent: every grid is submitted idempotent (--idempotent), so
  *	that --preempt flush and auto may flush its blocks, whatever its
  *	workload file says.
+ * @cap_period: &gtbs_dev.cap_period, the period of tenants' caps
+ *	(--cap-period), 1..2^33 cycles; 0: %GTBS_CAP_PERIOD_DEFAULT.
  * @nr_params: entries in @params.
  * @params: policy parameters (--param NAME=VALUE; --share-mode M is
  *	--param share_mode=M), set on every device whose policy declares
@@ -158,6 +162,7 @@ struct sim_modes {
 	u32 preempt_mode;
 	u32 switch_bw;
 	bool idempotent;
+	u64 cap_period;
 	u32 nr_params;
 	struct sim_param params[SIM_MAX_PARAMS];
 };
