@@ -983,6 +983,13 @@ static int execute(struct cmd *c)
 	}
 	c->run.record_blocks = c->trace != NULL;
 	c->run.shares = c->cg != NULL;
+	if (c->cg) {
+		char buf[32];
+
+		/* the caps' periods start at T0 (a module without: none) */
+		if (!gputbs_attr_read(g, "cap_period", buf, sizeof(buf)))
+			c->run.t0_align = strtoull(buf, NULL, 10);
+	}
 	c->run.info = &info;
 	if (c->calibrate)
 		ret = run_alone_all(c);

@@ -22,7 +22,9 @@
  *
  * In both cases the runs are chained in order of their offsets (file order
  * for equal ones): a run submits its first grid only after its
- * predecessor's first SUBMIT has returned, signalled by a byte on a pipe.
+ * predecessor's grids that arrive with its first (its first grid, and a
+ * closed loop's other first requests) were submitted, signalled by a byte
+ * on a pipe.
  * With arrival cycles, that makes runs with equal offsets arrive in file
  * order (the module queues grids due at the same cycle in submission
  * order); without, it keeps the order of close offsets, which matters
@@ -355,6 +357,16 @@ static void run_launch_args(const struct run_plan *pl, size_t l,
 	}
 }
 
+/* Does launch @l of @pl arrive at the cycle of launch 0, depending on none? */
+static bool run_arrives_with_first(const struct run_plan *pl, size_t l)
+{
+	__u64 at0, at;
+	size_t dep;
+
+	return !run_plan_dep(pl, 0, &dep, &at0) &&
+	       !run_plan_dep(pl, l, &dep, &at) && at == at0;
+}
+
 /*
  * Run the grid launches of @pl (@res->prog's grids, request after
  * request), filling @res->grids (and with @record @res->blocks); stop at
@@ -363,7 +375,8 @@ static void run_launch_args(const struct run_plan *pl, size_t l,
  * max_grids_per_fd unreaped at once, and reaped in order; else each is
  * submitted once the one before is reaped, as a process that waits for
  * each grid.  If @notify_fd >= 0, write a byte to it and close it once
- * the first grid is submitted.
+ * the grids that arrive with the first (a closed loop's first requests)
+ * are submitted.
  */
 static int run_grids(const struct run_opts *opts, struct gputbs *g,
 		     struct prog_result *res, const struct run_plan *pl,
@@ -374,6 +387,7 @@ static int run_grids(const struct run_opts *opts, struct gputbs *g,
 	const struct gputbs_info *info = opts->info;
 	bool stream = run_stream_order(info) && (!record || opts->shares);
 	size_t total = res->nr_grids, next = 0, reap = 0, window = 1;
+	size_t first_batch = 1, l;
 	struct gputbs_submit sub;
 	__u64 sleep_ns, arrive_ns = 0;
 	__u32 *handles;
@@ -389,6 +403,10 @@ static int run_grids(const struct run_opts *opts, struct gputbs *g,
 			return err->err = -EAGAIN;
 		}
 	}
+	/* the launches up to the last that arrives with the first */
+	for (l = 0; notify_fd >= 0 && l < total && l < window; l++)
+		if (run_arrives_with_first(pl, l))
+			first_batch = l + 1;
 	handles = calloc(total, sizeof(*handles));
 	if (!handles) {
 		err->what = run_what[WHAT_SUBMIT];
@@ -422,6 +440,16 @@ static int run_grids(const struct run_opts *opts, struct gputbs *g,
 				goto out;
 			}
 			handles[next++] = sub.handle;
+			/*
+			 * The chain's turn passes once the grids that arrive
+			 * with the first are in: a closed loop's first
+			 * requests all arrive at its offset, and the next
+			 * run's grids due at that cycle must queue behind
+			 * them (the simulator's order), not between them.
+			 */
+			if (notify_fd >= 0 && next < first_batch &&
+			    next - reap < window)
+				continue;
 			if (notify_fd >= 0) {
 				while (write(notify_fd, "", 1) < 0 &&
 				       errno == EINTR)
@@ -906,6 +934,10 @@ static void run_pick_t0(const struct run_opts *opts,
 	if (exact) {
 		res->t0_cycle = run_ns_to_cycle(info, now) +
 				res->t0_margin_cycles;
+		/* a period's start, as the simulator's cycle 0 (tenants) */
+		if (opts->t0_align)
+			res->t0_cycle = (res->t0_cycle + opts->t0_align - 1) /
+					opts->t0_align * opts->t0_align;
 		res->t0_ns = run_cycle_to_ns(info, res->t0_cycle);
 	} else {
 		res->t0_ns = now + margin_ns;

@@ -43,6 +43,10 @@
  *	0: %RUN_T0_MARGIN_NS plus %RUN_T0_PER_RUN_NS per run.
  * @info: NULL, or the device (run_alone(): its features, clock and
  *	max_grids_per_fd, for ``gap=`` and stream order).
+ * @t0_align: run_workload() with arrival cycles: T0 rounded up to a
+ *	multiple of this many cycles, the device's cap_period for a workload
+ *	with tenants, so that the caps' periods start at T0 as the
+ *	simulator's start at its cycle 0; 0: none.
  */
 struct run_opts {
 	const char *device;
@@ -51,6 +55,7 @@ struct run_opts {
 	bool shares;
 	__u64 t0_margin_ns;
 	const struct gputbs_info *info;
+	__u64 t0_align;
 };
 
 struct prog_result;

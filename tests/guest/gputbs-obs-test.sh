@@ -180,7 +180,10 @@ check_fdinfo() {	# check_fdinfo FILE: one fdinfo of /dev/gputbs
 		k = substr($1, 1, length($1) - 1); v[k] = $2; u[k] = $3
 	}
 	END {
-		if (n != 12) print "fdinfo: " n " drm- keys"
+		if (n != 18) print "fdinfo: " n " drm- keys"
+		if (v["drm-gputbs-tenant"] !~ /^(device|cgroup|file)$/ || u["drm-gputbs-tenant"] !~ /^[0-9]+$/) print "fdinfo: drm-gputbs-tenant " v["drm-gputbs-tenant"] " " u["drm-gputbs-tenant"]
+		split("weight max-ppm sm-cycles throttled-cycles throttles", tk, " ")
+		for (i = 1; i <= 5; i++) if (v["drm-gputbs-tenant-" tk[i]] !~ /^[0-9]+$/) print "fdinfo: drm-gputbs-tenant-" tk[i] ": " v["drm-gputbs-tenant-" tk[i]]
 		for (k in v) if (k ~ /^drm-gputbs-(blocks-preempted|save-cycles|restore-cycles)$/ && v[k] !~ /^[0-9]+$/) print "fdinfo: " k ": " v[k]
 		split("blocks-preempted save-cycles restore-cycles", pk, " ")
 		for (i = 1; i <= 3; i++) if (!(("drm-gputbs-" pk[i]) in v)) print "fdinfo: no drm-gputbs-" pk[i]

@@ -3046,8 +3046,12 @@ START_TEST(fdinfo_format)
 			      !memchr(line, ' ', colon - line),
 			      "fdinfo line '%s'", line);
 	}
-	ck_assert_int_eq(n, 12);
+	ck_assert_int_eq(n, 18);
 	fdinfo_read(a, buf, sizeof(buf));
+	/* no grid yet: the device's own tenant */
+	ck_assert_msg(strstr(buf, "drm-gputbs-tenant:\tdevice 0\n"), "%s", buf);
+	ck_assert_uint_eq(fdinfo_num(buf, "drm-gputbs-tenant-weight", ""), 100);
+	ck_assert_uint_eq(fdinfo_num(buf, "drm-gputbs-tenant-max-ppm", ""), 0);
 	ida = fdinfo_num(buf, "drm-client-id", "");
 	ck_assert_uint_eq(fdinfo_num(buf, "drm-engine-capacity-sm", ""),
 			  info.nr_sms);
