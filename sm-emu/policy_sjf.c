@@ -82,9 +82,14 @@
  * classes change with time, a pick scans &gtbs_dev.grids, O(grids), as
  * before, and may start a grid anywhere in its tree: the first pick from
  * the trees after the guard is turned off moves every started grid to the
- * list (once, O(grids); fuzz_sched found the grid left behind).  The unit
- * test serial_matches_scan compares the two, the guard on, off and turned
- * off midway.  attach
+ * list (once, O(grids); fuzz_sched found the grid left behind).  A
+ * throttled grid (throttle.c: its owner's or its tenant's cap) is passed
+ * over, as by the scan: a pick that returns a grid behind throttled ones
+ * at the front of its tree leaves the same tidy-up for the next pick
+ * (fuzz_sched found the device idle behind a capped tenant's grid).  The
+ * unit test serial_matches_scan compares the two, the guard on, off and
+ * turned off midway; throttle_serial_skips_throttled_front a throttled
+ * front.  attach
  * rebuilds the state from the grids, so a switch to it at any time is
  * exact.
  */
@@ -370,8 +375,18 @@ static struct gtbs_grid *gtbs_serial_pick_fast(struct gtbs_dev *dev,
 	gtbs_serial_tidy(dev);
 	node = top < GTBS_NR_PRIO_CLASSES ?
 	       rb_first_cached(&st->queued[top]) : NULL;
-	if (node)
+	/*
+	 * the first queued grid that is not throttled (throttle.c), as the
+	 * scan's; one behind the front that starts leaves a started grid
+	 * inside the tree: the next tidy moves them all, as after scans
+	 */
+	while (node && gtbs_sj_grid(node)->throttle)
+		node = rb_next(node);
+	if (node) {
 		queued = gtbs_sj_grid(node);
+		if (node != rb_first_cached(&st->queued[top]))
+			st->scanned = true;
+	}
 	list_for_each_entry(sg, &st->running, run_node) {
 		struct gtbs_grid *grid = gtbs_priv_to_grid(sg);
 		u32 c = grid->desc.prio_class;

@@ -7,9 +7,14 @@
  * and the predictor's mode, literal or extended, from one byte): submit a grid
  * (any shape, class and work model, now or at a later cycle), advance
  * time (also in bounded slices of a few events, as the module does), cancel
- * a grid, switch the policy, set the starvation guard, the SRTF/Adaptive
- * tunables or the device's job timeout; grids may have their own timeout.
- * After every operation:
+ * a grid, switch the policy (fair included), set the starvation guard, the
+ * SRTF/Adaptive tunables or the device's job timeout; grids may have their
+ * own timeout.  Three tenants are made at the start besides the device's
+ * own; each grid gets one of them or none, and operations set a tenant's
+ * weight and cap at the device's clock, at any cycle (caps raised to a
+ * quota of 100 SM-cycles per SM and period, so that refills stay few), and
+ * the cap period while no tenant is capped (as the module's sysfs setter
+ * does).  After every operation:
  *
  * - no SM holds more than its resources, and its counters equal the sum
  *   over its slots;
@@ -21,10 +26,22 @@
  *   &gtbs_dev.next_moved (what the module re-arms its timers from);
  * - in the predictor's extended mode, a resident grid with none of its
  *   slots in &gtbs_sm.res_changed has Resident_Blocks equal to its block
- *   count on the SM (the residency check reads only marked slots).
+ *   count on the SM (the residency check reads only marked slots);
+ * - each tenant's rate equals the sum over the slots its blocks hold
+ *   (running, saving or restoring) of GTBS_SM_TIME_SCALE / R, and its
+ *   grid count its grid list (every grid on it its own);
+ * - a throttled tenant has a cap and all its grids carry
+ *   GTBS_THROTTLE_CAP; no grid of an unthrottled tenant does;
+ *   &gtbs_dev.nr_tenants_throttled counts the throttled ones;
+ * - while one is throttled the next refill is not before the device's
+ *   clock, nor after the end of any throttled tenant's period.
  *
  * At the end the device is drained: every grid not cancelled or timed out
- * is DONE with all its blocks, the SMs are empty and the device is idle.
+ * is DONE with all its blocks, the SMs are empty, the device is idle and
+ * every tenant's rate and grid count are 0.  Each step of the drain must
+ * advance the clock, and an input may take FZ_MAX_EVENTS events in all:
+ * a device that does not advance (a refill left in the past) fails the
+ * input instead of hanging it.
  *
  * Every input runs twice: SRTF and SRTF/Adaptive pick from their per-SM
  * order, SJF and LJF from their trees of queued grids, the first time, and
@@ -38,7 +55,9 @@
  * the picks, predictions, each bounded run's budget and clock and the next
  * event folded into the digest too, and three more operations (an owner's
  * gtbs_dev_kick() at or ahead of the device's clock, &gtbs_dev.spare_only
- * with a low mark, pairs added to the reserve).
+ * with a low mark, pairs added to the reserve); the tenants' invariants
+ * are not checked then, but their operations run (both cores need
+ * tenants, gtbs_tenant_set()).
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -54,18 +73,42 @@
 #define FZ_NSMS		4
 #endif
 #ifdef FZ_COMPARE
-#define FZ_NR_OPS	13
+#define FZ_NR_OPS	15
 #else
-#define FZ_NR_OPS	10
+#define FZ_NR_OPS	12
 #endif
 #define FZ_MAX_GRIDS	24
 #define FZ_MAX_BLOCKS	48
+/* the built-in policies, fair included (gtbs_policy_register_builtins()) */
+#define FZ_NR_POLICIES	8
+/* tenants made at the start, besides the device's own */
+#define FZ_NR_TENANTS	3
+/*
+ * The smallest quota of a period per SM, max_ppm x cap_period: 100
+ * SM-cycles (1e8 units), so that a throttled tenant needs at most one
+ * refill per 100 SM-cycles of its work and every input runs in bounded
+ * time: a cap is raised to it (1,000 ppm at the default period; 1 ppm
+ * from 10^8 cycles on); periods are 100 .. 2^33 cycles.
+ */
+#define FZ_MIN_QUOTA	100000000ULL
+#define FZ_MIN_PERIOD	100ULL
+#define FZ_MAX_PERIOD	BIT_ULL(33)
+/*
+ * Events (gtbs_dev_run_bounded()) an input may take in all, far above
+ * what its work and its caps' refills need: past it the device is taken
+ * to be stuck (a refill or kick that never advances) and the input fails
+ * rather than hanging.
+ */
+#define FZ_MAX_EVENTS	BIT_ULL(23)
 
 struct fz {
 	struct gtbs_dev dev;
 	struct gtbs_saved pool[64];
 	struct gtbs_sm *sms[FZ_NSMS];
 	struct gtbs_grid *grids[FZ_MAX_GRIDS];
+	/* tenants: &dev.tenant0, then FZ_NR_TENANTS of the fuzzer's */
+	struct gtbs_tenant *tenants[FZ_NR_TENANTS + 1];
+	struct gtbs_tenant own[FZ_NR_TENANTS];
 	u64 durations[FZ_MAX_GRIDS][FZ_MAX_BLOCKS];
 	u8 started[FZ_MAX_GRIDS][FZ_MAX_BLOCKS];
 	/* on an SM now: started and neither preempted nor ended since */
@@ -82,6 +125,7 @@ struct fz {
 	u64 digest;	/* of the block events, in order */
 	/* each SM's next event when its bit of next_moved was last cleared */
 	u64 armed[FZ_NSMS];
+	u64 events;	/* processed by fz_run_until() */
 };
 
 /* Fold one block event into &fz.digest (FNV-1a over 64-bit words). */
@@ -190,6 +234,23 @@ static const struct gtbs_backend_ops fz_backend = {
 	.block_preempt = fz_block_preempt,
 };
 
+/*
+ * gtbs_dev_run_until() in slices of events, counted: an input that takes
+ * more than FZ_MAX_EVENTS in all fails instead of hanging.
+ */
+static void fz_run_until(struct fz *f, u64 until)
+{
+	u32 budget;
+	bool done;
+
+	do {
+		budget = 4096;
+		done = gtbs_dev_run_bounded(&f->dev, until, &budget);
+		f->events += 4096 - budget;
+		fz_assert(f->events < FZ_MAX_EVENTS);
+	} while (!done && !f->dev.spare_short);
+}
+
 #ifndef FZ_COMPARE	/* an older core may have no res_changed */
 /*
  * The residency check reads only marked slots (gtbs_sm.res_changed): a
@@ -217,6 +278,68 @@ static void fz_check_residency(struct fz *f, const struct gtbs_sm *sm)
 		if (!marked)
 			fz_assert(gs->pred.resident_blocks == gs->resident);
 	}
+}
+#endif
+
+#ifndef FZ_COMPARE	/* an older core may have no refill events */
+/* The index of @t in &fz.tenants. */
+static unsigned int fz_tenant_index(const struct fz *f,
+				    const struct gtbs_tenant *t)
+{
+	unsigned int i;
+
+	for (i = 0; i <= FZ_NR_TENANTS; i++)
+		if (f->tenants[i] == t)
+			return i;
+	__builtin_trap();
+}
+
+/*
+ * Tenants: each one's rate is the sum over the slots its blocks hold
+ * (running, saving or restoring) of SCALE / R; its grid list and count
+ * agree; it is throttled only with a cap, and then every grid of its
+ * carries GTBS_THROTTLE_CAP and no grid of an unthrottled one does; the
+ * device counts the throttled ones, and its next refill is not in its
+ * past and comes no later than the end of any throttled tenant's period.
+ */
+static void fz_check_tenants(struct fz *f)
+{
+	const struct gtbs_dev *dev = &f->dev;
+	u64 rate[FZ_NR_TENANTS + 1] = { 0 };
+	unsigned int i, j, throttled = 0;
+
+	for (i = 0; i < dev->cfg.nr_sms; i++) {
+		for (j = 0; j < dev->cfg.max_blocks_per_sm; j++) {
+			const struct gtbs_grid *grid = f->sms[i]->slots[j].grid;
+
+			if (grid)
+				rate[fz_tenant_index(f, grid->tenant)] +=
+					GTBS_SM_TIME_SCALE /
+					max(grid->occ.residency, 1U);
+		}
+	}
+	for (i = 0; i <= FZ_NR_TENANTS; i++) {
+		const struct gtbs_tenant *t = f->tenants[i];
+		const struct gtbs_grid *grid;
+		u32 n = 0;
+
+		fz_assert(t->rate == rate[i]);
+		list_for_each_entry(grid, &t->grids, tenant_node) {
+			n++;
+			fz_assert(grid->tenant == t);
+			fz_assert(!!(grid->throttle & GTBS_THROTTLE_CAP) ==
+				  t->throttled);
+		}
+		fz_assert(n == t->nr_grids);
+		if (!t->throttled)
+			continue;
+		throttled++;
+		fz_assert(t->max_ppm);
+		fz_assert(dev->refill_cycle <= t->period_end);
+	}
+	fz_assert(throttled == dev->nr_tenants_throttled);
+	if (throttled)
+		fz_assert(gtbs_dev_next_refill(dev) >= dev->clock);
 }
 #endif
 
@@ -278,6 +401,9 @@ static void fz_check(struct fz *f)
 		fz_assert(grid->blocks_done <= grid->next_block);
 		fz_assert(grid->next_block <= grid->desc.nr_blocks);
 	}
+#ifndef FZ_COMPARE	/* an older core may have no refill events */
+	fz_check_tenants(f);
+#endif
 }
 
 static void fz_submit(struct fz *f)
@@ -316,6 +442,8 @@ static void fz_submit(struct fz *f)
 	if (fz_byte(f) % 4 == 0)
 		d.timeout_cycles = fz_u16(f) % 8000 + 1;
 	at = f->now + (fz_byte(f) & 1 ? fz_u16(f) % 3000 : 0);
+	/* a tenant of the fuzzer's, the device's own, or none (the same) */
+	i = fz_byte(f) % (FZ_NR_TENANTS + 2);
 	grid = calloc(1, gtbs_grid_size(&f->dev.cfg));
 	if (!grid)
 		return;
@@ -325,6 +453,7 @@ static void fz_submit(struct fz *f)
 		return;
 	}
 	f->grids[f->nr_grids++] = grid;
+	grid->tenant = i ? f->tenants[i - 1] : NULL;
 	if (g && fz_byte(f) % 3 == 0) {
 		/* stream order after an earlier grid, in whatever state */
 		unsigned int p = fz_byte(f) % g;
@@ -339,6 +468,50 @@ static void fz_submit(struct fz *f)
 	gtbs_grid_submit_at(&f->dev, grid, f->now, at);
 }
 
+/*
+ * A tenant's weight and cap, at the device's clock (run to &fz.now first
+ * or not): weight 1..10000, max_ppm 0 or 1..10^6 raised to FZ_MIN_QUOTA.
+ */
+static void fz_tenant_set(struct fz *f)
+{
+	struct gtbs_tenant *t = f->tenants[fz_byte(f) % (FZ_NR_TENANTS + 1)];
+	u32 weight = fz_u16(f) % GTBS_TENANT_WEIGHT_MAX + 1;
+	u32 ppm = 0;
+
+	if (fz_byte(f) % 4) {
+		ppm = (fz_u16(f) | fz_byte(f) << 16) % GTBS_PPM + 1;
+		/* cap_period >= FZ_MIN_PERIOD: at most GTBS_PPM */
+		ppm = max_t(u64, ppm, DIV_ROUND_UP(FZ_MIN_QUOTA,
+						   f->dev.cap_period));
+	}
+	if (fz_byte(f) & 1)
+		fz_run_until(f, f->now);
+	fz_assert(!gtbs_tenant_set(&f->dev, t, weight, ppm, f->dev.clock));
+	fz_assert(t->weight == weight && t->max_ppm == ppm);
+	fz_assert(!t->throttled || ppm);
+}
+
+/*
+ * The device's cap period, as the module's sysfs setter does it
+ * (gputbs_set_cap_period()): refused while a tenant is capped, and every
+ * tenant's period then ends at the next multiple of it.
+ */
+static void fz_cap_period(struct fz *f)
+{
+	u64 period = (u64)fz_u16(f) << fz_byte(f) % 20;
+	unsigned int i;
+
+	period = clamp(period, FZ_MIN_PERIOD, FZ_MAX_PERIOD);
+	for (i = 0; i <= FZ_NR_TENANTS; i++)
+		if (f->tenants[i]->max_ppm)
+			return;
+	fz_run_until(f, f->now);
+	f->dev.cap_period = period;
+	for (i = 0; i <= FZ_NR_TENANTS; i++)
+		f->tenants[i]->period_end = (f->dev.clock / period + 1) *
+					    period;
+}
+
 static void fz_step(struct fz *f)
 {
 	static const u64 limits[] = { 0, 100, 1000 };
@@ -347,16 +520,16 @@ static void fz_step(struct fz *f)
 
 	switch (fz_byte(f) % FZ_NR_OPS) {
 #ifdef FZ_COMPARE
-	case 10:
+	case 12:
 		/* an owner's kick, at the device's clock or ahead of it */
 		gtbs_dev_kick(&f->dev, fz_byte(f) & 1 ? f->dev.clock :
 			      f->now + fz_byte(f) % 64);
 		break;
-	case 11:
+	case 13:
 		f->dev.spare_only = fz_byte(f) & 1;
 		f->dev.spare_low = fz_byte(f) % 4;
 		break;
-	case 12: {
+	case 14: {
 		u32 n = fz_byte(f) % 4;
 
 		while (n--)
@@ -370,7 +543,7 @@ static void fz_step(struct fz *f)
 		break;
 	case 1:
 		f->now += fz_u16(f);
-		gtbs_dev_run_until(&f->dev, f->now);
+		fz_run_until(f, f->now);
 		break;
 	case 2:
 		if (f->nr_grids) {
@@ -380,7 +553,8 @@ static void fz_step(struct fz *f)
 		break;
 	case 3:
 		gtbs_dev_set_policy(&f->dev,
-				    gtbs_policy_at(fz_byte(f) % 7), f->now);
+				    gtbs_policy_at(fz_byte(f) % FZ_NR_POLICIES),
+				    f->now);
 		break;
 	case 4:
 		f->dev.starve_cycles = limits[fz_byte(f) % 3];
@@ -407,11 +581,18 @@ static void fz_step(struct fz *f)
 		f->now += fz_u16(f);
 		fz_assert(gtbs_dev_run_bounded(&f->dev, f->now, &budget) ||
 			  !budget || f->dev.spare_short);
+		f->events += 8;	/* at most */
 		fz_assert(f->dev.clock <= f->now);
 #ifdef FZ_COMPARE
 		fz_digest(f, 9, budget, f->dev.clock,
 			  gtbs_dev_next_event(&f->dev));
 #endif
+		break;
+	case 10:
+		fz_tenant_set(f);
+		break;
+	case 11:
+		fz_cap_period(f);
 		break;
 	case 7:
 		gtbs_dev_set_timeout(&f->dev, limits[fz_byte(f) % 3] * 5,
@@ -419,7 +600,7 @@ static void fz_step(struct fz *f)
 		break;
 	case 8:
 		/* preemption: a mode (or a bad one), a bandwidth, a budget */
-		gtbs_dev_run_until(&f->dev, f->now);
+		fz_run_until(f, f->now);
 		gtbs_dev_set_preempt(&f->dev, fz_byte(f) % (GTBS_NR_PREEMPT_MODES + 1),
 				     f->now);
 		f->dev.switch_bytes_per_cycle = fz_byte(f) % 64 + 1;
@@ -427,7 +608,7 @@ static void fz_step(struct fz *f)
 			fz_u16(f);
 		break;
 	default:
-		gtbs_dev_run_until(&f->dev, f->now);
+		fz_run_until(f, f->now);
 		break;
 	}
 	fz_check(f);
@@ -459,21 +640,35 @@ static u64 fz_run(const uint8_t *data, size_t size)
 	}
 	/* the first policy, and the predictor's mode for every launch */
 	op = fz_byte(f);
-	gtbs_dev_init(&f->dev, &cfg, gtbs_policy_at(op % 7), f->sms);
-	gtbs_dev_set_pred_mode(&f->dev, op / 7 % GTBS_NR_PRED_MODES);
+	gtbs_dev_init(&f->dev, &cfg, gtbs_policy_at(op % FZ_NR_POLICIES),
+		      f->sms);
+	gtbs_dev_set_pred_mode(&f->dev,
+			       op / FZ_NR_POLICIES % GTBS_NR_PRED_MODES);
 	f->dev.pair_alloc = &gtbs_pair_alloc_libc;
 	f->dev.backend = &fz_backend;
 	f->dev.priv = f;
 	gtbs_dev_set_saved_pool(&f->dev, f->pool, ARRAY_SIZE(f->pool));
+	f->tenants[0] = &f->dev.tenant0;
+	for (i = 0; i < FZ_NR_TENANTS; i++) {
+		f->tenants[i + 1] = &f->own[i];
+		gtbs_tenant_init(&f->dev, &f->own[i], i + 1, 0);
+	}
 	while (f->p < f->end)
 		fz_step(f);
 	f->dev.spare_only = false;
-	/* drain: every grid not cancelled completes, exactly once per block */
+	/*
+	 * drain: every grid not cancelled completes, exactly once per block;
+	 * each step advances the clock (a refill or kick left in the past
+	 * would not) and the events are bounded (fz_run_until())
+	 */
 	while ((next = gtbs_dev_next_event(&f->dev)) != U64_MAX) {
 		fz_assert(++steps < 1000000);
-		gtbs_dev_run_until(&f->dev, next);
+		fz_assert(steps == 1 || next > f->dev.clock);
+		fz_run_until(f, next);
 		fz_check(f);
 	}
+	for (i = 0; i <= FZ_NR_TENANTS; i++)
+		fz_assert(!f->tenants[i]->rate && !f->tenants[i]->nr_grids);
 	fz_assert(gtbs_dev_idle(&f->dev));
 	fz_assert(list_empty(&f->dev.waiting));
 	/* stream order: released by the predecessor, at its end + gap */

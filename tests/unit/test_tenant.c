@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_tenant.c - tenants (sm-emu/tenant.c): SM time counted exactly, caps
- * that hold alone and beside others under any policy, and the fair
- * policy's weighted shares (sm-emu/policy_fair.c).
+ * that hold alone and beside others under any policy and with preemption
+ * (a switched-out block's save and restore, a flushed block's refund),
+ * and the fair policy's weighted shares (sm-emu/policy_fair.c).
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -385,6 +386,232 @@ START_TEST(fair_vtime_large)
 }
 END_TEST
 
+/*
+ * Caps with preemption.  One SM of the paper's device under FIFO with a
+ * pool of records, blocks that fill the SM by shared memory (R = 1, as in
+ * test_preempt.c): a block's context is 48 KiB, its save or restore
+ * 49152 / 8 = 6144 cycles (TEN_CTX).  A tenant t is capped on periods of
+ * TEN_P = 10,000 cycles; the HIGH grids are the device's own (uncapped).
+ */
+#define TEN_CTX	6144ULL
+#define TEN_P	10000ULL
+#define TEN_U	GTBS_SM_TIME_SCALE
+
+static struct gtbs_saved ten_pool[64];
+
+static struct h_dev *ten_pre_dev(u32 mode)
+{
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_tenant *t;
+
+	gtbs_dev_set_saved_pool(&h->dev, ten_pool, ARRAY_SIZE(ten_pool));
+	ck_assert_int_eq(gtbs_dev_set_preempt(&h->dev, mode, 0), 0);
+	/* as the module's cap_period setter: no tenant capped yet */
+	h->dev.cap_period = TEN_P;
+	list_for_each_entry(t, &h->dev.tenants, node)
+		t->period_end = TEN_P;
+	return h;
+}
+
+static struct gtbs_grid_desc ten_sm_block(u32 blocks, u64 cycles, u32 class,
+					  bool idem)
+{
+	struct gtbs_grid_desc d = h_desc(blocks, 256, 0, 48 * 1024, cycles);
+
+	d.block_rsd_ppm = 0;
+	d.prio_class = class;
+	d.idempotent = idem;
+	return d;
+}
+
+/*
+ * Switch mode.  L (t's, LOW, 1 block of 1000) at 0, H (HIGH, 100) at 100:
+ * L runs 0..100 and saves 100..6244, H 6244..6344, L restores
+ * 6344..12488 and runs its 900 left to 13388 (test_preempt.c).  t holds
+ * the SM 0..6244 and 6344..13388: 13,288 SM-cycles = 1000 + 2 x 6144.
+ * t's cap, 50% (quota 5000 SM-cycles), set at 0, gives it 5000:
+ *
+ *   0      L issues, charged 1000:                     4000
+ *   6244   save ends: 1000 given back, 6244 taken:    -1244 (throttled)
+ *   10000  refill:                                     3756 (lifted)
+ *   10000  L's restore issues, charged 6144 + 900:    -3288 (throttled)
+ *   13388  L ends, held its charge:                   -3288
+ *   20000  refill:                                     1712 (lifted)
+ *
+ * so L's restore waits for the refill: it issues at 10,000, not 6344,
+ * restores to 16,144 and ends at 17,044; three quotas less 13,288 left.
+ * @_i 1: cap 100% (quota 10,000): 3756 after the save, the restore issues
+ * at 6344 and is charged 7044 (-3288: L has no block left to pick, so no
+ * check), L ends at 13,388 where the lazy refill of 10,000 and the
+ * true-up leave 6712, two quotas less 13,288: never throttled.
+ */
+START_TEST(tenant_cap_switch_exact)
+{
+	struct h_dev *h = ten_pre_dev(GTBS_PREEMPT_SWITCH);
+	struct gtbs_grid_desc dl = ten_sm_block(1, 1000, GTBS_PRIO_LOW, false);
+	struct gtbs_grid_desc dh = ten_sm_block(1, 100, GTBS_PRIO_HIGH, false);
+	bool full = _i;
+	u64 restore = full ? 100 + TEN_CTX + 100 : TEN_P;
+	s64 quota = full ? TEN_P : TEN_P / 2;
+	struct gtbs_tenant t;
+	struct gtbs_grid *l, *hg;
+
+	gtbs_tenant_init(&h->dev, &t, 1, 0);
+	ck_assert_int_eq(gtbs_tenant_set(&h->dev, &t, 100,
+					 full ? 1000000 : 500000, 0), 0);
+	ck_assert_int_eq(t.budget, quota * TEN_U);
+	l = ten_submit(h, &t, &dl, 0);
+	ck_assert_int_eq(t.budget, (quota - 1000) * (s64)TEN_U);
+	hg = ten_submit(h, NULL, &dh, 100);
+	gtbs_dev_run_until(&h->dev, 100 + TEN_CTX);
+	/* the save is t's: held 0..6244 */
+	ck_assert_int_eq(t.budget, (quota - 100 - (s64)TEN_CTX) * (s64)TEN_U);
+	ck_assert_int_eq(t.throttled, !full);
+	gtbs_dev_run_until(&h->dev, 100 + TEN_CTX + 100);
+	ck_assert_int_eq(t.budget, (quota - 1000 - 2 * (s64)TEN_CTX) *
+			 (s64)TEN_U * full + (quota - 100 - (s64)TEN_CTX) *
+			 (s64)TEN_U * !full);
+	ck_assert_uint_eq(gtbs_tenant_sm_time(&t, 100 + TEN_CTX),
+			  (100 + TEN_CTX) * TEN_U);
+	h_drain(h);
+	ck_assert_uint_eq(hg->start_cycle, 100 + TEN_CTX);
+	ck_assert_uint_eq(hg->end_cycle, 100 + TEN_CTX + 100);
+	ck_assert_int_eq(l->state, GTBS_GRID_DONE);
+	ck_assert_uint_eq(l->end_cycle, restore + TEN_CTX + 900);
+	/* exact: its run, its save and its restore */
+	ck_assert_uint_eq(gtbs_tenant_sm_time(&t, l->end_cycle),
+			  (1000 + 2 * TEN_CTX) * TEN_U);
+	ck_assert_int_eq(t.budget, (quota * (full ? 2 : 3) - 1000 -
+				    2 * (s64)TEN_CTX) * (s64)TEN_U);
+	ck_assert_uint_eq(t.nr_throttles, full ? 0 : 2);
+	ck_assert_uint_eq(t.rate, 0);
+	gtbs_dev_run_until(&h->dev, 3 * TEN_P);
+	ck_assert(!t.throttled);
+	ck_assert_uint_eq(gtbs_dev_next_refill(&h->dev), U64_MAX);
+	gtbs_tenant_del(&h->dev, &t);
+	h_free(h);
+}
+END_TEST
+
+/*
+ * Switch mode, the bound (tenant.c's DOC): t (cap 20%, quota 2000) has a
+ * grid of 40 LOW blocks of 1000 at 0, the device a HIGH block of 100 every
+ * 7000 cycles from 100 to 21,100 (4) that switches t's running block
+ * out.  t had no
+ * grid at 0, so over [0, b] it holds less than q x (1 + period ends in
+ * (0, b]) + c_max + E: c_max the largest charge of a block of its (its
+ * run, a restore and the transfers queued before it: at most 1000 +
+ * 2 x 6144) and E its saves (6144 each, what its blocks hold beyond
+ * their charges).  Checked every 500 cycles.  At the end, its blocks all
+ * trued up, its budget is the quotas it got less its SM time, more than
+ * -c_max (its last block, issued long after the last switch, held
+ * exactly its charge): the saves were paid, and the SM time is below
+ * q x (1 + period ends) + c_max without E (a refill that forgave debts
+ * would pass the first bound, not this one).  t's SM time is its 40,000
+ * cycles of work plus 2 x 6144 per switch.
+ */
+START_TEST(tenant_cap_switch_bound)
+{
+	struct h_dev *h = ten_pre_dev(GTBS_PREEMPT_SWITCH);
+	struct gtbs_grid_desc dl = ten_sm_block(40, 1000, GTBS_PRIO_LOW, false);
+	struct gtbs_grid_desc dh = ten_sm_block(1, 100, GTBS_PRIO_HIGH, false);
+	const u64 q = 2000, c_max = 1000 + 2 * TEN_CTX;
+	struct gtbs_tenant t;
+	struct gtbs_grid *l;
+	u64 b, next_h = 100, switches;
+
+	gtbs_tenant_init(&h->dev, &t, 1, 0);
+	ck_assert_int_eq(gtbs_tenant_set(&h->dev, &t, 100, 200000, 0), 0);
+	l = ten_submit(h, &t, &dl, 0);
+	for (b = 500; l->state != GTBS_GRID_DONE; b += 500) {
+		ck_assert_uint_lt(b, 100 * TEN_P);
+		if (b > next_h && next_h < 4 * 7000) {
+			ten_submit(h, NULL, &dh, next_h);
+			next_h += 7000;
+		}
+		gtbs_dev_run_until(&h->dev, b);
+		switches = h->dev.preempts[GTBS_MECH_SWITCH];
+		ck_assert_uint_lt(gtbs_tenant_sm_time(&t, b),
+				  (q * (1 + b / TEN_P) + c_max +
+				   TEN_CTX * switches) * TEN_U);
+	}
+	switches = h->dev.preempts[GTBS_MECH_SWITCH];
+	ck_assert_uint_gt(switches, 0);
+	ck_assert_uint_gt(t.nr_throttles, 0);
+	ck_assert_uint_eq(gtbs_tenant_sm_time(&t, l->end_cycle),
+			  (40000 + 2 * TEN_CTX * switches) * TEN_U);
+	ck_assert_uint_lt(gtbs_tenant_sm_time(&t, l->end_cycle),
+			  (q * (1 + l->end_cycle / TEN_P) + c_max) * TEN_U);
+	h_drain(h);
+	gtbs_tenant_del(&h->dev, &t);
+	h_free(h);
+}
+END_TEST
+
+/*
+ * Flush mode: t's L (idempotent, LOW, 2 blocks of 1000) at 0, cap 10.5%
+ * (quota 1050 SM-cycles), the device's H (HIGH, 100) at 100.  Block 0 runs
+ * 0..100 and is flushed at 100 (its 100 cycles lost, held); H 100..200;
+ * block 0 again 200..1200; block 1 waits for the refill:
+ *
+ *   0      block 0 issues, charged 1000:                  50
+ *   100    flushed: 1000 given back, 100 taken:          950
+ *   200    block 0 again, charged 1000:                  -50 (throttled)
+ *   1200   it ends, held its charge:                     -50
+ *   10000  refill:                                      1000 (lifted)
+ *   10000  block 1 issues, charged 1000:                   0
+ *   11000  it ends, checked:                               0 (throttled)
+ *   20000  refill (t has no grid: one quota at most):   1050 (lifted)
+ *
+ * t held 100 + 2 x 1000 = 2100 SM-cycles.  Without the flush's refund
+ * (budget -50 at 100) block 0 would wait for the refill at 10,000.
+ */
+START_TEST(tenant_cap_flush_refund)
+{
+	struct h_dev *h = ten_pre_dev(GTBS_PREEMPT_FLUSH);
+	struct gtbs_grid_desc dl = ten_sm_block(2, 1000, GTBS_PRIO_LOW, true);
+	struct gtbs_grid_desc dh = ten_sm_block(1, 100, GTBS_PRIO_HIGH, false);
+	struct gtbs_tenant t;
+	struct gtbs_grid *l, *hg;
+	u64 starts[4];
+
+	gtbs_tenant_init(&h->dev, &t, 1, 0);
+	ck_assert_int_eq(gtbs_tenant_set(&h->dev, &t, 100, 105000, 0), 0);
+	ck_assert_int_eq(t.budget, 1050 * (s64)TEN_U);
+	l = ten_submit(h, &t, &dl, 0);
+	ck_assert_int_eq(t.budget, 50 * (s64)TEN_U);
+	hg = ten_submit(h, NULL, &dh, 100);
+	ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_FLUSH], 1);
+	ck_assert_int_eq(t.budget, 950 * (s64)TEN_U);
+	ck_assert(!t.throttled);
+	gtbs_dev_run_until(&h->dev, 200);
+	ck_assert_uint_eq(hg->end_cycle, 200);
+	ck_assert_int_eq(t.budget, -50 * (s64)TEN_U);
+	ck_assert(t.throttled);
+	gtbs_dev_run_until(&h->dev, TEN_P - 1);
+	ck_assert_uint_eq(l->blocks_done, 1);
+	ck_assert_int_eq(t.budget, -50 * (s64)TEN_U);
+	gtbs_dev_run_until(&h->dev, TEN_P);
+	ck_assert_int_eq(t.budget, 0);
+	ck_assert(!t.throttled);
+	h_drain(h);
+	ck_assert_uint_eq(h_count(h, H_EV_BLOCK_START, l->id), 3);
+	starts[0] = h->ev[h_find(h, H_EV_BLOCK_START, l->id, 1)].start;
+	ck_assert_uint_eq(starts[0], TEN_P);
+	ck_assert_uint_eq(l->end_cycle, TEN_P + 1000);
+	ck_assert_uint_eq(gtbs_tenant_sm_time(&t, l->end_cycle),
+			  2100 * TEN_U);
+	ck_assert_uint_eq(t.nr_throttles, 2);
+	gtbs_dev_run_until(&h->dev, 2 * TEN_P);
+	ck_assert(!t.throttled);
+	ck_assert_int_eq(t.budget, 1050 * (s64)TEN_U);
+	/* throttled 200..10,000 and 11,000..20,000 */
+	ck_assert_uint_eq(t.throttled_cycles, 2 * TEN_P - 200 - 1000);
+	gtbs_tenant_del(&h->dev, &t);
+	h_free(h);
+}
+END_TEST
+
 Suite *tenant_suite(void)
 {
 	Suite *s = suite_create("tenant");
@@ -396,6 +623,9 @@ Suite *tenant_suite(void)
 	tcase_add_loop_test(tc, tenant_cap_long_blocks, 0, 2);
 	tcase_add_test(tc, tenant_cap_lifted);
 	tcase_add_test(tc, tenant_cap_set_late);
+	tcase_add_loop_test(tc, tenant_cap_switch_exact, 0, 2);
+	tcase_add_test(tc, tenant_cap_switch_bound);
+	tcase_add_test(tc, tenant_cap_flush_refund);
 	tcase_add_loop_test(tc, fair_weighted_shares, 0,
 			    ARRAY_SIZE(fair_cases));
 	tcase_add_loop_test(tc, fair_vtime_large, 0, 2);

@@ -165,6 +165,56 @@ START_TEST(throttle_every_policy)
 }
 END_TEST
 
+/*
+ * SJF and LJF, one SM, R = 8: g (8 blocks of 1000 cycles) fills the SM at
+ * 0; s (1 block of 100) and l (1 block of 3000) queue behind it.  At 500
+ * the one of them that the policy would start first (sjf: s, ljf: l) is
+ * throttled: at 1000 the other starts, as a plain scan of the grids
+ * (gtbs_serial_scan_ref) picks it; the queued grids' tree must not stop
+ * at a throttled grid at its front (fuzz_sched found the device idle with
+ * the other grid queued, under a tenant's cap).  Lifted at 5000, the
+ * throttled one runs then.
+ */
+START_TEST(throttle_serial_skips_throttled_front)
+{
+	bool ljf = _i & 1;
+	struct h_dev *h = h_new_sms(1);
+	struct gtbs_grid_desc dg = h_desc(8, 64, 16, 0, 1000);
+	struct gtbs_grid_desc ds = h_desc(1, 64, 16, 0, 100);
+	struct gtbs_grid_desc dl = h_desc(1, 64, 16, 0, 3000);
+	struct gtbs_grid *g, *s, *l, *first, *other;
+
+	gtbs_serial_scan_ref = _i >= 2;
+	dg.block_rsd_ppm = 0;
+	ds.block_rsd_ppm = 0;
+	dl.block_rsd_ppm = 0;
+	gtbs_dev_set_policy(&h->dev, ljf ? &gtbs_policy_ljf : &gtbs_policy_sjf,
+			    0);
+	g = h_submit(h, &dg, 0);
+	s = h_submit(h, &ds, 0);
+	l = h_submit(h, &dl, 0);
+	ck_assert_uint_eq(g->resident, 8);
+	first = ljf ? l : s;
+	other = ljf ? s : l;
+	gtbs_dev_run_until(&h->dev, 500);
+	gtbs_grid_throttle(&h->dev, first, GTBS_THROTTLE_OWNER, 500);
+	gtbs_dev_run_until(&h->dev, 1000);
+	ck_assert_int_eq(g->state, GTBS_GRID_DONE);
+	ck_assert_int_ne(other->state, GTBS_GRID_QUEUED);
+	ck_assert_uint_eq(other->start_cycle, 1000);
+	ck_assert_int_eq(first->state, GTBS_GRID_QUEUED);
+	gtbs_dev_run_until(&h->dev, 5000);
+	ck_assert_int_eq(other->state, GTBS_GRID_DONE);
+	gtbs_grid_unthrottle(&h->dev, first, GTBS_THROTTLE_OWNER, 5000);
+	gtbs_dev_run_until(&h->dev, 5000);
+	ck_assert_uint_eq(first->start_cycle, 5000);
+	h_drain(h);
+	ck_assert_int_eq(first->state, GTBS_GRID_DONE);
+	gtbs_serial_scan_ref = false;
+	h_free(h);
+}
+END_TEST
+
 Suite *throttle_suite(void)
 {
 	Suite *s = suite_create("throttle");
@@ -173,6 +223,7 @@ Suite *throttle_suite(void)
 	tcase_add_test(tc, throttle_frees_sms_at_block_ends);
 	tcase_add_test(tc, throttle_on_arrival_then_arrival_order);
 	tcase_add_test(tc, throttle_every_policy);
+	tcase_add_loop_test(tc, throttle_serial_skips_throttled_front, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }
