@@ -631,9 +631,7 @@ DEFINE_SHOW_ATTRIBUTE(gputbs_dbg_users);
 static int gputbs_dbg_tenants_show(struct seq_file *m, void *unused)
 {
 	static const char * const kinds[] = {
-		[GPUTBS_TENANT_KIND_DEVICE] = "device",
-		[GPUTBS_TENANT_KIND_CGROUP] = "cgroup",
-		[GPUTBS_TENANT_KIND_FILE] = "file",
+		GTBS_TENANT_KIND_NAMES(GPUTBS_TENANT_KIND_)
 	};
 	struct gputbs_device *gdev = m->private;
 	struct gputbs_tenant_info *ti;

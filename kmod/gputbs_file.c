@@ -1235,9 +1235,7 @@ static long gputbs_ioctl(struct file *file, unsigned int cmd,
 static void gputbs_show_fdinfo(struct seq_file *m, struct file *file)
 {
 	static const char * const kinds[] = {
-		[GPUTBS_TENANT_KIND_DEVICE] = "device",
-		[GPUTBS_TENANT_KIND_CGROUP] = "cgroup",
-		[GPUTBS_TENANT_KIND_FILE] = "file",
+		GTBS_TENANT_KIND_NAMES(GPUTBS_TENANT_KIND_)
 	};
 	struct gputbs_client *client = file->private_data;
 	struct gputbs_device *gdev = client->gdev;

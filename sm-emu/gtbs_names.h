@@ -62,4 +62,8 @@
 	[p##RUNNING] = "running", [p##DONE] = "done",			\
 	[p##CANCELLED] = "cancelled", [p##TIMED_OUT] = "timed-out"
 
+/* the uAPI's GPUTBS_TENANT_KIND_*, the netlink spec's spelling */
+#define GTBS_TENANT_KIND_NAMES(p)					\
+	[p##DEVICE] = "device", [p##CGROUP] = "cgroup", [p##FILE] = "file"
+
 #endif /* _GTBS_NAMES_H */

@@ -24,6 +24,7 @@
 #include <linux/magic.h>
 
 #include "cli.h"
+#include "gtbs_names.h"
 #include "json.h"
 #include "monitor_fmt.h"
 #include "workload.h"
@@ -61,9 +62,7 @@ static const char usage_tenant[] =
 static const char *kind_name(__u32 kind)
 {
 	static const char * const names[] = {
-		[GPUTBS_TENANT_KIND_DEVICE] = "device",
-		[GPUTBS_TENANT_KIND_CGROUP] = "cgroup",
-		[GPUTBS_TENANT_KIND_FILE] = "file",
+		GTBS_TENANT_KIND_NAMES(GPUTBS_TENANT_KIND_)
 	};
 
 	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gtbs_names.h"
 #include "monitor_fmt.h"
 #include "workload.h"
 
@@ -259,7 +260,9 @@ static double tenant_share(const struct top *t,
 
 static void print_tenants(FILE *f, const struct top *t)
 {
-	static const char * const kinds[] = { "device", "cgroup", "file" };
+	static const char * const kinds[] = {
+		GTBS_TENANT_KIND_NAMES(GPUTBS_TENANT_KIND_)
+	};
 	char cap[24], pct[16], share[16];
 	size_t i;
 
@@ -280,7 +283,8 @@ static void print_tenants(FILE *f, const struct top *t)
 		else
 			snprintf(share, sizeof(share), "%7s", "-");
 		fprintf(f, "  %-6s %-18" PRIu64 "  %6u  %8s  %5u  %s  %s\n",
-			x->kind < 3 ? kinds[x->kind] : "?",
+			x->kind < sizeof(kinds) / sizeof(kinds[0]) ?
+			kinds[x->kind] : "?",
 			(uint64_t)(x->kind == GPUTBS_TENANT_KIND_FILE ?
 				   x->client_id : x->cgroup_id),
 			x->weight, cap, x->grids, share,
