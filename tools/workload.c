@@ -1522,6 +1522,80 @@ int wl_run_open(const struct wl_run *run)
 }
 
 /**
+ * wl_workload_at_load() - a workload's request streams at a given load
+ * @wl: the workload as its file gives it.
+ * @alone: per run of @wl, the alone latency of one of its requests (its
+ *	program run alone on a fresh device), cycles, each at least 1.
+ * @load_ppm: the load, parts per million of each open-loop stream's alone
+ *	service rate, 1..%WL_MAX_LOAD_PPM (1000000: the rate at which the
+ *	stream alone keeps the device busy, one request after another).
+ * @clock_khz: the device's clock, kHz (converts cycles to seconds).
+ * @out: out: @wl with its runs' request streams rescaled; runs without
+ *	requests (one request, no ``rate=``) and every other key unchanged.
+ *
+ * Issue 31's sweep (gputbs-sim sweep, gputbs run --load) and the rule of
+ * workloads/scenarios/gen-scenarios.py, which wrote the scenarios at a
+ * load of 0.3:
+ *
+ * - an open-loop run (``rate=``) gets ``rate`` = load / alone latency,
+ *   rounded down to the format's 4 decimals (at least 0.0001); its
+ *   ``requests=``, ``arrival=`` and ``seed=`` stay;
+ * - a closed-loop run of several requests (a training loop:
+ *   ``outstanding=``) gets as many requests as cover the open-loop
+ *   streams' nominal span, max over them of requests / rate, at its alone
+ *   latency per request: ceil(span / alone), 1..%WL_MAX_REQUESTS, times
+ *   its ``outstanding=``.  Without an open-loop run it keeps its count.
+ *
+ * So the best-effort loop runs as long as the latency-critical streams
+ * at every load, and its throughput is measured beside them.
+ *
+ * Return: 0, or -EINVAL when @load_ppm or an @alone is out of range.
+ */
+int wl_workload_at_load(const struct wl_workload *wl, const __u64 *alone,
+			__u32 load_ppm, __u32 clock_khz,
+			struct wl_workload *out)
+{
+	unsigned __int128 span = 0;	/* cycles x 10^4 */
+	unsigned int r;
+
+	if (!load_ppm || load_ppm > WL_MAX_LOAD_PPM || !clock_khz)
+		return -EINVAL;
+	for (r = 0; r < wl->nr_runs; r++)
+		if (!alone[r])
+			return -EINVAL;
+	*out = *wl;
+	for (r = 0; r < wl->nr_runs; r++) {
+		struct wl_run *run = &out->runs[r];
+		unsigned __int128 rate;
+
+		if (!wl_run_open(run))
+			continue;
+		/* rate x 10^4 = load x clock (Hz) x 10^4 / alone */
+		rate = (unsigned __int128)load_ppm * clock_khz * 10 / alone[r];
+		run->rate_e4 = rate ? (__u64)rate : 1;
+		/* requests / rate, in cycles x 10^4 */
+		rate = (unsigned __int128)run->requests * clock_khz * 1000 *
+		       10000 / run->rate_e4;
+		if (rate > span)
+			span = rate;
+	}
+	if (!span)
+		return 0;
+	for (r = 0; r < wl->nr_runs; r++) {
+		struct wl_run *run = &out->runs[r];
+		unsigned __int128 n;
+
+		if (wl_run_open(run) || run->requests < 2)
+			continue;
+		n = (span / 10000 + alone[r] - 1) / alone[r];
+		n *= run->outstanding ? run->outstanding : 1;
+		run->requests = n < 1 ? 1 :
+				n > WL_MAX_REQUESTS ? WL_MAX_REQUESTS : (__u32)n;
+	}
+	return 0;
+}
+
+/**
  * wl_run_arrivals() - the arrival cycles of an open-loop run's requests
  * @run: the run, with wl_run_open().
  * @clock_khz: the device's clock, kHz.

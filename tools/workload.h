@@ -23,6 +23,7 @@
 /* grid launches of one run: requests x grids of its program */
 #define WL_MAX_LAUNCHES		(1U << 22)
 #define WL_MAX_REQUESTS		1000000U
+#define WL_MAX_LOAD_PPM		100000000U	/* --load 100: 100 x saturation */
 #define WL_MAX_TIME_NS		(1ULL << 40)	/* gap=, think=, slo= with a unit */
 #define WL_MAX_WORKLOADS	64	/* workloads per file */
 #define WL_MAX_RUNS		64	/* runs per workload */
@@ -239,6 +240,9 @@ __u64 wl_exp_q32(__u64 r);
 void wl_run_arrivals(const struct wl_run *run, __u32 clock_khz, __u64 at,
 		     __u64 *arrive);
 int wl_run_open(const struct wl_run *run);
+int wl_workload_at_load(const struct wl_workload *wl, const __u64 *alone,
+			__u32 load_ppm, __u32 clock_khz,
+			struct wl_workload *out);
 const char *wl_run_tenant(const struct wl_run *run,
 			  const struct wl_program *prog);
 char *wl_fmt_pct(__u32 ppm, char *buf, size_t len);
