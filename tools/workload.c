@@ -1522,29 +1522,62 @@ int wl_run_open(const struct wl_run *run)
 }
 
 /**
+ * wl_run_saturating() - the run that measures a stream's alone service rate
+ * @run: an open-loop run (wl_run_open()).
+ * @out: out: @run as a closed loop with all its requests outstanding at
+ *	once (``outstanding=`` = ``requests=``, no ``think=``): run alone,
+ *	it keeps the device as busy as the stream can, and its requests over
+ *	the time from the first arrival to the last end are the stream's
+ *	alone service rate, the unit of wl_workload_at_load()'s load.
+ *
+ * Requests of one stream overlap on the device (each is its own chain of
+ * grids), so the rate at which a stream saturates the device is above one
+ * over a request's latency whenever a request leaves SMs idle (the batch-1
+ * inference grids of workloads/scenarios/).  Shared by gputbs-sim sweep,
+ * gputbs-sim run --load and gputbs run --load.
+ */
+void wl_run_saturating(const struct wl_run *run, struct wl_run *out)
+{
+	*out = *run;
+	out->arrival = WL_ARRIVAL_CLOSED;
+	out->rate_e4 = 0;
+	out->outstanding = run->requests;
+	memset(&out->think, 0, sizeof(out->think));
+}
+
+/**
  * wl_workload_at_load() - a workload's request streams at a given load
  * @wl: the workload as its file gives it.
- * @alone: per run of @wl, the alone latency of one of its requests (its
- *	program run alone on a fresh device), cycles, each at least 1.
+ * @alone: per run of @wl, cycles per request alone, each at least 1: for
+ *	an open-loop run its alone service interval (wl_run_saturating()'s
+ *	time from first arrival to last end over its requests), for a closed
+ *	loop the latency of one request (its program alone on a fresh
+ *	device).
  * @load_ppm: the load, parts per million of each open-loop stream's alone
  *	service rate, 1..%WL_MAX_LOAD_PPM (1000000: the rate at which the
- *	stream alone keeps the device busy, one request after another).
+ *	stream alone saturates the device, wl_run_saturating()).
+ * @duration: how long the open-loop streams run, cycles; 0: each for the
+ *	span its file gives it (``requests=`` / ``rate=``, as written).
  * @clock_khz: the device's clock, kHz (converts cycles to seconds).
  * @out: out: @wl with its runs' request streams rescaled; runs without
  *	requests (one request, no ``rate=``) and every other key unchanged.
  *
- * Issue 31's sweep (gputbs-sim sweep, gputbs run --load) and the rule of
- * workloads/scenarios/gen-scenarios.py, which wrote the scenarios at a
- * load of 0.3:
+ * Issue 31's sweep (gputbs-sim sweep, gputbs run --load):
  *
- * - an open-loop run (``rate=``) gets ``rate`` = load / alone latency,
- *   rounded down to the format's 4 decimals (at least 0.0001); its
- *   ``requests=``, ``arrival=`` and ``seed=`` stay;
+ * - an open-loop run (``rate=``) gets ``rate`` = load / @alone, rounded
+ *   down to the format's 4 decimals (at least 0.0001), and as many
+ *   requests as arrive at that rate in @duration (or its own span),
+ *   ceil(rate x duration), 1..%WL_MAX_REQUESTS; ``arrival=`` and
+ *   ``seed=`` stay.  A stream thus runs as long at every load, in a
+ *   steady state rather than a burst, and its p99 comes from more
+ *   requests as the load grows;
  * - a closed-loop run of several requests (a training loop:
  *   ``outstanding=``) gets as many requests as cover the open-loop
- *   streams' nominal span, max over them of requests / rate, at its alone
- *   latency per request: ceil(span / alone), 1..%WL_MAX_REQUESTS, times
- *   its ``outstanding=``.  Without an open-loop run it keeps its count.
+ *   streams' span, the longest of their requests / rate, at its alone
+ *   latency per request: ceil(span / alone), times its
+ *   ``outstanding=``, 1..%WL_MAX_REQUESTS (the rule by which
+ *   workloads/scenarios/gen-scenarios.py sized the training loops).
+ *   Without an open-loop run it keeps its count.
  *
  * So the best-effort loop runs as long as the latency-critical streams
  * at every load, and its throughput is measured beside them.
@@ -1552,13 +1585,15 @@ int wl_run_open(const struct wl_run *run)
  * Return: 0, or -EINVAL when @load_ppm or an @alone is out of range.
  */
 int wl_workload_at_load(const struct wl_workload *wl, const __u64 *alone,
-			__u32 load_ppm, __u32 clock_khz,
+			__u32 load_ppm, __u64 duration, __u32 clock_khz,
 			struct wl_workload *out)
 {
-	unsigned __int128 span = 0;	/* cycles x 10^4 */
+	const unsigned __int128 hz_e4 = (unsigned __int128)clock_khz * 10000000;
+	unsigned __int128 span = 0;	/* cycles */
 	unsigned int r;
 
-	if (!load_ppm || load_ppm > WL_MAX_LOAD_PPM || !clock_khz)
+	if (!load_ppm || load_ppm > WL_MAX_LOAD_PPM || !clock_khz ||
+	    duration > WL_MAX_CYCLES)
 		return -EINVAL;
 	for (r = 0; r < wl->nr_runs; r++)
 		if (!alone[r])
@@ -1566,18 +1601,23 @@ int wl_workload_at_load(const struct wl_workload *wl, const __u64 *alone,
 	*out = *wl;
 	for (r = 0; r < wl->nr_runs; r++) {
 		struct wl_run *run = &out->runs[r];
-		unsigned __int128 rate;
+		unsigned __int128 t, n;
 
 		if (!wl_run_open(run))
 			continue;
+		/* its own span: requests / rate as written, cycles */
+		t = duration ? duration :
+		    run->requests * hz_e4 / run->rate_e4;
 		/* rate x 10^4 = load x clock (Hz) x 10^4 / alone */
-		rate = (unsigned __int128)load_ppm * clock_khz * 10 / alone[r];
-		run->rate_e4 = rate ? (__u64)rate : 1;
-		/* requests / rate, in cycles x 10^4 */
-		rate = (unsigned __int128)run->requests * clock_khz * 1000 *
-		       10000 / run->rate_e4;
-		if (rate > span)
-			span = rate;
+		n = (unsigned __int128)load_ppm * clock_khz * 10 / alone[r];
+		run->rate_e4 = n ? (__u64)n : 1;
+		/* requests arriving in t: ceil(t x rate) */
+		n = (t * run->rate_e4 + hz_e4 - 1) / hz_e4;
+		run->requests = n < 1 ? 1 :
+				n > WL_MAX_REQUESTS ? WL_MAX_REQUESTS : (__u32)n;
+		t = run->requests * hz_e4 / run->rate_e4;
+		if (t > span)
+			span = t;
 	}
 	if (!span)
 		return 0;
@@ -1587,7 +1627,7 @@ int wl_workload_at_load(const struct wl_workload *wl, const __u64 *alone,
 
 		if (wl_run_open(run) || run->requests < 2)
 			continue;
-		n = (span / 10000 + alone[r] - 1) / alone[r];
+		n = (span + alone[r] - 1) / alone[r];
 		n *= run->outstanding ? run->outstanding : 1;
 		run->requests = n < 1 ? 1 :
 				n > WL_MAX_REQUESTS ? WL_MAX_REQUESTS : (__u32)n;

@@ -240,8 +240,9 @@ __u64 wl_exp_q32(__u64 r);
 void wl_run_arrivals(const struct wl_run *run, __u32 clock_khz, __u64 at,
 		     __u64 *arrive);
 int wl_run_open(const struct wl_run *run);
+void wl_run_saturating(const struct wl_run *run, struct wl_run *out);
 int wl_workload_at_load(const struct wl_workload *wl, const __u64 *alone,
-			__u32 load_ppm, __u32 clock_khz,
+			__u32 load_ppm, __u64 duration, __u32 clock_khz,
 			struct wl_workload *out);
 const char *wl_run_tenant(const struct wl_run *run,
 			  const struct wl_program *prog);

@@ -56,6 +56,9 @@ static const char usage_main[] =
 	"         (also of 'gputbs eval', the same sweep on the module)\n"
 	"  blocks the shape of each grid's block durations: mean, %RSD,\n"
 	"         quantiles over the mean\n"
+	"  sweep  request streams from light load to saturation under each\n"
+	"         policy and preemption mode: p99 and throughput against\n"
+	"         alone, goodput; sharded (Slurm arrays) and merged\n"
 	"\n"
 	"'gputbs-sim COMMAND --help' describes a command.\n";
 
@@ -695,42 +698,23 @@ static int sim_write_trace(const struct sim_cmd_run *c, const char *path)
 static int sim_parse_windows(sim_help_fn *help, const char *arg,
 			     struct sim_cmd_run *c)
 {
-	static const struct { const char *unit; u64 ns; } units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
-		{ "s", 1000000000 },
-	};
 	const char *p = arg;
 
 	for (;;) {
-		size_t len = strcspn(p, ","), digits = strspn(p, "0123456789");
-		char num[24];
-		unsigned int i;
-		u64 v;
+		size_t len = strcspn(p, ",");
+		int ret;
 
-		if (digits > len)
-			digits = len;
-		if (!digits || digits >= sizeof(num))
-			return sim_usage_error(help, "--share-window: bad time '%.*s' (cycles, or an integer with ns, us, ms or s)",
-					       (int)len, p);
-		memcpy(num, p, digits);
-		num[digits] = '\0';
-		for (i = 0; digits < len && i < ARRAY_SIZE(units); i++)
-			if (len - digits == strlen(units[i].unit) &&
-			    !strncmp(p + digits, units[i].unit, len - digits))
-				break;
-		if (i == ARRAY_SIZE(units))
-			return sim_usage_error(help, "--share-window: unknown unit '%.*s' (ns, us, ms or s; no unit: cycles)",
-					       (int)(len - digits), p + digits);
-		if (sim_parse_uint(num, 1, WL_MAX_CYCLES, &v) ||
-		    (digits < len && v > WL_MAX_TIME_NS / units[i].ns))
-			return sim_usage_error(help, "--share-window: '%.*s' out of range (1..2^40 cycles or ns)",
-					       (int)len, p);
 		if (c->nr_windows == SIM_MAX_SHARE_WINDOWS)
 			return sim_usage_error(help, "--share-window: more than %d lengths",
 					       SIM_MAX_SHARE_WINDOWS);
-		c->windows[c->nr_windows++] = digits == len ?
-			(struct wl_time) { .value = v, .ns = 0 } :
-			(struct wl_time) { .value = v * units[i].ns, .ns = 1 };
+		ret = sim_parse_time(p, len, &c->windows[c->nr_windows]);
+		if (ret == -ERANGE)
+			return sim_usage_error(help, "--share-window: '%.*s' out of range (1..2^40 cycles or ns)",
+					       (int)len, p);
+		if (ret)
+			return sim_usage_error(help, "--share-window: bad time '%.*s' (cycles, or an integer with ns, us, ms or s)",
+					       (int)len, p);
+		c->nr_windows++;
 		if (!p[len])
 			return 0;
 		p += len + 1;
@@ -1188,6 +1172,7 @@ int main(int argc, char **argv)
 		{ "run", cmd_run },
 		{ "report", cmd_report },
 		{ "blocks", cmd_blocks },
+		{ "sweep", cmd_sweep },
 	};
 	static char name[32];
 	unsigned int i;
