@@ -230,6 +230,7 @@ check-userland: $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim $(UL_BIN)/gputbs-requests-
 	workloads/scenarios/gen-scenarios.py --check >/dev/null
 	tests/userland/cuda-trace-test.sh $(UL_BIN)/gputbs $(CC)
 	tests/userland/sim-test.sh $(UL_BIN)/gputbs-sim $(UL_BIN)/gputbs
+	tests/userland/sweep-test.sh $(UL_BIN)/gputbs-sim
 	tests/userland/report-test.sh $(UL_BIN)/gputbs-sim
 	tests/userland/man-test.sh $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
 	$(MAKE) -s samples-so

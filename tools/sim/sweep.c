@@ -221,6 +221,7 @@ static void sweep_help(FILE *f)
 		"                        grid's and Poisson stream's seed)\n"
 		"  -j, --jobs N          worker threads (default: online CPUs)\n"
 		"      --device NAME     device preset (default h100)\n"
+		"      --sms N           SMs, overriding the preset's\n"
 		"      --param NAME=VALUE\n"
 		"                        a policy parameter (as in eval); repeatable\n"
 		"      --policy-plugin FILE.so\n"
@@ -1000,6 +1001,7 @@ static void sweep_json_head(struct json *j, const struct sweep *sw)
 
 	json_str(j, "tool", "gputbs-sim sweep");
 	json_str(j, "device", sw->device);
+	json_u64(j, "sms", sw->cfg.nr_sms);
 	json_u64(j, "clock_khz", sw->cfg.clock_khz);
 	json_arr(j, "loads");
 	for (l = 0; l < sw->nr_loads; l++)
@@ -1128,8 +1130,9 @@ static void sweep_text(FILE *f, const struct sweep *sw)
 {
 	unsigned int w, m, p, l, s, r;
 
-	fprintf(f, "gputbs-sim sweep: device %s, %u polic%s x %u load%s x %u seed%s x %u preemption mode%s",
-		sw->device, sw->nr_policies, sw->nr_policies > 1 ? "ies" : "y",
+	fprintf(f, "gputbs-sim sweep: device %s (%u SMs), %u polic%s x %u load%s x %u seed%s x %u preemption mode%s",
+		sw->device, sw->cfg.nr_sms, sw->nr_policies,
+		sw->nr_policies > 1 ? "ies" : "y",
 		sw->nr_loads, sw->nr_loads > 1 ? "s" : "",
 		sw->nr_seeds, sw->nr_seeds > 1 ? "s" : "",
 		sw->nr_preempts, sw->nr_preempts > 1 ? "s" : "");
@@ -1407,6 +1410,9 @@ static int sweep_read_head(struct sweep *sw, const struct sim_jval *root)
 		return -EINVAL;
 	snprintf(sw->device, sizeof(sw->device), "%s", s);
 	sw->cfg.clock_khz = v;
+	if (sweep_jint(root, "sms", &v) || !v || v > GTBS_MAX_SMS)
+		return -EINVAL;
+	sw->cfg.nr_sms = v;
 	a = sweep_jarr(root, "loads");
 	if (!a || !a->n || a->n > SWEEP_MAX_LOADS)
 		return -EINVAL;
@@ -1713,6 +1719,7 @@ static int sweep_merge(struct sweep *sw, char **files, unsigned int n)
 #define SWEEP_OPT_PLOT		405
 #define SWEEP_OPT_DEVICE	406
 #define SWEEP_OPT_DURATION	407
+#define SWEEP_OPT_SMS		408
 
 static int sweep_write(const struct sweep *sw, bool json, const char *path,
 		       const char *plot)
@@ -1763,6 +1770,7 @@ int cmd_sweep(int argc, char **argv)
 		{ "duration", required_argument, NULL, SWEEP_OPT_DURATION },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "device", required_argument, NULL, SWEEP_OPT_DEVICE },
+		{ "sms", required_argument, NULL, SWEEP_OPT_SMS },
 		{ "param", required_argument, NULL, SIM_OPT_PARAM },
 		{ "policy-plugin", required_argument, NULL, SIM_OPT_PLUGIN },
 		{ "format", required_argument, NULL, 'f' },
@@ -1778,6 +1786,8 @@ int cmd_sweep(int argc, char **argv)
 	const struct gtbs_dev_preset *preset = gtbs_config_preset("h100");
 	unsigned int nr_plugins = 0, i;
 	bool json = false, merge = false, shard_given = false;
+	bool sms_given = false;
+	struct gtbs_dev_config sms = { 0 };
 	struct sweep *sw;
 	long ncpu;
 	int opt, ret = 0;
@@ -1826,6 +1836,10 @@ int cmd_sweep(int argc, char **argv)
 		case SWEEP_OPT_DEVICE:
 			ret = sim_parse_preset(sweep_help, optarg, &preset);
 			break;
+		case SWEEP_OPT_SMS:
+			ret = sim_parse_sms(sweep_help, optarg, &sms);
+			sms_given = true;
+			break;
 		case SIM_OPT_PARAM:
 			ret = sim_parse_param(sweep_help, optarg, &sw->modes);
 			break;
@@ -1866,7 +1880,8 @@ int cmd_sweep(int argc, char **argv)
 		ret = sim_usage_error(sweep_help, "%s", merge ?
 				      "--merge: no shard's JSON given" :
 				      "no scenario file given");
-	if (!ret && merge && (shard_given || policies || nr_plugins))
+	if (!ret && merge && (shard_given || policies || nr_plugins ||
+			      sms_given))
 		ret = sim_usage_error(sweep_help, "--merge takes the shards' sweep as it ran: only --format, --output and --plot");
 	if (!ret && merge) {
 		ret = sweep_merge(sw, argv + optind, argc - optind);
@@ -1895,7 +1910,8 @@ int cmd_sweep(int argc, char **argv)
 			snprintf(sw->policy_names[i], GTBS_POLICY_NAME_LEN,
 				 "%s", sw->policies[i]->name);
 		snprintf(sw->device, sizeof(sw->device), "%s", preset->name);
-		sim_apply_preset(&sw->cfg, preset, false, false);
+		sw->cfg = sms;
+		sim_apply_preset(&sw->cfg, preset, sms_given, false);
 		ret = sweep_load_files(sw, argv + optind, argc - optind);
 	}
 	if (!ret && sweep_alloc_points(sw)) {
