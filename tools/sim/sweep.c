@@ -1233,7 +1233,8 @@ static int sweep_plot(const struct sweep *sw, const char *dir)
 	gp = sim_open(dir, "sweep.gp");
 	if (!gp)
 		return SIM_EXIT_SYSTEM;
-	fputs("# gputbs-sim sweep --plot: p99 and throughput kept against load\n"
+	fputs("# gputbs-sim sweep --plot: p99 and throughput kept against load,\n"
+	      "# each figure as SVG and PNG\n"
 	      "# run \"gnuplot sweep.gp\" in this directory\n", gp);
 	for (w = 0; w < sw->nr_wls; w++) {
 		const struct sweep_wl *wl = &sw->wls[w];
@@ -1307,7 +1308,7 @@ static int sweep_plot(const struct sweep *sw, const char *dir)
 				else
 					sim_gp_str(gp, "%s, preempt %s: %s p99 (worst seed)",
 						   wl->name, mode, wl->runs[r].program);
-				fprintf(gp, "\nset xlabel 'load (1.0 = alone service rate)'\nset ylabel '%s'\nset key top left\nset grid\n",
+				fprintf(gp, "\nset xlabel 'load (1.0 = alone service rate)'\nset ylabel '%s'\nset key top left Left reverse\nset grid\n",
 					tput ? "throughput / alone" : "p99 latency (ms)");
 				fputs(tput ? "set yrange [0:1.05]\n" : "set yrange [0:*]\n", gp);
 				fputs("plot ", gp);
@@ -1319,7 +1320,14 @@ static int sweep_plot(const struct sweep *sw, const char *dir)
 				if (!tput)
 					fprintf(gp, ", %.6f with lines dashtype 2 lc rgb 'black' title 'SLO'",
 						sweep_ms(sw, wl->runs[r].slo));
-				fputs("\nunset output\nunset yrange\n", gp);
+				fprintf(gp, "\nunset output\n"
+					"if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+					"\tset terminal pngcairo size 800,450 noenhanced font \"sans,10\" background rgb \"white\"\n"
+					"} else {\n"
+					"\tset terminal png size 800,450 noenhanced\n"
+					"}\n"
+					"set output \"%s.png\"\nreplot\nunset output\nunset yrange\n",
+					base);
 				figs++;
 			}
 		}
