@@ -1126,9 +1126,82 @@ static void sweep_json(FILE *f, const struct sweep *sw)
 	json_end(&j);
 }
 
+/* A load as text: at least two decimals, more where it has them. */
+static const char *sweep_load_str(char *buf, size_t len, u32 ppm)
+{
+	int n = snprintf(buf, len, "%u.%06u", ppm / 1000000, ppm % 1000000);
+
+	while (n > 0 && (size_t)n < len && buf[n - 1] == '0' &&
+	       buf[n - 3] != '.')
+		buf[--n] = '\0';
+	return buf;
+}
+
+/* The rows of one point: a row per run with requests. */
+static void sweep_text_point(FILE *f, const struct sweep *sw,
+			     const struct sweep_wl *wl, unsigned int p,
+			     unsigned int l, unsigned int s,
+			     const struct sweep_point *pt)
+{
+	unsigned int r;
+	char load[16];
+
+	for (r = 0; r < wl->nr_runs; r++) {
+		const struct sweep_run *ru = &pt->runs[r];
+		const struct sweep_stats *st = &ru->shared;
+		char slo[8] = "-";
+
+		if (!wl->runs[r].measured)
+			continue;
+		if (wl->runs[r].slo)
+			snprintf(slo, sizeof(slo), "%.0f%%",
+				 100.0 * st->slo_met / (st->n ? st->n : 1));
+		fprintf(f, "%-14s %5s %4" PRIu64 "  %-20s %8" PRIu64
+			" %8.2f %8.2f %5s %9.2f %10.1f %10.3f\n",
+			sw->policy_names[p],
+			sweep_load_str(load, sizeof(load), sw->loads[l]),
+			(uint64_t)sw->seeds[s], wl->runs[r].program,
+			(uint64_t)st->n, sweep_ms(sw, st->p50),
+			sweep_ms(sw, st->p99), slo,
+			sweep_ratio((double)st->p99, (double)ru->alone.p99),
+			sweep_tput(sw, st),
+			sweep_ratio(sweep_tput(sw, st),
+				    sweep_tput(sw, &ru->alone)));
+	}
+}
+
+/* The goodput lines of (workload @w, mode @m). */
+static void sweep_text_goodput(FILE *f, const struct sweep *sw,
+			       unsigned int w, unsigned int m)
+{
+	unsigned int p;
+	char load[16];
+
+	fputs("goodput (highest load with every SLO met at p99, and below it); throughput kept there:\n",
+	      f);
+	for (p = 0; p < sw->nr_policies; p++) {
+		double kept;
+		int g = sweep_goodput(sw, w, m, p, &kept);
+
+		if (g < 0)
+			fprintf(f, "  %-14s none (an SLO missed at load %s)\n",
+				sw->policy_names[p],
+				sweep_load_str(load, sizeof(load),
+					       sw->loads[0]));
+		else if (isnan(kept))
+			fprintf(f, "  %-14s %s\n", sw->policy_names[p],
+				sweep_load_str(load, sizeof(load),
+					       sw->loads[g]));
+		else
+			fprintf(f, "  %-14s %s  %.3f\n", sw->policy_names[p],
+				sweep_load_str(load, sizeof(load),
+					       sw->loads[g]), kept);
+	}
+}
+
 static void sweep_text(FILE *f, const struct sweep *sw)
 {
-	unsigned int w, m, p, l, s, r;
+	unsigned int w, m, p, l, s;
 
 	fprintf(f, "gputbs-sim sweep: device %s (%u SMs), %u polic%s x %u load%s x %u seed%s x %u preemption mode%s",
 		sw->device, sw->cfg.nr_sms, sw->nr_policies,
@@ -1154,60 +1227,16 @@ static void sweep_text(FILE *f, const struct sweep *sw)
 			for (p = 0; p < sw->nr_policies; p++)
 				for (l = 0; l < sw->nr_loads; l++)
 					for (s = 0; s < sw->nr_seeds; s++) {
-						const struct sweep_point *pt =
-							&sw->points[sweep_index(sw, w, m, p, l, s)];
+						size_t i = sweep_index(sw, w, m,
+								       p, l, s);
 
-						if (!pt->done)
-							continue;
-						for (r = 0; r < wl->nr_runs; r++) {
-							const struct sweep_run *ru = &pt->runs[r];
-							const struct sweep_stats *st = &ru->shared;
-							char slo[8] = "-";
-
-							if (!wl->runs[r].measured)
-								continue;
-							if (wl->runs[r].slo)
-								snprintf(slo, sizeof(slo), "%.0f%%",
-									 100.0 * st->slo_met / (st->n ? st->n : 1));
-							fprintf(f, "%-14s %2u.%02u %4" PRIu64 "  %-20s %8" PRIu64 " %8.2f %8.2f %5s %9.2f %10.1f %10.3f\n",
-								sw->policy_names[p],
-								sw->loads[l] / 1000000,
-								sw->loads[l] % 1000000 / 10000,
-								(uint64_t)sw->seeds[s],
-								wl->runs[r].program,
-								(uint64_t)st->n,
-								sweep_ms(sw, st->p50),
-								sweep_ms(sw, st->p99), slo,
-								sweep_ratio((double)st->p99, (double)ru->alone.p99),
-								sweep_tput(sw, st),
-								sweep_ratio(sweep_tput(sw, st), sweep_tput(sw, &ru->alone)));
-						}
+						if (sw->points[i].done)
+							sweep_text_point(f, sw, wl, p,
+									 l, s,
+									 &sw->points[i]);
 					}
-			if (!sweep_complete(sw))
-				continue;
-			fputs("goodput (highest load with every SLO met at p99, and below it); throughput kept there:\n",
-			      f);
-			for (p = 0; p < sw->nr_policies; p++) {
-				double kept;
-				int g = sweep_goodput(sw, w, m, p, &kept);
-
-				if (g < 0)
-					fprintf(f, "  %-14s none (an SLO missed at load %u.%02u)\n",
-						sw->policy_names[p],
-						sw->loads[0] / 1000000,
-						sw->loads[0] % 1000000 / 10000);
-				else if (isnan(kept))
-					fprintf(f, "  %-14s %u.%02u\n",
-						sw->policy_names[p],
-						sw->loads[g] / 1000000,
-						sw->loads[g] % 1000000 / 10000);
-				else
-					fprintf(f, "  %-14s %u.%02u  %.3f\n",
-						sw->policy_names[p],
-						sw->loads[g] / 1000000,
-						sw->loads[g] % 1000000 / 10000,
-						kept);
-			}
+			if (sweep_complete(sw))
+				sweep_text_goodput(f, sw, w, m);
 		}
 	}
 }
