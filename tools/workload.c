@@ -345,7 +345,8 @@ out:
 enum wl_key {
 	KEY_BLOCKS, KEY_THREADS, KEY_REGS, KEY_SHMEM, KEY_CYCLES, KEY_RSD,
 	KEY_SEED, KEY_DURATIONS, KEY_EXPECT, KEY_CLASS, KEY_MEM, KEY_KNEE,
-	KEY_DIST, KEY_DIST_PARAM, KEY_STARTUP, KEY_IDEMPOTENT, KEY_GAP, NR_KEYS
+	KEY_DIST, KEY_DIST_PARAM, KEY_STARTUP, KEY_IDEMPOTENT, KEY_GAP,
+	KEY_TOKEN, NR_KEYS
 };
 
 static const char * const wl_key_names[NR_KEYS] = {
@@ -356,6 +357,7 @@ static const char * const wl_key_names[NR_KEYS] = {
 	[KEY_KNEE] = "knee", [KEY_DIST] = "dist",
 	[KEY_DIST_PARAM] = "dist-param", [KEY_STARTUP] = "startup",
 	[KEY_IDEMPOTENT] = "idempotent", [KEY_GAP] = "gap",
+	[KEY_TOKEN] = "token",
 };
 
 /* Names of the block duration shapes, indexed by GPUTBS_DIST_*. */
@@ -646,6 +648,13 @@ static int wl_do_grid(struct wl_parser *p, const struct wl_loc *loc,
 				       v[KEY_IDEMPOTENT]);
 		g->idempotent = v[KEY_IDEMPOTENT][0] == '1';
 	}
+	if (v[KEY_TOKEN]) {
+		/* the grid's end emits an output token (TTFT, TPOT) */
+		if (strcmp(v[KEY_TOKEN], "0") && strcmp(v[KEY_TOKEN], "1"))
+			return wl_fail(p, loc, "token=%s: 0 or 1",
+				       v[KEY_TOKEN]);
+		g->token = v[KEY_TOKEN][0] == '1';
+	}
 	if (v[KEY_RSD]) {
 		ret = wl_parse_fixed4(v[KEY_RSD], strlen(v[KEY_RSD]), &n);
 		if (ret == -EINVAL)
@@ -790,7 +799,7 @@ static int wl_do_workload(struct wl_parser *p, const struct wl_loc *loc,
 enum wl_run_key {
 	RKEY_AT, RKEY_REQUESTS, RKEY_RATE, RKEY_ARRIVAL, RKEY_SEED,
 	RKEY_OUTSTANDING, RKEY_THINK, RKEY_SLO, RKEY_TENANT, RKEY_WEIGHT,
-	RKEY_MAX, NR_RKEYS
+	RKEY_MAX, RKEY_SLO_TTFT, RKEY_SLO_TPOT, RKEY_CLASS, NR_RKEYS
 };
 
 static const char * const wl_run_key_names[NR_RKEYS] = {
@@ -798,10 +807,14 @@ static const char * const wl_run_key_names[NR_RKEYS] = {
 	[RKEY_ARRIVAL] = "arrival", [RKEY_SEED] = "seed",
 	[RKEY_OUTSTANDING] = "outstanding", [RKEY_THINK] = "think",
 	[RKEY_SLO] = "slo", [RKEY_TENANT] = "tenant", [RKEY_WEIGHT] = "weight",
-	[RKEY_MAX] = "max",
+	[RKEY_MAX] = "max", [RKEY_SLO_TTFT] = "slo-ttft",
+	[RKEY_SLO_TPOT] = "slo-tpot", [RKEY_CLASS] = "class",
 };
 
-/* requests=, rate=, arrival=, seed=, outstanding=, think=, slo= */
+/*
+ * requests=, rate=, arrival=, seed=, outstanding=, think=, slo=,
+ * slo-ttft=, slo-tpot=
+ */
 static int wl_run_requests(struct wl_parser *p, const struct wl_loc *loc,
 			   const char **v, struct wl_run *run)
 {
@@ -871,6 +884,20 @@ static int wl_run_requests(struct wl_parser *p, const struct wl_loc *loc,
 		if (ret)
 			return ret;
 		run->has_slo = 1;
+	}
+	if (v[RKEY_SLO_TTFT]) {
+		ret = wl_key_time(p, loc, "slo-ttft", v[RKEY_SLO_TTFT], 1,
+				  &run->slo_ttft);
+		if (ret)
+			return ret;
+		run->has_slo_ttft = 1;
+	}
+	if (v[RKEY_SLO_TPOT]) {
+		ret = wl_key_time(p, loc, "slo-tpot", v[RKEY_SLO_TPOT], 1,
+				  &run->slo_tpot);
+		if (ret)
+			return ret;
+		run->has_slo_tpot = 1;
 	}
 	return 0;
 }
@@ -1060,6 +1087,11 @@ static int wl_do_run(struct wl_parser *p, const struct wl_loc *loc,
 	ret = wl_run_requests(p, loc, v, run);
 	if (ret)
 		return ret;
+	if (v[RKEY_CLASS]) {
+		ret = wl_key_class(p, loc, v[RKEY_CLASS], &run->prio_class);
+		if (ret)
+			return ret;
+	}
 	ret = wl_run_tenant_keys(p, loc, v, run);
 	if (ret)
 		return ret;
@@ -1269,6 +1301,12 @@ static int wl_check(struct wl_parser *p)
 					       run->requests,
 					       set->programs[k]->nr_grids,
 					       WL_MAX_LAUNCHES);
+			if ((run->has_slo_ttft || run->has_slo_tpot) &&
+			    !wl_program_tokens(set->programs[k], NULL, NULL))
+				return wl_fail(p, &run->loc,
+					       "%s= needs a program with a token=1 grid; '%s' has none",
+					       run->has_slo_ttft ? "slo-ttft" :
+					       "slo-tpot", run->program_name);
 		}
 	}
 	return 0;
@@ -1388,7 +1426,7 @@ int wl_grid_equal(const struct wl_grid *a, const struct wl_grid *b)
 	    a->block_dist_param != b->block_dist_param ||
 	    a->startup_ppm != b->startup_ppm ||
 	    a->startup_blocks != b->startup_blocks ||
-	    a->idempotent != b->idempotent ||
+	    a->idempotent != b->idempotent || a->token != b->token ||
 	    a->gap.value != b->gap.value || a->gap.ns != b->gap.ns ||
 	    /* the same name: no class given is class=normal */
 	    wl_class_name(a->prio_class) != wl_class_name(b->prio_class) ||
@@ -1507,6 +1545,58 @@ const char *wl_run_tenant(const struct wl_run *run,
 			  const struct wl_program *prog)
 {
 	return run->tenant[0] ? run->tenant : prog->name;
+}
+
+/**
+ * wl_run_has_slo() - does a run have an SLO
+ * @run: the run.
+ *
+ * Return: 1 with ``slo=``, ``slo-ttft=`` or ``slo-tpot=``, else 0.
+ */
+int wl_run_has_slo(const struct wl_run *run)
+{
+	return run->has_slo || run->has_slo_ttft || run->has_slo_tpot;
+}
+
+/**
+ * wl_run_grid_class() - the class a grid of a run is submitted in
+ * @run: the run, or NULL (alone: the grid's own).
+ * @g: a grid of its program.
+ *
+ * Return: the run's ``class=`` (&wl_run.prio_class) where it gives one,
+ * else the grid's &wl_grid.prio_class (%GPUTBS_PRIO_DEFAULT: normal).
+ */
+__u32 wl_run_grid_class(const struct wl_run *run, const struct wl_grid *g)
+{
+	if (run && run->prio_class != GPUTBS_PRIO_DEFAULT)
+		return run->prio_class;
+	return g->prio_class;
+}
+
+/**
+ * wl_program_tokens() - the output tokens of one request of a program
+ * @prog: the program.
+ * @first: out (unless NULL): the index of its first ``token=1`` grid.
+ * @last: out (unless NULL): the index of its last ``token=1`` grid.
+ *
+ * Return: its grids with ``token=1``, the tokens a request emits; 0: none
+ * (then @first and @last are left alone).
+ */
+unsigned int wl_program_tokens(const struct wl_program *prog,
+			       unsigned int *first, unsigned int *last)
+{
+	unsigned int k, n = 0;
+
+	for (k = 0; k < prog->nr_grids; k++) {
+		if (!prog->grids[k].token)
+			continue;
+		if (!n && first)
+			*first = k;
+		if (last)
+			*last = k;
+		n++;
+	}
+	return n;
 }
 
 /**

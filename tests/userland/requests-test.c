@@ -180,9 +180,56 @@ static void test_plan(void)
 	run_plan_free(&pl);
 }
 
+/*
+ * TTFT and TPOT of four requests of 5 tokens, by hand (MLPerf's
+ * definitions, req_token_stats_calc()):
+ *   request  arrive  first token  last token  TTFT  TPOT
+ *   0             0          100         500   100  (500-100)/4 = 100
+ *   1            50          350         750   300  (750-350)/4 = 100
+ *   2           100          200        1003   100  (1003-200)/4 = 200 (200.75)
+ *   3           150          600         650   450  (650-600)/4 = 12 (12.5)
+ * Sorted TTFT 100 100 300 450: p50 rank 2 = 100, p99 rank 4 = 450; TPOT
+ * 12 100 100 200: p50 100, p99 200.  Bounds TTFT 300, TPOT 150: requests
+ * 0 and 1 meet both, 2 misses TPOT, 3 misses TTFT: 2.
+ */
+static void test_tokens(void)
+{
+	static const __u64 arrive[4] = { 0, 50, 100, 150 };
+	static const __u64 first[4] = { 100, 350, 200, 600 };
+	static const __u64 last[4] = { 500, 750, 1003, 650 };
+	struct req_stats st;
+
+	memset(&st, 0, sizeof(st));
+	CHECK(!req_token_stats_calc(arrive, first, last, 5, 4, 300, 150, &st),
+	      "calc");
+	CHECK(st.has_tokens && st.tokens == 5, "tokens %u", st.tokens);
+	CHECK(st.ttft_p50 == 100, "ttft p50 %llu",
+	      (unsigned long long)st.ttft_p50);
+	CHECK(st.ttft_p99 == 450, "ttft p99 %llu",
+	      (unsigned long long)st.ttft_p99);
+	CHECK(st.tpot_p50 == 100, "tpot p50 %llu",
+	      (unsigned long long)st.tpot_p50);
+	CHECK(st.tpot_p99 == 200, "tpot p99 %llu",
+	      (unsigned long long)st.tpot_p99);
+	CHECK(st.tokens_met == 2, "met %u", st.tokens_met);
+	/* only a TTFT bound: request 3 misses it */
+	CHECK(!req_token_stats_calc(arrive, first, last, 5, 4, 300, 0, &st) &&
+	      st.tokens_met == 3, "met, TTFT only %u", st.tokens_met);
+	/* one token: no TPOT, which meets any TPOT bound */
+	CHECK(!req_token_stats_calc(arrive, first, first, 1, 4, 0, 1, &st) &&
+	      st.tpot_p50 == 0 && st.tpot_p99 == 0 && st.tokens_met == 4,
+	      "one token: tpot %llu, met %u",
+	      (unsigned long long)st.tpot_p99, st.tokens_met);
+	CHECK(req_token_stats_calc(arrive, first, last, 0, 4, 0, 0, &st),
+	      "no tokens");
+	CHECK(req_token_stats_calc(arrive, first, last, 5, 0, 0, 0, &st),
+	      "no requests");
+}
+
 int main(void)
 {
 	test_percentiles();
+	test_tokens();
 	test_times();
 	test_arrivals();
 	test_plan();

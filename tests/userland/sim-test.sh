@@ -561,6 +561,39 @@ if [ "$got" = "0-1000 0-1000 1000-2000" ]; then
 else
 	fail "run together.gtbs: requests '$got', not 0-1000 0-1000 1000-2000"
 fi
+# TTFT and TPOT, hand-worked in tokens.gtbs
+"$sim" run --sms 1 "$rq/tokens.gtbs" >"$tmp.d/tokens" 2>&1
+if grep -q '^  LLM             2       3         1000         2000          600          950         2000          900   50.00%$' \
+	"$tmp.d/tokens"; then
+	ok
+else
+	fail "run tokens.gtbs: not TTFT 1000/2000, TPOT 600/950, 1 of 2 within slo-ttft and slo-tpot"
+	sed 's/^/  | /' "$tmp.d/tokens"
+fi
+"$sim" run --sms 1 --format json "$rq/tokens.gtbs" >"$tmp.d/tokens.json" 2>&1
+got=$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))["workloads"][0]["runs"][0]["requests"]
+print(r["tokens"], r["ttft_p50_cycles"], r["ttft_p99_cycles"],
+      r["tpot_p50_cycles"], r["tpot_p99_cycles"], r["tokens_met"],
+      r["tokens_attainment"], "%.6f" % r["ttft_p99_ms"])' "$tmp.d/tokens.json")
+if [ "$got" = "3 1000 2000 600 950 1 0.5 0.001428" ]; then
+	ok
+else
+	fail "run tokens.gtbs --format json: '$got'"
+fi
+# a run's class= is its grids' class=, under policies that read classes
+sed 's/ class=[a-z]*$//' "$rq/run-class.gtbs" >"$tmp.d/noclass.gtbs"
+for f in "$rq/run-class.gtbs" "$rq/run-class-grids.gtbs" "$tmp.d/noclass.gtbs"; do
+	"$sim" run -P fifo,srtf,fair "$f" 2>&1 |
+		sed -n '/^  requests/,/^  I /p' >"$tmp.d/$(basename "$f").req"
+done
+if [ -s "$tmp.d/run-class.gtbs.req" ] &&
+	cmp -s "$tmp.d/run-class.gtbs.req" "$tmp.d/run-class-grids.gtbs.req" &&
+	! cmp -s "$tmp.d/run-class.gtbs.req" "$tmp.d/noclass.gtbs.req"; then
+	ok
+else
+	fail "run-class.gtbs: a run's class= does not run as its grids' class="
+fi
 # Poisson arrivals: the same seed, the same output; another seed, another
 sed 's/seed=7/seed=8/' "$root/tests/userland/good/requests.gtbs" >"$tmp.d/seed8.gtbs"
 "$sim" run "$root/tests/userland/good/requests.gtbs" >"$tmp.d/p1" 2>&1

@@ -577,9 +577,7 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 		memcpy(pr->arrive, po->arrive,
 		       po->nr_requests * sizeof(*pr->arrive));
 		pr->stream_order = true;
-		if (prog_result_stats(pr, wl->runs[r].has_slo ?
-				      wl_time_cycles(&wl->runs[r].slo,
-						     c->cfg.clock_khz) : 0))
+		if (prog_result_run_stats(pr, &wl->runs[r], c->cfg.clock_khz))
 			return sim_run_error(-ENOMEM, wl->name,
 					     "out of memory");
 		pr->runtime = po->turnaround;
@@ -738,7 +736,8 @@ static int sim_scenario_check(const struct wl_set *set)
 		const struct wl_workload *wl = set->workloads[w];
 
 		for (r = 0; r < wl->nr_runs; r++)
-			if (wl->runs[r].requests > 1 || wl->runs[r].has_slo)
+			if (wl->runs[r].requests > 1 ||
+			    wl_run_has_slo(&wl->runs[r]))
 				break;
 		if (r == wl->nr_runs) {
 			sim_err("%s:%u: workload %s has no run with requests (requests= above 1 or slo=), nothing for --scenario to measure; 'gputbs-sim run' reports it",
