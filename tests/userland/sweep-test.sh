@@ -9,6 +9,8 @@
 #   hand-worked  tests/userland/sweep/one-sm.gtbs on one SM: every
 #                point's requests, p99, SLO attainment, p99_vs_alone and
 #                throughput_vs_alone worked out below, and the goodput
+#   tokens       tests/userland/sweep/tokens.gtbs: TTFT and TPOT per point
+#                and the goodput by slo-ttft= and slo-tpot=, by hand
 #   shards       --shard I/N merged with --merge gives the unsharded JSON
 #                and text byte for byte, in any order; a Slurm array
 #                task's SLURM_ARRAY_TASK_* pick its shard; bad merges
@@ -107,6 +109,32 @@ if grep -q '^  fifo           1.25$' "$tmp.d/hand.txt" &&
 		"$tmp.d/hand.txt"; then ok; else
 	fail "one-sm text: no goodput lines"
 	sed 's/^/  | /' "$tmp.d/hand.txt"
+fi
+
+# --- tokens: TTFT and TPOT by hand ---------------------------------------------
+# tokens.gtbs: a request is 1000 + 500 + 500 cycles, each grid a token,
+# one request at a time: service interval 2000.  At load 0.5, 2 requests
+# (every 4000), at 1.0, 4 (every 2000): none waits.  TTFT 1000, TPOT
+# (2000 - 1000) / 2 = 500.  "meets" (TTFT <= 1000, TPOT <= 500) meets at
+# both loads: goodput 1.0; "tpot-missed" (TPOT <= 499) at none.
+"$sim" sweep --device gtx480 --sms 1 --duration 8000 -P fifo \
+	--load 0.5,1 --format json "$here/tokens.gtbs" >"$tmp.d/tok.json"
+got=$(jq_py "$tmp.d/tok.json" '" ".join("%s:%d:%d:%d:%d:%s" % (p["load"], r["shared"]["requests"], r["shared"]["ttft_p99_cycles"], r["shared"]["tpot_p99_cycles"], r["shared"]["tokens_met"], r["meets_slo"]) for p in d["points"] for r in p["runs"])')
+want="0.5:2:1000:500:2:True 1.0:4:1000:500:4:True 0.5:2:1000:500:0:False 1.0:4:1000:500:0:False"
+if [ "$got" = "$want" ]; then ok; else
+	fail "tokens.gtbs: got '$got', want '$want'"
+fi
+got=$(jq_py "$tmp.d/tok.json" '" ".join("%s/%s" % (g["workload"], g["goodput"]) for g in d["goodput"])')
+if [ "$got" = "meets/1.0 tpot-missed/0.0" ]; then ok; else
+	fail "tokens.gtbs goodput: got '$got'"
+fi
+for i in 1 2; do
+	"$sim" sweep --device gtx480 --sms 1 --duration 8000 -P fifo \
+		--load 0.5,1 --shard $i/2 "$here/tokens.gtbs" >"$tmp.d/tok$i.json"
+done
+if "$sim" sweep --merge --format json "$tmp.d/tok1.json" "$tmp.d/tok2.json" |
+	cmp -s - "$tmp.d/tok.json"; then ok; else
+	fail "tokens.gtbs: the merged shards differ from the sweep"
 fi
 
 # --- shards and merge ------------------------------------------------------

@@ -57,6 +57,13 @@
  * @slo_met: requests within the run's SLO.
  * @first_arrive: the first request's arrival, cycles.
  * @last_end: the last request's end, cycles.
+ * @ttft_p50: with tokens (``token=1`` grids): median time to first
+ *	token, cycles (req_token_stats_calc()).
+ * @ttft_p99: with tokens: its 99th percentile, cycles.
+ * @tpot_p50: with tokens: median time per output token, cycles.
+ * @tpot_p99: with tokens: its 99th percentile, cycles.
+ * @tokens_met: with tokens: requests within both the TTFT and the TPOT
+ *	bound.
  */
 struct sweep_stats {
 	u64 n;
@@ -65,6 +72,11 @@ struct sweep_stats {
 	u64 slo_met;
 	u64 first_arrive;
 	u64 last_end;
+	u64 ttft_p50;
+	u64 ttft_p99;
+	u64 tpot_p50;
+	u64 tpot_p99;
+	u64 tokens_met;
 };
 
 /**
@@ -89,6 +101,12 @@ struct sweep_run {
  * @measured: it has requests (``requests=`` above 1 or an SLO): the
  *	sweep reports it.
  * @slo: its ``slo=``, cycles; 0 for none.
+ * @tokens: output tokens per request (its program's ``token=1`` grids),
+ *	0 for none.
+ * @first_token: with @tokens, the index of its first ``token=1`` grid.
+ * @last_token: with @tokens, the index of its last.
+ * @slo_ttft: ``slo-ttft=``, cycles; 0 for none.
+ * @slo_tpot: ``slo-tpot=``, cycles; 0 for none.
  * @latency: its program's alone latency, one request, fifo, on a fresh
  *	device, cycles.
  * @alone: cycles per request alone, the load's unit (load 1.0 = 1 /
@@ -100,6 +118,11 @@ struct sweep_wl_run {
 	bool open;
 	bool measured;
 	u64 slo;
+	u32 tokens;
+	u32 first_token;
+	u32 last_token;
+	u64 slo_ttft;
+	u64 slo_tpot;
 	u64 latency;
 	u64 alone;
 };
@@ -492,21 +515,36 @@ static int sweep_alloc_points(struct sweep *sw)
 
 /* ---- running ---- */
 
-/* Per request its end, then the integers of sweep_stats. */
+/*
+ * Per request its end (and with tokens its first and last token's), then
+ * the integers of sweep_stats.
+ */
 static int sweep_stats_of(const struct sim_prog_out *po, unsigned int g,
-			  u64 slo, struct sweep_stats *st)
+			  const struct sweep_wl_run *wr,
+			  struct sweep_stats *st)
 {
+	u64 *end, *first, *last;
 	struct req_stats rs;
-	u64 *end;
 	unsigned int q;
 	int ret;
 
-	end = calloc(po->nr_requests, sizeof(*end));
+	end = calloc(3 * (size_t)po->nr_requests, sizeof(*end));
 	if (!end)
 		return -ENOMEM;
-	for (q = 0; q < po->nr_requests; q++)
-		end[q] = po->grids[(size_t)(q + 1) * g - 1].end_cycle;
-	ret = req_stats_calc(po->arrive, end, po->nr_requests, slo, &rs);
+	first = end + po->nr_requests;
+	last = first + po->nr_requests;
+	for (q = 0; q < po->nr_requests; q++) {
+		const struct sim_grid_out *gr = &po->grids[(size_t)q * g];
+
+		end[q] = gr[g - 1].end_cycle;
+		first[q] = gr[wr->first_token].end_cycle;
+		last[q] = gr[wr->last_token].end_cycle;
+	}
+	ret = req_stats_calc(po->arrive, end, po->nr_requests, wr->slo, &rs);
+	if (!ret && wr->tokens)
+		ret = req_token_stats_calc(po->arrive, first, last,
+					   wr->tokens, po->nr_requests,
+					   wr->slo_ttft, wr->slo_tpot, &rs);
 	free(end);
 	if (ret)
 		return ret;
@@ -516,6 +554,13 @@ static int sweep_stats_of(const struct sim_prog_out *po, unsigned int g,
 	st->slo_met = rs.slo_met;
 	st->first_arrive = rs.first_arrive;
 	st->last_end = rs.last_end;
+	if (wr->tokens) {
+		st->ttft_p50 = rs.ttft_p50;
+		st->ttft_p99 = rs.ttft_p99;
+		st->tpot_p50 = rs.tpot_p50;
+		st->tpot_p99 = rs.tpot_p99;
+		st->tokens_met = rs.tokens_met;
+	}
 	return 0;
 }
 
@@ -601,7 +646,7 @@ static int sweep_point_run(const struct sweep *sw, size_t i,
 		if (sw_wl->runs[r].measured)
 			ret = sweep_stats_of(&out.progs[r],
 					     job.progs[r]->nr_grids,
-					     sw_wl->runs[r].slo,
+					     &sw_wl->runs[r],
 					     &pt->runs[r].shared);
 	sim_out_free(&out);
 	for (r = 0; !ret && r < scaled->nr_runs; r++) {
@@ -613,7 +658,7 @@ static int sweep_point_run(const struct sweep *sw, size_t i,
 		if (!ret)
 			ret = sweep_stats_of(&out.progs[0],
 					     job.progs[0]->nr_grids,
-					     sw_wl->runs[r].slo,
+					     &sw_wl->runs[r],
 					     &pt->runs[r].alone);
 		sim_out_free(&out);
 	}
@@ -748,7 +793,8 @@ static int sweep_alone(struct sweep *sw, struct sweep_wl *w)
 			return ret == -ENOMEM ? SIM_EXIT_SYSTEM :
 						SIM_EXIT_USAGE;
 		}
-		ret = sweep_stats_of(&out.progs[0], prog->nr_grids, 0, &st);
+		ret = sweep_stats_of(&out.progs[0], prog->nr_grids,
+				     &w->runs[r], &st);
 		sim_out_free(&out);
 		if (ret) {
 			sim_err("out of memory");
@@ -812,9 +858,18 @@ static int sweep_load_files(struct sweep *sw, char **files, unsigned int n)
 					 "%s", set->programs[run->program]->name);
 				wr->open = wl_run_open(run);
 				wr->measured = run->requests > 1 ||
-					       run->has_slo;
+					       wl_run_has_slo(run);
 				wr->slo = run->has_slo ?
 					wl_time_cycles(&run->slo,
+						       sw->cfg.clock_khz) : 0;
+				wr->tokens = wl_program_tokens(set->programs[run->program],
+							       &wr->first_token,
+							       &wr->last_token);
+				wr->slo_ttft = run->has_slo_ttft ?
+					wl_time_cycles(&run->slo_ttft,
+						       sw->cfg.clock_khz) : 0;
+				wr->slo_tpot = run->has_slo_tpot ?
+					wl_time_cycles(&run->slo_tpot,
 						       sw->cfg.clock_khz) : 0;
 				any |= wr->open;
 			}
@@ -874,11 +929,21 @@ static double sweep_ratio(double a, double b)
 	return b > 0 ? a / b : 0;
 }
 
-/* The run has an SLO and meets it at p99. */
+/* A run's SLOs: ``slo=``, ``slo-ttft=``, ``slo-tpot=``. */
+static bool sweep_has_slo(const struct sweep_wl_run *wr)
+{
+	return wr->slo || wr->slo_ttft || wr->slo_tpot;
+}
+
+/* The run meets each of its SLOs at p99 (one without any meets them). */
 static bool sweep_meets(const struct sweep_wl_run *wr,
 			const struct sweep_run *run)
 {
-	return !wr->slo || run->shared.p99 <= wr->slo;
+	const struct sweep_stats *st = &run->shared;
+
+	return (!wr->slo || st->p99 <= wr->slo) &&
+	       (!wr->slo_ttft || st->ttft_p99 <= wr->slo_ttft) &&
+	       (!wr->slo_tpot || st->tpot_p99 <= wr->slo_tpot);
 }
 
 /*
@@ -949,7 +1014,7 @@ static void sweep_json_load(struct json *j, const char *key, u32 ppm)
 }
 
 static void sweep_json_stats(struct json *j, const char *key,
-			     const struct sweep_stats *st)
+			     const struct sweep_stats *st, bool tokens)
 {
 	json_obj(j, key);
 	json_u64(j, "requests", st->n);
@@ -958,6 +1023,13 @@ static void sweep_json_stats(struct json *j, const char *key,
 	json_u64(j, "slo_met", st->slo_met);
 	json_u64(j, "first_arrive_cycles", st->first_arrive);
 	json_u64(j, "last_end_cycles", st->last_end);
+	if (tokens) {
+		json_u64(j, "ttft_p50_cycles", st->ttft_p50);
+		json_u64(j, "ttft_p99_cycles", st->ttft_p99);
+		json_u64(j, "tpot_p50_cycles", st->tpot_p50);
+		json_u64(j, "tpot_p99_cycles", st->tpot_p99);
+		json_u64(j, "tokens_met", st->tokens_met);
+	}
 	json_obj_end(j);
 }
 
@@ -976,15 +1048,24 @@ static void sweep_json_run(struct json *j, const struct sweep *sw,
 		json_obj_end(j);
 		return;
 	}
-	sweep_json_stats(j, "shared", st);
-	sweep_json_stats(j, "alone", &run->alone);
+	sweep_json_stats(j, "shared", st, wr->tokens);
+	sweep_json_stats(j, "alone", &run->alone, wr->tokens);
 	json_double(j, "p50_ms", sweep_ms(sw, st->p50));
 	json_double(j, "p99_ms", sweep_ms(sw, st->p99));
-	if (wr->slo) {
+	if (wr->tokens) {
+		json_double(j, "ttft_p50_ms", sweep_ms(sw, st->ttft_p50));
+		json_double(j, "ttft_p99_ms", sweep_ms(sw, st->ttft_p99));
+		json_double(j, "tpot_p50_ms", sweep_ms(sw, st->tpot_p50));
+		json_double(j, "tpot_p99_ms", sweep_ms(sw, st->tpot_p99));
+	}
+	if (wr->slo)
 		json_double(j, "slo_attainment",
 			    (double)st->slo_met / (st->n ? st->n : 1));
+	if (wr->slo_ttft || wr->slo_tpot)
+		json_double(j, "tokens_attainment",
+			    (double)st->tokens_met / (st->n ? st->n : 1));
+	if (sweep_has_slo(wr))
 		json_bool(j, "meets_slo", sweep_meets(wr, run));
-	}
 	json_double(j, "p99_vs_alone", sweep_ratio((double)st->p99,
 						   (double)run->alone.p99));
 	json_double(j, "throughput", sweep_tput(sw, st));
@@ -1046,6 +1127,9 @@ static void sweep_json_head(struct json *j, const struct sweep *sw)
 								  "closed");
 			json_bool(j, "measured", wl->runs[r].measured);
 			json_u64(j, "slo_cycles", wl->runs[r].slo);
+			json_u64(j, "tokens", wl->runs[r].tokens);
+			json_u64(j, "slo_ttft_cycles", wl->runs[r].slo_ttft);
+			json_u64(j, "slo_tpot_cycles", wl->runs[r].slo_tpot);
 			json_u64(j, "latency_cycles", wl->runs[r].latency);
 			json_u64(j, "service_cycles", wl->runs[r].alone);
 			json_obj_end(j);
@@ -1167,6 +1251,17 @@ static void sweep_text_point(FILE *f, const struct sweep *sw,
 			sweep_tput(sw, st),
 			sweep_ratio(sweep_tput(sw, st),
 				    sweep_tput(sw, &ru->alone)));
+		if (!wl->runs[r].tokens)
+			continue;
+		if (wl->runs[r].slo_ttft || wl->runs[r].slo_tpot)
+			snprintf(slo, sizeof(slo), "%.0f%%", 100.0 *
+				 st->tokens_met / (st->n ? st->n : 1));
+		else
+			snprintf(slo, sizeof(slo), "-");
+		fprintf(f, "%-14s %5s %4s    TTFT p50 %.2f p99 %.2f ms, TPOT p50 %.2f p99 %.2f ms, within both bounds %s\n",
+			"", "", "", sweep_ms(sw, st->ttft_p50),
+			sweep_ms(sw, st->ttft_p99), sweep_ms(sw, st->tpot_p50),
+			sweep_ms(sw, st->tpot_p99), slo);
 	}
 }
 
@@ -1243,17 +1338,142 @@ static void sweep_text(FILE *f, const struct sweep *sw)
 
 /* ---- figures ---- */
 
+/* What a figure draws against load. */
+enum sweep_fig {
+	SWEEP_FIG_P99,		/* a run's p99 latency, ms, worst seed */
+	SWEEP_FIG_TTFT,		/* a run's p99 time to first token, ms */
+	SWEEP_FIG_TPOT,		/* a run's p99 time per output token, ms */
+	SWEEP_FIG_TPUT,		/* closed loops' throughput_vs_alone, mean */
+	SWEEP_NR_FIGS,
+};
+
+static const struct {
+	const char *tag;	/* file name part */
+	const char *what;	/* title part */
+	const char *ylabel;
+} sweep_figs[SWEEP_NR_FIGS] = {
+	[SWEEP_FIG_P99] = { "p99", "p99 latency", "p99 latency (ms)" },
+	[SWEEP_FIG_TTFT] = { "ttft", "p99 time to first token",
+			     "p99 TTFT (ms)" },
+	[SWEEP_FIG_TPOT] = { "tpot", "p99 time per output token",
+			     "p99 TPOT (ms)" },
+	[SWEEP_FIG_TPUT] = { "throughput", "throughput kept by the closed loops (over alone)",
+			     "throughput / alone" },
+};
+
+/* The SLO a figure of run @wr draws, cycles; 0: not a figure of it. */
+static u64 sweep_fig_slo(const struct sweep_wl_run *wr, enum sweep_fig fig)
+{
+	if (!wr->measured)
+		return 0;
+	return fig == SWEEP_FIG_P99 ? wr->slo :
+	       fig == SWEEP_FIG_TTFT ? wr->slo_ttft :
+	       fig == SWEEP_FIG_TPOT ? wr->slo_tpot : 0;
+}
+
+/* The value a figure plots at point (@w, @m, @p, @l), over the seeds. */
+static double sweep_fig_value(const struct sweep *sw, unsigned int w,
+			      unsigned int m, unsigned int p, unsigned int l,
+			      unsigned int r, enum sweep_fig fig)
+{
+	const struct sweep_wl *wl = &sw->wls[w];
+	unsigned int s, k, n = 0;
+	double v = 0;
+
+	for (s = 0; s < sw->nr_seeds; s++) {
+		const struct sweep_point *pt =
+			&sw->points[sweep_index(sw, w, m, p, l, s)];
+		const struct sweep_stats *st = &pt->runs[r].shared;
+
+		if (fig != SWEEP_FIG_TPUT) {
+			v = fmax(v, sweep_ms(sw, fig == SWEEP_FIG_P99 ?
+					     st->p99 : fig == SWEEP_FIG_TTFT ?
+					     st->ttft_p99 : st->tpot_p99));
+			continue;
+		}
+		for (k = 0; k < wl->nr_runs; k++) {
+			if (wl->runs[k].open || !wl->runs[k].measured)
+				continue;
+			v += sweep_ratio(sweep_tput(sw, &pt->runs[k].shared),
+					 sweep_tput(sw, &pt->runs[k].alone));
+			n++;
+		}
+	}
+	return fig == SWEEP_FIG_TPUT && n ? v / n : v;
+}
+
+/* One figure: its data, a file per policy, and its part of the script. */
+static int sweep_fig(const struct sweep *sw, const char *dir, FILE *gp,
+		     unsigned int w, unsigned int m, unsigned int r,
+		     enum sweep_fig fig)
+{
+	const struct sweep_wl *wl = &sw->wls[w];
+	const char *mode = gtbs_preempt_mode_name(sw->preempts[m]);
+	char name[128], base[96];
+	unsigned int p, l;
+	FILE *f;
+
+	if (fig == SWEEP_FIG_TPUT)
+		snprintf(base, sizeof(base), "w%u-%s-throughput", w, mode);
+	else
+		snprintf(base, sizeof(base), "w%u-%s-r%u-%s", w, mode, r,
+			 sweep_figs[fig].tag);
+	for (p = 0; p < sw->nr_policies; p++) {
+		snprintf(name, sizeof(name), "%s-%u.dat", base, p);
+		f = sim_open(dir, name);
+		if (!f)
+			return -EIO;
+		fprintf(f, "# load %s\n", fig == SWEEP_FIG_TPUT ?
+			"throughput_vs_alone(mean over seeds and closed loops)" :
+			"ms(worst seed)");
+		for (l = 0; l < sw->nr_loads; l++)
+			fprintf(f, "%u.%06u %.6f\n", sw->loads[l] / 1000000,
+				sw->loads[l] % 1000000,
+				sweep_fig_value(sw, w, m, p, l, r, fig));
+		if (sim_close(f, dir, name))
+			return -EIO;
+	}
+	fprintf(gp, "\nset terminal svg size 800,450 noenhanced font \"sans,10\" background rgb \"white\"\n"
+		"set output \"%s.svg\"\nset title ", base);
+	if (fig == SWEEP_FIG_TPUT)
+		sim_gp_str(gp, "%s, preempt %s: %s", wl->name, mode,
+			   sweep_figs[fig].what);
+	else
+		sim_gp_str(gp, "%s, preempt %s: %s %s (worst seed)", wl->name,
+			   mode, wl->runs[r].program, sweep_figs[fig].what);
+	fprintf(gp, "\nset xlabel 'load (1.0 = alone service rate)'\nset ylabel '%s'\nset key top left Left reverse\nset grid\nset yrange [0:%s]\nplot ",
+		sweep_figs[fig].ylabel, fig == SWEEP_FIG_TPUT ? "1.05" : "*");
+	for (p = 0; p < sw->nr_policies; p++) {
+		fprintf(gp, "%s'%s-%u.dat' using 1:2 with linespoints title ",
+			p ? ", " : "", base, p);
+		sim_gp_str(gp, "%s", sw->policy_names[p]);
+	}
+	if (fig != SWEEP_FIG_TPUT)
+		fprintf(gp, ", %.6f with lines dashtype 2 lc rgb 'black' title 'SLO'",
+			sweep_ms(sw, sweep_fig_slo(&wl->runs[r], fig)));
+	fprintf(gp, "\nunset output\n"
+		"if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+		"\tset terminal pngcairo size 800,450 noenhanced font \"sans,10\" background rgb \"white\"\n"
+		"} else {\n"
+		"\tset terminal png size 800,450 noenhanced\n"
+		"}\n"
+		"set output \"%s.png\"\nreplot\nunset output\nunset yrange\n",
+		base);
+	return 0;
+}
+
 /*
- * Per workload and mode: per run with an SLO, its p99 (worst seed)
- * against load, a line per policy, the SLO dashed; per workload with a
- * closed loop, the closed loops' throughput_vs_alone (mean over seeds).
+ * Per workload and mode: per run and SLO (slo=, slo-ttft=, slo-tpot=)
+ * its p99 (worst seed) against load, a line per policy, the SLO dashed;
+ * with a closed loop, the closed loops' throughput_vs_alone (mean over
+ * seeds and loops).
  */
 static int sweep_plot(const struct sweep *sw, const char *dir)
 {
-	unsigned int w, m, p, l, s, r, figs = 0;
-	char name[128], base[96];
-	FILE *gp, *f;
-	int ret;
+	unsigned int w, m, r, figs = 0;
+	enum sweep_fig fig;
+	FILE *gp;
+	int ret = 0;
 
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		sim_err("--plot: %s: %s", dir, strerror(errno));
@@ -1265,106 +1485,35 @@ static int sweep_plot(const struct sweep *sw, const char *dir)
 	fputs("# gputbs-sim sweep --plot: p99 and throughput kept against load,\n"
 	      "# each figure as SVG and PNG\n"
 	      "# run \"gnuplot sweep.gp\" in this directory\n", gp);
-	for (w = 0; w < sw->nr_wls; w++) {
+	for (w = 0; !ret && w < sw->nr_wls; w++) {
 		const struct sweep_wl *wl = &sw->wls[w];
+		bool closed = false;
 
-		for (m = 0; m < sw->nr_preempts; m++) {
-			const char *mode = gtbs_preempt_mode_name(sw->preempts[m]);
-			bool closed = false;
-
-			for (r = 0; r <= wl->nr_runs; r++) {
-				bool tput = r == wl->nr_runs;
-
-				if (tput && !closed)
-					continue;
-				if (!tput && (!wl->runs[r].slo ||
-					      !wl->runs[r].measured)) {
-					closed |= !wl->runs[r].open &&
-						  wl->runs[r].measured;
-					continue;
+		for (r = 0; r < wl->nr_runs; r++)
+			closed |= !wl->runs[r].open && wl->runs[r].measured;
+		for (m = 0; !ret && m < sw->nr_preempts; m++) {
+			for (r = 0; !ret && r < wl->nr_runs; r++)
+				for (fig = 0; !ret && fig < SWEEP_FIG_TPUT;
+				     fig++) {
+					if (!sweep_fig_slo(&wl->runs[r], fig))
+						continue;
+					ret = sweep_fig(sw, dir, gp, w, m, r,
+							fig);
+					figs++;
 				}
-				if (tput)
-					snprintf(base, sizeof(base), "w%u-%s-throughput", w, mode);
-				else
-					snprintf(base, sizeof(base), "w%u-%s-r%u-p99", w, mode, r);
-				for (p = 0; p < sw->nr_policies; p++) {
-					snprintf(name, sizeof(name), "%s-%u.dat", base, p);
-					f = sim_open(dir, name);
-					if (!f) {
-						fclose(gp);
-						return SIM_EXIT_SYSTEM;
-					}
-					fprintf(f, "# load %s\n", tput ?
-						"throughput_vs_alone(mean over seeds and closed loops)" :
-						"p99_ms(worst seed)");
-					for (l = 0; l < sw->nr_loads; l++) {
-						double v = 0;
-						unsigned int n = 0, k;
-
-						for (s = 0; s < sw->nr_seeds; s++) {
-							const struct sweep_point *pt =
-								&sw->points[sweep_index(sw, w, m, p, l, s)];
-
-							if (!tput) {
-								v = fmax(v, sweep_ms(sw, pt->runs[r].shared.p99));
-								n = 1;
-								continue;
-							}
-							for (k = 0; k < wl->nr_runs; k++) {
-								if (wl->runs[k].open || !wl->runs[k].measured)
-									continue;
-								v += sweep_ratio(sweep_tput(sw, &pt->runs[k].shared),
-										 sweep_tput(sw, &pt->runs[k].alone));
-								n++;
-							}
-						}
-						fprintf(f, "%u.%06u %.6f\n",
-							sw->loads[l] / 1000000,
-							sw->loads[l] % 1000000,
-							tput && n ? v / n : v);
-					}
-					ret = sim_close(f, dir, name);
-					if (ret) {
-						fclose(gp);
-						return SIM_EXIT_SYSTEM;
-					}
-				}
-				fprintf(gp, "\nset terminal svg size 800,450 noenhanced font \"sans,10\" background rgb \"white\"\n"
-					"set output \"%s.svg\"\nset title ", base);
-				if (tput)
-					sim_gp_str(gp, "%s, preempt %s: throughput kept by the closed loops (over alone)",
-						   wl->name, mode);
-				else
-					sim_gp_str(gp, "%s, preempt %s: %s p99 (worst seed)",
-						   wl->name, mode, wl->runs[r].program);
-				fprintf(gp, "\nset xlabel 'load (1.0 = alone service rate)'\nset ylabel '%s'\nset key top left Left reverse\nset grid\n",
-					tput ? "throughput / alone" : "p99 latency (ms)");
-				fputs(tput ? "set yrange [0:1.05]\n" : "set yrange [0:*]\n", gp);
-				fputs("plot ", gp);
-				for (p = 0; p < sw->nr_policies; p++) {
-					fprintf(gp, "%s'%s-%u.dat' using 1:2 with linespoints title ",
-						p ? ", " : "", base, p);
-					sim_gp_str(gp, "%s", sw->policy_names[p]);
-				}
-				if (!tput)
-					fprintf(gp, ", %.6f with lines dashtype 2 lc rgb 'black' title 'SLO'",
-						sweep_ms(sw, wl->runs[r].slo));
-				fprintf(gp, "\nunset output\n"
-					"if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-					"\tset terminal pngcairo size 800,450 noenhanced font \"sans,10\" background rgb \"white\"\n"
-					"} else {\n"
-					"\tset terminal png size 800,450 noenhanced\n"
-					"}\n"
-					"set output \"%s.png\"\nreplot\nunset output\nunset yrange\n",
-					base);
+			if (!ret && closed) {
+				ret = sweep_fig(sw, dir, gp, w, m, 0,
+						SWEEP_FIG_TPUT);
 				figs++;
 			}
 		}
 	}
-	if (fclose(gp)) {
+	if (fclose(gp) && !ret) {
 		sim_err("--plot: %s/sweep.gp: %s", dir, strerror(errno));
 		return SIM_EXIT_SYSTEM;
 	}
+	if (ret)
+		return SIM_EXIT_SYSTEM;
 	if (!figs)
 		return 0;
 	ret = sim_run_gnuplot(dir, "sweep.gp");
@@ -1419,11 +1568,17 @@ static const char *sweep_jstr(const struct sim_jval *obj, const char *key)
 }
 
 static int sweep_read_stats(const struct sim_jval *obj, const char *key,
-			    struct sweep_stats *st)
+			    struct sweep_stats *st, bool tokens)
 {
 	const struct sim_jval *o = sim_json_get(obj, key);
 
 	if (!o || o->type != SIM_JOBJ)
+		return -EINVAL;
+	if (tokens && (sweep_jint(o, "ttft_p50_cycles", &st->ttft_p50) ||
+		       sweep_jint(o, "ttft_p99_cycles", &st->ttft_p99) ||
+		       sweep_jint(o, "tpot_p50_cycles", &st->tpot_p50) ||
+		       sweep_jint(o, "tpot_p99_cycles", &st->tpot_p99) ||
+		       sweep_jint(o, "tokens_met", &st->tokens_met)))
 		return -EINVAL;
 	return sweep_jint(o, "requests", &st->n) ||
 	       sweep_jint(o, "p50_cycles", &st->p50) ||
@@ -1540,15 +1695,20 @@ static int sweep_read_head(struct sweep *sw, const struct sim_jval *root)
 			struct sweep_wl_run *wr = &w->runs[r];
 			const char *loop = sweep_jstr(x, "loop");
 			const struct sim_jval *meas = sim_json_get(x, "measured");
+			u64 tok;
 
 			s = sweep_jstr(x, "program");
 			if (!s || strlen(s) >= WL_NAME_LEN || !loop ||
 			    !meas || meas->type != SIM_JBOOL ||
 			    sweep_jint(x, "slo_cycles", &wr->slo) ||
+			    sweep_jint(x, "tokens", &tok) || tok > UINT32_MAX ||
+			    sweep_jint(x, "slo_ttft_cycles", &wr->slo_ttft) ||
+			    sweep_jint(x, "slo_tpot_cycles", &wr->slo_tpot) ||
 			    sweep_jint(x, "latency_cycles", &wr->latency) ||
 			    sweep_jint(x, "service_cycles", &wr->alone))
 				return -EINVAL;
 			snprintf(wr->program, sizeof(wr->program), "%s", s);
+			wr->tokens = tok;
 			wr->open = !strcmp(loop, "open");
 			wr->measured = !strcmp(meas->str, "true");
 		}
@@ -1601,8 +1761,10 @@ static int sweep_read_points(struct sweep *sw, const struct sim_jval *root,
 			    sweep_jint(x, "rate_e4", &ru->rate_e4))
 				return -EINVAL;
 			if (sw->wls[w].runs[r].measured &&
-			    (sweep_read_stats(x, "shared", &ru->shared) ||
-			     sweep_read_stats(x, "alone", &ru->alone)))
+			    (sweep_read_stats(x, "shared", &ru->shared,
+					      sw->wls[w].runs[r].tokens) ||
+			     sweep_read_stats(x, "alone", &ru->alone,
+					      sw->wls[w].runs[r].tokens)))
 				return -EINVAL;
 		}
 		pt->done = true;
