@@ -18,6 +18,10 @@
 #                 CLI, simulator, report and man page tests; check-userland-asan:
 #                 the CLI's error paths under ASan; check-abi-lib: the
 #                 library's exported symbols
+#   make check-slurm  as root: a gputbs-sim sweep as Slurm job arrays on a
+#                 single-node Slurm the test starts and stops, merged,
+#                 against the serial sweep (tests/cluster/slurm-test.sh;
+#                 needs slurm-wlm and munge, which deps-check installs)
 #   make install  libgputbs, headers, pkg-config file, gputbs, gputbs-sim,
 #                 man pages, and the module when KDIR has a kernel build
 #                 tree (else it says it skipped it); DESTDIR, PREFIX
@@ -71,7 +75,7 @@ KMOD_SRCS := Kbuild $(wildcard kmod/*.[ch] sm-emu/*.[ch] uapi/linux/*.h tests/ku
 			       tests/kunit/*.c)
 
 .PHONY: all module module-6.1 module-sparse module-debug userland demo check eval deps-demo \
-	deps-check debug-kernel clean help fit-timing eval-preempt
+	deps-check debug-kernel clean help fit-timing eval-preempt check-slurm
 
 all: module userland
 
@@ -117,6 +121,11 @@ demo: deps-demo
 check: deps-check
 	$(MAKE) -j2 all
 	scripts/check.sh
+
+# make check's Slurm step alone (Documentation/evaluation.rst, "Sweeps on
+# a cluster")
+check-slurm: $(BUILD)/bin/gputbs-sim
+	tests/cluster/slurm-test.sh $(BUILD)/bin/gputbs-sim
 
 # the evaluation sweep on the module against the simulator: build/eval/
 eval: deps-demo

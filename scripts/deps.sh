@@ -9,7 +9,12 @@
 #          trace-cmd (copied into the guest with its libraries),
 #          libnl-utils (genl-ctrl-list, likewise), dkms (make check builds
 #          dkms.conf in scratch trees), PyYAML and jsonschema (the kernel's
-#          YNL tools check the netlink spec)
+#          YNL tools check the netlink spec), slurm-wlm and munge (the
+#          sweep as a Slurm job array, tests/cluster/slurm-test.sh: it
+#          starts a munged, slurmctld and slurmd of its own, on their own
+#          key, socket, ports and files; the packages' services are not
+#          used, and slurmctld and slurmd do not start without
+#          /etc/slurm/slurm.conf, which nothing here writes)
 #
 # Idempotent and non-interactive: packages are checked with dpkg-query first
 # and nothing else happens when all are present (no apt-get update).  Runs
@@ -36,6 +41,7 @@ check_pkgs=(
 	trace-cmd
 	clang
 	libnl-utils dkms python3-yaml python3-jsonschema
+	slurm-wlm munge
 )
 
 mode=${1:-demo}
