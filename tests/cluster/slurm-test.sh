@@ -13,6 +13,8 @@
 # accounting or system files), so it neither needs nor touches a Slurm or
 # munge the machine may already run.  Then:
 #
+#   doc       Documentation/evaluation.rst's copy of scripts/sweep.sbatch
+#             is the file
 #   env       SLURM_ARRAY_TASK_ID=1 _MIN=0 _COUNT=2 picks shard 2/2
 #   array     scripts/sweep.sbatch as sbatch --array=0-1, merged by a
 #             dependent job (the commands of the documentation), is the
@@ -69,10 +71,9 @@ stop() {	# stop PID: TERM, then KILL after 10 s
 
 cleanup() {
 	local rc=$? i
-	trap - EXIT INT TERM
-	if [ "$failed" -ne 0 ] || [ "$rc" -ne 0 ]; then
-		logs
-	fi
+	# nothing stops the cleanup, not even a reader that went away
+	trap '' PIPE HUP INT TERM
+	trap - EXIT
 	if [ ${#jobs_submitted[@]} -ne 0 ] && [ -n "${SLURM_CONF:-}" ]; then
 		timeout 10 scancel "${jobs_submitted[@]}" 2>/dev/null || true
 	fi
@@ -80,11 +81,17 @@ cleanup() {
 	for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
 		stop "${pids[i]}"
 	done
+	if [ "$failed" -ne 0 ] || [ "$rc" -ne 0 ]; then
+		logs
+	fi
 	[ -z "$tmp" ] || rm -rf "$tmp"
 	exit "$rc"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 141' PIPE
+trap 'exit 143' TERM
 
 # A failure that ends the test: counted, then the summary, status 1.
 abort() {
@@ -100,6 +107,26 @@ for c in munged munge unmunge slurmctld slurmd sbatch sinfo scancel python3; do
 		abort "$c not found: install slurm-wlm and munge (make deps-check)"
 done
 [ -x "$sim" ] || abort "$sim: not an executable"
+
+# --- the documentation's copy of scripts/sweep.sbatch is the file -----------
+doc_copy() {	# the code block after "``scripts/sweep.sbatch``, in full"
+	python3 - "$root/Documentation/evaluation.rst" <<'PY'
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+i = next(n for n, l in enumerate(lines) if l.startswith("``scripts/sweep.sbatch``, in full"))
+i = next(n for n in range(i, len(lines)) if lines[n].startswith(".. code-block::")) + 1
+body = []
+for l in lines[i:]:
+    if l and not l.startswith("   "):
+        break
+    body.append(l[3:])
+print("\n".join(body).strip("\n"))
+PY
+}
+if doc_copy | cmp -s - "$root/scripts/sweep.sbatch"; then ok; else
+	doc_copy | diff -u - "$root/scripts/sweep.sbatch" | sed 's/^/  | /'
+	fail "Documentation/evaluation.rst's copy of scripts/sweep.sbatch is not the file"
+fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gputbs-slurm-test.XXXXXX")
 # munged wants its socket's directory searchable by all and nothing
