@@ -21,7 +21,9 @@
 #   make check-slurm  as root: a gputbs-sim sweep as Slurm job arrays on a
 #                 single-node Slurm the test starts and stops, merged,
 #                 against the serial sweep (tests/cluster/slurm-test.sh;
-#                 needs slurm-wlm and munge, which deps-check installs)
+#                 needs slurm-wlm and munge, which deps-check installs);
+#                 check-dask: the same sweep on a local dask.distributed
+#                 cluster (scripts/sweep-dask.py; python3-distributed)
 #   make install  libgputbs, headers, pkg-config file, gputbs, gputbs-sim,
 #                 man pages, and the module when KDIR has a kernel build
 #                 tree (else it says it skipped it); DESTDIR, PREFIX
@@ -75,7 +77,7 @@ KMOD_SRCS := Kbuild $(wildcard kmod/*.[ch] sm-emu/*.[ch] uapi/linux/*.h tests/ku
 			       tests/kunit/*.c)
 
 .PHONY: all module module-6.1 module-sparse module-debug userland demo check eval deps-demo \
-	deps-check debug-kernel clean help fit-timing eval-preempt check-slurm
+	deps-check debug-kernel clean help fit-timing eval-preempt check-slurm check-dask
 
 all: module userland
 
@@ -126,6 +128,10 @@ check: deps-check
 # a cluster")
 check-slurm: $(BUILD)/bin/gputbs-sim
 	tests/cluster/slurm-test.sh $(BUILD)/bin/gputbs-sim
+
+# and its Dask step
+check-dask: $(BUILD)/bin/gputbs-sim
+	tests/cluster/dask-test.sh $(BUILD)/bin/gputbs-sim
 
 # the evaluation sweep on the module against the simulator: build/eval/
 eval: deps-demo

@@ -14,7 +14,8 @@
 # workload-file errors, hostile input files, and these, predict's and
 # timeline's tests again on the CLI under ASan/UBSan/LeakSanitizer; the simulator (determinism, hand-worked pairs,
 # usage errors, plots), its sweep (and as Slurm job arrays on a
-# single-node Slurm started for the test) and its policy plug-ins (the sample policies); the
+# single-node Slurm started for the test, and on a local dask.distributed
+# cluster) and its policy plug-ins (the sample policies); the
 # sample policy modules' W=1 builds (6.12, 6.1, debug kernel); libgputbs' exported symbols; the debug kernel
 # (cached); the KUnit suites loaded as a module in the debug kernel and
 # parsed by the kernel's own kunit.py; the userland suite in the debug
@@ -137,6 +138,10 @@ parse_sweep() {	# "sweep: N passed, M failed"
 
 parse_slurm() {	# "slurm: N passed, M failed"
 	sed -n 's/^slurm: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
+parse_dask() {	# "dask: N passed, M failed"
+	sed -n 's/^dask: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
 
 parse_guest() {	# Check's "100%: Checks: N, Failures: F, Errors: E"
@@ -433,6 +438,10 @@ suite "gputbs-sim sweep: hand-worked loads, goodput, shards and merge (host)" \
 # for byte the serial sweep (evaluation.rst, "Sweeps on a cluster")
 suite "gputbs-sim sweep as Slurm job arrays, merged = the serial sweep (host, single-node Slurm)" \
 	parse_slurm tests/cluster/slurm-test.sh "$BUILD/bin/gputbs-sim"
+# the same sweep as tasks on dask.distributed: a LocalCluster, and a
+# dask-scheduler with a dask-worker started for the test
+suite "gputbs-sim sweep on dask.distributed, merged = the serial sweep (host, local cluster)" \
+	parse_dask tests/cluster/dask-test.sh "$BUILD/bin/gputbs-sim"
 suite "simulator policy plug-ins: the samples, --param, errors (host)" \
 	parse_plugin plugin_tests
 suite "fuzzing the parsers and the scheduler (host, libFuzzer, ASan/UBSan)" \

@@ -14,7 +14,9 @@
 #          starts a munged, slurmctld and slurmd of its own, on their own
 #          key, socket, ports and files; the packages' services are not
 #          used, and slurmctld and slurmd do not start without
-#          /etc/slurm/slurm.conf, which nothing here writes)
+#          /etc/slurm/slurm.conf, which nothing here writes),
+#          python3-distributed (the sweep on a local Dask cluster,
+#          tests/cluster/dask-test.sh)
 #
 # Idempotent and non-interactive: packages are checked with dpkg-query first
 # and nothing else happens when all are present (no apt-get update).  Runs
@@ -41,7 +43,7 @@ check_pkgs=(
 	trace-cmd
 	clang
 	libnl-utils dkms python3-yaml python3-jsonschema
-	slurm-wlm munge
+	slurm-wlm munge python3-distributed
 )
 
 mode=${1:-demo}
