@@ -99,6 +99,13 @@ def main():
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
+        # Debian's python3-distributed is /usr/bin/python3's: run there
+        # if python3 on PATH is another one (a virtualenv, pyenv)
+        deb = "/usr/bin/python3"
+        if os.path.exists(deb) and not os.environ.get("GPUTBS_SWEEP_DASK_REEXEC") \
+                and os.path.realpath(sys.executable) != os.path.realpath(deb):
+            os.environ["GPUTBS_SWEEP_DASK_REEXEC"] = "1"
+            os.execv(deb, [deb, os.path.abspath(__file__)] + sys.argv[1:])
         print("sweep-dask.py: no dask.distributed: install python3-distributed",
               file=sys.stderr)
         return 2
