@@ -64,7 +64,8 @@ def parse_args(argv):
         usage="%(prog)s [--scheduler ADDR | --workers N] [--shards N] "
               "[--sim PATH] [--keep DIR] [--format text|json] [-o FILE] "
               "[--plot DIR] -- SWEEP-OPTIONS... SCENARIO...",
-        description=__doc__.split("\n\n")[0])
+        description=__doc__.split("\n\n", 2)[2],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scheduler")
     ap.add_argument("--workers", type=int)
     ap.add_argument("--shards", type=int)

@@ -19,8 +19,9 @@
 #   array     scripts/sweep.sbatch as sbatch --array=0-1, merged by a
 #             dependent job (the commands of the documentation), is the
 #             serial sweep's JSON byte for byte
-#   array     as --array=5-7 (three shards, the first ID 5), merged here
-#             to text, is the serial sweep's text byte for byte
+#   array     as --array=5-7%2 (three shards, the first ID 5, two at a
+#             time), merged here to text, is the serial sweep's text byte
+#             for byte
 #
 # Every daemon it started is stopped on exit and the directory removed; on
 # a failure the daemons' and the jobs' logs are printed.  The sweep is
@@ -303,24 +304,24 @@ if cmp "$tmp/serial.json" "$a/sweep.json"; then ok; else
 	fail "array 0-1 merged is not the serial sweep's JSON"
 fi
 
-# --- sbatch --array=5-7: three shards, the first task ID 5, merged here --------
+# --- sbatch --array=5-7%2: three shards from task ID 5, 2 at a time ----------
 b=$tmp/b
 : >"$out"
-jid=$(submit --wait --array=5-7 -o "$tmp/jobs/b-%A_%a.out" \
+jid=$(submit --wait --array=5-7%2 -o "$tmp/jobs/b-%A_%a.out" \
 	scripts/sweep.sbatch "$b" "${sweep[@]}") || true
 [ -z "$jid" ] || jobs_submitted+=("$jid")
 if [ -n "$jid" ] && job_ok "$jid" >>"$out"; then
 	ok
 else
 	sed 's/^/  | /' "$out"
-	fail "array 5-7 did not complete"
+	fail "array 5-7%2 did not complete"
 fi
 if "$sim" sweep --merge -o "$b/sweep.txt" "$b"/shard-7.json "$b"/shard-5.json \
 	"$b"/shard-6.json && cmp "$tmp/serial.txt" "$b/sweep.txt" &&
 	grep -q '"shard": "3/3"' "$b/shard-7.json"; then
 	ok
 else
-	fail "array 5-7 merged is not the serial sweep's text"
+	fail "array 5-7%2 merged is not the serial sweep's text"
 fi
 
 summary slurm
