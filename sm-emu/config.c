@@ -31,6 +31,15 @@
  * per SM, 8 * 64 / 48 = 10.7, rounded to 11: an assumption, not a
  * measurement.
  *
+ * Memory bandwidth (&gtbs_dev_preset.mem_bw_mbs): GeForce GTX 480
+ * specifications, 177.4 GB/s; the V100 whitepaper, Table 1, 900 GB/s; the
+ * A100 whitepaper, Table 3, A100 SXM4 40 GB, 1555 GB/s; the H100
+ * datasheet, H100 SXM, 3.35 TB/s.  Context saves
+ * (&gtbs_dev_preset.save_bw_mbs): GPreempt (Fan et al., USENIX ATC 2025)
+ * measures a context switch of an A100 under 40 us, about 44 MB saved at
+ * an effective 1.1 TB/s, 71% of the A100's peak; the other presets are
+ * given the same 71% of theirs, an assumption, not a measurement.
+ *
  * Not modelled: the 1 KiB of shared memory that cc 8.0 and later reserve
  * per block, and the per-block shared memory limit below the per-SM one
  * (V100 96 KiB = per SM, A100 163 KiB, H100 227 KiB).
@@ -55,6 +64,8 @@ static const struct gtbs_dev_preset gtbs_presets[] = {
 			.shmem_alloc_unit = 128,
 			.load_knee_warps = 8,
 		},
+		.mem_bw_mbs = 177400,
+		.save_bw_mbs = 125500,
 	},
 	{
 		.name = "v100",
@@ -75,6 +86,8 @@ static const struct gtbs_dev_preset gtbs_presets[] = {
 			.shmem_alloc_unit = 256,
 			.load_knee_warps = 11,
 		},
+		.mem_bw_mbs = 900000,
+		.save_bw_mbs = 636700,
 	},
 	{
 		.name = "a100",
@@ -95,6 +108,8 @@ static const struct gtbs_dev_preset gtbs_presets[] = {
 			.shmem_alloc_unit = 128,
 			.load_knee_warps = 11,
 		},
+		.mem_bw_mbs = 1555000,
+		.save_bw_mbs = 1100000,
 	},
 	{
 		.name = "h100",
@@ -115,6 +130,8 @@ static const struct gtbs_dev_preset gtbs_presets[] = {
 			.shmem_alloc_unit = 128,
 			.load_knee_warps = 11,
 		},
+		.mem_bw_mbs = 3350000,
+		.save_bw_mbs = 2370000,
 	},
 };
 
@@ -157,6 +174,27 @@ const struct gtbs_dev_preset *gtbs_config_preset(const char *name)
 	return NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(gtbs_config_preset);
+
+/**
+ * gtbs_config_context_bytes() - the contexts of a fully occupied device
+ * @cfg: the device.
+ *
+ * Every SM's register file (&gtbs_dev_config.max_regs_per_sm registers of
+ * 4 bytes) and its shared memory (&gtbs_dev_config.max_shmem_per_sm):
+ * the most that the resident blocks of a device can hold, and so what a
+ * context switch of every SM saves at most.  A block's own save is what
+ * it holds, its grid's registers and shared memory as allocated
+ * (preempt.c, "Preempting running blocks").
+ *
+ * Context: any.
+ * Return: bytes.
+ */
+u64 gtbs_config_context_bytes(const struct gtbs_dev_config *cfg)
+{
+	return (u64)cfg->nr_sms * ((u64)cfg->max_regs_per_sm * 4 +
+				   cfg->max_shmem_per_sm);
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_config_context_bytes);
 
 /**
  * gtbs_config_default() - the paper's device

@@ -157,14 +157,24 @@ struct gtbs_dev_config {
  * @name: short name, lower case: "gtx480", "v100", "a100", "h100".
  * @desc: the product it models, for humans.
  * @cfg: its configuration; &gtbs_dev_config.timing_model is 0 (overlap).
+ * @mem_bw_mbs: the product's peak DRAM bandwidth, MB/s (10^6 bytes per
+ *	second), from its datasheet or whitepaper.
+ * @save_bw_mbs: the bandwidth at which it saves contexts, MB/s: the
+ *	A100's measured by GPreempt (USENIX ATC 2025), the others its
+ *	fraction of their peak (an assumption); see
+ *	gtbs_config_preset_at().
  *
  * The table and its sources: gtbs_config_preset_at() and
- * Documentation/design.rst, "Device presets".
+ * Documentation/design.rst, "Device presets".  The bandwidths are
+ * informational: the core saves contexts at &gtbs_dev.switch_bytes_per_cycle,
+ * and gtbs_config_context_bytes() gives what a full device holds.
  */
 struct gtbs_dev_preset {
 	const char *name;
 	const char *desc;
 	struct gtbs_dev_config cfg;
+	u64 mem_bw_mbs;
+	u64 save_bw_mbs;
 };
 
 /**
@@ -1483,6 +1493,7 @@ void gtbs_config_default(struct gtbs_dev_config *cfg);
 int gtbs_config_check(const struct gtbs_dev_config *cfg, const char **why);
 const struct gtbs_dev_preset *gtbs_config_preset_at(unsigned int i);
 const struct gtbs_dev_preset *gtbs_config_preset(const char *name);
+u64 gtbs_config_context_bytes(const struct gtbs_dev_config *cfg);
 
 /* occupancy.c */
 int gtbs_occupancy_calc(const struct gtbs_dev_config *cfg,

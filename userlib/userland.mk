@@ -89,7 +89,7 @@ GPUTBS_CLI_OBJS += $(UL_OBJ)/tools/cmd_eval.o $(SIM_EVAL_OBJS) \
 GPUTBS_SIM_OBJS := $(addprefix $(UL_OBJ)/, tools/sim/main.o \
 	tools/sim/simulate.o tools/sim/results.o tools/sim/jsonparse.o \
 	tools/sim/blocks.o tools/sim/plugin.o tools/sim/reqplot.o \
-	tools/sim/sweep.o \
+	tools/sim/sweep.o tools/sim/devices.o \
 	tools/workload.o tools/input.o tools/json.o tools/report.o tools/reqstats.o \
 	userlib/submit_explain.o) \
 	$(SIM_EVAL_OBJS) $(SIM_CORE_OBJS)

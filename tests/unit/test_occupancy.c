@@ -440,6 +440,43 @@ START_TEST(preset_table)
 END_TEST
 
 /*
+ * The contexts of a full device, worked by hand: SMs x (registers x 4 +
+ * shared memory).  A100: 108 x (65536 x 4 + 164 x 1024) = 108 x 430080 =
+ * 46448640 bytes, which at GPreempt's 1.1 TB/s (1100000 MB/s) take
+ * 42.2 us; H100: 132 x (262144 + 233472) = 65421312 bytes, 19.5 us at its
+ * 3.35 TB/s peak.  GTX 480: 15 x (131072 + 49152) = 2703360.
+ */
+START_TEST(preset_context_bytes)
+{
+	static const struct { const char *name; u64 bytes; } want[] = {
+		{ "gtx480", 2703360 }, { "v100", 28835840 },
+		{ "a100", 46448640 }, { "h100", 65421312 },
+	};
+	const struct gtbs_dev_preset *p;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		p = gtbs_config_preset(want[i].name);
+		ck_assert_ptr_nonnull(p);
+		ck_assert_uint_eq(gtbs_config_context_bytes(&p->cfg),
+				  want[i].bytes);
+		/* saves at most at the peak, and the peak is given */
+		ck_assert_uint_gt(p->save_bw_mbs, 0);
+		ck_assert_uint_le(p->save_bw_mbs, p->mem_bw_mbs);
+	}
+	/* A100: 46448640 bytes at 1100000 MB/s is 42 us (30..50) */
+	p = gtbs_config_preset("a100");
+	ck_assert_uint_eq(p->save_bw_mbs, 1100000);
+	ck_assert_uint_eq(gtbs_config_context_bytes(&p->cfg) /
+			  p->save_bw_mbs, 42);
+	/* H100 at its 3.35 TB/s peak: 19 us */
+	p = gtbs_config_preset("h100");
+	ck_assert_uint_eq(gtbs_config_context_bytes(&p->cfg) /
+			  p->mem_bw_mbs, 19);
+}
+END_TEST
+
+/*
  * Maximum residency per preset, worked by hand with the occupancy
  * calculator's rule: R = min(blocks per SM, warps per SM / warps per block,
  * registers per SM / (warps per block * registers per warp rounded up to
@@ -541,6 +578,7 @@ Suite *occupancy_suite(void)
 
 	tc = h_tcase("presets");
 	tcase_add_test(tc, preset_table);
+	tcase_add_test(tc, preset_context_bytes);
 	tcase_add_loop_test(tc, preset_occupancy, 0,
 			    ARRAY_SIZE(preset_occ_cases));
 	tcase_add_test(tc, preset_too_big_for_gtx480);

@@ -17,6 +17,8 @@
 #   scenario     the issue's command on resnet50-infer+train (shortened
 #                with --duration): goodput, p99_vs_alone,
 #                throughput_vs_alone, per load
+#   devices      gputbs-sim devices: a full device's context bytes and
+#                save time per preset (a100 30..50 us, h100 12..30 us)
 #   usage        bad options: status 2 and a message
 #   plot         --plot writes the figures (skipped without gnuplot)
 #
@@ -215,6 +217,27 @@ got=$(jq_py "$tmp.d/scen.json" '" ".join("%d" % round(p["runs"][0]["rate_e4"] * 
 if [ "$got" = "100 100 100 100" ]; then ok; else
 	fail "rate is not load x service rate: $got (percent)"
 fi
+
+# --- devices: the context save of a full device ----------------------------
+"$sim" devices --format json >"$tmp.d/dev.json"
+got=$(jq_py "$tmp.d/dev.json" '" ".join("%s:%d:%s" % (x["name"], x["context_bytes_full"], 30 <= x["context_save_us_full"] <= 50 if x["name"] == "a100" else 12 <= x["context_save_us_full"] <= 30 if x["name"] == "h100" else "-") for x in d["devices"])')
+want="gtx480:2703360:- v100:28835840:- a100:46448640:True h100:65421312:True"
+if [ "$got" = "$want" ]; then ok; else
+	fail "devices: got '$got', want '$want'"
+fi
+# the saves follow the figures: bytes / MB/s is microseconds
+got=$(jq_py "$tmp.d/dev.json" 'all(abs(x["context_save_us_full"] - x["context_bytes_full"] / x["save_bw_mbs"]) < 1e-5 and abs(x["context_save_us_full_peak"] - x["context_bytes_full"] / x["mem_bw_mbs"]) < 1e-5 for x in d["devices"])')
+if [ "$got" = "True" ]; then ok; else fail "devices: saves not bytes over bandwidth"; fi
+"$sim" devices >"$tmp.d/dev.txt"
+if [ "$(grep -cE '^(gtx480|v100|a100|h100) ' "$tmp.d/dev.txt")" = 4 ]; then
+	ok
+else
+	fail "devices: not a row per preset"
+	sed 's/^/  | /' "$tmp.d/dev.txt"
+fi
+expect 2 "unexpected argument 'h100'" "$sim" devices h100
+expect 2 "Usage: gputbs-sim devices" "$sim" devices --bogus
+expect 2 "json" "$sim" devices --format yaml
 
 # --- usage -----------------------------------------------------------------
 expect 2 "no scenario file given" "$sim" sweep

@@ -59,6 +59,8 @@ static const char usage_main[] =
 	"  sweep  request streams from light load to saturation under each\n"
 	"         policy and preemption mode: p99 and throughput against\n"
 	"         alone, goodput; sharded (Slurm arrays) and merged\n"
+	"  devices the device presets: vendor figures, the time to save\n"
+	"         the contexts of a full device\n"
 	"\n"
 	"'gputbs-sim COMMAND --help' describes a command.\n";
 
@@ -1172,6 +1174,7 @@ int main(int argc, char **argv)
 		{ "report", cmd_report },
 		{ "blocks", cmd_blocks },
 		{ "sweep", cmd_sweep },
+		{ "devices", cmd_devices },
 	};
 	static char name[32];
 	unsigned int i;

@@ -268,6 +268,9 @@ int cmd_blocks(int argc, char **argv);
 /* sweep.c */
 int cmd_sweep(int argc, char **argv);
 
+/* devices.c */
+int cmd_devices(int argc, char **argv);
+
 /* simulate.c */
 extern const struct sim_backend sim_backend_virtual;
 int sim_grid_desc(const struct wl_grid *g, u64 seed_mix,
