@@ -57,6 +57,11 @@ SKIP = [
      "needs an NVIDIA GPU (none in make check); tests/userland/cuda-trace-test.sh "
      "runs the trace writer on synthetic records"),
     (r"^scripts/predict-compare\.sh ", "needs a build from before a change"),
+    (r"gputbs-sim sweep .*-o (base|prio|llm)\.json",
+     "the ranking sweeps, 10 to 14 minutes of CPU each; tests/userland/sweep-test.sh "
+     "runs the sweep"),
+    (r"^scripts/sweep-table\.py (base|prio|llm)\.json",
+     "needs the ranking sweeps' JSON"),
 ]
 HOST = re.compile(r"^(make|tools/|build/bin/|scripts/|python3)\b")
 GUEST = re.compile(r"^(gputbs|gputbs-sim|trace-cmd|cat|echo|cd)( |$)")
