@@ -1555,7 +1555,7 @@ int wl_workload_at_load(const struct wl_workload *wl, const __u64 *alone,
 			__u32 load_ppm, __u32 clock_khz,
 			struct wl_workload *out)
 {
-	unsigned __int128 span = 0;	/* cycles x 10^4 */
+	unsigned __int128 span = 0;	/* cycles */
 	unsigned int r;
 
 	if (!load_ppm || load_ppm > WL_MAX_LOAD_PPM || !clock_khz)
@@ -1573,7 +1573,7 @@ int wl_workload_at_load(const struct wl_workload *wl, const __u64 *alone,
 		/* rate x 10^4 = load x clock (Hz) x 10^4 / alone */
 		rate = (unsigned __int128)load_ppm * clock_khz * 10 / alone[r];
 		run->rate_e4 = rate ? (__u64)rate : 1;
-		/* requests / rate, in cycles x 10^4 */
+		/* requests / rate, in cycles */
 		rate = (unsigned __int128)run->requests * clock_khz * 1000 *
 		       10000 / run->rate_e4;
 		if (rate > span)
@@ -1587,7 +1587,7 @@ int wl_workload_at_load(const struct wl_workload *wl, const __u64 *alone,
 
 		if (wl_run_open(run) || run->requests < 2)
 			continue;
-		n = (span / 10000 + alone[r] - 1) / alone[r];
+		n = (span + alone[r] - 1) / alone[r];
 		n *= run->outstanding ? run->outstanding : 1;
 		run->requests = n < 1 ? 1 :
 				n > WL_MAX_REQUESTS ? WL_MAX_REQUESTS : (__u32)n;
