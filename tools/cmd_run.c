@@ -64,6 +64,14 @@ static const char usage_run[] =
 	"  -f, --format FORMAT   text (default) or json\n"
 	"  -l, --list FILE       also run the workload files listed in FILE,\n"
 	"                        one per line, relative to FILE\n"
+	"      --load LOAD       rescale each workload's request streams to\n"
+	"                        LOAD (0.000001..100; 1: an open-loop stream\n"
+	"                        alone keeps the device busy): rate= becomes\n"
+	"                        LOAD / the program's alone latency under\n"
+	"                        fifo, a closed loop's requests= covers the\n"
+	"                        open-loop streams' span; the alone latencies\n"
+	"                        are measured under fifo (switching the\n"
+	"                        policy for them needs root)\n"
 	"  -P, --policy LIST     run the workloads under each policy of the\n"
 	"                        comma-separated LIST (e.g. fifo,srtf,sjf) and\n"
 	"                        compare them; switches the device's policy\n"
@@ -119,6 +127,11 @@ static const char usage_calibrate[] =
  *	workloads' tenants are applied (cgroups, tenant-set).
  * @cg: with @tenant_run, the tenants' cgroups.
  * @mon: with @tenant_run, the netlink family, for tenant-set.
+ * @load_ppm: run: --load, ppm; 0 without.
+ * @load_alone: with @load_ppm, per alone execution, the alone latency of
+ *	its program under fifo, uncapped, that scales its runs.
+ * @scaled: with @load_ppm, per workload, its copy at the load, which the
+ *	executions of every policy run (&workload_result.wl).
  */
 struct cmd {
 	bool calibrate;
@@ -144,7 +157,12 @@ struct cmd {
 	const struct wl_run *tenant_run;
 	struct run_cgroups *cg;
 	struct gputbs_monitor *mon;
+	__u32 load_ppm;
+	__u64 load_alone[RUN_MAX_PROGRAMS];
+	struct wl_workload *scaled;
 };
+
+#define OPT_LOAD	256	/* run --load, long only */
 
 static int add_file(struct cmd *c, const char *path, char *owned)
 {
@@ -256,6 +274,7 @@ static int parse_args(struct cmd *c, int argc, char **argv)
 		{ "device", required_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "list", required_argument, NULL, 'l' },
+		{ "load", required_argument, NULL, OPT_LOAD },
 		{ "policy", required_argument, NULL, 'P' },
 		{ "trace", required_argument, NULL, 'T' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -289,6 +308,12 @@ static int parse_args(struct cmd *c, int argc, char **argv)
 			break;
 		case 'l':
 			ret = add_list(c, optarg);
+			break;
+		case OPT_LOAD:
+			if (wl_parse_load(optarg, &c->load_ppm))
+				ret = usage_error(c->usage,
+						  "bad load '%s' (a decimal number of 0.000001..100, at most 6 decimals)",
+						  optarg);
 			break;
 		case 'P':
 			if (parse_policies(c, optarg))
@@ -708,21 +733,24 @@ void restore_disarm(void)
 	restore.armed = 0;
 }
 
-/* Switch the device to @name; 0 or an exit status after a message. */
-static int switch_policy(struct gputbs *g, const char *name)
+/*
+ * Switch the device to @name for option @opt (--policy, --load); 0 or an
+ * exit status after a message.
+ */
+static int switch_policy(struct gputbs *g, const char *name, const char *opt)
 {
 	int ret = gputbs_set_policy(g, name);
 
 	if (!ret)
 		return 0;
 	if (ret == -EACCES || ret == -EPERM)
-		err_msg("--policy: cannot switch the policy to %s: %s "
-			"(writing %s needs root with CAP_SYS_ADMIN)", name,
-			gputbs_strerror(ret), POLICY_SYSFS);
+		err_msg("%s: cannot switch the policy to %s: %s "
+			"(writing %s needs root with CAP_SYS_ADMIN)", opt,
+			name, gputbs_strerror(ret), POLICY_SYSFS);
 	else if (ret == -EINVAL)
-		err_msg("--policy: the module rejected policy '%s'", name);
+		err_msg("%s: the module rejected policy '%s'", opt, name);
 	else
-		err_msg("--policy: cannot switch the policy to %s: %s", name,
+		err_msg("%s: cannot switch the policy to %s: %s", opt, name,
 			gputbs_strerror(ret));
 	return EXIT_DEVICE;
 }
@@ -786,6 +814,90 @@ static int write_trace(struct cmd *c, FILE *f, const struct report *rep)
 	return 0;
 }
 
+/*
+ * --load, after the alone runs (under the first policy): the alone
+ * latency of every program under fifo, uncapped: the alone run's where it
+ * ran so, else one more run alone with the device switched to fifo and
+ * back (restoring @prev at the end, *@switched); then every workload at
+ * the load (wl_workload_at_load()), the same under every policy and the
+ * same as gputbs-sim run --load makes of it.  0 or an exit status.
+ */
+static int run_at_load(struct cmd *c, struct gputbs *g, const char *prev,
+		       bool *switched)
+{
+	bool fifo = !strcmp(c->policies[0], "fifo"), on_fifo = fifo;
+	__u64 alone[WL_MAX_RUNS];
+	unsigned int k, j, w, p, r;
+	struct run_error err;
+	int ret = 0;
+
+	for (k = 0; !ret && k < c->nr_alone; k++) {
+		const struct wl_program *prog = c->alone[k].prog;
+		struct prog_result a = { 0 };
+
+		for (j = 0; j < k; j++)
+			if (!strcmp(c->alone[j].prog->name, prog->name))
+				break;
+		if (j < k) {
+			c->load_alone[k] = c->load_alone[j];
+			continue;
+		}
+		if (fifo && !c->alone_max[k]) {
+			c->load_alone[k] = c->alone[k].runtime;
+			continue;
+		}
+		if (!on_fifo) {
+			if (!*switched)
+				restore_arm(g, prev);
+			ret = switch_policy(g, "fifo", "--load");
+			if (ret)
+				break;
+			*switched = true;
+			on_fifo = true;
+		}
+		if (run_alone(&c->run, prog, &a, &err)) {
+			print_run_error(c, "--load: alone under fifo", prog,
+					&err);
+			ret = EXIT_DEVICE;
+		}
+		c->load_alone[k] = a.runtime;
+		prog_result_free(&a);
+	}
+	if (on_fifo && !fifo) {
+		int back = switch_policy(g, c->policies[0], "--load");
+
+		ret = ret ?: back;
+	}
+	if (ret)
+		return ret;
+	c->scaled = calloc(c->nr_wls, sizeof(*c->scaled));
+	if (!c->scaled) {
+		err_msg("out of memory");
+		return EXIT_DEVICE;
+	}
+	for (w = 0; w < c->nr_wls; w++) {
+		const struct workload_result *res = &c->wls[w];
+
+		for (r = 0; r < res->wl->nr_runs; r++)
+			alone[r] = c->load_alone[res->alone[r]];
+		if (wl_workload_at_load(res->wl, alone, c->load_ppm,
+					c->run.info->clock_khz,
+					&c->scaled[w])) {
+			err_msg("--load: workload %s: an alone latency of zero cycles",
+				res->wl->name);
+			return EXIT_DEVICE;
+		}
+		for (p = 0; p < c->nr_policies; p++) {
+			struct workload_result *pr = &c->wls[p * c->nr_wls + w];
+
+			pr->wl = &c->scaled[w];
+			pr->load_ppm = c->load_ppm;
+			memcpy(pr->load_alone, alone, sizeof(alone));
+		}
+	}
+	return 0;
+}
+
 /* Run every policy's round of workloads, between the alone runs and the
  * report; restores the previous policy.  0 or an exit status. */
 static int run_rounds(struct cmd *c, struct gputbs *g,
@@ -797,16 +909,18 @@ static int run_rounds(struct cmd *c, struct gputbs *g,
 
 	if (c->switching && strcmp(c->policies[0], prev)) {
 		restore_arm(g, prev);
-		ret = switch_policy(g, c->policies[0]);
+		ret = switch_policy(g, c->policies[0], "--policy");
 		switched = !ret;
 	}
 	if (!ret)
 		ret = run_alone_all(c);
+	if (!ret && c->load_ppm)
+		ret = run_at_load(c, g, prev, &switched);
 	for (p = 0; !ret && p < c->nr_policies; p++) {
 		if (p && c->switching) {
 			if (!switched)
 				restore_arm(g, prev);
-			ret = switch_policy(g, c->policies[p]);
+			ret = switch_policy(g, c->policies[p], "--policy");
 			switched = switched || !ret;
 		}
 		if (!ret)
@@ -1065,6 +1179,7 @@ static int cmd_main(int argc, char **argv, bool calibrate)
 	}
 	free(c->alone);
 	free(c->wls);
+	free(c->scaled);
 	free(c->policy_list);
 	free(c);
 	return ret < 0 ? 0 : ret;

@@ -857,6 +857,62 @@ expect 2 "gputbs-sim: --policies: unknown policy 'lifo'" \
 	"$sim" eval --scenario "$sc/tiny.gtbs" --policies lifo
 expect 0 "--scenario FILE|DIR|all" "$sim" eval --help
 
+# --- run --load: the scenarios rescaled (issue 31) ---------------------------
+# resnet50-infer+train at load 0.3 is the file as gen-scenarios.py wrote it
+# at 0.3: rate 0.3 / 3811628 cycles at 1980 MHz = 155.8389 per second (the
+# file rounds it to 156), 46 training steps (worked out in requests-test.c)
+scn=$root/workloads/scenarios
+"$sim" run --device h100 --load 0.3 "$scn/resnet50-infer+train.gtbs" \
+	>"$tmp.d/load.txt" 2>&1
+if grep -q '^  resnet50-infer  rate 155\.8389/s (load 0\.3), 50 requests (alone under fifo 3811628 cyc)$' "$tmp.d/load.txt" &&
+	grep -q '^  resnet50-train  46 requests (load 0\.3), 1 outstanding (alone under fifo 13911757 cyc)$' "$tmp.d/load.txt" &&
+	grep -q '^  resnet50-train *46 ' "$tmp.d/load.txt"; then
+	ok
+else
+	fail "run --load 0.3 resnet50-infer+train: not rate 155.8389/s and 46 training steps"
+	grep -v '^  resnet50-train  [a-z]' "$tmp.d/load.txt" | tail -n 12 | sed 's/^/  | /'
+fi
+"$sim" run --device h100 --load 0.3 --format json \
+	"$scn/resnet50-infer+train.gtbs" >"$tmp.d/load.json" 2>&1
+got=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+w = d["workloads"][0]
+print(w["load"], " ".join("%s:%s:%d:%d:%d" % (r["program"], r.get("rate_per_s", "-"),
+      r["nr_requests"], r["requests"]["n"], r["load_alone_cycles"]) for r in w["runs"]))' \
+	"$tmp.d/load.json" 2>&1)
+if [ "$got" = "0.3 resnet50-infer:155.8389:50:50:3811628 resnet50-train:-:46:46:13911757" ]; then
+	ok
+else
+	fail "run --load 0.3 --format json: '$got'"
+fi
+# the rate within the file's rounding, whatever the policy: the scaling
+# alone runs are fifo's, so srtf's workload is fifo's
+"$sim" run --device h100 --load 0.3 -P srtf "$scn/resnet50-infer+train.gtbs" \
+	>"$tmp.d/load-srtf.txt" 2>&1
+if grep -q 'rate 155\.8389/s (load 0\.3)' "$tmp.d/load-srtf.txt" &&
+	grep -q '^  resnet50-train  46 requests (load 0\.3)' "$tmp.d/load-srtf.txt"; then
+	ok
+else
+	fail "run --load 0.3 -P srtf: not fifo's scaling"
+fi
+# load 0.6: twice the rate, 23 steps; without --load the file's 156/s
+expect 0 "resnet50-infer  rate 311.6778/s (load 0.6)" \
+	"$sim" run --device h100 --load 0.6 "$scn/resnet50-infer+train.gtbs"
+expect 0 "resnet50-train  23 requests (load 0.6)" \
+	"$sim" run --device h100 --load 0.6 "$scn/resnet50-infer+train.gtbs"
+"$sim" run --device h100 "$scn/resnet50-infer+train.gtbs" >"$tmp.d/noload.txt" 2>&1
+if grep -q '^  resnet50-train *46 ' "$tmp.d/noload.txt" && ! grep -q '(load ' "$tmp.d/noload.txt"; then
+	ok
+else
+	fail "run without --load: not the file's 46 steps, or a load line"
+fi
+for load in "" 0 0.0 -1 1e-1 0.0000001 100.000001 0.3,0.6 x; do
+	expect 2 "gputbs-sim: bad load '$load' (a decimal number of 0.000001..100, at most 6 decimals)" \
+		"$sim" run --load "$load" "$scn/resnet50-infer+train.gtbs"
+done
+expect 2 "option '--load' requires an argument" "$sim" run --load
+expect 0 "--load LOAD" "$sim" run --help
+
 # several workload files, as gputbs run: both workloads and their geomean;
 # a program defined differently in two files is an error
 expect 0 "geomean over 2 workloads" "$sim" run "$rq/open10.gtbs" \

@@ -199,6 +199,12 @@ static const char usage_run[] =
 	"                        TIME (cycles, or ns, us, ms, s) that tiles\n"
 	"                        the interval of sm_share; up to 4 lengths,\n"
 	"                        repeatable\n"
+	"      --load LOAD       rescale each workload's request streams to\n"
+	"                        LOAD (0.000001..100; 1: an open-loop stream\n"
+	"                        alone keeps the device busy): rate= becomes\n"
+	"                        LOAD / the program's alone latency under\n"
+	"                        fifo, a closed loop's requests= covers the\n"
+	"                        open-loop streams' span\n"
 	SIM_PLUGIN_PARAM_HELP
 	"  -h, --help            this help\n";
 
@@ -358,6 +364,11 @@ struct sim_cmd_wl {
  * @nr_windows: entries of @windows and @window_cycles.
  * @windows: --share-window, as given.
  * @window_cycles: @windows in cycles at the device's clock.
+ * @load_ppm: --load, ppm; 0 without.
+ * @scaled: with @load_ppm, per workload of @list, its copy at the load
+ *	(@list's wl points at it).
+ * @load_alone: with @load_ppm, per workload of @list, per run, the alone
+ *	latency under fifo that scaled it.
  */
 struct sim_cmd_run {
 	struct gtbs_dev_config cfg;
@@ -383,6 +394,9 @@ struct sim_cmd_run {
 	unsigned int nr_windows;
 	struct wl_time windows[SIM_MAX_SHARE_WINDOWS];
 	u64 window_cycles[SIM_MAX_SHARE_WINDOWS];
+	u32 load_ppm;
+	struct wl_workload *scaled;
+	u64 (*load_alone)[WL_MAX_RUNS];
 };
 
 _Static_assert(SIM_MAX_SHARE_WINDOWS == RUN_MAX_SHARE_WINDOWS,
@@ -509,6 +523,74 @@ static int sim_cmd_alone(struct sim_cmd_run *c)
 	return 0;
 }
 
+/*
+ * --load: every workload of @c->list with its request streams at the load
+ * (wl_workload_at_load()), each run scaled by the alone latency of one
+ * request of its program under fifo on a fresh device, uncapped, whatever
+ * the policies (so the scaled workload is the same under each, and the
+ * same as gputbs run --load makes of it).
+ */
+static int sim_cmd_at_load(struct sim_cmd_run *c)
+{
+	const struct wl_program *done[RUN_MAX_PROGRAMS];
+	u64 cycles[RUN_MAX_PROGRAMS];
+	unsigned int nr_done = 0, w, r, k;
+	struct sim_out out;
+	struct sim_job job;
+	const char *why;
+	int ret;
+
+	c->scaled = calloc(c->nr_list, sizeof(*c->scaled));
+	c->load_alone = calloc(c->nr_list, sizeof(*c->load_alone));
+	if (!c->scaled || !c->load_alone)
+		return sim_run_error(-ENOMEM, "--load", "out of memory");
+	for (w = 0; w < c->nr_list; w++) {
+		const struct wl_set *set = c->list[w].set;
+		const struct wl_workload *wl = c->list[w].wl;
+
+		for (r = 0; r < wl->nr_runs; r++) {
+			const struct wl_program *prog =
+				set->programs[wl->runs[r].program];
+
+			for (k = 0; k < nr_done; k++)
+				if (!strcmp(done[k]->name, prog->name))
+					break;
+			if (k == nr_done) {
+				if (nr_done == RUN_MAX_PROGRAMS) {
+					sim_err("more than %d programs",
+						RUN_MAX_PROGRAMS);
+					return SIM_EXIT_USAGE;
+				}
+				memset(&job, 0, sizeof(job));
+				job.cfg = &c->cfg;
+				job.policy = &gtbs_policy_fifo;
+				job.nr_runs = 1;
+				job.progs[0] = prog;
+				job.seed_mix = c->seed_mix;
+				job.modes = &c->modes;
+				job.weight[0] = WL_WEIGHT_DEFAULT;
+				ret = sim_run(&job, &out, &why);
+				if (ret) {
+					sim_out_free(&out);
+					return sim_run_error(ret, prog->name,
+							     why);
+				}
+				done[k] = prog;
+				cycles[k] = out.progs[0].turnaround;
+				nr_done++;
+				sim_out_free(&out);
+			}
+			c->load_alone[w][r] = cycles[k];
+		}
+		if (wl_workload_at_load(wl, c->load_alone[w], c->load_ppm,
+					c->cfg.clock_khz, &c->scaled[w]))
+			return sim_run_error(-EINVAL, wl->name,
+					     "--load: an alone latency of zero cycles");
+		c->list[w].wl = &c->scaled[w];
+	}
+	return 0;
+}
+
 /* Workload @w under policy @p into c->wls and c->outs. */
 static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 			    unsigned int w)
@@ -526,6 +608,10 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 
 	res->set = set;
 	res->wl = wl;
+	res->load_ppm = c->load_ppm;
+	if (c->load_ppm)
+		memcpy(res->load_alone, c->load_alone[w],
+		       sizeof(res->load_alone));
 	first = c->alone[sim_cmd_alone_of(c, set->programs[wl->runs[0].program],
 					  wl->runs[0].max_ppm)].runtime;
 	memset(&job, 0, sizeof(job));
@@ -682,6 +768,8 @@ static int sim_write_trace(const struct sim_cmd_run *c, const char *path)
 #define SIM_OPT_SWEEP_ONLY	302
 /* run --share-window (no short form) */
 #define SIM_OPT_SHARE_WINDOW	303
+/* gputbs-sim run --load */
+#define SIM_OPT_LOAD		320
 /* what --scenario all means */
 #define SIM_SCENARIO_DIR	"workloads/scenarios"
 /* the programs the scenarios include, not a scenario */
@@ -895,6 +983,8 @@ static int sim_cmd_execute(struct sim_cmd_run *c, char **files,
 		return SIM_EXIT_SYSTEM;
 	}
 	ret = sim_cmd_alone(c);
+	if (!ret && c->load_ppm)
+		ret = sim_cmd_at_load(c);
 	for (p = 0; !ret && p < c->nr_policies; p++)
 		for (w = 0; !ret && w < c->nr_list; w++)
 			ret = sim_cmd_workload(c, p, w);
@@ -1002,6 +1092,7 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 		{ "cap-period", required_argument, NULL, SIM_OPT_CAP_PERIOD },
 		{ "share-window", required_argument, NULL,
 		  SIM_OPT_SHARE_WINDOW },
+		{ "load", required_argument, NULL, SIM_OPT_LOAD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1092,6 +1183,11 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 		case SIM_OPT_SHARE_WINDOW:
 			ret = sim_parse_windows(help, optarg, c);
 			break;
+		case SIM_OPT_LOAD:
+			if (wl_parse_load(optarg, &c->load_ppm))
+				ret = sim_usage_error(help, "bad load '%s' (a decimal number of 0.000001..100, at most 6 decimals)",
+						      optarg);
+			break;
 		case SIM_OPT_RUN_PLOT:
 			if (!*optarg)
 				ret = sim_usage_error(help, "%s",
@@ -1165,6 +1261,8 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 	free(c->outs);
 	free(c->wls);
 	free(c->list);
+	free(c->scaled);
+	free(c->load_alone);
 	for (i = 0; i < c->nr_sets; i++)
 		wl_free(c->sets[i]);
 	for (i = 0; i < c->nr_files; i++)
