@@ -15,6 +15,13 @@
  * --trace FILE records the blocks of the grids of one workload run and
  * writes them in the block trace format of gputbs predict.
  *
+ * --load L rescales every workload's request streams to load L with
+ * wl_workload_at_load() after the alone runs, by each program's alone
+ * latency under fifo (run_at_load()): the alone runs' own where the first
+ * policy is fifo, else one more alone run per program with the device
+ * switched to fifo for it and back, so that the scaled workload is the
+ * same under every policy and the same as gputbs-sim run --load's.
+ *
  * With tenant keys in a workload (tenant=, weight=, max=), every tenant of
  * every workload execution is a cgroup v2 whose weight and cap are set on
  * the module before its runs submit, and every run's SM share is measured
