@@ -95,6 +95,10 @@ parse_tenant() {	# "tenant: N passed, M failed"
 	sed -n 's/^tenant: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
 
+parse_load() {	# "load: N passed, M failed"
+	sed -n 's/^load: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
 parse_polmod() {	# "polmod: N passed, M failed"
 	sed -n 's/^polmod: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
@@ -477,6 +481,16 @@ suite "preemption: drain, switch, flush equal to the simulator (debug kernel)" \
 suite "tenants: cgroups, weights and caps, shares equal to the simulator (debug kernel)" \
 	parse_tenant vm --debug-kernel --host-bin "$(realpath "$BUILD/bin/gputbs-sim")" -- \
 	"GPUTBS_SIM=$(realpath "$BUILD/bin/gputbs-sim") gputbs-tenant-test"
+# Issue 31, the module side: every scenario of workloads/scenarios at
+# load 0.6 under srtf (gputbs run --load) on the h100 preset, each run's
+# scaled stream, p50, p99, SLO attainment and requests equal to
+# gputbs-sim run --load's, at the module's 1 us per cycle (its inference
+# streams cut to 10 requests, the training loops to the steps that cover
+# them: tests/guest/gputbs-load-test.sh says why).
+suite "load: the scenarios at load 0.6 equal to the simulator (debug kernel)" \
+	parse_load vm --debug-kernel --timeout 1200 \
+	--host-bin "$(realpath "$BUILD/bin/gputbs-sim")" -- \
+	"GPUTBS_SIM=$(realpath "$BUILD/bin/gputbs-sim") gputbs-load-test"
 # Documentation/reliability.rst: input hygiene (each test counted), unload
 # refused while open, 50 unload/load cycles, fail-nth on every path, 4000
 # grids of stress, 30 s of ioctl fuzzing; then the VM's kmemleak scan.
