@@ -134,6 +134,10 @@ parse_sim() {	# "sim: N passed, M failed"
 	sed -n 's/^sim: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
 
+parse_sweep() {	# "sweep: N passed, M failed"
+	sed -n 's/^sweep: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
 parse_guest() {	# Check's "100%: Checks: N, Failures: F, Errors: E"
 	awk -F'[:,] *' '/Checks: [0-9]+, Failures: [0-9]+, Errors: [0-9]+/ {
 		for (i = 1; i <= NF; i++) {
@@ -421,6 +425,8 @@ suite "predictor replay, gputbs predict (host)" parse_predict \
 suite "simulator gputbs-sim: determinism, hand-worked pairs, plots (host)" \
 	parse_sim tests/userland/sim-test.sh "$BUILD/bin/gputbs-sim" \
 	"$BUILD/bin/gputbs"
+suite "gputbs-sim sweep: hand-worked loads, goodput, shards and merge (host)" \
+	parse_sweep tests/userland/sweep-test.sh "$BUILD/bin/gputbs-sim"
 suite "simulator policy plug-ins: the samples, --param, errors (host)" \
 	parse_plugin plugin_tests
 suite "fuzzing the parsers and the scheduler (host, libFuzzer, ASan/UBSan)" \

@@ -16,11 +16,14 @@
  * writes them in the block trace format of gputbs predict.
  *
  * --load L rescales every workload's request streams to load L with
- * wl_workload_at_load() after the alone runs, by each program's alone
- * latency under fifo (run_at_load()): the alone runs' own where the first
- * policy is fifo, else one more alone run per program with the device
- * switched to fifo for it and back, so that the scaled workload is the
- * same under every policy and the same as gputbs-sim run --load's.
+ * wl_workload_at_load() after the alone runs, in the load's unit of
+ * gputbs-sim sweep measured under fifo (run_at_load(): the device
+ * switched to fifo for it and back where the first policy is another):
+ * an open loop's alone service interval, all its requests at once
+ * (wl_run_saturating(), which needs max_grids_per_fd of requests x grids
+ * + 1), a closed loop's alone latency of one request (the alone run's
+ * where it ran under fifo).  So the scaled workload is the same under
+ * every policy and the same as gputbs-sim run --load's.
  *
  * With tenant keys in a workload (tenant=, weight=, max=), every tenant of
  * every workload execution is a cgroup v2 whose weight and cap are set on
@@ -50,6 +53,7 @@
 #include "input.h"
 #include "gtbs.h"
 #include "monitor_fmt.h"
+#include "sim/sim.h"
 
 #define MAX_WORKLOAD_FILES	1024
 #define DEFAULT_TOLERANCE_PPM	50000	/* 5% */
@@ -79,6 +83,9 @@ static const char usage_run[] =
 	"                        open-loop streams' span; the alone latencies\n"
 	"                        are measured under fifo (switching the\n"
 	"                        policy for them needs root)\n"
+	"      --duration TIME   with --load: how long the open-loop streams\n"
+	"                        run (cycles, or with ns, us, ms, s; default:\n"
+	"                        each its file's requests at its file's rate)\n"
 	"  -P, --policy LIST     run the workloads under each policy of the\n"
 	"                        comma-separated LIST (e.g. fifo,srtf,sjf) and\n"
 	"                        compare them; switches the device's policy\n"
@@ -135,10 +142,10 @@ static const char usage_calibrate[] =
  * @cg: with @tenant_run, the tenants' cgroups.
  * @mon: with @tenant_run, the netlink family, for tenant-set.
  * @load_ppm: run: --load, ppm; 0 without.
- * @load_alone: with @load_ppm, per alone execution, the alone latency of
- *	its program under fifo, uncapped, that scales its runs.
  * @scaled: with @load_ppm, per workload, its copy at the load, which the
  *	executions of every policy run (&workload_result.wl).
+ * @duration: run: --duration, how long the open-loop streams run at the
+ *	load; 0: each for the span its file gives it.
  */
 struct cmd {
 	bool calibrate;
@@ -165,11 +172,12 @@ struct cmd {
 	struct run_cgroups *cg;
 	struct gputbs_monitor *mon;
 	__u32 load_ppm;
-	__u64 load_alone[RUN_MAX_PROGRAMS];
 	struct wl_workload *scaled;
+	struct wl_time duration;
 };
 
 #define OPT_LOAD	256	/* run --load, long only */
+#define OPT_DURATION	257	/* run --duration, long only */
 
 static int add_file(struct cmd *c, const char *path, char *owned)
 {
@@ -282,6 +290,7 @@ static int parse_args(struct cmd *c, int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "list", required_argument, NULL, 'l' },
 		{ "load", required_argument, NULL, OPT_LOAD },
+		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "policy", required_argument, NULL, 'P' },
 		{ "trace", required_argument, NULL, 'T' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -322,6 +331,13 @@ static int parse_args(struct cmd *c, int argc, char **argv)
 						  "bad load '%s' (a decimal number of 0.000001..100, at most 6 decimals)",
 						  optarg);
 			break;
+		case OPT_DURATION:
+			if (sim_parse_time(optarg, strlen(optarg),
+					   &c->duration))
+				ret = usage_error(c->usage,
+						  "--duration: '%s' is not a time (1..2^40 cycles, or ns, us, ms or s)",
+						  optarg);
+			break;
 		case 'P':
 			if (parse_policies(c, optarg))
 				ret = usage_error(c->usage,
@@ -354,6 +370,8 @@ static int parse_args(struct cmd *c, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (!ret && c->duration.value && !c->load_ppm)
+		ret = usage_error(c->usage, "%s", "--duration needs --load");
 	for (; !ret && optind < argc; optind++)
 		ret = add_file(c, argv[optind], NULL);
 	if (!ret && !c->nr_files)
@@ -524,13 +542,13 @@ static int tenant_error(const struct cmd *c, const char *what,
 }
 
 /*
- * Program @k alone; with tenants in a cgroup of its own with its run's
- * weight and cap, the command's process moved there and back.
+ * Program @k alone into @a; with tenants in a cgroup of its own with its
+ * run's weight and cap, the command's process moved there and back.
  */
-static int run_alone_one(struct cmd *c, unsigned int k)
+static int run_alone_into(struct cmd *c, unsigned int k,
+			  struct prog_result *a)
 {
-	struct prog_result *a = &c->alone[k];
-	const struct wl_program *prog = a->prog;
+	const struct wl_program *prog = c->alone[k].prog;
 	char self[RUN_CGROUP_PATH];
 	struct run_error err;
 	const char *step;
@@ -584,6 +602,11 @@ static int run_alone_one(struct cmd *c, unsigned int k)
 	return 0;
 }
 
+static int run_alone_one(struct cmd *c, unsigned int k)
+{
+	return run_alone_into(c, k, &c->alone[k]);
+}
+
 static int run_alone_all(struct cmd *c)
 {
 	unsigned int i;
@@ -613,13 +636,54 @@ static void resolve_offsets(const struct cmd *c, struct workload_result *res)
 	}
 }
 
+/*
+ * One execution of @res's workload (its tenants' cgroups made and removed
+ * around it); @what names it in messages.  0 or an exit status.
+ */
+static int run_one(struct cmd *c, const struct gputbs_info *info,
+		   const char *what, struct workload_result *res)
+{
+	struct run_error err;
+	unsigned int failed;
+
+	if (c->tenant_run) {
+		const char *step;
+		int ret;
+
+		ret = run_cgroups_workload(c->cg, c->mon, res, &failed, &step);
+		if (ret) {
+			tenant_error(c, what,
+				     wl_run_tenant(&res->wl->runs[failed],
+						   res->runs[failed].prog),
+				     step, ret);
+			run_cgroups_drop(c->cg);
+			return EXIT_DEVICE;
+		}
+	}
+	if (run_workload(&c->run, info, res, &failed, &err)) {
+		print_run_error(c, what, res->runs[failed].prog, &err);
+		run_cgroups_drop(c->cg);
+		return EXIT_DEVICE;
+	}
+	if (c->tenant_run) {
+		int ret = run_cgroups_drop(c->cg);
+
+		if (ret) {
+			err_msg("%s: cannot remove its tenants' cgroups: %s",
+				what, gputbs_strerror(ret));
+			return EXIT_DEVICE;
+		}
+	}
+	return 0;
+}
+
 /* Run every workload once; the results go to @wls (@c->nr_wls entries). */
 static int run_workloads(struct cmd *c, const struct gputbs_info *info,
 			 const char *policy, struct workload_result *wls)
 {
 	char what[WL_NAME_LEN + POLICY_NAME_LEN + 32];
-	struct run_error err;
-	unsigned int i, failed;
+	unsigned int i;
+	int ret;
 
 	for (i = 0; i < c->nr_wls; i++) {
 		struct workload_result *res = &wls[i];
@@ -631,35 +695,9 @@ static int run_workloads(struct cmd *c, const struct gputbs_info *info,
 		else
 			snprintf(what, sizeof(what), "workload %s",
 				 res->wl->name);
-		if (c->tenant_run) {
-			const char *step;
-			int ret;
-
-			ret = run_cgroups_workload(c->cg, c->mon, res, &failed,
-						   &step);
-			if (ret) {
-				tenant_error(c, what,
-					     wl_run_tenant(&res->wl->runs[failed],
-							   res->runs[failed].prog),
-					     step, ret);
-				run_cgroups_drop(c->cg);
-				return EXIT_DEVICE;
-			}
-		}
-		if (run_workload(&c->run, info, res, &failed, &err)) {
-			print_run_error(c, what, res->runs[failed].prog, &err);
-			run_cgroups_drop(c->cg);
-			return EXIT_DEVICE;
-		}
-		if (c->tenant_run) {
-			int ret = run_cgroups_drop(c->cg);
-
-			if (ret) {
-				err_msg("%s: cannot remove its tenants' cgroups: %s",
-					what, gputbs_strerror(ret));
-				return EXIT_DEVICE;
-			}
-		}
+		ret = run_one(c, info, what, res);
+		if (ret)
+			return ret;
 		if (gtbs_metrics_calc(res->alone_cycles, res->shared_cycles,
 				      res->wl->nr_runs, &res->metrics)) {
 			err_msg("%s: a runtime is zero cycles", what);
@@ -822,77 +860,125 @@ static int write_trace(struct cmd *c, FILE *f, const struct report *rep)
 }
 
 /*
- * --load, after the alone runs (under the first policy): the alone
- * latency of every program under fifo, uncapped: the alone run's where it
- * ran so, else one more run alone with the device switched to fifo and
- * back (restoring @prev at the end, *@switched); then every workload at
- * the load (wl_workload_at_load()), the same under every policy and the
- * same as gputbs-sim run --load makes of it.  0 or an exit status.
+ * --load: the load's unit of run @r of @res under fifo, with its tenant's
+ * weight and cap, into *@alone, as gputbs-sim sweep and gputbs-sim run
+ * --load measure it: for an open loop its alone service interval (all
+ * its requests at once, wl_run_saturating(): the time from the first
+ * arrival to the last end over its requests), else the latency of one
+ * request alone (its alone execution's when the alone runs were under
+ * fifo, @fifo).  The device's policy is fifo.  0 or an exit status.
  */
-static int run_at_load(struct cmd *c, struct gputbs *g, const char *prev,
+static int run_load_unit(struct cmd *c, const struct gputbs_info *info,
+			 const struct workload_result *res, unsigned int r,
+			 bool fifo, __u64 *alone)
+{
+	const struct wl_run *run = &res->wl->runs[r];
+	unsigned int k = res->alone[r], q, g;
+	struct workload_result *sat;
+	__u64 first = ~0ULL, last = 0;
+	char what[WL_NAME_LEN + 64];
+	struct prog_result a = { 0 };
+	int ret;
+
+	if (!wl_run_open(run)) {
+		if (fifo) {
+			*alone = c->alone[k].runtime;
+			return 0;
+		}
+		ret = run_alone_into(c, k, &a);
+		*alone = a.runtime;
+		prog_result_free(&a);
+		return ret;
+	}
+	g = c->alone[k].prog->nr_grids;
+	sat = calloc(1, sizeof(*sat) + sizeof(struct wl_workload));
+	if (!sat) {
+		err_msg("out of memory");
+		return EXIT_DEVICE;
+	}
+	{
+		struct wl_workload *one = (struct wl_workload *)(sat + 1);
+
+		snprintf(one->name, sizeof(one->name), "%s", res->wl->name);
+		one->nr_runs = 1;
+		one->nr_tenants = 1;
+		one->tenant_keys = res->wl->tenant_keys;
+		wl_run_saturating(run, &one->runs[0]);
+		one->runs[0].tenant_id = 0;
+		sat->set = res->set;
+		sat->wl = one;
+	}
+	snprintf(what, sizeof(what), "--load: %s saturating alone",
+		 c->alone[k].prog->name);
+	ret = run_one(c, info, what, sat);
+	if (!ret) {
+		const struct prog_result *pr = &sat->runs[0];
+
+		for (q = 0; q < pr->nr_requests; q++) {
+			__u64 end = pr->grids[(size_t)(q + 1) * g - 1].end_cycle;
+
+			if (pr->arrive[q] < first)
+				first = pr->arrive[q];
+			if (end > last)
+				last = end;
+		}
+		*alone = q ? (last - first) / q : 0;
+		if (!*alone)
+			*alone = 1;
+	}
+	run_free_blocks(sat);
+	prog_result_free(&sat->runs[0]);
+	free(sat);
+	return ret;
+}
+
+/*
+ * --load, after the alone runs (under the first policy): the load's unit
+ * of every run under fifo (run_load_unit()), the device switched to fifo
+ * for them and back where the first policy is another (restoring @prev at
+ * the end, *@switched); then every workload at the load
+ * (wl_workload_at_load(), each open loop for the span its file gives it),
+ * the same under every policy and the same as gputbs-sim run --load makes
+ * of it.  0 or an exit status.
+ */
+static int run_at_load(struct cmd *c, struct gputbs *g,
+		       const struct gputbs_info *info, const char *prev,
 		       bool *switched)
 {
-	bool fifo = !strcmp(c->policies[0], "fifo"), on_fifo = fifo;
+	bool fifo = !strcmp(c->policies[0], "fifo");
 	__u64 alone[WL_MAX_RUNS];
-	unsigned int k, j, w, p, r;
-	struct run_error err;
+	unsigned int w, p, r;
 	int ret = 0;
 
-	for (k = 0; !ret && k < c->nr_alone; k++) {
-		const struct wl_program *prog = c->alone[k].prog;
-		struct prog_result a = { 0 };
-
-		for (j = 0; j < k; j++)
-			if (!strcmp(c->alone[j].prog->name, prog->name))
-				break;
-		if (j < k) {
-			c->load_alone[k] = c->load_alone[j];
-			continue;
-		}
-		if (fifo && !c->alone_max[k]) {
-			c->load_alone[k] = c->alone[k].runtime;
-			continue;
-		}
-		if (!on_fifo) {
-			if (!*switched)
-				restore_arm(g, prev);
-			ret = switch_policy(g, "fifo", "--load");
-			if (ret)
-				break;
-			*switched = true;
-			on_fifo = true;
-		}
-		if (run_alone(&c->run, prog, &a, &err)) {
-			print_run_error(c, "--load: alone under fifo", prog,
-					&err);
-			ret = EXIT_DEVICE;
-		}
-		c->load_alone[k] = a.runtime;
-		prog_result_free(&a);
+	if (!fifo) {
+		if (!*switched)
+			restore_arm(g, prev);
+		ret = switch_policy(g, "fifo", "--load");
+		if (ret)
+			return ret;
+		*switched = true;
 	}
-	if (on_fifo && !fifo) {
-		int back = switch_policy(g, c->policies[0], "--load");
-
-		ret = ret ?: back;
-	}
-	if (ret)
-		return ret;
 	c->scaled = calloc(c->nr_wls, sizeof(*c->scaled));
 	if (!c->scaled) {
 		err_msg("out of memory");
 		return EXIT_DEVICE;
 	}
-	for (w = 0; w < c->nr_wls; w++) {
-		const struct workload_result *res = &c->wls[w];
+	for (w = 0; !ret && w < c->nr_wls; w++) {
+		struct workload_result *res = &c->wls[w];
 
-		for (r = 0; r < res->wl->nr_runs; r++)
-			alone[r] = c->load_alone[res->alone[r]];
+		resolve_offsets(c, res);
+		for (r = 0; !ret && r < res->wl->nr_runs; r++)
+			ret = run_load_unit(c, info, res, r, fifo, &alone[r]);
+		if (ret)
+			break;
 		if (wl_workload_at_load(res->wl, alone, c->load_ppm,
-					c->run.info->clock_khz,
-					&c->scaled[w])) {
+					wl_time_cycles(&c->duration,
+						       info->clock_khz),
+					info->clock_khz, &c->scaled[w])) {
 			err_msg("--load: workload %s: an alone latency of zero cycles",
 				res->wl->name);
-			return EXIT_DEVICE;
+			ret = EXIT_DEVICE;
+			break;
 		}
 		for (p = 0; p < c->nr_policies; p++) {
 			struct workload_result *pr = &c->wls[p * c->nr_wls + w];
@@ -902,7 +988,12 @@ static int run_at_load(struct cmd *c, struct gputbs *g, const char *prev,
 			memcpy(pr->load_alone, alone, sizeof(alone));
 		}
 	}
-	return 0;
+	if (!fifo) {
+		int back = switch_policy(g, c->policies[0], "--load");
+
+		ret = ret ?: back;
+	}
+	return ret;
 }
 
 /* Run every policy's round of workloads, between the alone runs and the
@@ -922,7 +1013,7 @@ static int run_rounds(struct cmd *c, struct gputbs *g,
 	if (!ret)
 		ret = run_alone_all(c);
 	if (!ret && c->load_ppm)
-		ret = run_at_load(c, g, prev, &switched);
+		ret = run_at_load(c, g, info, prev, &switched);
 	for (p = 0; !ret && p < c->nr_policies; p++) {
 		if (p && c->switching) {
 			if (!switched)
@@ -1009,6 +1100,38 @@ static int check_fits(const struct cmd *c, const struct gputbs_info *info)
 }
 
 /*
+ * --load: the load's unit of an open loop runs all its requests at once
+ * (wl_run_saturating()) from one file, which must hold requests x grids +
+ * 1 grids to stream them (run_plan_window()).  0, or %EXIT_DEVICE after a
+ * message at the first run's line that the device cannot run so.
+ */
+static int check_load_window(const struct cmd *c,
+			     const struct gputbs_info *info)
+{
+	unsigned int w, r;
+
+	for (w = 0; c->load_ppm && w < c->nr_wls; w++) {
+		const struct workload_result *res = &c->wls[w];
+
+		for (r = 0; r < res->wl->nr_runs; r++) {
+			const struct wl_run *run = &res->wl->runs[r];
+			const struct wl_program *prog =
+				res->set->programs[run->program];
+			size_t need = (size_t)run->requests * prog->nr_grids + 1;
+
+			if (!wl_run_open(run) || need <= info->max_grids_per_fd)
+				continue;
+			err_msg("%s:%u: --load: %s saturating alone (its %u requests at once, %u grids each) needs max_grids_per_fd %zu; the module has %u (module parameter max_grids_per_fd)",
+				run->loc.file, run->loc.line, prog->name,
+				run->requests, prog->nr_grids, need,
+				info->max_grids_per_fd);
+			return EXIT_DEVICE;
+		}
+	}
+	return 0;
+}
+
+/*
  * The workloads have tenant keys: make the directory of their cgroups, or
  * say at the first key's line why they cannot be applied.
  */
@@ -1068,6 +1191,8 @@ static int execute(struct cmd *c)
 		return device_error(c->run.device, ret);
 	}
 	ret = check_fits(c, &info);
+	if (!ret)
+		ret = check_load_window(c, &info);
 	if (ret) {
 		gputbs_close(g);
 		return ret;

@@ -187,13 +187,88 @@ static __s64 report_arrival(const struct workload_result *res,
 	return (__s64)(s->grids[0].submit_cycle - res->t0_cycle);
 }
 
-/* Does any run of @res repeat its program as requests or have a slo=? */
+/*
+ * Does run @i of @res have request metrics (requests= above 1, or an SLO:
+ * slo=, slo-ttft= or slo-tpot=)?
+ */
+static bool report_run_has_requests(const struct workload_result *res,
+				    unsigned int i)
+{
+	const struct prog_result *s = &res->runs[i];
+
+	return s->nr_requests > 1 || s->slo_cycles || s->stats.slo_ttft ||
+	       s->stats.slo_tpot;
+}
+
+/* cycles in ms at @clock_khz (cycles per ms) */
+static double report_ms(__u64 cycles, __u32 clock_khz)
+{
+	return clock_khz ? (double)cycles / clock_khz : 0;
+}
+
+/* the share of @s's requests that met their TTFT and TPOT bounds */
+static double report_tokens_share(const struct prog_result *s)
+{
+	return s->stats.n ? (double)s->stats.tokens_met / s->stats.n : 1;
+}
+
+/* Does a run of @res emit tokens (token=1 grids)? */
+static bool report_has_tokens(const struct workload_result *res)
+{
+	unsigned int i;
+
+	for (i = 0; i < res->wl->nr_runs; i++)
+		if (res->runs[i].stats.has_tokens &&
+		    report_run_has_requests(res, i))
+			return true;
+	return false;
+}
+
+/*
+ * TTFT and TPOT of the runs of @res with token=1 grids
+ * (Documentation/workloads.rst, "Requests"), in cycles like the requests
+ * table above it.
+ */
+static void report_tokens_text(FILE *f, const struct workload_result *res,
+			       int pw)
+{
+	unsigned int i;
+
+	fprintf(f, "  %-*s  %8s  %6s  %11s  %11s  %11s  %11s  %11s  %11s  %7s\n",
+		pw, "tokens", "n", "tokens", "TTFT50(cyc)", "TTFT99(cyc)",
+		"TPOT50(cyc)", "TPOT99(cyc)", "SLO TTFT", "SLO TPOT", "met");
+	for (i = 0; i < res->wl->nr_runs; i++) {
+		const struct prog_result *s = &res->runs[i];
+		const struct req_stats *st = &s->stats;
+		char ttft[24] = "-", tpot[24] = "-", met[16] = "-";
+
+		if (!st->has_tokens || !report_run_has_requests(res, i))
+			continue;
+		if (st->slo_ttft)
+			snprintf(ttft, sizeof(ttft), "%" PRIu64,
+				 (uint64_t)st->slo_ttft);
+		if (st->slo_tpot)
+			snprintf(tpot, sizeof(tpot), "%" PRIu64,
+				 (uint64_t)st->slo_tpot);
+		if (st->slo_ttft || st->slo_tpot)
+			snprintf(met, sizeof(met), "%.2f%%",
+				 100.0 * report_tokens_share(s));
+		fprintf(f, "  %-*s  %8u  %6u  %11" PRIu64 "  %11" PRIu64
+			"  %11" PRIu64 "  %11" PRIu64 "  %11s  %11s  %7s\n",
+			pw, s->prog->name, st->n, st->tokens,
+			(uint64_t)st->ttft_p50, (uint64_t)st->ttft_p99,
+			(uint64_t)st->tpot_p50, (uint64_t)st->tpot_p99, ttft,
+			tpot, met);
+	}
+}
+
+/* Does any run of @res repeat its program as requests or have an SLO? */
 static bool report_has_requests(const struct workload_result *res)
 {
 	unsigned int i;
 
 	for (i = 0; i < res->wl->nr_runs; i++)
-		if (res->runs[i].nr_requests > 1 || res->runs[i].slo_cycles)
+		if (report_run_has_requests(res, i))
 			return true;
 	return false;
 }
@@ -253,8 +328,9 @@ static const char *report_fixed_str(__u64 v, unsigned int places, char *buf,
 
 /*
  * --load: per run with requests, what wl_workload_at_load() made of its
- * stream: an open loop's rate, a closed loop's count of requests, and the
- * alone latency under fifo that scaled it.
+ * stream: an open loop's rate and requests with the alone service interval
+ * under fifo that scaled it (wl_run_saturating()), a closed loop's count
+ * of requests with its alone latency under fifo.
  */
 static void report_load_text(FILE *f, const struct workload_result *res,
 			     int pw)
@@ -267,7 +343,7 @@ static void report_load_text(FILE *f, const struct workload_result *res,
 		const struct wl_run *run = &res->wl->runs[i];
 
 		if (wl_run_open(run))
-			fprintf(f, "  %-*s  rate %s/s (load %s), %u requests (alone under fifo %" PRIu64 " cyc)\n",
+			fprintf(f, "  %-*s  rate %s/s (load %s), %u requests (service interval alone under fifo %" PRIu64 " cyc)\n",
 				pw, res->runs[i].prog->name,
 				report_fixed_str(run->rate_e4, 4, rate,
 						 sizeof(rate)),
@@ -345,21 +421,43 @@ static bool report_uses_classes(const struct report *r)
 			if (r->alone[i].prog->grids[k].prio_class !=
 			    GPUTBS_PRIO_DEFAULT)
 				return true;
+	/* a run's class= */
+	for (i = 0; r->wls && i < r->nr_wls; i++)
+		for (k = 0; k < r->wls[i].wl->nr_runs; k++)
+			if (r->wls[i].wl->runs[k].prio_class !=
+			    GPUTBS_PRIO_DEFAULT)
+				return true;
 	return false;
 }
 
 /*
- * The class column's cell of @g: "  CLASS" when the report has classes,
- * else nothing.
+ * The class column's cell of grid @g of run @run (NULL: alone): "  CLASS"
+ * when the report has classes, else nothing; the run's class= where it
+ * gives one; with @g NULL, that or blank.
  */
+static const char *report_run_class_cell(const struct report *r,
+					 const struct wl_run *run,
+					 const struct wl_grid *g, char *buf,
+					 size_t len)
+{
+	const char *name = "";
+
+	if (!report_uses_classes(r))
+		return "";
+	if (run && run->prio_class != GPUTBS_PRIO_DEFAULT)
+		name = wl_class_name(run->prio_class);
+	else if (g)
+		name = wl_class_name(g->prio_class);
+	snprintf(buf, len, "  %-8s", name);
+	return buf;
+}
+
+/* The class column's cell of @g alone (report_run_class_cell()). */
 static const char *report_class_cell(const struct report *r,
 				     const struct wl_grid *g, char *buf,
 				     size_t len)
 {
-	if (!report_uses_classes(r))
-		return "";
-	snprintf(buf, len, "  %-8s", g ? wl_class_name(g->prio_class) : "");
-	return buf;
+	return report_run_class_cell(r, NULL, g, buf, len);
 }
 
 /**
@@ -529,12 +627,15 @@ static void report_workload_text(FILE *f, const struct report *r,
 	for (i = 0; i < res->wl->nr_runs; i++) {
 		const struct prog_result *s = &res->runs[i];
 		const struct prog_result *a = &r->alone[res->alone[i]];
+		const struct wl_run *run = &res->wl->runs[i];
 
 		if (s->nr_requests > 1) {
 			/* shared: the mean latency of its requests */
-			fprintf(f, "  %-*s  %-*s  %2s  %7s  %11" PRId64
+			fprintf(f, "  %-*s  %-*s%s  %2s  %7s  %11" PRId64
 				"  %11" PRIu64 "  %11" PRIu64 "  %8.3f\n",
-				pw, s->prog->name, gw, "(requests)", "", "",
+				pw, s->prog->name, gw, "(requests)",
+				report_run_class_cell(r, run, NULL, cls,
+						      sizeof(cls)), "", "",
 				(int64_t)report_arrival(res, i),
 				(uint64_t)res->alone_cycles[i],
 				(uint64_t)res->shared_cycles[i],
@@ -551,8 +652,9 @@ static void report_workload_text(FILE *f, const struct report *r,
 			fprintf(f, "  %-*s  %-*s%s  %2u  %7u  %11" PRId64
 				"  %11" PRIu64 "  %11" PRIu64 "  %8.3f\n",
 				pw, s->prog->name, gw, s->prog->grids[k].label,
-				report_class_cell(r, &s->prog->grids[k], cls,
-						  sizeof(cls)),
+				report_run_class_cell(r, run,
+						      &s->prog->grids[k], cls,
+						      sizeof(cls)),
 				s->grids[k].residency,
 				s->prog->grids[k].nr_blocks, (int64_t)arr,
 				(uint64_t)ac, (uint64_t)sc,
@@ -562,7 +664,8 @@ static void report_workload_text(FILE *f, const struct report *r,
 			fprintf(f, "  %-*s  %-*s%s  %2s  %7s  %11" PRId64
 				"  %11" PRIu64 "  %11" PRIu64 "  %8.3f\n",
 				pw, s->prog->name, gw, "(program)",
-				report_class_cell(r, NULL, cls, sizeof(cls)),
+				report_run_class_cell(r, run, NULL, cls,
+						      sizeof(cls)),
 				"", "",
 				(int64_t)report_arrival(res, i),
 				(uint64_t)res->alone_cycles[i],
@@ -576,6 +679,8 @@ static void report_workload_text(FILE *f, const struct report *r,
 		report_load_text(f, res, pw);
 	if (report_has_requests(res))
 		report_requests_text(f, r, res, pw);
+	if (report_has_tokens(res))
+		report_tokens_text(f, res, pw);
 	if (report_has_tenants(res))
 		report_tenants_text(f, res, pw);
 	if (report_wallclock(res))
@@ -748,6 +853,39 @@ static void report_alone_json(struct json *j, const struct report *r)
 }
 
 /*
+ * The TTFT and TPOT of a run with token=1 grids, in cycles and ms, and
+ * with slo-ttft= or slo-tpot= the bounds and the requests within both.
+ */
+static void report_tokens_json(struct json *j, const struct report *r,
+			       const struct prog_result *s)
+{
+	const struct req_stats *st = &s->stats;
+	__u32 khz = r->info->clock_khz;
+
+	json_u64(j, "tokens", st->tokens);
+	json_u64(j, "ttft_p50_cycles", st->ttft_p50);
+	json_u64(j, "ttft_p99_cycles", st->ttft_p99);
+	json_u64(j, "tpot_p50_cycles", st->tpot_p50);
+	json_u64(j, "tpot_p99_cycles", st->tpot_p99);
+	json_double(j, "ttft_p50_ms", report_ms(st->ttft_p50, khz));
+	json_double(j, "ttft_p99_ms", report_ms(st->ttft_p99, khz));
+	json_double(j, "tpot_p50_ms", report_ms(st->tpot_p50, khz));
+	json_double(j, "tpot_p99_ms", report_ms(st->tpot_p99, khz));
+	if (st->slo_ttft) {
+		json_u64(j, "slo_ttft_cycles", st->slo_ttft);
+		json_double(j, "slo_ttft_ms", report_ms(st->slo_ttft, khz));
+	}
+	if (st->slo_tpot) {
+		json_u64(j, "slo_tpot_cycles", st->slo_tpot);
+		json_double(j, "slo_tpot_ms", report_ms(st->slo_tpot, khz));
+	}
+	if (st->slo_ttft || st->slo_tpot) {
+		json_u64(j, "tokens_met", st->tokens_met);
+		json_double(j, "tokens_attainment", report_tokens_share(s));
+	}
+}
+
+/*
  * "requests" of a run: the metrics and, per request, its arrival and end
  * (cycles after T0) and latency.
  */
@@ -775,6 +913,8 @@ static void report_requests_json(struct json *j, const struct report *r,
 		json_double(j, "slo_attainment",
 			    (double)st->slo_met / (st->n ? st->n : 1));
 	}
+	if (st->has_tokens)
+		report_tokens_json(j, r, s);
 	json_arr(j, "list");
 	for (q = 0; q < s->nr_requests; q++) {
 		__u64 end = s->grids[(size_t)(q + 1) * g - 1].end_cycle;
@@ -841,6 +981,9 @@ static void report_run_json(struct json *j, const struct report *r,
 	json_u64(j, "shared_cycles", res->shared_cycles[i]);
 	json_fp(j, "slowdown", gtbs_slowdown(res->shared_cycles[i],
 					     res->alone_cycles[i]));
+	if (res->wl->runs[i].prio_class != GPUTBS_PRIO_DEFAULT)
+		json_str(j, "class",
+			 wl_class_name(res->wl->runs[i].prio_class));
 	if (s->has_share) {
 		json_str(j, "tenant",
 			 wl_run_tenant(&res->wl->runs[i], s->prog));
@@ -859,7 +1002,7 @@ static void report_run_json(struct json *j, const struct report *r,
 				    res->wl->runs[i].rate_e4 / 10000.0);
 		json_u64(j, "nr_requests", res->wl->runs[i].requests);
 	}
-	if (s->nr_requests > 1 || s->slo_cycles)
+	if (report_run_has_requests(res, i))
 		report_requests_json(j, r, s, res->t0_cycle);
 	if (!s->stream_order && s->nr_grids > 1)
 		json_bool(j, "wall_clock_dependent", true);
@@ -875,7 +1018,8 @@ static void report_run_json(struct json *j, const struct report *r,
 		json_obj(j, NULL);
 		json_str(j, "label", s->prog->grids[k].label);
 		json_str(j, "class",
-			 wl_class_name(s->prog->grids[k].prio_class));
+			 wl_class_name(wl_run_grid_class(&res->wl->runs[i],
+							 &s->prog->grids[k])));
 		json_u64(j, "blocks", s->prog->grids[k].nr_blocks);
 		json_u64(j, "alone_cycles", ac);
 		json_u64(j, "shared_cycles", sc);
@@ -996,18 +1140,6 @@ void report_run(FILE *f, const struct report *r)
 	json_end(&j);
 }
 
-/* Does run @i of @res have request metrics (requests= above 1 or slo=)? */
-static bool report_run_has_requests(const struct workload_result *res,
-				    unsigned int i)
-{
-	return res->runs[i].nr_requests > 1 || res->runs[i].slo_cycles;
-}
-
-/* cycles in ms at @clock_khz (cycles per ms) */
-static double report_ms(__u64 cycles, __u32 clock_khz)
-{
-	return clock_khz ? (double)cycles / clock_khz : 0;
-}
 
 /* the SLO attainment of @s, a fraction (1 where no request ran) */
 static double report_slo_share(const struct prog_result *s)
@@ -1017,6 +1149,8 @@ static double report_slo_share(const struct prog_result *s)
 
 /* width of the request columns of a run: p50, p99, SLO, req/s */
 #define REPORT_SCN_CELL	36
+/* ... of a run with tokens: also its TTFT and TPOT p99 */
+#define REPORT_SCN_TOKEN_CELL	56
 
 static void report_scenario_text(FILE *f, const struct report *r,
 				 unsigned int w)
@@ -1025,7 +1159,7 @@ static void report_scenario_text(FILE *f, const struct report *r,
 	unsigned int nr_runs = res0->wl->nr_runs, i, p;
 	int gw[WL_MAX_RUNS], pw = strlen("policy");
 	unsigned int last = 0;
-	char cell[96];
+	char cell[128];
 
 	for (p = 0; p < r->nr_policies; p++)
 		if ((int)strlen(r->policies[p]) > pw)
@@ -1040,22 +1174,39 @@ static void report_scenario_text(FILE *f, const struct report *r,
 
 		if (!report_run_has_requests(res0, i))
 			continue;
-		if (s->slo_cycles)
+		if (s->stats.has_tokens &&
+		    (s->stats.slo_ttft || s->stats.slo_tpot))
+			snprintf(cell, sizeof(cell),
+				 "%s, SLO TTFT %g ms, TPOT %g ms",
+				 s->prog->name,
+				 report_ms(s->stats.slo_ttft,
+					   r->info->clock_khz),
+				 report_ms(s->stats.slo_tpot,
+					   r->info->clock_khz));
+		else if (s->slo_cycles)
 			snprintf(cell, sizeof(cell), "%s, SLO %g ms",
 				 s->prog->name,
 				 report_ms(s->slo_cycles, r->info->clock_khz));
 		else
 			snprintf(cell, sizeof(cell), "%s", s->prog->name);
-		gw[i] = strlen(cell) > REPORT_SCN_CELL ? strlen(cell) :
+		gw[i] = s->stats.has_tokens ? REPORT_SCN_TOKEN_CELL :
 			REPORT_SCN_CELL;
+		if ((int)strlen(cell) > gw[i])
+			gw[i] = strlen(cell);
 		fprintf(f, "  | %-*s", i == last ? 0 : gw[i], cell);
 	}
 	fprintf(f, "\n  %-*s  %6s  %6s", pw, "policy", "STP", "ANTT");
 	for (i = 0; i < nr_runs; i++) {
 		if (!report_run_has_requests(res0, i))
 			continue;
-		snprintf(cell, sizeof(cell), "%8s  %8s  %7s  %7s", "p50(ms)",
-			 "p99(ms)", "SLO", "req/s");
+		if (res0->runs[i].stats.has_tokens)
+			snprintf(cell, sizeof(cell),
+				 "%8s  %8s  %8s  %8s  %7s  %7s", "p50(ms)",
+				 "p99(ms)", "TTFT99", "TPOT99", "SLO",
+				 "req/s");
+		else
+			snprintf(cell, sizeof(cell), "%8s  %8s  %7s  %7s",
+				 "p50(ms)", "p99(ms)", "SLO", "req/s");
 		fprintf(f, "  | %-*s", gw[i], cell);
 	}
 	fputc('\n', f);
@@ -1072,9 +1223,26 @@ static void report_scenario_text(FILE *f, const struct report *r,
 
 			if (!report_run_has_requests(res, i))
 				continue;
-			if (s->slo_cycles)
+			if (st->has_tokens && (st->slo_ttft || st->slo_tpot))
+				snprintf(slo, sizeof(slo), "%.1f%%",
+					 100.0 * report_tokens_share(s));
+			else if (s->slo_cycles)
 				snprintf(slo, sizeof(slo), "%.1f%%",
 					 100.0 * report_slo_share(s));
+			if (st->has_tokens) {
+				snprintf(cell, sizeof(cell),
+					 "%8.3f  %8.3f  %8.3f  %8.3f  %7s  %7.1f",
+					 report_ms(st->p50, r->info->clock_khz),
+					 report_ms(st->p99, r->info->clock_khz),
+					 report_ms(st->ttft_p99,
+						   r->info->clock_khz),
+					 report_ms(st->tpot_p99,
+						   r->info->clock_khz), slo,
+					 req_per_second(st, st->n,
+							r->info->clock_khz));
+				fprintf(f, "  | %-*s", gw[i], cell);
+				continue;
+			}
 			snprintf(cell, sizeof(cell),
 				 "%8.3f  %8.3f  %7s  %7.1f",
 				 report_ms(st->p50, r->info->clock_khz),
@@ -1133,6 +1301,8 @@ static void report_scenario_json(struct json *j, const struct report *r,
 				json_double(j, "slo_attainment",
 					    report_slo_share(s));
 			}
+			if (st->has_tokens)
+				report_tokens_json(j, r, s);
 			json_obj_end(j);
 		}
 		json_arr_end(j);
@@ -1150,8 +1320,12 @@ static void report_scenario_json(struct json *j, const struct report *r,
  * Per workload, one row per policy: STP, ANTT and, per run with requests
  * (requests= above 1 or slo=), its p50 and p99 latency in ms (cycles over
  * the device's clock), SLO attainment and requests completed per second
- * (Documentation/evaluation.rst, "Modern scenarios").  JSON: "device"
- * and "scenarios", one object per workload with one per policy.
+ * (Documentation/evaluation.rst, "Modern scenarios"); a run with
+ * ``token=1`` grids also its p99 TTFT and TPOT in ms, its SLO attainment
+ * the share within ``slo-ttft=`` and ``slo-tpot=``.  JSON: "device"
+ * and "scenarios", one object per workload with one per policy (a run
+ * with tokens: "ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms",
+ * "tpot_p99_ms", report_tokens_json()).
  */
 void report_scenarios(FILE *f, const struct report *r)
 {
@@ -1164,6 +1338,11 @@ void report_scenarios(FILE *f, const struct report *r)
 			r->preset ? r->preset : "the device",
 			(unsigned int)r->info->nr_sms,
 			(unsigned int)(r->info->clock_khz / 1000));
+		for (w = 0; w < r->nr_wls; w++)
+			if (report_has_tokens(report_wl(r, 0, w)))
+				break;
+		if (w < r->nr_wls)
+			fprintf(f, "with tokens (token=1 grids) also the p99 TTFT and TPOT (ms), and SLO: the share within slo-ttft and slo-tpot\n");
 		for (w = 0; w < r->nr_wls; w++)
 			report_scenario_text(f, r, w);
 		return;

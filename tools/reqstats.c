@@ -89,6 +89,80 @@ int req_stats_calc(const __u64 *arrive, const __u64 *end, unsigned int n,
 }
 
 /**
+ * req_token_stats_calc() - time to first token and time per output token
+ * @arrive: per request, its arrival cycle.
+ * @first_token: per request, the end cycle of its first ``token=1`` grid.
+ * @last_token: per request, the end cycle of its last ``token=1`` grid.
+ * @tokens: output tokens per request (``token=1`` grids), at least 1.
+ * @n: requests, at least 1.
+ * @slo_ttft: bound on TTFT in cycles, 0 for none.
+ * @slo_tpot: bound on TPOT in cycles, 0 for none.
+ * @st: in/out: its token fields are set (the others are left alone).
+ *
+ * MLPerf's definitions: a request's TTFT is @first_token - @arrive; its
+ * TPOT is (@last_token - @first_token) / (@tokens - 1), rounded down,
+ * and a request of one token has none.  p50 and p99 are nearest-rank
+ * (req_percentile()) over the requests, the TPOT ones over those with
+ * two tokens or more (0 if there are none).  A request meets its SLO
+ * when its TTFT <= @slo_ttft and its TPOT <= @slo_tpot, a bound of 0
+ * or a TPOT it does not have counting as met.
+ *
+ * Return: 0, -EINVAL for no requests or no tokens, -ENOMEM.
+ */
+int req_token_stats_calc(const __u64 *arrive, const __u64 *first_token,
+			 const __u64 *last_token, unsigned int tokens,
+			 unsigned int n, __u64 slo_ttft, __u64 slo_tpot,
+			 struct req_stats *st)
+{
+	__u64 *ttft, *tpot = NULL;
+	unsigned int i;
+
+	if (!n || !tokens)
+		return -EINVAL;
+	ttft = malloc(n * sizeof(*ttft));
+	if (tokens > 1)
+		tpot = malloc(n * sizeof(*tpot));
+	if (!ttft || (tokens > 1 && !tpot)) {
+		free(ttft);
+		free(tpot);
+		return -ENOMEM;
+	}
+	st->has_tokens = true;
+	st->tokens = tokens;
+	st->slo_ttft = slo_ttft;
+	st->slo_tpot = slo_tpot;
+	st->tokens_met = 0;
+	st->tpot_p50 = 0;
+	st->tpot_p99 = 0;
+	for (i = 0; i < n; i++) {
+		bool met;
+
+		ttft[i] = first_token[i] > arrive[i] ?
+			  first_token[i] - arrive[i] : 0;
+		met = !slo_ttft || ttft[i] <= slo_ttft;
+		if (tpot) {
+			tpot[i] = last_token[i] > first_token[i] ?
+				  (last_token[i] - first_token[i]) /
+				  (tokens - 1) : 0;
+			met = met && (!slo_tpot || tpot[i] <= slo_tpot);
+		}
+		if (met)
+			st->tokens_met++;
+	}
+	qsort(ttft, n, sizeof(*ttft), req_cmp);
+	st->ttft_p50 = req_percentile(ttft, n, 50);
+	st->ttft_p99 = req_percentile(ttft, n, 99);
+	if (tpot) {
+		qsort(tpot, n, sizeof(*tpot), req_cmp);
+		st->tpot_p50 = req_percentile(tpot, n, 50);
+		st->tpot_p99 = req_percentile(tpot, n, 99);
+	}
+	free(ttft);
+	free(tpot);
+	return 0;
+}
+
+/**
  * req_per_second() - a count per second of emulated time
  * @st: the metrics: the window is @st->first_arrive .. @st->last_end.
  * @count: requests or grids completed in the window.
@@ -177,7 +251,77 @@ int prog_result_stats(struct prog_result *res, __u64 slo)
 			     &res->stats);
 	res->slo_cycles = slo;
 	free(end);
+	if (!ret)
+		ret = prog_result_token_stats(res, 0, 0);
 	return ret;
+}
+
+/**
+ * prog_result_token_stats() - TTFT and TPOT of an execution's requests
+ * @res: the execution: its grids and arrivals filled.
+ * @slo_ttft: the bound on TTFT, cycles; 0: none.
+ * @slo_tpot: the bound on TPOT, cycles; 0: none.
+ *
+ * Fills the token fields of @res->stats (req_token_stats_calc()) when
+ * its program has ``token=1`` grids; without them it does nothing.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int prog_result_token_stats(struct prog_result *res, __u64 slo_ttft,
+			    __u64 slo_tpot)
+{
+	unsigned int g = res->prog->nr_grids, q, first = 0, last = 0, n;
+	__u64 *ft, *lt;
+	int ret;
+
+	n = wl_program_tokens(res->prog, &first, &last);
+	if (!n)
+		return 0;
+	ft = calloc(res->nr_requests, sizeof(*ft));
+	lt = calloc(res->nr_requests, sizeof(*lt));
+	if (!ft || !lt) {
+		free(ft);
+		free(lt);
+		return -ENOMEM;
+	}
+	for (q = 0; q < res->nr_requests; q++) {
+		ft[q] = res->grids[(size_t)q * g + first].end_cycle;
+		lt[q] = res->grids[(size_t)q * g + last].end_cycle;
+	}
+	ret = req_token_stats_calc(res->arrive, ft, lt, n, res->nr_requests,
+				   slo_ttft, slo_tpot, &res->stats);
+	free(ft);
+	free(lt);
+	return ret;
+}
+
+/**
+ * prog_result_run_stats() - the request metrics of a run's execution
+ * @res: the execution: its grids and arrivals filled.
+ * @run: its run line: ``slo=``, ``slo-ttft=``, ``slo-tpot=``.
+ * @clock_khz: the device's clock, for times with units.
+ *
+ * prog_result_stats() with the run's ``slo=``, then, for a program with
+ * ``token=1`` grids, TTFT and TPOT with its ``slo-ttft=`` and
+ * ``slo-tpot=`` (prog_result_token_stats()).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int prog_result_run_stats(struct prog_result *res, const struct wl_run *run,
+			  __u32 clock_khz)
+{
+	int ret;
+
+	ret = prog_result_stats(res, run->has_slo ?
+				wl_time_cycles(&run->slo, clock_khz) : 0);
+	if (ret)
+		return ret;
+	return prog_result_token_stats(res, run->has_slo_ttft ?
+				       wl_time_cycles(&run->slo_ttft,
+						      clock_khz) : 0,
+				       run->has_slo_tpot ?
+				       wl_time_cycles(&run->slo_tpot,
+						      clock_khz) : 0);
 }
 
 /**
@@ -203,6 +347,7 @@ int run_plan_init(struct run_plan *pl, const struct wl_program *prog,
 			  run && run->outstanding ? run->outstanding : 1;
 	pl->first = first;
 	pl->think = run ? wl_time_cycles(&run->think, clock_khz) : 0;
+	pl->prio_class = run ? run->prio_class : GPUTBS_PRIO_DEFAULT;
 	pl->gap = calloc(pl->nr_grids, sizeof(*pl->gap));
 	if (!pl->gap)
 		return -ENOMEM;

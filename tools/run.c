@@ -416,6 +416,9 @@ static int run_grids(const struct run_opts *opts, struct gputbs *g,
 		while (next < total && next - reap < window) {
 			run_submit_args(&prog->grids[next % pl->nr_grids],
 					&sub);
+			/* the run's class= overrides its grids' */
+			if (pl->prio_class != GPUTBS_PRIO_DEFAULT)
+				sub.prio_class = pl->prio_class;
 			if (record)
 				sub.flags |= GPUTBS_SUBMIT_RECORD_BLOCKS;
 			run_launch_args(pl, next, res, handles, stream, exact,
@@ -1101,9 +1104,7 @@ out_close:
 				    (!opts->record_blocks || opts->shares) &&
 				    !run_plan_late(&plan, pr, exact ? plan.first : 0));
 		run_plan_free(&plan);
-		if (prog_result_stats(pr, run->has_slo ?
-				      wl_time_cycles(&run->slo,
-						     info->clock_khz) : 0)) {
+		if (prog_result_run_stats(pr, run, info->clock_khz)) {
 			*failed_run = i;
 			err->what = "collect";
 			return err->err = -ENOMEM;

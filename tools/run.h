@@ -70,6 +70,8 @@ struct prog_result;
  * @arrive: open loop: per request, its arrival, absolute cycles.
  * @gap: per grid, ``gap=`` in cycles.
  * @think: closed loop: ``think=`` in cycles.
+ * @prio_class: the run's ``class=`` (&wl_run.prio_class): every grid is
+ *	submitted in it; %GPUTBS_PRIO_DEFAULT: each grid's own class.
  *
  * Launch L = q * G + k is grid k of request q.  It arrives at: k > 0: the
  * end of launch L - 1 plus gap[k]; k = 0: open loop @arrive[q] + gap[0];
@@ -85,6 +87,7 @@ struct run_plan {
 	__u64 *arrive;
 	__u64 *gap;
 	__u64 think;
+	__u32 prio_class;
 };
 
 int run_plan_init(struct run_plan *pl, const struct wl_program *prog,
@@ -274,6 +277,10 @@ void run_share_alone(struct prog_result *pr, __u32 nr_sms);
 
 /* reqstats.c, shared with gputbs-sim */
 int prog_result_stats(struct prog_result *res, __u64 slo);
+int prog_result_token_stats(struct prog_result *res, __u64 slo_ttft,
+			    __u64 slo_tpot);
+int prog_result_run_stats(struct prog_result *res, const struct wl_run *run,
+			  __u32 clock_khz);
 int prog_result_alloc(struct prog_result *res, const struct wl_program *prog,
 		      unsigned int nr_requests, bool blocks);
 void prog_result_free(struct prog_result *res);

@@ -357,7 +357,8 @@ out:
 enum wl_key {
 	KEY_BLOCKS, KEY_THREADS, KEY_REGS, KEY_SHMEM, KEY_CYCLES, KEY_RSD,
 	KEY_SEED, KEY_DURATIONS, KEY_EXPECT, KEY_CLASS, KEY_MEM, KEY_KNEE,
-	KEY_DIST, KEY_DIST_PARAM, KEY_STARTUP, KEY_IDEMPOTENT, KEY_GAP, NR_KEYS
+	KEY_DIST, KEY_DIST_PARAM, KEY_STARTUP, KEY_IDEMPOTENT, KEY_GAP,
+	KEY_TOKEN, NR_KEYS
 };
 
 static const char * const wl_key_names[NR_KEYS] = {
@@ -368,6 +369,7 @@ static const char * const wl_key_names[NR_KEYS] = {
 	[KEY_KNEE] = "knee", [KEY_DIST] = "dist",
 	[KEY_DIST_PARAM] = "dist-param", [KEY_STARTUP] = "startup",
 	[KEY_IDEMPOTENT] = "idempotent", [KEY_GAP] = "gap",
+	[KEY_TOKEN] = "token",
 };
 
 /* Names of the block duration shapes, indexed by GPUTBS_DIST_*. */
@@ -658,6 +660,13 @@ static int wl_do_grid(struct wl_parser *p, const struct wl_loc *loc,
 				       v[KEY_IDEMPOTENT]);
 		g->idempotent = v[KEY_IDEMPOTENT][0] == '1';
 	}
+	if (v[KEY_TOKEN]) {
+		/* the grid's end emits an output token (TTFT, TPOT) */
+		if (strcmp(v[KEY_TOKEN], "0") && strcmp(v[KEY_TOKEN], "1"))
+			return wl_fail(p, loc, "token=%s: 0 or 1",
+				       v[KEY_TOKEN]);
+		g->token = v[KEY_TOKEN][0] == '1';
+	}
 	if (v[KEY_RSD]) {
 		ret = wl_parse_fixed4(v[KEY_RSD], strlen(v[KEY_RSD]), &n);
 		if (ret == -EINVAL)
@@ -802,7 +811,7 @@ static int wl_do_workload(struct wl_parser *p, const struct wl_loc *loc,
 enum wl_run_key {
 	RKEY_AT, RKEY_REQUESTS, RKEY_RATE, RKEY_ARRIVAL, RKEY_SEED,
 	RKEY_OUTSTANDING, RKEY_THINK, RKEY_SLO, RKEY_TENANT, RKEY_WEIGHT,
-	RKEY_MAX, NR_RKEYS
+	RKEY_MAX, RKEY_SLO_TTFT, RKEY_SLO_TPOT, RKEY_CLASS, NR_RKEYS
 };
 
 static const char * const wl_run_key_names[NR_RKEYS] = {
@@ -810,10 +819,14 @@ static const char * const wl_run_key_names[NR_RKEYS] = {
 	[RKEY_ARRIVAL] = "arrival", [RKEY_SEED] = "seed",
 	[RKEY_OUTSTANDING] = "outstanding", [RKEY_THINK] = "think",
 	[RKEY_SLO] = "slo", [RKEY_TENANT] = "tenant", [RKEY_WEIGHT] = "weight",
-	[RKEY_MAX] = "max",
+	[RKEY_MAX] = "max", [RKEY_SLO_TTFT] = "slo-ttft",
+	[RKEY_SLO_TPOT] = "slo-tpot", [RKEY_CLASS] = "class",
 };
 
-/* requests=, rate=, arrival=, seed=, outstanding=, think=, slo= */
+/*
+ * requests=, rate=, arrival=, seed=, outstanding=, think=, slo=,
+ * slo-ttft=, slo-tpot=
+ */
 static int wl_run_requests(struct wl_parser *p, const struct wl_loc *loc,
 			   const char **v, struct wl_run *run)
 {
@@ -883,6 +896,20 @@ static int wl_run_requests(struct wl_parser *p, const struct wl_loc *loc,
 		if (ret)
 			return ret;
 		run->has_slo = 1;
+	}
+	if (v[RKEY_SLO_TTFT]) {
+		ret = wl_key_time(p, loc, "slo-ttft", v[RKEY_SLO_TTFT], 1,
+				  &run->slo_ttft);
+		if (ret)
+			return ret;
+		run->has_slo_ttft = 1;
+	}
+	if (v[RKEY_SLO_TPOT]) {
+		ret = wl_key_time(p, loc, "slo-tpot", v[RKEY_SLO_TPOT], 1,
+				  &run->slo_tpot);
+		if (ret)
+			return ret;
+		run->has_slo_tpot = 1;
 	}
 	return 0;
 }
@@ -1098,6 +1125,11 @@ static int wl_do_run(struct wl_parser *p, const struct wl_loc *loc,
 	ret = wl_run_requests(p, loc, v, run);
 	if (ret)
 		return ret;
+	if (v[RKEY_CLASS]) {
+		ret = wl_key_class(p, loc, v[RKEY_CLASS], &run->prio_class);
+		if (ret)
+			return ret;
+	}
 	ret = wl_run_tenant_keys(p, loc, v, run);
 	if (ret)
 		return ret;
@@ -1307,6 +1339,12 @@ static int wl_check(struct wl_parser *p)
 					       run->requests,
 					       set->programs[k]->nr_grids,
 					       WL_MAX_LAUNCHES);
+			if ((run->has_slo_ttft || run->has_slo_tpot) &&
+			    !wl_program_tokens(set->programs[k], NULL, NULL))
+				return wl_fail(p, &run->loc,
+					       "%s= needs a program with a token=1 grid; '%s' has none",
+					       run->has_slo_ttft ? "slo-ttft" :
+					       "slo-tpot", run->program_name);
 		}
 	}
 	return 0;
@@ -1426,7 +1464,7 @@ int wl_grid_equal(const struct wl_grid *a, const struct wl_grid *b)
 	    a->block_dist_param != b->block_dist_param ||
 	    a->startup_ppm != b->startup_ppm ||
 	    a->startup_blocks != b->startup_blocks ||
-	    a->idempotent != b->idempotent ||
+	    a->idempotent != b->idempotent || a->token != b->token ||
 	    a->gap.value != b->gap.value || a->gap.ns != b->gap.ns ||
 	    /* the same name: no class given is class=normal */
 	    wl_class_name(a->prio_class) != wl_class_name(b->prio_class) ||
@@ -1548,6 +1586,58 @@ const char *wl_run_tenant(const struct wl_run *run,
 }
 
 /**
+ * wl_run_has_slo() - does a run have an SLO
+ * @run: the run.
+ *
+ * Return: 1 with ``slo=``, ``slo-ttft=`` or ``slo-tpot=``, else 0.
+ */
+int wl_run_has_slo(const struct wl_run *run)
+{
+	return run->has_slo || run->has_slo_ttft || run->has_slo_tpot;
+}
+
+/**
+ * wl_run_grid_class() - the class a grid of a run is submitted in
+ * @run: the run, or NULL (alone: the grid's own).
+ * @g: a grid of its program.
+ *
+ * Return: the run's ``class=`` (&wl_run.prio_class) where it gives one,
+ * else the grid's &wl_grid.prio_class (%GPUTBS_PRIO_DEFAULT: normal).
+ */
+__u32 wl_run_grid_class(const struct wl_run *run, const struct wl_grid *g)
+{
+	if (run && run->prio_class != GPUTBS_PRIO_DEFAULT)
+		return run->prio_class;
+	return g->prio_class;
+}
+
+/**
+ * wl_program_tokens() - the output tokens of one request of a program
+ * @prog: the program.
+ * @first: out (unless NULL): the index of its first ``token=1`` grid.
+ * @last: out (unless NULL): the index of its last ``token=1`` grid.
+ *
+ * Return: its grids with ``token=1``, the tokens a request emits; 0: none
+ * (then @first and @last are left alone).
+ */
+unsigned int wl_program_tokens(const struct wl_program *prog,
+			       unsigned int *first, unsigned int *last)
+{
+	unsigned int k, n = 0;
+
+	for (k = 0; k < prog->nr_grids; k++) {
+		if (!prog->grids[k].token)
+			continue;
+		if (!n && first)
+			*first = k;
+		if (last)
+			*last = k;
+		n++;
+	}
+	return n;
+}
+
+/**
  * wl_run_open() - are a run's requests an open loop?
  * @run: the run.
  *
@@ -1560,29 +1650,62 @@ int wl_run_open(const struct wl_run *run)
 }
 
 /**
+ * wl_run_saturating() - the run that measures a stream's alone service rate
+ * @run: an open-loop run (wl_run_open()).
+ * @out: out: @run as a closed loop with all its requests outstanding at
+ *	once (``outstanding=`` = ``requests=``, no ``think=``): run alone,
+ *	it keeps the device as busy as the stream can, and its requests over
+ *	the time from the first arrival to the last end are the stream's
+ *	alone service rate, the unit of wl_workload_at_load()'s load.
+ *
+ * Requests of one stream overlap on the device (each is its own chain of
+ * grids), so the rate at which a stream saturates the device is above one
+ * over a request's latency whenever a request leaves SMs idle (the batch-1
+ * inference grids of workloads/scenarios/).  Shared by gputbs-sim sweep,
+ * gputbs-sim run --load and gputbs run --load.
+ */
+void wl_run_saturating(const struct wl_run *run, struct wl_run *out)
+{
+	*out = *run;
+	out->arrival = WL_ARRIVAL_CLOSED;
+	out->rate_e4 = 0;
+	out->outstanding = run->requests;
+	memset(&out->think, 0, sizeof(out->think));
+}
+
+/**
  * wl_workload_at_load() - a workload's request streams at a given load
  * @wl: the workload as its file gives it.
- * @alone: per run of @wl, the alone latency of one of its requests (its
- *	program run alone on a fresh device), cycles, each at least 1.
+ * @alone: per run of @wl, cycles per request alone, each at least 1: for
+ *	an open-loop run its alone service interval (wl_run_saturating()'s
+ *	time from first arrival to last end over its requests), for a closed
+ *	loop the latency of one request (its program alone on a fresh
+ *	device).
  * @load_ppm: the load, parts per million of each open-loop stream's alone
  *	service rate, 1..%WL_MAX_LOAD_PPM (1000000: the rate at which the
- *	stream alone keeps the device busy, one request after another).
+ *	stream alone saturates the device, wl_run_saturating()).
+ * @duration: how long the open-loop streams run, cycles; 0: each for the
+ *	span its file gives it (``requests=`` / ``rate=``, as written).
  * @clock_khz: the device's clock, kHz (converts cycles to seconds).
  * @out: out: @wl with its runs' request streams rescaled; runs without
  *	requests (one request, no ``rate=``) and every other key unchanged.
  *
- * Issue 31's sweep (gputbs-sim sweep, gputbs run --load) and the rule of
- * workloads/scenarios/gen-scenarios.py, which wrote the scenarios at a
- * load of 0.3:
+ * Issue 31's sweep (gputbs-sim sweep, gputbs run --load):
  *
- * - an open-loop run (``rate=``) gets ``rate`` = load / alone latency,
- *   rounded down to the format's 4 decimals (at least 0.0001); its
- *   ``requests=``, ``arrival=`` and ``seed=`` stay;
+ * - an open-loop run (``rate=``) gets ``rate`` = load / @alone, rounded
+ *   down to the format's 4 decimals (at least 0.0001), and as many
+ *   requests as arrive at that rate in @duration (or its own span),
+ *   ceil(rate x duration), 1..%WL_MAX_REQUESTS; ``arrival=`` and
+ *   ``seed=`` stay.  A stream thus runs as long at every load, in a
+ *   steady state rather than a burst, and its p99 comes from more
+ *   requests as the load grows;
  * - a closed-loop run of several requests (a training loop:
  *   ``outstanding=``) gets as many requests as cover the open-loop
- *   streams' nominal span, max over them of requests / rate, at its alone
- *   latency per request: ceil(span / alone), 1..%WL_MAX_REQUESTS, times
- *   its ``outstanding=``.  Without an open-loop run it keeps its count.
+ *   streams' span, the longest of their requests / rate, at its alone
+ *   latency per request: ceil(span / alone), times its
+ *   ``outstanding=``, 1..%WL_MAX_REQUESTS (the rule by which
+ *   workloads/scenarios/gen-scenarios.py sized the training loops).
+ *   Without an open-loop run it keeps its count.
  *
  * So the best-effort loop runs as long as the latency-critical streams
  * at every load, and its throughput is measured beside them.
@@ -1590,13 +1713,15 @@ int wl_run_open(const struct wl_run *run)
  * Return: 0, or -EINVAL when @load_ppm or an @alone is out of range.
  */
 int wl_workload_at_load(const struct wl_workload *wl, const __u64 *alone,
-			__u32 load_ppm, __u32 clock_khz,
+			__u32 load_ppm, __u64 duration, __u32 clock_khz,
 			struct wl_workload *out)
 {
+	const unsigned __int128 hz_e4 = (unsigned __int128)clock_khz * 10000000;
 	unsigned __int128 span = 0;	/* cycles */
 	unsigned int r;
 
-	if (!load_ppm || load_ppm > WL_MAX_LOAD_PPM || !clock_khz)
+	if (!load_ppm || load_ppm > WL_MAX_LOAD_PPM || !clock_khz ||
+	    duration > WL_MAX_CYCLES)
 		return -EINVAL;
 	for (r = 0; r < wl->nr_runs; r++)
 		if (!alone[r])
@@ -1604,18 +1729,23 @@ int wl_workload_at_load(const struct wl_workload *wl, const __u64 *alone,
 	*out = *wl;
 	for (r = 0; r < wl->nr_runs; r++) {
 		struct wl_run *run = &out->runs[r];
-		unsigned __int128 rate;
+		unsigned __int128 t, n;
 
 		if (!wl_run_open(run))
 			continue;
+		/* its own span: requests / rate as written, cycles */
+		t = duration ? duration :
+		    run->requests * hz_e4 / run->rate_e4;
 		/* rate x 10^4 = load x clock (Hz) x 10^4 / alone */
-		rate = (unsigned __int128)load_ppm * clock_khz * 10 / alone[r];
-		run->rate_e4 = rate ? (__u64)rate : 1;
-		/* requests / rate, in cycles */
-		rate = (unsigned __int128)run->requests * clock_khz * 1000 *
-		       10000 / run->rate_e4;
-		if (rate > span)
-			span = rate;
+		n = (unsigned __int128)load_ppm * clock_khz * 10 / alone[r];
+		run->rate_e4 = n ? (__u64)n : 1;
+		/* requests arriving in t: ceil(t x rate) */
+		n = (t * run->rate_e4 + hz_e4 - 1) / hz_e4;
+		run->requests = n < 1 ? 1 :
+				n > WL_MAX_REQUESTS ? WL_MAX_REQUESTS : (__u32)n;
+		t = run->requests * hz_e4 / run->rate_e4;
+		if (t > span)
+			span = t;
 	}
 	if (!span)
 		return 0;

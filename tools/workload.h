@@ -77,6 +77,9 @@ struct wl_time {
  *	again (%GPUTBS_SUBMIT_IDEMPOTENT), else 0.
  * @gap: ``gap=``: CPU time between the end of the program's previous grid
  *	(for its first grid: the request's arrival) and this grid's launch.
+ * @token: 1 with ``token=1``: the grid's end emits an output token (the
+ *	last grid of an LLM's prefill and of each decode step), for the
+ *	TTFT and TPOT of a request (req_token_stats_calc()); else 0.
  * @loc: the grid line.
  */
 struct wl_grid {
@@ -99,6 +102,7 @@ struct wl_grid {
 	__u32 startup_blocks;
 	__u32 idempotent;
 	struct wl_time gap;
+	__u32 token;
 	struct wl_loc loc;
 };
 
@@ -149,6 +153,16 @@ enum wl_arrival {
  *	arrival of the next.
  * @has_slo: ``slo=`` was given.
  * @slo: ``slo=``: a request's deadline after its arrival.
+ * @has_slo_ttft: ``slo-ttft=`` was given.
+ * @slo_ttft: ``slo-ttft=``: the bound on a request's time to first token
+ *	(the end of its first ``token=1`` grid minus its arrival).
+ * @has_slo_tpot: ``slo-tpot=`` was given.
+ * @slo_tpot: ``slo-tpot=``: the bound on a request's time per output
+ *	token after the first (req_token_stats_calc()).
+ * @prio_class: ``class=`` of the run: every grid of its program is
+ *	submitted in this &gputbs_submit.prio_class
+ *	(%GPUTBS_PRIO_LOW..%GPUTBS_PRIO_REALTIME) instead of its own;
+ *	%GPUTBS_PRIO_DEFAULT without the key: each grid's own class.
  * @tenant: ``tenant=``: the tenant it shares with the runs of its
  *	workload that name the same; "" without the key: a tenant of its
  *	own, named after its program.
@@ -176,6 +190,11 @@ struct wl_run {
 	struct wl_time think;
 	int has_slo;
 	struct wl_time slo;
+	int has_slo_ttft;
+	struct wl_time slo_ttft;
+	int has_slo_tpot;
+	struct wl_time slo_tpot;
+	__u32 prio_class;
 	char tenant[WL_NAME_LEN];
 	unsigned int tenant_id;
 	__u32 weight;
@@ -240,8 +259,13 @@ __u64 wl_exp_q32(__u64 r);
 void wl_run_arrivals(const struct wl_run *run, __u32 clock_khz, __u64 at,
 		     __u64 *arrive);
 int wl_run_open(const struct wl_run *run);
+void wl_run_saturating(const struct wl_run *run, struct wl_run *out);
+int wl_run_has_slo(const struct wl_run *run);
+__u32 wl_run_grid_class(const struct wl_run *run, const struct wl_grid *g);
+unsigned int wl_program_tokens(const struct wl_program *prog,
+			       unsigned int *first, unsigned int *last);
 int wl_workload_at_load(const struct wl_workload *wl, const __u64 *alone,
-			__u32 load_ppm, __u32 clock_khz,
+			__u32 load_ppm, __u64 duration, __u32 clock_khz,
 			struct wl_workload *out);
 const char *wl_run_tenant(const struct wl_run *run,
 			  const struct wl_program *prog);

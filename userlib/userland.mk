@@ -89,6 +89,7 @@ GPUTBS_CLI_OBJS += $(UL_OBJ)/tools/cmd_eval.o $(SIM_EVAL_OBJS) \
 GPUTBS_SIM_OBJS := $(addprefix $(UL_OBJ)/, tools/sim/main.o \
 	tools/sim/simulate.o tools/sim/results.o tools/sim/jsonparse.o \
 	tools/sim/blocks.o tools/sim/plugin.o tools/sim/reqplot.o \
+	tools/sim/sweep.o \
 	tools/workload.o tools/input.o tools/json.o tools/report.o tools/reqstats.o \
 	userlib/submit_explain.o) \
 	$(SIM_EVAL_OBJS) $(SIM_CORE_OBJS)
@@ -229,6 +230,7 @@ check-userland: $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim $(UL_BIN)/gputbs-requests-
 	workloads/scenarios/gen-scenarios.py --check >/dev/null
 	tests/userland/cuda-trace-test.sh $(UL_BIN)/gputbs $(CC)
 	tests/userland/sim-test.sh $(UL_BIN)/gputbs-sim $(UL_BIN)/gputbs
+	tests/userland/sweep-test.sh $(UL_BIN)/gputbs-sim
 	tests/userland/report-test.sh $(UL_BIN)/gputbs-sim
 	tests/userland/man-test.sh $(UL_BIN)/gputbs $(UL_BIN)/gputbs-sim
 	$(MAKE) -s samples-so

@@ -60,6 +60,14 @@ for load in 0.6 100 0.000001; do
 		"$gputbs" run --device $nodev --load $load "$one"
 done
 expect 0 "--load LOAD" "$gputbs" run --help
+expect 2 "gputbs: --duration needs --load" \
+	"$gputbs" run --device $nodev --duration 10ms "$one"
+for dur in 0 10x -1 1.5ms ""; do
+	expect 2 "--duration: '$dur' is not a time (1..2^40 cycles, or ns, us, ms or s)" \
+		"$gputbs" run --device $nodev --load 0.6 --duration "$dur" "$one"
+done
+expect 1 "(is the module loaded?)" \
+	"$gputbs" run --device $nodev --load 0.6 --duration 10ms "$one"
 expect 2 "unrecognized option '--policy'" \
 	"$gputbs" calibrate --device $nodev --policy fifo "$one"
 expect 2 "unrecognized option '--trace'" \

@@ -184,11 +184,15 @@ static void test_plan(void)
 
 /*
  * resnet50-infer+train as workloads/scenarios/gen-scenarios.py wrote it,
- * worked by hand at the h100's 1980000 kHz: inference alone 3811628
- * cycles, at load 0.3 rate = 0.3 * 1980000000 / 3811628 = 155.83890...,
- * 1558389 in the format's 4 decimals; its 50 requests span 50 * 1.98e9 *
- * 10^4 / 1558389 = 635271424 cycles (320.8 ms), which training steps of
- * 13911757 cycles alone cover in ceil(45.66) = 46.
+ * worked by hand at the h100's 1980000 kHz, with 3811628 cycles per
+ * inference request alone: the file's 50 requests at rate=156 span
+ * 50 * 1.98e13 / 1560000 = 634615384 cycles.  At load 0.3 the rate is
+ * 0.3 * 1980000000 / 3811628 = 155.83890..., 1558389 in the format's 4
+ * decimals, and ceil(634615384 * 1558389 / 1.98e13) = ceil(49.95) = 50
+ * requests arrive in that span; they span 50 * 1.98e13 / 1558389 =
+ * 635271424 cycles (320.8 ms), which training steps of 13911757 cycles
+ * alone cover in ceil(45.66) = 46.  At load 0.6 and 1: 100 and 167
+ * requests in the same span, still 46 steps.
  */
 static void test_at_load(void)
 {
@@ -205,7 +209,7 @@ static void test_at_load(void)
 	wl.runs[1].outstanding = 1;
 	wl.runs[2].requests = 1;	/* no requests: stays */
 
-	CHECK(!wl_workload_at_load(&wl, alone, 300000, 1980000, &out),
+	CHECK(!wl_workload_at_load(&wl, alone, 300000, 0, 1980000, &out),
 	      "load 0.3");
 	CHECK(out.runs[0].rate_e4 == 1558389, "rate_e4 %llu",
 	      (unsigned long long)out.runs[0].rate_e4);
@@ -219,31 +223,40 @@ static void test_at_load(void)
 	CHECK(wl.runs[0].rate_e4 == 1560000 && wl.runs[1].requests == 46,
 	      "the input unchanged");
 
-	/* load 1: rate 519.4630, span 190581427 cycles, 13.7 -> 14 steps */
-	CHECK(!wl_workload_at_load(&wl, alone, 1000000, 1980000, &out),
-	      "load 1");
-	CHECK(out.runs[0].rate_e4 == 5194630 && out.runs[1].requests == 14,
-	      "load 1: rate_e4 %llu, %u steps",
-	      (unsigned long long)out.runs[0].rate_e4, out.runs[1].requests);
-	/* load 0.6: 311.6778/s, span 317635712, 22.8 -> 23 steps */
-	CHECK(!wl_workload_at_load(&wl, alone, 600000, 1980000, &out) &&
-	      out.runs[0].rate_e4 == 3116778 && out.runs[1].requests == 23,
-	      "load 0.6: rate_e4 %llu, %u steps",
-	      (unsigned long long)out.runs[0].rate_e4, out.runs[1].requests);
+	CHECK(!wl_workload_at_load(&wl, alone, 1000000, 0, 1980000, &out) &&
+	      out.runs[0].rate_e4 == 5194630 && out.runs[0].requests == 167 &&
+	      out.runs[1].requests == 46,
+	      "load 1: rate_e4 %llu, %u requests, %u steps",
+	      (unsigned long long)out.runs[0].rate_e4, out.runs[0].requests,
+	      out.runs[1].requests);
+	CHECK(!wl_workload_at_load(&wl, alone, 600000, 0, 1980000, &out) &&
+	      out.runs[0].rate_e4 == 3116778 && out.runs[0].requests == 100 &&
+	      out.runs[1].requests == 46,
+	      "load 0.6: rate_e4 %llu, %u requests, %u steps",
+	      (unsigned long long)out.runs[0].rate_e4, out.runs[0].requests,
+	      out.runs[1].requests);
+	/* a duration of 100M cycles: ceil(7.87) = 8 requests, 101643427
+	 * cycles, 8 steps */
+	CHECK(!wl_workload_at_load(&wl, alone, 300000, 100000000, 1980000,
+				   &out) &&
+	      out.runs[0].requests == 8 && out.runs[1].requests == 8,
+	      "duration: %u requests, %u steps", out.runs[0].requests,
+	      out.runs[1].requests);
 
 	/* two outstanding: twice the steps */
 	wl.runs[1].outstanding = 2;
-	CHECK(!wl_workload_at_load(&wl, alone, 300000, 1980000, &out) &&
+	CHECK(!wl_workload_at_load(&wl, alone, 300000, 0, 1980000, &out) &&
 	      out.runs[1].requests == 92, "outstanding 2: %u",
 	      out.runs[1].requests);
 	wl.runs[1].outstanding = 1;
 
-	/* the least rate: 0.0001/s */
+	/* the least rate, 0.0001/s: one request in the span ... */
 	alone[0] = 1000000000000ULL;
-	CHECK(!wl_workload_at_load(&wl, alone, 1, 1980000, &out) &&
-	      out.runs[0].rate_e4 == 1, "least rate %llu",
-	      (unsigned long long)out.runs[0].rate_e4);
-	/* ... whose span asks more steps than a run may have */
+	CHECK(!wl_workload_at_load(&wl, alone, 1, 0, 1980000, &out) &&
+	      out.runs[0].rate_e4 == 1 && out.runs[0].requests == 1,
+	      "least rate %llu, %u requests",
+	      (unsigned long long)out.runs[0].rate_e4, out.runs[0].requests);
+	/* ... which spans 10^4 s: more steps than a run may have */
 	CHECK(out.runs[1].requests == WL_MAX_REQUESTS, "capped at %u",
 	      out.runs[1].requests);
 	alone[0] = 3811628;
@@ -251,22 +264,22 @@ static void test_at_load(void)
 	/* without an open loop a closed loop keeps its count */
 	wl.runs[0].rate_e4 = 0;
 	wl.runs[0].requests = 5;
-	CHECK(!wl_workload_at_load(&wl, alone, 300000, 1980000, &out) &&
+	CHECK(!wl_workload_at_load(&wl, alone, 300000, 0, 1980000, &out) &&
 	      out.runs[1].requests == 46 && out.runs[0].requests == 5,
 	      "no open loop");
 	wl.runs[0].rate_e4 = 1560000;
 	wl.runs[0].requests = 50;
 
-	CHECK(wl_workload_at_load(&wl, alone, 0, 1980000, &out) == -EINVAL,
+	CHECK(wl_workload_at_load(&wl, alone, 0, 0, 1980000, &out) == -EINVAL,
 	      "load 0");
-	CHECK(wl_workload_at_load(&wl, alone, WL_MAX_LOAD_PPM + 1, 1980000,
+	CHECK(wl_workload_at_load(&wl, alone, WL_MAX_LOAD_PPM + 1, 0, 1980000,
 				  &out) == -EINVAL, "load above 100");
-	CHECK(!wl_workload_at_load(&wl, alone, WL_MAX_LOAD_PPM, 1980000,
+	CHECK(!wl_workload_at_load(&wl, alone, WL_MAX_LOAD_PPM, 0, 1980000,
 				   &out), "load 100");
-	CHECK(wl_workload_at_load(&wl, alone, 300000, 0, &out) == -EINVAL,
+	CHECK(wl_workload_at_load(&wl, alone, 300000, 0, 0, &out) == -EINVAL,
 	      "clock 0");
 	alone[1] = 0;
-	CHECK(wl_workload_at_load(&wl, alone, 300000, 1980000, &out) ==
+	CHECK(wl_workload_at_load(&wl, alone, 300000, 0, 1980000, &out) ==
 	      -EINVAL, "an alone latency of 0");
 
 	CHECK(!wl_parse_load("0.6", &ppm) && ppm == 600000, "0.6: %u", ppm);
@@ -298,9 +311,56 @@ static void test_at_load(void)
 	CHECK(wl_parse_max("0.00001", &ppm) == -EINVAL, "max 5 decimals");
 }
 
+/*
+ * TTFT and TPOT of four requests of 5 tokens, by hand (MLPerf's
+ * definitions, req_token_stats_calc()):
+ *   request  arrive  first token  last token  TTFT  TPOT
+ *   0             0          100         500   100  (500-100)/4 = 100
+ *   1            50          350         750   300  (750-350)/4 = 100
+ *   2           100          200        1003   100  (1003-200)/4 = 200 (200.75)
+ *   3           150          600         650   450  (650-600)/4 = 12 (12.5)
+ * Sorted TTFT 100 100 300 450: p50 rank 2 = 100, p99 rank 4 = 450; TPOT
+ * 12 100 100 200: p50 100, p99 200.  Bounds TTFT 300, TPOT 150: requests
+ * 0 and 1 meet both, 2 misses TPOT, 3 misses TTFT: 2.
+ */
+static void test_tokens(void)
+{
+	static const __u64 arrive[4] = { 0, 50, 100, 150 };
+	static const __u64 first[4] = { 100, 350, 200, 600 };
+	static const __u64 last[4] = { 500, 750, 1003, 650 };
+	struct req_stats st;
+
+	memset(&st, 0, sizeof(st));
+	CHECK(!req_token_stats_calc(arrive, first, last, 5, 4, 300, 150, &st),
+	      "calc");
+	CHECK(st.has_tokens && st.tokens == 5, "tokens %u", st.tokens);
+	CHECK(st.ttft_p50 == 100, "ttft p50 %llu",
+	      (unsigned long long)st.ttft_p50);
+	CHECK(st.ttft_p99 == 450, "ttft p99 %llu",
+	      (unsigned long long)st.ttft_p99);
+	CHECK(st.tpot_p50 == 100, "tpot p50 %llu",
+	      (unsigned long long)st.tpot_p50);
+	CHECK(st.tpot_p99 == 200, "tpot p99 %llu",
+	      (unsigned long long)st.tpot_p99);
+	CHECK(st.tokens_met == 2, "met %u", st.tokens_met);
+	/* only a TTFT bound: request 3 misses it */
+	CHECK(!req_token_stats_calc(arrive, first, last, 5, 4, 300, 0, &st) &&
+	      st.tokens_met == 3, "met, TTFT only %u", st.tokens_met);
+	/* one token: no TPOT, which meets any TPOT bound */
+	CHECK(!req_token_stats_calc(arrive, first, first, 1, 4, 0, 1, &st) &&
+	      st.tpot_p50 == 0 && st.tpot_p99 == 0 && st.tokens_met == 4,
+	      "one token: tpot %llu, met %u",
+	      (unsigned long long)st.tpot_p99, st.tokens_met);
+	CHECK(req_token_stats_calc(arrive, first, last, 0, 4, 0, 0, &st),
+	      "no tokens");
+	CHECK(req_token_stats_calc(arrive, first, last, 5, 0, 0, 0, &st),
+	      "no requests");
+}
+
 int main(void)
 {
 	test_percentiles();
+	test_tokens();
 	test_times();
 	test_arrivals();
 	test_plan();

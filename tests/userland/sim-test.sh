@@ -561,6 +561,39 @@ if [ "$got" = "0-1000 0-1000 1000-2000" ]; then
 else
 	fail "run together.gtbs: requests '$got', not 0-1000 0-1000 1000-2000"
 fi
+# TTFT and TPOT, hand-worked in tokens.gtbs
+"$sim" run --sms 1 "$rq/tokens.gtbs" >"$tmp.d/tokens" 2>&1
+if grep -q '^  LLM             2       3         1000         2000          600          950         2000          900   50.00%$' \
+	"$tmp.d/tokens"; then
+	ok
+else
+	fail "run tokens.gtbs: not TTFT 1000/2000, TPOT 600/950, 1 of 2 within slo-ttft and slo-tpot"
+	sed 's/^/  | /' "$tmp.d/tokens"
+fi
+"$sim" run --sms 1 --format json "$rq/tokens.gtbs" >"$tmp.d/tokens.json" 2>&1
+got=$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))["workloads"][0]["runs"][0]["requests"]
+print(r["tokens"], r["ttft_p50_cycles"], r["ttft_p99_cycles"],
+      r["tpot_p50_cycles"], r["tpot_p99_cycles"], r["tokens_met"],
+      r["tokens_attainment"], "%.6f" % r["ttft_p99_ms"])' "$tmp.d/tokens.json")
+if [ "$got" = "3 1000 2000 600 950 1 0.5 0.001428" ]; then
+	ok
+else
+	fail "run tokens.gtbs --format json: '$got'"
+fi
+# a run's class= is its grids' class=, under policies that read classes
+sed 's/ class=[a-z]*$//' "$rq/run-class.gtbs" >"$tmp.d/noclass.gtbs"
+for f in "$rq/run-class.gtbs" "$rq/run-class-grids.gtbs" "$tmp.d/noclass.gtbs"; do
+	"$sim" run -P fifo,srtf,fair "$f" 2>&1 |
+		sed -n '/^  requests/,/^  I /p' >"$tmp.d/$(basename "$f").req"
+done
+if [ -s "$tmp.d/run-class.gtbs.req" ] &&
+	cmp -s "$tmp.d/run-class.gtbs.req" "$tmp.d/run-class-grids.gtbs.req" &&
+	! cmp -s "$tmp.d/run-class.gtbs.req" "$tmp.d/noclass.gtbs.req"; then
+	ok
+else
+	fail "run-class.gtbs: a run's class= does not run as its grids' class="
+fi
 # Poisson arrivals: the same seed, the same output; another seed, another
 sed 's/seed=7/seed=8/' "$root/tests/userland/good/requests.gtbs" >"$tmp.d/seed8.gtbs"
 "$sim" run "$root/tests/userland/good/requests.gtbs" >"$tmp.d/p1" 2>&1
@@ -858,54 +891,87 @@ expect 2 "gputbs-sim: --policies: unknown policy 'lifo'" \
 expect 0 "--scenario FILE|DIR|all" "$sim" eval --help
 
 # --- run --load: the scenarios rescaled (issue 31) ---------------------------
-# resnet50-infer+train at load 0.3 is the file as gen-scenarios.py wrote it
-# at 0.3: rate 0.3 / 3811628 cycles at 1980 MHz = 155.8389 per second (the
-# file rounds it to 156), 46 training steps (worked out in requests-test.c)
+# resnet50-infer+train: the inference stream saturates the h100 at one
+# request per 140304 cycles (its 50 requests at once under fifo), so load
+# 0.3 is 0.3 * 1980000000 / 140304 = 4233.664 per second; in the file's
+# span (50 / 156 s = 634615384 cycles) ceil(1356.5) = 1357 requests
+# arrive; training steps of 13911757 cycles cover them in 46 (worked out
+# in requests-test.c); the same point as gputbs-sim sweep's at load 0.3
 scn=$root/workloads/scenarios
 "$sim" run --device h100 --load 0.3 "$scn/resnet50-infer+train.gtbs" \
 	>"$tmp.d/load.txt" 2>&1
-if grep -q '^  resnet50-infer  rate 155\.8389/s (load 0\.3), 50 requests (alone under fifo 3811628 cyc)$' "$tmp.d/load.txt" &&
+if grep -q '^  resnet50-infer  rate 4233\.664/s (load 0\.3), 1357 requests (service interval alone under fifo 140304 cyc)$' "$tmp.d/load.txt" &&
 	grep -q '^  resnet50-train  46 requests (load 0\.3), 1 outstanding (alone under fifo 13911757 cyc)$' "$tmp.d/load.txt" &&
 	grep -q '^  resnet50-train *46 ' "$tmp.d/load.txt"; then
 	ok
 else
-	fail "run --load 0.3 resnet50-infer+train: not rate 155.8389/s and 46 training steps"
+	fail "run --load 0.3 resnet50-infer+train: not rate 4233.664/s, 1357 requests and 46 training steps"
 	grep -v '^  resnet50-train  [a-z]' "$tmp.d/load.txt" | tail -n 12 | sed 's/^/  | /'
 fi
 "$sim" run --device h100 --load 0.3 --format json \
 	"$scn/resnet50-infer+train.gtbs" >"$tmp.d/load.json" 2>&1
+"$sim" sweep --policies fifo --load 0.3 --format json \
+	"$scn/resnet50-infer+train.gtbs" >"$tmp.d/sweep.json" 2>&1
 got=$(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 w = d["workloads"][0]
-print(w["load"], " ".join("%s:%s:%d:%d:%d" % (r["program"], r.get("rate_per_s", "-"),
-      r["nr_requests"], r["requests"]["n"], r["load_alone_cycles"]) for r in w["runs"]))' \
-	"$tmp.d/load.json" 2>&1)
-if [ "$got" = "0.3 resnet50-infer:155.8389:50:50:3811628 resnet50-train:-:46:46:13911757" ]; then
+print(w["load"], " ".join("%s:%s:%d:%d:%d:%d:%d" % (r["program"], r.get("rate_per_s", "-"),
+      r["nr_requests"], r["requests"]["n"], r["load_alone_cycles"],
+      r["requests"]["p50_cycles"], r["requests"]["p99_cycles"]) for r in w["runs"]))
+# the sweep point: the first stats object of each run
+def stats(o, acc):
+    if isinstance(o, dict):
+        if "p99_cycles" in o and "requests" in o:
+            acc.append("%d:%d:%d" % (o["requests"], o["p50_cycles"], o["p99_cycles"]))
+            return
+        for v in o.values():
+            stats(v, acc)
+    elif isinstance(o, list):
+        for v in o:
+            stats(v, acc)
+acc = []
+stats(json.load(open(sys.argv[2])), acc)
+print(acc[0], acc[2])' "$tmp.d/load.json" "$tmp.d/sweep.json" 2>&1)
+if [ "$got" = "0.3 resnet50-infer:4233.664:1357:1357:140304:4378985:5617102 resnet50-train:-:46:46:13911757:15466790:16073468
+1357:4378985:5617102 46:15466790:16073468" ]; then
 	ok
 else
-	fail "run --load 0.3 --format json: '$got'"
+	fail "run --load 0.3 --format json, and sweep --load 0.3's point: '$got'"
 fi
-# the rate within the file's rounding, whatever the policy: the scaling
-# alone runs are fifo's, so srtf's workload is fifo's
+# whatever the policy: the load's unit is fifo's, so srtf's workload is
+# fifo's
 "$sim" run --device h100 --load 0.3 -P srtf "$scn/resnet50-infer+train.gtbs" \
 	>"$tmp.d/load-srtf.txt" 2>&1
-if grep -q 'rate 155\.8389/s (load 0\.3)' "$tmp.d/load-srtf.txt" &&
+if grep -q 'rate 4233\.664/s (load 0\.3), 1357 requests' "$tmp.d/load-srtf.txt" &&
 	grep -q '^  resnet50-train  46 requests (load 0\.3)' "$tmp.d/load-srtf.txt"; then
 	ok
 else
 	fail "run --load 0.3 -P srtf: not fifo's scaling"
 fi
-# load 0.6: twice the rate, 23 steps; without --load the file's 156/s
-expect 0 "resnet50-infer  rate 311.6778/s (load 0.6)" \
-	"$sim" run --device h100 --load 0.6 "$scn/resnet50-infer+train.gtbs"
-expect 0 "resnet50-train  23 requests (load 0.6)" \
+# load 0.6: twice the rate, 2714 requests in the same span, still 46
+# steps; without --load the file's 50 requests and 46 steps
+expect 0 "resnet50-infer  rate 8467.328/s (load 0.6), 2714 requests" \
 	"$sim" run --device h100 --load 0.6 "$scn/resnet50-infer+train.gtbs"
 "$sim" run --device h100 "$scn/resnet50-infer+train.gtbs" >"$tmp.d/noload.txt" 2>&1
-if grep -q '^  resnet50-train *46 ' "$tmp.d/noload.txt" && ! grep -q '(load ' "$tmp.d/noload.txt"; then
+if grep -q '^  resnet50-train *46 ' "$tmp.d/noload.txt" &&
+	grep -q '^  resnet50-infer *50 ' "$tmp.d/noload.txt" &&
+	! grep -q '(load ' "$tmp.d/noload.txt"; then
 	ok
 else
-	fail "run without --load: not the file's 46 steps, or a load line"
+	fail "run without --load: not the file's 50 requests and 46 steps, or a load line"
 fi
+# --duration 10ms: 19800000 cycles at 8467.328 per second, ceil(84.67) =
+# 85 requests; they span 19876400 cycles: 2 training steps
+expect 0 "resnet50-infer  rate 8467.328/s (load 0.6), 85 requests" \
+	"$sim" run --device h100 --load 0.6 --duration 10ms "$scn/resnet50-infer+train.gtbs"
+expect 0 "resnet50-train  2 requests (load 0.6)" \
+	"$sim" run --device h100 --load 0.6 --duration 19800000 "$scn/resnet50-infer+train.gtbs"
+expect 2 "gputbs-sim: --duration needs --load" \
+	"$sim" run --duration 10ms "$scn/resnet50-infer+train.gtbs"
+for dur in 0 10x -1 1.5ms ""; do
+	expect 2 "gputbs-sim: --duration: '$dur' is not a time (1..2^40 cycles, or ns, us, ms or s)" \
+		"$sim" run --load 0.6 --duration "$dur" "$scn/resnet50-infer+train.gtbs"
+done
 for load in "" 0 0.0 -1 1e-1 0.0000001 100.000001 0.3,0.6 x; do
 	expect 2 "gputbs-sim: bad load '$load' (a decimal number of 0.000001..100, at most 6 decimals)" \
 		"$sim" run --load "$load" "$scn/resnet50-infer+train.gtbs"

@@ -706,3 +706,45 @@ int sim_parse_share_mode(sim_help_fn *help, const char *arg,
 	snprintf(buf, sizeof(buf), "share_mode=%s", arg);
 	return sim_parse_param(help, buf, m);
 }
+
+/**
+ * sim_parse_time() - a TIME of the command line, as a workload file's
+ * @s: the text; need not be NUL-terminated at @len.
+ * @len: its length.
+ * @t: out: the time: emulated cycles (a plain integer, 1..2^40) or an
+ *	integer with a unit ns, us, ms or s (1 ns..2^40 ns).
+ *
+ * Shared by run --share-window and sweep --duration.
+ *
+ * Return: 0, -EINVAL (not a time, or an unknown unit) or -ERANGE.
+ */
+int sim_parse_time(const char *s, size_t len, struct wl_time *t)
+{
+	static const struct { const char *unit; u64 ns; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "s", 1000000000 },
+	};
+	size_t digits = strspn(s, "0123456789");
+	unsigned int i;
+	char num[24];
+	u64 v;
+
+	if (digits > len)
+		digits = len;
+	if (!digits || digits >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, s, digits);
+	num[digits] = '\0';
+	for (i = 0; digits < len && i < ARRAY_SIZE(units); i++)
+		if (len - digits == strlen(units[i].unit) &&
+		    !strncmp(s + digits, units[i].unit, len - digits))
+			break;
+	if (i == ARRAY_SIZE(units))
+		return -EINVAL;
+	if (sim_parse_uint(num, 1, WL_MAX_CYCLES, &v) ||
+	    (digits < len && v > WL_MAX_TIME_NS / units[i].ns))
+		return -ERANGE;
+	*t = digits == len ? (struct wl_time) { .value = v, .ns = 0 } :
+		(struct wl_time) { .value = v * units[i].ns, .ns = 1 };
+	return 0;
+}

@@ -56,6 +56,9 @@ static const char usage_main[] =
 	"         (also of 'gputbs eval', the same sweep on the module)\n"
 	"  blocks the shape of each grid's block durations: mean, %RSD,\n"
 	"         quantiles over the mean\n"
+	"  sweep  request streams from light load to saturation under each\n"
+	"         policy and preemption mode: p99 and throughput against\n"
+	"         alone, goodput; sharded (Slurm arrays) and merged\n"
 	"\n"
 	"'gputbs-sim COMMAND --help' describes a command.\n";
 
@@ -205,6 +208,9 @@ static const char usage_run[] =
 	"                        LOAD / the program's alone latency under\n"
 	"                        fifo, a closed loop's requests= covers the\n"
 	"                        open-loop streams' span\n"
+	"      --duration TIME   with --load: how long the open-loop streams\n"
+	"                        run (cycles, or with ns, us, ms, s; default:\n"
+	"                        each its file's requests at its file's rate)\n"
 	SIM_PLUGIN_PARAM_HELP
 	"  -h, --help            this help\n";
 
@@ -365,10 +371,12 @@ struct sim_cmd_wl {
  * @windows: --share-window, as given.
  * @window_cycles: @windows in cycles at the device's clock.
  * @load_ppm: --load, ppm; 0 without.
+ * @duration: --duration: how long the open-loop streams run at the load;
+ *	0: each for the span its file gives it.
  * @scaled: with @load_ppm, per workload of @list, its copy at the load
  *	(@list's wl points at it).
- * @load_alone: with @load_ppm, per workload of @list, per run, the alone
- *	latency under fifo that scaled it.
+ * @load_alone: with @load_ppm, per workload of @list, per run, the load's
+ *	unit that scaled it (sim_cmd_load_unit()).
  */
 struct sim_cmd_run {
 	struct gtbs_dev_config cfg;
@@ -395,6 +403,7 @@ struct sim_cmd_run {
 	struct wl_time windows[SIM_MAX_SHARE_WINDOWS];
 	u64 window_cycles[SIM_MAX_SHARE_WINDOWS];
 	u32 load_ppm;
+	struct wl_time duration;
 	struct wl_workload *scaled;
 	u64 (*load_alone)[WL_MAX_RUNS];
 };
@@ -524,20 +533,73 @@ static int sim_cmd_alone(struct sim_cmd_run *c)
 }
 
 /*
+ * The load's unit for run @run of @prog under fifo on a fresh device, with
+ * its tenant's weight and cap, as gputbs-sim sweep measures it: for an
+ * open loop its alone service interval (all its requests at once,
+ * wl_run_saturating(): the time from the first arrival to the last end
+ * over its requests), else the latency of one request.  0 or an exit
+ * status after a message.
+ */
+static int sim_cmd_load_unit(struct sim_cmd_run *c,
+			     const struct wl_program *prog,
+			     const struct wl_run *run, u64 *alone)
+{
+	u64 first = ~0ULL, last = 0;
+	struct sim_out out;
+	struct sim_job job;
+	struct wl_run sat;
+	const char *why;
+	unsigned int q, g = prog->nr_grids;
+	int ret;
+
+	memset(&job, 0, sizeof(job));
+	job.cfg = &c->cfg;
+	job.policy = &gtbs_policy_fifo;
+	job.nr_runs = 1;
+	job.progs[0] = prog;
+	job.seed_mix = c->seed_mix;
+	job.modes = &c->modes;
+	job.weight[0] = run->weight;
+	job.max_ppm[0] = run->max_ppm;
+	if (wl_run_open(run)) {
+		wl_run_saturating(run, &sat);
+		job.runs[0] = &sat;
+	}
+	ret = sim_run(&job, &out, &why);
+	if (ret) {
+		sim_out_free(&out);
+		return sim_run_error(ret, prog->name, why);
+	}
+	if (!wl_run_open(run)) {
+		*alone = out.progs[0].turnaround;
+	} else {
+		for (q = 0; q < out.progs[0].nr_requests; q++) {
+			u64 end = out.progs[0].grids[(size_t)(q + 1) * g - 1].end_cycle;
+
+			if (out.progs[0].arrive[q] < first)
+				first = out.progs[0].arrive[q];
+			if (end > last)
+				last = end;
+		}
+		*alone = q ? (last - first) / q : 0;
+	}
+	if (!*alone)
+		*alone = 1;
+	sim_out_free(&out);
+	return 0;
+}
+
+/*
  * --load: every workload of @c->list with its request streams at the load
- * (wl_workload_at_load()), each run scaled by the alone latency of one
- * request of its program under fifo on a fresh device, uncapped, whatever
- * the policies (so the scaled workload is the same under each, and the
- * same as gputbs run --load makes of it).
+ * (wl_workload_at_load(), each open loop for the span its file gives it),
+ * in the load's unit of gputbs-sim sweep (sim_cmd_load_unit(): under fifo
+ * whatever the policies), so that the scaled workload is the same under
+ * every policy, the same as the sweep's point at that load and the same
+ * as gputbs run --load makes of it on the module.
  */
 static int sim_cmd_at_load(struct sim_cmd_run *c)
 {
-	const struct wl_program *done[RUN_MAX_PROGRAMS];
-	u64 cycles[RUN_MAX_PROGRAMS];
-	unsigned int nr_done = 0, w, r, k;
-	struct sim_out out;
-	struct sim_job job;
-	const char *why;
+	unsigned int w, r;
 	int ret;
 
 	c->scaled = calloc(c->nr_list, sizeof(*c->scaled));
@@ -549,40 +611,16 @@ static int sim_cmd_at_load(struct sim_cmd_run *c)
 		const struct wl_workload *wl = c->list[w].wl;
 
 		for (r = 0; r < wl->nr_runs; r++) {
-			const struct wl_program *prog =
-				set->programs[wl->runs[r].program];
-
-			for (k = 0; k < nr_done; k++)
-				if (!strcmp(done[k]->name, prog->name))
-					break;
-			if (k == nr_done) {
-				if (nr_done == RUN_MAX_PROGRAMS) {
-					sim_err("more than %d programs",
-						RUN_MAX_PROGRAMS);
-					return SIM_EXIT_USAGE;
-				}
-				memset(&job, 0, sizeof(job));
-				job.cfg = &c->cfg;
-				job.policy = &gtbs_policy_fifo;
-				job.nr_runs = 1;
-				job.progs[0] = prog;
-				job.seed_mix = c->seed_mix;
-				job.modes = &c->modes;
-				job.weight[0] = WL_WEIGHT_DEFAULT;
-				ret = sim_run(&job, &out, &why);
-				if (ret) {
-					sim_out_free(&out);
-					return sim_run_error(ret, prog->name,
-							     why);
-				}
-				done[k] = prog;
-				cycles[k] = out.progs[0].turnaround;
-				nr_done++;
-				sim_out_free(&out);
-			}
-			c->load_alone[w][r] = cycles[k];
+			ret = sim_cmd_load_unit(c,
+						set->programs[wl->runs[r].program],
+						&wl->runs[r],
+						&c->load_alone[w][r]);
+			if (ret)
+				return ret;
 		}
 		if (wl_workload_at_load(wl, c->load_alone[w], c->load_ppm,
+					wl_time_cycles(&c->duration,
+						       c->cfg.clock_khz),
 					c->cfg.clock_khz, &c->scaled[w]))
 			return sim_run_error(-EINVAL, wl->name,
 					     "--load: an alone latency of zero cycles");
@@ -660,9 +698,7 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 		memcpy(pr->arrive, po->arrive,
 		       po->nr_requests * sizeof(*pr->arrive));
 		pr->stream_order = true;
-		if (prog_result_stats(pr, wl->runs[r].has_slo ?
-				      wl_time_cycles(&wl->runs[r].slo,
-						     c->cfg.clock_khz) : 0))
+		if (prog_result_run_stats(pr, &wl->runs[r], c->cfg.clock_khz))
 			return sim_run_error(-ENOMEM, wl->name,
 					     "out of memory");
 		pr->runtime = po->turnaround;
@@ -770,6 +806,7 @@ static int sim_write_trace(const struct sim_cmd_run *c, const char *path)
 #define SIM_OPT_SHARE_WINDOW	303
 /* gputbs-sim run --load */
 #define SIM_OPT_LOAD		320
+#define SIM_OPT_RUN_DURATION	321
 /* what --scenario all means */
 #define SIM_SCENARIO_DIR	"workloads/scenarios"
 /* the programs the scenarios include, not a scenario */
@@ -783,42 +820,23 @@ static int sim_write_trace(const struct sim_cmd_run *c, const char *path)
 static int sim_parse_windows(sim_help_fn *help, const char *arg,
 			     struct sim_cmd_run *c)
 {
-	static const struct { const char *unit; u64 ns; } units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
-		{ "s", 1000000000 },
-	};
 	const char *p = arg;
 
 	for (;;) {
-		size_t len = strcspn(p, ","), digits = strspn(p, "0123456789");
-		char num[24];
-		unsigned int i;
-		u64 v;
+		size_t len = strcspn(p, ",");
+		int ret;
 
-		if (digits > len)
-			digits = len;
-		if (!digits || digits >= sizeof(num))
-			return sim_usage_error(help, "--share-window: bad time '%.*s' (cycles, or an integer with ns, us, ms or s)",
-					       (int)len, p);
-		memcpy(num, p, digits);
-		num[digits] = '\0';
-		for (i = 0; digits < len && i < ARRAY_SIZE(units); i++)
-			if (len - digits == strlen(units[i].unit) &&
-			    !strncmp(p + digits, units[i].unit, len - digits))
-				break;
-		if (i == ARRAY_SIZE(units))
-			return sim_usage_error(help, "--share-window: unknown unit '%.*s' (ns, us, ms or s; no unit: cycles)",
-					       (int)(len - digits), p + digits);
-		if (sim_parse_uint(num, 1, WL_MAX_CYCLES, &v) ||
-		    (digits < len && v > WL_MAX_TIME_NS / units[i].ns))
-			return sim_usage_error(help, "--share-window: '%.*s' out of range (1..2^40 cycles or ns)",
-					       (int)len, p);
 		if (c->nr_windows == SIM_MAX_SHARE_WINDOWS)
 			return sim_usage_error(help, "--share-window: more than %d lengths",
 					       SIM_MAX_SHARE_WINDOWS);
-		c->windows[c->nr_windows++] = digits == len ?
-			(struct wl_time) { .value = v, .ns = 0 } :
-			(struct wl_time) { .value = v * units[i].ns, .ns = 1 };
+		ret = sim_parse_time(p, len, &c->windows[c->nr_windows]);
+		if (ret == -ERANGE)
+			return sim_usage_error(help, "--share-window: '%.*s' out of range (1..2^40 cycles or ns)",
+					       (int)len, p);
+		if (ret)
+			return sim_usage_error(help, "--share-window: bad time '%.*s' (cycles, or an integer with ns, us, ms or s)",
+					       (int)len, p);
+		c->nr_windows++;
 		if (!p[len])
 			return 0;
 		p += len + 1;
@@ -842,7 +860,8 @@ static int sim_scenario_check(const struct wl_set *set)
 		const struct wl_workload *wl = set->workloads[w];
 
 		for (r = 0; r < wl->nr_runs; r++)
-			if (wl->runs[r].requests > 1 || wl->runs[r].has_slo)
+			if (wl->runs[r].requests > 1 ||
+			    wl_run_has_slo(&wl->runs[r]))
 				break;
 		if (r == wl->nr_runs) {
 			sim_err("%s:%u: workload %s has no run with requests (requests= above 1 or slo=), nothing for --scenario to measure; 'gputbs-sim run' reports it",
@@ -1093,6 +1112,7 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 		{ "share-window", required_argument, NULL,
 		  SIM_OPT_SHARE_WINDOW },
 		{ "load", required_argument, NULL, SIM_OPT_LOAD },
+		{ "duration", required_argument, NULL, SIM_OPT_RUN_DURATION },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1188,6 +1208,12 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 				ret = sim_usage_error(help, "bad load '%s' (a decimal number of 0.000001..100, at most 6 decimals)",
 						      optarg);
 			break;
+		case SIM_OPT_RUN_DURATION:
+			if (sim_parse_time(optarg, strlen(optarg),
+					   &c->duration))
+				ret = sim_usage_error(help, "--duration: '%s' is not a time (1..2^40 cycles, or ns, us, ms or s)",
+						      optarg);
+			break;
 		case SIM_OPT_RUN_PLOT:
 			if (!*optarg)
 				ret = sim_usage_error(help, "%s",
@@ -1223,6 +1249,8 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 	}
 	for (i = optind; scenario && !ret && i < (unsigned int)argc; i++)
 		ret = sim_scenario_add(c, argv[i]);
+	if (!ret && c->duration.value && !c->load_ppm)
+		ret = sim_usage_error(help, "%s", "--duration needs --load");
 	if (!ret && (scenario ? !c->nr_files : optind == argc))
 		ret = sim_usage_error(help, "%s", "no workload file given");
 	if (!ret && argc - optind > SIM_MAX_FILES)
@@ -1286,6 +1314,7 @@ int main(int argc, char **argv)
 		{ "run", cmd_run },
 		{ "report", cmd_report },
 		{ "blocks", cmd_blocks },
+		{ "sweep", cmd_sweep },
 	};
 	static char name[32];
 	unsigned int i;

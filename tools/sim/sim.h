@@ -265,6 +265,9 @@ struct sim_backend {
 /* blocks.c */
 int cmd_blocks(int argc, char **argv);
 
+/* sweep.c */
+int cmd_sweep(int argc, char **argv);
+
 /* simulate.c */
 extern const struct sim_backend sim_backend_virtual;
 int sim_grid_desc(const struct wl_grid *g, u64 seed_mix,
@@ -515,6 +518,7 @@ void sim_sjf_note(void);
 int sim_usage_error(sim_help_fn *help, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int sim_parse_uint(const char *s, u64 lo, u64 hi, u64 *out);
+int sim_parse_time(const char *s, size_t len, struct wl_time *t);
 int sim_parse_policies(sim_help_fn *help, const char *opt, const char *arg,
 		       const struct gtbs_policy_ops **out, unsigned int *n);
 int sim_all_policies(sim_help_fn *help, const struct gtbs_policy_ops **out,

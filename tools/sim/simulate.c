@@ -578,6 +578,10 @@ static int sim_submit(struct sim_dev *s, u32 run, u32 req, u32 index, u64 now,
 		*why = "unknown priority class";
 		return -EINVAL;
 	}
+	/* the run's class= overrides its grids' (uapi 1..4: core 0..3) */
+	if (job->runs[run] &&
+	    job->runs[run]->prio_class != GPUTBS_PRIO_DEFAULT)
+		desc.prio_class = job->runs[run]->prio_class - 1;
 	if (job->modes && job->modes->idempotent)
 		desc.idempotent = true;
 	grid = calloc(1, gtbs_grid_size(job->cfg));

@@ -77,6 +77,8 @@ REGS = 128                # ASSUMPTION: 128 registers per thread (64
                           # in FP32, plus fragments and addresses)
 SHMEM = STAGES * (TILE_M * TILE_K + TILE_K * TILE_N) * 2   # 98,304 bytes
 KSLICE = 2048             # split-K slice (see the rule above)
+GEMV_KSLICE = 256         # CHOICE: the least K slice of a GEMV's split-K
+                          # (4 of TILE_K)
 BYTES = 2                 # BF16
 
 # the h100 preset's occupancy (CUDA occupancy calculator rules, cc 9.0)
@@ -95,7 +97,7 @@ LOAD = 0.3     # CHOICE: each inference stream offers 30% of what it could
                # serve alone: rate = LOAD / alone latency (req/s)
 REQUESTS = 50   # CHOICE: requests per inference stream, so that the
                 # simulator runs a scenario in seconds
-SEEDS = {'resnet50-infer': 1, 'bert-infer': 2}
+SEEDS = {'resnet50-infer': 1, 'bert-infer': 2, 'llama3.1-8b': 3}
 
 
 def cdiv(a, b):
@@ -106,12 +108,16 @@ class Kernel:
     """One GEMM-like grid: label, M, N, K, batch (batched GEMMs)."""
 
     def __init__(self, label, m, n, k, batch=1, flops=None, dram=None,
-                 note=''):
+                 note='', token=False, gemv=False):
         self.label, self.m, self.n, self.k, self.batch = label, m, n, k, batch
         self.note = note
+        self.token = token
         tiles = cdiv(m, TILE_M) * cdiv(n, TILE_N) * batch
         self.split = 1
-        if tiles < R * SMS and k > 2 * KSLICE:
+        if tiles < R * SMS and gemv:
+            self.split = max(1, min(cdiv(k, GEMV_KSLICE),
+                                    (R * SMS) // tiles))
+        elif tiles < R * SMS and k > 2 * KSLICE:
             self.split = max(1, min(cdiv(k, KSLICE), (R * SMS) // tiles))
         self.blocks = tiles * self.split
         self.flops = flops if flops is not None else 2 * m * n * k * batch
@@ -133,7 +139,8 @@ class Kernel:
         mem = '%d.%04d' % (self.mem_ppm // 10000, self.mem_ppm % 10000)
         return ('grid %s blocks=%d threads=%d regs=%d shmem=%d cycles=%d '
                 'mem=%s' % (self.label, self.blocks, THREADS, REGS, SHMEM,
-                            self.cycles, mem))
+                            self.cycles, mem)) + (' token=1' if self.token
+                                                  else '')
 
     def comment(self):
         s = '# M=%d N=%d K=%d' % (self.m, self.n, self.k)
@@ -231,20 +238,95 @@ def bert(batch):
     return ks
 
 
+# --- Llama 3.1 8B: Meta, "The Llama 3 Herd of Models", arXiv 2407.21783,
+# Table 3 (8B: 32 layers, model dimension 4,096, FFN dimension 14,336,
+# 32 attention heads, 8 key/value heads), vocabulary 128,256 tokens
+# (Section 3.2.1 / the Llama 3.1 model card); head size 4096 / 32 = 128;
+# SwiGLU feed-forward (gate and up projections fused in one GEMM of
+# N = 2 x 14,336, then the down projection), BF16 weights -------------------
+LLAMA_L, LLAMA_H, LLAMA_Q, LLAMA_KV, LLAMA_D = 32, 4096, 32, 8, 128
+LLAMA_FF, LLAMA_VOCAB = 14336, 128256
+# The request: MLPerf Inference v5.0's llama3.1-8b benchmark summarises
+# CNN/DailyMail articles (mlcommons/inference, language/llama3.1-8b:
+# 13,368 validation samples; its accuracy target gen_len 8,167,644
+# characters over gen_num 13,368 outputs, 611 characters per summary).
+PROMPT = 1024     # CHOICE: the prompt, tokens: See et al., "Get To The
+                  # Point" (ACL 2017), CNN/DailyMail articles average 781
+                  # words; at about 1.3 tokens per word (an assumption)
+                  # and the instruction, about 1,024
+OUT_TOKENS = 16   # CHOICE, for the simulator's cost: the output, tokens.
+                  # MLPerf's summaries average 611 characters, about 150
+                  # tokens at 4 characters per token (an assumption); 16
+                  # keep a request of 16 decode steps (2,577 grids)
+                  # simulated in seconds; TPOT is per token and does not
+                  # depend on how many follow
+LLM_SLO_TTFT_MS, LLM_SLO_TPOT_MS = 2000, 100  # MLPerf Inference v5.0
+                  # rules, llama3.1-8b Server: TTFT 2 s, TPOT 100 ms (p99)
+LLM_REQUESTS = 6  # CHOICE: requests of the LLM stream (the simulator's
+                  # cost: the training loop covers their span)
+
+
+def llama_layer(p, m, ctx, decode):
+    """One decoder layer for m new tokens attending to ctx positions."""
+    h, kvh = LLAMA_H, LLAMA_KV * LLAMA_D
+    ks = [Kernel(p + 'qkv', m, h + 2 * kvh, h, gemv=decode)]
+    group = LLAMA_Q // LLAMA_KV
+    if decode:
+        # per KV head: the group's query rows against the cached K and V
+        ks.append(Kernel(p + 'attn', group, ctx, LLAMA_D, batch=LLAMA_KV,
+                         flops=4 * LLAMA_Q * ctx * LLAMA_D,
+                         dram=(2 * ctx * LLAMA_KV * LLAMA_D +
+                               2 * LLAMA_Q * LLAMA_D) * BYTES,
+                         note='decode attention, KV cache of %d' % ctx))
+    else:
+        # causal: half of 4 * m * m * d per query head
+        ks.append(Kernel(p + 'attn', m, m, LLAMA_D, batch=LLAMA_Q,
+                         flops=2 * m * m * LLAMA_D * LLAMA_Q,
+                         dram=(2 * m * LLAMA_Q * LLAMA_D +
+                               2 * m * kvh) * BYTES,
+                         note='causal fused attention, %d heads' % LLAMA_Q))
+    ks.append(Kernel(p + 'proj', m, h, h, gemv=decode))
+    ks.append(Kernel(p + 'ffn1', m, 2 * LLAMA_FF, h, gemv=decode))
+    ks.append(Kernel(p + 'ffn2', m, h, LLAMA_FF, gemv=decode))
+    return ks
+
+
+def llama_request(prompt, tokens):
+    """Prefill of prompt tokens, then tokens - 1 decode steps."""
+    ks = []
+    for layer in range(LLAMA_L):
+        ks += llama_layer('p%d_' % layer, prompt, prompt, False)
+    ks.append(Kernel('p_head', 1, LLAMA_VOCAB, LLAMA_H, token=True, gemv=True,
+                     note='LM head of the last position: token 1'))
+    for t in range(1, tokens):
+        ctx = prompt + t
+        for layer in range(LLAMA_L):
+            ks += llama_layer('d%d_%d_' % (t, layer), 1, ctx, True)
+        ks.append(Kernel('d%d_head' % t, 1, LLAMA_VOCAB, LLAMA_H,
+                         token=True, gemv=True,
+                         note='token %d' % (t + 1)))
+    return ks
+
+
 PROGRAMS = [
     ('resnet50-infer', 'ResNet-50 inference, batch 1 (He et al. 2016, '
-     'Table 1)', lambda: resnet50(1, False)),
+     'Table 1)', lambda: resnet50(1, False), 'models.gtbs'),
     ('bert-infer', 'BERT-base inference, batch 1, sequence 128 (Devlin et '
-     'al. 2019)', lambda: bert(1)),
+     'al. 2019)', lambda: bert(1), 'models.gtbs'),
     ('resnet50-train', 'ResNet-50 training step, batch 32: forward, data '
      'and weight gradients (He et al. 2016, Table 1)',
-     lambda: resnet50(32, True)),
+     lambda: resnet50(32, True), 'models.gtbs'),
+    ('llama3.1-8b', 'Llama 3.1 8B request at batch 1: prefill of %d '
+     'tokens, %d decode steps (Llama 3 Herd of Models, Table 3)' % (
+         PROMPT, OUT_TOKENS - 1),
+     lambda: llama_request(PROMPT, OUT_TOKENS), 'llama3.1-8b.inc'),
 ]
 
 SCENARIOS = [
     ('resnet50-infer+train', ['resnet50-infer']),
     ('bert-infer+train', ['bert-infer']),
     ('resnet50-bert-infer+train', ['resnet50-infer', 'bert-infer']),
+    ('llama3.1-8b-serve', ['llama3.1-8b']),
 ]
 
 HEADER = """\
@@ -261,55 +343,98 @@ def ms_to_s(cycles):
     return cycles / CLOCK_HZ * 1e3
 
 
+def fmt_rate(rate):
+    """A rate= value: whole requests per second, or 4 decimals below 10."""
+    return '%.0f' % rate if rate >= 10 else '%.4f' % rate
+
+
+def run_line(p, progs, prio):
+    """The run line of inference stream p, with its comment."""
+    rate = LOAD / (progs[p] / CLOCK_HZ)
+    o = '# %s alone %d cycles = %.3f ms: rate %s / s\n' % (
+        p, progs[p], ms_to_s(progs[p]), fmt_rate(rate))
+    if p in SLO_MS:
+        o += 'run %s requests=%d rate=%s arrival=poisson seed=%d slo=%dms' % (
+            p, REQUESTS, fmt_rate(rate), SEEDS[p], SLO_MS[p])
+    else:
+        o += ('run %s requests=%d rate=%s arrival=poisson seed=%d '
+              'slo-ttft=%dms slo-tpot=%dms' % (
+                  p, LLM_REQUESTS, fmt_rate(rate), SEEDS[p],
+                  LLM_SLO_TTFT_MS, LLM_SLO_TPOT_MS))
+    return o + (' class=high' if prio else '') + '\n'
+
+
 def gen():
     files, table = {}, []
     progs = {}
-    out = [HEADER]
-    out.append('# Tile: %dx%dx%d, %d threads, %d registers, %d bytes of '
-               'shared memory, R=%d on h100; %d FLOP/cycle/SM at %.0f%%, '
-               '%.2f bytes/cycle/SM at %.0f%%\n' % (
-                   TILE_M, TILE_N, TILE_K, THREADS, REGS, SHMEM, R,
-                   FLOP_PER_SM_CYCLE, EFF * 100, BYTES_PER_SM_CYCLE,
-                   EFF * 100))
-    for name, desc, make in PROGRAMS:
+    out = {}
+    for name, desc, make, fname in PROGRAMS:
+        if fname not in out:
+            out[fname] = [HEADER]
+            out[fname].append(
+                '# Tile: %dx%dx%d, %d threads, %d registers, %d bytes of '
+                'shared memory, R=%d on h100; %d FLOP/cycle/SM at %.0f%%, '
+                '%.2f bytes/cycle/SM at %.0f%%\n' % (
+                    TILE_M, TILE_N, TILE_K, THREADS, REGS, SHMEM, R,
+                    FLOP_PER_SM_CYCLE, EFF * 100, BYTES_PER_SM_CYCLE,
+                    EFF * 100))
+        o = out[fname]
         ks = make()
         alone = sum(k.alone for k in ks)
         progs[name] = alone
-        out.append('\n# %s\n# %d grids, %d blocks, %.2f GFLOP; alone %d '
-                   'cycles (%.3f ms at %.0f MHz, the staircase sum)\n' % (
-                       desc, len(ks), sum(k.blocks for k in ks),
-                       sum(k.flops for k in ks) / 1e9, alone,
-                       ms_to_s(alone), CLOCK_HZ / 1e6))
-        out.append('program %s\n' % name)
+        o.append('\n# %s\n# %d grids, %d blocks, %.2f GFLOP; alone %d '
+                 'cycles (%.3f ms at %.0f MHz, the staircase sum)\n' % (
+                     desc, len(ks), sum(k.blocks for k in ks),
+                     sum(k.flops for k in ks) / 1e9, alone,
+                     ms_to_s(alone), CLOCK_HZ / 1e6))
+        o.append('program %s\n' % name)
         for k in ks:
-            out.append(k.comment() + '\n' + k.line() + '\n')
+            # a decode step after the first: one comment for its grids
+            step = k.label.split('_')[0]
+            if step[0] == 'd' and step != 'd1':
+                if k.label.endswith('_0_qkv'):
+                    o.append('# decode step %s, context %d: the grids of '
+                             'step 1 with its KV cache\n' % (
+                                 step[1:], PROMPT + int(step[1:])))
+                o.append(k.line() + '\n')
+                continue
+            o.append(k.comment() + '\n' + k.line() + '\n')
         table.append((name, len(ks), sum(k.blocks for k in ks),
                       sum(k.flops for k in ks) / 1e9, alone))
-    files['models.gtbs'] = ''.join(out)
+    for fname, o in out.items():
+        files[fname] = ''.join(o)
     for sname, infer in SCENARIOS:
-        o = [HEADER, '# Inference: open loop, Poisson arrivals at %.0f%% of '
-             'what the stream could serve alone, with the MLPerf Server '
-             'p99 bound as SLO; training: closed loop, one step '
-             'outstanding.\n' % (LOAD * 100),
-             'include models.gtbs\n\nworkload %s\n' % sname]
-        for p in infer:
-            rate = LOAD / (progs[p] / CLOCK_HZ)
-            o.append('# %s alone %d cycles = %.3f ms: rate %.0f / s\n' % (
-                p, progs[p], ms_to_s(progs[p]), rate))
-            o.append('run %s requests=%d rate=%.0f arrival=poisson seed=%d '
-                     'slo=%dms\n' % (p, REQUESTS, rate, SEEDS[p],
-                                     SLO_MS[p]))
-        # the training loop runs as long as the inference streams: their
-        # mean span (requests / rate) over its step time, plus one
-        span = max(REQUESTS / (LOAD / (progs[p] / CLOCK_HZ)) for p in infer)
-        steps = int(span * CLOCK_HZ / progs['resnet50-train']) + 1
-        o.append('# resnet50-train alone %d cycles = %.3f ms per step: %d '
-                 'steps cover the inference streams\' %.1f ms\n' % (
-                     progs['resnet50-train'],
-                     ms_to_s(progs['resnet50-train']), steps, span * 1e3))
-        o.append('run resnet50-train requests=%d outstanding=1\n'
-                 % steps)
-        files[sname + '.gtbs'] = ''.join(o)
+        need = set(f for n, _, _, f in PROGRAMS
+                   if n in infer or n == 'resnet50-train')
+        incs = ''.join('include %s\n' % f for f in
+                       sorted(need, key=lambda f: f != 'models.gtbs'))
+        for prio in (False, True):
+            name = sname + ('-prio' if prio else '')
+            o = [HEADER, '# Inference: open loop, Poisson arrivals at %.0f%% '
+                 'of what the stream could serve alone, with the MLPerf '
+                 'Server p99 bound as SLO; training: closed loop, one step '
+                 'outstanding.\n' % (LOAD * 100)]
+            if prio:
+                o.append('# Priority classes: inference high, training low '
+                         '(REEF\'s real-time and best-effort tasks; '
+                         'XSched\'s and LithOS\'s high- and low-priority '
+                         'ones).\n')
+            o.append('%s\nworkload %s\n' % (incs, name))
+            for p in infer:
+                o.append(run_line(p, progs, prio))
+            # the training loop runs as long as the inference streams:
+            # their mean span (requests / rate) over its step time, plus one
+            span = max((LLM_REQUESTS if p not in SLO_MS else REQUESTS) /
+                       (LOAD / (progs[p] / CLOCK_HZ)) for p in infer)
+            steps = int(span * CLOCK_HZ / progs['resnet50-train']) + 1
+            o.append('# resnet50-train alone %d cycles = %.3f ms per step: '
+                     '%d steps cover the inference streams\' %.1f ms\n' % (
+                         progs['resnet50-train'],
+                         ms_to_s(progs['resnet50-train']), steps,
+                         span * 1e3))
+            o.append('run resnet50-train requests=%d outstanding=1%s\n'
+                     % (steps, ' class=low' if prio else ''))
+            files[name + '.gtbs'] = ''.join(o)
     return files, table
 
 
