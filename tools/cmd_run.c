@@ -513,6 +513,11 @@ static void print_run_error(const struct cmd *c, const char *what,
 	else if (!strcmp(err->what, "fork") || !strcmp(err->what, "pipe"))
 		err_msg("%s: %s: %s", what, err->what,
 			gputbs_strerror(err->err));
+	else if (err->grid >= prog->nr_grids)	/* a later request's */
+		err_msg("%s: %s: request %u, grid %s: %s: %s", what,
+			prog->name, err->grid / prog->nr_grids + 1,
+			prog->grids[err->grid % prog->nr_grids].label,
+			err->what, run_strerror(err));
 	else
 		err_msg("%s: %s: grid %s: %s: %s", what, prog->name,
 			prog->grids[err->grid].label, err->what,
