@@ -641,12 +641,43 @@ static void resolve_offsets(const struct cmd *c, struct workload_result *res)
 	}
 }
 
+static int run_one_at(struct cmd *c, const struct gputbs_info *info,
+		      const char *what, struct workload_result *res);
+
 /*
  * One execution of @res's workload (its tenants' cgroups made and removed
  * around it); @what names it in messages.  0 or an exit status.
  */
 static int run_one(struct cmd *c, const struct gputbs_info *info,
 		   const char *what, struct workload_result *res)
+{
+	__u64 margin = c->run.t0_margin_ns;
+	unsigned int r;
+	int ret;
+
+	/*
+	 * --load: streams of many requests, each process's grids all
+	 * submitted ahead (up to max_grids_per_fd): give T0 a margin of 2
+	 * ms per grid launch (at most 30 s), time enough for a slow process
+	 * (a debug kernel under TCG) to link them before they arrive.
+	 */
+	if (c->load_ppm) {
+		__u64 n = 0;
+
+		for (r = 0; r < res->wl->nr_runs; r++)
+			n += (__u64)(res->wl->runs[r].requests ?: 1) *
+			     res->set->programs[res->wl->runs[r].program]->nr_grids;
+		n = RUN_T0_MARGIN_NS + n * 2000000ULL;
+		c->run.t0_margin_ns = n < 30000000000ULL ? n : 30000000000ULL;
+	}
+	ret = run_one_at(c, info, what, res);
+	c->run.t0_margin_ns = margin;
+	return ret;
+}
+
+/* run_one() with the margin set. */
+static int run_one_at(struct cmd *c, const struct gputbs_info *info,
+		      const char *what, struct workload_result *res)
 {
 	struct run_error err;
 	unsigned int failed;
@@ -871,29 +902,29 @@ static int write_trace(struct cmd *c, FILE *f, const struct report *rep)
  * its requests at once, wl_run_saturating(): the time from the first
  * arrival to the last end over its requests), else the latency of one
  * request alone (its alone execution's when the alone runs were under
- * fifo, @fifo).  The device's policy is fifo.  0 or an exit status.
+ * fifo, @fifo; else measured once per alone slot, kept in @closed).  The
+ * device's policy is fifo.  0 or an exit status.
  */
 static int run_load_unit(struct cmd *c, const struct gputbs_info *info,
 			 const struct workload_result *res, unsigned int r,
-			 bool fifo, __u64 *alone)
+			 bool fifo, __u64 *closed, __u64 *alone)
 {
 	const struct wl_run *run = &res->wl->runs[r];
 	unsigned int k = res->alone[r], q, g;
 	struct workload_result *sat;
 	__u64 first = ~0ULL, last = 0;
 	char what[WL_NAME_LEN + 64];
-	struct prog_result a = { 0 };
 	int ret;
 
 	if (!wl_run_open(run)) {
-		if (fifo) {
+		if (fifo && c->alone[k].stream_order) {
 			*alone = c->alone[k].runtime;
 			return 0;
 		}
-		ret = run_alone_into(c, k, &a);
-		*alone = a.runtime;
-		prog_result_free(&a);
-		return ret;
+		if (closed[k]) {	/* this alone slot's, measured before */
+			*alone = closed[k];
+			return 0;
+		}
 	}
 	g = c->alone[k].prog->nr_grids;
 	sat = calloc(1, sizeof(*sat) + sizeof(struct wl_workload));
@@ -908,13 +939,24 @@ static int run_load_unit(struct cmd *c, const struct gputbs_info *info,
 		one->nr_runs = 1;
 		one->nr_tenants = 1;
 		one->tenant_keys = res->wl->tenant_keys;
-		wl_run_saturating(run, &one->runs[0]);
+		if (wl_run_open(run)) {
+			wl_run_saturating(run, &one->runs[0]);
+		} else {	/* one request */
+			one->runs[0] = *run;
+			one->runs[0].requests = 1;
+			one->runs[0].outstanding = 0;
+			memset(&one->runs[0].think, 0,
+			       sizeof(one->runs[0].think));
+		}
+		one->runs[0].at = 0;
+		one->runs[0].at_pct = 0;
 		one->runs[0].tenant_id = 0;
 		sat->set = res->set;
 		sat->wl = one;
 	}
-	snprintf(what, sizeof(what), "--load: %s saturating alone",
-		 c->alone[k].prog->name);
+	snprintf(what, sizeof(what), "--load: %s %s under fifo",
+		 c->alone[k].prog->name,
+		 wl_run_open(run) ? "saturating alone" : "alone");
 	ret = run_one(c, info, what, sat);
 	if (!ret) {
 		const struct prog_result *pr = &sat->runs[0];
@@ -930,6 +972,11 @@ static int run_load_unit(struct cmd *c, const struct gputbs_info *info,
 		*alone = q ? (last - first) / q : 0;
 		if (!*alone)
 			*alone = 1;
+		if (!wl_run_open(run))
+			closed[k] = *alone;
+		if (!pr->stream_order)
+			fprintf(stderr, "note: %s: a grid arrived after its cycle (the process fell behind): the load's unit depends on wall-clock time\n",
+				what);
 	}
 	run_free_blocks(sat);
 	prog_result_free(&sat->runs[0]);
@@ -951,7 +998,7 @@ static int run_at_load(struct cmd *c, struct gputbs *g,
 		       bool *switched)
 {
 	bool fifo = !strcmp(c->policies[0], "fifo");
-	__u64 alone[WL_MAX_RUNS];
+	__u64 alone[WL_MAX_RUNS], *closed;
 	unsigned int w, p, r;
 	int ret = 0;
 
@@ -964,7 +1011,9 @@ static int run_at_load(struct cmd *c, struct gputbs *g,
 		*switched = true;
 	}
 	c->scaled = calloc(c->nr_wls, sizeof(*c->scaled));
-	if (!c->scaled) {
+	closed = calloc(RUN_MAX_PROGRAMS, sizeof(*closed));
+	if (!c->scaled || !closed) {
+		free(closed);
 		err_msg("out of memory");
 		return EXIT_DEVICE;
 	}
@@ -973,7 +1022,8 @@ static int run_at_load(struct cmd *c, struct gputbs *g,
 
 		resolve_offsets(c, res);
 		for (r = 0; !ret && r < res->wl->nr_runs; r++)
-			ret = run_load_unit(c, info, res, r, fifo, &alone[r]);
+			ret = run_load_unit(c, info, res, r, fifo, closed,
+					    &alone[r]);
 		if (ret)
 			break;
 		if (wl_workload_at_load(res->wl, alone, c->load_ppm,
@@ -993,6 +1043,7 @@ static int run_at_load(struct cmd *c, struct gputbs *g,
 			memcpy(pr->load_alone, alone, sizeof(alone));
 		}
 	}
+	free(closed);
 	if (!fifo) {
 		int back = switch_policy(g, c->policies[0], "--load");
 
