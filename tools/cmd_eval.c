@@ -256,7 +256,9 @@ static void eval_run_error(struct eval_state *s, const struct wl_program *prog,
 			 err->what, gputbs_strerror(err->err));
 	else
 		snprintf(s->why, sizeof(s->why), "%s: grid %s: %s: %s",
-			 prog->name, prog->grids[err->grid].label, err->what,
+			 prog->name,
+			 prog->grids[err->grid % prog->nr_grids].label,
+			 err->what,
 			 run_strerror(err));
 }
 

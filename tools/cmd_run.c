@@ -15,6 +15,16 @@
  * --trace FILE records the blocks of the grids of one workload run and
  * writes them in the block trace format of gputbs predict.
  *
+ * --load L rescales every workload's request streams to load L with
+ * wl_workload_at_load() after the alone runs, in the load's unit of
+ * gputbs-sim sweep measured under fifo (run_at_load(): the device
+ * switched to fifo for it and back where the first policy is another):
+ * an open loop's alone service interval, all its requests at once
+ * (wl_run_saturating(), which needs max_grids_per_fd of requests x grids
+ * + 1), a closed loop's alone latency of one request (the alone run's
+ * where it ran under fifo).  So the scaled workload is the same under
+ * every policy and the same as gputbs-sim run --load's.
+ *
  * With tenant keys in a workload (tenant=, weight=, max=), every tenant of
  * every workload execution is a cgroup v2 whose weight and cap are set on
  * the module before its runs submit, and every run's SM share is measured
@@ -43,6 +53,7 @@
 #include "input.h"
 #include "gtbs.h"
 #include "monitor_fmt.h"
+#include "sim/sim.h"
 
 #define MAX_WORKLOAD_FILES	1024
 #define DEFAULT_TOLERANCE_PPM	50000	/* 5% */
@@ -64,6 +75,17 @@ static const char usage_run[] =
 	"  -f, --format FORMAT   text (default) or json\n"
 	"  -l, --list FILE       also run the workload files listed in FILE,\n"
 	"                        one per line, relative to FILE\n"
+	"      --load LOAD       rescale each workload's request streams to\n"
+	"                        LOAD (0.000001..100; 1: an open-loop stream\n"
+	"                        alone keeps the device busy): rate= becomes\n"
+	"                        LOAD / the program's alone latency under\n"
+	"                        fifo, a closed loop's requests= covers the\n"
+	"                        open-loop streams' span; the alone latencies\n"
+	"                        are measured under fifo (switching the\n"
+	"                        policy for them needs root)\n"
+	"      --duration TIME   with --load: how long the open-loop streams\n"
+	"                        run (cycles, or with ns, us, ms, s; default:\n"
+	"                        each its file's requests at its file's rate)\n"
 	"  -P, --policy LIST     run the workloads under each policy of the\n"
 	"                        comma-separated LIST (e.g. fifo,srtf,sjf) and\n"
 	"                        compare them; switches the device's policy\n"
@@ -119,6 +141,11 @@ static const char usage_calibrate[] =
  *	workloads' tenants are applied (cgroups, tenant-set).
  * @cg: with @tenant_run, the tenants' cgroups.
  * @mon: with @tenant_run, the netlink family, for tenant-set.
+ * @load_ppm: run: --load, ppm; 0 without.
+ * @scaled: with @load_ppm, per workload, its copy at the load, which the
+ *	executions of every policy run (&workload_result.wl).
+ * @duration: run: --duration, how long the open-loop streams run at the
+ *	load; 0: each for the span its file gives it.
  */
 struct cmd {
 	bool calibrate;
@@ -144,7 +171,13 @@ struct cmd {
 	const struct wl_run *tenant_run;
 	struct run_cgroups *cg;
 	struct gputbs_monitor *mon;
+	__u32 load_ppm;
+	struct wl_workload *scaled;
+	struct wl_time duration;
 };
+
+#define OPT_LOAD	256	/* run --load, long only */
+#define OPT_DURATION	257	/* run --duration, long only */
 
 static int add_file(struct cmd *c, const char *path, char *owned)
 {
@@ -256,6 +289,8 @@ static int parse_args(struct cmd *c, int argc, char **argv)
 		{ "device", required_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "list", required_argument, NULL, 'l' },
+		{ "load", required_argument, NULL, OPT_LOAD },
+		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "policy", required_argument, NULL, 'P' },
 		{ "trace", required_argument, NULL, 'T' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -290,6 +325,19 @@ static int parse_args(struct cmd *c, int argc, char **argv)
 		case 'l':
 			ret = add_list(c, optarg);
 			break;
+		case OPT_LOAD:
+			if (wl_parse_load(optarg, &c->load_ppm))
+				ret = usage_error(c->usage,
+						  "bad load '%s' (a decimal number of 0.000001..100, at most 6 decimals)",
+						  optarg);
+			break;
+		case OPT_DURATION:
+			if (sim_parse_time(optarg, strlen(optarg),
+					   &c->duration))
+				ret = usage_error(c->usage,
+						  "--duration: '%s' is not a time (1..2^40 cycles, or ns, us, ms or s)",
+						  optarg);
+			break;
 		case 'P':
 			if (parse_policies(c, optarg))
 				ret = usage_error(c->usage,
@@ -322,6 +370,8 @@ static int parse_args(struct cmd *c, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (!ret && c->duration.value && !c->load_ppm)
+		ret = usage_error(c->usage, "%s", "--duration needs --load");
 	for (; !ret && optind < argc; optind++)
 		ret = add_file(c, argv[optind], NULL);
 	if (!ret && !c->nr_files)
@@ -463,6 +513,11 @@ static void print_run_error(const struct cmd *c, const char *what,
 	else if (!strcmp(err->what, "fork") || !strcmp(err->what, "pipe"))
 		err_msg("%s: %s: %s", what, err->what,
 			gputbs_strerror(err->err));
+	else if (err->grid >= prog->nr_grids)	/* a later request's */
+		err_msg("%s: %s: request %u, grid %s: %s: %s", what,
+			prog->name, err->grid / prog->nr_grids + 1,
+			prog->grids[err->grid % prog->nr_grids].label,
+			err->what, run_strerror(err));
 	else
 		err_msg("%s: %s: grid %s: %s: %s", what, prog->name,
 			prog->grids[err->grid].label, err->what,
@@ -492,13 +547,13 @@ static int tenant_error(const struct cmd *c, const char *what,
 }
 
 /*
- * Program @k alone; with tenants in a cgroup of its own with its run's
- * weight and cap, the command's process moved there and back.
+ * Program @k alone into @a; with tenants in a cgroup of its own with its
+ * run's weight and cap, the command's process moved there and back.
  */
-static int run_alone_one(struct cmd *c, unsigned int k)
+static int run_alone_into(struct cmd *c, unsigned int k,
+			  struct prog_result *a)
 {
-	struct prog_result *a = &c->alone[k];
-	const struct wl_program *prog = a->prog;
+	const struct wl_program *prog = c->alone[k].prog;
 	char self[RUN_CGROUP_PATH];
 	struct run_error err;
 	const char *step;
@@ -552,6 +607,11 @@ static int run_alone_one(struct cmd *c, unsigned int k)
 	return 0;
 }
 
+static int run_alone_one(struct cmd *c, unsigned int k)
+{
+	return run_alone_into(c, k, &c->alone[k]);
+}
+
 static int run_alone_all(struct cmd *c)
 {
 	unsigned int i;
@@ -581,13 +641,85 @@ static void resolve_offsets(const struct cmd *c, struct workload_result *res)
 	}
 }
 
+static int run_one_at(struct cmd *c, const struct gputbs_info *info,
+		      const char *what, struct workload_result *res);
+
+/*
+ * One execution of @res's workload (its tenants' cgroups made and removed
+ * around it); @what names it in messages.  0 or an exit status.
+ */
+static int run_one(struct cmd *c, const struct gputbs_info *info,
+		   const char *what, struct workload_result *res)
+{
+	__u64 margin = c->run.t0_margin_ns;
+	unsigned int r;
+	int ret;
+
+	/*
+	 * --load: streams of many requests, each process's grids all
+	 * submitted ahead (up to max_grids_per_fd): give T0 a margin of 2
+	 * ms per grid launch (at most 30 s), time enough for a slow process
+	 * (a debug kernel under TCG) to link them before they arrive.
+	 */
+	if (c->load_ppm) {
+		__u64 n = 0;
+
+		for (r = 0; r < res->wl->nr_runs; r++)
+			n += (__u64)(res->wl->runs[r].requests ?: 1) *
+			     res->set->programs[res->wl->runs[r].program]->nr_grids;
+		n = RUN_T0_MARGIN_NS + n * 2000000ULL;
+		c->run.t0_margin_ns = n < 30000000000ULL ? n : 30000000000ULL;
+	}
+	ret = run_one_at(c, info, what, res);
+	c->run.t0_margin_ns = margin;
+	return ret;
+}
+
+/* run_one() with the margin set. */
+static int run_one_at(struct cmd *c, const struct gputbs_info *info,
+		      const char *what, struct workload_result *res)
+{
+	struct run_error err;
+	unsigned int failed;
+
+	if (c->tenant_run) {
+		const char *step;
+		int ret;
+
+		ret = run_cgroups_workload(c->cg, c->mon, res, &failed, &step);
+		if (ret) {
+			tenant_error(c, what,
+				     wl_run_tenant(&res->wl->runs[failed],
+						   res->runs[failed].prog),
+				     step, ret);
+			run_cgroups_drop(c->cg);
+			return EXIT_DEVICE;
+		}
+	}
+	if (run_workload(&c->run, info, res, &failed, &err)) {
+		print_run_error(c, what, res->runs[failed].prog, &err);
+		run_cgroups_drop(c->cg);
+		return EXIT_DEVICE;
+	}
+	if (c->tenant_run) {
+		int ret = run_cgroups_drop(c->cg);
+
+		if (ret) {
+			err_msg("%s: cannot remove its tenants' cgroups: %s",
+				what, gputbs_strerror(ret));
+			return EXIT_DEVICE;
+		}
+	}
+	return 0;
+}
+
 /* Run every workload once; the results go to @wls (@c->nr_wls entries). */
 static int run_workloads(struct cmd *c, const struct gputbs_info *info,
 			 const char *policy, struct workload_result *wls)
 {
 	char what[WL_NAME_LEN + POLICY_NAME_LEN + 32];
-	struct run_error err;
-	unsigned int i, failed;
+	unsigned int i;
+	int ret;
 
 	for (i = 0; i < c->nr_wls; i++) {
 		struct workload_result *res = &wls[i];
@@ -599,35 +731,9 @@ static int run_workloads(struct cmd *c, const struct gputbs_info *info,
 		else
 			snprintf(what, sizeof(what), "workload %s",
 				 res->wl->name);
-		if (c->tenant_run) {
-			const char *step;
-			int ret;
-
-			ret = run_cgroups_workload(c->cg, c->mon, res, &failed,
-						   &step);
-			if (ret) {
-				tenant_error(c, what,
-					     wl_run_tenant(&res->wl->runs[failed],
-							   res->runs[failed].prog),
-					     step, ret);
-				run_cgroups_drop(c->cg);
-				return EXIT_DEVICE;
-			}
-		}
-		if (run_workload(&c->run, info, res, &failed, &err)) {
-			print_run_error(c, what, res->runs[failed].prog, &err);
-			run_cgroups_drop(c->cg);
-			return EXIT_DEVICE;
-		}
-		if (c->tenant_run) {
-			int ret = run_cgroups_drop(c->cg);
-
-			if (ret) {
-				err_msg("%s: cannot remove its tenants' cgroups: %s",
-					what, gputbs_strerror(ret));
-				return EXIT_DEVICE;
-			}
-		}
+		ret = run_one(c, info, what, res);
+		if (ret)
+			return ret;
 		if (gtbs_metrics_calc(res->alone_cycles, res->shared_cycles,
 				      res->wl->nr_runs, &res->metrics)) {
 			err_msg("%s: a runtime is zero cycles", what);
@@ -708,21 +814,24 @@ void restore_disarm(void)
 	restore.armed = 0;
 }
 
-/* Switch the device to @name; 0 or an exit status after a message. */
-static int switch_policy(struct gputbs *g, const char *name)
+/*
+ * Switch the device to @name for option @opt (--policy, --load); 0 or an
+ * exit status after a message.
+ */
+static int switch_policy(struct gputbs *g, const char *name, const char *opt)
 {
 	int ret = gputbs_set_policy(g, name);
 
 	if (!ret)
 		return 0;
 	if (ret == -EACCES || ret == -EPERM)
-		err_msg("--policy: cannot switch the policy to %s: %s "
-			"(writing %s needs root with CAP_SYS_ADMIN)", name,
-			gputbs_strerror(ret), POLICY_SYSFS);
+		err_msg("%s: cannot switch the policy to %s: %s "
+			"(writing %s needs root with CAP_SYS_ADMIN)", opt,
+			name, gputbs_strerror(ret), POLICY_SYSFS);
 	else if (ret == -EINVAL)
-		err_msg("--policy: the module rejected policy '%s'", name);
+		err_msg("%s: the module rejected policy '%s'", opt, name);
 	else
-		err_msg("--policy: cannot switch the policy to %s: %s", name,
+		err_msg("%s: cannot switch the policy to %s: %s", opt, name,
 			gputbs_strerror(ret));
 	return EXIT_DEVICE;
 }
@@ -786,6 +895,163 @@ static int write_trace(struct cmd *c, FILE *f, const struct report *rep)
 	return 0;
 }
 
+/*
+ * --load: the load's unit of run @r of @res under fifo, with its tenant's
+ * weight and cap, into *@alone, as gputbs-sim sweep and gputbs-sim run
+ * --load measure it: for an open loop its alone service interval (all
+ * its requests at once, wl_run_saturating(): the time from the first
+ * arrival to the last end over its requests), else the latency of one
+ * request alone (its alone execution's when the alone runs were under
+ * fifo, @fifo; else measured once per alone slot, kept in @closed).  The
+ * device's policy is fifo.  0 or an exit status.
+ */
+static int run_load_unit(struct cmd *c, const struct gputbs_info *info,
+			 const struct workload_result *res, unsigned int r,
+			 bool fifo, __u64 *closed, __u64 *alone)
+{
+	const struct wl_run *run = &res->wl->runs[r];
+	unsigned int k = res->alone[r], q, g;
+	struct workload_result *sat;
+	__u64 first = ~0ULL, last = 0;
+	char what[WL_NAME_LEN + 64];
+	int ret;
+
+	if (!wl_run_open(run)) {
+		if (fifo && c->alone[k].stream_order) {
+			*alone = c->alone[k].runtime;
+			return 0;
+		}
+		if (closed[k]) {	/* this alone slot's, measured before */
+			*alone = closed[k];
+			return 0;
+		}
+	}
+	g = c->alone[k].prog->nr_grids;
+	sat = calloc(1, sizeof(*sat) + sizeof(struct wl_workload));
+	if (!sat) {
+		err_msg("out of memory");
+		return EXIT_DEVICE;
+	}
+	{
+		struct wl_workload *one = (struct wl_workload *)(sat + 1);
+
+		snprintf(one->name, sizeof(one->name), "%s", res->wl->name);
+		one->nr_runs = 1;
+		one->nr_tenants = 1;
+		one->tenant_keys = res->wl->tenant_keys;
+		if (wl_run_open(run)) {
+			wl_run_saturating(run, &one->runs[0]);
+		} else {	/* one request */
+			one->runs[0] = *run;
+			one->runs[0].requests = 1;
+			one->runs[0].outstanding = 0;
+			memset(&one->runs[0].think, 0,
+			       sizeof(one->runs[0].think));
+		}
+		one->runs[0].at = 0;
+		one->runs[0].at_pct = 0;
+		one->runs[0].tenant_id = 0;
+		sat->set = res->set;
+		sat->wl = one;
+	}
+	snprintf(what, sizeof(what), "--load: %s %s under fifo",
+		 c->alone[k].prog->name,
+		 wl_run_open(run) ? "saturating alone" : "alone");
+	ret = run_one(c, info, what, sat);
+	if (!ret) {
+		const struct prog_result *pr = &sat->runs[0];
+
+		for (q = 0; q < pr->nr_requests; q++) {
+			__u64 end = pr->grids[(size_t)(q + 1) * g - 1].end_cycle;
+
+			if (pr->arrive[q] < first)
+				first = pr->arrive[q];
+			if (end > last)
+				last = end;
+		}
+		*alone = q ? (last - first) / q : 0;
+		if (!*alone)
+			*alone = 1;
+		if (!wl_run_open(run))
+			closed[k] = *alone;
+		if (!pr->stream_order)
+			fprintf(stderr, "note: %s: a grid arrived after its cycle (the process fell behind): the load's unit depends on wall-clock time\n",
+				what);
+	}
+	run_free_blocks(sat);
+	prog_result_free(&sat->runs[0]);
+	free(sat);
+	return ret;
+}
+
+/*
+ * --load, after the alone runs (under the first policy): the load's unit
+ * of every run under fifo (run_load_unit()), the device switched to fifo
+ * for them and back where the first policy is another (restoring @prev at
+ * the end, *@switched); then every workload at the load
+ * (wl_workload_at_load(), each open loop for the span its file gives it),
+ * the same under every policy and the same as gputbs-sim run --load makes
+ * of it.  0 or an exit status.
+ */
+static int run_at_load(struct cmd *c, struct gputbs *g,
+		       const struct gputbs_info *info, const char *prev,
+		       bool *switched)
+{
+	bool fifo = !strcmp(c->policies[0], "fifo");
+	__u64 alone[WL_MAX_RUNS], *closed;
+	unsigned int w, p, r;
+	int ret = 0;
+
+	if (!fifo) {
+		if (!*switched)
+			restore_arm(g, prev);
+		ret = switch_policy(g, "fifo", "--load");
+		if (ret)
+			return ret;
+		*switched = true;
+	}
+	c->scaled = calloc(c->nr_wls, sizeof(*c->scaled));
+	closed = calloc(RUN_MAX_PROGRAMS, sizeof(*closed));
+	if (!c->scaled || !closed) {
+		free(closed);
+		err_msg("out of memory");
+		return EXIT_DEVICE;
+	}
+	for (w = 0; !ret && w < c->nr_wls; w++) {
+		struct workload_result *res = &c->wls[w];
+
+		resolve_offsets(c, res);
+		for (r = 0; !ret && r < res->wl->nr_runs; r++)
+			ret = run_load_unit(c, info, res, r, fifo, closed,
+					    &alone[r]);
+		if (ret)
+			break;
+		if (wl_workload_at_load(res->wl, alone, c->load_ppm,
+					wl_time_cycles(&c->duration,
+						       info->clock_khz),
+					info->clock_khz, &c->scaled[w])) {
+			err_msg("--load: workload %s: an alone latency of zero cycles",
+				res->wl->name);
+			ret = EXIT_DEVICE;
+			break;
+		}
+		for (p = 0; p < c->nr_policies; p++) {
+			struct workload_result *pr = &c->wls[p * c->nr_wls + w];
+
+			pr->wl = &c->scaled[w];
+			pr->load_ppm = c->load_ppm;
+			memcpy(pr->load_alone, alone, sizeof(alone));
+		}
+	}
+	free(closed);
+	if (!fifo) {
+		int back = switch_policy(g, c->policies[0], "--load");
+
+		ret = ret ?: back;
+	}
+	return ret;
+}
+
 /* Run every policy's round of workloads, between the alone runs and the
  * report; restores the previous policy.  0 or an exit status. */
 static int run_rounds(struct cmd *c, struct gputbs *g,
@@ -797,16 +1063,18 @@ static int run_rounds(struct cmd *c, struct gputbs *g,
 
 	if (c->switching && strcmp(c->policies[0], prev)) {
 		restore_arm(g, prev);
-		ret = switch_policy(g, c->policies[0]);
+		ret = switch_policy(g, c->policies[0], "--policy");
 		switched = !ret;
 	}
 	if (!ret)
 		ret = run_alone_all(c);
+	if (!ret && c->load_ppm)
+		ret = run_at_load(c, g, info, prev, &switched);
 	for (p = 0; !ret && p < c->nr_policies; p++) {
 		if (p && c->switching) {
 			if (!switched)
 				restore_arm(g, prev);
-			ret = switch_policy(g, c->policies[p]);
+			ret = switch_policy(g, c->policies[p], "--policy");
 			switched = switched || !ret;
 		}
 		if (!ret)
@@ -888,6 +1156,38 @@ static int check_fits(const struct cmd *c, const struct gputbs_info *info)
 }
 
 /*
+ * --load: the load's unit of an open loop runs all its requests at once
+ * (wl_run_saturating()) from one file, which must hold requests x grids +
+ * 1 grids to stream them (run_plan_window()).  0, or %EXIT_DEVICE after a
+ * message at the first run's line that the device cannot run so.
+ */
+static int check_load_window(const struct cmd *c,
+			     const struct gputbs_info *info)
+{
+	unsigned int w, r;
+
+	for (w = 0; c->load_ppm && w < c->nr_wls; w++) {
+		const struct workload_result *res = &c->wls[w];
+
+		for (r = 0; r < res->wl->nr_runs; r++) {
+			const struct wl_run *run = &res->wl->runs[r];
+			const struct wl_program *prog =
+				res->set->programs[run->program];
+			size_t need = (size_t)run->requests * prog->nr_grids + 1;
+
+			if (!wl_run_open(run) || need <= info->max_grids_per_fd)
+				continue;
+			err_msg("%s:%u: --load: %s saturating alone (its %u requests at once, %u grids each) needs max_grids_per_fd %zu; the module has %u (module parameter max_grids_per_fd)",
+				run->loc.file, run->loc.line, prog->name,
+				run->requests, prog->nr_grids, need,
+				info->max_grids_per_fd);
+			return EXIT_DEVICE;
+		}
+	}
+	return 0;
+}
+
+/*
  * The workloads have tenant keys: make the directory of their cgroups, or
  * say at the first key's line why they cannot be applied.
  */
@@ -947,6 +1247,8 @@ static int execute(struct cmd *c)
 		return device_error(c->run.device, ret);
 	}
 	ret = check_fits(c, &info);
+	if (!ret)
+		ret = check_load_window(c, &info);
 	if (ret) {
 		gputbs_close(g);
 		return ret;
@@ -1065,6 +1367,7 @@ static int cmd_main(int argc, char **argv, bool calibrate)
 	}
 	free(c->alone);
 	free(c->wls);
+	free(c->scaled);
 	free(c->policy_list);
 	free(c);
 	return ret < 0 ? 0 : ret;

@@ -304,6 +304,59 @@ static void report_requests_text(FILE *f, const struct report *r,
 	}
 }
 
+/*
+ * A fixed-point number of @places decimals (at most 6) without trailing
+ * zeros: a load in ppm (6) as --load takes it, 600000 -> "0.6"; a rate as
+ * rate= gives it (4), 1558000 -> "155.8".
+ */
+static const char *report_fixed_str(__u64 v, unsigned int places, char *buf,
+				    size_t len)
+{
+	static const __u32 pow10[] = { 1, 10, 100, 1000, 10000, 100000,
+				       1000000 };
+	size_t n;
+
+	snprintf(buf, len, "%" PRIu64 ".%0*" PRIu64, (uint64_t)(v / pow10[places]),
+		 (int)places, (uint64_t)(v % pow10[places]));
+	n = strlen(buf);
+	while (n && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n && buf[n - 1] == '.')
+		buf[--n] = '\0';
+	return buf;
+}
+
+/*
+ * --load: per run with requests, what wl_workload_at_load() made of its
+ * stream: an open loop's rate and requests with the alone service interval
+ * under fifo that scaled it (wl_run_saturating()), a closed loop's count
+ * of requests with its alone latency under fifo.
+ */
+static void report_load_text(FILE *f, const struct workload_result *res,
+			     int pw)
+{
+	char load[32], rate[32];
+	unsigned int i;
+
+	report_fixed_str(res->load_ppm, 6, load, sizeof(load));
+	for (i = 0; i < res->wl->nr_runs; i++) {
+		const struct wl_run *run = &res->wl->runs[i];
+
+		if (wl_run_open(run))
+			fprintf(f, "  %-*s  rate %s/s (load %s), %u requests (service interval alone under fifo %" PRIu64 " cyc)\n",
+				pw, res->runs[i].prog->name,
+				report_fixed_str(run->rate_e4, 4, rate,
+						 sizeof(rate)),
+				load, run->requests,
+				(uint64_t)res->load_alone[i]);
+		else if (run->requests > 1)
+			fprintf(f, "  %-*s  %u requests (load %s), %u outstanding (alone under fifo %" PRIu64 " cyc)\n",
+				pw, res->runs[i].prog->name, run->requests,
+				load, run->outstanding ? run->outstanding : 1,
+				(uint64_t)res->load_alone[i]);
+	}
+}
+
 /* Does a program of @res with several grids depend on its process? */
 static bool report_wallclock(const struct workload_result *res)
 {
@@ -622,6 +675,8 @@ static void report_workload_text(FILE *f, const struct report *r,
 	}
 	fprintf(f, "  STP %.3f  ANTT %.3f  StrictF %.3f\n", report_dbl(m->stp),
 		report_dbl(m->antt), report_dbl(m->strictf));
+	if (res->load_ppm)
+		report_load_text(f, res, pw);
 	if (report_has_requests(res))
 		report_requests_text(f, r, res, pw);
 	if (report_has_tokens(res))
@@ -939,6 +994,14 @@ static void report_run_json(struct json *j, const struct report *r,
 		if (s->nr_windows)
 			report_windows_json(j, s);
 	}
+	if (res->load_ppm) {
+		json_double(j, "load", res->load_ppm / 1e6);
+		json_u64(j, "load_alone_cycles", res->load_alone[i]);
+		if (wl_run_open(&res->wl->runs[i]))
+			json_double(j, "rate_per_s",
+				    res->wl->runs[i].rate_e4 / 10000.0);
+		json_u64(j, "nr_requests", res->wl->runs[i].requests);
+	}
 	if (report_run_has_requests(res, i))
 		report_requests_json(j, r, s, res->t0_cycle);
 	if (!s->stream_order && s->nr_grids > 1)
@@ -998,6 +1061,8 @@ static void report_workload_json(struct json *j, const struct report *r,
 	json_u64(j, "t0_ns", res->t0_ns);
 	json_u64(j, "t0_cycle", res->t0_cycle);
 	json_bool(j, "exact_arrivals", !res->wakeup_arrivals);
+	if (res->load_ppm)
+		json_double(j, "load", res->load_ppm / 1e6);
 	if (res->runs[0].has_share) {
 		json_u64(j, "share_from_cycles",
 			 res->share_from - res->t0_cycle);

@@ -220,6 +220,10 @@ struct prog_result {
  * @share_to: its end, the earliest end of a run's last grid.
  * @cgroups: gputbs run with tenants: per run, the cgroup directory its
  *	process moves into before it opens the device, or NULL.
+ * @load_ppm: ``--load``: the load @wl's request streams were rescaled to
+ *	with wl_workload_at_load() (@wl is the rescaled copy); 0 without.
+ * @load_alone: with @load_ppm, per run, the alone latency of one request
+ *	of its program under fifo on an idle device that scaled it, cycles.
  */
 struct workload_result {
 	const struct wl_set *set;
@@ -238,6 +242,8 @@ struct workload_result {
 	__u64 share_from;
 	__u64 share_to;
 	const char *cgroups[WL_MAX_RUNS];
+	__u32 load_ppm;
+	__u64 load_alone[WL_MAX_RUNS];
 };
 
 /**

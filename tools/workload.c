@@ -103,10 +103,10 @@ static int wl_parse_u64(const char *s, __u64 *out)
 }
 
 /*
- * Decimal number with up to four decimals, returned times 10^4: a percent
- * given this way is directly parts per million.
+ * Decimal number with up to @places decimals, returned times 10^@places.
  */
-static int wl_parse_fixed4(const char *s, size_t len, __u64 *out)
+static int wl_parse_fixed(const char *s, size_t len, unsigned int places,
+			  __u64 *out)
 {
 	__u64 ipart = 0, frac = 0;
 	unsigned int decimals = 0;
@@ -124,7 +124,7 @@ static int wl_parse_fixed4(const char *s, size_t len, __u64 *out)
 			return -EINVAL;
 		digit = true;
 		if (dot) {
-			if (++decimals > 4)
+			if (++decimals > places)
 				return -EINVAL;
 			frac = frac * 10 + (__u64)(c - '0');
 		} else {
@@ -135,10 +135,22 @@ static int wl_parse_fixed4(const char *s, size_t len, __u64 *out)
 	}
 	if (!digit)
 		return -EINVAL;
-	while (decimals++ < 4)
-		frac *= 10;
-	*out = ipart * 10000 + frac;
+	for (i = 0; i < places; i++) {
+		ipart *= 10;
+		if (i >= decimals)
+			frac *= 10;
+	}
+	*out = ipart + frac;
 	return 0;
+}
+
+/*
+ * Decimal number with up to four decimals, returned times 10^4: a percent
+ * given this way is directly parts per million.
+ */
+static int wl_parse_fixed4(const char *s, size_t len, __u64 *out)
+{
+	return wl_parse_fixed(s, len, 4, out);
 }
 
 static bool wl_valid_name(const char *s)
@@ -949,6 +961,32 @@ int wl_parse_max(const char *s, __u32 *ppm)
 	if (ret || !n || n > WL_MAX_PPM)
 		return -ERANGE;
 	*ppm = n;
+	return 0;
+}
+
+/**
+ * wl_parse_load() - a load, as ``--load`` gives it
+ * @s: a decimal number of 0.000001..100 with up to 6 decimals (``0.6``,
+ *	``1``, ``2.5``): 1 is the rate at which an open-loop stream alone
+ *	keeps the device busy (wl_workload_at_load()).
+ * @ppm: out: the load in parts per million, 1..%WL_MAX_LOAD_PPM.
+ *
+ * Shared by ``gputbs run --load`` and ``gputbs-sim run --load``.
+ *
+ * Return: 0, -EINVAL for a malformed number (a sign, an exponent, more
+ * than 6 decimals), or -ERANGE for one outside 0.000001..100.
+ */
+int wl_parse_load(const char *s, __u32 *ppm)
+{
+	__u64 n;
+	int ret;
+
+	ret = wl_parse_fixed(s, strlen(s), 6, &n);
+	if (ret == -EINVAL)
+		return ret;
+	if (ret || !n || n > WL_MAX_LOAD_PPM)
+		return -ERANGE;
+	*ppm = (__u32)n;
 	return 0;
 }
 

@@ -271,6 +271,7 @@ const char *wl_run_tenant(const struct wl_run *run,
 			  const struct wl_program *prog);
 char *wl_fmt_pct(__u32 ppm, char *buf, size_t len);
 int wl_parse_max(const char *s, __u32 *ppm);
+int wl_parse_load(const char *s, __u32 *ppm);
 void wl_errors(const char *err, void (*fn)(const char *line));
 
 #endif /* _GPUTBS_WORKLOAD_H */

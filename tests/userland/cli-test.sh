@@ -48,6 +48,26 @@ for list in "" "," "fifo," ",fifo" "fifo,,sjf" "fifo,fifo" "FIFO" \
 	expect 2 "bad policy list '$list'" \
 		"$gputbs" run --device $nodev --policy "$list" "$one"
 done
+# --load: one decimal of 0.000001..100, at most 6 decimals (issue 31)
+for load in "" 0 0.0 -0.5 1e-1 0.0000001 100.000001 101 0.6,0.7 60% x; do
+	expect 2 "bad load '$load' (a decimal number of 0.000001..100, at most 6 decimals)" \
+		"$gputbs" run --device $nodev --load "$load" "$one"
+done
+expect 2 "unrecognized option '--load'" \
+	"$gputbs" calibrate --device $nodev --load 0.5 "$one"
+for load in 0.6 100 0.000001; do
+	expect 1 "(is the module loaded?)" \
+		"$gputbs" run --device $nodev --load $load "$one"
+done
+expect 0 "--load LOAD" "$gputbs" run --help
+expect 2 "gputbs: --duration needs --load" \
+	"$gputbs" run --device $nodev --duration 10ms "$one"
+for dur in 0 10x -1 1.5ms ""; do
+	expect 2 "--duration: '$dur' is not a time (1..2^40 cycles, or ns, us, ms or s)" \
+		"$gputbs" run --device $nodev --load 0.6 --duration "$dur" "$one"
+done
+expect 1 "(is the module loaded?)" \
+	"$gputbs" run --device $nodev --load 0.6 --duration 10ms "$one"
 expect 2 "unrecognized option '--policy'" \
 	"$gputbs" calibrate --device $nodev --policy fifo "$one"
 expect 2 "unrecognized option '--trace'" \

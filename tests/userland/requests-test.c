@@ -5,12 +5,14 @@
  * percentiles, SLO attainment and throughput on hand-computed cases; the
  * arrival and dependency plan of the module's stream order (run_plan_*);
  * open-loop arrivals (fixed, Poisson with its integer PRNG) and times
- * with units.
+ * with units; a workload at a load (wl_workload_at_load(), --load) and
+ * the parsing of --load (wl_parse_load()).
  *
  * Usage: gputbs-requests-test.  Prints "requests: N passed, M failed".
  *
  * Copyright (C) 2026 The gputbs developers
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +183,135 @@ static void test_plan(void)
 }
 
 /*
+ * resnet50-infer+train as workloads/scenarios/gen-scenarios.py wrote it,
+ * worked by hand at the h100's 1980000 kHz, with 3811628 cycles per
+ * inference request alone: the file's 50 requests at rate=156 span
+ * 50 * 1.98e13 / 1560000 = 634615384 cycles.  At load 0.3 the rate is
+ * 0.3 * 1980000000 / 3811628 = 155.83890..., 1558389 in the format's 4
+ * decimals, and ceil(634615384 * 1558389 / 1.98e13) = ceil(49.95) = 50
+ * requests arrive in that span; they span 50 * 1.98e13 / 1558389 =
+ * 635271424 cycles (320.8 ms), which training steps of 13911757 cycles
+ * alone cover in ceil(45.66) = 46.  At load 0.6 and 1: 100 and 167
+ * requests in the same span, still 46 steps.
+ */
+static void test_at_load(void)
+{
+	static struct wl_workload wl, out;
+	__u64 alone[3] = { 3811628, 13911757, 1000 };
+	__u32 ppm;
+
+	wl.nr_runs = 3;
+	wl.runs[0].requests = 50;
+	wl.runs[0].rate_e4 = 1560000;	/* rate=156 */
+	wl.runs[0].arrival = WL_ARRIVAL_POISSON;
+	wl.runs[0].seed = 1;
+	wl.runs[1].requests = 46;
+	wl.runs[1].outstanding = 1;
+	wl.runs[2].requests = 1;	/* no requests: stays */
+
+	CHECK(!wl_workload_at_load(&wl, alone, 300000, 0, 1980000, &out),
+	      "load 0.3");
+	CHECK(out.runs[0].rate_e4 == 1558389, "rate_e4 %llu",
+	      (unsigned long long)out.runs[0].rate_e4);
+	CHECK(out.runs[0].requests == 50 && out.runs[0].seed == 1 &&
+	      out.runs[0].arrival == WL_ARRIVAL_POISSON, "open loop's keys");
+	CHECK(out.runs[1].requests == 46, "46 steps, not %u",
+	      out.runs[1].requests);
+	CHECK(out.runs[1].rate_e4 == 0 && out.runs[1].outstanding == 1,
+	      "closed stays closed");
+	CHECK(out.runs[2].requests == 1, "a single request stays");
+	CHECK(wl.runs[0].rate_e4 == 1560000 && wl.runs[1].requests == 46,
+	      "the input unchanged");
+
+	CHECK(!wl_workload_at_load(&wl, alone, 1000000, 0, 1980000, &out) &&
+	      out.runs[0].rate_e4 == 5194630 && out.runs[0].requests == 167 &&
+	      out.runs[1].requests == 46,
+	      "load 1: rate_e4 %llu, %u requests, %u steps",
+	      (unsigned long long)out.runs[0].rate_e4, out.runs[0].requests,
+	      out.runs[1].requests);
+	CHECK(!wl_workload_at_load(&wl, alone, 600000, 0, 1980000, &out) &&
+	      out.runs[0].rate_e4 == 3116778 && out.runs[0].requests == 100 &&
+	      out.runs[1].requests == 46,
+	      "load 0.6: rate_e4 %llu, %u requests, %u steps",
+	      (unsigned long long)out.runs[0].rate_e4, out.runs[0].requests,
+	      out.runs[1].requests);
+	/* a duration of 100M cycles: ceil(7.87) = 8 requests, 101643427
+	 * cycles, 8 steps */
+	CHECK(!wl_workload_at_load(&wl, alone, 300000, 100000000, 1980000,
+				   &out) &&
+	      out.runs[0].requests == 8 && out.runs[1].requests == 8,
+	      "duration: %u requests, %u steps", out.runs[0].requests,
+	      out.runs[1].requests);
+
+	/* two outstanding: twice the steps */
+	wl.runs[1].outstanding = 2;
+	CHECK(!wl_workload_at_load(&wl, alone, 300000, 0, 1980000, &out) &&
+	      out.runs[1].requests == 92, "outstanding 2: %u",
+	      out.runs[1].requests);
+	wl.runs[1].outstanding = 1;
+
+	/* the least rate, 0.0001/s: one request in the span ... */
+	alone[0] = 1000000000000ULL;
+	CHECK(!wl_workload_at_load(&wl, alone, 1, 0, 1980000, &out) &&
+	      out.runs[0].rate_e4 == 1 && out.runs[0].requests == 1,
+	      "least rate %llu, %u requests",
+	      (unsigned long long)out.runs[0].rate_e4, out.runs[0].requests);
+	/* ... which spans 10^4 s: more steps than a run may have */
+	CHECK(out.runs[1].requests == WL_MAX_REQUESTS, "capped at %u",
+	      out.runs[1].requests);
+	alone[0] = 3811628;
+
+	/* without an open loop a closed loop keeps its count */
+	wl.runs[0].rate_e4 = 0;
+	wl.runs[0].requests = 5;
+	CHECK(!wl_workload_at_load(&wl, alone, 300000, 0, 1980000, &out) &&
+	      out.runs[1].requests == 46 && out.runs[0].requests == 5,
+	      "no open loop");
+	wl.runs[0].rate_e4 = 1560000;
+	wl.runs[0].requests = 50;
+
+	CHECK(wl_workload_at_load(&wl, alone, 0, 0, 1980000, &out) == -EINVAL,
+	      "load 0");
+	CHECK(wl_workload_at_load(&wl, alone, WL_MAX_LOAD_PPM + 1, 0, 1980000,
+				  &out) == -EINVAL, "load above 100");
+	CHECK(!wl_workload_at_load(&wl, alone, WL_MAX_LOAD_PPM, 0, 1980000,
+				   &out), "load 100");
+	CHECK(wl_workload_at_load(&wl, alone, 300000, 0, 0, &out) == -EINVAL,
+	      "clock 0");
+	alone[1] = 0;
+	CHECK(wl_workload_at_load(&wl, alone, 300000, 0, 1980000, &out) ==
+	      -EINVAL, "an alone latency of 0");
+
+	CHECK(!wl_parse_load("0.6", &ppm) && ppm == 600000, "0.6: %u", ppm);
+	CHECK(!wl_parse_load("1", &ppm) && ppm == 1000000, "1: %u", ppm);
+	CHECK(!wl_parse_load("2.5", &ppm) && ppm == 2500000, "2.5: %u", ppm);
+	CHECK(!wl_parse_load(".3", &ppm) && ppm == 300000, ".3: %u", ppm);
+	CHECK(!wl_parse_load("0.000001", &ppm) && ppm == 1, "least: %u",
+	      ppm);
+	CHECK(!wl_parse_load("100", &ppm) && ppm == WL_MAX_LOAD_PPM,
+	      "100: %u", ppm);
+	CHECK(!wl_parse_load("100.000000", &ppm) && ppm == WL_MAX_LOAD_PPM,
+	      "100.000000: %u", ppm);
+	CHECK(wl_parse_load("0", &ppm) == -ERANGE, "0");
+	CHECK(wl_parse_load("0.0000", &ppm) == -ERANGE, "0.0000");
+	CHECK(wl_parse_load("100.000001", &ppm) == -ERANGE, "above 100");
+	CHECK(wl_parse_load("99999999999", &ppm) == -ERANGE, "huge");
+	CHECK(wl_parse_load("0.0000001", &ppm) == -EINVAL, "7 decimals");
+	CHECK(wl_parse_load("-0.5", &ppm) == -EINVAL, "a sign");
+	CHECK(wl_parse_load("1e-1", &ppm) == -EINVAL, "an exponent");
+	CHECK(wl_parse_load("0.6,0.7", &ppm) == -EINVAL, "a list");
+	CHECK(wl_parse_load("", &ppm) == -EINVAL, "empty");
+	CHECK(wl_parse_load(".", &ppm) == -EINVAL, "a dot");
+	CHECK(wl_parse_load("60%", &ppm) == -EINVAL, "a percentage");
+
+	/* wl_parse_max() on the same parser, 4 decimals of a percent */
+	CHECK(!wl_parse_max("12.5", &ppm) && ppm == 125000, "max 12.5: %u",
+	      ppm);
+	CHECK(!wl_parse_max("0.0001%", &ppm) && ppm == 1, "max 0.0001%%");
+	CHECK(wl_parse_max("0.00001", &ppm) == -EINVAL, "max 5 decimals");
+}
+
+/*
  * TTFT and TPOT of four requests of 5 tokens, by hand (MLPerf's
  * definitions, req_token_stats_calc()):
  *   request  arrive  first token  last token  TTFT  TPOT
@@ -233,6 +364,7 @@ int main(void)
 	test_times();
 	test_arrivals();
 	test_plan();
+	test_at_load();
 	printf("requests: %u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -890,6 +890,95 @@ expect 2 "gputbs-sim: --policies: unknown policy 'lifo'" \
 	"$sim" eval --scenario "$sc/tiny.gtbs" --policies lifo
 expect 0 "--scenario FILE|DIR|all" "$sim" eval --help
 
+# --- run --load: the scenarios rescaled (issue 31) ---------------------------
+# resnet50-infer+train: the inference stream saturates the h100 at one
+# request per 140304 cycles (its 50 requests at once under fifo), so load
+# 0.3 is 0.3 * 1980000000 / 140304 = 4233.664 per second; in the file's
+# span (50 / 156 s = 634615384 cycles) ceil(1356.5) = 1357 requests
+# arrive; training steps of 13911757 cycles cover them in 46 (worked out
+# in requests-test.c); the same point as gputbs-sim sweep's at load 0.3
+scn=$root/workloads/scenarios
+"$sim" run --device h100 --load 0.3 "$scn/resnet50-infer+train.gtbs" \
+	>"$tmp.d/load.txt" 2>&1
+if grep -q '^  resnet50-infer  rate 4233\.664/s (load 0\.3), 1357 requests (service interval alone under fifo 140304 cyc)$' "$tmp.d/load.txt" &&
+	grep -q '^  resnet50-train  46 requests (load 0\.3), 1 outstanding (alone under fifo 13911757 cyc)$' "$tmp.d/load.txt" &&
+	grep -q '^  resnet50-train *46 ' "$tmp.d/load.txt"; then
+	ok
+else
+	fail "run --load 0.3 resnet50-infer+train: not rate 4233.664/s, 1357 requests and 46 training steps"
+	grep -v '^  resnet50-train  [a-z]' "$tmp.d/load.txt" | tail -n 12 | sed 's/^/  | /'
+fi
+"$sim" run --device h100 --load 0.3 --format json \
+	"$scn/resnet50-infer+train.gtbs" >"$tmp.d/load.json" 2>&1
+"$sim" sweep --policies fifo --load 0.3 --format json \
+	"$scn/resnet50-infer+train.gtbs" >"$tmp.d/sweep.json" 2>&1
+got=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+w = d["workloads"][0]
+print(w["load"], " ".join("%s:%s:%d:%d:%d:%d:%d" % (r["program"], r.get("rate_per_s", "-"),
+      r["nr_requests"], r["requests"]["n"], r["load_alone_cycles"],
+      r["requests"]["p50_cycles"], r["requests"]["p99_cycles"]) for r in w["runs"]))
+# the sweep point: the first stats object of each run
+def stats(o, acc):
+    if isinstance(o, dict):
+        if "p99_cycles" in o and "requests" in o:
+            acc.append("%d:%d:%d" % (o["requests"], o["p50_cycles"], o["p99_cycles"]))
+            return
+        for v in o.values():
+            stats(v, acc)
+    elif isinstance(o, list):
+        for v in o:
+            stats(v, acc)
+acc = []
+stats(json.load(open(sys.argv[2])), acc)
+print(acc[0], acc[2])' "$tmp.d/load.json" "$tmp.d/sweep.json" 2>&1)
+if [ "$got" = "0.3 resnet50-infer:4233.664:1357:1357:140304:4378985:5617102 resnet50-train:-:46:46:13911757:15466790:16073468
+1357:4378985:5617102 46:15466790:16073468" ]; then
+	ok
+else
+	fail "run --load 0.3 --format json, and sweep --load 0.3's point: '$got'"
+fi
+# whatever the policy: the load's unit is fifo's, so srtf's workload is
+# fifo's
+"$sim" run --device h100 --load 0.3 -P srtf "$scn/resnet50-infer+train.gtbs" \
+	>"$tmp.d/load-srtf.txt" 2>&1
+if grep -q 'rate 4233\.664/s (load 0\.3), 1357 requests' "$tmp.d/load-srtf.txt" &&
+	grep -q '^  resnet50-train  46 requests (load 0\.3)' "$tmp.d/load-srtf.txt"; then
+	ok
+else
+	fail "run --load 0.3 -P srtf: not fifo's scaling"
+fi
+# load 0.6: twice the rate, 2714 requests in the same span, still 46
+# steps; without --load the file's 50 requests and 46 steps
+expect 0 "resnet50-infer  rate 8467.328/s (load 0.6), 2714 requests" \
+	"$sim" run --device h100 --load 0.6 "$scn/resnet50-infer+train.gtbs"
+"$sim" run --device h100 "$scn/resnet50-infer+train.gtbs" >"$tmp.d/noload.txt" 2>&1
+if grep -q '^  resnet50-train *46 ' "$tmp.d/noload.txt" &&
+	grep -q '^  resnet50-infer *50 ' "$tmp.d/noload.txt" &&
+	! grep -q '(load ' "$tmp.d/noload.txt"; then
+	ok
+else
+	fail "run without --load: not the file's 50 requests and 46 steps, or a load line"
+fi
+# --duration 10ms: 19800000 cycles at 8467.328 per second, ceil(84.67) =
+# 85 requests; they span 19876400 cycles: 2 training steps
+expect 0 "resnet50-infer  rate 8467.328/s (load 0.6), 85 requests" \
+	"$sim" run --device h100 --load 0.6 --duration 10ms "$scn/resnet50-infer+train.gtbs"
+expect 0 "resnet50-train  2 requests (load 0.6)" \
+	"$sim" run --device h100 --load 0.6 --duration 19800000 "$scn/resnet50-infer+train.gtbs"
+expect 2 "gputbs-sim: --duration needs --load" \
+	"$sim" run --duration 10ms "$scn/resnet50-infer+train.gtbs"
+for dur in 0 10x -1 1.5ms ""; do
+	expect 2 "gputbs-sim: --duration: '$dur' is not a time (1..2^40 cycles, or ns, us, ms or s)" \
+		"$sim" run --load 0.6 --duration "$dur" "$scn/resnet50-infer+train.gtbs"
+done
+for load in "" 0 0.0 -1 1e-1 0.0000001 100.000001 0.3,0.6 x; do
+	expect 2 "gputbs-sim: bad load '$load' (a decimal number of 0.000001..100, at most 6 decimals)" \
+		"$sim" run --load "$load" "$scn/resnet50-infer+train.gtbs"
+done
+expect 2 "option '--load' requires an argument" "$sim" run --load
+expect 0 "--load LOAD" "$sim" run --help
+
 # several workload files, as gputbs run: both workloads and their geomean;
 # a program defined differently in two files is an error
 expect 0 "geomean over 2 workloads" "$sim" run "$rq/open10.gtbs" \

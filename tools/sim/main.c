@@ -204,6 +204,15 @@ static const char usage_run[] =
 	"                        TIME (cycles, or ns, us, ms, s) that tiles\n"
 	"                        the interval of sm_share; up to 4 lengths,\n"
 	"                        repeatable\n"
+	"      --load LOAD       rescale each workload's request streams to\n"
+	"                        LOAD (0.000001..100; 1: an open-loop stream\n"
+	"                        alone keeps the device busy): rate= becomes\n"
+	"                        LOAD / the program's alone latency under\n"
+	"                        fifo, a closed loop's requests= covers the\n"
+	"                        open-loop streams' span\n"
+	"      --duration TIME   with --load: how long the open-loop streams\n"
+	"                        run (cycles, or with ns, us, ms, s; default:\n"
+	"                        each its file's requests at its file's rate)\n"
 	SIM_PLUGIN_PARAM_HELP
 	"  -h, --help            this help\n";
 
@@ -363,6 +372,13 @@ struct sim_cmd_wl {
  * @nr_windows: entries of @windows and @window_cycles.
  * @windows: --share-window, as given.
  * @window_cycles: @windows in cycles at the device's clock.
+ * @load_ppm: --load, ppm; 0 without.
+ * @duration: --duration: how long the open-loop streams run at the load;
+ *	0: each for the span its file gives it.
+ * @scaled: with @load_ppm, per workload of @list, its copy at the load
+ *	(@list's wl points at it).
+ * @load_alone: with @load_ppm, per workload of @list, per run, the load's
+ *	unit that scaled it (sim_cmd_load_unit()).
  */
 struct sim_cmd_run {
 	struct gtbs_dev_config cfg;
@@ -388,6 +404,10 @@ struct sim_cmd_run {
 	unsigned int nr_windows;
 	struct wl_time windows[SIM_MAX_SHARE_WINDOWS];
 	u64 window_cycles[SIM_MAX_SHARE_WINDOWS];
+	u32 load_ppm;
+	struct wl_time duration;
+	struct wl_workload *scaled;
+	u64 (*load_alone)[WL_MAX_RUNS];
 };
 
 _Static_assert(SIM_MAX_SHARE_WINDOWS == RUN_MAX_SHARE_WINDOWS,
@@ -514,6 +534,103 @@ static int sim_cmd_alone(struct sim_cmd_run *c)
 	return 0;
 }
 
+/*
+ * The load's unit for run @run of @prog under fifo on a fresh device, with
+ * its tenant's weight and cap, as gputbs-sim sweep measures it: for an
+ * open loop its alone service interval (all its requests at once,
+ * wl_run_saturating(): the time from the first arrival to the last end
+ * over its requests), else the latency of one request.  0 or an exit
+ * status after a message.
+ */
+static int sim_cmd_load_unit(struct sim_cmd_run *c,
+			     const struct wl_program *prog,
+			     const struct wl_run *run, u64 *alone)
+{
+	u64 first = ~0ULL, last = 0;
+	struct sim_out out;
+	struct sim_job job;
+	struct wl_run sat;
+	const char *why;
+	unsigned int q, g = prog->nr_grids;
+	int ret;
+
+	memset(&job, 0, sizeof(job));
+	job.cfg = &c->cfg;
+	job.policy = &gtbs_policy_fifo;
+	job.nr_runs = 1;
+	job.progs[0] = prog;
+	job.seed_mix = c->seed_mix;
+	job.modes = &c->modes;
+	job.weight[0] = run->weight;
+	job.max_ppm[0] = run->max_ppm;
+	if (wl_run_open(run)) {
+		wl_run_saturating(run, &sat);
+		job.runs[0] = &sat;
+	}
+	ret = sim_run(&job, &out, &why);
+	if (ret) {
+		sim_out_free(&out);
+		return sim_run_error(ret, prog->name, why);
+	}
+	if (!wl_run_open(run)) {
+		*alone = out.progs[0].turnaround;
+	} else {
+		for (q = 0; q < out.progs[0].nr_requests; q++) {
+			u64 end = out.progs[0].grids[(size_t)(q + 1) * g - 1].end_cycle;
+
+			if (out.progs[0].arrive[q] < first)
+				first = out.progs[0].arrive[q];
+			if (end > last)
+				last = end;
+		}
+		*alone = q ? (last - first) / q : 0;
+	}
+	if (!*alone)
+		*alone = 1;
+	sim_out_free(&out);
+	return 0;
+}
+
+/*
+ * --load: every workload of @c->list with its request streams at the load
+ * (wl_workload_at_load(), each open loop for the span its file gives it),
+ * in the load's unit of gputbs-sim sweep (sim_cmd_load_unit(): under fifo
+ * whatever the policies), so that the scaled workload is the same under
+ * every policy, the same as the sweep's point at that load and the same
+ * as gputbs run --load makes of it on the module.
+ */
+static int sim_cmd_at_load(struct sim_cmd_run *c)
+{
+	unsigned int w, r;
+	int ret;
+
+	c->scaled = calloc(c->nr_list, sizeof(*c->scaled));
+	c->load_alone = calloc(c->nr_list, sizeof(*c->load_alone));
+	if (!c->scaled || !c->load_alone)
+		return sim_run_error(-ENOMEM, "--load", "out of memory");
+	for (w = 0; w < c->nr_list; w++) {
+		const struct wl_set *set = c->list[w].set;
+		const struct wl_workload *wl = c->list[w].wl;
+
+		for (r = 0; r < wl->nr_runs; r++) {
+			ret = sim_cmd_load_unit(c,
+						set->programs[wl->runs[r].program],
+						&wl->runs[r],
+						&c->load_alone[w][r]);
+			if (ret)
+				return ret;
+		}
+		if (wl_workload_at_load(wl, c->load_alone[w], c->load_ppm,
+					wl_time_cycles(&c->duration,
+						       c->cfg.clock_khz),
+					c->cfg.clock_khz, &c->scaled[w]))
+			return sim_run_error(-EINVAL, wl->name,
+					     "--load: an alone latency of zero cycles");
+		c->list[w].wl = &c->scaled[w];
+	}
+	return 0;
+}
+
 /* Workload @w under policy @p into c->wls and c->outs. */
 static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 			    unsigned int w)
@@ -531,6 +648,10 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 
 	res->set = set;
 	res->wl = wl;
+	res->load_ppm = c->load_ppm;
+	if (c->load_ppm)
+		memcpy(res->load_alone, c->load_alone[w],
+		       sizeof(res->load_alone));
 	first = c->alone[sim_cmd_alone_of(c, set->programs[wl->runs[0].program],
 					  wl->runs[0].max_ppm)].runtime;
 	memset(&job, 0, sizeof(job));
@@ -685,6 +806,9 @@ static int sim_write_trace(const struct sim_cmd_run *c, const char *path)
 #define SIM_OPT_SWEEP_ONLY	302
 /* run --share-window (no short form) */
 #define SIM_OPT_SHARE_WINDOW	303
+/* gputbs-sim run --load */
+#define SIM_OPT_LOAD		320
+#define SIM_OPT_RUN_DURATION	321
 /* what --scenario all means */
 #define SIM_SCENARIO_DIR	"workloads/scenarios"
 /* the programs the scenarios include, not a scenario */
@@ -880,6 +1004,8 @@ static int sim_cmd_execute(struct sim_cmd_run *c, char **files,
 		return SIM_EXIT_SYSTEM;
 	}
 	ret = sim_cmd_alone(c);
+	if (!ret && c->load_ppm)
+		ret = sim_cmd_at_load(c);
 	for (p = 0; !ret && p < c->nr_policies; p++)
 		for (w = 0; !ret && w < c->nr_list; w++)
 			ret = sim_cmd_workload(c, p, w);
@@ -987,6 +1113,8 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 		{ "cap-period", required_argument, NULL, SIM_OPT_CAP_PERIOD },
 		{ "share-window", required_argument, NULL,
 		  SIM_OPT_SHARE_WINDOW },
+		{ "load", required_argument, NULL, SIM_OPT_LOAD },
+		{ "duration", required_argument, NULL, SIM_OPT_RUN_DURATION },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1077,6 +1205,17 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 		case SIM_OPT_SHARE_WINDOW:
 			ret = sim_parse_windows(help, optarg, c);
 			break;
+		case SIM_OPT_LOAD:
+			if (wl_parse_load(optarg, &c->load_ppm))
+				ret = sim_usage_error(help, "bad load '%s' (a decimal number of 0.000001..100, at most 6 decimals)",
+						      optarg);
+			break;
+		case SIM_OPT_RUN_DURATION:
+			if (sim_parse_time(optarg, strlen(optarg),
+					   &c->duration))
+				ret = sim_usage_error(help, "--duration: '%s' is not a time (1..2^40 cycles, or ns, us, ms or s)",
+						      optarg);
+			break;
 		case SIM_OPT_RUN_PLOT:
 			if (!*optarg)
 				ret = sim_usage_error(help, "%s",
@@ -1112,6 +1251,8 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 	}
 	for (i = optind; scenario && !ret && i < (unsigned int)argc; i++)
 		ret = sim_scenario_add(c, argv[i]);
+	if (!ret && c->duration.value && !c->load_ppm)
+		ret = sim_usage_error(help, "%s", "--duration needs --load");
 	if (!ret && (scenario ? !c->nr_files : optind == argc))
 		ret = sim_usage_error(help, "%s", "no workload file given");
 	if (!ret && argc - optind > SIM_MAX_FILES)
@@ -1150,6 +1291,8 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 	free(c->outs);
 	free(c->wls);
 	free(c->list);
+	free(c->scaled);
+	free(c->load_alone);
 	for (i = 0; i < c->nr_sets; i++)
 		wl_free(c->sets[i]);
 	for (i = 0; i < c->nr_files; i++)
