@@ -513,13 +513,29 @@ suite "tenants: cgroups, weights and caps, shares equal to the simulator (debug 
 # run for 5 ms (--duration) and a file longer than 2 x 10^8 cycles is
 # skipped, loudly (tests/guest/gputbs-load-test.sh says why).  The load's
 # unit runs each stream's 50 requests at once on one file: 3001 grids.
+# The simulator's side runs here on the host (the same command), its JSON
+# carried in through build/guest-extra/load-sim.
+load_test() {
+	local d=$BUILD/guest-extra/load-sim f b rc
+	rm -rf "$d" && mkdir -p "$d" || return 1
+	for f in workloads/scenarios/*.gtbs; do
+		b=$(basename "$f" .gtbs)
+		[ "$b" = models ] && continue
+		"$BUILD/bin/gputbs-sim" run --device h100 --load 0.6 \
+			--duration 5ms -P srtf --format json "$f" >"$d/$b.sim.json" ||
+			{ rm -rf "$d"; return 1; }
+	done
+	vm --debug-kernel --timeout 1200 \
+		--modparam gputbs.max_grids_per_fd=4096 \
+		--modparam gputbs.max_grids_per_user=16384 \
+		--modparam gputbs.max_grids_per_device=16384 -- \
+		"SIM_DIR=/load-sim LOAD=0.6 DURATION=5ms POLICY=srtf gputbs-load-test"
+	rc=$?
+	rm -rf "$d"
+	return $rc
+}
 suite "load: the scenarios at load 0.6 equal to the simulator (debug kernel)" \
-	parse_load vm --debug-kernel --timeout 1200 \
-	--modparam gputbs.max_grids_per_fd=4096 \
-	--modparam gputbs.max_grids_per_user=16384 \
-	--modparam gputbs.max_grids_per_device=16384 \
-	--host-bin "$(realpath "$BUILD/bin/gputbs-sim")" -- \
-	"GPUTBS_SIM=$(realpath "$BUILD/bin/gputbs-sim") gputbs-load-test"
+	parse_load load_test
 # Documentation/reliability.rst: input hygiene (each test counted), unload
 # refused while open, 50 unload/load cycles, fail-nth on every path, 4000
 # grids of stress, 30 s of ioctl fuzzing; then the VM's kmemleak scan.

@@ -716,7 +716,8 @@ int sim_parse_share_mode(sim_help_fn *help, const char *arg,
  *
  * Shared by run --share-window and sweep --duration.
  *
- * Return: 0, -EINVAL (not a time, or an unknown unit) or -ERANGE.
+ * Return: 0, -EINVAL (not a time), -EDOM (digits and an unknown unit) or
+ * -ERANGE.
  */
 int sim_parse_time(const char *s, size_t len, struct wl_time *t)
 {
@@ -740,7 +741,7 @@ int sim_parse_time(const char *s, size_t len, struct wl_time *t)
 		    !strncmp(s + digits, units[i].unit, len - digits))
 			break;
 	if (i == ARRAY_SIZE(units))
-		return -EINVAL;
+		return -EDOM;
 	if (sim_parse_uint(num, 1, WL_MAX_CYCLES, &v) ||
 	    (digits < len && v > WL_MAX_TIME_NS / units[i].ns))
 		return -ERANGE;

@@ -835,6 +835,12 @@ static int sim_parse_windows(sim_help_fn *help, const char *arg,
 		if (ret == -ERANGE)
 			return sim_usage_error(help, "--share-window: '%.*s' out of range (1..2^40 cycles or ns)",
 					       (int)len, p);
+		if (ret == -EDOM) {
+			size_t digits = strspn(p, "0123456789");
+
+			return sim_usage_error(help, "--share-window: unknown unit '%.*s' (ns, us, ms or s; no unit: cycles)",
+					       (int)(len - digits), p + digits);
+		}
 		if (ret)
 			return sim_usage_error(help, "--share-window: bad time '%.*s' (cycles, or an integer with ns, us, ms or s)",
 					       (int)len, p);
