@@ -27,8 +27,9 @@
 #	-P $POLICY $EXTRA --format json F...
 #
 # (GPUTBS_SIM: the simulator, carried in with tools/gputbs-vm --host-bin;
-# or SIM_DIR: a directory of each file's F.sim.json, that command's output
-# made beforehand on the host, as scripts/check.sh does)
+# SIM_DIR: a directory of each file's F.sim.json, the simulator's run of
+# each file alone made beforehand on the host, as scripts/check.sh does,
+# which decides the skips without running the simulator under TCG)
 # and per run of each workload these must be equal:
 # the scaled stream (rate_per_s of an open loop, nr_requests), the load's
 # unit that scaled it under fifo (load_alone_cycles: an open loop's alone
