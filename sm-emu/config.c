@@ -36,9 +36,12 @@
  * A100 whitepaper, Table 3, A100 SXM4 40 GB, 1555 GB/s; the H100
  * datasheet, H100 SXM, 3.35 TB/s.  Context saves
  * (&gtbs_dev_preset.save_bw_mbs): GPreempt (Fan et al., USENIX ATC 2025)
- * measures a context switch of an A100 under 40 us, about 44 MB saved at
- * an effective 1.1 TB/s, 71% of the A100's peak; the other presets are
- * given the same 71% of theirs, an assumption, not a measurement.
+ * measures a context switch of an A100 under 40 us, about 44 MB (44 MiB:
+ * 108 SMs x 420 KiB) saved at an effective 1.1 TB/s.  Which A100 it ran
+ * on is assumed to be a 40 GB one (1555 GB/s, SXM4 or PCIe), so 1.1 TB/s
+ * is 70.7% of the peak; the other presets are given the same fraction of
+ * theirs, rounded to 100 MB/s (peak x 1100000 / 1555000), an assumption,
+ * not a measurement.
  *
  * Not modelled: the 1 KiB of shared memory that cc 8.0 and later reserve
  * per block, and the per-block shared memory limit below the per-SM one
@@ -131,7 +134,7 @@ static const struct gtbs_dev_preset gtbs_presets[] = {
 			.load_knee_warps = 11,
 		},
 		.mem_bw_mbs = 3350000,
-		.save_bw_mbs = 2370000,
+		.save_bw_mbs = 2369800,
 	},
 };
 

@@ -158,16 +158,23 @@ struct gtbs_dev_config {
  * @desc: the product it models, for humans.
  * @cfg: its configuration; &gtbs_dev_config.timing_model is 0 (overlap).
  * @mem_bw_mbs: the product's peak DRAM bandwidth, MB/s (10^6 bytes per
- *	second), from its datasheet or whitepaper.
- * @save_bw_mbs: the bandwidth at which it saves contexts, MB/s: the
- *	A100's measured by GPreempt (USENIX ATC 2025), the others its
- *	fraction of their peak (an assumption); see
- *	gtbs_config_preset_at().
+ *	second), from its datasheet or whitepaper: 177400 (GTX 480) to
+ *	3350000 (H100 SXM); never 0.
+ * @save_bw_mbs: the effective bandwidth at which it saves contexts, MB/s,
+ *	1 to @mem_bw_mbs: the A100's 1100000 measured by GPreempt (USENIX
+ *	ATC 2025), the others the same fraction of their peak,
+ *	@mem_bw_mbs x 1100000 / 1555000 rounded to 100 MB/s (an
+ *	assumption); see gtbs_config_preset_at().  At the preset's clock
+ *	and SM count it is &gtbs_dev.switch_bytes_per_cycle's counterpart:
+ *	@save_bw_mbs x 10^6 / (clock in Hz x SMs) bytes per cycle per SM
+ *	(A100 7.2, H100 9.1).
  *
  * The table and its sources: gtbs_config_preset_at() and
  * Documentation/design.rst, "Device presets".  The bandwidths are
  * informational: the core saves contexts at &gtbs_dev.switch_bytes_per_cycle,
- * and gtbs_config_context_bytes() gives what a full device holds.
+ * %GTBS_SWITCH_BYTES_PER_CYCLE_DEFAULT on every preset unless set (design.rst,
+ * "Preemption cost", says why), and gtbs_config_context_bytes() gives what
+ * a full device holds.
  */
 struct gtbs_dev_preset {
 	const char *name;

@@ -473,6 +473,35 @@ START_TEST(preset_context_bytes)
 	p = gtbs_config_preset("h100");
 	ck_assert_uint_eq(gtbs_config_context_bytes(&p->cfg) /
 			  p->mem_bw_mbs, 19);
+	/* ... and at the A100's 70.7% of it, 2369800 MB/s: 27 us (12..30) */
+	ck_assert_uint_eq(gtbs_config_context_bytes(&p->cfg) /
+			  p->save_bw_mbs, 27);
+}
+END_TEST
+
+/*
+ * The effective bandwidths of the presets other than the A100 (whose is
+ * GPreempt's measurement) are the A100's fraction of its peak, 1100000 /
+ * 1555000, of theirs, rounded to 100 MB/s (config.c, design.rst "Device
+ * presets"): GTX 480 125492 -> 125500, V100 636656 -> 636700, H100
+ * 2369775 -> 2369800.
+ */
+START_TEST(preset_save_bw_rule)
+{
+	const struct gtbs_dev_preset *a100 = gtbs_config_preset("a100");
+	const struct gtbs_dev_preset *p;
+	unsigned int i;
+	u64 want;
+
+	ck_assert_uint_eq(a100->mem_bw_mbs, 1555000);
+	for (i = 0; (p = gtbs_config_preset_at(i)); i++) {
+		want = (p->mem_bw_mbs * a100->save_bw_mbs +
+			a100->mem_bw_mbs * 50) / (a100->mem_bw_mbs * 100) * 100;
+		ck_assert_msg(p->save_bw_mbs == want,
+			      "%s: save_bw_mbs %llu, the rule gives %llu",
+			      p->name, (unsigned long long)p->save_bw_mbs,
+			      (unsigned long long)want);
+	}
 }
 END_TEST
 
@@ -579,6 +608,7 @@ Suite *occupancy_suite(void)
 	tc = h_tcase("presets");
 	tcase_add_test(tc, preset_table);
 	tcase_add_test(tc, preset_context_bytes);
+	tcase_add_test(tc, preset_save_bw_rule);
 	tcase_add_loop_test(tc, preset_occupancy, 0,
 			    ARRAY_SIZE(preset_occ_cases));
 	tcase_add_test(tc, preset_too_big_for_gtx480);

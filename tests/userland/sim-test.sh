@@ -22,6 +22,9 @@
 #   report        gputbs-sim report: a sweep's JSON read back gives the
 #                 sweep's text and JSON byte for byte, and its figures;
 #                 --sjf-key; bad JSON files (status 2)
+#   presets       --device's presets as gputbs-sim devices lists them; a
+#                 switched block's save follows its registers and
+#                 shared memory
 #   gputbs eval   the same sweep on the module (with PATH-TO-gputbs): its
 #                 options and usage errors, without a device
 #
@@ -363,6 +366,39 @@ expect 2 "unknown device preset 'k80' (gtx480, v100, a100, h100)" \
 	"$sim" run --device k80 "$stair"
 expect 2 "unknown device preset 'H100'" \
 	"$sim" eval --workloads "$here" --device H100
+# gputbs-sim devices lists the presets that --device runs (sweep-test.sh
+# checks its save times): the same SMs and clock, and the bytes per cycle
+# per SM its effective bandwidth is at that clock
+"$sim" devices --format json >"$tmp.d/devices.json"
+for dev in gtx480 v100 a100 h100; do
+	"$sim" run --device "$dev" --format json "$stair" >"$tmp.d/dev-$dev.json"
+	got=$(python3 -c "import json, sys
+d = {x['name']: x for x in json.load(open(sys.argv[1]))['devices']}[sys.argv[3]]
+r = json.load(open(sys.argv[2]))['device']
+print(d['sms'] == r['nr_sms'] and d['clock_khz'] == r['clock_khz'] and
+      abs(d['switch_bytes_per_cycle'] - d['save_bw_mbs'] * 1e3 / d['clock_khz'] / d['sms']) < 1e-5 and
+      d['context_bytes_full'] == d['sms'] * (4 * d['max_regs_per_sm'] + d['max_shmem_per_sm']))" \
+		"$tmp.d/devices.json" "$tmp.d/dev-$dev.json" "$dev")
+	if [ "$got" = True ]; then ok; else fail "devices: $dev is not --device $dev's"; fi
+done
+# A switched block saves what it holds, its registers (4 bytes each) and
+# shared memory, not a constant per SM (design.rst, "Preemption cost"):
+# Long's block of 256 threads x 32 registers (32 KiB) and 40 KiB of shared
+# memory saves 73728 bytes at 8 bytes per cycle in 9216 cycles, 50..9266;
+# Short runs 9266..10266 (turnaround 10216); Long restores 10266..19482,
+# ends its block's 950 cycles at 20432 and its three others at 23432.  At
+# 16 bytes per cycle the save takes 4608: Short 5608, Long 14216.
+sed -e 's/regs=0 shmem=49152 cycles=1000/regs=32 shmem=40960 cycles=1000/' \
+	"$here/kernels.gtbs" >"$tmp.d/held-kernels.gtbs"
+printf 'include held-kernels.gtbs\n\nworkload Long+Short\nrun Long at=0\nrun Short at=50\n' \
+	>"$tmp.d/held.gtbs"
+expect 0 "  Short    short       1        2           50         1000        10216    10.216" \
+	"$sim" run --sms 1 --policy srtf-oracle --preempt switch "$tmp.d/held.gtbs"
+expect 0 "  Long     long        1        4            0         4000        23432     5.858" \
+	"$sim" run --sms 1 --policy srtf-oracle --preempt switch "$tmp.d/held.gtbs"
+expect 0 "  Short    short       1        2           50         1000         5608     5.608" \
+	"$sim" run --sms 1 --policy srtf-oracle --preempt switch --switch-bw 16 \
+	"$tmp.d/held.gtbs"
 
 # --- usage errors --------------------------------------------------------
 # a grid the core rejects: the reason in libgputbs's words

@@ -95,6 +95,8 @@ static void devices_json(const struct devices_row *rows, unsigned int n)
 		json_u64(&j, "save_bw_mbs", p->save_bw_mbs);
 		json_double(&j, "switch_bytes_per_cycle", rows[i].bw_cycle);
 		json_u64(&j, "context_bytes_full", rows[i].bytes);
+		json_double(&j, "context_mib_full",
+			    (double)rows[i].bytes / 1048576.0);
 		json_double(&j, "context_save_us_full", rows[i].save_us);
 		json_double(&j, "context_save_us_full_peak", rows[i].peak_us);
 		json_double(&j, "context_save_us_full_model",
@@ -110,27 +112,29 @@ static void devices_text(const struct devices_row *rows, unsigned int n)
 {
 	unsigned int i;
 
-	printf("%-7s %4s %5s %7s %8s %8s %9s %9s %6s %9s %8s %8s %8s\n",
-	       "preset", "SMs", "MHz", "threads", "regs/SM", "shmem/SM",
-	       "peak MB/s", "save MB/s", "B/cyc", "full MB", "save us",
-	       "peak us", "model us");
+	printf("%-7s %4s %5s %7s %5s %6s %8s %8s %9s %9s %6s %8s %8s %8s %8s %8s\n",
+	       "preset", "SMs", "MHz", "threads", "warps", "blocks",
+	       "regs/SM", "shmem/SM", "peak MB/s", "save MB/s", "B/cyc",
+	       "full MB", "full MiB", "save us", "peak us", "model us");
 	for (i = 0; i < n; i++) {
 		const struct gtbs_dev_config *c = &rows[i].p->cfg;
 
-		printf("%-7s %4u %5u %7u %8u %7uK %9" PRIu64 " %9" PRIu64
-		       " %6.2f %9.2f %8.2f %8.2f %8.2f\n",
+		printf("%-7s %4u %5u %7u %5u %6u %8u %7uK %9" PRIu64 " %9" PRIu64
+		       " %6.2f %8.2f %8.2f %8.2f %8.2f %8.2f\n",
 		       rows[i].p->name, c->nr_sms, c->clock_khz / 1000,
-		       c->max_threads_per_sm, c->max_regs_per_sm,
+		       c->max_threads_per_sm, c->max_warps_per_sm,
+		       c->max_blocks_per_sm, c->max_regs_per_sm,
 		       c->max_shmem_per_sm / 1024,
 		       (uint64_t)rows[i].p->mem_bw_mbs,
 		       (uint64_t)rows[i].p->save_bw_mbs, rows[i].bw_cycle,
-		       rows[i].bytes / 1e6, rows[i].save_us, rows[i].peak_us,
-		       rows[i].model_us);
+		       rows[i].bytes / 1e6, rows[i].bytes / 1048576.0,
+		       rows[i].save_us, rows[i].peak_us, rows[i].model_us);
 	}
-	printf("\nfull MB: every SM's registers (4 bytes each) and shared memory; save us: at\n"
-	       "save MB/s (a100: GPreempt's measured 1.1 TB/s; the others 71%% of peak,\n"
-	       "assumed); B/cyc: save MB/s per SM per cycle; model us: at gputbs's default\n"
-	       "--switch-bw %d bytes per cycle per SM (Documentation/design.rst)\n",
+	printf("\nfull MB, MiB: every SM's registers (4 bytes each) and shared memory, the most\n"
+	       "its resident blocks can hold; save us: at save MB/s (a100: GPreempt's measured\n"
+	       "1.1 TB/s; the others the same 70.7%% of their peak, assumed); B/cyc: save MB/s\n"
+	       "per SM per cycle; model us: at gputbs's default --switch-bw %d bytes per cycle\n"
+	       "per SM (Documentation/design.rst, \"Preemption cost\")\n",
 	       GTBS_SWITCH_BYTES_PER_CYCLE_DEFAULT);
 }
 
