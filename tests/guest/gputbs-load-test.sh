@@ -38,6 +38,9 @@
 # Also checked: the module's run exited 0, its arrivals were exact and no
 # run depended on wall-clock time (else the comparison cannot hold).
 #
+# FILES (default: every file): the scenarios to run, by name without
+# .gtbs, comma-separated.
+#
 # LOAD defaults to 0.6, POLICY to srtf (not fifo, so that the fifo alone
 # runs that give the load's unit are runs of their own, the policy
 # switched for them and back).  EXTRA: more options for both commands (none by
@@ -175,6 +178,8 @@ keep=
 for f in "$SCENARIOS"/*.gtbs; do
 	b=$(basename "$f" .gtbs)
 	[ "$b" = models ] && continue
+	# FILES: the names (without .gtbs) to run, all when empty
+	case ",${FILES:-$b}," in *",$b,"*) ;; *) continue ;; esac
 	if [ -n "${SIM_DIR:-}" ]; then
 		# made on the host by the same command (scripts/check.sh):
 		# the simulator under TCG takes minutes for the LLM files
