@@ -546,12 +546,9 @@ static int sim_cmd_load_unit(struct sim_cmd_run *c,
 			     const struct wl_program *prog,
 			     const struct wl_run *run, u64 *alone)
 {
-	u64 first = ~0ULL, last = 0;
 	struct sim_out out;
 	struct sim_job job;
-	struct wl_run sat;
 	const char *why;
-	unsigned int q, g = prog->nr_grids;
 	int ret;
 
 	memset(&job, 0, sizeof(job));
@@ -564,29 +561,15 @@ static int sim_cmd_load_unit(struct sim_cmd_run *c,
 	job.weight[0] = run->weight;
 	job.max_ppm[0] = run->max_ppm;
 	if (wl_run_open(run)) {
-		wl_run_saturating(run, &sat);
-		job.runs[0] = &sat;
+		ret = sim_service_interval(&job, run, alone, &why);
+		return ret ? sim_run_error(ret, prog->name, why) : 0;
 	}
 	ret = sim_run(&job, &out, &why);
 	if (ret) {
 		sim_out_free(&out);
 		return sim_run_error(ret, prog->name, why);
 	}
-	if (!wl_run_open(run)) {
-		*alone = out.progs[0].turnaround;
-	} else {
-		for (q = 0; q < out.progs[0].nr_requests; q++) {
-			u64 end = out.progs[0].grids[(size_t)(q + 1) * g - 1].end_cycle;
-
-			if (out.progs[0].arrive[q] < first)
-				first = out.progs[0].arrive[q];
-			if (end > last)
-				last = end;
-		}
-		*alone = q ? (last - first) / q : 0;
-	}
-	if (!*alone)
-		*alone = 1;
+	*alone = out.progs[0].turnaround ? out.progs[0].turnaround : 1;
 	sim_out_free(&out);
 	return 0;
 }

@@ -277,6 +277,9 @@ int sim_grid_desc(const struct wl_grid *g, u64 seed_mix,
 		  struct gtbs_grid_desc *desc);
 int sim_run(const struct sim_job *job, struct sim_out *out,
 	    const char **why);
+int sim_service_interval(const struct sim_job *alone,
+			 const struct wl_run *run, u64 *interval,
+			 const char **why);
 
 /**
  * struct sim_pair - one ordered pair of programs

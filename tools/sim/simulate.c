@@ -1020,3 +1020,48 @@ const struct sim_backend sim_backend_virtual = {
 	.run = sim_run_virtual,
 	.max_jobs = UINT_MAX,
 };
+
+/**
+ * sim_service_interval() - an open-loop stream's alone service interval
+ * @alone: the job that runs the stream's program alone (one run: its
+ *	device, policy, modes, seed and tenant); &sim_job.runs[0] is
+ *	replaced, the job is not changed.
+ * @run: the stream, an open loop (wl_run_open()).
+ * @interval: out: the time from the first arrival to the last end over
+ *	the requests when they all arrive at once (wl_run_saturating()),
+ *	cycles, at least 1: the unit of wl_workload_at_load()'s load.
+ * @why: out: on error, why (sim_run()'s).
+ *
+ * Shared by gputbs-sim sweep and gputbs-sim run --load.
+ *
+ * Return: 0, or sim_run()'s error.
+ */
+int sim_service_interval(const struct sim_job *alone,
+			 const struct wl_run *run, u64 *interval,
+			 const char **why)
+{
+	unsigned int q, g = alone->progs[0]->nr_grids;
+	u64 first = ~0ULL, last = 0;
+	struct sim_job job = *alone;
+	struct sim_out out;
+	struct wl_run sat;
+	int ret;
+
+	wl_run_saturating(run, &sat);
+	job.runs[0] = &sat;
+	ret = sim_run(&job, &out, why);
+	for (q = 0; !ret && q < out.progs[0].nr_requests; q++) {
+		u64 end = out.progs[0].grids[(size_t)(q + 1) * g - 1].end_cycle;
+
+		if (out.progs[0].arrive[q] < first)
+			first = out.progs[0].arrive[q];
+		if (end > last)
+			last = end;
+	}
+	if (!ret)
+		*interval = q && last > first ? (last - first) / q : 0;
+	if (!ret && !*interval)
+		*interval = 1;
+	sim_out_free(&out);
+	return ret;
+}

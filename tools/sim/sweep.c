@@ -739,10 +739,8 @@ static int sweep_run_points(struct sweep *sw)
 static int sweep_alone(struct sweep *sw, struct sweep_wl *w)
 {
 	const struct wl_program *prog;
-	struct sweep_stats st;
 	struct sim_out out;
 	struct sim_job job;
-	struct wl_run sat;
 	const char *why;
 	unsigned int r, k;
 	int ret;
@@ -783,26 +781,13 @@ static int sweep_alone(struct sweep *sw, struct sweep_wl *w)
 		if (!wl_run_open(run))
 			continue;
 		/* the stream's saturation: all its requests at once */
-		wl_run_saturating(run, &sat);
-		job.runs[0] = &sat;
-		ret = sim_run(&job, &out, &why);
+		ret = sim_service_interval(&job, run, &w->runs[r].alone, &why);
 		if (ret) {
-			sim_out_free(&out);
 			sim_err("%s: program %s saturating alone: %s", w->file,
 				prog->name, why);
 			return ret == -ENOMEM ? SIM_EXIT_SYSTEM :
 						SIM_EXIT_USAGE;
 		}
-		ret = sweep_stats_of(&out.progs[0], prog->nr_grids,
-				     &w->runs[r], &st);
-		sim_out_free(&out);
-		if (ret) {
-			sim_err("out of memory");
-			return SIM_EXIT_SYSTEM;
-		}
-		w->runs[r].alone = (st.last_end - st.first_arrive) / st.n;
-		if (!w->runs[r].alone)
-			w->runs[r].alone = 1;
 	}
 	return 0;
 }
