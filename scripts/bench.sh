@@ -19,7 +19,7 @@
 #      in emulated cycles, a realtime grid arriving while SHA1 fills the
 #      device, under each preemption mechanism
 #      ($BUILD/bench/gputbs-bench-preempt: 100 arrivals, 10 with --smoke);
-#   2. guest (tools/gputbs-vm, stock kernel, one boot): the guest's own
+#   2. guest (tools/vm/gputbs-vm, stock kernel, one boot): the guest's own
 #      timer lateness, ABI costs against getpid(), emulation fidelity at
 #      1x, 10x and 100x time scales, kernel memory per grid and per SM
 #      (module reloaded with nr_sms=15, 80 and 132);
@@ -209,7 +209,7 @@ wait_quiet "the guest"
 note "module in the guest (QEMU) ..."
 load_guest=$(loadavg)
 vm_rc=0
-tools/gputbs-vm --quiet-boot --mem "$vm_mem" --timeout 1800 \
+tools/vm/gputbs-vm --quiet-boot --mem "$vm_mem" --timeout 1800 \
 	--log "$out/guest-vm.log" -- "$guest_script" >"$out/guest.log" 2>&1 ||
 	vm_rc=$?
 if [ "$vm_rc" -ne 0 ] || ! grep -q '^GPUTBS-BENCH-GUEST-DONE' "$out/guest.log"; then

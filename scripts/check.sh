@@ -418,7 +418,7 @@ EOF
 	return $rc
 }
 
-vm() { tools/gputbs-vm --quiet-boot "$@"; }
+vm() { tools/vm/gputbs-vm --quiet-boot "$@"; }
 kunit_guest=$logs/kunit-guest.log
 rm -f "$kunit_guest"
 

@@ -14,5 +14,5 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-exec tools/gputbs-vm --quiet-boot --timeout 1500 -- \
+exec tools/vm/gputbs-vm --quiet-boot --timeout 1500 -- \
 	sh -c 'gputbs info && echo && gputbs run --policy fifo,srtf,sjf --list /workloads/ercbench/demo.list'

@@ -7,16 +7,16 @@ pasted.
 Commands come from README.md's ```sh blocks and from the literal blocks
 (``::``) of Documentation/*.rst: every line (with its continuation lines:
 a trailing backslash, a trailing &&, or an open single quote) whose first
-word is a command a user runs (make, tools/gputbs-vm, build/bin/...,
+word is a command a user runs (make, tools/vm/gputbs-vm, build/bin/...,
 gputbs, gputbs-sim, trace-cmd, cat, echo, cd), a leading "$ " removed.
 Synopses (option brackets, FILE-like placeholders) and output lines
 ("gputbs: FILE:LINE: ...") are not commands.
 
-  - Host commands (make, tools/gputbs-vm, build/bin/..., scripts/...) run
+  - Host commands (make, tools/vm/gputbs-vm, build/bin/..., scripts/...) run
     as written from the top of the tree, each with a time limit.
   - Bare gputbs, cat, echo, cd and trace-cmd lines are what a user types
     inside the guest (or on a machine with the module loaded): they run,
-    block by block, in one tools/gputbs-vm guest, each block in a
+    block by block, in one tools/vm/gputbs-vm guest, each block in a
     subshell starting in /.
   - SKIP below lists, with the reason, the commands that cannot run in
     make check (they are make check, run for hours, need a terminal, a
@@ -241,7 +241,7 @@ def main():
             for prog in ("trace-cmd", "gnuplot"):
                 if shutil.which(prog):
                     tools += ["--host-bin", prog]
-            r = subprocess.run(["tools/gputbs-vm", "--timeout", "1500"] + tools +
+            r = subprocess.run(["tools/vm/gputbs-vm", "--timeout", "1500"] + tools +
                                ["--", "\n".join(script)],
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT)

@@ -24,7 +24,7 @@
 # module differs from the simulator's by more than 5%.
 #
 # Environment: BUILD (default build); GPUTBS_EVAL_VM_ARGS, more options for
-# tools/gputbs-vm (e.g. --kvm); GPUTBS_EVAL_ARGS, more options for both
+# tools/vm/gputbs-vm (e.g. --kvm); GPUTBS_EVAL_ARGS, more options for both
 # sweeps (e.g. "--offsets 0 --policies fifo,srtf" for a short run).
 set -euo pipefail
 
@@ -67,7 +67,7 @@ if awk -W version 2>/dev/null | head -n 1 | grep -qi mawk; then
 fi
 # the console without the base64 of the JSON, which the log keeps
 # shellcheck disable=SC2016 # awk programs
-tools/gputbs-vm --quiet-boot --timeout 1200 \
+tools/vm/gputbs-vm --quiet-boot --timeout 1200 \
 	--modparam gputbs.time_scale_ps=1000 --log "$out/vm.log" \
 	${vm_args[@]+"${vm_args[@]}"} -- "$guest" |
 	"${awk_stream[@]}" -v b="$begin" -v e="$end" '

@@ -3,13 +3,13 @@
 # guest log so that kunit.py can parse them.
 #
 # Typical use (debug kernel, KUnit module loaded after gputbs.ko):
-#   tools/gputbs-vm --debug-kernel --module build/kmod-debug/gputbs_kunit.ko -- true
+#   tools/vm/gputbs-vm --debug-kernel --module build/kmod-debug/gputbs_kunit.ko -- true
 #   scripts/ktap-extract.sh build/vm/last.log > build/vm/kunit.ktap
 #   . scripts/kernel-paths.sh
 #   python3 "$SRC_TREE/tools/testing/kunit/kunit.py" parse "$PWD/build/vm/kunit.ktap"
 # (kunit.py chdirs into the kernel tree: give it an absolute path.)
 #
-# LOG is a tools/gputbs-vm log (build/vm/last.log) or any dmesg/console
+# LOG is a tools/vm/gputbs-vm log (build/vm/last.log) or any dmesg/console
 # capture; "-" reads stdin.  If the log contains the final dmesg section
 # printed by the guest's /init, only that section is used (the console copy
 # of the same lines is ignored), otherwise the whole log.

@@ -486,7 +486,7 @@ EXPORT_SYMBOL_GPL(gtbs_pred_remaining);
  * SM) state at every launch and end costs O(running kernels x SMs) per
  * event.  The gtbs_slice_*() functions apply it lazily instead, the one
  * implementation used by the engine (sm-emu/engine.c) and by the trace
- * replay of gputbs predict (tools/predict.c):
+ * replay of gputbs predict (tools/gputbs/predict.c):
  *
  * - The caller keeps one slice generation, a u64 counter, for the device
  *   (the engine's &gtbs_dev.slice_gen; the replay keeps one per trace),

@@ -19,9 +19,9 @@ LIBNL_STATIC_LIBS := $(shell $(PKG_CONFIG) --libs --static libnl-genl-3.0 \
 	2>/dev/null)
 
 LIBGPUTBS_OBJS += $(UL_OBJ)/userlib/monitor.pic.o
-GPUTBS_CLI_OBJS += $(addprefix $(UL_OBJ)/, tools/cmd_top.o \
-	tools/cmd_monitor.o tools/monitor_fmt.o tools/cmd_tenant.o \
-	tools/run_tenants.o)
+GPUTBS_CLI_OBJS += $(addprefix $(UL_OBJ)/, tools/gputbs/cmd_top.o \
+	tools/gputbs/cmd_monitor.o tools/gputbs/monitor_fmt.o tools/gputbs/cmd_tenant.o \
+	tools/gputbs/run_tenants.o)
 USERLAND_BINS += $(UL_BIN)/gputbs-nl-test $(UL_BIN)/gputbs-nl-cli-test
 
 $(UL_OBJ)/userlib/monitor.pic.o: USERLAND_CFLAGS += $(LIBNL_CFLAGS)

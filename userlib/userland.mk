@@ -70,28 +70,29 @@ LIBGPUTBS_PC := $(UL_LIB)/pkgconfig/libgputbs.pc
 LIBGPUTBS_OBJS := $(UL_OBJ)/userlib/libgputbs.pic.o \
 	$(UL_OBJ)/userlib/submit_explain.pic.o
 
-GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/, tools/gputbs.o tools/cmd_run.o \
-	tools/run.o tools/report.o tools/json.o tools/workload.o \
-	tools/predict.o tools/timeline.o tools/cmd_import.o tools/input.o tools/reqstats.o sm-emu/metrics.o \
-	sm-emu/predictor.o)
+# The programs' folders (as Linux's tools/): tools/gputbs/ the CLI,
+# tools/sim/ the simulator, tools/lib/ what both read and write (workload
+# files, reports, JSON, request statistics) and tools/lib/eval/ the
+# evaluation sweep both run.
+TOOLS_LIB_OBJS := $(addprefix $(UL_OBJ)/tools/lib/, json.o workload.o \
+	input.o report.o reqstats.o)
+GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/tools/gputbs/, gputbs.o cmd_run.o \
+	run.o predict.o timeline.o cmd_import.o) $(TOOLS_LIB_OBJS) \
+	$(UL_OBJ)/sm-emu/metrics.o $(UL_OBJ)/sm-emu/predictor.o
 GPUTBS_TEST_OBJS := $(UL_OBJ)/tests/guest/gputbs-test.o
 # The simulator links the whole portable core, as the module does.
 SIM_CORE_OBJS := $(patsubst %.c,$(UL_OBJ)/%.o,$(wildcard sm-emu/*.c))
-# The sweep, its output and its command line, shared by gputbs-sim and
-# "gputbs eval" (the same sweep on the module).
-SIM_EVAL_OBJS := $(addprefix $(UL_OBJ)/, tools/sim/eval.o \
-	tools/sim/evalcmd.o tools/sim/args.o tools/sim/output.o \
-	tools/sim/paper.o tools/sim/plot.o)
+# The evaluation sweep, its output and its command line, shared by
+# gputbs-sim and "gputbs eval" (the same sweep on the module).
+SIM_EVAL_OBJS := $(addprefix $(UL_OBJ)/tools/lib/eval/, eval.o reference.o \
+	evalcmd.o args.o output.o paper.o plot.o)
 # gputbs eval: the same sweep on the module; it needs the whole core (the
 # policy registry) besides the CLI's metrics and predictor.
-GPUTBS_CLI_OBJS += $(UL_OBJ)/tools/cmd_eval.o $(SIM_EVAL_OBJS) \
+GPUTBS_CLI_OBJS += $(UL_OBJ)/tools/gputbs/cmd_eval.o $(SIM_EVAL_OBJS) \
 	$(filter-out $(GPUTBS_CLI_OBJS),$(SIM_CORE_OBJS))
-GPUTBS_SIM_OBJS := $(addprefix $(UL_OBJ)/, tools/sim/main.o \
-	tools/sim/simulate.o tools/sim/results.o tools/sim/jsonparse.o \
-	tools/sim/blocks.o tools/sim/plugin.o tools/sim/reqplot.o \
-	tools/sim/sweep.o tools/sim/devices.o \
-	tools/workload.o tools/input.o tools/json.o tools/report.o tools/reqstats.o \
-	userlib/submit_explain.o) \
+GPUTBS_SIM_OBJS := $(addprefix $(UL_OBJ)/tools/sim/, main.o simulate.o \
+	results.o jsonparse.o blocks.o plugin.o reqplot.o sweep.o devices.o) \
+	$(TOOLS_LIB_OBJS) $(UL_OBJ)/userlib/submit_explain.o \
 	$(SIM_EVAL_OBJS) $(SIM_CORE_OBJS)
 
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
@@ -217,7 +218,7 @@ check-abi-lib: $(LIBGPUTBS_SO)
 
 # the request logic of gputbs run and gputbs-sim, on the host
 $(UL_BIN)/gputbs-requests-test: $(UL_OBJ)/tests/userland/requests-test.o \
-		$(addprefix $(UL_OBJ)/tools/, reqstats.o workload.o input.o)
+		$(addprefix $(UL_OBJ)/tools/lib/, reqstats.o workload.o input.o)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^
 

@@ -15,7 +15,7 @@ FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_CC ?= clang
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -Wall -Wextra -Werror -Wno-unused-parameter \
-	-std=gnu11 -D_GNU_SOURCE -Iuapi -Iuserlib -Ism-emu -Itools \
+	-std=gnu11 -D_GNU_SOURCE -Iuapi -Iuserlib -Ism-emu -Itools/gputbs -Itools/lib \
 	-DGPUTBS_VERSION='"fuzz"'
 FUZZ_RUNS ?= 20000
 FUZZ_SEED ?= 1
@@ -23,41 +23,41 @@ FUZZ_TIME ?= 600
 FUZZ_TARGETS := $(addprefix $(FUZZ_DIR)/,fuzz_workload fuzz_trace \
 	fuzz_timeline fuzz_sched fuzz_import)
 FUZZ_CORE := $(wildcard sm-emu/*.c)
-FUZZ_HDRS := $(wildcard sm-emu/*.h tools/*.h tools/include/*.h uapi/linux/*.h) \
+FUZZ_HDRS := $(wildcard sm-emu/*.h tools/gputbs/*.h tools/lib/*.h tools/include/*.h uapi/linux/*.h) \
 	tests/fuzz/fuzz.h
 
 .PHONY: fuzz-build fuzz-host fuzz
 
 $(FUZZ_DIR)/fuzz_workload: tests/fuzz/fuzz_workload.c tests/fuzz/fuzz_cli.c \
-		tools/workload.c tools/input.c $(FUZZ_HDRS)
+		tools/lib/workload.c tools/lib/input.c $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_workload.c \
-		tests/fuzz/fuzz_cli.c tools/workload.c tools/input.c
+		tests/fuzz/fuzz_cli.c tools/lib/workload.c tools/lib/input.c
 
 $(FUZZ_DIR)/fuzz_trace: tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_cli.c \
-		tools/predict.c tools/json.c tools/input.c sm-emu/predictor.c \
+		tools/gputbs/predict.c tools/lib/json.c tools/lib/input.c sm-emu/predictor.c \
 		sm-emu/metrics.c $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_trace.c \
-		tests/fuzz/fuzz_cli.c tools/predict.c tools/json.c tools/input.c \
+		tests/fuzz/fuzz_cli.c tools/gputbs/predict.c tools/lib/json.c tools/lib/input.c \
 		sm-emu/predictor.c sm-emu/metrics.c
 
 $(FUZZ_DIR)/fuzz_timeline: tests/fuzz/fuzz_timeline.c tests/fuzz/fuzz_cli.c \
-		tools/timeline.c tools/input.c $(FUZZ_HDRS) $(wildcard tools/sim/*.h)
+		tools/gputbs/timeline.c tools/lib/input.c $(FUZZ_HDRS) $(wildcard tools/lib/eval/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_timeline.c \
-		tests/fuzz/fuzz_cli.c tools/timeline.c tools/input.c
+		tests/fuzz/fuzz_cli.c tools/gputbs/timeline.c tools/lib/input.c
 
 $(FUZZ_DIR)/fuzz_sched: tests/fuzz/fuzz_sched.c $(FUZZ_CORE) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_sched.c $(FUZZ_CORE)
 
 $(FUZZ_DIR)/fuzz_import: tests/fuzz/fuzz_import.c tests/fuzz/fuzz_cli.c \
-		tools/cmd_import.c tools/input.c sm-emu/config.c \
+		tools/gputbs/cmd_import.c tools/lib/input.c sm-emu/config.c \
 		sm-emu/occupancy.c $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_import.c \
-		tests/fuzz/fuzz_cli.c tools/cmd_import.c tools/input.c \
+		tests/fuzz/fuzz_cli.c tools/gputbs/cmd_import.c tools/lib/input.c \
 		sm-emu/config.c sm-emu/occupancy.c
 
 fuzz-build: $(FUZZ_TARGETS)

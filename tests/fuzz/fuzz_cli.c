@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_cli.c - what the host fuzz targets share: the input as a file, and
- * what the CLI's commands need from tools/gputbs.c (fuzz_trace,
+ * what the CLI's commands need from tools/gputbs/gputbs.c (fuzz_trace,
  * fuzz_timeline).
  *
  * Copyright (C) 2026 The gputbs developers
@@ -38,7 +38,7 @@ int fuzz_file(const uint8_t *data, size_t size, char *path, size_t len)
 	return fd;
 }
 
-/* The CLI's error printer (tools/gputbs.c), escaping as it does. */
+/* The CLI's error printer (tools/gputbs/gputbs.c), escaping as it does. */
 void err_msg(const char *fmt, ...)
 {
 	va_list ap;
@@ -49,7 +49,7 @@ void err_msg(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* The CLI's usage error (tools/gputbs.c): the fuzzers pass valid options. */
+/* The CLI's usage error (tools/gputbs/gputbs.c): the fuzzers pass valid options. */
 int usage_error(const char *usage, const char *fmt, const char *arg)
 {
 	__builtin_trap();

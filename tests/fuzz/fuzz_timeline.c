@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_timeline.c - libFuzzer target: `gputbs timeline` (tools/timeline.c)
+ * fuzz_timeline.c - libFuzzer target: `gputbs timeline` (tools/gputbs/timeline.c)
  * on arbitrary bytes as the recording: the text of trace-cmd report, of
  * /sys/kernel/tracing/trace or of perf script, parsed, summed up and
  * checked (--check --summary: nothing is written, gnuplot never runs).
@@ -16,9 +16,9 @@
 
 #include "cli.h"
 #include "fuzz.h"
-#include "sim/sim.h"
+#include "eval/plot.h"
 
-/* tools/sim/plot.c: --summary never writes a script nor plots. */
+/* tools/lib/eval/plot.c: --summary never writes a script nor plots. */
 int sim_run_gnuplot(const char *dir, const char *script)
 {
 	__builtin_trap();

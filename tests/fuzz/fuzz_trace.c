@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_trace.c - libFuzzer target: `gputbs predict` (tools/predict.c), the
+ * fuzz_trace.c - libFuzzer target: `gputbs predict` (tools/gputbs/predict.c), the
  * block trace parser and its replay through the Simple Slicing predictor,
  * on arbitrary bytes.  err_msg() and usage_error() are in fuzz_cli.c.
  *

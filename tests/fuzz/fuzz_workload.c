@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_workload.c - libFuzzer target: the workload file parser
- * (tools/workload.c) on arbitrary bytes.
+ * (tools/lib/workload.c) on arbitrary bytes.
  *
  * Any input must give either a parsed set or an error with a message,
  * never a crash, a leak or undefined behaviour (ASan/UBSan).

@@ -9,7 +9,7 @@
 #
 # GET_ABI_PL and KERNEL_ABI_DIR come from the kernel source tree
 # (scripts/get_abi.pl, Documentation/ABI), GPUTBS_ABI_DIR is gputbs'
-# Documentation/ABI; tools/gputbs-vm copies them and perl into the guest
+# Documentation/ABI; tools/vm/gputbs-vm copies them and perl into the guest
 # (--host-bin perl --host-file ...; scripts/check.sh does it).
 #
 # 1. "get_abi.pl undefined" over the kernel's ABI plus gputbs' finds no

@@ -22,7 +22,7 @@
  * closed, nothing may stay charged to any user or the device (debugfs
  * gputbs/users: the per-user accounting is balanced on every error path).
  * Leaks are kmemleak's to find (the debug kernel's scan after the run,
- * tools/gputbs-vm).
+ * tools/vm/gputbs-vm).
  *
  * The fault attributes are set up first: failslab and fail_page_alloc
  * with ignore-gfp-wait=N (GFP_KERNEL allocations may fail), page

@@ -26,7 +26,7 @@
 #   $GPUTBS_SIM run --device h100 --load $LOAD --duration $DURATION \
 #	-P $POLICY $EXTRA --format json F...
 #
-# (GPUTBS_SIM: the simulator, carried in with tools/gputbs-vm --host-bin;
+# (GPUTBS_SIM: the simulator, carried in with tools/vm/gputbs-vm --host-bin;
 # SIM_DIR: a directory of each file's F.sim.json, the simulator's run of
 # each file alone made beforehand on the host, as scripts/check.sh does,
 # which decides the skips without running the simulator under TCG)

@@ -3,7 +3,7 @@
 #
 # gputbs-nl-cli-test - the netlink commands of the gputbs CLI on the
 # module, in the guest (busybox sh): the family in libnl's genl-ctrl-list
-# (when the guest has it: tools/gputbs-vm --host-bin genl-ctrl-list, from
+# (when the guest has it: tools/vm/gputbs-vm --host-bin genl-ctrl-list, from
 # the Debian package libnl-utils) or else through libgputbs' own
 # resolution, "gputbs top" while a pair of grids runs, "gputbs monitor
 # --format json" while a workload runs, and "gputbs param": parameters of

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # gputbs-obs-test - in the guest, as root, with trace-cmd in the guest
-# (tools/gputbs-vm --host-bin trace-cmd): run a workload under
+# (tools/vm/gputbs-vm --host-bin trace-cmd): run a workload under
 # SRTF/Adaptive and FIFO with `trace-cmd record -e gputbs`, and meanwhile
 # read every sysfs
 # file of the device, every debugfs file and the fdinfo of every process

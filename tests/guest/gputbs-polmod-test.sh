@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # gputbs-polmod-test - in the guest, as root, with the sample policy
-# modules loaded after gputbs (tools/gputbs-vm --module
+# modules loaded after gputbs (tools/vm/gputbs-vm --module
 # build/samples-debug/gtbs_wfair.ko --module .../gtbs_paella.ko): the
 # registration API as a policy module's user sees it
 # (Documentation/scheduling.rst, "Writing a policy").

@@ -69,7 +69,7 @@ counter() {
 }
 
 DBG=/sys/kernel/debug/gputbs
-# the VM mounts debugfs (tools/gputbs-vm)
+# the VM mounts debugfs (tools/vm/gputbs-vm)
 
 # lat CLASS MECH FIELD: a field of preempt_latency's CLASS MECH row
 lat() {

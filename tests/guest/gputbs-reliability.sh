@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # gputbs-reliability - the reliability tests of Documentation/reliability.rst
-# in a guest of tools/gputbs-vm (busybox sh, root, the module loaded from
+# in a guest of tools/vm/gputbs-vm (busybox sh, root, the module loaded from
 # /lib/gputbs-vm/modules/gputbs.ko).
 #
 #   gputbs-reliability check [STRESS_GRIDS [FUZZ_SECONDS]]
@@ -21,7 +21,7 @@
 # Each part prints "reliability: NAME: PASS" or "... FAIL"; the hygiene
 # suite's tests count one by one.  The last line is
 # "reliability: N passed, M failed"; the exit status is 0 if none failed.
-# tools/gputbs-vm then unloads the module and, on the debug kernel, scans
+# tools/vm/gputbs-vm then unloads the module and, on the debug kernel, scans
 # for leaks.
 
 # shellcheck disable=SC3043 # busybox sh has local

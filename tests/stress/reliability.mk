@@ -61,12 +61,12 @@ FUZZ_PROCS ?= 8
 .PHONY: stress fuzz-guest
 
 stress: module-debug userland
-	tools/gputbs-vm --debug-kernel --quiet-boot --timeout $(STRESS_TIMEOUT) \
+	tools/vm/gputbs-vm --debug-kernel --quiet-boot --timeout $(STRESS_TIMEOUT) \
 		--modparam gputbs.time_scale_ps=1000 -- \
 		gputbs-stress --grids $(STRESS_GRIDS) --procs $(STRESS_PROCS) \
 		--kill $(STRESS_KILL)
 
 fuzz-guest: module-debug userland
-	tools/gputbs-vm --debug-kernel --quiet-boot \
+	tools/vm/gputbs-vm --debug-kernel --quiet-boot \
 		--timeout $$(( $(FUZZ_TIME) + 900 )) -- \
 		gputbs-reliability fuzz $(FUZZ_TIME) $(FUZZ_PROCS)

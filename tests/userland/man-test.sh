@@ -5,7 +5,7 @@
 # page (Documentation/man/), each page formats without warnings, and
 # every command and long option that --help lists is in its page:
 # gputbs(1) for gputbs and its subcommands, gputbs-sim(1) for gputbs-sim
-# and its subcommands, gputbs-vm(1) for tools/gputbs-vm.
+# and its subcommands, gputbs-vm(1) for tools/vm/gputbs-vm.
 # Ends with "man: N passed, M failed".
 set -uo pipefail
 
@@ -58,10 +58,10 @@ check_tool gputbs.1 "$gputbs"
 check_tool gputbs-sim.1 "$sim"
 txt=$(mktemp)
 page_text gputbs-vm.1 >"$txt"
-for o in $("$root/tools/gputbs-vm" --help | long_opts); do
+for o in $("$root/tools/vm/gputbs-vm" --help | long_opts); do
 	has "$txt" gputbs-vm "$o"
 done
-for e in $("$root/tools/gputbs-vm" --help | grep -oE '^  GPUTBS_[A-Z_]+'); do
+for e in $("$root/tools/vm/gputbs-vm" --help | grep -oE '^  GPUTBS_[A-Z_]+'); do
 	has "$txt" gputbs-vm "$e"
 done
 rm -f "$txt"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # report-test.sh PATH-TO-gputbs-sim - the run report's tables
-# (tools/report.c, the code of 'gputbs run' and 'gputbs-sim run'):
+# (tools/lib/report.c, the code of 'gputbs run' and 'gputbs-sim run'):
 #   - a class column where a workload gives classes, none where it does
 #     not, and the grids' classes in the JSON;
 #   - the side-by-side table's separators in the same column on every

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * requests-test.c - host tests of the request logic that gputbs run and
- * gputbs-sim share (tools/reqstats.c, tools/workload.c): nearest-rank
+ * gputbs-sim share (tools/lib/reqstats.c, tools/lib/workload.c): nearest-rank
  * percentiles, SLO attainment and throughput on hand-computed cases; the
  * arrival and dependency plan of the module's stream order (run_plan_*);
  * open-loop arrivals (fixed, Poisson with its integer PRNG) and times
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/run.h"
+#include "../../tools/lib/result.h"
 
 static unsigned int passed, failed;
 

@@ -76,7 +76,7 @@ elif [ "$(grep -c '  \(ours\|paper\): ' "$tmp.d/j1.text")" -ne 18 ]; then
 else
 	ok
 fi
-# the paper's statements (tools/sim/paper.c) in the default sweep: every
+# the paper's statements (tools/lib/eval/paper.c) in the default sweep: every
 # new one in the text and the JSON, and each recounted from the JSON's own
 # pairs and geomeans (ANTT in integer micro-units, as the core compares)
 paper_statements() {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tests/userland/vm-test.sh - tools/gputbs-vm as a user meets it, in one
+# tests/userland/vm-test.sh - tools/vm/gputbs-vm as a user meets it, in one
 # boot of the stock kernel guest:
 #  - --out DIR: a JSON report the guest writes to /out is a file on the
 #    host that parses; a timeline rendered in the guest by gnuplot
@@ -58,7 +58,7 @@ sleep 3
 gputbs top --iterations 2 --delay 0.5 >/out/top.txt
 cat /out/top.txt'
 # stdin from /dev/null: no terminal, as in make check
-tools/gputbs-vm --timeout 900 --out "$t/out" "${gp[@]}" -- "$script" \
+tools/vm/gputbs-vm --timeout 900 --out "$t/out" "${gp[@]}" -- "$script" \
 	</dev/null >"$t/console.txt" 2>&1
 rc=$?
 sed 's/^/  | /' "$t/console.txt" | tail -n 40
@@ -95,7 +95,7 @@ fi
 # the terminal's size, so full-screen tools draw (a second boot)
 if command -v script >/dev/null 2>&1; then
 	# shellcheck disable=SC2016 # expanded in the guest
-	script -qec 'stty rows 33 cols 101; TERM=xterm tools/gputbs-vm --timeout 300 -- '"'"'echo "TERM=$TERM"; stty size'"'" \
+	script -qec 'stty rows 33 cols 101; TERM=xterm tools/vm/gputbs-vm --timeout 300 -- '"'"'echo "TERM=$TERM"; stty size'"'" \
 		/dev/null </dev/null >"$t/tty.txt" 2>&1
 	check "on a terminal: the guest's TERM is the host's" grep -q 'TERM=xterm' "$t/tty.txt"
 	check "on a terminal: the guest's console has the terminal's size" \

@@ -27,12 +27,12 @@
 
 BENCH_SCHED := $(BUILD)/bench/gputbs-bench-sched
 BENCH_SCHED_OBJS := $(addprefix $(UL_OBJ)/, tools/bench/sched.o \
-	tools/workload.o tools/input.o) $(SIM_CORE_OBJS)
+	tools/lib/workload.o tools/lib/input.o) $(SIM_CORE_OBJS)
 # every allocation of the process goes through a counter
 BENCH_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
 BENCH_PREEMPT := $(BUILD)/bench/gputbs-bench-preempt
 BENCH_PREEMPT_OBJS := $(addprefix $(UL_OBJ)/, tools/bench/preempt.o \
-	tools/workload.o tools/input.o tools/json.o) $(SIM_CORE_OBJS)
+	tools/lib/workload.o tools/lib/input.o tools/lib/json.o) $(SIM_CORE_OBJS)
 # its backend op has the core's signature (unused arguments included)
 $(UL_OBJ)/tools/bench/preempt.o: USERLAND_CFLAGS += -Wno-unused-parameter
 

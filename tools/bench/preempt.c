@@ -32,7 +32,7 @@
  * - slowdowns: each grid's turnaround (arrival to its last block's end)
  *   over its runtime alone on the same device (same seed).
  *
- * Output: one JSON object on stdout (tools/json.c); a summary per
+ * Output: one JSON object on stdout (tools/lib/json.c); a summary per
  * mechanism on stderr.
  *
  * Copyright (C) 2026 The gputbs developers
@@ -44,8 +44,8 @@
 #include <string.h>
 
 #include "gtbs.h"
-#include "../json.h"
-#include "../workload.h"
+#include "../lib/json.h"
+#include "../lib/workload.h"
 #include "../../tools/include/gtbs_pair_alloc_user.h"
 
 #define PB_MAX_ARRIVALS		100000

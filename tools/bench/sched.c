@@ -49,7 +49,7 @@
 
 #include "gtbs.h"
 #include "gtbs_policy_module.h"
-#include "../workload.h"
+#include "../lib/workload.h"
 #include "../../tools/include/gtbs_pair_alloc_user.h"
 
 /* ---- allocation counting (-Wl,--wrap=malloc,...) ---------------------- */

@@ -9,7 +9,7 @@
 # small next to what it measures.  Pass 0 traces the handler alone.
 # Writes OUTDIR/pass-N.txt; tools/bench/submit-ftrace.py summarises them.
 #
-#   tools/gputbs-vm --out DIR --host-file "$PWD/tools/bench/submit-ftrace.sh=/opt/submit-ftrace.sh" \
+#   tools/vm/gputbs-vm --out DIR --host-file "$PWD/tools/bench/submit-ftrace.sh=/opt/submit-ftrace.sh" \
 #	-- "/opt/submit-ftrace.sh /out"
 set -e
 out=${1:?usage: submit-ftrace.sh OUTDIR}

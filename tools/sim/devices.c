@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "sim.h"
-#include "../json.h"
+#include "../lib/json.h"
 
 static void devices_help(FILE *f)
 {

@@ -31,7 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../report.h"
+#include "../lib/report.h"
 #include "sim.h"
 
 #ifndef GPUTBS_VERSION
@@ -330,7 +330,7 @@ static int cmd_report(int argc, char **argv)
 	return ret;
 }
 
-/* ---- run: one workload file, reported by tools/report.c ---- */
+/* ---- run: one workload file, reported by tools/lib/report.c ---- */
 
 /* workload files "gputbs-sim run" takes, as "gputbs run" */
 #define SIM_MAX_FILES		64

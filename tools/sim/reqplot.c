@@ -15,7 +15,8 @@
 #include <sys/stat.h>
 
 #include "sim.h"
-#include "../report.h"
+#include "../lib/eval/plot.h"
+#include "../lib/report.h"
 
 #define REQPLOT_BINS	50
 

@@ -22,7 +22,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#include "../input.h"
+#include "../lib/input.h"
 #include "sim.h"
 
 /* What is being read, for messages. */

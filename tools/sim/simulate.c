@@ -492,7 +492,7 @@ static const struct gtbs_backend_ops sim_backend = {
  * @seed_mix: XORed into its seed.
  * @desc: out: what gtbs_grid_init() takes; borrows @g->durations.
  *
- * The same fields as the module's SUBMIT (tools/run.c, kmod), with the
+ * The same fields as the module's SUBMIT (tools/gputbs/run.c, kmod), with the
  * uapi's priority class turned into the core's.
  *
  * Return: 0, or -EINVAL for a class the core does not know.

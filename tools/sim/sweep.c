@@ -40,8 +40,9 @@
 #include <unistd.h>
 
 #include "sim.h"
-#include "../json.h"
-#include "../reqstats.h"
+#include "../lib/eval/plot.h"
+#include "../lib/json.h"
+#include "../lib/reqstats.h"
 
 #define SWEEP_MAX_LOADS		32
 #define SWEEP_MAX_SEEDS		64

@@ -2,7 +2,7 @@
 /*
  * vm-exit - power off a QEMU guest with a given exit status.
  *
- * Runs inside the tools/gputbs-vm guest (as root, PID 1's child).  QEMU is
+ * Runs inside the tools/vm/gputbs-vm guest (as root, PID 1's child).  QEMU is
  * started with "-device isa-debug-exit,iobase=0xf4,iosize=0x04"; writing a
  * value V to that port makes QEMU exit immediately with status (V << 1) | 1,
  * so the host sees an odd exit code and decodes V as (code >> 1).
@@ -11,7 +11,7 @@
  * Returns 1 if the port cannot be accessed (not root, no device, ...);
  * the caller then falls back to "reboot -f" (QEMU runs with -no-reboot).
  *
- * Built by tools/gputbs-vm with: gcc -static -O2 -o build/vm/vm-exit tools/vm-exit.c
+ * Built by tools/vm/gputbs-vm with: gcc -static -O2 -o build/vm/vm-exit tools/vm/vm-exit.c
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,7 +9,8 @@
 
 #include <stddef.h>
 
-#include "report.h"
+#include "../lib/report.h"
+#include "run.h"
 
 #define EXIT_DEVICE	1	/* device or system error */
 #define EXIT_USAGE	2	/* bad command line or workload file */

@@ -46,7 +46,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "sim/sim.h"
+#include "../lib/eval/args.h"
+#include "../lib/eval/evalcmd.h"
 
 #define EVAL_POLICY_LEN		32
 #define EVAL_POLICY_LIST_LEN	1024

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "run.h"
+#include "result.h"
 
 enum report_format { REPORT_TEXT, REPORT_JSON };
 

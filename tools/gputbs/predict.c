@@ -41,8 +41,8 @@
 
 #include "cli.h"
 #include "gtbs.h"
-#include "input.h"
-#include "json.h"
+#include "../lib/input.h"
+#include "../lib/json.h"
 #include "predictor.h"
 
 #define PT_MAX_GRIDS		65536U

@@ -8,7 +8,7 @@
  * /sys/kernel/tracing/trace or trace_pipe, or "perf script" output; or a
  * trace-cmd .dat file, which is read through "trace-cmd report".  Lines of
  * other trace systems are ignored.  The plot has the format of the
- * simulator's timeline (tools/sim/plot.c): one horizontal bar per thread
+ * simulator's timeline (tools/lib/eval/plot.c): one horizontal bar per thread
  * block on its SM, one thin row per block slot, a colour per grid, and a
  * black tick wherever an SM stopped issuing a grid (gputbs:preempt).  A
  * preempted block (gputbs:block_preempt, gputbs:block_restore) has one bar
@@ -29,8 +29,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "input.h"
-#include "sim/sim.h"
+#include "../lib/input.h"
+#include "../lib/eval/plot.h"
 
 #define TL_LABEL_LEN	32
 #define TL_MAX_SMS	1024
@@ -898,7 +898,7 @@ static int tl_write_data(const struct tl_trace *t, const char *dir)
 	return tl_close_out(f, dir, "timeline-xfer.dat");
 }
 
-/* Draw what was just plotted again as PNG (as tools/sim/plot.c does). */
+/* Draw what was just plotted again as PNG (as tools/lib/eval/plot.c does). */
 static void tl_gp_png(FILE *gp, int w, int h)
 {
 	fprintf(gp, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"

@@ -30,7 +30,7 @@
 #include "cli.h"
 #include "gtbs_names.h"
 #include "monitor_fmt.h"
-#include "workload.h"
+#include "../lib/workload.h"
 
 #define RECENT_EVENTS	6
 #define MAX_LETTERS	52
@@ -101,7 +101,7 @@ static void screen_setup(void)
 /*
  * Full-screen drawing needs a terminal on stdout that understands screen
  * control: not a pipe or file, and not TERM=dumb or no TERM at all (a
- * serial console, as in tools/gputbs-vm without a terminal on the host).
+ * serial console, as in tools/vm/gputbs-vm without a terminal on the host).
  */
 static bool term_can_draw(void)
 {

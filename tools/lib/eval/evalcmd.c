@@ -18,7 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim.h"
+#include "args.h"
+#include "evalcmd.h"
+#include "output.h"
+#include "plot.h"
 
 #define SIM_DEFAULT_WORKLOADS	"workloads/ercbench"
 #define SIM_KERNELS_FILE	"kernels.gtbs"
@@ -405,4 +408,27 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 	free(ev);
 	free(file);
 	return ret < 0 ? 0 : ret;
+}
+
+/**
+ * sim_emit() - print a sweep's report and draw its figures
+ * @ev: the sweep, run or loaded from a results file.
+ * @tl: NULL, or its timeline (printed in the JSON when it has policies).
+ * @json: JSON instead of the text tables.
+ * @plot: NULL, or the directory for the figures (sim_plot()).
+ *
+ * Return: 0, or an exit status after a message.
+ */
+int sim_emit(const struct sim_eval *ev, const struct sim_timeline *tl,
+	     bool json, const char *plot)
+{
+	if (json)
+		sim_report_json(stdout, ev, tl);
+	else
+		sim_report_text(stdout, ev);
+	if (fflush(stdout) || ferror(stdout)) {
+		sim_err("standard output: %s", strerror(errno));
+		return SIM_EXIT_SYSTEM;
+	}
+	return plot ? sim_plot(ev, tl, plot) : 0;
 }

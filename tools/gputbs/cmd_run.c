@@ -50,10 +50,10 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "input.h"
+#include "../lib/input.h"
 #include "gtbs.h"
 #include "monitor_fmt.h"
-#include "sim/sim.h"
+#include "../lib/eval/args.h"
 
 #define MAX_WORKLOAD_FILES	1024
 #define DEFAULT_TOLERANCE_PPM	50000	/* 5% */

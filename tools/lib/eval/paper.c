@@ -33,7 +33,8 @@
 #include <string.h>
 
 #include "../json.h"
-#include "sim.h"
+#include "args.h"
+#include "paper.h"
 
 /* SIM_CELL_TOL - a cell "matches" within this relative error (5%) */
 #define SIM_CELL_TOL	0.05

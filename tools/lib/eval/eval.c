@@ -24,7 +24,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "sim.h"
+#include "args.h"
+#include "eval.h"
 
 /**
  * sim_seed_mix() - what --seed XORs into every grid's seed
@@ -438,4 +439,17 @@ void sim_out_free(struct sim_out *out)
 	free(out->blocks);
 	out->blocks = NULL;
 	out->nr_blocks = 0;
+}
+
+/**
+ * sim_timeline_free() - free a timeline and the executions it holds
+ * @tl: NULL, or a timeline allocated with calloc().
+ */
+void sim_timeline_free(struct sim_timeline *tl)
+{
+	unsigned int i;
+
+	for (i = 0; tl && i < tl->nr_policies; i++)
+		sim_out_free(&tl->outs[i]);
+	free(tl);
 }

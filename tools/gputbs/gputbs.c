@@ -39,7 +39,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "input.h"
+#include "../lib/input.h"
 #include "monitor_fmt.h"
 #include "gtbs.h"
 

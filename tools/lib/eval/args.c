@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "../input.h"
-#include "sim.h"
+#include "args.h"
 
 /* The prefix of every message: "gputbs-sim" or "gputbs". */
 const char *sim_progname = "gputbs-sim";

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run.h"
+#include "result.h"
 
 static int req_cmp(const void *a, const void *b)
 {

@@ -41,7 +41,8 @@
 #include <unistd.h>
 
 #include "../input.h"
-#include "sim.h"
+#include "args.h"
+#include "plot.h"
 
 static const char * const sim_metric_file[] = { "stp", "antt", "strictf" };
 static const char * const sim_metric_title[] = {

@@ -25,9 +25,9 @@
 
 #include "cli.h"
 #include "gtbs_names.h"
-#include "json.h"
+#include "../lib/json.h"
 #include "monitor_fmt.h"
-#include "workload.h"
+#include "../lib/workload.h"
 
 #define CGROUP_ROOT	"/sys/fs/cgroup"
 #define SM_TIME_UNIT	1000000.0	/* sm_time per SM-cycle */

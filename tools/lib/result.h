@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * run.h - running programs alone and workloads concurrently.
+ * result.h - one execution of a program and of a workload, with the
+ * arrival plan of its requests: what "gputbs run" measures on the module
+ * and "gputbs-sim run" in virtual time, and what report.c prints.  The
+ * functions are reqstats.c's.
  *
  * Copyright (C) 2026 The gputbs developers
  */
-#ifndef _GPUTBS_RUN_H
-#define _GPUTBS_RUN_H
+#ifndef _GPUTBS_RESULT_H
+#define _GPUTBS_RESULT_H
 
 #include <stdbool.h>
 #include <gputbs.h>
@@ -16,47 +19,6 @@
 
 #define RUN_MAX_PROGRAMS	256	/* distinct programs over all files */
 #define RUN_MAX_SHARE_WINDOWS	4	/* gputbs-sim run --share-window lengths */
-#define RUN_MAX_CGROUPS		WL_MAX_RUNS	/* tenants of an execution */
-#define RUN_CGROUP_PATH		4096	/* a cgroup's path */
-
-/*
- * Default margin between choosing T0 and T0, for forking the children;
- * converted to cycles with the device's time scale.  A child in a TCG
- * guest is ready to submit a few milliseconds after the fork.
- */
-#define RUN_T0_MARGIN_NS	200000000ULL
-#define RUN_T0_PER_RUN_NS	1000000ULL
-
-/**
- * struct run_opts - how to run
- * @device: device node.
- * @timeout_ns: longest wait for one grid, ns; 0: no limit.
- * @record_blocks: run_workload() submits with
- *	%GPUTBS_SUBMIT_RECORD_BLOCKS and fetches every grid's block records
- *	before reaping it (&prog_result.blocks).
- * @shares: measure &prog_result.sm_share: run_alone() and run_workload()
- *	record blocks, in stream order where the module has it (the grids
- *	of a run are linked ahead, and a grid's records are fetched once it
- *	completed, retrying on -EBUSY), as for the tenant keys.
- * @t0_margin_ns: run_workload(): wall time between choosing the start
- *	cycle T0 and T0, in which every process must submit its first grid;
- *	0: %RUN_T0_MARGIN_NS plus %RUN_T0_PER_RUN_NS per run.
- * @info: NULL, or the device (run_alone(): its features, clock and
- *	max_grids_per_fd, for ``gap=`` and stream order).
- * @t0_align: run_workload() with arrival cycles: T0 rounded up to a
- *	multiple of this many cycles, the device's cap_period for a workload
- *	with tenants, so that the caps' periods start at T0 as the
- *	simulator's start at its cycle 0; 0: none.
- */
-struct run_opts {
-	const char *device;
-	__u64 timeout_ns;
-	bool record_blocks;
-	bool shares;
-	__u64 t0_margin_ns;
-	const struct gputbs_info *info;
-	__u64 t0_align;
-};
 
 struct prog_result;
 
@@ -99,42 +61,6 @@ size_t run_plan_window(const struct run_plan *pl);
 int run_plan_arrivals(const struct run_plan *pl, struct prog_result *res);
 size_t run_plan_late(const struct run_plan *pl, const struct prog_result *res,
 		     __u64 first);
-
-/**
- * struct run_error - where a run failed
- * @err: negative errno.
- * @what: "open", "submit", "poll", "blocks", "wait", or "arrival" (-ETIME:
- *	the first grid arrived @late_cycles after its arrival cycle).
- * @grid: index of the grid concerned.
- * @late_cycles: "arrival": how late, cycles.
- * @margin_cycles: "arrival": &workload_result.t0_margin_cycles.
- * @sub_reason: "submit": &gputbs_submit.err_reason as the module wrote it.
- * @sub_value: "submit": &gputbs_submit.err_value.
- * @sub_limit: "submit": &gputbs_submit.err_limit.
- * @detail: "submit": the module's reason in words,
- *	gputbs_submit_explain() (run_strerror() prints it).
- */
-struct run_error {
-	int err;
-	const char *what;
-	unsigned int grid;
-	__u64 late_cycles;
-	__u64 margin_cycles;
-	__u32 sub_reason;
-	__u64 sub_value;
-	__u64 sub_limit;
-	char detail[256];
-};
-
-/**
- * struct run_arrival - when the first grid of a run arrives
- * @cycle: emulated cycle.
- * @ns: its CLOCK_MONOTONIC time, ns.
- */
-struct run_arrival {
-	__u64 cycle;
-	__u64 ns;
-};
 
 /**
  * struct prog_result - one execution of a program
@@ -246,36 +172,7 @@ struct workload_result {
 	__u64 load_alone[WL_MAX_RUNS];
 };
 
-/**
- * struct run_cgroups - the cgroups of the tenants of "gputbs run"
- * @root: /sys/fs/cgroup/gputbs-run.PID.
- * @made: @root exists.
- * @paths: the tenants' cgroups of the current execution.
- * @nr: entries of @paths.
- */
-struct run_cgroups {
-	char root[64];
-	bool made;
-	char paths[RUN_MAX_CGROUPS][RUN_CGROUP_PATH];
-	unsigned int nr;
-};
-
-/* run_tenants.c */
-int run_cgroups_init(struct run_cgroups *cg);
-int run_cgroups_drop(struct run_cgroups *cg);
-int run_cgroups_exit(struct run_cgroups *cg);
-int run_cgroups_workload(struct run_cgroups *cg, struct gputbs_monitor *m,
-			 struct workload_result *res, unsigned int *failed_run,
-			 const char **what);
-int run_cgroups_alone(struct run_cgroups *cg, struct gputbs_monitor *m,
-		      const struct wl_program *prog, __u32 weight,
-		      __u32 max_ppm, const char **what);
-int run_cgroup_enter(const char *dir);
-int run_cgroup_self(char *buf, size_t len);
-void run_shares(struct workload_result *res, __u32 nr_sms);
-void run_share_alone(struct prog_result *pr, __u32 nr_sms);
-
-/* reqstats.c, shared with gputbs-sim */
+/* reqstats.c */
 int prog_result_stats(struct prog_result *res, __u64 slo);
 int prog_result_token_stats(struct prog_result *res, __u64 slo_ttft,
 			    __u64 slo_tpot);
@@ -284,14 +181,5 @@ int prog_result_run_stats(struct prog_result *res, const struct wl_run *run,
 int prog_result_alloc(struct prog_result *res, const struct wl_program *prog,
 		      unsigned int nr_requests, bool blocks);
 void prog_result_free(struct prog_result *res);
-void run_submit_args(const struct wl_grid *grid, struct gputbs_submit *sub);
-__u64 run_program_runtime(const struct prog_result *res);
-int run_alone(const struct run_opts *opts, const struct wl_program *prog,
-	      struct prog_result *res, struct run_error *err);
-int run_workload(const struct run_opts *opts, const struct gputbs_info *info,
-		 struct workload_result *res, unsigned int *failed_run,
-		 struct run_error *err);
-void run_free_blocks(struct workload_result *res);
-const char *run_strerror(const struct run_error *err);
 
-#endif /* _GPUTBS_RUN_H */
+#endif /* _GPUTBS_RESULT_H */

@@ -25,8 +25,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "input.h"
-#include "workload.h"
+#include "../lib/input.h"
+#include "../lib/workload.h"
 #include "gtbs.h"
 
 #define CSV_MAX_FIELDS	64	/* fields of a line */

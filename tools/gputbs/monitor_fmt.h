@@ -12,7 +12,7 @@
 
 #include <gputbs.h>
 
-#include "report.h"
+#include "../lib/report.h"
 
 const char *mon_class_name(__u32 prio_class);
 void mon_event_text(FILE *f, const struct gputbs_mon_event *ev);
