@@ -41,6 +41,13 @@ mkdir -p "$logs"
 passed=0
 failed=0
 failures=()
+# seconds each step took, "SECONDS NAME" per line: the summary's longest
+# steps, and README's "what a later run takes" (scripts/check.sh's own
+# clock; the debug kernel's first build is a step of its own)
+times=$logs/times.txt
+: >"$times"
+check_start=$SECONDS
+step_start=$SECONDS
 
 note() { printf 'check: %s\n' "$*"; }
 
@@ -50,7 +57,8 @@ count() {	# count NAME PASSED FAILED
 	if [ "$3" -ne 0 ]; then
 		failures+=("$1")
 	fi
-	note "$1: $2 passed, $3 failed"
+	printf '%d %s\n' $((SECONDS - step_start)) "$1" >>"$times"
+	note "$1: $2 passed, $3 failed ($((SECONDS - step_start)) s)"
 }
 
 # step NAME COMMAND... : one named check
@@ -59,6 +67,7 @@ step() {
 	shift
 	log=$logs/$(echo "$name" | tr -c 'A-Za-z0-9._-' '_').log
 	note "$name ..."
+	step_start=$SECONDS
 	if "$@" >"$log" 2>&1; then
 		count "$name" 1 0
 	else
@@ -73,6 +82,7 @@ suite() {
 	shift 2
 	log=$logs/$(echo "$name" | tr -c 'A-Za-z0-9._-' '_').log
 	note "$name ..."
+	step_start=$SECONDS
 	"$@" >"$log" 2>&1
 	rc=$?
 	read -r p f < <("$parser" "$log")
@@ -662,6 +672,8 @@ suite "gputbs-vm: --out, fonts, TERM, a workload left running, wall-clock note (
 suite "the commands of README.md and Documentation/, as written (host and stock kernel)" \
 	parse_examples scripts/doc-examples.py
 
+note "$((SECONDS - check_start)) s in all; the longest steps ($times):"
+sort -rn "$times" | head -n 8 | sed 's/^/check:   /'
 if [ ${#failures[@]} -ne 0 ]; then
 	note "failed: ${failures[*]}"
 fi
