@@ -86,3 +86,7 @@ $(BUILD)/unit/gputbs-unit: $(RBTREE_UNIT_OBJ)
 UNIT_LDLIBS := $(RBTREE_UNIT_OBJ) $(UNIT_LDLIBS)
 $(FUZZ_DIR)/fuzz_sched: $(RBTREE_FUZZ_OBJ)
 FUZZ_CORE += $(RBTREE_FUZZ_OBJ)
+
+# the extraction alone (scripts/sched-compare.sh)
+.PHONY: rbtree-src
+rbtree-src: $(RBTREE_STAMP)
