@@ -45,6 +45,7 @@ case ${BUILD:-build} in /*) rb=$BUILD ;; esac
 rb=$rb/linux-source-6.12
 rbtree() {
 	[ -f "$1/tools/include/gtbs_rbtree_user.h" ] && return
+	# shellcheck disable=SC2086 # $san: flags, split
 	[ -f "$tmp/rbtree.o" ] || {
 		make -s -C "$top" rbtree-src &&
 			${CC:-gcc} $san -std=gnu11 -I"$rb/linux-source-6.12/tools/include" \
