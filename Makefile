@@ -90,6 +90,8 @@ help:
 -include tests/unit/unit.mk
 -include tests/fuzz/fuzz.mk
 -include samples/policies/samples.mk
+# the kernel's rbtree for the core's userland programs: after the above
+include tools/lib/rbtree.mk
 
 module: $(BUILD)/kmod/gputbs.ko
 

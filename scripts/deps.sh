@@ -2,10 +2,12 @@
 # scripts/deps.sh [demo|check] - install the Debian packages gputbs needs.
 #
 #   demo   (default) build the module and userland, run them in the QEMU
-#          guest on the stock 6.12 kernel, plot results
+#          guest on the stock 6.12 kernel, plot results; linux-source-6.12
+#          (and xz-utils) for the kernel's rbtree, which the userland build
+#          of the core takes from its tarball (tools/lib/rbtree.mk)
 #   check  everything for `demo` plus what the full check needs: the
-#          linux-source-6.12 debug kernel build, 6.1 compile check, sparse,
-#          checkpatch/kernel-doc/kunit.py from the source tree, pahole,
+#          debug kernel build (from linux-source-6.12), 6.1 compile check,
+#          sparse, checkpatch/kernel-doc/kunit.py from the source tree, pahole,
 #          trace-cmd (copied into the guest with its libraries),
 #          libnl-utils (genl-ctrl-list, likewise), dkms (make check builds
 #          dkms.conf in scratch trees), PyYAML and jsonschema (the kernel's
@@ -35,11 +37,12 @@ demo_pkgs=(
 	linux-headers-6.12-amd64 linux-image-6.12-amd64
 	kmod cpio gzip python3 rsync perl
 	check libsubunit-dev gnuplot-nox pkg-config libnl-3-dev libnl-genl-3-dev
+	linux-source-6.12 xz-utils
 )
 check_pkgs=(
-	linux-source-6.12 linux-headers-amd64
+	linux-headers-amd64
 	flex bison libelf-dev libssl-dev bc
-	sparse xz-utils dwarves
+	sparse dwarves
 	trace-cmd
 	clang
 	libnl-utils dkms python3-yaml python3-jsonschema

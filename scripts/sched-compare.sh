@@ -36,17 +36,35 @@ for i in range(int(sys.argv[2])):
 EOF
 cp "$top"/tests/fuzz/regress/sched/* "$tmp/in/" 2>/dev/null
 
+# A core without tools/include/gtbs_rbtree_user.h (a copy of the kernel's
+# rbtree, until 2026-11-28) links the kernel's tools/lib/rbtree.c and
+# includes its <linux/rbtree.h> as the Makefile does (tools/lib/rbtree.mk).
+san="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all"
+rb=$top/${BUILD:-build}
+case ${BUILD:-build} in /*) rb=$BUILD ;; esac
+rb=$rb/linux-source-6.12
+rbtree() {
+	[ -f "$1/tools/include/gtbs_rbtree_user.h" ] && return
+	# shellcheck disable=SC2086 # $san: flags, split
+	[ -f "$tmp/rbtree.o" ] || {
+		make -s -C "$top" rbtree-src &&
+			${CC:-gcc} $san -std=gnu11 -I"$rb/linux-source-6.12/tools/include" \
+				-c -o "$tmp/rbtree.o" "$rb/linux-source-6.12/tools/lib/rbtree.c"
+	} >&2 || exit 2
+	echo "-I$rb/include $tmp/rbtree.o"
+}
+
 same=0
 differ=0
 for sms in 4 64 300 1024; do
 	for side in old new; do
 		if [ "$side" = old ]; then tree=$old; else tree=$new; fi
-		${CC:-gcc} -O1 -g -fsanitize=address,undefined \
-			-fno-sanitize-recover=all -std=gnu11 -D_GNU_SOURCE \
+		# shellcheck disable=SC2046,SC2086 # flags and files, split
+		${CC:-gcc} $san -std=gnu11 -D_GNU_SOURCE \
 			-DFZ_COMPARE -DFZ_NSMS="$sms" -I"$tree/uapi" \
 			-I"$tree/sm-emu" -o "$tmp/$side" \
-			"$top/tests/fuzz/fuzz_sched.c" "$tree"/sm-emu/*.c ||
-			exit 2
+			"$top/tests/fuzz/fuzz_sched.c" "$tree"/sm-emu/*.c \
+			$(rbtree "$tree") || exit 2
 		(cd "$tmp/in" && timeout "${SCHED_COMPARE_TIMEOUT:-900}" \
 			"$tmp/$side" *) >"$tmp/$side.txt" || {
 			echo "sched-compare: $side core failed (or ran past ${SCHED_COMPARE_TIMEOUT:-900} s) at $sms SMs" >&2

@@ -7,10 +7,12 @@
  * includes the kernel headers the core uses; in userland it includes
  * tools/include/gtbs_shim_user.h, which provides the same names (fixed-width
  * types, 64-bit division, list_head, the bitmap subset, errno values) on top
- * of libc, as the kernel's own tools/include does, and
- * tools/include/gtbs_rbtree_user.h the kernel's red-black trees
- * (rb_root_cached, rb_add_cached()).  No floating point anywhere in the
- * core.
+ * of libc, as the kernel's own tools/include does.  The red-black trees
+ * (rb_root_cached, rb_add_cached()) are the kernel's own in both: in
+ * userland <linux/rbtree.h> is tools/include/linux/rbtree.h and the code
+ * tools/lib/rbtree.c of Linux 6.12, taken from the linux-source-6.12
+ * package at build time (tools/lib/rbtree.mk).  No floating point anywhere
+ * in the core.
  *
  * Copyright (C) 2026 The gputbs developers
  */
@@ -82,7 +84,13 @@ static inline void gtbs_module_put(struct module *m)
 
 /* Userland: the same names from libc (tools/include/gtbs_shim_user.h). */
 #include "../tools/include/gtbs_shim_user.h"
-#include "../tools/include/gtbs_rbtree_user.h"
+/*
+ * The kernel's tools/include/linux/rbtree.h, alone in its include directory
+ * (tools/lib/rbtree.mk): its container_of(), READ_ONCE() and bool come from
+ * the shim above; its own <linux/kernel.h> and <linux/stddef.h> resolve to
+ * the libc's uapi headers, which it does not need.
+ */
+#include <linux/rbtree.h>
 
 /* Userland owners serialise a device without a kernel lock: no check. */
 #define gtbs_lockdep_assert_held(dev)	((void)(dev))
