@@ -117,6 +117,11 @@ done <"$work/sim.txt"
 check "run: a tenants' table in the text report" sh -c \
 	"gputbs run --policy fair '$work/t.gtbs' 2>&1 | grep -q 'SM share over cycles'"
 check "run: its cgroups are gone" sh -c "! ls -d $CG/gputbs-run.* 2>/dev/null"
+# cap-beside capped a tenant: gputbs run removed the cap with the cgroup,
+# so cap_period may change again (it refuses writes while a tenant is capped)
+cp=$(cat "$SYS/cap_period")
+check "run: its caps are gone, cap_period may be written" \
+	sh -c "echo $((cp * 2)) >'$SYS/cap_period' && echo $cp >'$SYS/cap_period'"
 check "fair restored to the previous policy" grep -q "\[$old_policy\]" "$SYS/policy"
 
 # --- b. two hand-made cgroups at 10:90 ----------------------------------------

@@ -98,12 +98,20 @@ struct run_arrival {
  * @made: @root exists.
  * @paths: the tenants' cgroups of the current execution.
  * @nr: entries of @paths.
+ * @mon: the netlink family the tenants were set through, for their caps'
+ *	removal (NULL before the first tenant).
+ * @capped: per entry of @paths, its cgroup id when its tenant got a cap,
+ *	else 0: run_cgroups_drop() removes the cap before the cgroup, since a
+ *	capped tenant outlives its cgroup and keeps sysfs cap_period from
+ *	changing (-EBUSY).
  */
 struct run_cgroups {
 	char root[64];
 	bool made;
 	char paths[RUN_MAX_CGROUPS][RUN_CGROUP_PATH];
 	unsigned int nr;
+	struct gputbs_monitor *mon;
+	__u64 capped[RUN_MAX_CGROUPS];
 };
 
 /* run_tenants.c */

@@ -76,12 +76,30 @@ static int run_cgroup_rmdir(const char *path)
 	return -EBUSY;
 }
 
+/* Remove the cap that run_cgroup_tenant() gave cgroup @i's tenant. */
+static int run_cgroup_uncap(struct run_cgroups *cg, unsigned int i)
+{
+	struct gputbs_tenant_set req = {
+		.cgroup_id = cg->capped[i],
+		.max_ppm = GPUTBS_TENANT_MAX_NONE,
+	};
+
+	if (!cg->capped[i] || !cg->mon)
+		return 0;
+	cg->capped[i] = 0;
+	return gputbs_monitor_set_tenant(cg->mon, &req, sizeof(req));
+}
+
 /**
  * run_cgroups_drop() - remove the tenants' cgroups of one execution
  * @cg: the cgroups, or NULL (none); their processes reaped.
  *
- * Return: 0, or the negative errno of the first rmdir() that failed (the
- * others are tried all the same).
+ * A capped tenant's cap is removed first: the module keeps a cgroup's
+ * tenant after the cgroup is gone, and while any tenant is capped sysfs
+ * cap_period refuses writes.
+ *
+ * Return: 0, or the negative errno of the first tenant-set or rmdir()
+ * that failed (the others are tried all the same).
  */
 int run_cgroups_drop(struct run_cgroups *cg)
 {
@@ -91,6 +109,9 @@ int run_cgroups_drop(struct run_cgroups *cg)
 	if (!cg)
 		return 0;
 	for (i = 0; i < cg->nr; i++) {
+		r = run_cgroup_uncap(cg, i);
+		if (r && !ret)
+			ret = r;
 		r = run_cgroup_rmdir(cg->paths[i]);
 		if (r && !ret)
 			ret = r;
@@ -157,6 +178,7 @@ static int run_cgroup_make(struct run_cgroups *cg, const char *tenant)
 	snprintf(path, sizeof(path), "%s/%s", cg->root, uniq);
 	if (mkdir(path, 0755))
 		return -errno;
+	cg->capped[cg->nr] = 0;
 	memcpy(cg->paths[cg->nr++], path, sizeof(path));
 	return 0;
 }
@@ -184,7 +206,11 @@ static int run_cgroup_tenant(struct run_cgroups *cg,
 	if (ret)
 		return ret;
 	*what = "tenant-set";
-	return gputbs_monitor_set_tenant(m, &req, sizeof(req));
+	cg->mon = m;
+	ret = gputbs_monitor_set_tenant(m, &req, sizeof(req));
+	if (!ret && max_ppm)
+		cg->capped[cg->nr - 1] = req.cgroup_id;
+	return ret;
 }
 
 /**
