@@ -49,7 +49,7 @@ $(BENCH_SCHED): $(BENCH_SCHED_OBJS)
 
 $(BENCH_PREEMPT): $(BENCH_PREEMPT_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $(JSONC_LIBS) -lm
 
 bench: deps-demo
 	scripts/bench.sh $(if $(filter 1,$(BENCH_SMOKE)),--smoke)

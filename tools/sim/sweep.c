@@ -1051,7 +1051,7 @@ static void sweep_json_run(struct json *j, const struct sweep *sw,
 		json_double(j, "tokens_attainment",
 			    (double)st->tokens_met / (st->n ? st->n : 1));
 	if (sweep_has_slo(wr))
-		json_bool(j, "meets_slo", sweep_meets(wr, run));
+		json_boolean(j, "meets_slo", sweep_meets(wr, run));
 	json_double(j, "p99_vs_alone", sweep_ratio((double)st->p99,
 						   (double)run->alone.p99));
 	json_double(j, "throughput", sweep_tput(sw, st));
@@ -1111,7 +1111,7 @@ static void sweep_json_head(struct json *j, const struct sweep *sw)
 			json_str(j, "program", wl->runs[r].program);
 			json_str(j, "loop", wl->runs[r].open ? "open" :
 								  "closed");
-			json_bool(j, "measured", wl->runs[r].measured);
+			json_boolean(j, "measured", wl->runs[r].measured);
 			json_u64(j, "slo_cycles", wl->runs[r].slo);
 			json_u64(j, "tokens", wl->runs[r].tokens);
 			json_u64(j, "slo_ttft_cycles", wl->runs[r].slo_ttft);
@@ -1182,7 +1182,7 @@ static void sweep_json(FILE *f, const struct sweep *sw)
 						 sw->policy_names[p]);
 					sweep_json_load(&j, "goodput", g < 0 ?
 							0 : sw->loads[g]);
-					json_bool(&j, "meets_at_lowest_load",
+					json_boolean(&j, "meets_at_lowest_load",
 						  g >= 0);
 					if (!isnan(kept))
 						json_double(&j,
