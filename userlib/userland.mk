@@ -91,7 +91,7 @@ SIM_EVAL_OBJS := $(addprefix $(UL_OBJ)/tools/lib/eval/, eval.o reference.o \
 GPUTBS_CLI_OBJS += $(UL_OBJ)/tools/gputbs/cmd_eval.o $(SIM_EVAL_OBJS) \
 	$(filter-out $(GPUTBS_CLI_OBJS),$(SIM_CORE_OBJS))
 GPUTBS_SIM_OBJS := $(addprefix $(UL_OBJ)/tools/sim/, main.o simulate.o \
-	results.o jsonparse.o blocks.o plugin.o reqplot.o sweep.o devices.o) \
+	results.o blocks.o plugin.o reqplot.o sweep.o devices.o) \
 	$(TOOLS_LIB_OBJS) $(UL_OBJ)/userlib/submit_explain.o \
 	$(SIM_EVAL_OBJS) $(SIM_CORE_OBJS)
 
