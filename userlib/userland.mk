@@ -171,9 +171,9 @@ $(UL_BIN)/gputbs-test: $(GPUTBS_TEST_OBJS) $(LIBGPUTBS_A)
 	$(CC) -static -pthread $(LDFLAGS) -o $@ $^ $(CHECK_LIBS)
 
 # in-guest benchmarks of the module (tools/bench/, make bench)
-$(UL_BIN)/gputbs-bench: $(UL_OBJ)/tools/bench/guest.o
+$(UL_BIN)/gputbs-bench: $(UL_OBJ)/tools/bench/guest.o $(UL_OBJ)/tools/lib/json.o
 	@mkdir -p $(dir $@)
-	$(CC) -static $(LDFLAGS) -o $@ $^
+	$(CC) -static $(LDFLAGS) -o $@ $^ $(JSONC_STATIC_LIBS) -lm
 
 # Not in the initramfs (USERLAND_BINS), so dynamic: --export-dynamic puts
 # the core's functions in its dynamic symbol table, where the policy
