@@ -36,6 +36,7 @@ demo_pkgs=(
 	qemu-system-x86 busybox-static
 	linux-headers-6.12-amd64 linux-image-6.12-amd64
 	kmod cpio gzip python3 rsync perl
+	libjson-c-dev
 	check libsubunit-dev gnuplot-nox pkg-config libnl-3-dev libnl-genl-3-dev
 	linux-source-6.12 xz-utils
 )

@@ -91,12 +91,19 @@ SIM_EVAL_OBJS := $(addprefix $(UL_OBJ)/tools/lib/eval/, eval.o reference.o \
 GPUTBS_CLI_OBJS += $(UL_OBJ)/tools/gputbs/cmd_eval.o $(SIM_EVAL_OBJS) \
 	$(filter-out $(GPUTBS_CLI_OBJS),$(SIM_CORE_OBJS))
 GPUTBS_SIM_OBJS := $(addprefix $(UL_OBJ)/tools/sim/, main.o simulate.o \
-	results.o jsonparse.o blocks.o plugin.o reqplot.o sweep.o devices.o) \
+	results.o blocks.o plugin.o reqplot.o sweep.o devices.o) \
 	$(TOOLS_LIB_OBJS) $(UL_OBJ)/userlib/submit_explain.o \
 	$(SIM_EVAL_OBJS) $(SIM_CORE_OBJS)
 
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell $(PKG_CONFIG) --libs --static check 2>/dev/null)
+# JSON, written and read, through json-c (libjson-c-dev; its libjson-c.a
+# for the static programs)
+JSONC_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
+JSONC_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null || echo -ljson-c)
+JSONC_STATIC_LIBS := $(shell $(PKG_CONFIG) --libs --static json-c \
+	2>/dev/null || echo -ljson-c)
+USERLAND_CFLAGS += $(JSONC_CFLAGS)
 
 USERLAND_BINS := $(UL_BIN)/gputbs $(UL_BIN)/gputbs-test \
 	$(UL_BIN)/gputbs-trace-test $(UL_BIN)/gputbs-bench
@@ -156,23 +163,25 @@ $(LIBGPUTBS_PC): userlib/libgputbs.pc.in
 
 $(UL_BIN)/gputbs: $(GPUTBS_CLI_OBJS) $(LIBGPUTBS_A)
 	@mkdir -p $(dir $@)
-	$(CC) -static -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_STATIC_LIBS) -lm
+	$(CC) -static -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_STATIC_LIBS) \
+		$(JSONC_STATIC_LIBS) -lm
 
 $(UL_BIN)/gputbs-test: $(GPUTBS_TEST_OBJS) $(LIBGPUTBS_A)
 	@mkdir -p $(dir $@)
 	$(CC) -static -pthread $(LDFLAGS) -o $@ $^ $(CHECK_LIBS)
 
 # in-guest benchmarks of the module (tools/bench/, make bench)
-$(UL_BIN)/gputbs-bench: $(UL_OBJ)/tools/bench/guest.o
+$(UL_BIN)/gputbs-bench: $(UL_OBJ)/tools/bench/guest.o $(UL_OBJ)/tools/lib/json.o
 	@mkdir -p $(dir $@)
-	$(CC) -static $(LDFLAGS) -o $@ $^
+	$(CC) -static $(LDFLAGS) -o $@ $^ $(JSONC_STATIC_LIBS) -lm
 
 # Not in the initramfs (USERLAND_BINS), so dynamic: --export-dynamic puts
 # the core's functions in its dynamic symbol table, where the policy
 # plug-ins it dlopen()s find them.
 $(UL_BIN)/gputbs-sim: $(GPUTBS_SIM_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -pthread -Wl,--export-dynamic $(LDFLAGS) -o $@ $^ -lm -ldl
+	$(CC) -pthread -Wl,--export-dynamic $(LDFLAGS) -o $@ $^ $(JSONC_LIBS) \
+		-lm -ldl
 
 $(UL_BIN)/gputbs-trace-test: tests/guest/gputbs-trace-test.sh
 	@mkdir -p $(dir $@)
@@ -258,7 +267,8 @@ $(ASAN_OBJ)/sm-emu/%.o: USERLAND_CFLAGS += -Wno-unused-parameter
 $(ASAN_OBJ)/userlib/monitor.o: USERLAND_CFLAGS += $(LIBNL_CFLAGS)
 
 $(ASAN_OBJ)/gputbs: $(GPUTBS_ASAN_OBJS)
-	$(CC) $(ASAN_CFLAGS) -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_LIBS) -lm
+	$(CC) $(ASAN_CFLAGS) -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_LIBS) \
+		$(JSONC_LIBS) -lm
 
 check-userland-asan: $(ASAN_OBJ)/gputbs
 	@rc=0; for t in cli predict timeline import; do \

@@ -17,6 +17,8 @@ FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -Wall -Wextra -Werror -Wno-unused-parameter \
 	-std=gnu11 -D_GNU_SOURCE -Iuapi -Iuserlib -Ism-emu -Itools/gputbs -Itools/lib \
 	-DGPUTBS_VERSION='"fuzz"'
+# json.c writes through json-c (the system's library, not instrumented)
+FUZZ_JSONC := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 FUZZ_RUNS ?= 20000
 FUZZ_SEED ?= 1
 FUZZ_TIME ?= 600
@@ -40,7 +42,7 @@ $(FUZZ_DIR)/fuzz_trace: tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_cli.c \
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_trace.c \
 		tests/fuzz/fuzz_cli.c tools/gputbs/predict.c tools/lib/json.c tools/lib/input.c \
-		sm-emu/predictor.c sm-emu/metrics.c
+		sm-emu/predictor.c sm-emu/metrics.c $(FUZZ_JSONC)
 
 $(FUZZ_DIR)/fuzz_timeline: tests/fuzz/fuzz_timeline.c tests/fuzz/fuzz_cli.c \
 		tools/gputbs/timeline.c tools/lib/input.c $(FUZZ_HDRS) $(wildcard tools/lib/eval/*.h)

@@ -1080,8 +1080,14 @@ expect 2 "no --results FILE given" "$sim" report
 expect 2 "--results: $tmp.d/none.json: No such file or directory" \
 	"$sim" report --results "$tmp.d/none.json"
 printf '{"tool": "x",\n "seed": [1, 2}\n' >"$tmp.d/bad.json"
-expect 2 "$tmp.d/bad.json: line 2: expected ',' or ']'" \
+expect 2 "$tmp.d/bad.json: line 2, column 15: array value separator ',' expected at '}'" \
 	"$sim" report --results "$tmp.d/bad.json"
+printf '{"tool": "x",\n "seed": [1,' >"$tmp.d/cut.json"
+expect 2 "$tmp.d/cut.json: line 2, column 13: unexpected end of input" \
+	"$sim" report --results "$tmp.d/cut.json"
+printf '{"tool": "x"} {}\n' >"$tmp.d/two.json"
+expect 2 "$tmp.d/two.json: line 1, column 15: unexpected character at '{'" \
+	"$sim" report --results "$tmp.d/two.json"
 sed 's/"pair": "Short+Long"/"pair": "Long+Long"/' "$tmp.d/hand.json" \
 	>"$tmp.d/bad2.json"
 expect 2 "pair 'Long+Long', not 'Short+Long' (pairs out of order)" \

@@ -27,7 +27,7 @@
 
 BENCH_SCHED := $(BUILD)/bench/gputbs-bench-sched
 BENCH_SCHED_OBJS := $(addprefix $(UL_OBJ)/, tools/bench/sched.o \
-	tools/lib/workload.o tools/lib/input.o) $(SIM_CORE_OBJS)
+	tools/lib/workload.o tools/lib/input.o tools/lib/json.o) $(SIM_CORE_OBJS)
 # every allocation of the process goes through a counter
 BENCH_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
 BENCH_PREEMPT := $(BUILD)/bench/gputbs-bench-preempt
@@ -45,11 +45,12 @@ bench-preempt: $(BENCH_PREEMPT)
 # --export-dynamic: policy plug-ins (--policy-plugin) call the core
 $(BENCH_SCHED): $(BENCH_SCHED_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $(BENCH_WRAP) -Wl,--export-dynamic -o $@ $^ -lm -ldl
+	$(CC) $(LDFLAGS) $(BENCH_WRAP) -Wl,--export-dynamic -o $@ $^ \
+		$(JSONC_LIBS) -lm -ldl
 
 $(BENCH_PREEMPT): $(BENCH_PREEMPT_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $(JSONC_LIBS) -lm
 
 bench: deps-demo
 	scripts/bench.sh $(if $(filter 1,$(BENCH_SMOKE)),--smoke)

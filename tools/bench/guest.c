@@ -46,6 +46,8 @@
 
 #include <linux/gputbs.h>
 
+#include "../lib/json.h"
+
 #define PREFIX		"GPUTBS-BENCH-JSON "
 #define TRACEFS		"/sys/kernel/tracing"
 #define KPROBE_GROUP	"gputbs_bench"
@@ -164,33 +166,53 @@ static uint64_t median_u64(uint64_t *v, size_t n)
 	return pct_u64(v, n, 50);
 }
 
-static void json_array_u64(const char *name, const uint64_t *v, size_t n,
-			   bool comma)
+/*
+ * Each result is one line, PREFIX and a JSON object (json-c's, through
+ * tools/lib/json.c), which scripts/bench.sh finds in the guest's output.
+ */
+static void json_line_open(struct json *j, const char *bench)
+{
+	fputs(PREFIX, stdout);
+	json_init_line(j, stdout);
+	json_obj(j, NULL);
+	json_str(j, "bench", bench);
+}
+
+static void json_line_end(struct json *j)
+{
+	json_obj_end(j);
+	if (json_end(j))
+		die("out of memory");
+	fflush(stdout);
+}
+
+static void json_array_u64(struct json *j, const char *name,
+			   const uint64_t *v, size_t n)
 {
 	size_t i;
 
-	printf("\"%s\": [", name);
+	json_arr(j, name);
 	for (i = 0; i < n; i++)
-		printf("%s%" PRIu64, i ? ", " : "", v[i]);
-	printf("]%s", comma ? ", " : "");
+		json_u64(j, NULL, v[i]);
+	json_arr_end(j);
 }
 
-static void json_array_double(const char *name, const double *v, size_t n,
-			      bool comma)
+static void json_array_double(struct json *j, const char *name,
+			      const double *v, size_t n)
 {
 	size_t i;
 
-	printf("\"%s\": [", name);
+	json_arr(j, name);
 	for (i = 0; i < n; i++)
-		printf("%s%.6f", i ? ", " : "", v[i]);
-	printf("]%s", comma ? ", " : "");
+		json_double(j, NULL, v[i]);
+	json_arr_end(j);
 }
 
-static void json_device(void)
+static void json_device(struct json *j)
 {
-	printf("\"nr_sms\": %u, \"time_scale_ps\": %llu, \"max_grids_per_fd\": %u, ",
-	       info.nr_sms, (unsigned long long)info.time_scale_ps,
-	       info.max_grids_per_fd);
+	json_u64(j, "nr_sms", info.nr_sms);
+	json_u64(j, "time_scale_ps", info.time_scale_ps);
+	json_u64(j, "max_grids_per_fd", info.max_grids_per_fd);
 }
 
 /* ---- abi ------------------------------------------------------------------ */
@@ -218,6 +240,7 @@ static const char *const abi_names[ABI_NR] = {
 /* Values are stored in picoseconds and printed in ns. */
 static int cmd_abi(int argc, char **argv)
 {
+	struct json j;
 	static const struct option opts[] = {
 		{ "reps", required_argument, NULL, 'r' },
 		{ "iters", required_argument, NULL, 'n' },
@@ -383,23 +406,25 @@ static int cmd_abi(int argc, char **argv)
 	}
 	close(fd);
 
-	printf(PREFIX "{\"bench\": \"abi\", ");
-	json_device();
-	printf("\"reps\": %u, \"iters\": %u, \"chunks\": %u, "
-	       "\"slow_iters\": %u, \"submit_batch\": %u, "
-	       "\"block_cycles\": 1, \"poll_block_cycles\": %" PRIu64 ", "
-	       "\"poll_skipped\": %u, ", reps, iters, chunks, slow, batch,
-	       poll_cycles, poll_skipped);
+	json_line_open(&j, "abi");
+	json_device(&j);
+	json_u64(&j, "reps", reps);
+	json_u64(&j, "iters", iters);
+	json_u64(&j, "chunks", chunks);
+	json_u64(&j, "slow_iters", slow);
+	json_u64(&j, "submit_batch", batch);
+	json_u64(&j, "block_cycles", 1);
+	json_u64(&j, "poll_block_cycles", poll_cycles);
+	json_u64(&j, "poll_skipped", poll_skipped);
 	for (i = 0; i < ABI_NR; i++) {
 		double v[1024];
 		unsigned int n;
 
 		for (n = 0; n < reps && n < 1024; n++)
 			v[n] = res[i][n] / 1000.0;
-		json_array_double(abi_names[i], v, n, i + 1 < ABI_NR);
+		json_array_double(&j, abi_names[i], v, n);
 	}
-	printf("}\n");
-	fflush(stdout);
+	json_line_end(&j);
 	return 0;
 }
 
@@ -566,6 +591,7 @@ static uint64_t processed_at(const struct blkend *ev, size_t n, uint32_t sm,
 
 static int cmd_fidelity(int argc, char **argv)
 {
+	struct json j;
 	static const struct option opts[] = {
 		{ "reps", required_argument, NULL, 'r' },
 		{ "blocks", required_argument, NULL, 'b' },
@@ -709,28 +735,31 @@ static int cmd_fidelity(int argc, char **argv)
 		kprobe_remove();
 	close(fd);
 
-	printf(PREFIX "{\"bench\": \"fidelity\", ");
-	json_device();
-	printf("\"reps\": %u, \"blocks\": %u, \"block_cycles\": %" PRIu64
-	       ", \"block_rsd_ppm\": %u, \"threads\": %u, \"regs\": %u, "
-	       "\"shmem\": %u, \"kprobe\": %s, ", reps, blocks, cycles, rsd,
-	       threads, regs, shmem, kp ? "false" : "true");
-	json_array_u64("makespan_model_ns", mk_model, reps, true);
-	json_array_u64("makespan_user_ns", mk_user, reps, true);
-	json_array_u64("makespan_emul_ns", mk_emul, reps, true);
-	json_array_u64("lateness_p50_ns", late_p50, reps, true);
-	json_array_u64("lateness_p99_ns", late_p99, reps, true);
-	json_array_u64("lateness_max_ns", late_max, reps, true);
-	json_array_double("ratio_p50", r_p50, reps, true);
-	json_array_double("ratio_p99", r_p99, reps, true);
-	json_array_double("ratio_min", r_min, reps, true);
-	json_array_double("ratio_max", r_max, reps, true);
-	json_array_double("error_p50", e_p50, reps, true);
-	json_array_double("error_p99", e_p99, reps, true);
-	json_array_u64("block_ends_traced", n_events, reps, true);
-	json_array_u64("block_ends_by_sm_threads", n_by_sm, reps, false);
-	printf("}\n");
-	fflush(stdout);
+	json_line_open(&j, "fidelity");
+	json_device(&j);
+	json_u64(&j, "reps", reps);
+	json_u64(&j, "blocks", blocks);
+	json_u64(&j, "block_cycles", cycles);
+	json_u64(&j, "block_rsd_ppm", rsd);
+	json_u64(&j, "threads", threads);
+	json_u64(&j, "regs", regs);
+	json_u64(&j, "shmem", shmem);
+	json_boolean(&j, "kprobe", !kp);
+	json_array_u64(&j, "makespan_model_ns", mk_model, reps);
+	json_array_u64(&j, "makespan_user_ns", mk_user, reps);
+	json_array_u64(&j, "makespan_emul_ns", mk_emul, reps);
+	json_array_u64(&j, "lateness_p50_ns", late_p50, reps);
+	json_array_u64(&j, "lateness_p99_ns", late_p99, reps);
+	json_array_u64(&j, "lateness_max_ns", late_max, reps);
+	json_array_double(&j, "ratio_p50", r_p50, reps);
+	json_array_double(&j, "ratio_p99", r_p99, reps);
+	json_array_double(&j, "ratio_min", r_min, reps);
+	json_array_double(&j, "ratio_max", r_max, reps);
+	json_array_double(&j, "error_p50", e_p50, reps);
+	json_array_double(&j, "error_p99", e_p99, reps);
+	json_array_u64(&j, "block_ends_traced", n_events, reps);
+	json_array_u64(&j, "block_ends_by_sm_threads", n_by_sm, reps);
+	json_line_end(&j);
 	return 0;
 }
 
@@ -743,6 +772,7 @@ static int cmd_fidelity(int argc, char **argv)
  */
 static int cmd_timer(int argc, char **argv)
 {
+	struct json j;
 	static const struct option opts[] = {
 		{ "reps", required_argument, NULL, 'r' },
 		{ "iters", required_argument, NULL, 'n' },
@@ -796,12 +826,13 @@ static int cmd_timer(int argc, char **argv)
 		p50[r] = pct_u64(lat, iters, 50);
 		p99[r] = pct_u64(lat, iters, 99);
 	}
-	printf(PREFIX "{\"bench\": \"timer\", \"reps\": %u, \"iters\": %u, "
-	       "\"period_us\": %u, ", reps, iters, period);
-	json_array_u64("lateness_p50_ns", p50, reps, true);
-	json_array_u64("lateness_p99_ns", p99, reps, false);
-	printf("}\n");
-	fflush(stdout);
+	json_line_open(&j, "timer");
+	json_u64(&j, "reps", reps);
+	json_u64(&j, "iters", iters);
+	json_u64(&j, "period_us", period);
+	json_array_u64(&j, "lateness_p50_ns", p50, reps);
+	json_array_u64(&j, "lateness_p99_ns", p99, reps);
+	json_line_end(&j);
 	return 0;
 }
 
@@ -875,16 +906,15 @@ static void mem_snapshot(struct mem_snap *m, bool slabs)
 	}
 }
 
-static void json_meminfo(const char *name, const struct mem_snap *m,
-			 bool comma)
+static void json_meminfo(struct json *j, const char *name,
+			 const struct mem_snap *m)
 {
 	unsigned int i;
 
-	printf("\"%s\": {", name);
+	json_obj(j, name);
 	for (i = 0; i < NR_MEM_FIELDS; i++)
-		printf("%s\"%s\": %" PRIu64, i ? ", " : "", mem_fields[i],
-		       m->kb[i]);
-	printf("}%s", comma ? ", " : "");
+		json_u64(j, mem_fields[i], m->kb[i]);
+	json_obj_end(j);
 }
 
 #define GRIDS_PER_DEVICE "/sys/module/gputbs/parameters/max_grids_per_device"
@@ -917,13 +947,12 @@ static unsigned long grid_limit_raise(unsigned long n)
 }
 
 /* Slab caches whose size changed from @a to @b: name, active/total bytes. */
-static void json_slab_delta(const char *name, const struct mem_snap *a,
-			    const struct mem_snap *b, bool comma)
+static void json_slab_delta(struct json *js, const char *name,
+			    const struct mem_snap *a, const struct mem_snap *b)
 {
 	unsigned int i, j;
-	bool first = true;
 
-	printf("\"%s\": [", name);
+	json_arr(js, name);
 	for (i = 0; i < b->nr_caches; i++) {
 		for (j = 0; j < a->nr_caches; j++)
 			if (!strcmp(a->name[j], b->name[i]))
@@ -933,17 +962,20 @@ static void json_slab_delta(const char *name, const struct mem_snap *a,
 		if (a->active_bytes[j] == b->active_bytes[i] &&
 		    a->total_bytes[j] == b->total_bytes[i])
 			continue;
-		printf("%s{\"cache\": \"%s\", \"active_bytes\": %lld, "
-		       "\"total_bytes\": %lld}", first ? "" : ", ", b->name[i],
-		       (long long)(b->active_bytes[i] - a->active_bytes[j]),
-		       (long long)(b->total_bytes[i] - a->total_bytes[j]));
-		first = false;
+		json_obj(js, NULL);
+		json_str(js, "cache", b->name[i]);
+		json_s64(js, "active_bytes",
+			 (int64_t)(b->active_bytes[i] - a->active_bytes[j]));
+		json_s64(js, "total_bytes",
+			 (int64_t)(b->total_bytes[i] - a->total_bytes[j]));
+		json_obj_end(js);
 	}
-	printf("]%s", comma ? ", " : "");
+	json_arr_end(js);
 }
 
 static int cmd_mem(int argc, char **argv)
 {
+	struct json j;
 	static const struct option opts[] = {
 		{ "grids", required_argument, NULL, 'n' },
 		{ "reps", required_argument, NULL, 'r' },
@@ -1013,20 +1045,21 @@ static int cmd_mem(int argc, char **argv)
 		sleep(1);
 		mem_snapshot(&closed, true);
 
-		printf(PREFIX "{\"bench\": \"mem\", ");
-		json_device();
-		printf("\"rep\": %u, \"grids\": %u, \"files\": %u, "
-		       "\"grid_blocks\": 1, \"arriving\": %s, "
-		       "\"submit_all_ns\": %" PRIu64 ", \"close_all_ns\": %"
-		       PRIu64 ", ", r, grids, nr_fds,
-		       arriving ? "true" : "false", t_submit, t_close);
-		json_meminfo("before_kb", &before, true);
-		json_meminfo("after_kb", &after, true);
-		json_meminfo("closed_kb", &closed, true);
-		json_slab_delta("slab_delta", &before, &after, true);
-		json_slab_delta("slab_delta_closed", &before, &closed, false);
-		printf("}\n");
-		fflush(stdout);
+		json_line_open(&j, "mem");
+		json_device(&j);
+		json_u64(&j, "rep", r);
+		json_u64(&j, "grids", grids);
+		json_u64(&j, "files", nr_fds);
+		json_u64(&j, "grid_blocks", 1);
+		json_boolean(&j, "arriving", arriving);
+		json_u64(&j, "submit_all_ns", t_submit);
+		json_u64(&j, "close_all_ns", t_close);
+		json_meminfo(&j, "before_kb", &before);
+		json_meminfo(&j, "after_kb", &after);
+		json_meminfo(&j, "closed_kb", &closed);
+		json_slab_delta(&j, "slab_delta", &before, &after);
+		json_slab_delta(&j, "slab_delta_closed", &before, &closed);
+		json_line_end(&j);
 	}
 	if (old_limit) {
 		char buf[32];
@@ -1040,6 +1073,7 @@ static int cmd_mem(int argc, char **argv)
 
 static int cmd_memsnap(int argc, char **argv)
 {
+	struct json j;
 	static struct mem_snap m;
 
 	if (argc != 2)
@@ -1047,10 +1081,10 @@ static int cmd_memsnap(int argc, char **argv)
 	sync();
 	sleep(1);
 	mem_snapshot(&m, false);
-	printf(PREFIX "{\"bench\": \"memsnap\", \"label\": \"%s\", ", argv[1]);
-	json_meminfo("kb", &m, false);
-	printf("}\n");
-	fflush(stdout);
+	json_line_open(&j, "memsnap");
+	json_str(&j, "label", argv[1]);
+	json_meminfo(&j, "kb", &m);
+	json_line_end(&j);
 	return 0;
 }
 

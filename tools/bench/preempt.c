@@ -586,7 +586,7 @@ int main(int argc, char **argv)
 		}
 		json_obj(&j, NULL);
 		json_str(&j, "mode", mode->name);
-		json_bool(&j, "best_effort_idempotent", mode->idempotent);
+		json_boolean(&j, "best_effort_idempotent", mode->idempotent);
 		/* per arrival, in the order of "offsets" */
 		pb_list_u64(&j, "latency", lat, nr);
 		pb_list_u64(&j, "sms_admitted", sms_in, nr);

@@ -49,6 +49,7 @@
 
 #include "gtbs.h"
 #include "gtbs_policy_module.h"
+#include "../lib/json.h"
 #include "../lib/workload.h"
 #include "../../tools/include/gtbs_pair_alloc_user.h"
 
@@ -398,31 +399,30 @@ static void bench_cell_add(struct bench_cell *c, unsigned int r,
 }
 
 /* One element of "runs": the repetitions in order, then the sums. */
-static void print_run(struct bench_cell *c, const struct gtbs_dev_config *cfg,
-		      unsigned int reps, unsigned int nr_grids,
-		      const char *policy, bool first)
+static void print_run(struct json *j, struct bench_cell *c,
+		      const struct gtbs_dev_config *cfg, unsigned int reps,
+		      unsigned int nr_grids, const char *policy)
 {
 	unsigned int r;
 
-	printf("%s\n    { \"sms\": %u, \"grids\": %u, "
-	       "\"policy\": \"%s\", \"ps_per_event\": [",
-	       first ? "" : ",", cfg->nr_sms, nr_grids, policy);
+	json_obj(j, NULL);
+	json_u64(j, "sms", cfg->nr_sms);
+	json_u64(j, "grids", nr_grids);
+	json_str(j, "policy", policy);
+	json_arr(j, "ps_per_event");
 	for (r = 0; r < reps; r++)
-		printf("%s%" PRIu64, r ? ", " : "", (uint64_t)c->ps[r]);
+		json_u64(j, NULL, c->ps[r]);
+	json_arr_end(j);
 	qsort(c->ps, reps, sizeof(c->ps[0]), cmp_u64);
-	printf("], \"blocks\": %" PRIu64
-	       ", \"grids_completed\": %" PRIu64
-	       ", \"cpu_ns\": %" PRIu64
-	       ", \"allocs_in_loop\": %" PRIu64
-	       ", \"warmup_blocks\": %" PRIu64
-	       ", \"warmup_grids\": %" PRIu64
-	       ", \"grid_bytes\": %zu"
-	       ", \"grid_sm_bytes\": %zu }",
-	       (uint64_t)c->sum.blocks, (uint64_t)c->sum.grids,
-	       (uint64_t)c->sum.cpu_ns, (uint64_t)c->sum.allocs,
-	       (uint64_t)c->sum.warmup_blocks, (uint64_t)c->sum.warmup_grids,
-	       gtbs_grid_size(cfg), gtbs_grid_sm_size(cfg));
-	fflush(stdout);
+	json_u64(j, "blocks", c->sum.blocks);
+	json_u64(j, "grids_completed", c->sum.grids);
+	json_u64(j, "cpu_ns", c->sum.cpu_ns);
+	json_u64(j, "allocs_in_loop", c->sum.allocs);
+	json_u64(j, "warmup_blocks", c->sum.warmup_blocks);
+	json_u64(j, "warmup_grids", c->sum.warmup_grids);
+	json_u64(j, "grid_bytes", gtbs_grid_size(cfg));
+	json_u64(j, "grid_sm_bytes", gtbs_grid_sm_size(cfg));
+	json_obj_end(j);
 	fprintf(stderr,
 		"sched: %4u SMs %-13s %3u grids: %7.1f ns/event (median of %u)\n",
 		cfg->nr_sms, policy, nr_grids, c->ps[reps / 2] / 1000.0, reps);
@@ -478,7 +478,7 @@ int main(int argc, char **argv)
 	static struct bench_cell cells[MAX_LIST];
 	struct wl_set *set;
 	char errbuf[512];
-	bool first = true;
+	struct json j;
 	int c;
 
 	if (gtbs_policy_register_builtins())
@@ -547,9 +547,13 @@ int main(int argc, char **argv)
 	if (!set->nr_programs)
 		die("%s: no programs", file);
 
-	printf("{\n  \"workloads\": \"%s\",\n  \"blocks_per_rep\": %llu,\n"
-	       "  \"warmup_max\": %llu,\n  \"reps\": %u,\n  \"runs\": [",
-	       file, target, warmup_max, reps);
+	json_init(&j, stdout);
+	json_obj(&j, NULL);
+	json_str(&j, "workloads", file);
+	json_u64(&j, "blocks_per_rep", target);
+	json_u64(&j, "warmup_max", warmup_max);
+	json_u64(&j, "reps", reps);
+	json_arr(&j, "runs");
 	for (s = 0; s < nr_sms; s++) {
 		struct gtbs_dev_config cfg;
 		const char *why;
@@ -572,14 +576,15 @@ int main(int argc, char **argv)
 						       policies[p], set,
 						       grids[gi], target,
 						       warmup_max);
-			for (gi = 0; gi < nr_grid_counts; gi++) {
-				print_run(&cells[gi], &cfg, reps, grids[gi],
-					  policies[p]->name, first);
-				first = false;
-			}
+			for (gi = 0; gi < nr_grid_counts; gi++)
+				print_run(&j, &cells[gi], &cfg, reps,
+					  grids[gi], policies[p]->name);
 		}
 	}
-	printf("\n  ]\n}\n");
+	json_arr_end(&j);
+	json_obj_end(&j);
+	if (json_end(&j))
+		return 1;
 	wl_free(set);
 	return 0;
 }

@@ -195,7 +195,7 @@ static void list_json(const struct gputbs_mon_dev *d,
 		json_u64(&j, "grids", t[i].grids);
 		json_u64(&j, "sm_time", t[i].sm_time);
 		json_u64(&j, "now_cycle", t[i].now_cycle);
-		json_bool(&j, "throttled", t[i].throttled);
+		json_boolean(&j, "throttled", t[i].throttled);
 		json_u64(&j, "throttled_cycles", t[i].throttled_cycles);
 		json_u64(&j, "throttles", t[i].throttles);
 		json_obj_end(&j);

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "monitor_fmt.h"
 #include "gtbs_names.h"
+#include "../lib/json.h"
 
 const char *mon_class_name(__u32 prio_class)
 {
@@ -108,85 +109,82 @@ void mon_event_text(FILE *f, const struct gputbs_mon_event *ev)
 	fputc('\n', f);
 }
 
-/* A JSON string; labels and policy names are printable ASCII already. */
-static void json_str(FILE *f, const char *s)
+static void json_grid(struct json *j, const struct gputbs_mon_grid *g)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void json_grid(FILE *f, const struct gputbs_mon_grid *g)
-{
-	fprintf(f, "{\"id\":%" PRIu64 ",\"pid\":%u,\"client_id\":%" PRIu64
-		",\"handle\":%u,\"label\":", (uint64_t)g->id, g->pid,
-		(uint64_t)g->client_id, g->handle);
-	json_str(f, g->label);
-	fprintf(f, ",\"class\":\"%s\",\"state\":\"%s\",\"nr_blocks\":%u"
-		",\"blocks_issued\":%u,\"blocks_done\":%u,\"resident\":%u"
-		",\"residency\":%u,\"submit_cycle\":%" PRIu64
-		",\"alone_cycles\":%" PRIu64,
-		mon_class_name(g->prio_class), gputbs_grid_state_name(g->state),
-		g->nr_blocks, g->blocks_issued, g->blocks_done, g->resident,
-		g->residency, (uint64_t)g->submit_cycle,
-		(uint64_t)g->alone_cycles);
+	json_obj(j, "grid");
+	json_u64(j, "id", g->id);
+	json_u64(j, "pid", g->pid);
+	json_u64(j, "client_id", g->client_id);
+	json_u64(j, "handle", g->handle);
+	json_str(j, "label", g->label);
+	json_str(j, "class", mon_class_name(g->prio_class));
+	json_str(j, "state", gputbs_grid_state_name(g->state));
+	json_u64(j, "nr_blocks", g->nr_blocks);
+	json_u64(j, "blocks_issued", g->blocks_issued);
+	json_u64(j, "blocks_done", g->blocks_done);
+	json_u64(j, "resident", g->resident);
+	json_u64(j, "residency", g->residency);
+	json_u64(j, "submit_cycle", g->submit_cycle);
+	json_u64(j, "alone_cycles", g->alone_cycles);
 	if (g->flags & GPUTBS_MON_GRID_STARTED)
-		fprintf(f, ",\"start_cycle\":%" PRIu64,
-			(uint64_t)g->start_cycle);
+		json_u64(j, "start_cycle", g->start_cycle);
 	if (g->flags & GPUTBS_MON_GRID_ENDED)
-		fprintf(f, ",\"end_cycle\":%" PRIu64, (uint64_t)g->end_cycle);
-	if (g->flags & GPUTBS_MON_GRID_PREDICTED)
-		fprintf(f, ",\"pred_remaining\":%" PRIu64 ",\"pred_cycle\":%"
-			PRIu64, (uint64_t)g->pred_remaining,
-			(uint64_t)g->pred_cycle);
-	fputc('}', f);
+		json_u64(j, "end_cycle", g->end_cycle);
+	if (g->flags & GPUTBS_MON_GRID_PREDICTED) {
+		json_u64(j, "pred_remaining", g->pred_remaining);
+		json_u64(j, "pred_cycle", g->pred_cycle);
+	}
+	json_obj_end(j);
 }
 
+/* One event, one line: {"event":"...",...} (JSON Lines, json-c's plain). */
 void mon_event_json(FILE *f, const struct gputbs_mon_event *ev)
 {
-	fprintf(f, "{\"event\":\"%s\"", gputbs_event_name(ev->type));
+	struct json j;
+
+	json_init_line(&j, f);
+	json_obj(&j, NULL);
+	json_str(&j, "event", gputbs_event_name(ev->type));
 	switch (ev->type) {
 	case GPUTBS_EVENT_LOST:
-		fprintf(f, ",\"lost\":%" PRIu64 "}\n", (uint64_t)ev->lost);
-		return;
+		json_u64(&j, "lost", ev->lost);
+		break;
 	case GPUTBS_EVENT_POLICY_CHANGED:
-		fprintf(f, ",\"cycle\":%" PRIu64 ",\"time_ns\":%" PRIu64
-			",\"policy\":", (uint64_t)ev->cycle,
-			(uint64_t)ev->time_ns);
-		json_str(f, ev->policy);
-		fputs(",\"old_policy\":", f);
-		json_str(f, ev->old_policy);
-		fputs("}\n", f);
-		return;
+		json_u64(&j, "cycle", ev->cycle);
+		json_u64(&j, "time_ns", ev->time_ns);
+		json_str(&j, "policy", ev->policy);
+		json_str(&j, "old_policy", ev->old_policy);
+		break;
 	default:
+		json_u64(&j, "cycle", ev->cycle);
+		json_u64(&j, "time_ns", ev->time_ns);
+		json_grid(&j, &ev->grid);
+		if (ev->type == GPUTBS_EVENT_GRID_PREEMPTED) {
+			json_u64(&j, "by_grid_id", ev->by_grid_id);
+			json_u64(&j, "sm", ev->sm);
+			json_str(&j, "reason",
+				 gputbs_preemption_reason_name(ev->reason));
+		}
 		break;
 	}
-	fprintf(f, ",\"cycle\":%" PRIu64 ",\"time_ns\":%" PRIu64 ",\"grid\":",
-		(uint64_t)ev->cycle, (uint64_t)ev->time_ns);
-	json_grid(f, &ev->grid);
-	if (ev->type == GPUTBS_EVENT_GRID_PREEMPTED)
-		fprintf(f, ",\"by_grid_id\":%" PRIu64 ",\"sm\":%u,\"reason\":\"%s\"",
-			(uint64_t)ev->by_grid_id, ev->sm,
-			gputbs_preemption_reason_name(ev->reason));
-	fputs("}\n", f);
+	json_obj_end(&j);
+	json_end(&j);
 }
 
 /* This socket's buffer overflowed: events are missing here. */
 void mon_overflow(FILE *f, enum report_format format)
 {
-	if (format == REPORT_JSON)
-		fputs("{\"event\":\"socket-overflow\"}\n", f);
-	else
+	struct json j;
+
+	if (format == REPORT_JSON) {
+		json_init_line(&j, f);
+		json_obj(&j, NULL);
+		json_str(&j, "event", "socket-overflow");
+		json_obj_end(&j);
+		json_end(&j);
+	} else {
 		fprintf(f, "%14s  %-14s  events lost: the socket's receive buffer overflowed\n",
 			"-", "socket-overflow");
+	}
 	fflush(f);
 }

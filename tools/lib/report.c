@@ -1005,7 +1005,7 @@ static void report_run_json(struct json *j, const struct report *r,
 	if (report_run_has_requests(res, i))
 		report_requests_json(j, r, s, res->t0_cycle);
 	if (!s->stream_order && s->nr_grids > 1)
-		json_bool(j, "wall_clock_dependent", true);
+		json_boolean(j, "wall_clock_dependent", true);
 	if (s->nr_requests > 1) {
 		json_obj_end(j);
 		return;
@@ -1060,7 +1060,7 @@ static void report_workload_json(struct json *j, const struct report *r,
 	json_str(j, "policy", policy);
 	json_u64(j, "t0_ns", res->t0_ns);
 	json_u64(j, "t0_cycle", res->t0_cycle);
-	json_bool(j, "exact_arrivals", !res->wakeup_arrivals);
+	json_boolean(j, "exact_arrivals", !res->wakeup_arrivals);
 	if (res->load_ppm)
 		json_double(j, "load", res->load_ppm / 1e6);
 	if (res->runs[0].has_share) {
@@ -1123,7 +1123,7 @@ void report_run(FILE *f, const struct report *r)
 	}
 	report_json_open(&j, f, r);
 	wc = report_wall_clock_program(r);
-	json_bool(&j, "wall_clock_dependent", wc != NULL);
+	json_boolean(&j, "wall_clock_dependent", wc != NULL);
 	if (wc)
 		json_str(&j, "wall_clock_program", wc->name);
 	report_alone_json(&j, r);
@@ -1516,7 +1516,7 @@ static void report_calibration_json(FILE *f, const struct report *r,
 			json_u64(&j, "expect_cycles", g->expect);
 			json_u64(&j, "cycles", report_cycles(w));
 			json_s64(&j, "error_ppm", e);
-			json_bool(&j, "within", report_within(r, e));
+			json_boolean(&j, "within", report_within(r, e));
 			report_wait_json(&j, w);
 			json_obj_end(&j);
 		}

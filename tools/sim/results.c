@@ -20,7 +20,10 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stdlib.h>
+
+#include <json-c/json.h>
 
 #include "../lib/input.h"
 #include "sim.h"
@@ -48,37 +51,38 @@ sim_rerr(const struct sim_reader *r, const char *fmt, ...)
 }
 
 /* An optional number: left alone if absent or null. */
-static void sim_read_opt(const struct sim_jval *obj, const char *key, u64 *out)
+static void sim_read_opt(const struct json_object *obj, const char *key,
+			 u64 *out)
 {
-	const struct sim_jval *v = sim_json_get(obj, key);
-
+	const char *num = sim_json_num(sim_json_get(obj, key));
 	u64 x;
 
-	if (v && v->type == SIM_JNUM && !sim_parse_uint(v->str, 0, U64_MAX, &x))
+	if (num && !sim_parse_uint(num, 0, U64_MAX, &x))
 		*out = x;
 }
 
 /* "predictor" and "share_mode", absent or null in older and module files. */
-static int sim_read_modes(const struct sim_jval *root, struct sim_modes *m)
+static int sim_read_modes(const struct json_object *root, struct sim_modes *m)
 {
-	const struct sim_jval *v;
+	struct json_object *idem;
+	const char *v;
 	u64 x = 0;
 	u32 i;
 
 	sim_modes_default(m);
-	v = sim_json_get(root, "predictor");
-	if (v && v->type == SIM_JSTR) {
+	v = sim_json_str(sim_json_get(root, "predictor"));
+	if (v) {
 		for (i = 0; i < GTBS_NR_PRED_MODES; i++)
-			if (!strcmp(v->str, gtbs_pred_mode_name(i)))
+			if (!strcmp(v, gtbs_pred_mode_name(i)))
 				break;
 		if (i == GTBS_NR_PRED_MODES)
 			return -EINVAL;
 		m->pred_mode = i;
 	}
-	v = sim_json_get(root, "preempt_mode");
-	if (v && v->type == SIM_JSTR) {
+	v = sim_json_str(sim_json_get(root, "preempt_mode"));
+	if (v) {
 		for (i = 0; i < GTBS_NR_PREEMPT_MODES; i++)
-			if (!strcmp(v->str, gtbs_preempt_mode_name(i)))
+			if (!strcmp(v, gtbs_preempt_mode_name(i)))
 				break;
 		if (i == GTBS_NR_PREEMPT_MODES)
 			return -EINVAL;
@@ -86,67 +90,78 @@ static int sim_read_modes(const struct sim_jval *root, struct sim_modes *m)
 	}
 	sim_read_opt(root, "switch_bytes_per_cycle", &x);
 	m->switch_bw = x <= 65536 ? x : 0;
-	v = sim_json_get(root, "idempotent");
-	m->idempotent = v && v->type == SIM_JBOOL && !strcmp(v->str, "true");
-	v = sim_json_get(root, "share_mode");
-	if (v && v->type == SIM_JSTR) {
+	idem = sim_json_get(root, "idempotent");
+	m->idempotent = json_object_is_type(idem, json_type_boolean) &&
+			json_object_get_boolean(idem);
+	v = sim_json_str(sim_json_get(root, "share_mode"));
+	if (v) {
 		struct sim_param *p = &m->params[m->nr_params++];
 
-		if (strlen(v->str) >= sizeof(p->value))
+		if (strlen(v) >= sizeof(p->value))
 			return -EINVAL;
 		strcpy(p->name, "share_mode");
-		strcpy(p->value, v->str);
+		strcpy(p->value, v);
 	}
 	return 0;
 }
 
-static const struct sim_jval *sim_member(const struct sim_reader *r,
-					 const struct sim_jval *obj,
-					 const char *key, enum sim_jtype type)
+static struct json_object *sim_member(const struct sim_reader *r,
+				      const struct json_object *obj,
+				      const char *key, enum json_type type)
 {
-	const struct sim_jval *v = sim_json_get(obj, key);
+	struct json_object *v = sim_json_get(obj, key);
 
-	if (!v || v->type != type) {
-		sim_rerr(r, "no %s '%s'", type == SIM_JARR ? "array" :
-			 type == SIM_JOBJ ? "object" : type == SIM_JSTR ?
-			 "string" : "number", key);
+	if (!v || !json_object_is_type(v, type)) {
+		sim_rerr(r, "no %s '%s'", type == json_type_array ? "array" :
+			 type == json_type_object ? "object" :
+			 type == json_type_string ? "string" : "number", key);
 		return NULL;
 	}
 	return v;
 }
 
+/* An array's length and elements (json-c's, for short lines). */
+static size_t sim_jlen(const struct json_object *arr)
+{
+	return json_object_array_length(arr);
+}
+
+static struct json_object *sim_jitem(const struct json_object *arr, size_t i)
+{
+	return json_object_array_get_idx(arr, i);
+}
+
 /* An unsigned integer member; null gives @null_val if @null_ok. */
-static int sim_u64(const struct sim_reader *r, const struct sim_jval *obj,
+static int sim_u64(const struct sim_reader *r, const struct json_object *obj,
 		   const char *key, bool null_ok, u64 *out)
 {
-	const struct sim_jval *v = sim_json_get(obj, key);
+	const char *num = sim_json_num(sim_json_get(obj, key));
 
-	if (v && v->type == SIM_JNULL && null_ok) {
+	if (null_ok && sim_json_has(obj, key) && !sim_json_get(obj, key)) {
 		*out = 0;
 		return 0;
 	}
-	if (!v || v->type != SIM_JNUM || sim_parse_uint(v->str, 0, U64_MAX,
-							out))
+	if (!num || sim_parse_uint(num, 0, U64_MAX, out))
 		return sim_rerr(r, "'%s' is not an unsigned integer", key);
 	return 0;
 }
 
 /* A six-decimal fixed-point member ("1.202020") as GTBS_FP_ONE units. */
 static int sim_fp_member(const struct sim_reader *r,
-			 const struct sim_jval *obj, const char *key,
+			 const struct json_object *obj, const char *key,
 			 u64 *out)
 {
-	const struct sim_jval *v = sim_json_get(obj, key);
+	const char *num = sim_json_num(sim_json_get(obj, key));
 	char ip[32];
 	const char *dot;
 	u64 i, f;
 
-	if (!v || v->type != SIM_JNUM)
+	if (!num)
 		return sim_rerr(r, "'%s' is not a number", key);
-	dot = strchr(v->str, '.');
-	if (!dot || strlen(dot + 1) != 6 || (size_t)(dot - v->str) >= sizeof(ip))
+	dot = strchr(num, '.');
+	if (!dot || strlen(dot + 1) != 6 || (size_t)(dot - num) >= sizeof(ip))
 		return sim_rerr(r, "'%s' is not a six-decimal number", key);
-	snprintf(ip, sizeof(ip), "%.*s", (int)(dot - v->str), v->str);
+	snprintf(ip, sizeof(ip), "%.*s", (int)(dot - num), num);
 	if (sim_parse_uint(ip, 0, U64_MAX / GTBS_FP_ONE - 1, &i) ||
 	    sim_parse_uint(dot + 1, 0, GTBS_FP_ONE - 1, &f))
 		return sim_rerr(r, "'%s' is not a six-decimal number", key);
@@ -154,31 +169,33 @@ static int sim_fp_member(const struct sim_reader *r,
 	return 0;
 }
 
-static int sim_str(const struct sim_reader *r, const struct sim_jval *obj,
+static int sim_str(const struct sim_reader *r, const struct json_object *obj,
 		   const char *key, char *buf, size_t len)
 {
-	const struct sim_jval *v = sim_member(r, obj, key, SIM_JSTR);
+	const char *v = sim_json_str(sim_member(r, obj, key,
+						json_type_string));
 
 	if (!v)
 		return SIM_EXIT_USAGE;
-	if (strlen(v->str) >= len)
+	if (strlen(v) >= len)
 		return sim_rerr(r, "'%s' is too long", key);
-	memcpy(buf, v->str, strlen(v->str) + 1);
+	memcpy(buf, v, strlen(v) + 1);
 	return 0;
 }
 
 /* A string member duplicated into *@out (NULL for null if @null_ok). */
-static int sim_strdup(const struct sim_reader *r, const struct sim_jval *obj,
-		      const char *key, bool null_ok, const char **out)
+static int sim_strdup(const struct sim_reader *r,
+		      const struct json_object *obj, const char *key,
+		      bool null_ok, const char **out)
 {
-	const struct sim_jval *v = sim_json_get(obj, key);
+	const struct json_object *v = sim_json_get(obj, key);
 
 	*out = NULL;
-	if (v && v->type == SIM_JNULL && null_ok)
+	if (!v && sim_json_has(obj, key) && null_ok)
 		return 0;
-	if (!v || v->type != SIM_JSTR)
+	if (!sim_json_str(v))
 		return sim_rerr(r, "no string '%s'", key);
-	*out = strdup(v->str);
+	*out = strdup(sim_json_str(v));
 	if (!*out) {
 		sim_err("out of memory");
 		return SIM_EXIT_SYSTEM;
@@ -187,20 +204,22 @@ static int sim_strdup(const struct sim_reader *r, const struct sim_jval *obj,
 }
 
 /* The programs, from "alone": names, grids, alone runtimes. */
-static int sim_read_alone(struct sim_reader *r, const struct sim_jval *root,
+static int sim_read_alone(struct sim_reader *r, const struct json_object *root,
 			  struct sim_eval *ev)
 {
-	const struct sim_jval *alone = sim_member(r, root, "alone", SIM_JARR);
+	const struct json_object *alone = sim_member(r, root, "alone",
+						     json_type_array);
 	unsigned int i, k;
 	int ret;
 	u64 v;
 
 	if (!alone)
 		return SIM_EXIT_USAGE;
-	if (alone->n > WL_MAX_PROGRAMS)
+	if (sim_jlen(alone) > WL_MAX_PROGRAMS)
 		return sim_rerr(r, "more than %d programs", WL_MAX_PROGRAMS);
-	for (i = 0; i < alone->n; i++) {
-		const struct sim_jval *a = &alone->items[i], *grids, *pv;
+	for (i = 0; i < sim_jlen(alone); i++) {
+		const struct json_object *a = sim_jitem(alone, i), *grids;
+		size_t nr_grids;
 		struct sim_prog_out *po = &ev->alone[i].progs[0];
 		struct wl_program *prog;
 
@@ -215,8 +234,7 @@ static int sim_read_alone(struct sim_reader *r, const struct sim_jval *root,
 		if (ret)
 			return ret;
 		/* the paper's name (paper=), null without; older JSON: none */
-		pv = sim_json_get(a, "paper");
-		if (pv && pv->type != SIM_JNULL) {
+		if (sim_json_get(a, "paper")) {
 			ret = sim_str(r, a, "paper", prog->paper,
 				      sizeof(prog->paper));
 			if (ret)
@@ -225,25 +243,26 @@ static int sim_read_alone(struct sim_reader *r, const struct sim_jval *root,
 		ret = sim_u64(r, a, "runtime_cycles", false, &po->turnaround);
 		if (ret)
 			return ret;
-		grids = sim_member(r, a, "grids", SIM_JARR);
+		grids = sim_member(r, a, "grids", json_type_array);
 		if (!grids)
 			return SIM_EXIT_USAGE;
-		if (!grids->n || grids->n > WL_MAX_LAUNCHES)
-			return sim_rerr(r, "%zu grids", grids->n);
-		prog->grids = calloc(grids->n, sizeof(*prog->grids));
+		nr_grids = sim_jlen(grids);
+		if (!nr_grids || nr_grids > WL_MAX_LAUNCHES)
+			return sim_rerr(r, "%zu grids", nr_grids);
+		prog->grids = calloc(nr_grids, sizeof(*prog->grids));
 		if (prog->grids) {
-			prog->nr_grids = grids->n;
-			prog->cap_grids = grids->n;
+			prog->nr_grids = nr_grids;
+			prog->cap_grids = nr_grids;
 		}
-		po->nr_grids = grids->n;
-		po->grids = calloc(grids->n, sizeof(*po->grids));
-		ev->alone_grids[i] = calloc(grids->n, sizeof(u64));
+		po->nr_grids = nr_grids;
+		po->grids = calloc(nr_grids, sizeof(*po->grids));
+		ev->alone_grids[i] = calloc(nr_grids, sizeof(u64));
 		if (!prog->grids || !po->grids || !ev->alone_grids[i]) {
 			sim_err("out of memory");
 			return SIM_EXIT_SYSTEM;
 		}
-		for (k = 0; k < grids->n; k++) {
-			const struct sim_jval *g = &grids->items[k];
+		for (k = 0; k < nr_grids; k++) {
+			const struct json_object *g = sim_jitem(grids, k);
 			struct wl_grid *wg = &prog->grids[k];
 
 			snprintf(r->where, sizeof(r->where),
@@ -278,11 +297,12 @@ static int sim_read_alone(struct sim_reader *r, const struct sim_jval *root,
 }
 
 /* One program of a pair into @po; its alone runtime into @alone. */
-static int sim_read_prog(struct sim_reader *r, const struct sim_jval *pj,
+static int sim_read_prog(struct sim_reader *r, const struct json_object *pj,
 			 const struct wl_program *prog,
 			 struct sim_prog_out *po, u64 *alone)
 {
-	const struct sim_jval *grids;
+	const struct json_object *grids;
+	size_t nr_grids;
 	char name[WL_NAME_LEN];
 	unsigned int k;
 	int ret;
@@ -297,20 +317,21 @@ static int sim_read_prog(struct sim_reader *r, const struct sim_jval *pj,
 	      sim_u64(r, pj, "shared_cycles", false, &po->turnaround);
 	if (ret)
 		return ret;
-	grids = sim_member(r, pj, "grids", SIM_JARR);
+	grids = sim_member(r, pj, "grids", json_type_array);
 	if (!grids)
 		return SIM_EXIT_USAGE;
-	if (grids->n != prog->nr_grids)
-		return sim_rerr(r, "%zu grids, not %u", grids->n,
+	nr_grids = sim_jlen(grids);
+	if (nr_grids != prog->nr_grids)
+		return sim_rerr(r, "%zu grids, not %u", nr_grids,
 				prog->nr_grids);
-	po->nr_grids = grids->n;
-	po->grids = calloc(grids->n, sizeof(*po->grids));
+	po->nr_grids = nr_grids;
+	po->grids = calloc(nr_grids, sizeof(*po->grids));
 	if (!po->grids) {
 		sim_err("out of memory");
 		return SIM_EXIT_SYSTEM;
 	}
-	for (k = 0; k < grids->n; k++) {
-		const struct sim_jval *g = &grids->items[k];
+	for (k = 0; k < nr_grids; k++) {
+		const struct json_object *g = sim_jitem(grids, k);
 		struct sim_grid_out *go = &po->grids[k];
 
 		ret = sim_u64(r, g, "residency", false, &v);
@@ -338,13 +359,13 @@ static int sim_read_prog(struct sim_reader *r, const struct sim_jval *pj,
 }
 
 /* One pair's result. */
-static int sim_read_pair(struct sim_reader *r, const struct sim_jval *pj,
+static int sim_read_pair(struct sim_reader *r, const struct json_object *pj,
 			 const struct sim_eval *ev, unsigned int i,
 			 struct sim_result *res)
 {
 	const struct sim_pair *pair = &ev->pairs[i];
 	const unsigned int idx[2] = { pair->a, pair->b };
-	const struct sim_jval *progs;
+	const struct json_object *progs;
 	char name[2 * WL_NAME_LEN];
 	u64 shared[2], stp, antt, strictf;
 	unsigned int k;
@@ -360,13 +381,13 @@ static int sim_read_pair(struct sim_reader *r, const struct sim_jval *pj,
 		      &res->out.sharing_switches);
 	if (ret)
 		return ret;
-	progs = sim_member(r, pj, "programs", SIM_JARR);
+	progs = sim_member(r, pj, "programs", json_type_array);
 	if (!progs)
 		return SIM_EXIT_USAGE;
-	if (progs->n != 2)
-		return sim_rerr(r, "%zu programs, not 2", progs->n);
+	if (sim_jlen(progs) != 2)
+		return sim_rerr(r, "%zu programs, not 2", sim_jlen(progs));
 	for (k = 0; k < 2; k++) {
-		ret = sim_read_prog(r, &progs->items[k], ev->progs[idx[k]],
+		ret = sim_read_prog(r, sim_jitem(progs, k), ev->progs[idx[k]],
 				    &res->out.progs[k], &res->alone[k]);
 		if (ret)
 			return ret;
@@ -385,21 +406,22 @@ static int sim_read_pair(struct sim_reader *r, const struct sim_jval *pj,
 	return 0;
 }
 
-static int sim_read_offsets(struct sim_reader *r, const struct sim_jval *root,
-			    struct sim_eval *ev)
+static int sim_read_offsets(struct sim_reader *r,
+			    const struct json_object *root, struct sim_eval *ev)
 {
-	const struct sim_jval *offs = sim_member(r, root, "offsets", SIM_JARR);
+	const struct json_object *offs = sim_member(r, root, "offsets",
+						    json_type_array);
 	unsigned int o, p, i;
 	int ret;
 	u64 v;
 
 	if (!offs)
 		return SIM_EXIT_USAGE;
-	if (offs->n != ev->nr_offsets)
-		return sim_rerr(r, "%zu offsets, not %u", offs->n,
+	if (sim_jlen(offs) != ev->nr_offsets)
+		return sim_rerr(r, "%zu offsets, not %u", sim_jlen(offs),
 				ev->nr_offsets);
 	for (o = 0; o < ev->nr_offsets; o++) {
-		const struct sim_jval *oj = &offs->items[o], *pols;
+		const struct json_object *oj = sim_jitem(offs, o), *pols;
 
 		snprintf(r->where, sizeof(r->where), "offsets[%u]", o);
 		ret = sim_u64(r, oj, "offset_pct", false, &v);
@@ -408,14 +430,15 @@ static int sim_read_offsets(struct sim_reader *r, const struct sim_jval *root,
 		if (v != ev->offsets[o])
 			return sim_rerr(r, "offset %" PRIu64 ", not %u",
 					(uint64_t)v, ev->offsets[o]);
-		pols = sim_member(r, oj, "policies", SIM_JARR);
+		pols = sim_member(r, oj, "policies", json_type_array);
 		if (!pols)
 			return SIM_EXIT_USAGE;
-		if (pols->n != ev->nr_policies)
-			return sim_rerr(r, "%zu policies, not %u", pols->n,
-					ev->nr_policies);
+		if (sim_jlen(pols) != ev->nr_policies)
+			return sim_rerr(r, "%zu policies, not %u",
+					sim_jlen(pols), ev->nr_policies);
 		for (p = 0; p < ev->nr_policies; p++) {
-			const struct sim_jval *pj = &pols->items[p], *pairs;
+			const struct json_object *pj = sim_jitem(pols, p);
+			const struct json_object *pairs;
 			char name[64];
 
 			snprintf(r->where, sizeof(r->where),
@@ -426,17 +449,17 @@ static int sim_read_offsets(struct sim_reader *r, const struct sim_jval *root,
 			if (strcmp(name, ev->policies[p]->name))
 				return sim_rerr(r, "policy '%s', not '%s'",
 						name, ev->policies[p]->name);
-			pairs = sim_member(r, pj, "pairs", SIM_JARR);
+			pairs = sim_member(r, pj, "pairs", json_type_array);
 			if (!pairs)
 				return SIM_EXIT_USAGE;
-			if (pairs->n != ev->nr_pairs)
+			if (sim_jlen(pairs) != ev->nr_pairs)
 				return sim_rerr(r, "%zu pairs, not %u",
-						pairs->n, ev->nr_pairs);
+						sim_jlen(pairs), ev->nr_pairs);
 			for (i = 0; i < ev->nr_pairs; i++) {
 				snprintf(r->where, sizeof(r->where),
 					 "offsets[%u].policies[%u].pairs[%u]",
 					 o, p, i);
-				ret = sim_read_pair(r, &pairs->items[i], ev, i,
+				ret = sim_read_pair(r, sim_jitem(pairs, i), ev, i,
 						    sim_result_at(ev, o, p, i));
 				if (ret)
 					return ret;
@@ -449,18 +472,18 @@ static int sim_read_offsets(struct sim_reader *r, const struct sim_jval *root,
 
 /* The timeline, if the JSON has one. */
 static int sim_read_timeline(struct sim_reader *r,
-			     const struct sim_jval *root,
+			     const struct json_object *root,
 			     const struct sim_eval *ev,
 			     struct sim_timeline *tl)
 {
-	const struct sim_jval *tj = sim_json_get(root, "timeline"), *pols;
+	const struct json_object *tj = sim_json_get(root, "timeline"), *pols;
 	char name[2 * WL_NAME_LEN];
 	unsigned int t;
 	int pair, ret;
-	size_t b;
+	size_t b, nr_blocks;
 	u64 v;
 
-	if (!tj || tj->type == SIM_JNULL)
+	if (!tj)
 		return 0;
 	snprintf(r->where, sizeof(r->where), "timeline");
 	ret = sim_str(r, tj, "pair", name, sizeof(name)) ?:
@@ -472,13 +495,13 @@ static int sim_read_timeline(struct sim_reader *r,
 		return sim_rerr(r, "no pair '%s'", name);
 	tl->pair = pair;
 	tl->offset = v;
-	pols = sim_member(r, tj, "policies", SIM_JARR);
+	pols = sim_member(r, tj, "policies", json_type_array);
 	if (!pols)
 		return SIM_EXIT_USAGE;
-	if (pols->n > SIM_MAX_POLICIES)
+	if (sim_jlen(pols) > SIM_MAX_POLICIES)
 		return sim_rerr(r, "more than %d policies", SIM_MAX_POLICIES);
-	for (t = 0; t < pols->n; t++) {
-		const struct sim_jval *pj = &pols->items[t], *blocks;
+	for (t = 0; t < sim_jlen(pols); t++) {
+		const struct json_object *pj = sim_jitem(pols, t), *blocks;
 		struct sim_out *out = &tl->outs[t];
 		char pname[64];
 
@@ -489,78 +512,82 @@ static int sim_read_timeline(struct sim_reader *r,
 		if (!tl->policies[t])
 			return sim_rerr(r, "unknown policy '%s'", pname);
 		tl->nr_policies++;
-		blocks = sim_member(r, pj, "blocks", SIM_JARR);
+		blocks = sim_member(r, pj, "blocks", json_type_array);
 		if (!blocks)
 			return SIM_EXIT_USAGE;
-		out->blocks = calloc(blocks->n ?: 1, sizeof(*out->blocks));
+		nr_blocks = sim_jlen(blocks);
+		out->blocks = calloc(nr_blocks ?: 1, sizeof(*out->blocks));
 		if (!out->blocks) {
 			sim_err("out of memory");
 			return SIM_EXIT_SYSTEM;
 		}
-		for (b = 0; b < blocks->n; b++) {
+		for (b = 0; b < nr_blocks; b++) {
+			const char *bs = sim_json_str(sim_jitem(blocks, b));
 			struct sim_block *sb = &out->blocks[b];
 			uint64_t start, end;
 			int n = -1;
 
-			if (blocks->items[b].type != SIM_JSTR ||
-			    sscanf(blocks->items[b].str,
+			if (!bs ||
+			    sscanf(bs,
 				   "%u %u %u %u %u %" SCNu64 " %" SCNu64 "%n",
 				   &sb->run, &sb->grid, &sb->sm, &sb->slot,
 				   &sb->block, &start, &end, &n) != 7 ||
-			    blocks->items[b].str[n] || sb->run > 1 ||
+			    bs[n] || sb->run > 1 ||
 			    sb->sm >= ev->cfg.nr_sms)
 				return sim_rerr(r, "policy %s: bad block %zu",
 						pname, b);
 			sb->start = start;
 			sb->end = end;
 		}
-		out->nr_blocks = blocks->n;
+		out->nr_blocks = nr_blocks;
 	}
 	r->where[0] = '\0';
 	return 0;
 }
 
-static int sim_read_policies(struct sim_reader *r, const struct sim_jval *root,
+static int sim_read_policies(struct sim_reader *r,
+			     const struct json_object *root,
 			     struct sim_eval *ev)
 {
-	const struct sim_jval *pols = sim_member(r, root, "policies", SIM_JARR);
-	const struct sim_jval *offs = sim_member(r, root, "offsets_pct",
-						 SIM_JARR);
+	const struct json_object *pols = sim_member(r, root, "policies",
+						    json_type_array);
+	const struct json_object *offs = sim_member(r, root, "offsets_pct",
+						    json_type_array);
 	unsigned int i;
+	const char *s;
 	u64 v;
 
 	if (!pols || !offs)
 		return SIM_EXIT_USAGE;
-	if (!pols->n || pols->n > SIM_MAX_POLICIES)
-		return sim_rerr(r, "%zu policies", pols->n);
-	for (i = 0; i < pols->n; i++) {
-		if (pols->items[i].type != SIM_JSTR)
+	if (!sim_jlen(pols) || sim_jlen(pols) > SIM_MAX_POLICIES)
+		return sim_rerr(r, "%zu policies", sim_jlen(pols));
+	for (i = 0; i < sim_jlen(pols); i++) {
+		s = sim_json_str(sim_jitem(pols, i));
+		if (!s)
 			return sim_rerr(r, "policies[%u] is not a string", i);
-		ev->policies[i] = gtbs_policy_find(pols->items[i].str);
+		ev->policies[i] = gtbs_policy_find(s);
 		if (!ev->policies[i])
-			return sim_rerr(r, "unknown policy '%s'",
-					pols->items[i].str);
+			return sim_rerr(r, "unknown policy '%s'", s);
 	}
-	ev->nr_policies = pols->n;
-	if (!offs->n || offs->n > SIM_MAX_OFFSETS)
-		return sim_rerr(r, "%zu offsets", offs->n);
-	for (i = 0; i < offs->n; i++) {
-		if (offs->items[i].type != SIM_JNUM ||
-		    sim_parse_uint(offs->items[i].str, 0, SIM_MAX_OFFSET_PCT,
-				   &v))
+	ev->nr_policies = sim_jlen(pols);
+	if (!sim_jlen(offs) || sim_jlen(offs) > SIM_MAX_OFFSETS)
+		return sim_rerr(r, "%zu offsets", sim_jlen(offs));
+	for (i = 0; i < sim_jlen(offs); i++) {
+		s = sim_json_num(sim_jitem(offs, i));
+		if (!s || sim_parse_uint(s, 0, SIM_MAX_OFFSET_PCT, &v))
 			return sim_rerr(r, "offsets_pct[%u] is not 0..%d", i,
 					SIM_MAX_OFFSET_PCT);
 		ev->offsets[i] = v;
 	}
-	ev->nr_offsets = offs->n;
+	ev->nr_offsets = sim_jlen(offs);
 	return 0;
 }
 
 /* The top-level members other than the results. */
-static int sim_read_head(struct sim_reader *r, const struct sim_jval *root,
+static int sim_read_head(struct sim_reader *r, const struct json_object *root,
 			 struct sim_eval *ev)
 {
-	const struct sim_jval *backend, *key;
+	const char *backend, *key;
 	int ret;
 	u64 v;
 
@@ -571,48 +598,49 @@ static int sim_read_head(struct sim_reader *r, const struct sim_jval *root,
 	      sim_u64(r, root, "seed", false, &ev->seed);
 	if (ret)
 		return ret;
-	backend = sim_member(r, root, "backend", SIM_JSTR);
-	key = sim_member(r, root, "sjf_key", SIM_JSTR);
+	backend = sim_json_str(sim_member(r, root, "backend",
+					  json_type_string));
+	key = sim_json_str(sim_member(r, root, "sjf_key", json_type_string));
 	if (!backend || !key)
 		return SIM_EXIT_USAGE;
-	if (strcmp(backend->str, "module") && strcmp(backend->str, "simulator"))
-		return sim_rerr(r, "unknown backend '%s'", backend->str);
-	ev->module = !strcmp(backend->str, "module");
+	if (strcmp(backend, "module") && strcmp(backend, "simulator"))
+		return sim_rerr(r, "unknown backend '%s'", backend);
+	ev->module = !strcmp(backend, "module");
 	if (ev->module && !ev->device)
 		return sim_rerr(r, "a module's results without 'device'");
-	if (strcmp(key->str, "model") && strcmp(key->str, "measured"))
-		return sim_rerr(r, "unknown sjf_key '%s'", key->str);
-	ev->sjf_model = !strcmp(key->str, "model");
+	if (strcmp(key, "model") && strcmp(key, "measured"))
+		return sim_rerr(r, "unknown sjf_key '%s'", key);
+	ev->sjf_model = !strcmp(key, "model");
 	ev->seed_mix = sim_seed_mix(ev->seed);
 	ret = sim_read_modes(root, &ev->modes);
 	if (ret)
 		return sim_rerr(r, "unknown predictor or share_mode");
 	gtbs_config_default(&ev->cfg);
 	/* the device preset, absent from the JSON of older releases */
-	key = sim_json_get(root, "preset");
-	if (key && key->type == SIM_JSTR) {
-		const struct gtbs_dev_preset *p = gtbs_config_preset(key->str);
+	key = sim_json_str(sim_json_get(root, "preset"));
+	if (key) {
+		const struct gtbs_dev_preset *p = gtbs_config_preset(key);
 
 		if (!p)
-			return sim_rerr(r, "unknown preset '%s'", key->str);
+			return sim_rerr(r, "unknown preset '%s'", key);
 		ev->cfg = p->cfg;
 		ev->preset = p->name;
-	} else if (key && key->type != SIM_JNULL) {
+	} else if (sim_json_get(root, "preset")) {
 		return sim_rerr(r, "'preset' is not a string");
 	}
-	key = sim_member(r, root, "timing_model", SIM_JSTR);
+	key = sim_json_str(sim_member(r, root, "timing_model",
+				      json_type_string));
 	if (!key)
 		return SIM_EXIT_USAGE;
-	if (sim_timing_parse(key->str, &ev->cfg))
-		return sim_rerr(r, "unknown timing_model '%s'", key->str);
+	if (sim_timing_parse(key, &ev->cfg))
+		return sim_rerr(r, "unknown timing_model '%s'", key);
 	/* absent from the JSON of releases before block times had waves */
-	key = sim_json_get(root, "block_times");
+	key = sim_json_str(sim_json_get(root, "block_times"));
 	ev->cfg.block_times = GTBS_BLOCK_TIMES_INDEPENDENT;
-	if (key && (key->type != SIM_JSTR ||
-		    (strcmp(key->str, "independent") &&
-		     strcmp(key->str, "wave"))))
+	if (sim_json_has(root, "block_times") &&
+	    (!key || (strcmp(key, "independent") && strcmp(key, "wave"))))
 		return sim_rerr(r, "block_times is not wave or independent");
-	if (key && !strcmp(key->str, "wave"))
+	if (key && !strcmp(key, "wave"))
 		ev->cfg.block_times = GTBS_BLOCK_TIMES_WAVE;
 	ret = sim_u64(r, root, "nr_sms", false, &v);
 	if (ret)
@@ -672,6 +700,121 @@ static char *sim_slurp(const char *path)
 	return buf;
 }
 
+/* ---- JSON through json-c (sim.h), for this file and sweep.c ---- */
+
+/* as deep as the reader before json-c allowed */
+#define SIM_JSON_MAX_DEPTH	64
+
+/**
+ * sim_json_parse() - parse a JSON text with json-c
+ * @text: NUL-terminated.
+ * @err: out: on failure, "line L, column C: what".
+ * @errlen: size of @err.
+ * @ret: out: 0, -EINVAL (not JSON) or -ENOMEM.
+ *
+ * Strict RFC 8259 as json-c's JSON_TOKENER_STRICT has it (it also takes
+ * a few things the RFC does not, such as 'single quotes'), nested at most
+ * %SIM_JSON_MAX_DEPTH deep, nothing but white space after the value.
+ * Members named twice: json-c keeps the last.
+ *
+ * Return: the value (json_object_put() it; NULL also for a JSON null).
+ */
+struct json_object *sim_json_parse(const char *text, char *err,
+				   size_t errlen, int *ret)
+{
+	size_t len = strlen(text), end, i, line = 1, col = 1;
+	enum json_tokener_error jerr;
+	struct json_object *root;
+	struct json_tokener *tok;
+	const char *what;
+
+	*ret = 0;
+	err[0] = '\0';
+	if (len > INT_MAX) {
+		snprintf(err, errlen, "larger than %d bytes", INT_MAX);
+		*ret = -EINVAL;
+		return NULL;
+	}
+	tok = json_tokener_new_ex(SIM_JSON_MAX_DEPTH);
+	if (!tok) {
+		snprintf(err, errlen, "out of memory");
+		*ret = -ENOMEM;
+		return NULL;
+	}
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (jerr == json_tokener_success) {
+		end += strspn(text + end, " \t\r\n");
+		if (end == len)
+			return root;
+		json_object_put(root);
+		what = "text after the value";
+	} else if (jerr == json_tokener_continue) {
+		end = len;
+		what = "unexpected end of input";
+	} else {
+		what = json_tokener_error_desc(jerr);
+	}
+	for (i = 0; i < end && i < len; i++, col++)
+		if (text[i] == '\n') {
+			line++;
+			col = 0;
+		}
+	if (end < len && text[end] > ' ' && text[end] < 0x7f)
+		snprintf(err, errlen, "line %zu, column %zu: %s at '%c'",
+			 line, col, what, text[end]);
+	else
+		snprintf(err, errlen, "line %zu, column %zu: %s", line, col,
+			 what);
+	*ret = -EINVAL;
+	return NULL;
+}
+
+/**
+ * sim_json_get() - a member of an object
+ * @obj: the object (or anything else, or NULL: NULL).
+ * @key: the member's name.
+ *
+ * Return: its value; NULL if absent or null.
+ */
+struct json_object *sim_json_get(const struct json_object *obj,
+				 const char *key)
+{
+	struct json_object *v = NULL;
+
+	return json_object_object_get_ex(obj, key, &v) ? v : NULL;
+}
+
+/* Whether @obj has a member @key, null or not. */
+bool sim_json_has(const struct json_object *obj, const char *key)
+{
+	return json_object_object_get_ex(obj, key, NULL);
+}
+
+/*
+ * A number's text: an integer's as json-c prints it (strict parsing
+ * leaves no other way to write it but "-0"), a decimal's as in the file
+ * (json-c keeps it for doubles it parses).  NULL if @v is no number.
+ */
+const char *sim_json_num(const struct json_object *v)
+{
+	if (!json_object_is_type(v, json_type_int) &&
+	    !json_object_is_type(v, json_type_double))
+		return NULL;
+	return json_object_get_string((struct json_object *)v);
+}
+
+/* A string value; NULL if @v is no string. */
+const char *sim_json_str(const struct json_object *v)
+{
+	if (!json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string((struct json_object *)v);
+}
+
 /**
  * sim_load_results() - a sweep from its JSON
  * @path: the file, or "-" for standard input.
@@ -686,7 +829,7 @@ int sim_load_results(const char *path, struct sim_eval *ev,
 		     struct sim_timeline *tl)
 {
 	struct sim_reader r = { .path = path };
-	struct sim_jval root;
+	struct json_object *root;
 	char err[256];
 	const char *why;
 	char *text;
@@ -698,24 +841,23 @@ int sim_load_results(const char *path, struct sim_eval *ev,
 		sim_err("--results: %s: %s", path, strerror(errno));
 		return errno == ENOMEM ? SIM_EXIT_SYSTEM : SIM_EXIT_USAGE;
 	}
-	ret = sim_json_parse(text, &root, err, sizeof(err));
+	root = sim_json_parse(text, err, sizeof(err), &ret);
 	free(text);
 	if (ret) {
-		sim_json_free(&root);
 		sim_err("%s: %s", path, err);
 		return ret == -ENOMEM ? SIM_EXIT_SYSTEM : SIM_EXIT_USAGE;
 	}
 	ev->set = calloc(1, sizeof(*ev->set));
 	if (!ev->set) {
-		sim_json_free(&root);
+		json_object_put(root);
 		sim_err("out of memory");
 		return SIM_EXIT_SYSTEM;
 	}
-	if (root.type != SIM_JOBJ)
+	if (!json_object_is_type(root, json_type_object))
 		ret = sim_rerr(&r, "not a JSON object");
 	if (!ret)
-		ret = sim_read_head(&r, &root, ev) ?:
-		      sim_read_alone(&r, &root, ev);
+		ret = sim_read_head(&r, root, ev) ?:
+		      sim_read_alone(&r, root, ev);
 	if (!ret) {
 		ret = sim_eval_prepare(ev, &why);
 		if (ret)
@@ -733,16 +875,16 @@ int sim_load_results(const char *path, struct sim_eval *ev,
 		}
 	}
 	if (!ret)
-		ret = sim_read_offsets(&r, &root, ev);
+		ret = sim_read_offsets(&r, root, ev);
 	if (!ret)
-		ret = sim_read_timeline(&r, &root, ev, tl);
+		ret = sim_read_timeline(&r, root, ev, tl);
 	if (!ret)
 		sim_eval_geomeans(ev);
 	for (i = 0; ret && i < tl->nr_policies; i++)
 		sim_out_free(&tl->outs[i]);
 	if (ret)
 		tl->nr_policies = 0;
-	sim_json_free(&root);
+	json_object_put(root);
 	return ret;
 }
 

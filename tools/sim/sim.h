@@ -15,8 +15,8 @@
  *   devices.c   the device presets (gputbs-sim devices)
  *   blocks.c    one grid's blocks (gputbs-sim blocks)
  *   reqplot.c   request latency figures (gputbs-sim run --plot)
- *   results.c   a sweep read back from its JSON (gputbs-sim report)
- *   jsonparse.c the JSON reader for results.c
+ *   results.c   a sweep read back from its JSON (gputbs-sim report),
+ *               and the JSON reading it shares with sweep.c (json-c)
  *   plugin.c    policies from shared objects (--policy-plugin)
  *
  * Copyright (C) 2026 The gputbs developers
@@ -62,33 +62,20 @@ int sim_load_results(const char *path, struct sim_eval *ev,
 		     struct sim_timeline *tl);
 void sim_results_free(struct sim_eval *ev);
 
-/* jsonparse.c */
-/**
- * enum sim_jtype - the kind of a parsed JSON value
+/*
+ * JSON read through json-c (results.c, also for sweep.c --merge): null
+ * is json-c's NULL value, so sim_json_get() is NULL for a member that is
+ * null or absent, and sim_json_has() tells them apart.  A number's text
+ * is json_object_get_string()'s: the integer printed again, or a
+ * double's text as it was in the file.
  */
-enum sim_jtype { SIM_JNULL, SIM_JBOOL, SIM_JNUM, SIM_JSTR, SIM_JARR, SIM_JOBJ };
-
-/**
- * struct sim_jval - a parsed JSON value
- * @type: its kind.
- * @str: SIM_JSTR: the string, unescaped; SIM_JNUM: the number's text;
- *	SIM_JBOOL: "true" or "false"; SIM_JOBJ members: see @key.
- * @key: inside an object, the member's name; else NULL.
- * @n: SIM_JARR, SIM_JOBJ: entries of @items.
- * @items: SIM_JARR, SIM_JOBJ: the elements or members, in order.
- */
-struct sim_jval {
-	enum sim_jtype type;
-	char *str;
-	char *key;
-	size_t n;
-	struct sim_jval *items;
-};
-
-int sim_json_parse(const char *text, struct sim_jval *root, char *err,
-		   size_t errlen);
-void sim_json_free(struct sim_jval *v);
-const struct sim_jval *sim_json_get(const struct sim_jval *obj,
-				    const char *key);
+struct json_object;
+struct json_object *sim_json_parse(const char *text, char *err,
+				   size_t errlen, int *ret);
+struct json_object *sim_json_get(const struct json_object *obj,
+				 const char *key);
+bool sim_json_has(const struct json_object *obj, const char *key);
+const char *sim_json_num(const struct json_object *v);
+const char *sim_json_str(const struct json_object *v);
 
 #endif /* _GPUTBS_SIM_H */

@@ -39,6 +39,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "sim.h"
 #include "../lib/eval/plot.h"
 #include "../lib/json.h"
@@ -1051,7 +1053,7 @@ static void sweep_json_run(struct json *j, const struct sweep *sw,
 		json_double(j, "tokens_attainment",
 			    (double)st->tokens_met / (st->n ? st->n : 1));
 	if (sweep_has_slo(wr))
-		json_bool(j, "meets_slo", sweep_meets(wr, run));
+		json_boolean(j, "meets_slo", sweep_meets(wr, run));
 	json_double(j, "p99_vs_alone", sweep_ratio((double)st->p99,
 						   (double)run->alone.p99));
 	json_double(j, "throughput", sweep_tput(sw, st));
@@ -1111,7 +1113,7 @@ static void sweep_json_head(struct json *j, const struct sweep *sw)
 			json_str(j, "program", wl->runs[r].program);
 			json_str(j, "loop", wl->runs[r].open ? "open" :
 								  "closed");
-			json_bool(j, "measured", wl->runs[r].measured);
+			json_boolean(j, "measured", wl->runs[r].measured);
 			json_u64(j, "slo_cycles", wl->runs[r].slo);
 			json_u64(j, "tokens", wl->runs[r].tokens);
 			json_u64(j, "slo_ttft_cycles", wl->runs[r].slo_ttft);
@@ -1182,7 +1184,7 @@ static void sweep_json(FILE *f, const struct sweep *sw)
 						 sw->policy_names[p]);
 					sweep_json_load(&j, "goodput", g < 0 ?
 							0 : sw->loads[g]);
-					json_bool(&j, "meets_at_lowest_load",
+					json_boolean(&j, "meets_at_lowest_load",
 						  g >= 0);
 					if (!isnan(kept))
 						json_double(&j,
@@ -1518,47 +1520,58 @@ static int sweep_plot(const struct sweep *sw, const char *dir)
 /* ---- --merge ---- */
 
 /* A number member of @obj exactly, as an integer. */
-static int sweep_jint(const struct sim_jval *obj, const char *key, u64 *out)
+static int sweep_jint(const struct json_object *obj, const char *key,
+		      u64 *out)
 {
-	const struct sim_jval *v = sim_json_get(obj, key);
+	const char *num = sim_json_num(sim_json_get(obj, key));
 	char *end;
 
-	if (!v || v->type != SIM_JNUM || v->str[0] == '-')
+	if (!num || num[0] == '-')
 		return -EINVAL;
 	errno = 0;
-	*out = strtoull(v->str, &end, 10);
+	*out = strtoull(num, &end, 10);
 	return *end || errno ? -EINVAL : 0;
 }
 
 /* A fixed-point number ("1.200000") as ppm. */
-static int sweep_jppm(const struct sim_jval *v, u32 *out)
+static int sweep_jppm(const struct json_object *v, u32 *out)
 {
-	if (!v || v->type != SIM_JNUM)
+	const char *num = sim_json_num(v);
+
+	if (!num)
 		return -EINVAL;
-	return sweep_parse_ppm(v->str, 1, WL_MAX_LOAD_PPM, out);
+	return sweep_parse_ppm(num, 1, WL_MAX_LOAD_PPM, out);
 }
 
-static const struct sim_jval *sweep_jarr(const struct sim_jval *obj,
-					 const char *key)
+/* An array member, and its length in *@n. */
+static const struct json_object *sweep_jarr(const struct json_object *obj,
+					    const char *key, size_t *n)
 {
-	const struct sim_jval *v = sim_json_get(obj, key);
+	const struct json_object *v = sim_json_get(obj, key);
 
-	return v && v->type == SIM_JARR ? v : NULL;
+	if (!json_object_is_type(v, json_type_array))
+		return NULL;
+	*n = json_object_array_length(v);
+	return v;
 }
 
-static const char *sweep_jstr(const struct sim_jval *obj, const char *key)
+static const struct json_object *sweep_jat(const struct json_object *arr,
+					   size_t i)
 {
-	const struct sim_jval *v = sim_json_get(obj, key);
-
-	return v && v->type == SIM_JSTR ? v->str : NULL;
+	return json_object_array_get_idx(arr, i);
 }
 
-static int sweep_read_stats(const struct sim_jval *obj, const char *key,
+static const char *sweep_jstr(const struct json_object *obj, const char *key)
+{
+	return sim_json_str(sim_json_get(obj, key));
+}
+
+static int sweep_read_stats(const struct json_object *obj, const char *key,
 			    struct sweep_stats *st, bool tokens)
 {
-	const struct sim_jval *o = sim_json_get(obj, key);
+	const struct json_object *o = sim_json_get(obj, key);
 
-	if (!o || o->type != SIM_JOBJ)
+	if (!json_object_is_type(o, json_type_object))
 		return -EINVAL;
 	if (tokens && (sweep_jint(o, "ttft_p50_cycles", &st->ttft_p50) ||
 		       sweep_jint(o, "ttft_p99_cycles", &st->ttft_p99) ||
@@ -1575,9 +1588,10 @@ static int sweep_read_stats(const struct sim_jval *obj, const char *key,
 }
 
 /* The sweep's parameters and workloads from the first shard. */
-static int sweep_read_head(struct sweep *sw, const struct sim_jval *root)
+static int sweep_read_head(struct sweep *sw, const struct json_object *root)
 {
-	const struct sim_jval *a, *wj, *rj;
+	const struct json_object *a, *wj, *rj;
+	size_t n, nr;
 	const char *s;
 	unsigned int i, r;
 	u64 v;
@@ -1591,101 +1605,95 @@ static int sweep_read_head(struct sweep *sw, const struct sim_jval *root)
 	if (sweep_jint(root, "sms", &v) || !v || v > GTBS_MAX_SMS)
 		return -EINVAL;
 	sw->cfg.nr_sms = v;
-	a = sweep_jarr(root, "loads");
-	if (!a || !a->n || a->n > SWEEP_MAX_LOADS)
+	a = sweep_jarr(root, "loads", &n);
+	if (!a || !n || n > SWEEP_MAX_LOADS)
 		return -EINVAL;
-	for (sw->nr_loads = 0; sw->nr_loads < a->n; sw->nr_loads++)
-		if (sweep_jppm(&a->items[sw->nr_loads],
+	for (sw->nr_loads = 0; sw->nr_loads < n; sw->nr_loads++)
+		if (sweep_jppm(sweep_jat(a, sw->nr_loads),
 			       &sw->loads[sw->nr_loads]))
 			return -EINVAL;
-	a = sweep_jarr(root, "preempt");
-	if (!a || !a->n || a->n > GTBS_NR_PREEMPT_MODES)
+	a = sweep_jarr(root, "preempt", &n);
+	if (!a || !n || n > GTBS_NR_PREEMPT_MODES)
 		return -EINVAL;
-	for (sw->nr_preempts = 0; sw->nr_preempts < a->n; sw->nr_preempts++) {
+	for (sw->nr_preempts = 0; sw->nr_preempts < n; sw->nr_preempts++) {
+		s = sim_json_str(sweep_jat(a, sw->nr_preempts));
 		for (i = 0; i < GTBS_NR_PREEMPT_MODES; i++)
-			if (a->items[sw->nr_preempts].type == SIM_JSTR &&
-			    !strcmp(a->items[sw->nr_preempts].str,
-				    gtbs_preempt_mode_name(i)))
+			if (s && !strcmp(s, gtbs_preempt_mode_name(i)))
 				break;
 		if (i == GTBS_NR_PREEMPT_MODES)
 			return -EINVAL;
 		sw->preempts[sw->nr_preempts] = i;
 	}
-	a = sweep_jarr(root, "policies");
-	if (!a || !a->n || a->n > SIM_MAX_POLICIES)
+	a = sweep_jarr(root, "policies", &n);
+	if (!a || !n || n > SIM_MAX_POLICIES)
 		return -EINVAL;
-	for (sw->nr_policies = 0; sw->nr_policies < a->n; sw->nr_policies++) {
-		const struct sim_jval *p = &a->items[sw->nr_policies];
-
-		if (p->type != SIM_JSTR ||
-		    strlen(p->str) >= GTBS_POLICY_NAME_LEN)
+	for (sw->nr_policies = 0; sw->nr_policies < n; sw->nr_policies++) {
+		s = sim_json_str(sweep_jat(a, sw->nr_policies));
+		if (!s || strlen(s) >= GTBS_POLICY_NAME_LEN)
 			return -EINVAL;
 		snprintf(sw->policy_names[sw->nr_policies],
-			 GTBS_POLICY_NAME_LEN, "%s", p->str);
+			 GTBS_POLICY_NAME_LEN, "%s", s);
 	}
 	s = sweep_jstr(root, "duration_unit");
 	if (!s || sweep_jint(root, "duration", &v))
 		return -EINVAL;
 	sw->duration.value = v;
 	sw->duration.ns = !strcmp(s, "ns");
-	a = sweep_jarr(root, "seeds");
-	if (!a || !a->n || a->n > SWEEP_MAX_SEEDS)
+	a = sweep_jarr(root, "seeds", &n);
+	if (!a || !n || n > SWEEP_MAX_SEEDS)
 		return -EINVAL;
-	for (sw->nr_seeds = 0; sw->nr_seeds < a->n; sw->nr_seeds++) {
-		const struct sim_jval *x = &a->items[sw->nr_seeds];
-
-		if (x->type != SIM_JNUM ||
-		    sim_parse_uint(x->str, 0, UINT64_MAX,
-				   &sw->seeds[sw->nr_seeds]))
+	for (sw->nr_seeds = 0; sw->nr_seeds < n; sw->nr_seeds++) {
+		s = sim_json_num(sweep_jat(a, sw->nr_seeds));
+		if (!s || sim_parse_uint(s, 0, UINT64_MAX,
+					 &sw->seeds[sw->nr_seeds]))
 			return -EINVAL;
 	}
-	a = sweep_jarr(root, "params");
-	if (!a || a->n > SIM_MAX_PARAMS)
+	a = sweep_jarr(root, "params", &n);
+	if (!a || n > SIM_MAX_PARAMS)
 		return -EINVAL;
-	for (sw->modes.nr_params = 0; sw->modes.nr_params < a->n;
+	for (sw->modes.nr_params = 0; sw->modes.nr_params < n;
 	     sw->modes.nr_params++) {
 		struct sim_param *pa = &sw->modes.params[sw->modes.nr_params];
-		const struct sim_jval *x = &a->items[sw->modes.nr_params];
-		const char *eq = x->type == SIM_JSTR ? strchr(x->str, '=') :
-						       NULL;
+		const char *x = sim_json_str(sweep_jat(a, sw->modes.nr_params));
+		const char *eq = x ? strchr(x, '=') : NULL;
 
-		if (!eq || (size_t)(eq - x->str) >= sizeof(pa->name) ||
+		if (!eq || (size_t)(eq - x) >= sizeof(pa->name) ||
 		    strlen(eq + 1) >= sizeof(pa->value))
 			return -EINVAL;
 		snprintf(pa->name, sizeof(pa->name), "%.*s",
-			 (int)(eq - x->str), x->str);
+			 (int)(eq - x), x);
 		snprintf(pa->value, sizeof(pa->value), "%s", eq + 1);
 	}
-	a = sweep_jarr(root, "workloads");
-	if (!a || !a->n)
+	a = sweep_jarr(root, "workloads", &n);
+	if (!a || !n)
 		return -EINVAL;
-	sw->wls = calloc(a->n, sizeof(*sw->wls));
+	sw->wls = calloc(n, sizeof(*sw->wls));
 	if (!sw->wls)
 		return -ENOMEM;
-	for (sw->nr_wls = 0; sw->nr_wls < a->n; sw->nr_wls++) {
+	for (sw->nr_wls = 0; sw->nr_wls < n; sw->nr_wls++) {
 		struct sweep_wl *w = &sw->wls[sw->nr_wls];
 
-		wj = &a->items[sw->nr_wls];
+		wj = sweep_jat(a, sw->nr_wls);
 		s = sweep_jstr(wj, "file");
 		if (!s || !(w->file = strdup(s)))
 			return -EINVAL;
 		s = sweep_jstr(wj, "workload");
-		rj = sweep_jarr(wj, "runs");
-		if (!s || strlen(s) >= WL_NAME_LEN || !rj || !rj->n ||
-		    rj->n > WL_MAX_RUNS)
+		rj = sweep_jarr(wj, "runs", &nr);
+		if (!s || strlen(s) >= WL_NAME_LEN || !rj || !nr ||
+		    nr > WL_MAX_RUNS)
 			return -EINVAL;
 		snprintf(w->name, sizeof(w->name), "%s", s);
-		w->nr_runs = rj->n;
-		for (r = 0; r < rj->n; r++) {
-			const struct sim_jval *x = &rj->items[r];
+		w->nr_runs = nr;
+		for (r = 0; r < nr; r++) {
+			const struct json_object *x = sweep_jat(rj, r);
 			struct sweep_wl_run *wr = &w->runs[r];
 			const char *loop = sweep_jstr(x, "loop");
-			const struct sim_jval *meas = sim_json_get(x, "measured");
+			struct json_object *meas = sim_json_get(x, "measured");
 			u64 tok;
 
 			s = sweep_jstr(x, "program");
 			if (!s || strlen(s) >= WL_NAME_LEN || !loop ||
-			    !meas || meas->type != SIM_JBOOL ||
+			    !json_object_is_type(meas, json_type_boolean) ||
 			    sweep_jint(x, "slo_cycles", &wr->slo) ||
 			    sweep_jint(x, "tokens", &tok) || tok > UINT32_MAX ||
 			    sweep_jint(x, "slo_ttft_cycles", &wr->slo_ttft) ||
@@ -1696,28 +1704,29 @@ static int sweep_read_head(struct sweep *sw, const struct sim_jval *root)
 			snprintf(wr->program, sizeof(wr->program), "%s", s);
 			wr->tokens = tok;
 			wr->open = !strcmp(loop, "open");
-			wr->measured = !strcmp(meas->str, "true");
+			wr->measured = json_object_get_boolean(meas);
 		}
 	}
 	return 0;
 }
 
 /* One shard's points into @sw: each in the shard, none twice. */
-static int sweep_read_points(struct sweep *sw, const struct sim_jval *root,
+static int sweep_read_points(struct sweep *sw,
+			     const struct json_object *root,
 			     unsigned int shard, unsigned int nr_shards,
 			     const char **why)
 {
-	const struct sim_jval *a = sweep_jarr(root, "points");
-	size_t k;
+	size_t k, nr_points = 0, nr_runs = 0;
+	const struct json_object *a = sweep_jarr(root, "points", &nr_points);
 	unsigned int r;
 	u64 i, n = 0;
 
 	*why = "bad or missing \"points\"";
 	if (!a)
 		return -EINVAL;
-	for (k = 0; k < a->n; k++) {
-		const struct sim_jval *pj = &a->items[k];
-		const struct sim_jval *rj = sweep_jarr(pj, "runs");
+	for (k = 0; k < nr_points; k++) {
+		const struct json_object *pj = sweep_jat(a, k);
+		const struct json_object *rj = sweep_jarr(pj, "runs", &nr_runs);
 		struct sweep_point *pt;
 		unsigned int w, m, p, l, s;
 
@@ -1735,10 +1744,10 @@ static int sweep_read_points(struct sweep *sw, const struct sim_jval *root,
 			return -EINVAL;
 		}
 		sweep_coords(sw, i, &w, &m, &p, &l, &s);
-		if (!rj || rj->n != sw->wls[w].nr_runs)
+		if (!rj || nr_runs != sw->wls[w].nr_runs)
 			return -EINVAL;
-		for (r = 0; r < rj->n; r++) {
-			const struct sim_jval *x = &rj->items[r];
+		for (r = 0; r < nr_runs; r++) {
+			const struct json_object *x = sweep_jat(rj, r);
 			struct sweep_run *ru = &pt->runs[r];
 
 			if (sweep_jint(x, "requests", &ru->requests))
@@ -1795,7 +1804,7 @@ static int sweep_merge(struct sweep *sw, char **files, unsigned int n)
 	int ret = 0;
 
 	for (f = 0; f < n && !ret; f++) {
-		struct sim_jval root;
+		struct json_object *root;
 		struct sweep one;
 		const char *s;
 		char *text = NULL;
@@ -1823,22 +1832,22 @@ static int sweep_merge(struct sweep *sw, char **files, unsigned int n)
 			}
 		}
 		fclose(in);
-		if (sim_json_parse(text, &root, err, sizeof(err))) {
+		root = sim_json_parse(text, err, sizeof(err), &ret);
+		free(text);
+		if (ret) {
 			sim_err("--merge: %s: %s", files[f], err);
-			free(text);
-			ret = SIM_EXIT_USAGE;
+			ret = ret == -ENOMEM ? SIM_EXIT_SYSTEM : SIM_EXIT_USAGE;
 			break;
 		}
-		free(text);
 		memset(&one, 0, sizeof(one));
-		s = sweep_jstr(&root, "tool");
+		s = sweep_jstr(root, "tool");
 		if (!s || strcmp(s, "gputbs-sim sweep") ||
-		    sweep_read_head(f ? &one : sw, &root)) {
+		    sweep_read_head(f ? &one : sw, root)) {
 			sim_err("--merge: %s: not the JSON of a gputbs-sim sweep (--format json)",
 				files[f]);
 			ret = SIM_EXIT_USAGE;
 		}
-		s = sweep_jstr(&root, "shard");
+		s = sweep_jstr(root, "shard");
 		if (!ret && (!s || sweep_parse_shard(s, &shard,
 						     f ? &one.nr_shards :
 							 &nr_shards))) {
@@ -1876,12 +1885,12 @@ static int sweep_merge(struct sweep *sw, char **files, unsigned int n)
 				files[f], shard, nr_shards);
 			ret = SIM_EXIT_USAGE;
 		}
-		if (!ret && sweep_read_points(sw, &root, shard, nr_shards,
+		if (!ret && sweep_read_points(sw, root, shard, nr_shards,
 					      &why)) {
 			sim_err("--merge: %s: %s", files[f], why);
 			ret = SIM_EXIT_USAGE;
 		}
-		sim_json_free(&root);
+		json_object_put(root);
 	}
 	for (shard = 1; !ret && shard <= nr_shards; shard++)
 		if (!seen[shard]) {

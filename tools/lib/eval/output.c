@@ -809,7 +809,7 @@ static void sim_orders_json(struct json *j, const struct sim_eval *ev,
 		sim_order_json(j, "ours", ev, &ours);
 		sim_order_json(j, "paper", ev, &paper);
 		if (paper.n)
-			json_bool(j, "same", sim_orders_agree(&ours, &paper));
+			json_boolean(j, "same", sim_orders_agree(&ours, &paper));
 		else
 			sim_json_null(j, "same");
 		json_obj_end(j);
@@ -1025,7 +1025,7 @@ void sim_report_json(FILE *f, const struct sim_eval *ev,
 		 gtbs_preempt_mode_name(ev->modes.preempt_mode));
 	json_u64(&j, "switch_bytes_per_cycle",
 		 ev->modes.switch_bw ?: GTBS_SWITCH_BYTES_PER_CYCLE_DEFAULT);
-	json_bool(&j, "idempotent", ev->modes.idempotent);
+	json_boolean(&j, "idempotent", ev->modes.idempotent);
 	json_u64(&j, "offset0_cycles", SIM_OFFSET0_CYCLES);
 	json_arr(&j, "policies");
 	for (p = 0; p < ev->nr_policies; p++)

@@ -920,10 +920,10 @@ static void sim_gaps_json(struct json *j, const struct sim_eval *ev)
 		json_str(j, "metric", keys[m]);
 		json_double(j, "ours_25", g.ours[0]);
 		json_double(j, "ours_50", g.ours[1]);
-		json_bool(j, "ours_shrinks", g.ours_shrinks);
+		json_boolean(j, "ours_shrinks", g.ours_shrinks);
 		json_double(j, "paper_25", g.paper[0]);
 		json_double(j, "paper_50", g.paper[1]);
-		json_bool(j, "paper_shrinks", g.paper_shrinks);
+		json_boolean(j, "paper_shrinks", g.paper_shrinks);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
