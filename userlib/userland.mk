@@ -77,8 +77,14 @@ LIBGPUTBS_OBJS := $(UL_OBJ)/userlib/libgputbs.pic.o \
 TOOLS_LIB_OBJS := $(addprefix $(UL_OBJ)/tools/lib/, json.o workload.o \
 	input.o report.o reqstats.o)
 GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/tools/gputbs/, gputbs.o cmd_run.o \
-	run.o predict.o timeline.o cmd_import.o) $(TOOLS_LIB_OBJS) \
+	run.o predict.o timeline.o) $(TOOLS_LIB_OBJS) \
 	$(UL_OBJ)/sm-emu/metrics.o $(UL_OBJ)/sm-emu/predictor.o
+# gputbs import (tools/gputbs/import/): one file per report format, the
+# CSV through libcsv (libcsv-dev; its libcsv.a in the static CLI)
+GPUTBS_IMPORT_OBJS := $(addprefix $(UL_OBJ)/tools/gputbs/import/, import.o \
+	csv.o nsys.o ncu.o)
+GPUTBS_CLI_OBJS += $(GPUTBS_IMPORT_OBJS)
+CSV_LIBS := -lcsv
 GPUTBS_TEST_OBJS := $(UL_OBJ)/tests/guest/gputbs-test.o
 # The simulator links the whole portable core, as the module does.
 SIM_CORE_OBJS := $(patsubst %.c,$(UL_OBJ)/%.o,$(wildcard sm-emu/*.c))
@@ -156,7 +162,8 @@ $(LIBGPUTBS_PC): userlib/libgputbs.pc.in
 
 $(UL_BIN)/gputbs: $(GPUTBS_CLI_OBJS) $(LIBGPUTBS_A)
 	@mkdir -p $(dir $@)
-	$(CC) -static -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_STATIC_LIBS) -lm
+	$(CC) -static -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_STATIC_LIBS) \
+		$(CSV_LIBS) -lm
 
 $(UL_BIN)/gputbs-test: $(GPUTBS_TEST_OBJS) $(LIBGPUTBS_A)
 	@mkdir -p $(dir $@)
@@ -258,7 +265,8 @@ $(ASAN_OBJ)/sm-emu/%.o: USERLAND_CFLAGS += -Wno-unused-parameter
 $(ASAN_OBJ)/userlib/monitor.o: USERLAND_CFLAGS += $(LIBNL_CFLAGS)
 
 $(ASAN_OBJ)/gputbs: $(GPUTBS_ASAN_OBJS)
-	$(CC) $(ASAN_CFLAGS) -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_LIBS) -lm
+	$(CC) $(ASAN_CFLAGS) -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_LIBS) \
+		$(CSV_LIBS) -lm
 
 check-userland-asan: $(ASAN_OBJ)/gputbs
 	@rc=0; for t in cli predict timeline import; do \

@@ -11,7 +11,8 @@
 #   layouts   every good/*.csv (units in the headers, (MB), (B), (byte),
 #             GreenCtx or not, Strm/Ctx/Device or not, columns reordered,
 #             notices and blank lines before the header, CRLF, quoted
-#             names with commas) imports with status 0, and the workload
+#             names with commas, quotes and line breaks) imports with
+#             status 0, and the workload
 #             file runs in gputbs-sim run (with PATH-TO-gputbs-sim)
 #   errors    every bad/*.csv fails with status 2 and exactly its line of
 #             bad/expected-errors ("gputbs: FILE:LINE: reason")
@@ -85,6 +86,11 @@ expect 0 "grid k_2 blocks=1 threads=32 regs=8 shmem=256 cycles=3926 expect=3926"
 	"$gputbs" import nsys good/byte-crlf.csv
 expect 0 "skipped 1 memcpy and 0 memset rows" \
 	"$gputbs" import nsys good/greenctx.csv
+# libcsv: quoted fields over lines (CRLF), "" in a name, and the physical
+# line of each row after them (rows start on lines 2, 5, 6 and 7)
+expect 0 "# line 5: k,\"2\"" "$gputbs" import nsys good/embedded-newline.csv
+expect 0 "# line 6: k2" "$gputbs" import nsys good/embedded-newline.csv
+expect 0 "# line 7: k<?,?>" "$gputbs" import nsys good/embedded-newline.csv
 
 # --- errors: exact FILE:LINE: reason, status 2, nothing written -----------
 for f in bad/*.csv; do
