@@ -7,13 +7,19 @@
 #
 # Usage: import-test.sh PATH-TO-gputbs [PATH-TO-gputbs-sim]
 #
-#   exact     good/nsys2023.csv gives good/nsys2023.expected byte for byte
+#   exact     good/nsys2023.csv (--device gtx480) gives
+#             good/nsys2023.expected byte for byte
 #   layouts   every good/*.csv (units in the headers, (MB), (B), (byte),
 #             GreenCtx or not, Strm/Ctx/Device or not, columns reordered,
 #             notices and blank lines before the header, CRLF, quoted
 #             names with commas, quotes and line breaks) imports with
 #             status 0, and the workload
 #             file runs in gputbs-sim run (with PATH-TO-gputbs-sim)
+#   device    the preset from the Device column (good/h100-torch.csv, an
+#             H100 profile: h100 without --device; nsys2023.csv's A100:
+#             a100), --device overriding it, the limit error naming the
+#             GPU's preset, an unknown GPU and two GPUs (errors at their
+#             lines), ncu's device__attribute_display_name column
 #   errors    every bad/*.csv fails with status 2 and exactly its line of
 #             bad/expected-errors ("gputbs: FILE:LINE: reason")
 #   ncu       good/nsys2023.csv with --ncu good/ncu-details.csv gives
@@ -22,7 +28,7 @@
 #             hand in Documentation/workloads.rst); every good/ncu-*.csv
 #             (details page of 2023 and 2020 with CRLF, raw page with and
 #             without a units row, notices, "1,234") imports alone and with nsys and
-#             runs; the notices of defaulted fields; every bad-ncu/*.csv
+#             runs (gputbs-sim run --device of the import); the notices of defaulted fields; every bad-ncu/*.csv
 #             fails with exactly its line of bad-ncu/expected-errors
 #   usage     bad options: status 2
 #
@@ -44,8 +50,9 @@ out=$tmp
 cd "$here" || exit 1
 
 # --- exact: the generated workload text ----------------------------------
-if ! "$gputbs" import nsys -o "$tmp.d/nsys2023.gtbs" good/nsys2023.csv \
-	2>"$tmp.d/summary"; then
+# (nsys2023.csv is an A100 profile: on the GTX 480 with --device)
+if ! "$gputbs" import nsys --device gtx480 -o "$tmp.d/nsys2023.gtbs" \
+	good/nsys2023.csv 2>"$tmp.d/summary"; then
 	fail "import nsys good/nsys2023.csv exited non-zero"
 	sed 's/^/  | /' "$tmp.d/summary"
 elif ! cmp -s good/nsys2023.expected "$tmp.d/nsys2023.gtbs"; then
@@ -58,20 +65,26 @@ fi
 expect 0 "gputbs import: 3 kernels imported into standard output; skipped 2 memcpy and 1 memset rows" \
 	"$gputbs" import nsys good/nsys2023.csv
 expect 0 "assumed: profiled clock 1401000 kHz; emulated device gtx480, 15 SMs" \
-	"$gputbs" import nsys good/nsys2023.csv
+	"$gputbs" import nsys --device gtx480 good/nsys2023.csv
 # --device-clock-khz and --program: 2800 ns at 1 GHz = 2800 cycles / 3 waves
 expect 0 "grid transpose blocks=256 threads=256 regs=20 shmem=3024 cycles=933 expect=2800" \
-	"$gputbs" import nsys --device-clock-khz 1000000 good/nsys2023.csv
+	"$gputbs" import nsys --device gtx480 --device-clock-khz 1000000 \
+	good/nsys2023.csv
 expect 0 "program resnet" \
 	"$gputbs" import nsys --program resnet good/nsys2023.csv
 
 # --- layouts: each imports, and the result runs ---------------------------
+# on the device it was imported for: the header's "gputbs-sim --device D"
+sim_device() {
+	sed -n 's/.*(gputbs-sim --device \([a-z0-9]*\)).*/\1/p' "$tmp.d/g.gtbs"
+}
 for f in good/*.csv; do
 	case $f in good/ncu-*) continue ;; esac
 	if ! "$gputbs" import nsys -o "$tmp.d/g.gtbs" "$f" >"$out" 2>&1; then
 		fail "import nsys $f exited non-zero"
 		sed 's/^/  | /' "$out"
-	elif [ -n "$sim" ] && ! "$sim" run "$tmp.d/g.gtbs" >"$out" 2>&1; then
+	elif [ -n "$sim" ] && ! "$sim" run --device "$(sim_device)" \
+		"$tmp.d/g.gtbs" >"$out" 2>&1; then
 		fail "gputbs-sim run on the import of $f exited non-zero"
 		sed 's/^/  | /' "$out"
 	else
@@ -91,6 +104,46 @@ expect 0 "skipped 1 memcpy and 0 memset rows" \
 expect 0 "# line 5: k,\"2\"" "$gputbs" import nsys good/embedded-newline.csv
 expect 0 "# line 6: k2" "$gputbs" import nsys good/embedded-newline.csv
 expect 0 "# line 7: k<?,?>" "$gputbs" import nsys good/embedded-newline.csv
+
+# --- device: the preset of the GPU the Device column names ----------------
+h100=good/h100-torch.csv
+expect 0 "assumed: profiled clock 1980000 kHz; emulated device h100, 132 SMs" \
+	"$gputbs" import nsys "$h100"
+expect 0 "emulated device h100, from the Device column of $h100:5 (\"NVIDIA H100 80GB HBM3\"); --device overrides" \
+	"$gputbs" import nsys "$h100"
+expect 0 "emulated device a100, 108 SMs" "$gputbs" import nsys good/nsys2023.csv
+expect 0 "emulated device gtx480, 15 SMs" "$gputbs" import nsys good/byte-crlf.csv
+expect 0 "emulated device h100, 132 SMs" "$gputbs" import nsys good/greenctx.csv
+# --device overrides it, and the summary names the GPU's preset
+expect 0 "emulated device a100, 108 SMs (gputbs-sim --device a100)" \
+	"$gputbs" import nsys --device a100 "$h100"
+expect 0 "emulated device a100 (--device); the Device column of $h100:5 names \"NVIDIA H100 80GB HBM3\" (h100)" \
+	"$gputbs" import nsys --device a100 "$h100"
+# a kernel that does not fit the --device preset: the limit, and the GPU's
+expect 2 "gputbs: $h100:7: 128 registers per thread: the emulated device allows at most 63 (--device gtx480); the Device column names \"NVIDIA H100 80GB HBM3\": give --device h100" \
+	"$gputbs" import nsys --device gtx480 "$h100"
+# a GPU without a preset, at the line that names it; --device imports it
+sed 's/NVIDIA H100 80GB HBM3 (0)/NVIDIA GeForce RTX 4090 (0)/' "$h100" \
+	>"$tmp.d/rtx.csv"
+expect 2 "gputbs: $tmp.d/rtx.csv:5: unknown GPU \"NVIDIA GeForce RTX 4090\" in the Device column; known: gtx480 (GTX 480), v100 (V100), a100 (A100), h100 (H100), or give --device NAME" \
+	"$gputbs" import nsys "$tmp.d/rtx.csv"
+expect 0 "emulated device h100 (--device); the Device column of $tmp.d/rtx.csv:5 names \"NVIDIA GeForce RTX 4090\" (no preset)" \
+	"$gputbs" import nsys --device h100 "$tmp.d/rtx.csv"
+# A1000 is not an A100; two GPUs in one report need --device
+sed 's/NVIDIA H100 80GB HBM3 (0)/NVIDIA RTX A1000 (0)/' "$h100" >"$tmp.d/a1000.csv"
+expect 2 "unknown GPU \"NVIDIA RTX A1000\"" "$gputbs" import nsys "$tmp.d/a1000.csv"
+sed '9s/NVIDIA H100 80GB HBM3 (0)/NVIDIA A100-SXM4-40GB (1)/' "$h100" >"$tmp.d/two.csv"
+expect 2 "gputbs: $tmp.d/two.csv:9: GPU \"NVIDIA A100-SXM4-40GB\", but line 5 has \"NVIDIA H100 80GB HBM3\": a workload runs on one device; give --device NAME" \
+	"$gputbs" import nsys "$tmp.d/two.csv"
+expect 0 "emulated device a100, 108 SMs" \
+	"$gputbs" import nsys --device a100 "$tmp.d/two.csv"
+# ncu: a device__attribute_display_name column (raw page) names the GPU; a
+# Device column of indices ("0") does not
+sed -e '3s/$/,"device__attribute_display_name"/' -e '4s/$/,""/' \
+	-e '5,$s/$/,"NVIDIA H100 80GB HBM3"/' good/ncu-raw.csv >"$tmp.d/ncu-h100.csv"
+expect 0 "emulated device h100, from the device__attribute_display_name column of $tmp.d/ncu-h100.csv:5" \
+	"$gputbs" import ncu "$tmp.d/ncu-h100.csv"
+expect 0 "emulated device gtx480, 15 SMs" "$gputbs" import ncu good/ncu-raw.csv
 
 # --- errors: exact FILE:LINE: reason, status 2, nothing written -----------
 for f in bad/*.csv; do
@@ -130,7 +183,8 @@ exact() { # EXPECTED ARGS...: the workload text of "gputbs import ARGS"
 		ok
 	fi
 }
-exact good/nsys2023-ncu.expected nsys --ncu good/ncu-details.csv good/nsys2023.csv
+exact good/nsys2023-ncu.expected nsys --device gtx480 --ncu good/ncu-details.csv \
+	good/nsys2023.csv
 exact good/ncu-raw.expected ncu good/ncu-raw.csv
 for f in good/ncu-*.csv; do
 	for mode in "ncu $f" "nsys --ncu $f good/nsys2023.csv"; do
@@ -138,7 +192,8 @@ for f in good/ncu-*.csv; do
 		if ! "$gputbs" import $mode -o "$tmp.d/g.gtbs" >"$out" 2>&1; then
 			fail "import $mode exited non-zero"
 			sed 's/^/  | /' "$out"
-		elif [ -n "$sim" ] && ! "$sim" run "$tmp.d/g.gtbs" >"$out" 2>&1; then
+		elif [ -n "$sim" ] && ! "$sim" run --device "$(sim_device)" \
+			"$tmp.d/g.gtbs" >"$out" 2>&1; then
 			fail "gputbs-sim run on import $mode exited non-zero"
 			sed 's/^/  | /' "$out"
 		else
@@ -162,7 +217,7 @@ expect 0 "mem=60.0000 knee=32.000" \
 expect 0 "no ncu report (--ncu): mem defaulted to 0 (all demand on the issue pipe) for all 3 kernels" \
 	"$gputbs" import nsys good/nsys2023.csv
 expect 0 "no ncu report (--ncu): knee defaulted to the device's 8 warps for all 3 kernels" \
-	"$gputbs" import nsys good/nsys2023.csv
+	"$gputbs" import nsys --device gtx480 good/nsys2023.csv
 expect 0 "ncu: 2 of 3 kernels matched to a launch by name and order (0 to the last launch of their name); 0 launches unused" \
 	"$gputbs" import nsys --ncu good/ncu-2020-crlf.csv good/nsys2023.csv
 expect 0 "mem defaulted to 0 for 1 kernel (no ncu launch" \

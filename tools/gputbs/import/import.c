@@ -49,8 +49,10 @@ static const char usage_import[] =
 	"                            the emulated device's)\n"
 	"  -p, --program NAME        program name (default: FILE's name\n"
 	"                            without its directory and .csv)\n"
-	"  -d, --device NAME         emulated device preset: gtx480 (default),\n"
-	"                            v100, a100 or h100 (gputbs-sim --device)\n"
+	"  -d, --device NAME         emulated device preset: gtx480, v100, a100\n"
+	"                            or h100 (gputbs-sim --device); default:\n"
+	"                            the profiled GPU's, from the report's\n"
+	"                            Device column, else gtx480\n"
 	"  -n, --ncu NCU.csv         nsys: the Nsight Compute report of the\n"
 	"                            same program\n"
 	"  -h, --help                this help\n"
@@ -126,37 +128,46 @@ int imp_number(const char *s, __u64 factor, __u64 *out)
 
 /**
  * in_fits() - a kernel against the emulated device's limits
+ * @im: the import: its device, and the GPU the report names.
  * @in: the report, at the kernel's line (for messages).
- * @cfg: the emulated device.
  * @k: the kernel.
  *
- * Return: 0, or %EXIT_USAGE after a message naming the limit.
+ * Return: 0, or %EXIT_USAGE after a message naming the limit, and the
+ * preset of the GPU the report names when --device gave another.
  */
-int in_fits(const struct input *in, const struct gtbs_dev_config *cfg,
+int in_fits(const struct imp *im, const struct input *in,
 	    const struct imp_kernel *k)
 {
+	const struct gtbs_dev_config *cfg = &im->cfg;
 	struct gtbs_grid_desc desc = {
 		.nr_blocks = k->blocks, .threads_per_block = k->threads,
 		.regs_per_thread = k->regs, .shmem_per_block = k->shmem,
 	};
 	struct gtbs_occupancy occ;
+	char why[160], hint[INPUT_ERR_LEN / 2] = "";
 
 	if (k->blocks > cfg->max_blocks_per_grid)
-		return in_fail(in, "%u blocks: the emulated device takes at most %u per grid",
-				k->blocks, cfg->max_blocks_per_grid);
-	if (k->threads > cfg->max_threads_per_block)
-		return in_fail(in, "%u threads per block: the emulated device allows at most %u",
-				k->threads, cfg->max_threads_per_block);
-	if (k->regs > cfg->max_regs_per_thread)
-		return in_fail(in, "%u registers per thread: the emulated device allows at most %u",
-				k->regs, cfg->max_regs_per_thread);
-	if (k->shmem > cfg->max_shmem_per_sm)
-		return in_fail(in, "%u bytes of shared memory per block: the emulated device allows at most %u",
-				k->shmem, cfg->max_shmem_per_sm);
-	if (gtbs_occupancy_calc(cfg, &desc, &occ))
-		return in_fail(in, "%u threads x %u registers: more than the %u registers of an SM",
-				k->threads, k->regs, cfg->max_regs_per_sm);
-	return 0;
+		snprintf(why, sizeof(why), "%u blocks: the emulated device takes at most %u per grid",
+			 k->blocks, cfg->max_blocks_per_grid);
+	else if (k->threads > cfg->max_threads_per_block)
+		snprintf(why, sizeof(why), "%u threads per block: the emulated device allows at most %u",
+			 k->threads, cfg->max_threads_per_block);
+	else if (k->regs > cfg->max_regs_per_thread)
+		snprintf(why, sizeof(why), "%u registers per thread: the emulated device allows at most %u",
+			 k->regs, cfg->max_regs_per_thread);
+	else if (k->shmem > cfg->max_shmem_per_sm)
+		snprintf(why, sizeof(why), "%u bytes of shared memory per block: the emulated device allows at most %u",
+			 k->shmem, cfg->max_shmem_per_sm);
+	else if (gtbs_occupancy_calc(cfg, &desc, &occ))
+		snprintf(why, sizeof(why), "%u threads x %u registers: more than the %u registers of an SM",
+			 k->threads, k->regs, cfg->max_regs_per_sm);
+	else
+		return 0;
+	if (im->hint)
+		snprintf(hint, sizeof(hint), " (--device %s); the %s names \"%.80s\": give --device %s",
+			 im->device, im->hint_gpu->what, im->hint_gpu->name,
+			 im->hint->name);
+	return in_fail(in, "%s%s", why, hint);
 }
 
 /*
@@ -356,6 +367,15 @@ static void imp_summary(const struct imp *im, const char *out)
 			im->nr_memcpy, im->nr_memset);
 	fprintf(stderr, "gputbs import: assumed: profiled clock %llu kHz; emulated device %s, %u SMs; block cycles = duration x clock / waves, waves = ceil(blocks / (R x SMs)); rsd=0 (one duration per kernel)\n",
 		(unsigned long long)im->clock_khz, im->device, im->cfg.nr_sms);
+	if (im->src && !im->given)
+		fprintf(stderr, "gputbs import: emulated device %s, from the %s of %s:%u (\"%s\"); --device overrides\n",
+			im->device, im->src->what, im->src->path,
+			im->src->line, im->src->name);
+	else if (im->src)
+		fprintf(stderr, "gputbs import: emulated device %s (--device); the %s of %s:%u names \"%s\" (%s)\n",
+			im->device, im->src->what, im->src->path,
+			im->src->line, im->src->name,
+			im->src_preset ? im->src_preset->name : "no preset");
 	for (i = 0; i < im->nr_kernels; i++) {
 		mem += !im->kernels[i].has_mem;
 		knee += !im->kernels[i].has_knee;
@@ -419,6 +439,49 @@ out:
 	return ret;
 }
 
+/* Every kernel of an nsys report against the emulated device, in file order. */
+static int imp_check(struct imp *im)
+{
+	unsigned int i;
+
+	for (i = 0; i < im->nr_kernels; i++) {
+		im->in.nr = im->kernels[i].line;
+		if (in_fits(im, &im->in, &im->kernels[i]))
+			return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The reports read: the kernels, on the device the reports name. */
+static int imp_read(struct imp *im, bool ncu_alone, const char *path,
+		    const char *ncu_path)
+{
+	int ret;
+
+	if (ncu_alone) {
+		im->nc = ncu_open(path, im->given, &ret);
+		if (!im->nc)
+			return ret;
+		im->in.path = im->nc->in.path;
+		ret = gpu_device(im, &im->nc->gpu);
+		return ret ? ret : ncu_kernels(im, im->nc);
+	}
+	if (input_open(&im->in, path, INPUT_STDIN)) {
+		err_msg("%s", im->in.err);
+		return EXIT_USAGE;
+	}
+	ret = nsys_read(im);
+	if (!ret && ncu_path) {
+		im->nc = ncu_open(ncu_path, im->given, &ret);
+		if (!im->nc)
+			return ret;
+	}
+	if (!ret)	/* nsys's GPU, else ncu's */
+		ret = gpu_device(im, im->gpu.name || !im->nc ? &im->gpu :
+				 &im->nc->gpu);
+	return ret ? ret : imp_check(im);
+}
+
 /**
  * imp_run() - one import
  * @ncu_alone: @path is an ncu report (gputbs import ncu), not an nsys one.
@@ -427,7 +490,8 @@ out:
  * @out: the output file, NULL for standard output.
  * @prog: the program name, NULL for the default.
  * @clock_khz: the profiled clock, 0 for the device's.
- * @preset: the emulated device.
+ * @preset: the emulated device (--device), NULL for the GPU's the report
+ *	names, else the default.
  *
  * Return: the exit status.
  */
@@ -444,30 +508,15 @@ static int imp_run(bool ncu_alone, const char *path, const char *ncu_path,
 		err_msg("%s", "out of memory");
 		return EXIT_DEVICE;
 	}
+	im->given = preset;
+	if (!preset)
+		preset = gtbs_config_preset_at(0);
 	im->cfg = preset->cfg;
 	im->device = preset->name;
-	im->clock_khz = clock_khz ? clock_khz : im->cfg.clock_khz;
-	if (ncu_alone) {
-		im->nc = ncu_open(path, &ret);
-		if (!im->nc)
-			goto out;
-		im->in.path = im->nc->in.path;
-		ret = ncu_kernels(im, im->nc);
-	} else {
-		if (input_open(&im->in, path, INPUT_STDIN)) {
-			err_msg("%s", im->in.err);
-			ret = EXIT_USAGE;
-			goto out;
-		}
-		ret = nsys_read(im);
-		if (!ret && ncu_path) {
-			im->nc = ncu_open(ncu_path, &ret);
-			if (!im->nc)
-				goto out;
-		}
-	}
+	ret = imp_read(im, ncu_alone, path, ncu_path);
 	if (ret)
 		goto out;
+	im->clock_khz = clock_khz ? clock_khz : im->cfg.clock_khz;
 	qsort(im->kernels, im->nr_kernels, sizeof(im->kernels[0]),
 	      imp_by_start);
 	if (im->nc && !ncu_alone) {
@@ -482,6 +531,7 @@ out:
 	input_close(&im->in);
 	for (i = 0; i < im->nr_kernels; i++)
 		free(im->kernels[i].name);
+	free(im->gpu.name);
 	ncu_free(im->nc);
 	free(im->kernels);
 	free(im);
@@ -517,7 +567,7 @@ int cmd_import(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct gtbs_dev_preset *preset = gtbs_config_preset_at(0);
+	const struct gtbs_dev_preset *preset = NULL;
 	const char *out = NULL, *prog = NULL, *ncu = NULL;
 	unsigned long long khz = 0;
 	bool ncu_alone;

@@ -61,6 +61,20 @@ struct ncu_kernel;
 struct ncu;
 
 /**
+ * struct imp_gpu - the profiled GPU a report names
+ * @name: its name, without a device index " (0)"; NULL if none.
+ * @line: the line that first names it.
+ * @path: the report.
+ * @what: where the name is ("Device column").
+ */
+struct imp_gpu {
+	char *name;
+	unsigned int line;
+	const char *path;
+	const char *what;
+};
+
+/**
  * struct imp_kernel - one kernel row
  * @line: its line in the report.
  * @start: start, ns.
@@ -112,6 +126,13 @@ struct imp_kernel {
  * @streams: distinct Strm values seen (at most 2 counted: 1 or "several").
  * @stream: the first Strm value.
  * @device: the emulated device's preset name.
+ * @given: @device was given (--device).
+ * @gpu: the GPU the report names.
+ * @hint: with --device, the preset of the GPU the report names, if
+ *	another: named in the errors of kernels that do not fit.
+ * @hint_gpu: that GPU.
+ * @src: the GPU the reports name (nsys's, else ncu's), or NULL.
+ * @src_preset: its preset, or NULL.
  * @nc: the ncu report, or NULL.
  * @nr_shmem_default: kernels of an ncu report alone without a shared
  *	memory size.
@@ -133,6 +154,12 @@ struct imp {
 	unsigned int streams;
 	char stream[32];
 	const char *device;
+	bool given;
+	struct imp_gpu gpu;
+	const struct gtbs_dev_preset *hint;
+	const struct imp_gpu *hint_gpu;
+	const struct imp_gpu *src;
+	const struct gtbs_dev_preset *src_preset;
 	struct ncu *nc;
 	unsigned int nr_shmem_default;
 };
@@ -141,9 +168,16 @@ int in_fail(const struct input *in, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 #define imp_fail(im, ...)	in_fail(&(im)->in, __VA_ARGS__)
 int imp_number(const char *s, __u64 factor, __u64 *out);
-int in_fits(const struct input *in, const struct gtbs_dev_config *cfg,
+int in_fits(const struct imp *im, const struct input *in,
 	    const struct imp_kernel *k);
 struct imp_kernel *imp_kernel_new(struct imp *im, const struct input *in);
+
+/* device.c --------------------------------------------------------------- */
+
+const struct gtbs_dev_preset *gpu_preset(const char *name);
+int gpu_note(struct imp_gpu *g, const struct input *in, const char *field,
+	     const char *what, bool given);
+int gpu_device(struct imp *im, const struct imp_gpu *g);
 
 /* nsys.c ----------------------------------------------------------------- */
 
@@ -194,6 +228,11 @@ struct ncu_kernel {
  * @mcol: per column, the &enum ncu_field it holds, or -1.
  * @mfactor: raw page: per metric column, its unit's factor.
  * @units: raw page: the line after the header was the units row.
+ * @col_dev: of the GPU's name (device__attribute_display_name, else
+ *	Device), or -1.
+ * @dev_what: that column, for messages.
+ * @given: --device was given.
+ * @gpu: the GPU the report names.
  * @k: the launches read.
  * @nr: entries of @k.
  * @cap: entries allocated.
@@ -209,11 +248,15 @@ struct ncu {
 	int *mcol;
 	__u64 *mfactor;
 	bool units;
+	int col_dev;
+	const char *dev_what;
+	bool given;
+	struct imp_gpu gpu;
 	struct ncu_kernel *k;
 	unsigned int nr, cap;
 };
 
-struct ncu *ncu_open(const char *path, int *ret);
+struct ncu *ncu_open(const char *path, bool given, int *ret);
 void ncu_free(struct ncu *nc);
 int ncu_match(struct imp *im, struct ncu *nc);
 int ncu_kernels(struct imp *im, struct ncu *nc);

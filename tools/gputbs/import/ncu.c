@@ -312,6 +312,14 @@ static int ncu_header(struct ncu *nc, unsigned int n)
 			*cols[c] = i;
 		}
 	}
+	nc->col_dev = -1;
+	for (i = 0; i < (int)n; i++)
+		if (ncu_is(nc, i, "device__attribute_display_name") ||
+		    (nc->col_dev < 0 && ncu_is(nc, i, "Device")))
+			nc->col_dev = i;
+	nc->dev_what = nc->col_dev >= 0 && ncu_is(nc, nc->col_dev, "Device") ?
+		       "Device column" :
+		       "device__attribute_display_name column";
 	nc->wide = nc->col_mname < 0 && nc->col_munit < 0 &&
 		   nc->col_mvalue < 0;
 	for (c = 2; !nc->wide && c < ARRAY_SIZE(cols); c++)
@@ -373,6 +381,12 @@ static int ncu_row(struct ncu *nc)
 	k = ncu_kernel(nc, id, nc->field[nc->col_name], &ret);
 	if (!k)
 		return ret;
+	if (nc->col_dev >= 0) {
+		ret = gpu_note(&nc->gpu, &nc->in, nc->field[nc->col_dev],
+			       nc->dev_what, nc->given);
+		if (ret)
+			return ret;
+	}
 	for (i = 0; i < nc->nr_fields; i++) {
 		f = nc->mcol[i];
 		if (f >= 0 && (nc->wide || f == NF_GRID_COL ||
@@ -495,17 +509,19 @@ void ncu_free(struct ncu *nc)
 	free(nc->k);
 	free(nc->mcol);
 	free(nc->mfactor);
+	free(nc->gpu.name);
 	free(nc);
 }
 
 /**
  * ncu_open() - open and read an ncu report
  * @path: its path, "-" for standard input.
+ * @given: --device was given.
  * @ret: out: the exit status on failure.
  *
  * Return: the report, or NULL after a message.
  */
-struct ncu *ncu_open(const char *path, int *ret)
+struct ncu *ncu_open(const char *path, bool given, int *ret)
 {
 	struct ncu *nc = calloc(1, sizeof(*nc));
 
@@ -519,6 +535,7 @@ struct ncu *ncu_open(const char *path, int *ret)
 		*ret = EXIT_DEVICE;
 		return NULL;
 	}
+	nc->given = given;
 	if (input_open(&nc->in, path, INPUT_STDIN)) {
 		err_msg("%s", nc->in.err);
 		*ret = EXIT_USAGE;
@@ -724,7 +741,7 @@ int ncu_kernels(struct imp *im, struct ncu *nc)
 			return in_fail(&nc->in, "ID %llu '%s': %s is 0",
 				       (unsigned long long)n->id, n->name,
 				       k->blocks ? "Block Size" : "Grid Size");
-		if (in_fits(&nc->in, &im->cfg, k))
+		if (in_fits(im, &nc->in, k))
 			return EXIT_USAGE;
 		k->name = strdup(n->name);
 		if (!k->name) {

@@ -19,11 +19,11 @@
 
 #define NSYS_MAX_FIELDS	64	/* fields of a row */
 
-/* The columns the importer reads; every one but Strm is required. */
+/* The columns the importer reads; every one but Strm and Device is required. */
 enum imp_col {
 	COL_START, COL_DURATION, COL_GRDX, COL_GRDY, COL_GRDZ, COL_BLKX,
 	COL_BLKY, COL_BLKZ, COL_REGS, COL_STCSMEM, COL_DYMSMEM, COL_NAME,
-	COL_STRM, NR_COLS,
+	COL_STRM, COL_DEVICE, NR_COLS,
 };
 
 #define NR_REQUIRED_COLS	COL_STRM
@@ -50,6 +50,7 @@ static const struct {
 	[COL_DYMSMEM] = { "DymSMem", UNIT_BYTES },
 	[COL_NAME] = { "Name", UNIT_NONE },
 	[COL_STRM] = { "Strm", UNIT_NONE },
+	[COL_DEVICE] = { "Device", UNIT_NONE },
 };
 
 /* Units a header may name, in parentheses: to ns or to bytes. */
@@ -227,8 +228,16 @@ static int imp_row(struct imp *im)
 	const char *name = im->field[im->col[COL_NAME]];
 	struct imp_kernel *k;
 	__u64 v, s, d;
+	int ret;
 
 	imp_stream(im);
+	if (im->col[COL_DEVICE] >= 0) {
+		ret = gpu_note(&im->gpu, &im->in,
+			       im->field[im->col[COL_DEVICE]], "Device column",
+			       im->given);
+		if (ret)
+			return ret;
+	}
 	if (imp_no_dims(im)) {
 		if (!strncmp(name, "[CUDA memcpy", 12))
 			im->nr_memcpy++;
@@ -260,8 +269,6 @@ static int imp_row(struct imp *im)
 		return EXIT_USAGE;
 	k->regs = v;
 	k->shmem = s + d;
-	if (in_fits(&im->in, &im->cfg, k))
-		return EXIT_USAGE;
 	k->name = strdup(name);
 	if (!k->name) {
 		err_msg("%s", "out of memory");
