@@ -50,6 +50,19 @@ out=$tmp
 cd "$here" || exit 1
 
 # --- exact: the generated workload text ----------------------------------
+exact() { # EXPECTED ARGS...: the workload text of "gputbs import ARGS"
+	exact_want=$1
+	shift
+	if ! "$gputbs" import "$@" -o "$tmp.d/x.gtbs" 2>"$tmp.d/summary"; then
+		fail "import $*: exited non-zero"
+		sed 's/^/  | /' "$tmp.d/summary"
+	elif ! cmp -s "$exact_want" "$tmp.d/x.gtbs"; then
+		fail "import $*: not $exact_want"
+		diff -u "$exact_want" "$tmp.d/x.gtbs" | sed 's/^/  | /'
+	else
+		ok
+	fi
+}
 # (nsys2023.csv is an A100 profile: on the GTX 480 with --device)
 if ! "$gputbs" import nsys --device gtx480 -o "$tmp.d/nsys2023.gtbs" \
 	good/nsys2023.csv 2>"$tmp.d/summary"; then
@@ -145,6 +158,57 @@ expect 0 "emulated device h100, from the device__attribute_display_name column o
 	"$gputbs" import ncu "$tmp.d/ncu-h100.csv"
 expect 0 "emulated device gtx480, 15 SMs" "$gputbs" import ncu good/ncu-raw.csv
 
+# --- gaps: per stream, memcpy and memset time part of them ----------------
+# good/h100-torch.csv, by hand: stream 7 has its HtoD memcpy at 1000000 ns
+# (line 5), a memset, kernels at 1070000 (line 7, 12000 ns), 1090000
+# (line 8, 8000 ns), a DtoD memcpy at 1100000, kernels at 1105000 (line
+# 10, 20000 ns) and 1130000 (line 12); stream 13 kernels at 1110000 (line
+# 11, 5000 ns, its first row), a memset at 1140000, kernels at 1150000
+# (line 14, 6000 ns) and 1160000 (line 15).  Gaps, ns: line 7 1070000 -
+# 1000000 = 70000 (from its stream's first row), line 8 1090000 - 1082000
+# = 8000, line 10 1105000 - 1098000 = 7000 (the DtoD memcpy inside it),
+# line 11 none, line 12 1130000 - 1125000 = 5000, line 14 1150000 -
+# 1115000 = 35000 (the memset inside it), line 15 1160000 - 1156000 =
+# 4000; in cycles at the H100's 1980000 kHz, x 1.98:
+exact good/h100-torch.expected nsys good/h100-torch.csv
+gaps() { # FILE: "LINE:GAP" per grid, 0 without gap=
+	awk '/^# line / { l = $3; sub(":", "", l) }
+	     /^grid / { g = 0; for (i = 3; i <= NF; i++) if ($i ~ /^gap=/) {
+			g = substr($i, 5) }; printf "%s:%s ", l, g }' "$1"
+}
+"$gputbs" import nsys -o "$tmp.d/h.gtbs" "$h100" 2>/dev/null
+want="7:138600 8:15840 10:13860 11:0 12:9900 14:69300 15:7920 "
+[ "$(gaps "$tmp.d/h.gtbs")" = "$want" ] && ok ||
+	fail "$h100: gaps '$(gaps "$tmp.d/h.gtbs")', not '$want'"
+expect 0 "#   gap 7000 ns = 13860 cycles after the end of line 8, the previous kernel of stream 7" \
+	"$gputbs" import nsys "$h100"
+expect 0 "#   gap 70000 ns = 138600 cycles after the start of line 5, the first row of stream 7" \
+	"$gputbs" import nsys "$h100"
+expect 0 "gap= kept for 6 kernels: each the time from the end of the previous kernel of its stream" \
+	"$gputbs" import nsys "$h100"
+expect 0 "kernels of several streams serialised in start order, each gap= of its own stream" \
+	"$gputbs" import nsys "$h100"
+# the same gaps in ns at another profiled clock: 70000 ns at 1 GHz
+expect 0 "#   gap 70000 ns = 70000 cycles after the start of line 5" \
+	"$gputbs" import nsys --device-clock-khz 1000000 "$h100"
+# an overlap in a stream: line 12 at 1120000, before line 10's end
+sed '12s/^1130000,/1120000,/' "$h100" >"$tmp.d/overlap.csv"
+expect 0 "#   starts 5000 ns before the end of line 10, the previous kernel of stream 7: gap 0" \
+	"$gputbs" import nsys "$tmp.d/overlap.csv"
+expect 0 "1 kernel starts before the previous kernel of its stream ends: gap 0" \
+	"$gputbs" import nsys "$tmp.d/overlap.csv"
+"$gputbs" import nsys -o "$tmp.d/o.gtbs" "$tmp.d/overlap.csv" 2>/dev/null
+want="7:138600 8:15840 10:13860 11:0 12:0 14:69300 15:7920 "
+[ "$(gaps "$tmp.d/o.gtbs")" = "$want" ] && ok ||
+	fail "overlap: gaps '$(gaps "$tmp.d/o.gtbs")', not '$want'"
+# no Strm column: one stream (a memcpy at 0.5 us, the kernel at 2.25 us:
+# 1750 ns at 1401000 kHz = 2452 cycles)
+expect 0 "grid gemm_kernel blocks=64 threads=128 regs=40 shmem=12288 cycles=10858 expect=21716 gap=2452" \
+	"$gputbs" import nsys good/bytes-reordered.csv
+# ncu alone: ncu serialises the launches, no gaps
+"$gputbs" import ncu -o "$tmp.d/n.gtbs" good/ncu-raw.csv 2>/dev/null
+! grep -q 'gap' "$tmp.d/n.gtbs" && ok || fail "import ncu: a gap"
+
 # --- errors: exact FILE:LINE: reason, status 2, nothing written -----------
 for f in bad/*.csv; do
 	want=$(grep -F "gputbs: $f:" bad/expected-errors)
@@ -170,19 +234,6 @@ done
 not_regular "$tmp.d" "$gputbs" import nsys
 
 # --- ncu: speed of light to mem= and knee= ---------------------------------
-exact() { # EXPECTED ARGS...: the workload text of "gputbs import ARGS"
-	exact_want=$1
-	shift
-	if ! "$gputbs" import "$@" -o "$tmp.d/x.gtbs" 2>"$tmp.d/summary"; then
-		fail "import $*: exited non-zero"
-		sed 's/^/  | /' "$tmp.d/summary"
-	elif ! cmp -s "$exact_want" "$tmp.d/x.gtbs"; then
-		fail "import $*: not $exact_want"
-		diff -u "$exact_want" "$tmp.d/x.gtbs" | sed 's/^/  | /'
-	else
-		ok
-	fi
-}
 exact good/nsys2023-ncu.expected nsys --device gtx480 --ncu good/ncu-details.csv \
 	good/nsys2023.csv
 exact good/ncu-raw.expected ncu good/ncu-raw.csv

@@ -8,9 +8,9 @@
  * profile" and "Nsight Compute").  Both reports are read through csv.c
  * (libcsv).
  *
- * Every kernel row becomes a grid of one program, in start-time order;
- * memcpy and memset rows are counted and skipped (the workload format has
- * no gap).  A kernel's measured duration becomes its mean block duration
+ * Every kernel row becomes a grid of one program, in start-time order,
+ * with the time since the previous kernel of its stream as its gap=
+ * (memcpy and memset rows are part of it: nsys_gaps()).  A kernel's measured duration becomes its mean block duration
  * on the emulated device: the duration in cycles at the profiled GPU's
  * clock, divided by the number of waves its blocks take on the emulated
  * device (the staircase model, Equation 1).
@@ -36,7 +36,8 @@ static const char usage_import[] =
 	"(nsys stats --report cuda_gpu_trace --format csv) into a workload\n"
 	"file: one program whose grids are the kernels in start-time order,\n"
 	"and a workload that runs it (Documentation/workloads.rst,\n"
-	"\"Importing a profile\").  memcpy and memset rows are skipped.\n"
+	"\"Importing a profile\").  Each grid's gap= is the time since the\n"
+	"previous kernel of its stream ended, memcpy and memset rows included.\n"
 	"With --ncu, the kernels' launches in an Nsight Compute report\n"
 	"(ncu --csv, details or raw page), matched by name and order, set\n"
 	"each grid's mem= and knee= from its speed-of-light throughputs and\n"
@@ -274,6 +275,37 @@ static __u64 imp_cycles(const struct imp *im, const struct imp_kernel *k,
 	return t > WL_MAX_CYCLES ? 0 : t;
 }
 
+/* ns to cycles at the profiled clock, rounded; 2^64 - 1 past it. */
+static __u64 imp_ns_cycles(const struct imp *im, __u64 ns)
+{
+	unsigned __int128 c = ((unsigned __int128)ns * im->clock_khz +
+			       500000) / 1000000;
+
+	return c >> 64 ? ~0ULL : (__u64)c;
+}
+
+/* The comment on a kernel's gap (or overlap) in its stream. */
+static void imp_gap_comment(FILE *f, const struct imp_kernel *k, __u64 gap)
+{
+	if (!k->gap_line)
+		return;
+	if (k->overlap_ns)
+		fprintf(f, "#   starts %llu ns before the end of line %u, the previous kernel of",
+			(unsigned long long)k->overlap_ns, k->gap_line);
+	else
+		fprintf(f, "#   gap %llu ns = %llu cycles after the %s of line %u, the %s of",
+			(unsigned long long)k->gap_ns, (unsigned long long)gap,
+			k->gap_first ? "start" : "end", k->gap_line,
+			k->gap_first ? "first row" : "previous kernel");
+	if (k->stream[0]) {
+		fputs(" stream ", f);
+		imp_comment_name(f, k->stream);
+	} else {
+		fputs(" the stream", f);
+	}
+	fputs(k->overlap_ns ? ": gap 0\n" : "\n", f);
+}
+
 /**
  * imp_write() - the workload file
  * @im: the import, its kernels sorted.
@@ -286,7 +318,7 @@ static int imp_write(struct imp *im, FILE *f, const char *prog)
 {
 	struct gtbs_occupancy occ;
 	char label[GPUTBS_LABEL_LEN];
-	__u64 t, total, waves;
+	__u64 t, total, waves, gap;
 	unsigned int i;
 
 	fprintf(f, "# imported by gputbs import %s from %s%s%s\n",
@@ -318,6 +350,14 @@ static int imp_write(struct imp *im, FILE *f, const char *prog)
 			(unsigned long long)waves, waves == 1 ? "" : "s");
 		if (k->ncu)
 			ncu_comment(f, k);
+		gap = imp_ns_cycles(im, k->gap_ns);
+		if (gap > WL_MAX_CYCLES) {
+			im->in.nr = k->line;
+			return imp_fail(im, "gap of %llu ns after line %u: more than %llu cycles",
+					(unsigned long long)k->gap_ns,
+					k->gap_line, WL_MAX_CYCLES);
+		}
+		imp_gap_comment(f, k, gap);
 		fprintf(f, "grid %s blocks=%u threads=%u regs=%u shmem=%u cycles=%llu expect=%llu",
 			label, k->blocks, k->threads, k->regs, k->shmem,
 			(unsigned long long)t, (unsigned long long)total);
@@ -327,6 +367,8 @@ static int imp_write(struct imp *im, FILE *f, const char *prog)
 		if (k->has_knee)
 			fprintf(f, " knee=%u.%03u", k->knee_mw / 1000,
 				k->knee_mw % 1000);
+		if (gap)
+			fprintf(f, " gap=%llu", (unsigned long long)gap);
 		fputc('\n', f);
 	}
 	fprintf(f, "\nworkload %s\nrun %s at=0\n", prog, prog);
@@ -356,6 +398,7 @@ static void imp_program_name(const char *path, char *name, size_t len)
 static void imp_summary(const struct imp *im, const char *out)
 {
 	unsigned int i, mem = 0, knee = 0, matched = 0, reused = 0, unused = 0;
+	unsigned int gaps = 0, overlaps = 0;
 	bool alone = im->nc && im->nc->in.path == im->in.path;
 
 	if (alone)
@@ -406,9 +449,18 @@ static void imp_summary(const struct imp *im, const char *out)
 			im->nr_shmem_default,
 			im->nr_shmem_default == 1 ? "" : "s");
 	if (im->streams > 1)
-		fprintf(stderr, "gputbs import: kernels of several streams serialised in start order\n");
-	if (im->nr_memcpy + im->nr_memset)
-		fprintf(stderr, "gputbs import: the workload format has no gap: the time of the skipped rows and between kernels is dropped\n");
+		fprintf(stderr, "gputbs import: kernels of several streams serialised in start order, each gap= of its own stream\n");
+	for (i = 0; i < im->nr_kernels; i++) {
+		gaps += im->kernels[i].gap_ns > 0;
+		overlaps += im->kernels[i].overlap_ns > 0;
+	}
+	if (gaps)
+		fprintf(stderr, "gputbs import: gap= kept for %u kernel%s: each the time from the end of the previous kernel of its stream (for a stream's first kernel, from the start of a memcpy or memset before it), the memcpy and memset rows between them included\n",
+			gaps, gaps == 1 ? "" : "s");
+	if (overlaps)
+		fprintf(stderr, "gputbs import: %u kernel%s start%s before the previous kernel of %s stream ends: gap 0\n",
+			overlaps, overlaps == 1 ? "" : "s",
+			overlaps == 1 ? "s" : "", overlaps == 1 ? "its" : "their");
 }
 
 static int imp_output(struct imp *im, const char *out, const char *prog)
@@ -529,8 +581,13 @@ static int imp_run(bool ncu_alone, const char *path, const char *ncu_path,
 	ret = imp_output(im, out, prog ? prog : name);
 out:
 	input_close(&im->in);
-	for (i = 0; i < im->nr_kernels; i++)
+	for (i = 0; i < im->nr_kernels; i++) {
 		free(im->kernels[i].name);
+		free(im->kernels[i].stream);
+	}
+	for (i = 0; i < im->nr_xfers; i++)
+		free(im->xfers[i].stream);
+	free(im->xfers);
 	free(im->gpu.name);
 	ncu_free(im->nc);
 	free(im->kernels);

@@ -90,6 +90,12 @@ struct imp_gpu {
  * @mem_ppm: the grid's mem=, ppm.
  * @has_knee: @knee_mw derived from @ncu.
  * @knee_mw: the grid's knee=, 1/1000 warps.
+ * @stream: its Strm value ("" without the column).
+ * @gap_ns: the time from @gap_line's end (a kernel) or start (the first
+ *	row of a stream, a memcpy or memset) to its start, ns: its gap=.
+ * @gap_line: the row @gap_ns is measured from, 0 if none.
+ * @gap_first: @gap_line is the first row of the stream, not a kernel.
+ * @overlap_ns: it starts this long before @gap_line's kernel ends (gap 0).
  */
 struct imp_kernel {
 	unsigned int line;
@@ -106,6 +112,23 @@ struct imp_kernel {
 	__u32 mem_ppm;
 	bool has_knee;
 	__u32 knee_mw;
+	char *stream;
+	__u64 gap_ns;
+	unsigned int gap_line;
+	bool gap_first;
+	__u64 overlap_ns;
+};
+
+/**
+ * struct imp_xfer - a memcpy or memset row, for the gaps
+ * @stream: its Strm value.
+ * @start: its start, ns.
+ * @line: its line.
+ */
+struct imp_xfer {
+	char *stream;
+	__u64 start;
+	unsigned int line;
 };
 
 /**
@@ -123,6 +146,9 @@ struct imp_kernel {
  * @cap_kernels: entries allocated.
  * @nr_memcpy: memcpy rows skipped.
  * @nr_memset: memset rows skipped.
+ * @xfers: the memcpy and memset rows.
+ * @nr_xfers: entries of @xfers.
+ * @cap_xfers: entries allocated.
  * @streams: distinct Strm values seen (at most 2 counted: 1 or "several").
  * @stream: the first Strm value.
  * @device: the emulated device's preset name.
@@ -151,6 +177,9 @@ struct imp {
 	unsigned int cap_kernels;
 	unsigned int nr_memcpy;
 	unsigned int nr_memset;
+	struct imp_xfer *xfers;
+	unsigned int nr_xfers;
+	unsigned int cap_xfers;
 	unsigned int streams;
 	char stream[32];
 	const char *device;

@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "../cli.h"
+#include "../../lib/workload.h"
 #include "import.h"
 
 #define NSYS_MAX_FIELDS	64	/* fields of a row */
@@ -206,6 +207,47 @@ static void imp_stream(struct imp *im)
 	}
 }
 
+/* The row's Strm value, a copy: "" without the column. */
+static char *imp_stream_name(struct imp *im)
+{
+	char *s = strdup(im->col[COL_STRM] < 0 ? "" :
+			 im->field[im->col[COL_STRM]]);
+
+	if (!s)
+		err_msg("%s", "out of memory");
+	return s;
+}
+
+/* A memcpy or memset row: its stream and start, for the gaps. */
+static int imp_xfer(struct imp *im)
+{
+	struct imp_xfer *x;
+
+	if (im->nr_xfers == WL_MAX_LAUNCHES)
+		return imp_fail(im, "more than %u memcpy and memset rows",
+				WL_MAX_LAUNCHES);
+	if (im->nr_xfers == im->cap_xfers) {
+		unsigned int cap = im->cap_xfers ? 2 * im->cap_xfers : 64;
+
+		x = realloc(im->xfers, cap * sizeof(*x));
+		if (!x) {
+			err_msg("%s", "out of memory");
+			return EXIT_DEVICE;
+		}
+		im->xfers = x;
+		im->cap_xfers = cap;
+	}
+	x = &im->xfers[im->nr_xfers];
+	x->line = im->in.nr;
+	if (imp_field(im, COL_START, ~0ULL >> 1, &x->start))
+		return EXIT_USAGE;
+	x->stream = imp_stream_name(im);
+	if (!x->stream)
+		return EXIT_DEVICE;
+	im->nr_xfers++;
+	return 0;
+}
+
 /* Whether every dimension field of the row is empty (not a kernel). */
 static bool imp_no_dims(struct imp *im)
 {
@@ -246,7 +288,7 @@ static int imp_row(struct imp *im)
 		else
 			return imp_fail(im, "'%s': no grid dimensions, and not a memcpy or memset",
 					name);
-		return 0;
+		return imp_xfer(im);
 	}
 	k = imp_kernel_new(im, &im->in);
 	if (!k)
@@ -274,8 +316,9 @@ static int imp_row(struct imp *im)
 		err_msg("%s", "out of memory");
 		return EXIT_DEVICE;
 	}
-	im->nr_kernels++;
-	return 0;
+	im->nr_kernels++;	/* from here on, imp_run() frees its strings */
+	k->stream = imp_stream_name(im);
+	return k->stream ? 0 : EXIT_DEVICE;
 }
 
 /* One row of the report: before the header, is it the header? */
@@ -296,6 +339,92 @@ static int nsys_row(void *ctx, const struct csv_row *r)
 		return imp_fail(im, "%u fields, the header has %u", r->n,
 				im->nr_fields);
 	return imp_row(im);
+}
+
+/* Kernels by stream, start and line: qsort() comparison. */
+static int imp_by_stream(const void *a, const void *b)
+{
+	const struct imp_kernel *x = *(struct imp_kernel *const *)a;
+	const struct imp_kernel *y = *(struct imp_kernel *const *)b;
+	int c = strcmp(x->stream, y->stream);
+
+	if (c)
+		return c;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* memcpy and memset rows by stream, start and line: qsort() comparison. */
+static int imp_xfer_by_stream(const void *a, const void *b)
+{
+	const struct imp_xfer *x = a, *y = b;
+	int c = strcmp(x->stream, y->stream);
+
+	if (c)
+		return c;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/**
+ * nsys_gaps() - each kernel's gap in its stream
+ * @im: the import, its kernels and memcpy and memset rows read.
+ *
+ * In each stream (Strm; one stream without the column), in start order
+ * (rows with equal starts in file order), a kernel's gap is its start
+ * minus the end (start + duration) of the kernel before it: the memcpy
+ * and memset rows between them are part of it.  A kernel that starts
+ * before that end overlaps it: gap 0, noted.  The first kernel of a
+ * stream has as gap its start minus the start of its stream's first row
+ * when that is a memcpy or memset before it, else 0.  Rows after a
+ * stream's last kernel count for nothing.
+ *
+ * Return: 0, or %EXIT_DEVICE without memory.
+ */
+static int nsys_gaps(struct imp *im)
+{
+	struct imp_kernel **by = calloc(im->nr_kernels, sizeof(*by));
+	unsigned int i, x = 0;
+
+	if (!by) {
+		err_msg("%s", "out of memory");
+		return EXIT_DEVICE;
+	}
+	for (i = 0; i < im->nr_kernels; i++)
+		by[i] = &im->kernels[i];
+	qsort(by, im->nr_kernels, sizeof(*by), imp_by_stream);
+	qsort(im->xfers, im->nr_xfers, sizeof(*im->xfers),
+	      imp_xfer_by_stream);
+	for (i = 0; i < im->nr_kernels; i++) {
+		struct imp_kernel *k = by[i], *prev = i ? by[i - 1] : NULL;
+		const struct imp_xfer *f;
+		__u64 end;
+
+		if (prev && !strcmp(prev->stream, k->stream)) {
+			end = prev->start + prev->duration;
+			k->gap_line = prev->line;
+			if (k->start >= end)
+				k->gap_ns = k->start - end;
+			else
+				k->overlap_ns = end - k->start;
+			continue;
+		}
+		while (x < im->nr_xfers &&
+		       strcmp(im->xfers[x].stream, k->stream) < 0)
+			x++;
+		f = x < im->nr_xfers ? &im->xfers[x] : NULL;
+		if (f && !strcmp(f->stream, k->stream) &&
+		    (f->start < k->start ||
+		     (f->start == k->start && f->line < k->line))) {
+			k->gap_ns = k->start - f->start;
+			k->gap_line = f->line;
+			k->gap_first = true;
+		}
+	}
+	free(by);
+	return 0;
 }
 
 /**
@@ -324,5 +453,5 @@ int nsys_read(struct imp *im)
 		err_msg("%s: no kernel rows", im->in.path);
 		return EXIT_USAGE;
 	}
-	return 0;
+	return nsys_gaps(im);
 }
