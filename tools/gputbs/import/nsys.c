@@ -395,8 +395,9 @@ static int nsys_gaps(struct imp *im)
 	for (i = 0; i < im->nr_kernels; i++)
 		by[i] = &im->kernels[i];
 	qsort(by, im->nr_kernels, sizeof(*by), imp_by_stream);
-	qsort(im->xfers, im->nr_xfers, sizeof(*im->xfers),
-	      imp_xfer_by_stream);
+	if (im->nr_xfers)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(im->xfers, im->nr_xfers, sizeof(*im->xfers),
+		      imp_xfer_by_stream);
 	for (i = 0; i < im->nr_kernels; i++) {
 		struct imp_kernel *k = by[i], *prev = i ? by[i - 1] : NULL;
 		const struct imp_xfer *f;
