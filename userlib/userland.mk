@@ -82,7 +82,7 @@ GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/tools/gputbs/, gputbs.o cmd_run.o \
 # gputbs import (tools/gputbs/import/): one file per report format, the
 # CSV through libcsv (libcsv-dev; its libcsv.a in the static CLI)
 GPUTBS_IMPORT_OBJS := $(addprefix $(UL_OBJ)/tools/gputbs/import/, import.o \
-	csv.o nsys.o ncu.o device.o)
+	csv.o nsys.o ncu.o device.o label.o)
 GPUTBS_CLI_OBJS += $(GPUTBS_IMPORT_OBJS)
 CSV_LIBS := -lcsv
 GPUTBS_TEST_OBJS := $(UL_OBJ)/tests/guest/gputbs-test.o

@@ -20,6 +20,10 @@
 #             a100), --device overriding it, the limit error naming the
 #             GPU's preset, an unknown GPU and two GPUs (errors at their
 #             lines), ncu's device__attribute_display_name column
+#   gaps      good/h100-torch.csv's gap= per kernel as worked by hand,
+#             an overlap, no Strm column, ncu alone
+#   labels    distinct kernel names get distinct labels (h100-torch.csv's
+#             at::native:: kernels; every good/*.csv), numbered and cut
 #   errors    every bad/*.csv fails with status 2 and exactly its line of
 #             bad/expected-errors ("gputbs: FILE:LINE: reason")
 #   ncu       good/nsys2023.csv with --ncu good/ncu-details.csv gives
@@ -208,6 +212,45 @@ expect 0 "grid gemm_kernel blocks=64 threads=128 regs=40 shmem=12288 cycles=1085
 # ncu alone: ncu serialises the launches, no gaps
 "$gputbs" import ncu -o "$tmp.d/n.gtbs" good/ncu-raw.csv 2>/dev/null
 ! grep -q 'gap' "$tmp.d/n.gtbs" && ok || fail "import ncu: a gap"
+
+# --- labels: distinct kernel names, distinct labels -----------------------
+# good/h100-torch.csv: four at::native:: functions, two of them with two
+# instantiations, one launched twice (lines 7 and 12)
+labels() { # FILE: "LABEL " per grid
+	awk '/^grid / { printf "%s ", $2 }' "$1"
+}
+want="vectorized_elementwise_kernel vectorized_elementwise_kernel-2 distribution_elementwise_grid_s at::native::reduce_kernel vectorized_elementwise_kernel native::softmax_warp_forward at::native::reduce_kernel-2 "
+[ "$(labels "$tmp.d/h.gtbs")" = "$want" ] && ok ||
+	fail "$h100: labels '$(labels "$tmp.d/h.gtbs")', not '$want'"
+# in any report: one label per name, one name per label
+onelabel() { # FILE
+	awk '/^# line / { sub(/^# line [0-9]*: /, ""); n = $0 }
+	     /^grid / { if ((n in l) && l[n] != $2) bad = 1; l[n] = $2
+			if (($2 in m) && m[$2] != n) bad = 1; m[$2] = n }
+	     END { exit bad }' "$1"
+}
+for f in good/*.csv; do
+	case $f in good/ncu-*) set -- ncu "$f" ;; *) set -- nsys "$f" ;; esac
+	"$gputbs" import "$@" -o "$tmp.d/l.gtbs" 2>/dev/null &&
+		onelabel "$tmp.d/l.gtbs" && ok ||
+		fail "import $*: two names share a label, or a name has two"
+done
+# numbered in start order, around a label taken by another name, and cut
+# to make room: 40 characters keep 31, 29 with "-2"
+long=abcdefghijabcdefghijabcdefghijabcdefghij
+{
+	echo 'Start (ns),Duration (ns),GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem (B),DymSMem (B),Name'
+	echo '100,1000,1,1,1,32,1,1,8,0,0,k-2'
+	echo '200,1000,1,1,1,32,1,1,8,0,0,"void k<1>(int)"'
+	echo '300,1000,1,1,1,32,1,1,8,0,0,"void k<2>(int)"'
+	echo "400,1000,1,1,1,32,1,1,8,0,0,\"void $long<1>()\""
+	echo "500,1000,1,1,1,32,1,1,8,0,0,\"void $long<2>()\""
+	echo '600,1000,1,1,1,32,1,1,8,0,0,"void k<1>(int)"'
+} >"$tmp.d/labels.csv"
+"$gputbs" import nsys -o "$tmp.d/l.gtbs" "$tmp.d/labels.csv" 2>/dev/null
+want="k-2 k k-3 abcdefghijabcdefghijabcdefghija abcdefghijabcdefghijabcdefghi-2 k "
+[ "$(labels "$tmp.d/l.gtbs")" = "$want" ] && ok ||
+	fail "labels.csv: labels '$(labels "$tmp.d/l.gtbs")', not '$want'"
 
 # --- errors: exact FILE:LINE: reason, status 2, nothing written -----------
 for f in bad/*.csv; do

@@ -211,31 +211,6 @@ static int imp_by_start(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/*
- * A grid label from a kernel name: its function name without "void ",
- * template arguments and parameters, other characters than [A-Za-z0-9_:.-]
- * as '_', cut to the label's length.
- */
-static void imp_label(const char *name, char *label)
-{
-	size_t n = 0;
-
-	if (!strncmp(name, "void ", 5))
-		name += 5;
-	for (; *name && *name != '<' && *name != '(' &&
-	       n < GPUTBS_LABEL_LEN - 1; name++) {
-		char c = *name;
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || strchr("_:.-", c)))
-			c = '_';
-		label[n++] = c;
-	}
-	if (!n)
-		label[n++] = 'k';
-	label[n] = '\0';
-}
-
 /* The name in a comment: bytes outside printable ASCII as '?'. */
 static void imp_comment_name(FILE *f, const char *name)
 {
@@ -317,7 +292,6 @@ static void imp_gap_comment(FILE *f, const struct imp_kernel *k, __u64 gap)
 static int imp_write(struct imp *im, FILE *f, const char *prog)
 {
 	struct gtbs_occupancy occ;
-	char label[GPUTBS_LABEL_LEN];
 	__u64 t, total, waves, gap;
 	unsigned int i;
 
@@ -341,7 +315,6 @@ static int imp_write(struct imp *im, FILE *f, const char *prog)
 					(unsigned long long)k->duration,
 					WL_MAX_CYCLES);
 		}
-		imp_label(k->name, label);
 		fprintf(f, "# line %u: ", k->line);
 		imp_comment_name(f, k->name);
 		fprintf(f, "\n#   %llu ns = %llu cycles, R=%u, %llu wave%s\n",
@@ -359,7 +332,7 @@ static int imp_write(struct imp *im, FILE *f, const char *prog)
 		}
 		imp_gap_comment(f, k, gap);
 		fprintf(f, "grid %s blocks=%u threads=%u regs=%u shmem=%u cycles=%llu expect=%llu",
-			label, k->blocks, k->threads, k->regs, k->shmem,
+			k->label, k->blocks, k->threads, k->regs, k->shmem,
 			(unsigned long long)t, (unsigned long long)total);
 		if (k->has_mem)
 			fprintf(f, " mem=%u.%04u", k->mem_ppm / 10000,
@@ -576,6 +549,9 @@ static int imp_run(bool ncu_alone, const char *path, const char *ncu_path,
 		if (ret)
 			goto out;
 	}
+	ret = imp_labels(im);
+	if (ret)
+		goto out;
 	if (!prog)
 		imp_program_name(path, name, sizeof(name));
 	ret = imp_output(im, out, prog ? prog : name);
@@ -588,6 +564,7 @@ out:
 	for (i = 0; i < im->nr_xfers; i++)
 		free(im->xfers[i].stream);
 	free(im->xfers);
+	free(im->labels);
 	free(im->gpu.name);
 	ncu_free(im->nc);
 	free(im->kernels);

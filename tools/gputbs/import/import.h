@@ -90,6 +90,7 @@ struct imp_gpu {
  * @mem_ppm: the grid's mem=, ppm.
  * @has_knee: @knee_mw derived from @ncu.
  * @knee_mw: the grid's knee=, 1/1000 warps.
+ * @label: its grid label (label.c), in &imp.labels.
  * @stream: its Strm value ("" without the column).
  * @gap_ns: the time from @gap_line's end (a kernel) or start (the first
  *	row of a stream, a memcpy or memset) to its start, ns: its gap=.
@@ -112,6 +113,7 @@ struct imp_kernel {
 	__u32 mem_ppm;
 	bool has_knee;
 	__u32 knee_mw;
+	const char *label;
 	char *stream;
 	__u64 gap_ns;
 	unsigned int gap_line;
@@ -160,6 +162,7 @@ struct imp_xfer {
  * @src: the GPU the reports name (nsys's, else ncu's), or NULL.
  * @src_preset: its preset, or NULL.
  * @nc: the ncu report, or NULL.
+ * @labels: the kernels' labels, one per distinct name.
  * @nr_shmem_default: kernels of an ncu report alone without a shared
  *	memory size.
  */
@@ -190,6 +193,7 @@ struct imp {
 	const struct imp_gpu *src;
 	const struct gtbs_dev_preset *src_preset;
 	struct ncu *nc;
+	char (*labels)[GPUTBS_LABEL_LEN];
 	unsigned int nr_shmem_default;
 };
 
@@ -207,6 +211,10 @@ const struct gtbs_dev_preset *gpu_preset(const char *name);
 int gpu_note(struct imp_gpu *g, const struct input *in, const char *field,
 	     const char *what, bool given);
 int gpu_device(struct imp *im, const struct imp_gpu *g);
+
+/* label.c ---------------------------------------------------------------- */
+
+int imp_labels(struct imp *im);
 
 /* nsys.c ----------------------------------------------------------------- */
 
