@@ -324,6 +324,16 @@ expect 0 "ncu: 3 of 3 kernels matched to a launch by name and order (0 to the la
 sed -n '1,6p;7p;7s/^1200000/1250000/p' good/nsys2023.csv >"$tmp.d/twice.csv"
 expect 0 "ncu: 2 of 2 kernels matched to a launch by name and order (1 to the last launch of their name); 1 launches unused" \
 	"$gputbs" import nsys --ncu good/ncu-2020-crlf.csv "$tmp.d/twice.csv"
+# names across the tools: ncu's "softmax_warp_forward" is nsys's
+# "at::native::(anonymous namespace)::softmax_warp_forward<...>(...)", and
+# the anonymous namespace does not make two functions one
+{
+	echo '"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","launch__grid_size","launch__block_size","launch__registers_per_thread","launch__shared_mem_per_block_static","launch__shared_mem_per_block_dynamic","gpu__time_duration.sum","sm__throughput.avg.pct_of_peak_sustained_elapsed","dram__throughput.avg.pct_of_peak_sustained_elapsed","sm__warps_active.avg.per_cycle_active"'
+	echo '"0","51","app","h","softmax_warp_forward","1","13","1024","128","48","0","0","6,000","40.00","60.00","36"'
+	echo '"1","51","app","h","void at::native::(anonymous namespace)::distribution_elementwise_grid_stride_kernel<float, 4>(long)","1","7","528","256","40","0","0","20,000","50.00","50.00","30"'
+} >"$tmp.d/ncu-anon.csv"
+expect 0 "ncu: 2 of 7 kernels matched to a launch by name and order (0 to the last launch of their name); 0 launches unused" \
+	"$gputbs" import nsys --ncu "$tmp.d/ncu-anon.csv" "$h100"
 for f in bad-ncu/*.csv; do
 	want=$(grep -F "gputbs: $f:" bad-ncu/expected-errors)
 	rm -f "$tmp.d/bad.gtbs"

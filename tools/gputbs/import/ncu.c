@@ -565,22 +565,67 @@ static bool ncu_dim(const struct ncu_kernel *k, enum ncu_field f, __u64 *v)
 	return false;
 }
 
-/* The length of a kernel name's function name: no "void ", no <...>, (...). */
-static size_t ncu_base(const char *name, const char **start)
+/*
+ * A kernel name's function name, from @name: without "void " and without
+ * "(anonymous namespace)::"; it ends at '<', '(' or the end.  Each call
+ * returns the next character of it, 0 at its end.
+ */
+static char ncu_fn_char(const char **name)
 {
-	if (!strncmp(name, "void ", 5))
-		name += 5;
-	*start = name;
-	return strcspn(name, "<(");
+	static const char anon[] = "(anonymous namespace)::";
+	const char *s = *name;
+
+	while (!strncmp(s, anon, sizeof(anon) - 1))
+		s += sizeof(anon) - 1;
+	if (!*s || *s == '<' || *s == '(') {
+		*name = s;
+		return 0;
+	}
+	*name = s + 1;
+	return *s;
 }
 
-/* Whether two kernel names name the same function. */
+/* Whether function name @a (from its start) equals @b's. */
+static bool ncu_fn_equal(const char *a, const char *b)
+{
+	char ca, cb;
+
+	do {
+		ca = ncu_fn_char(&a);
+		cb = ncu_fn_char(&b);
+	} while (ca && ca == cb);
+	return ca == cb;
+}
+
+/* The start of @name's function name, and of its last "::" component. */
+static const char *ncu_fn(const char *name, const char **last)
+{
+	const char *s;
+	char c;
+
+	if (!strncmp(name, "void ", 5))
+		name += 5;
+	*last = name;
+	for (s = name; (c = ncu_fn_char(&s));)
+		if (c == ':' && *s == ':')
+			*last = s + 1;
+	return name;
+}
+
+/*
+ * Whether two kernel names name the same function: their function names
+ * are equal, or one is unqualified and the other's last component (ncu
+ * may print "softmax_warp_forward" for nsys's
+ * "at::native::(anonymous namespace)::softmax_warp_forward<...>(...)").
+ */
 static bool ncu_same_name(const char *a, const char *b)
 {
-	const char *sa, *sb;
-	size_t la = ncu_base(a, &sa), lb = ncu_base(b, &sb);
+	const char *la, *lb, *fa = ncu_fn(a, &la), *fb = ncu_fn(b, &lb);
 
-	return la == lb && !strncmp(sa, sb, la);
+	if (ncu_fn_equal(fa, fb))
+		return true;
+	return (la == fa && ncu_fn_equal(fa, lb)) ||
+	       (lb == fb && ncu_fn_equal(la, fb));
 }
 
 /**
