@@ -10,10 +10,12 @@
  *
  * Every kernel row becomes a grid of one program, in start-time order,
  * with the time since the previous kernel of its stream as its gap=
- * (memcpy and memset rows are part of it: nsys_gaps()).  A kernel's measured duration becomes its mean block duration
- * on the emulated device: the duration in cycles at the profiled GPU's
- * clock, divided by the number of waves its blocks take on the emulated
- * device (the staircase model, Equation 1).
+ * (memcpy and memset rows are part of it: nsys_gaps()) and a label of its
+ * own (label.c), on the device preset of the GPU the report names
+ * (device.c) unless --device names one.  A kernel's measured duration
+ * becomes its mean block duration on the emulated device: the duration in
+ * cycles at the profiled GPU's clock, divided by the number of waves its
+ * blocks take on the emulated device (the staircase model, Equation 1).
  *
  * Copyright (C) 2026 The gputbs developers
  */

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * import.h - "gputbs import": what its readers share.  import.c is the
- * command (options, the device, the workload file written, the summary),
- * csv.c the CSV reader on libcsv, nsys.c the Nsight Systems
- * cuda_gpu_trace reader, ncu.c the Nsight Compute reader and the mapping
- * of its figures to mem= and knee=.  Documentation/workloads.rst,
+ * command (options, the workload file written, the summary), csv.c the
+ * CSV reader on libcsv, nsys.c the Nsight Systems cuda_gpu_trace reader
+ * and the gaps, ncu.c the Nsight Compute reader and the mapping of its
+ * figures to mem= and knee=, device.c the preset of the profiled GPU,
+ * label.c the grid labels.  Documentation/workloads.rst,
  * "Importing a profile" and "Nsight Compute".
  *
  * Copyright (C) 2026 The gputbs developers

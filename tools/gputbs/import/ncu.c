@@ -20,6 +20,7 @@
 #define NCU_MAX_FIELDS		8192	/* fields of a line of the raw page */
 #define NCU_MAX_KERNELS		(1U << 20)
 #define PPM			1000000ULL
+
 /* Kinds of value: what a unit converts to. */
 enum ncu_kind {
 	NK_COUNT,	/* as is */
