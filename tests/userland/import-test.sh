@@ -213,6 +213,17 @@ expect 0 "grid gemm_kernel blocks=64 threads=128 regs=40 shmem=12288 cycles=1085
 "$gputbs" import ncu -o "$tmp.d/n.gtbs" good/ncu-raw.csv 2>/dev/null
 ! grep -q 'gap' "$tmp.d/n.gtbs" && ok || fail "import ncu: a gap"
 
+# the same report with CRLF line ends: the same workload (its first line
+# names the file)
+mkdir -p "$tmp.d/crlf" && sed 's/$/\r/' "$h100" >"$tmp.d/crlf/h100-torch.csv"
+"$gputbs" import nsys -o "$tmp.d/c.gtbs" "$tmp.d/crlf/h100-torch.csv" 2>/dev/null
+if [ "$(tail -n +2 "$tmp.d/c.gtbs")" = "$(tail -n +2 good/h100-torch.expected)" ]; then
+	ok
+else
+	fail "$h100 with CRLF: not good/h100-torch.expected"
+	diff good/h100-torch.expected "$tmp.d/c.gtbs" | sed 's/^/  | /'
+fi
+
 # --- labels: distinct kernel names, distinct labels -----------------------
 # good/h100-torch.csv: four at::native:: functions, two of them with two
 # instantiations, one launched twice (lines 7 and 12)
