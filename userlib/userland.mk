@@ -80,11 +80,13 @@ GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/tools/gputbs/, gputbs.o cmd_run.o \
 	run.o predict.o timeline.o) $(TOOLS_LIB_OBJS) \
 	$(UL_OBJ)/sm-emu/metrics.o $(UL_OBJ)/sm-emu/predictor.o
 # gputbs import (tools/gputbs/import/): one file per report format, the
-# CSV through libcsv (libcsv-dev; its libcsv.a in the static CLI)
+# CSV through libcsv (libcsv-dev): its libcsv.a linked as one of the
+# objects, after those that use it, into the static CLI and its ASan build
+# ("No rule to make target 'libcsv.a'": scripts/deps.sh installs it)
+CSV_LIB_A := $(shell $(CC) -print-file-name=libcsv.a)
 GPUTBS_IMPORT_OBJS := $(addprefix $(UL_OBJ)/tools/gputbs/import/, import.o \
 	csv.o nsys.o ncu.o device.o label.o)
-GPUTBS_CLI_OBJS += $(GPUTBS_IMPORT_OBJS)
-CSV_LIBS := -lcsv
+GPUTBS_CLI_OBJS += $(GPUTBS_IMPORT_OBJS) $(CSV_LIB_A)
 GPUTBS_TEST_OBJS := $(UL_OBJ)/tests/guest/gputbs-test.o
 # The simulator links the whole portable core, as the module does.
 SIM_CORE_OBJS := $(patsubst %.c,$(UL_OBJ)/%.o,$(wildcard sm-emu/*.c))
@@ -162,8 +164,7 @@ $(LIBGPUTBS_PC): userlib/libgputbs.pc.in
 
 $(UL_BIN)/gputbs: $(GPUTBS_CLI_OBJS) $(LIBGPUTBS_A)
 	@mkdir -p $(dir $@)
-	$(CC) -static -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_STATIC_LIBS) \
-		$(CSV_LIBS) -lm
+	$(CC) -static -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_STATIC_LIBS) -lm
 
 $(UL_BIN)/gputbs-test: $(GPUTBS_TEST_OBJS) $(LIBGPUTBS_A)
 	@mkdir -p $(dir $@)
@@ -265,8 +266,7 @@ $(ASAN_OBJ)/sm-emu/%.o: USERLAND_CFLAGS += -Wno-unused-parameter
 $(ASAN_OBJ)/userlib/monitor.o: USERLAND_CFLAGS += $(LIBNL_CFLAGS)
 
 $(ASAN_OBJ)/gputbs: $(GPUTBS_ASAN_OBJS)
-	$(CC) $(ASAN_CFLAGS) -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_LIBS) \
-		$(CSV_LIBS) -lm
+	$(CC) $(ASAN_CFLAGS) -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_LIBS) -lm
 
 check-userland-asan: $(ASAN_OBJ)/gputbs
 	@rc=0; for t in cli predict timeline import; do \
