@@ -33,6 +33,7 @@ die() {
 
 demo_pkgs=(
 	gcc make libc6-dev
+	libcsv-dev
 	qemu-system-x86 busybox-static
 	linux-headers-6.12-amd64 linux-image-6.12-amd64
 	kmod cpio gzip python3 rsync perl

@@ -77,8 +77,16 @@ LIBGPUTBS_OBJS := $(UL_OBJ)/userlib/libgputbs.pic.o \
 TOOLS_LIB_OBJS := $(addprefix $(UL_OBJ)/tools/lib/, json.o workload.o \
 	input.o report.o reqstats.o)
 GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/tools/gputbs/, gputbs.o cmd_run.o \
-	run.o predict.o timeline.o cmd_import.o) $(TOOLS_LIB_OBJS) \
+	run.o predict.o timeline.o) $(TOOLS_LIB_OBJS) \
 	$(UL_OBJ)/sm-emu/metrics.o $(UL_OBJ)/sm-emu/predictor.o
+# gputbs import (tools/gputbs/import/): one file per report format, the
+# CSV through libcsv (libcsv-dev): its libcsv.a linked as one of the
+# objects, after those that use it, into the static CLI and its ASan build
+# ("No rule to make target 'libcsv.a'": scripts/deps.sh installs it)
+CSV_LIB_A := $(shell $(CC) -print-file-name=libcsv.a)
+GPUTBS_IMPORT_OBJS := $(addprefix $(UL_OBJ)/tools/gputbs/import/, import.o \
+	csv.o nsys.o ncu.o device.o label.o)
+GPUTBS_CLI_OBJS += $(GPUTBS_IMPORT_OBJS) $(CSV_LIB_A)
 GPUTBS_TEST_OBJS := $(UL_OBJ)/tests/guest/gputbs-test.o
 # The simulator links the whole portable core, as the module does.
 SIM_CORE_OBJS := $(patsubst %.c,$(UL_OBJ)/%.o,$(wildcard sm-emu/*.c))

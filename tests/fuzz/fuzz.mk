@@ -54,13 +54,14 @@ $(FUZZ_DIR)/fuzz_sched: tests/fuzz/fuzz_sched.c $(FUZZ_CORE) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_sched.c $(FUZZ_CORE)
 
+FUZZ_IMPORT_SRCS := $(wildcard tools/gputbs/import/*.c)
 $(FUZZ_DIR)/fuzz_import: tests/fuzz/fuzz_import.c tests/fuzz/fuzz_cli.c \
-		tools/gputbs/cmd_import.c tools/lib/input.c sm-emu/config.c \
-		sm-emu/occupancy.c $(FUZZ_HDRS)
+		$(FUZZ_IMPORT_SRCS) tools/lib/input.c sm-emu/config.c \
+		sm-emu/occupancy.c $(FUZZ_HDRS) tools/gputbs/import/import.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_import.c \
-		tests/fuzz/fuzz_cli.c tools/gputbs/cmd_import.c tools/lib/input.c \
-		sm-emu/config.c sm-emu/occupancy.c
+		tests/fuzz/fuzz_cli.c $(FUZZ_IMPORT_SRCS) tools/lib/input.c \
+		sm-emu/config.c sm-emu/occupancy.c -lcsv
 
 fuzz-build: $(FUZZ_TARGETS)
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_import.c - libFuzzer target: `gputbs import` (tools/gputbs/cmd_import.c),
+ * fuzz_import.c - libFuzzer target: `gputbs import` (tools/gputbs/import/),
  * the nsys cuda_gpu_trace and ncu --csv readers, on arbitrary bytes.  The
  * first byte picks the command: even, "import ncu FILE"; odd, "import nsys
  * --ncu FILE tests/userland/import/good/nsys2023.csv" (the nsys report
