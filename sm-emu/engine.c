@@ -933,6 +933,7 @@ static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	u32 index = slot - sm->slots;
 	u32 block = slot->block;
 	u64 start = slot->start_cycle;
+	u64 ran = slot->ran;
 
 	gtbs_sm_release(dev, sm, slot);
 	grid->blocks_done++;
@@ -940,6 +941,10 @@ static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	if (dev->backend && dev->backend->block_end)
 		dev->backend->block_end(dev, sm, grid, index, block, start,
 					sm->now);
+	/* its running time: the runs before a switch count (preempt.c) */
+	if (dev->policy->block_end)
+		dev->policy->block_end(dev, sm, grid, index, start - ran,
+				       sm->now);
 	/* OnBlockEnd; the slot held this block, so this cannot fail */
 	if (gtbs_slice_on_block_end(&gs->pred, &gs->slice_gen, dev->slice_gen,
 				    index, sm->now) > 0)

@@ -1063,6 +1063,22 @@ struct gtbs_policy_param {
  *	With @sm NULL: @grid left &gtbs_dev.pending (issued its last block)
  *	or joined it again (a preempted block of it waits to run again).
  *	Not called for arrivals (@grid_arrive) or ends (@grid_end).
+ * @block_end: optional.  A thread block of @grid that ran in slot @slot
+ *	(0..&gtbs_dev_config.max_blocks_per_sm - 1) of @sm ended, at @end
+ *	(= @sm->now), cycles; @start, cycles, is @end less the block's
+ *	running time: its issue for a block never preempted, else the start
+ *	of its last run set back by the cycles it ran before (as the
+ *	predictor's Block_Start, gtbs_pred_on_block_resume()), so
+ *	@end - @start never counts save, restore or wait time (a flushed
+ *	block's lost run is not counted either).  Called once per block that
+ *	completes, at its real end (the paper's OnBlockEnd, Algorithm 1),
+ *	after the engine freed its slot and counted it
+ *	(&gtbs_grid.blocks_done, &gtbs_grid.resident) and before the
+ *	predictor's update, @predict and @grid_update of the same block end
+ *	(Documentation/scheduling.rst, "Policy author's reference", gives
+ *	the whole order).  Not called for the resident blocks a cancel or a
+ *	job timeout drops.  Engine context: device lock held, emulated time,
+ *	no sleep.  NULL costs the engine one test per block end.
  * @param_set: optional.  Parameter @index (in @params) was changed to a
  *	valid value by gtbs_policy_param_set() at cycle @now.
  * @sm_sharing: optional.  Whether @sm runs in a sharing mode, in which
@@ -1112,6 +1128,8 @@ struct gtbs_policy_ops {
 			struct gtbs_grid *grid);
 	void (*grid_update)(struct gtbs_dev *dev, struct gtbs_sm *sm,
 			    struct gtbs_grid *grid);
+	void (*block_end)(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			  struct gtbs_grid *grid, u32 slot, u64 start, u64 end);
 	void (*param_set)(struct gtbs_dev *dev, u32 index, u64 now);
 	bool (*sm_sharing)(const struct gtbs_dev *dev, const struct gtbs_sm *sm);
 	const char *(*grid_state)(const struct gtbs_dev *dev,
