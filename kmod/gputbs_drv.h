@@ -164,9 +164,12 @@ struct gputbs_isol {
  * struct gputbs_params - the sysfs directory policy_params/
  * @ops: the policy the directory shows, NULL while it does not exist.
  * @group: the attribute group, named "policy_params".
- * @attrs: NULL-terminated pointers to @dattrs' attributes.
+ * @attrs: NULL-terminated pointers to @dattrs' attributes, then to
+ *	@rattrs'.
  * @dattrs: one file per parameter of @ops, in its &gtbs_policy_ops.params
  *	order (a file's index is its parameter's).
+ * @rattrs: the read-only ``<param>_range`` file of each, same order.
+ * @rnames: the names of @rattrs' files.
  *
  * Built and removed under &gputbs_device.cfg_lock
  * (gputbs_policy_params_changed()); read by the files' show and store
@@ -175,8 +178,11 @@ struct gputbs_isol {
 struct gputbs_params {
 	const struct gtbs_policy_ops *ops;
 	struct attribute_group group;
-	struct attribute *attrs[GTBS_MAX_POLICY_PARAMS + 1];
+	struct attribute *attrs[2 * GTBS_MAX_POLICY_PARAMS + 1];
 	struct device_attribute dattrs[GTBS_MAX_POLICY_PARAMS];
+	struct device_attribute rattrs[GTBS_MAX_POLICY_PARAMS];
+	char rnames[GTBS_MAX_POLICY_PARAMS][GTBS_POLICY_NAME_LEN +
+					     sizeof("_range")];
 };
 
 /**

@@ -33,6 +33,19 @@
  *	name).  Write: a decimal number, or a value name; outside the
  *	parameter's min..max is %-ERANGE, anything else %-EINVAL.  A
  *	policy's parameters start at their defaults when it is selected.
+ *	Beside each, read-only ``<param>_range``: what a write accepts (see
+ *	the ranges below).
+ *
+ * <tunable>_range
+ *	Read-only, one per tunable whose writes are range-checked
+ *	(starve_ns, timeout_ns, max_lag_ns, cap_period,
+ *	switch_bytes_per_cycle, preempt_budget_<class>, and every
+ *	policy_params/<param>): ``MIN..MAX`` in the tunable's own unit,
+ *	decimal, inclusive (a write outside it is %-ERANGE); for a
+ *	parameter that is a choice, its value names instead, separated by
+ *	spaces.  A separate file, so that every reader of the value files
+ *	reads what it always did; a range that depends on the time scale
+ *	(timeout_ns) is computed at the read.
  *
  * predictor
  *	A selector like policy: ``[extended] literal`` (the Simple Slicing
@@ -162,10 +175,45 @@ static int gputbs_tunable_store(struct gputbs_device *gdev,
 }
 
 /*
+ * The range of the tunable @name, @lo..@hi (expressions of the device,
+ * evaluated under its lock): gputbs_@name_range(), which a store that
+ * checks the range itself calls too, and the read-only file @name_range,
+ * "MIN..MAX".
+ */
+#define GPUTBS_RANGE_ATTR(name, lo, hi)					\
+static void gputbs_##name##_range(struct gputbs_device *gdev,		\
+				  u64 *min, u64 *max)			\
+{									\
+	spin_lock(&gdev->lock);						\
+	*min = (lo);							\
+	*max = (hi);							\
+	spin_unlock(&gdev->lock);					\
+}									\
+									\
+static ssize_t name##_range_show(struct device *dev,			\
+				 struct device_attribute *attr,		\
+				 char *buf)				\
+{									\
+	u64 min, max;							\
+									\
+	gputbs_##name##_range(gputbs_from_dev(dev), &min, &max);	\
+	return sysfs_emit(buf, "%llu..%llu\n", min, max);		\
+}									\
+static DEVICE_ATTR_RO(name##_range)
+
+/*
+ * The largest ns a tunable kept in ns takes: @ns * 1000 must not overflow
+ * (gputbs_ns_to_cycles()).
+ */
+#define GPUTBS_NS_MAX		div_u64(U64_MAX, 1000)
+
+/*
  * A tunable kept in ns of emulated time, @expr of the device (the core
  * holds it in cycles): read under the lock; written by root
  * (gputbs_admin_check()) as a decimal number through gputbs_set_@name()
- * and gputbs_tunable_store().
+ * and gputbs_tunable_store(); outside the range of its
+ * GPUTBS_RANGE_ATTR(), which comes first, is -ERANGE (and so is what
+ * the conversion to cycles refuses at the time of the write).
  */
 #define GPUTBS_NS_TUNABLE_ATTR(name, expr)				\
 static ssize_t name##_show(struct device *dev,				\
@@ -184,7 +232,8 @@ static ssize_t name##_store(struct device *dev,				\
 			    struct device_attribute *attr,		\
 			    const char *buf, size_t count)		\
 {									\
-	u64 ns;								\
+	struct gputbs_device *gdev = gputbs_from_dev(dev);		\
+	u64 ns, min, max;						\
 	int ret;							\
 									\
 	ret = gputbs_admin_check();					\
@@ -193,8 +242,10 @@ static ssize_t name##_store(struct device *dev,				\
 	ret = kstrtou64(buf, 10, &ns);					\
 	if (ret)							\
 		return ret;						\
-	ret = gputbs_tunable_store(gputbs_from_dev(dev),		\
-				   gputbs_set_##name, ns);		\
+	gputbs_##name##_range(gdev, &min, &max);			\
+	if (ns < min || ns > max)					\
+		return -ERANGE;						\
+	ret = gputbs_tunable_store(gdev, gputbs_set_##name, ns);	\
 	return ret ?: count;						\
 }									\
 static DEVICE_ATTR_RW(name)
@@ -213,6 +264,7 @@ static int gputbs_set_starve_ns(struct gputbs_device *gdev, u64 ns, u64 now)
 	return 0;
 }
 
+GPUTBS_RANGE_ATTR(starve_ns, 0, GPUTBS_NS_MAX);
 GPUTBS_NS_TUNABLE_ATTR(starve_ns, gdev->starve_ns);
 
 /*
@@ -336,12 +388,12 @@ static const struct gputbs_selector gputbs_preempt_mode_sel = {
 GPUTBS_SELECTOR_ATTR(preempt_mode);
 
 /*
- * A tunable held by the core as a plain number (@expr of the device),
- * @lo..@hi: read under the lock, written by root as a decimal number
- * through gputbs_set_@name() and gputbs_tunable_store(); out of range is
- * -ERANGE.
+ * A tunable held by the core as a plain number (@expr of the device):
+ * read under the lock, written by root as a decimal number through
+ * gputbs_set_@name() and gputbs_tunable_store(); outside the range of its
+ * GPUTBS_RANGE_ATTR(), which comes first, is -ERANGE.
  */
-#define GPUTBS_U64_TUNABLE_ATTR(name, expr, lo, hi)			\
+#define GPUTBS_U64_TUNABLE_ATTR(name, expr)				\
 static ssize_t name##_show(struct device *dev,				\
 			   struct device_attribute *attr, char *buf)	\
 {									\
@@ -358,7 +410,8 @@ static ssize_t name##_store(struct device *dev,				\
 			    struct device_attribute *attr,		\
 			    const char *buf, size_t count)		\
 {									\
-	u64 val;							\
+	struct gputbs_device *gdev = gputbs_from_dev(dev);		\
+	u64 val, min, max;						\
 	int ret;							\
 									\
 	ret = gputbs_admin_check();					\
@@ -367,10 +420,10 @@ static ssize_t name##_store(struct device *dev,				\
 	ret = kstrtou64(buf, 10, &val);					\
 	if (ret)							\
 		return ret;						\
-	if (val < (lo) || val > (hi))					\
+	gputbs_##name##_range(gdev, &min, &max);			\
+	if (val < min || val > max)					\
 		return -ERANGE;						\
-	ret = gputbs_tunable_store(gputbs_from_dev(dev),		\
-				   gputbs_set_##name, val);		\
+	ret = gputbs_tunable_store(gdev, gputbs_set_##name, val);	\
 	return ret ?: count;						\
 }									\
 static DEVICE_ATTR_RW(name)
@@ -382,9 +435,9 @@ static int gputbs_set_switch_bytes_per_cycle(struct gputbs_device *gdev,
 	return 0;
 }
 
+GPUTBS_RANGE_ATTR(switch_bytes_per_cycle, 1, GPUTBS_SWITCH_BW_MAX);
 GPUTBS_U64_TUNABLE_ATTR(switch_bytes_per_cycle,
-			gdev->core.switch_bytes_per_cycle, 1,
-			GPUTBS_SWITCH_BW_MAX);
+			gdev->core.switch_bytes_per_cycle);
 
 /* The preemption latency budget of class GTBS_PRIO_@CLS, emulated cycles. */
 #define GPUTBS_BUDGET_ATTR(cls, CLS)					\
@@ -394,9 +447,9 @@ static int gputbs_set_preempt_budget_##cls(struct gputbs_device *gdev,	\
 	gdev->core.preempt_budget[GTBS_PRIO_##CLS] = val;		\
 	return 0;							\
 }									\
+GPUTBS_RANGE_ATTR(preempt_budget_##cls, 0, GTBS_MAX_TIMEOUT_CYCLES);	\
 GPUTBS_U64_TUNABLE_ATTR(preempt_budget_##cls,				\
-			gdev->core.preempt_budget[GTBS_PRIO_##CLS], 0,	\
-			GTBS_MAX_TIMEOUT_CYCLES)
+			gdev->core.preempt_budget[GTBS_PRIO_##CLS])
 
 GPUTBS_BUDGET_ATTR(low, LOW);
 GPUTBS_BUDGET_ATTR(normal, NORMAL);
@@ -421,7 +474,8 @@ static int gputbs_set_cap_period(struct gputbs_device *gdev, u64 val, u64 now)
 	return 0;
 }
 
-GPUTBS_U64_TUNABLE_ATTR(cap_period, gdev->core.cap_period, 1, 1ULL << 33);
+GPUTBS_RANGE_ATTR(cap_period, 1, 1ULL << 33);
+GPUTBS_U64_TUNABLE_ATTR(cap_period, gdev->core.cap_period);
 
 /* The job timeout, in wall-clock ns of emulated time; 0: none. */
 static int gputbs_set_timeout_ns(struct gputbs_device *gdev, u64 ns, u64 now)
@@ -439,6 +493,23 @@ static int gputbs_set_timeout_ns(struct gputbs_device *gdev, u64 ns, u64 now)
 	return 0;
 }
 
+/*
+ * The largest timeout_ns: ns whose cycles, rounded up, stay within
+ * GTBS_MAX_TIMEOUT_CYCLES at @scale_ps, floor(2^62 x @scale_ps / 1000),
+ * and within GPUTBS_NS_MAX (from 4 ps per cycle on, the product exceeds
+ * 64 bits and GPUTBS_NS_MAX is the lower; no 128-bit division, whose
+ * quotient would not fit either).
+ */
+static u64 gputbs_timeout_ns_max(u32 scale_ps)
+{
+	u64 ps;
+
+	if (check_mul_overflow(GTBS_MAX_TIMEOUT_CYCLES, (u64)scale_ps, &ps))
+		return GPUTBS_NS_MAX;
+	return min(GPUTBS_NS_MAX, div_u64(ps, 1000));
+}
+
+GPUTBS_RANGE_ATTR(timeout_ns, 0, gputbs_timeout_ns_max(gdev->time_scale_ps));
 GPUTBS_NS_TUNABLE_ATTR(timeout_ns, gdev->timeout_ns);
 
 /*
@@ -447,6 +518,8 @@ GPUTBS_NS_TUNABLE_ATTR(timeout_ns, gdev->timeout_ns);
  * Not a scheduling event: written at once, without catching up first, so
  * that root can turn isolation on while the device is far behind.
  */
+GPUTBS_RANGE_ATTR(max_lag_ns, 0, GPUTBS_MAX_LAG_NS_MAX);
+
 static ssize_t max_lag_ns_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
@@ -464,7 +537,7 @@ static ssize_t max_lag_ns_store(struct device *dev,
 				const char *buf, size_t count)
 {
 	struct gputbs_device *gdev = gputbs_from_dev(dev);
-	u64 val;
+	u64 val, min, max;
 	int ret;
 
 	ret = gputbs_admin_check();
@@ -473,7 +546,8 @@ static ssize_t max_lag_ns_store(struct device *dev,
 	ret = kstrtou64(buf, 10, &val);
 	if (ret)
 		return ret;
-	if (val > GPUTBS_MAX_LAG_NS_MAX)
+	gputbs_max_lag_ns_range(gdev, &min, &max);
+	if (val < min || val > max)
 		return -ERANGE;
 	spin_lock(&gdev->lock);
 	gputbs_isol_set_max_lag(gdev, val);
@@ -757,6 +831,15 @@ static struct attribute *gputbs_attrs[] = {
 	&dev_attr_blocks_restored.attr,
 	&dev_attr_switch_cycles.attr,
 	&dev_attr_flushed_cycles.attr,
+	&dev_attr_starve_ns_range.attr,
+	&dev_attr_switch_bytes_per_cycle_range.attr,
+	&dev_attr_preempt_budget_low_range.attr,
+	&dev_attr_preempt_budget_normal_range.attr,
+	&dev_attr_preempt_budget_high_range.attr,
+	&dev_attr_preempt_budget_realtime_range.attr,
+	&dev_attr_timeout_ns_range.attr,
+	&dev_attr_cap_period_range.attr,
+	&dev_attr_max_lag_ns_range.attr,
 	NULL,
 };
 
@@ -811,6 +894,34 @@ static ssize_t gputbs_param_show(struct device *dev,
 	return sysfs_emit(buf, "%llu\n", val);
 }
 
+/* policy_params/<param>_range: "MIN..MAX", or a choice's value names. */
+static ssize_t gputbs_param_range_show(struct device *dev,
+				       struct device_attribute *attr,
+				       char *buf)
+{
+	struct gputbs_device *gdev = gputbs_from_dev(dev);
+	const struct gtbs_policy_param *p;
+	u32 index = attr - gdev->params.rattrs;
+	int len = 0;
+	u64 i;
+
+	spin_lock(&gdev->lock);
+	if (gdev->core.policy != gdev->params.ops) {
+		spin_unlock(&gdev->lock);
+		return -EAGAIN;
+	}
+	p = &gdev->core.policy->params[index];
+	spin_unlock(&gdev->lock);
+	/* @p stays valid: the device holds a reference on its module */
+	if (!p->names)
+		return sysfs_emit(buf, "%llu..%llu\n", p->min, p->max);
+	for (i = 0; i <= p->max; i++)
+		len += sysfs_emit_at(buf, len, "%s%s", i ? " " : "",
+				     p->names[i]);
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
 static ssize_t gputbs_param_store(struct device *dev,
 				  struct device_attribute *attr,
 				  const char *buf, size_t count)
@@ -859,6 +970,15 @@ static int gputbs_params_create(struct gputbs_device *gdev,
 		da->show = gputbs_param_show;
 		da->store = gputbs_param_store;
 		pa->attrs[i] = &da->attr;
+		/* beside it, <param>_range (names are at most 31 characters) */
+		da = &pa->rattrs[i];
+		snprintf(pa->rnames[i], sizeof(pa->rnames[i]), "%s_range",
+			 ops->params[i].name);
+		sysfs_attr_init(&da->attr);
+		da->attr.name = pa->rnames[i];
+		da->attr.mode = 0444;
+		da->show = gputbs_param_range_show;
+		pa->attrs[ops->nr_params + i] = &da->attr;
 	}
 	pa->group.name = "policy_params";
 	pa->group.attrs = pa->attrs;

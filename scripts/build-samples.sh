@@ -10,6 +10,13 @@
 # build-module.sh does, the sources (and the core's headers, sm-emu/*.h)
 # are mirrored into OUTDIR/kbuild so that object files never land in the
 # work tree.  Any compiler, modpost or kernel-doc warning fails the build.
+#
+# The mirror compares contents, not times (rsync --checksum), and does not
+# copy times: a file whose content changed (a git checkout, a stash) gets
+# the mirror's current time, so kbuild rebuilds what depends on it, and a
+# file that did not change keeps its objects.  Only the .ko files of the
+# samples now in samples/policies/ are copied out: those of a sample that
+# was removed (their objects stay in the mirror) are deleted from OUTDIR.
 set -euo pipefail
 
 usage="usage: build-samples.sh KDIR MODDIR OUTDIR [make args]"
@@ -30,9 +37,24 @@ fi
 symvers=$(cd "$moddir" && pwd)/Module.symvers
 kb=$out/kbuild
 mkdir -p "$kb/sm-emu"
-rsync -a --delete --include='*.c' --include=Kbuild --exclude='*' \
-	"$root/samples/policies/" "$kb/"
-rsync -a --delete --include='*.h' --exclude='*' "$root/sm-emu/" "$kb/sm-emu/"
+rsync -r --checksum --delete --include='*.c' --include=Kbuild \
+	--exclude='*' "$root/samples/policies/" "$kb/"
+rsync -r --checksum --delete --include='*.h' --exclude='*' \
+	"$root/sm-emu/" "$kb/sm-emu/"
+# the samples now there; a removed one's objects and module go
+mods=()
+for c in "$root"/samples/policies/gtbs_*.c; do
+	[ -f "$c" ] || continue
+	m=$(basename "$c" .c)
+	mods+=("$m")
+done
+for k in "$kb"/*.ko "$out"/*.ko; do
+	[ -f "$k" ] || continue
+	case " ${mods[*]} " in
+	*" $(basename "$k" .ko) "*) ;;
+	*) rm -f "$k" "${k%.ko}".o "${k%.ko}".mod* ;;
+	esac
+done
 kb=$(cd "$kb" && pwd)
 log=$kb/build.log
 if ! make -C "$kdir" M="$kb" W=1 KBUILD_EXTRA_SYMBOLS="$symvers" "$@" \
@@ -48,5 +70,13 @@ if grep -E 'warning:|error:|WARNING:' "$log" |
 	echo "build-samples: warnings building against $kdir (W=1 must be clean)" >&2
 	exit 1
 fi
-cp "$kb"/*.ko "$out/"
-echo "build-samples: $(cd "$kb" && ls ./*.ko | tr '\n' ' ')against $kdir, in $out"
+for m in "${mods[@]}"; do
+	# modules.order: what this build made (Kbuild's wildcard found it)
+	if ! grep -Eq "(^|/)$m\.k?o\$" "$kb/modules.order" ||
+		[ ! -f "$kb/$m.ko" ]; then
+		echo "build-samples: samples/policies/$m.c gave no $m.ko (Kbuild)" >&2
+		exit 1
+	fi
+	cp "$kb/$m.ko" "$out/"
+done
+echo "build-samples: ${mods[*]/%/.ko} against $kdir, in $out"

@@ -497,13 +497,27 @@ suite "KUnit suites (debug kernel)" parse_kunit \
 suite "userland suites: ioctls, netlink family (debug kernel)" parse_guest \
 	vm --debug-kernel -- 'gputbs-test; r=$?; gputbs-nl-test || r=1; exit $r'
 # The sample policy modules on the registration API: switched to under
-# load, rmmod refused while in use, unloaded and loaded again
-# (Documentation/scheduling.rst, "Writing a policy").
-suite "policy modules: the samples loaded, used, unloaded (debug kernel)" \
-	parse_polmod vm --debug-kernel \
-	--module "$BUILD/samples-debug/gtbs_wfair.ko" \
-	--module "$BUILD/samples-debug/gtbs_paella.ko" -- \
-	'gputbs-polmod-test gtbs_wfair:wfair gtbs_paella:paella'
+# load, rmmod refused while in use, unloaded and loaded again, and the
+# module's cycles against gputbs-sim with the same source as a plug-in
+# (Documentation/scheduling.rst, "Writing a policy").  Every sample the
+# samples-debug step built (one per samples/policies/gtbs_*.c), each
+# policy's name found by the test.
+polmod_args=()
+polmod_mods=()
+for ko in "$BUILD"/samples-debug/gtbs_*.ko; do
+	[ -f "$ko" ] || continue
+	polmod_args+=(--module "$ko")
+	polmod_mods+=("$(basename "$ko" .ko)")
+	# the same source as a plug-in (plugin_tests made it), for the test
+	so=$BUILD/samples/$(basename "$ko" .ko).so
+	if [ -f "$so" ]; then
+		polmod_args+=(--host-file "$(realpath "$so")")
+	fi
+done
+suite "policy modules: the samples (${polmod_mods[*]}) loaded, used, unloaded, = the simulator (debug kernel)" \
+	parse_polmod vm --debug-kernel "${polmod_args[@]}" \
+	--host-bin "$(realpath "$BUILD/bin/gputbs-sim")" -- \
+	"GPUTBS_SIM=$(realpath "$BUILD/bin/gputbs-sim") PLUGINS=$(realpath "$BUILD/samples") gputbs-polmod-test ${polmod_mods[*]}"
 # Preempting resident blocks: a HIGH grid against SHA1-like blocks under
 # drain, switch and flush, in emulated cycles equal to the simulator's
 # (Documentation/scheduling.rst, "Preempting running blocks").

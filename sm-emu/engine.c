@@ -38,6 +38,63 @@
  * re-evaluates costing what an event costs, and once no grid has a block
  * to issue the rest are dropped together (gtbs_dev_kick()).
  */
+
+/**
+ * DOC: Order of policy ops
+ *
+ * What a policy can rely on, as the engine behaves (tests/unit's
+ * policy_order suite, test_policy_order.c, asserts each numbered rule):
+ *
+ * 1. **Global order.**  The device takes its events in cycle order.  At
+ *    one cycle: the refill of capped tenants, then the SMs' events (block
+ *    ends, and kicks: an SM re-evaluating after an arrival or an end) by
+ *    SM index, lowest first, then arrivals, then job timeouts.  So the
+ *    ops of SM 0's block ends *and the picks that follow them* at cycle T
+ *    come before the ops of SM 1's block ends at T: those picks see the
+ *    ends of lower SMs at T, never those of higher ones.  A kick at T (a
+ *    grid arrived, ended or issued its last block: gtbs_dev_kick()) lets
+ *    the SMs with room pick again at T, in index order, after the events
+ *    already taken; a kick that finds no grid with blocks to issue is
+ *    dropped without a pick.
+ * 2. **A block end** (one SM event may end several blocks, all due at its
+ *    cycle, in slot order, before the SM picks): the engine frees the
+ *    slot and counts the block (&gtbs_grid.blocks_done,
+ *    &gtbs_grid.resident), then calls, for that block, in this order:
+ *    the owner's &gtbs_backend_ops.block_end; &gtbs_policy_ops.block_end
+ *    (the SM, the grid, the slot, start, end = &gtbs_sm.now); the predictor's
+ *    OnBlockEnd, and &gtbs_policy_ops.predict if it made a prediction;
+ *    &gtbs_policy_ops.grid_update with the SM.  **Every completed block
+ *    makes exactly one block_end and one grid_update(sm) call, at its own
+ *    end cycle.**  If it was the grid's last block, &gtbs_policy_ops.grid_end
+ *    follows (the grid has left &gtbs_dev.grids).  Blocks that a cancel or
+ *    a job timeout drops make no call.
+ * 3. **Picks.**  After the ends of its cycle, the SM calls
+ *    &gtbs_policy_ops.pick_grid once per block it may issue: **one pick
+ *    issues at most one block**, of the grid returned (a preempted block of
+ *    it first, &gtbs_grid.nr_saved), or none.  The SM calls again while
+ *    it has a free slot (or may preempt) and some grid has blocks to
+ *    issue, and stops at the first call that returns NULL or a grid whose
+ *    block does not fit (it then waits for its next event) or that has no
+ *    per-(grid, SM) state to be had (it tries again at the same cycle);
+ *    a grid whose tenant is over its cap is throttled instead of issued,
+ *    and the SM picks again.  A pick that issued nothing may be asked
+ *    again at the same cycle with nothing changed in between
+ *    (gtbs_sm_advance() ends with one more turn at the cycle it runs
+ *    to): a policy must not count picks as decisions, only issues.  An
+ *    issue that takes a grid's last block (or a throttle) calls
+ *    &gtbs_policy_ops.grid_update without an SM at once, before the next
+ *    pick; the grid's block_start reaches only the owner
+ *    (&gtbs_backend_ops.block_start): a policy learns of the issue from
+ *    the pick it made.
+ * 4. **Arrivals.**  &gtbs_policy_ops.grid_arrive when the grid joins
+ *    &gtbs_dev.grids (after the SMs' events of its cycle); every SM with a
+ *    free slot then picks at that cycle.
+ * 5. **Preemption** (not in drain mode): a switched-out or flushed block
+ *    calls &gtbs_policy_ops.grid_update with its SM when it stops, and
+ *    with NULL when its grid rejoins the pending list; its block_end comes
+ *    once, at its real end, its start set back by the cycles it ran
+ *    before (&gtbs_policy_ops.block_end).
+ */
 #include "preempt.h"
 
 static void gtbs_sm_update_next(struct gtbs_dev *dev, struct gtbs_sm *sm);
@@ -933,6 +990,7 @@ static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	u32 index = slot - sm->slots;
 	u32 block = slot->block;
 	u64 start = slot->start_cycle;
+	u64 ran = slot->ran;
 
 	gtbs_sm_release(dev, sm, slot);
 	grid->blocks_done++;
@@ -940,6 +998,10 @@ static void gtbs_retire(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	if (dev->backend && dev->backend->block_end)
 		dev->backend->block_end(dev, sm, grid, index, block, start,
 					sm->now);
+	/* its running time: the runs before a switch count (preempt.c) */
+	if (dev->policy->block_end)
+		dev->policy->block_end(dev, sm, grid, index, start - ran,
+				       sm->now);
 	/* OnBlockEnd; the slot held this block, so this cannot fail */
 	if (gtbs_slice_on_block_end(&gs->pred, &gs->slice_gen, dev->slice_gen,
 				    index, sm->now) > 0)

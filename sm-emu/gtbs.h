@@ -1063,6 +1063,22 @@ struct gtbs_policy_param {
  *	With @sm NULL: @grid left &gtbs_dev.pending (issued its last block)
  *	or joined it again (a preempted block of it waits to run again).
  *	Not called for arrivals (@grid_arrive) or ends (@grid_end).
+ * @block_end: optional.  A thread block of @grid that ran in slot @slot
+ *	(0..&gtbs_dev_config.max_blocks_per_sm - 1) of @sm ended, at @end
+ *	(= @sm->now), cycles; @start, cycles, is @end less the block's
+ *	running time: its issue for a block never preempted, else the start
+ *	of its last run set back by the cycles it ran before (as the
+ *	predictor's Block_Start, gtbs_pred_on_block_resume()), so
+ *	@end - @start never counts save, restore or wait time (a flushed
+ *	block's lost run is not counted either).  Called once per block that
+ *	completes, at its real end (the paper's OnBlockEnd, Algorithm 1),
+ *	after the engine freed its slot and counted it
+ *	(&gtbs_grid.blocks_done, &gtbs_grid.resident) and before the
+ *	predictor's update, @predict and @grid_update of the same block end
+ *	(Documentation/scheduling.rst, "Policy author's reference", gives
+ *	the whole order).  Not called for the resident blocks a cancel or a
+ *	job timeout drops.  Engine context: device lock held, emulated time,
+ *	no sleep.  NULL costs the engine one test per block end.
  * @param_set: optional.  Parameter @index (in @params) was changed to a
  *	valid value by gtbs_policy_param_set() at cycle @now.
  * @sm_sharing: optional.  Whether @sm runs in a sharing mode, in which
@@ -1112,6 +1128,8 @@ struct gtbs_policy_ops {
 			struct gtbs_grid *grid);
 	void (*grid_update)(struct gtbs_dev *dev, struct gtbs_sm *sm,
 			    struct gtbs_grid *grid);
+	void (*block_end)(struct gtbs_dev *dev, struct gtbs_sm *sm,
+			  struct gtbs_grid *grid, u32 slot, u64 start, u64 end);
 	void (*param_set)(struct gtbs_dev *dev, u32 index, u64 now);
 	bool (*sm_sharing)(const struct gtbs_dev *dev, const struct gtbs_sm *sm);
 	const char *(*grid_state)(const struct gtbs_dev *dev,
@@ -1131,6 +1149,80 @@ struct gtbs_policy_ops {
 	const struct gtbs_policy_param *params;
 	u32 nr_params;
 };
+
+/**
+ * DOC: What a policy may read
+ *
+ * Every op gets the device and, where it concerns one, the SM and the
+ * grid.  All of it is the engine's state under the device lock; a policy
+ * reads it and writes only its own private areas (below).  What the
+ * sample and built-in policies read, with its unit and when it holds:
+ *
+ * - &gtbs_dev.grids: the QUEUED and RUNNING grids, in arrival order
+ *   (linked by &gtbs_grid.node): the list a scanning policy walks.
+ * - &gtbs_dev.top_class: the class that may issue, set by the engine
+ *   before each pick_grid (an &enum gtbs_prio_class value).
+ * - &gtbs_dev.pick_cycle: the cycle of that pick, cycles.
+ * - &gtbs_dev.clock: how far the device has run, cycles (ops without an
+ *   SM: use it for "now").
+ * - &gtbs_dev.cfg.nr_sms: SMs of the device (&gtbs_dev_config),
+ *   1..%GTBS_MAX_SMS; SM ids are 0..nr_sms-1.
+ * - &gtbs_dev_config.max_blocks_per_sm: block slots per SM: slot indices
+ *   are 0..max_blocks_per_sm-1.
+ * - &gtbs_sm.id: the SM's index, 0..nr_sms-1.
+ * - &gtbs_sm.now: the cycle of the event the op is called for (a block
+ *   end, an issue), cycles.
+ * - &gtbs_sm.nr_resident: blocks holding a slot of the SM.
+ * - &gtbs_grid.id: the grid's sequence number, in arrival order: the
+ *   tie-break of every sample.
+ * - &gtbs_grid.desc: what was submitted: nr_blocks, prio_class
+ *   (&enum gtbs_prio_class), block_cycles, the label, ...
+ * - &gtbs_grid.next_block: blocks issued so far, 0..nr_blocks (a preempted
+ *   block issued again is not counted again).
+ * - &gtbs_grid.nr_saved: preempted blocks waiting to run again; the grid
+ *   issues them before new ones.
+ * - &gtbs_grid.blocks_done: blocks ended, 0..nr_blocks.
+ * - &gtbs_grid.resident: blocks holding a slot now, on all SMs (running,
+ *   saving or restoring).
+ * - &gtbs_grid.occ: footprint and maximum residency R per SM
+ *   (&gtbs_occupancy.residency).
+ * - &gtbs_grid.submit_cycle: arrival, cycles.
+ * - &gtbs_grid.last_issue_cycle: its latest block issue (its arrival
+ *   before the first), cycles.
+ * - &gtbs_grid.alone_cycles: its alone runtime by Equation 1, cycles.
+ * - &gtbs_grid.tenant: who its SM time is charged to
+ *   (&gtbs_tenant.weight).
+ * - gtbs_grid_sm() of (grid, &gtbs_sm.id): its state on the SM, NULL where
+ *   it never issued a block: &gtbs_grid_sm.resident, the predictor's
+ *   &gtbs_grid_sm.pred.
+ *
+ * gtbs_grid_has_blocks() combines next_block, nr_saved and the grid's
+ * throttle, gtbs_grid_eligible() that and the class; pick_grid must return
+ * a grid for which gtbs_grid_eligible() is true.  gtbs_pred_remaining()
+ * reads a prediction.
+ *
+ * Private areas, fixed arrays in the core's objects (no allocation, so no
+ * op can fail), each u64-aligned, zero when the object is made and at
+ * every policy switch; a policy declares how much of each it uses in its
+ * &gtbs_policy_ops (registration refuses more) and reaches them with
+ * gtbs_policy_priv():
+ *
+ * - %GTBS_POLICY_DEV_PRIV_SIZE, 256 bytes per device
+ *   (&gtbs_dev.policy_priv, &gtbs_policy_ops.dev_priv_size), parameters
+ *   included;
+ * - %GTBS_POLICY_SM_PRIV_SIZE, 32 bytes per SM (&gtbs_sm.policy_priv,
+ *   &gtbs_policy_ops.sm_priv_size);
+ * - %GTBS_POLICY_GRID_PRIV_SIZE, 96 bytes per grid
+ *   (&gtbs_grid.policy_priv, &gtbs_policy_ops.grid_priv_size);
+ * - %GTBS_POLICY_GRID_SM_PRIV_SIZE, 56 bytes per (grid, SM) pair
+ *   (&gtbs_grid_sm.policy_priv, &gtbs_policy_ops.grid_sm_priv_size),
+ *   only where the pair exists;
+ * - %GTBS_POLICY_TENANT_PRIV_SIZE, 48 bytes per tenant
+ *   (&gtbs_tenant.policy_priv, &gtbs_policy_ops.tenant_priv_size).
+ *
+ * The order in which the engine calls the ops is in engine.c's DOC
+ * "Order of policy ops".
+ */
 
 /**
  * gtbs_policy_priv() - a policy's private area of a core object

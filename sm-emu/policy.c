@@ -108,10 +108,18 @@ static int gtbs_param_check(const struct gtbs_policy_ops *ops,
 			    const char **why)
 {
 	const struct gtbs_policy_param *q;
+	size_t n;
 	u64 i;
 
 	if (!gtbs_name_ok(p->name, "_", GTBS_POLICY_NAME_LEN)) {
 		*why = "a parameter name is not 1..31 of [a-z0-9_]";
+		return -EINVAL;
+	}
+	n = strlen(p->name);
+	if (n >= sizeof("_range") - 1 &&
+	    !strcmp(p->name + n - (sizeof("_range") - 1), "_range")) {
+		/* the module's sysfs file of a parameter's range is NAME_range */
+		*why = "a parameter name ends in _range";
 		return -EINVAL;
 	}
 	if (p->min > p->max || p->def < p->min || p->def > p->max) {

@@ -7,13 +7,18 @@
 # Targets:
 #   samples           both of the next two: build/samples/*.ko and *.so
 #   samples-so        $(BUILD)/samples/gtbs_*.so, simulator plug-ins
-#                     (gputbs-sim --policy-plugin FILE.so)
+#                     (gputbs-sim --policy-plugin FILE.so), and the
+#                     simulator that loads them, $(BUILD)/bin/gputbs-sim
 #   samples-ko        $(BUILD)/samples/gtbs_*.ko against the stock 6.12
 #                     headers and build/kmod/Module.symvers, W=1 clean
 #   samples-6.1       $(BUILD)/samples-6.1/*.ko against the 6.1 headers
 #   samples-debug     $(BUILD)/samples-debug/*.ko against the debug kernel,
 #                     for its guest (make check)
 #   $(BUILD)/samples/test/*.so  plug-ins the host tests load: broken ones
+#
+# Every samples/policies/gtbs_*.c is a sample, found by wildcard here, in
+# Kbuild, in the unit tests (unit.mk), in tests/userland/plugin-test.sh
+# and in make check's guest step: a new one needs no other file edited.
 
 SAMPLES_DIR := samples/policies
 SAMPLES_SRCS := $(wildcard $(SAMPLES_DIR)/gtbs_*.c)
@@ -33,7 +38,13 @@ SAMPLES_SO_CFLAGS := $(USERLAND_CFLAGS) -Wno-unused-parameter -fPIC \
 
 samples: samples-ko samples-so
 
-samples-so: $(SAMPLES_SO) $(SAMPLES_TEST_SO)
+# the documented use is gputbs-sim --policy-plugin: the simulator too.
+# A plug-in whose source is gone (a checkout, a removed sample) goes, so
+# that what tests find by wildcard in $(BUILD)/samples is the tree's.
+samples-so: $(SAMPLES_SO) $(SAMPLES_TEST_SO) $(UL_BIN)/gputbs-sim
+	@rm -f $(filter-out $(SAMPLES_SO),$(wildcard $(BUILD)/samples/gtbs_*.so)) \
+		$(patsubst %.so,%.d,$(filter-out $(SAMPLES_SO),\
+		$(wildcard $(BUILD)/samples/gtbs_*.so)))
 
 $(BUILD)/samples/%.so: $(SAMPLES_DIR)/%.c
 	@mkdir -p $(dir $@)

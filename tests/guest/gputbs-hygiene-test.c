@@ -2284,7 +2284,7 @@ START_TEST(isolation_no_world_writable_attr)
 	struct dirent *de;
 	char path[512];
 	struct stat st;
-	int n[2] = { 0, 0 }, i;
+	int n[2] = { 0, 0 }, ranges = 0, i;
 	DIR *d;
 
 	params_policy_for(GU_PARAMS_DIR "/");
@@ -2299,6 +2299,14 @@ START_TEST(isolation_no_world_writable_attr)
 			n[i]++;
 			ck_assert_msg(!(st.st_mode & (S_IWGRP | S_IWOTH)),
 				      "%s is writable by others", path);
+			/* <tunable>_range files: read-only, 0444 */
+			if (strlen(de->d_name) > 6 &&
+			    !strcmp(de->d_name + strlen(de->d_name) - 6,
+				    "_range")) {
+				ranges++;
+				ck_assert_msg(!(st.st_mode & S_IWUSR),
+					      "%s is writable", path);
+			}
 			if (st.st_mode & S_IWUSR)
 				ck_assert_msg(run_child(child_nobody_write,
 							path, true) == 0,
@@ -2308,7 +2316,10 @@ START_TEST(isolation_no_world_writable_attr)
 	}
 	params_policy_done(true);
 	ck_assert_int_gt(n[0], 3);
-	ck_assert_int_eq(n[1], 6);	/* srtf-adaptive's parameters */
+	/* srtf-adaptive's 6 parameters, each with its _range */
+	ck_assert_int_eq(n[1], 12);
+	/* and the 9 ranged tunables' (Documentation/ABI) */
+	ck_assert_int_eq(ranges, 6 + 9);
 }
 END_TEST
 

@@ -10,7 +10,10 @@
 # recorded events add up (every block_start has its block_end, each grid
 # as many as its blocks, grid_submit and grid_end pair up) and that they
 # agree with the sysfs counters and the debugfs histogram, and that
-# `gputbs timeline --check` accepts the recording.
+# `gputbs timeline --check` accepts the recording.  After the workload:
+# every range file (<tunable>_range, policy_params/<param>_range) reads
+# MIN..MAX (or a choice's names), a write of MAX and MIN is taken, one of
+# MAX + 1 or MIN - 1 fails with ERANGE.
 #
 # Prints "obs: N passed, M failed".
 set -u
@@ -68,11 +71,22 @@ check_sysfs() {
 	done
 	# policy_params/: srtf-adaptive's files, srtf's, or none (fifo); a policy
 	# switch of the workload may rebuild it under the reader
+	for f in "$SYS"/*_range; do
+		v=$(cat "$f") || { echo "sysfs ${f##*/}: unreadable"; continue; }
+		case "$v" in
+		[0-9]*..[0-9]*) ;;
+		*) echo "sysfs ${f##*/}: '$v' is not MIN..MAX" ;;
+		esac
+	done
 	for f in "$SYS"/policy_params/*; do
 		[ -e "$f" ] || continue
 		name=${f##*/}
 		v=$(cat "$f" 2>/dev/null) || continue	# removed meanwhile
 		case "$name=$v" in
+		*_range=[0-9]*..[0-9]*) ;;
+		share_mode_range="device sm") ;;
+		preempt_unknown_range="predicted sample") ;;
+		single_kernel_range="work-conserving exclusive sm-exclusive") ;;
 		share_threshold_ppm=[0-9]* | share_residency=[0-9]*) ;;
 		preempt_ratio_pct=[0-9]*) ;;
 		preempt_unknown=predicted | preempt_unknown=sample) ;;
@@ -85,11 +99,11 @@ check_sysfs() {
 }
 
 # policy_params/ as each policy has it: exactly srtf-adaptive's six
-# files at their defaults, none for fifo
+# files at their defaults, each with its _range, none for fifo
 check_params_layout() {
 	echo srtf-adaptive >"$SYS/policy" || echo "selecting srtf-adaptive"
 	l=$(cd "$SYS/policy_params" && echo *)
-	[ "$l" = "preempt_ratio_pct preempt_unknown share_mode share_residency share_threshold_ppm single_kernel" ] ||
+	[ "$l" = "preempt_ratio_pct preempt_ratio_pct_range preempt_unknown preempt_unknown_range share_mode share_mode_range share_residency share_residency_range share_threshold_ppm share_threshold_ppm_range single_kernel single_kernel_range" ] ||
 		echo "policy_params/ of srtf-adaptive: '$l'"
 	v="$(cat "$SYS/policy_params/share_threshold_ppm") $(cat "$SYS/policy_params/share_residency") $(cat "$SYS/policy_params/share_mode") $(cat "$SYS/policy_params/preempt_ratio_pct") $(cat "$SYS/policy_params/preempt_unknown") $(cat "$SYS/policy_params/single_kernel")"
 	[ "$v" = "500000 3 device 200 sample sm-exclusive" ] || echo "policy_params/ defaults: '$v'"
@@ -223,6 +237,69 @@ read_fdinfos() {	# read_fdinfos TAG
 	done
 }
 
+# --- ranges: every <tunable>_range is what a write accepts ----------------
+# ranged: the writable files with a range file, at the top and in
+# policy_params/ (srtf-adaptive selected)
+ranged="starve_ns timeout_ns max_lag_ns cap_period switch_bytes_per_cycle preempt_budget_low preempt_budget_normal preempt_budget_high preempt_budget_realtime"
+
+range_ok() {	# range_ok FILE: MIN..MAX; a write of MAX is taken, MAX+1 ERANGE
+	f=$1
+	r=$(cat "${f}_range") || { echo "${f##*/}_range: unreadable"; return; }
+	case "$r" in
+	*[!0-9.]* | .* | *. | *...*) echo "${f##*/}_range: '$r'"; return ;;
+	*..*) ;;
+	*) echo "${f##*/}_range: '$r'"; return ;;
+	esac
+	lo=${r%..*}
+	hi=${r#*..}
+	old=$(cat "$f")
+	[ "$old" -ge "$lo" ] && [ "$old" -le "$hi" ] ||
+		echo "${f##*/}: $old outside its range $r"
+	err=$( (echo "$((hi + 1))" >"$f") 2>&1)
+	case "$err" in
+	*"out of range"*) ;;
+	*) echo "${f##*/}: writing $((hi + 1)) (above $r): '$err'" ;;
+	esac
+	if [ "$lo" -gt 0 ]; then
+		err=$( (echo "$((lo - 1))" >"$f") 2>&1)
+		case "$err" in
+		*"out of range"*) ;;
+		*) echo "${f##*/}: writing $((lo - 1)) (below $r): '$err'" ;;
+		esac
+	fi
+	for v in "$hi" "$lo"; do
+		echo "$v" >"$f" 2>/dev/null || echo "${f##*/}: writing $v (in $r) failed"
+		[ "$(cat "$f")" = "$v" ] || echo "${f##*/}: wrote $v, reads '$(cat "$f")'"
+	done
+	echo "$old" >"$f" || echo "${f##*/}: restoring $old failed"
+	echo "range ${f##*/} $r" >>"$work/ranges"
+}
+
+check_ranges() {
+	for t in $ranged; do
+		range_ok "$SYS/$t"
+	done
+	echo srtf-adaptive >"$SYS/policy" || echo "selecting srtf-adaptive"
+	for f in "$SYS"/policy_params/*_range; do
+		p=${f%_range}
+		r=$(cat "$f")
+		case "$r" in
+		*..*) range_ok "$p" ;;
+		*)	# a choice: its names, each accepted and read back
+			old=$(cat "$p")
+			for v in $r; do
+				echo "$v" >"$p" 2>/dev/null &&
+					[ "$(cat "$p")" = "$v" ] ||
+					echo "${p##*/}: value name $v of '$r' refused"
+			done
+			echo "$old" >"$p"
+			echo "range ${p##*/} $r" >>"$work/ranges"
+			;;
+		esac
+	done
+	echo fifo >"$SYS/policy" || echo "selecting fifo"
+}
+
 read_everything() {	# one pass over every file; problems to $work/bad
 	read_fdinfos main
 	check_sysfs
@@ -300,6 +377,12 @@ check_params_layout >"$work/bad.params"
 check "policy_params/: srtf-adaptive's six files at their defaults, fifo's none" \
 	test ! -s "$work/bad.params"
 cat "$work/bad.params"
+: >"$work/ranges"
+check_ranges >"$work/bad.ranges" 2>&1
+cat "$work/ranges"
+check "every _range file: MIN and MAX written, one past them ERANGE ($(wc -l <"$work/ranges") ranges)" \
+	test ! -s "$work/bad.ranges" -a "$(wc -l <"$work/ranges")" -ge 15
+cat "$work/bad.ranges"
 check "after the run: preempt_latency's preemptions = sysfs preemptions" \
 	test "$(sed -n 's/^# preemptions //p' "$DBG/preempt_latency")" = "$(cat "$SYS/preemptions")"
 

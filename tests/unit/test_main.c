@@ -81,6 +81,7 @@ int main(void)
 	srunner_add_suite(sr, metrics_suite());
 	srunner_add_suite(sr, predictor_suite());
 	srunner_add_suite(sr, policy_suite());
+	srunner_add_suite(sr, policy_order_suite());
 	srunner_add_suite(sr, timeout_suite());
 	srunner_add_suite(sr, conformance_suite());
 	srunner_add_suite(sr, preempt_suite());

@@ -153,6 +153,13 @@ START_TEST(registry_register_rules)
 	ck_assert_int_eq(gtbs_policy_check(&bad, &why), -EINVAL);
 	p.def = 3;
 	ck_assert_int_eq(gtbs_policy_check(&bad, &why), 0);
+	/* NAME_range is the module's sysfs file of NAME's range */
+	p.name = "level_range";
+	ck_assert_int_eq(gtbs_policy_check(&bad, &why), -EINVAL);
+	ck_assert_str_eq(why, "a parameter name ends in _range");
+	p.name = "range";
+	ck_assert_int_eq(gtbs_policy_check(&bad, &why), 0);
+	p.name = reg_params[0].name;
 	/* fill the registry */
 	while (gtbs_policy_at(n))
 		n++;

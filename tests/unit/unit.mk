@@ -29,7 +29,7 @@ UNIT_PLUGINS := $(patsubst samples/policies/%.c,$(BUILD)/samples/%.so,\
 	$(wildcard samples/policies/gtbs_*.c))
 UNIT_SRCS := $(addprefix $(UNIT_DIR)/,test_main.c harness.c \
 	test_occupancy.c test_timing.c test_engine.c test_metrics.c \
-	test_predictor.c test_policy.c test_timeout.c test_conformance.c \
+	test_predictor.c test_policy.c test_policy_order.c test_timeout.c test_conformance.c \
 	test_preempt.c test_throttle.c test_tenant.c) \
 	$(wildcard sm-emu/*.c)
 UNIT_HDRS := $(UNIT_DIR)/harness.h $(wildcard sm-emu/*.h tools/include/*.h)

@@ -8,10 +8,18 @@
 #
 # Usage: plugin-test.sh PATH-TO-gputbs-sim SAMPLES-DIR [PATH-TO-gputbs]
 #
-#   SAMPLES-DIR holds gtbs_wfair.so, gtbs_paella.so and test/*.so (the
-#   broken plug-ins of tests/userland/plugins/), as make samples-so
-#   builds them in build/samples.
+#   SAMPLES-DIR holds gtbs_*.so, one per samples/policies/gtbs_*.c (at
+#   least gtbs_wfair.so and gtbs_paella.so), and test/*.so (the broken
+#   plug-ins of tests/userland/plugins/), as make samples-so builds them
+#   in build/samples.
 #
+#   every sample  each gtbs_*.so found (a new sample is tested without
+#                editing this file): it loads and registers one policy,
+#                whose name the simulator reports; it runs an ERCBench
+#                pair and the one-SM workload below to completion with
+#                sane metrics; its ERCBench sweep (JSON) covers the 56
+#                pairs, the same with --jobs 1 and 2; --trace records
+#                every block under it
 #   hand-worked  one SM, Long (4 blocks of 1000 cycles) then Short (2 of
 #                500) 50 cycles later, one block at a time: every
 #                turnaround under wfair and paella, with and without
@@ -116,6 +124,14 @@ hand() {
 }
 
 hand fifo "4000 4950" $both
+# las (gtbs_las.c): at 1000 Long has attained 1000 block-cycles, Short
+# none: Short 1000..1500, then still less than Long's: 1500..2000; Long
+# to 5000.  The same counting plain cycles (one block per SM: R = 1).
+if [ -f "$samples/gtbs_las.so" ]; then
+	hand las "5000 1950" --policy-plugin "$samples/gtbs_las.so"
+	hand las "5000 1950" --policy-plugin "$samples/gtbs_las.so" \
+		--param service=block_cycles
+fi
 hand paella "5000 1950" $both
 hand paella "5000 1950" $both --param deficit_threshold_cycles=0
 hand paella "5000 3950" $both --param deficit_threshold_cycles=100
@@ -125,7 +141,6 @@ hand wfair "5000 2950" $both --param min_granularity_cycles=1000
 hand wfair "5000 1950" $both --param weight_normal=1
 hand wfair "5000 1950" $both --param weight_normal=1048576
 
-# --- run: both plug-ins on an ERCBench pair ---------------------------------
 # the JSON of every workload: sane metrics, every block done
 sane_run() {
 	python3 - "$1" "$2" <<'EOF'
@@ -144,6 +159,76 @@ for w in (w for p in d["policies"] for w in p["workloads"]):
             assert g["blocks_done"] == g["blocks"], g
 EOF
 }
+
+# --- every sample: found by wildcard ------------------------------------------
+# the policy a plug-in registers: the last name the simulator lists
+plugin_policy() {
+	"$sim" run --policy-plugin "$1" --policy '?' "$pair" 2>&1 |
+		sed -n 's/.*(registered: \(.*\))$/\1/p' | awk '{ print $NF }'
+}
+
+nsamples=0
+for so in "$samples"/gtbs_*.so; do
+	[ -f "$so" ] || continue
+	nsamples=$((nsamples + 1))
+	name=$(basename "$so")
+	pol=$(plugin_policy "$so")
+	if [ -z "$pol" ] || [ "$pol" = ljf ] || [ "$pol" = fair ]; then
+		fail "$name: registers no policy of its own ('$pol')"
+		continue
+	fi
+	ok
+	if "$sim" run --format json --policy-plugin "$so" --policy "$pol,fifo" \
+		"$pair" >"$tmp.d/s.json" 2>"$tmp.d/s.err" &&
+		sane_run "$tmp.d/s.json" "$pol,fifo" >"$tmp.d/sane" 2>&1; then
+		ok
+	else
+		fail "$name: run --policy $pol,fifo $pair"
+		cat "$tmp.d/s.err" "$tmp.d/sane" | sed 's/^/  | /'
+	fi
+	# one SM, one block at a time: both programs complete
+	got=$(turnarounds "$pol" --policy-plugin "$so")
+	case $got in
+	[0-9]*" "[0-9]*) ok ;;
+	*) fail "$name: run --sms 1 $tmp.d/lf.gtbs: '$got'" ;;
+	esac
+	if "$sim" eval --format json --offsets 0 --policies "$pol" --jobs 1 \
+		--policy-plugin "$so" >"$tmp.d/s1.json" 2>"$tmp.d/s.err" &&
+		"$sim" eval --format json --offsets 0 --policies "$pol" \
+		--jobs 2 --policy-plugin "$so" >"$tmp.d/s2.json" 2>&1 &&
+		cmp -s "$tmp.d/s1.json" "$tmp.d/s2.json" &&
+		python3 - "$tmp.d/s1.json" "$pol" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["policies"] == [sys.argv[2]], d["policies"]
+for o in d["offsets"]:
+    for p in o["policies"]:
+        assert len(p["pairs"]) == 56, (p["policy"], len(p["pairs"]))
+        for pr in p["pairs"]:
+            m = pr["metrics"] if "metrics" in pr else pr
+            assert 0 < m["stp"] <= 2.000001 and m["antt"] >= 0.99 and \
+                0 < m["strictf"] <= 1, pr
+EOF
+	then
+		ok
+	else
+		fail "$name: eval --policies $pol (JSON, --jobs 1 and 2)"
+		sed 's/^/  | /' "$tmp.d/s.err" | tail -n 5
+	fi
+	"$sim" run --policy-plugin "$so" --policy "$pol" \
+		--trace "$tmp.d/s.trace" "$pair" >/dev/null 2>&1
+	if [ "$(grep -c '^block ' "$tmp.d/s.trace" 2>/dev/null)" = 1024 ]; then
+		ok
+	else
+		fail "$name: run --trace under $pol: not 1024 blocks"
+	fi
+	echo "plugin: $name registers $pol"
+done
+if [ "$nsamples" -lt 3 ]; then
+	fail "$samples: $nsamples gtbs_*.so, not at least 3 (make samples-so)"
+fi
+
+# --- run: both plug-ins on an ERCBench pair ---------------------------------
 
 if "$sim" run --format json $both --policy wfair,paella,fifo "$pair" \
 	>"$tmp.d/pair.json" 2>"$tmp.d/pair.err" &&
