@@ -22,7 +22,7 @@
 #  4. switched away (to fifo) the reference is dropped, rmmod succeeds and
 #     the selector no longer lists POLICY; selecting it fails with EINVAL;
 #  5. insmod again registers it again (gputbs-vm unloads it at the end);
-#  6. with GPUTBS_SIM (gputbs-sim, tools/gputbs-vm --host-bin) and
+#  6. with GPUTBS_SIM (gputbs-sim, tools/vm/gputbs-vm --host-bin) and
 #     PLUGINS (a directory with MODULE.so, make samples-so, --host-file):
 #     gputbs run --policy POLICY of the same two programs gives, program
 #     by program, the alone and shared cycles of gputbs-sim run
