@@ -8,7 +8,10 @@
 #   userland          everything below
 #   $(BUILD)/lib/libgputbs.a, $(BUILD)/lib/libgputbs.so.0.3 (+ .so.0, .so)
 #   $(BUILD)/lib/pkgconfig/libgputbs.pc
-#   $(BUILD)/bin/gputbs        CLI, static (runs in a busybox initramfs)
+#   $(BUILD)/bin/gputbs        CLI, dynamic: libtracecmd, which gputbs
+#                              timeline reads .dat files with, is only a
+#                              shared library (tools/vm/gputbs-vm copies
+#                              its libraries into the initramfs)
 #   $(BUILD)/bin/gputbs-test   in-guest Check suite, static
 #   $(BUILD)/bin/gputbs-trace-test  in-guest trace/predict check (sh)
 #   $(BUILD)/bin/gputbs-{hygiene-test,stress,failnth,fuzz,reliability}
@@ -112,6 +115,12 @@ JSONC_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null || echo -ljson-c)
 JSONC_STATIC_LIBS := $(shell $(PKG_CONFIG) --libs --static json-c \
 	2>/dev/null || echo -ljson-c)
 USERLAND_CFLAGS += $(JSONC_CFLAGS)
+# gputbs timeline: trace-cmd .dat files through libtracecmd, the events'
+# fields through libtraceevent (libtracecmd-dev, libtraceevent-dev)
+TRACECMD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtracecmd libtraceevent \
+	2>/dev/null)
+TRACECMD_LIBS := $(shell $(PKG_CONFIG) --libs libtracecmd libtraceevent \
+	2>/dev/null)
 
 USERLAND_BINS := $(UL_BIN)/gputbs $(UL_BIN)/gputbs-test \
 	$(UL_BIN)/gputbs-trace-test $(UL_BIN)/gputbs-bench
@@ -143,6 +152,7 @@ $(UL_OBJ)/%.pic.o: %.c
 		-c -o $@ $<
 
 $(GPUTBS_TEST_OBJS): USERLAND_CFLAGS += $(CHECK_CFLAGS)
+$(UL_OBJ)/tools/gputbs/timeline.o: USERLAND_CFLAGS += $(TRACECMD_CFLAGS)
 # the core's ops keep the kernel's signatures (unused arguments included)
 $(UL_OBJ)/sm-emu/%.o: USERLAND_CFLAGS += -Wno-unused-parameter
 
@@ -169,10 +179,11 @@ $(LIBGPUTBS_PC): userlib/libgputbs.pc.in
 		-e 's|@INCLUDEDIR@|$${prefix}/include|' \
 		-e 's|@VERSION@|$(LIBGPUTBS_VERSION)|' $< > $@
 
+# Dynamic: Debian ships libtracecmd as a shared library only.
 $(UL_BIN)/gputbs: $(GPUTBS_CLI_OBJS) $(LIBGPUTBS_A)
 	@mkdir -p $(dir $@)
-	$(CC) -static -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_STATIC_LIBS) \
-		$(JSONC_STATIC_LIBS) -lm
+	$(CC) -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_LIBS) $(JSONC_LIBS) \
+		$(TRACECMD_LIBS) -lm
 
 $(UL_BIN)/gputbs-test: $(GPUTBS_TEST_OBJS) $(LIBGPUTBS_A)
 	@mkdir -p $(dir $@)
@@ -273,10 +284,11 @@ $(ASAN_OBJ)/%.o: %.c
 
 $(ASAN_OBJ)/sm-emu/%.o: USERLAND_CFLAGS += -Wno-unused-parameter
 $(ASAN_OBJ)/userlib/monitor.o: USERLAND_CFLAGS += $(LIBNL_CFLAGS)
+$(ASAN_OBJ)/tools/gputbs/timeline.o: USERLAND_CFLAGS += $(TRACECMD_CFLAGS)
 
 $(ASAN_OBJ)/gputbs: $(GPUTBS_ASAN_OBJS)
 	$(CC) $(ASAN_CFLAGS) -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_LIBS) \
-		$(JSONC_LIBS) -lm
+		$(JSONC_LIBS) $(TRACECMD_LIBS) -lm
 
 check-userland-asan: $(ASAN_OBJ)/gputbs
 	@rc=0; for t in cli predict timeline import; do \

@@ -4,6 +4,8 @@
 # the host, under ASan and UBSan (clang).  Included by the top Makefile.
 #
 #   fuzz-build        build/fuzz/fuzz_{workload,trace,timeline,sched,import}
+#                     (fuzz_timeline links libtracecmd, its .dat reader;
+#                     it fuzzes the text input)
 #   fuzz-host         each target for a bounded number of runs from its
 #                     seed corpus (make check); FUZZ_RUNS=N to change;
 #                     reproducible: libFuzzer's seed is FUZZ_SEED (1)
@@ -47,8 +49,9 @@ $(FUZZ_DIR)/fuzz_trace: tests/fuzz/fuzz_trace.c tests/fuzz/fuzz_cli.c \
 $(FUZZ_DIR)/fuzz_timeline: tests/fuzz/fuzz_timeline.c tests/fuzz/fuzz_cli.c \
 		tools/gputbs/timeline.c tools/lib/input.c $(FUZZ_HDRS) $(wildcard tools/lib/eval/*.h)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_timeline.c \
-		tests/fuzz/fuzz_cli.c tools/gputbs/timeline.c tools/lib/input.c
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(TRACECMD_CFLAGS) -o $@ \
+		tests/fuzz/fuzz_timeline.c tests/fuzz/fuzz_cli.c \
+		tools/gputbs/timeline.c tools/lib/input.c $(TRACECMD_LIBS)
 
 $(FUZZ_DIR)/fuzz_sched: tests/fuzz/fuzz_sched.c $(FUZZ_CORE) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)

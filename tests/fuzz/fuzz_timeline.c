@@ -4,6 +4,8 @@
  * on arbitrary bytes as the recording: the text of trace-cmd report, of
  * /sys/kernel/tracing/trace or of perf script, parsed, summed up and
  * checked (--check --summary: nothing is written, gnuplot never runs).
+ * Inputs with the magic of a trace-cmd .dat file are skipped: timeline.c
+ * hands those to libtracecmd, whose parser is not this project's.
  * err_msg() and usage_error() are in fuzz_cli.c.
  *
  * Copyright (C) 2026 The gputbs developers
@@ -36,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *argv[] = { "timeline", "--check", "--summary", path, NULL };
 	int fd, ret;
 
-	/* a trace-cmd .dat file goes to "trace-cmd report": not ours */
+	/* a trace-cmd .dat file goes to libtracecmd: its parser, not ours */
 	if (size >= sizeof(dat) - 1 && !memcmp(data, dat, sizeof(dat) - 1))
 		return 0;
 	fd = fuzz_file(data, size, path, sizeof(path));

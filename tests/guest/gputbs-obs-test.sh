@@ -10,10 +10,12 @@
 # recorded events add up (every block_start has its block_end, each grid
 # as many as its blocks, grid_submit and grid_end pair up) and that they
 # agree with the sysfs counters and the debugfs histogram, and that
-# `gputbs timeline --check` accepts the recording.  After the workload:
-# every range file (<tunable>_range, policy_params/<param>_range) reads
-# MIN..MAX (or a choice's names), a write of MAX and MIN is taken, one of
-# MAX + 1 or MIN - 1 fails with ERANGE.
+# `gputbs timeline --check` accepts the recording, its trace-cmd report
+# and the .dat itself (read with libtracecmd), with the same summary.
+# After the workload: every range file (<tunable>_range,
+# policy_params/<param>_range) reads MIN..MAX (or a choice's names), a
+# write of MAX and MIN is taken, one of MAX + 1 or MIN - 1 fails with
+# ERANGE.
 #
 # Prints "obs: N passed, M failed".
 set -u
@@ -451,7 +453,7 @@ check "sysfs sharing_switches <= sharing_mode <= that + SMs x policy switches" \
 	"$(ev sharing_mode)" -le $(($(delta sharing_switches) + nr_sms * $(ev policy_switch)))
 check "gputbs timeline --check accepts the report" \
 	sh -c "gputbs timeline --check --summary '$work/report.txt' >'$work/tl.txt'"
-check "gputbs timeline --check reads the .dat through trace-cmd" \
+check "gputbs timeline --check reads the .dat with libtracecmd" \
 	sh -c "gputbs timeline --check --summary '$work/t.dat' >'$work/tl2.txt'"
 check "both readings agree" cmp -s "$work/tl.txt" "$work/tl2.txt"
 grep -E '^(events|check):' "$work/tl.txt"

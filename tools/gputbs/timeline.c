@@ -6,12 +6,15 @@
  *
  * Input: the text of "trace-cmd report", the raw text of
  * /sys/kernel/tracing/trace or trace_pipe, or "perf script" output; or a
- * trace-cmd .dat file, which is read through "trace-cmd report".  Lines of
- * other trace systems are ignored.  The plot has the format of the
- * simulator's timeline (tools/lib/eval/plot.c): one horizontal bar per thread
- * block on its SM, one thin row per block slot, a colour per grid, and a
- * black tick wherever an SM stopped issuing a grid (gputbs:preempt).  A
- * preempted block (gputbs:block_preempt, gputbs:block_restore) has one bar
+ * trace-cmd .dat file, read with libtracecmd, its events' fields by name
+ * through libtraceevent (the fields of kmod/gputbs_trace.h's
+ * TP_STRUCT__entry; a symbolic one by the __print_symbolic() table the
+ * recording holds).  Events and lines of other trace systems are ignored.
+ * The plot has the format of the simulator's timeline
+ * (tools/lib/eval/plot.c): one horizontal bar per thread block on its SM,
+ * one thin row per block slot, a colour per grid, and a black tick
+ * wherever an SM stopped issuing a grid (gputbs:preempt).  A preempted
+ * block (gputbs:block_preempt, gputbs:block_restore) has one bar
  * per run, its save and restore drawn hatched beside them and nothing
  * while it is switched out; a flushed run is drawn hatched grey.
  *
@@ -28,6 +31,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <trace-cmd.h>
+
 #include "cli.h"
 #include "../lib/input.h"
 #include "../lib/eval/plot.h"
@@ -42,7 +47,7 @@ static const char usage_timeline[] =
 	"Turn a recording of the gputbs tracepoints into a per-SM timeline of\n"
 	"thread blocks (gnuplot SVG and PNG) and print what it holds.  TRACE is\n"
 	"the output of 'trace-cmd report', the text of /sys/kernel/tracing/trace,\n"
-	"or a trace-cmd .dat file (read through 'trace-cmd report'); - reads\n"
+	"or a trace-cmd .dat file (read with libtracecmd); - reads\n"
 	"standard input.  Record with: trace-cmd record -e gputbs COMMAND\n"
 	"\n"
 	"  -o, --output DIR      write timeline.dat, timeline-preempt.dat,\n"
@@ -157,20 +162,35 @@ struct tl_trace {
 	uint64_t from;	/* --window */
 	uint64_t to;
 	char comm[16];	/* the process of the line being read */
+	bool dat;	/* a .dat file: events numbered, not lines */
+	unsigned int nr_errors;	/* bad events reported */
 };
 
-/* One event line's key=value fields; label= takes the rest of the line. */
+/*
+ * One event's fields, by the keys of its text form (the TP_printk() of
+ * kmod/gputbs_trace.h): a text line's key=value pairs (label= takes the
+ * rest of the line), or a .dat record (@event set) read through
+ * libtraceevent, a string field or symbol into @str.
+ */
 #define TL_MAX_FIELDS	16
 struct tl_fields {
 	const char *key[TL_MAX_FIELDS];
 	const char *val[TL_MAX_FIELDS];
 	unsigned int n;
+	struct tep_event *event;
+	struct tep_record *record;
+	enum tl_event ev;
+	char str[64];
 };
 
+/* @line: the line of a text recording, the event's number in a .dat */
 static int tl_error(const struct tl_trace *t, unsigned long line,
 		    const char *what)
 {
-	err_msg("%s:%lu: %s", t->file, line, what);
+	if (t->dat)
+		err_msg("%s: event %lu: %s", t->file, line, what);
+	else
+		err_msg("%s:%lu: %s", t->file, line, what);
 	return -EINVAL;
 }
 
@@ -198,6 +218,7 @@ static void tl_split(char *s, struct tl_fields *f)
 	char *eq;
 
 	f->n = 0;
+	f->event = NULL;
 	for (;;) {
 		s += strspn(s, " \t");
 		if (!*s || f->n == TL_MAX_FIELDS)
@@ -222,23 +243,138 @@ static void tl_split(char *s, struct tl_fields *f)
 	}
 }
 
-static const char *tl_get(const struct tl_fields *f, const char *key)
+/*
+ * The .dat field behind @key of event @ev's text form: the key where
+ * TP_printk() prints a field under its own name, else the field's name;
+ * NULL where the text form has no such key.
+ */
+static const char *tl_dat_name(enum tl_event ev, const char *key)
+{
+	if (ev == TL_GRID_SUBMIT && !strcmp(key, "class"))
+		return "prio_class";
+	if (ev == TL_BLOCK_PREEMPT || ev == TL_BLOCK_RESTORE) {
+		if (!strcmp(key, "cycle"))
+			return "now";
+		if (!strcmp(key, ev == TL_BLOCK_PREEMPT ? "save_cycles" :
+						       "restore_cycles"))
+			return "cycles";
+		if (!strcmp(key, "now") || !strcmp(key, "cycles") ||
+		    (ev == TL_BLOCK_RESTORE && !strcmp(key, "mech")))
+			return NULL;
+	}
+	return key;
+}
+
+/* The field behind @key of the .dat record @f, NULL if none or cut short. */
+static struct tep_format_field *tl_dat_field(const struct tl_fields *f,
+					     const char *key)
+{
+	const char *name = tl_dat_name(f->ev, key);
+	struct tep_format_field *field;
+
+	field = name ? tep_find_field(f->event, name) : NULL;
+	if (!field || (field->flags & (TEP_FIELD_IS_DYNAMIC |
+				       TEP_FIELD_IS_RELATIVE)) ||
+	    field->offset < 0 || field->size <= 0 ||
+	    field->offset + field->size > f->record->size)
+		return NULL;
+	return field;
+}
+
+/*
+ * The name __print_symbolic(REC->@name, ...) in @event's print format
+ * gives @val: what trace-cmd report prints (0x%llx if none); NULL if the
+ * field is printed as a number.
+ */
+static const char *tl_dat_symbol(struct tl_fields *f, const char *name,
+				 unsigned long long val)
+{
+	struct tep_print_arg *arg;
+	struct tep_print_flag_sym *sym;
+
+	for (arg = f->event->print_fmt.args; arg; arg = arg->next) {
+		if (arg->type != TEP_PRINT_SYMBOL || !arg->symbol.field ||
+		    arg->symbol.field->type != TEP_PRINT_FIELD ||
+		    strcmp(arg->symbol.field->field.name, name))
+			continue;
+		for (sym = arg->symbol.symbols; sym; sym = sym->next)
+			if (strtoull(sym->value, NULL, 0) == val)
+				return sym->str;
+		snprintf(f->str, sizeof(f->str), "0x%llx", val);
+		return f->str;
+	}
+	return NULL;
+}
+
+/*
+ * A .dat record's field @key as its text form shows it: a char array up
+ * to its NUL, trailing blanks cut as a text line's label; a symbol; or
+ * the number in decimal.  Into @f->str, or a symbol of the format.
+ */
+static const char *tl_dat_str(struct tl_fields *f, const char *key)
+{
+	struct tep_format_field *field = tl_dat_field(f, key);
+	unsigned long long val;
+	const char *s;
+	size_t n;
+
+	if (!field)
+		return NULL;
+	if (field->flags & TEP_FIELD_IS_STRING) {
+		s = (const char *)f->record->data + field->offset;
+		n = strnlen(s, field->size);
+		if (n >= sizeof(f->str))
+			n = sizeof(f->str) - 1;
+		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+			n--;
+		memcpy(f->str, s, n);
+		f->str[n] = '\0';
+		return f->str;
+	}
+	if (tep_read_number_field(field, f->record->data, &val))
+		return NULL;
+	s = tl_dat_symbol(f, field->name, val);
+	if (s)
+		return s;
+	snprintf(f->str, sizeof(f->str), "%llu", val);
+	return f->str;
+}
+
+/* Field @key: a string, NULL if absent. */
+static const char *tl_get(struct tl_fields *f, const char *key)
 {
 	unsigned int i;
 
+	if (f->event)
+		return tl_dat_str(f, key);
 	for (i = 0; i < f->n; i++)
 		if (!strcmp(f->key[i], key))
 			return f->val[i];
 	return NULL;
 }
 
-/* Field @key as a decimal number below @max; false if absent or bad. */
-static bool tl_num(const struct tl_fields *f, const char *key, uint64_t max,
+/*
+ * Field @key as a number at most @max (a text line's in decimal, a .dat
+ * record's an integer field); false if absent or bad.
+ */
+static bool tl_num(struct tl_fields *f, const char *key, uint64_t max,
 		   uint64_t *out)
 {
-	const char *s = tl_get(f, key);
+	struct tep_format_field *field;
+	unsigned long long val;
+	const char *s;
 	char *end;
 
+	if (f->event) {
+		field = tl_dat_field(f, key);
+		if (!field || (field->flags & (TEP_FIELD_IS_ARRAY |
+					       TEP_FIELD_IS_STRING)) ||
+		    tep_read_number_field(field, f->record->data, &val))
+			return false;
+		*out = val;
+		return *out <= max;
+	}
+	s = tl_get(f, key);
 	if (!s || *s < '0' || *s > '9')
 		return false;
 	errno = 0;
@@ -292,7 +428,7 @@ static void tl_copy(char *dst, size_t len, const char *src)
 
 /* One gputbs event with its fields.  0, -EINVAL or -ENOMEM after a message. */
 static int tl_event(struct tl_trace *t, unsigned long line, enum tl_event ev,
-		    const struct tl_fields *f)
+		    struct tl_fields *f)
 {
 	uint64_t client, handle, sm, slot, block, c1, c2, n;
 	struct tl_block b = { 0 };
@@ -496,18 +632,45 @@ static void tl_line_comm(struct tl_trace *t, const char *line)
 #define TL_MAX_ERRORS	20
 
 /*
+ * The result @ret of tl_event(): 0 to go on with the next event (a bad
+ * event is reported, up to %TL_MAX_ERRORS), else the error to stop with.
+ */
+static int tl_take(struct tl_trace *t, int ret)
+{
+	if (ret && ret != -EINVAL)
+		return ret;
+	/* a bad event, reported: go on with the next (issue 17) */
+	if (ret && ++t->nr_errors == TL_MAX_ERRORS) {
+		err_msg("%s: stopped after %d errors", t->file, TL_MAX_ERRORS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* After the last event: 0, or -EINVAL after a message. */
+static int tl_done(const struct tl_trace *t)
+{
+	if (t->nr_errors)
+		return -EINVAL;
+	if (!t->nr_grids && !t->nr_preempts) {
+		err_msg("%s: no gputbs events (record with: trace-cmd record -e gputbs)",
+			t->file);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
  * Every line of @in; each bad event reported, up to %TL_MAX_ERRORS.
  * 0, or -EINVAL, -EIO or -ENOMEM after a message.
  */
 static int tl_read(struct tl_trace *t, struct input *in)
 {
-	unsigned int nr_errors = 0;
 	struct tl_fields f;
 	char *line, *fields;
 	size_t len;
 	int ev, ret;
 
-	t->first = UINT64_MAX;
 	while ((ret = input_line(in)) > 0) {
 		line = in->line;
 		len = in->len;
@@ -521,28 +684,100 @@ static int tl_read(struct tl_trace *t, struct input *in)
 		if (ev == TL_GRID_SUBMIT)
 			tl_line_comm(t, line);
 		tl_split(fields, &f);
-		ret = tl_event(t, in->nr, ev, &f);
-		if (ret && ret != -EINVAL)
+		ret = tl_take(t, tl_event(t, in->nr, ev, &f));
+		if (ret)
 			return ret;
-		/* a bad event, reported: go on with the next (issue 17) */
-		if (ret && ++nr_errors == TL_MAX_ERRORS) {
-			err_msg("%s: stopped after %d errors", t->file,
-				TL_MAX_ERRORS);
-			return -EINVAL;
-		}
 	}
 	if (ret) {	/* a NUL byte, an overlong line, a read error */
 		err_msg("%s", in->err);
 		return ret;
 	}
-	if (nr_errors)
-		return -EINVAL;
-	if (!t->nr_grids && !t->nr_preempts) {
-		err_msg("%s: no gputbs events (record with: trace-cmd record -e gputbs)",
-			t->file);
+	return tl_done(t);
+}
+
+/* The reading of a .dat file: the events' ids, the error that stopped it. */
+struct tl_dat {
+	struct tl_trace *t;
+	struct tep_handle *tep;
+	int id[TL_NR_EVENTS];	/* -1: not in the recording */
+	unsigned long nr;	/* records read */
+	int ret;
+};
+
+/*
+ * tracecmd_iterate_events()' callback: one record, in time order.  After
+ * an error it skips the rest rather than stop the iteration: libtracecmd
+ * 3.1 leaks the records it peeked on the other CPUs when a callback stops
+ * it.
+ */
+static int tl_dat_record(struct tracecmd_input *handle __attribute__((unused)),
+			 struct tep_record *record,
+			 int cpu __attribute__((unused)), void *data)
+{
+	struct tl_dat *d = data;
+	struct tl_trace *t = d->t;
+	struct tl_fields f;
+	const char *comm;
+	int type, ev;
+
+	if (d->ret)
+		return 0;
+	d->nr++;
+	type = tep_data_type(d->tep, record);
+	for (ev = 0; ev < TL_NR_EVENTS; ev++)
+		if (d->id[ev] >= 0 && d->id[ev] == type)
+			break;
+	if (ev == TL_NR_EVENTS)
+		return 0;
+	f.n = 0;
+	f.event = tep_find_event(d->tep, type);
+	f.record = record;
+	f.ev = ev;
+	if (ev == TL_GRID_SUBMIT) {
+		/* the process, as trace-cmd report shows it */
+		comm = tep_data_comm_from_pid(d->tep,
+					      tep_data_pid(d->tep, record));
+		t->comm[0] = '\0';
+		if (comm && strlen(comm) < sizeof(t->comm))
+			strcpy(t->comm, comm);
+	}
+	d->ret = tl_take(t, tl_event(t, d->nr, ev, &f));
+	return 0;
+}
+
+/*
+ * The events of the trace-cmd .dat file @path, with libtracecmd, in time
+ * order across CPUs (as trace-cmd report lists them); the top-level
+ * buffer only.  0, or -EINVAL or -ENOMEM after a message.
+ */
+static int tl_read_dat(struct tl_trace *t, const char *path)
+{
+	struct tracecmd_input *handle;
+	struct tl_dat d = { .t = t };
+	struct tep_event *e;
+	int i;
+
+	/* its messages: ours below say what failed */
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	t->dat = true;
+	handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
+			       TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!handle) {
+		err_msg("%s: not a trace-cmd .dat file that libtracecmd reads",
+			path);
 		return -EINVAL;
 	}
-	return 0;
+	d.tep = tracecmd_get_tep(handle);
+	for (i = 0; i < TL_NR_EVENTS; i++) {
+		e = d.tep ? tep_find_event_by_name(d.tep, "gputbs",
+						   tl_event_names[i]) : NULL;
+		d.id[i] = e ? e->id : -1;
+	}
+	if (d.tep)
+		tracecmd_iterate_events(handle, NULL, 0, tl_dat_record, &d);
+	tracecmd_close(handle);
+	return d.ret ? d.ret : tl_done(t);
 }
 
 /* One event of a block, in the order of the recording. */
@@ -1054,44 +1289,29 @@ static bool tl_is_dat(FILE *f)
 }
 
 /*
- * Open @path into @in: standard input for "-", a regular file, or a .dat
- * file through "trace-cmd report" (*@piped then holds the pipe).  0, or
- * an exit status after a message.
+ * The events of @t->file: standard input for "-" or a regular file, its
+ * text read line by line, or a .dat file read with libtracecmd.  0, an
+ * exit status after a message (the file cannot be read), or -EINVAL,
+ * -EIO or -ENOMEM after a message (a bad recording).
  */
-static int tl_open_trace(struct input *in, const char *path, FILE **piped)
+static int tl_read_trace(struct tl_trace *t)
 {
-	char cmd[4200];
-	const char *s;
-	size_t n = 0;
-	FILE *f;
+	struct input in;
 	int ret;
 
-	*piped = NULL;
-	ret = input_open(in, path, INPUT_STDIN);
+	ret = input_open(&in, t->file, INPUT_STDIN);
 	if (ret) {
-		err_msg("%s", in->err);
+		err_msg("%s", in.err);
 		return ret == -ENOMEM ? EXIT_DEVICE : EXIT_USAGE;
 	}
-	if (in->f == stdin || !tl_is_dat(in->f))
-		return 0;
-	input_close(in);
-	/* single-quote the path for sh -c */
-	n = snprintf(cmd, sizeof(cmd), "trace-cmd report -i '");
-	for (s = path; *s && n + 8 < sizeof(cmd); s++) {
-		if (*s == '\'')
-			n += snprintf(cmd + n, sizeof(cmd) - n, "'\\''");
-		else
-			cmd[n++] = *s;
+	t->first = UINT64_MAX;
+	if (in.f != stdin && tl_is_dat(in.f)) {
+		input_close(&in);
+		return tl_read_dat(t, t->file);
 	}
-	snprintf(cmd + n, sizeof(cmd) - n, "' 2>/dev/null");
-	f = popen(cmd, "re");
-	if (!f) {
-		err_msg("%s: trace-cmd report: %s", path, strerror(errno));
-		return EXIT_DEVICE;
-	}
-	*piped = f;
-	input_stream(in, f, path);
-	return 0;
+	ret = tl_read(t, &in);
+	input_close(&in);
+	return ret;
 }
 
 static void tl_free(struct tl_trace *t)
@@ -1150,9 +1370,7 @@ int cmd_timeline(int argc, char **argv)
 	bool plot = true, write = true, check = false, window = false;
 	const char *dir = "timeline", *title = NULL;
 	struct tl_trace t = { 0 };
-	struct input in;
 	unsigned int bad;
-	FILE *piped;
 	int c, ret;
 
 	t.to = UINT64_MAX;
@@ -1193,17 +1411,9 @@ int cmd_timeline(int argc, char **argv)
 				   optind < argc ? "one TRACE only" :
 						   "missing TRACE");
 	t.file = argv[optind];
-	ret = tl_open_trace(&in, t.file, &piped);
-	if (ret)
-		return ret;
-	ret = tl_read(&t, &in);
-	input_close(&in);
-	if (piped && pclose(piped) && !ret) {
-		err_msg("%s: 'trace-cmd report' failed (is trace-cmd installed?)",
-			t.file);
-		ret = EXIT_DEVICE;
+	ret = tl_read_trace(&t);
+	if (ret > 0)
 		goto out;
-	}
 	if (ret) {
 		ret = ret == -EINVAL ? EXIT_USAGE : EXIT_DEVICE;
 		goto out;
