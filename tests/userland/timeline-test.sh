@@ -6,6 +6,12 @@
 # workload class.gtbs on 4 SMs under srtf; class.report is the text of
 # trace-cmd report, class.trace the raw text of /sys/kernel/tracing/trace),
 # and on preempt.report, a hand-written recording of preempted blocks.
+# class-switch.dat is a trace-cmd .dat file of class.gtbs under srtf with
+# preempt_mode switch (/proc/kallsyms hidden from trace-cmd in the guest,
+# to keep the file small) and class-switch.report its trace-cmd report;
+# class-switch-nostart.dat is that .dat with block_end's field start
+# renamed (trace-cmd convert to version 6, the format edited, converted
+# back), and sched.dat a recording of sched:sched_process_exec only.
 # class.report's grid_submit lines of the shared run carry the program's
 # name as their process (long-158, urgent-159), as gputbs run records
 # them since it names each worker after its program (rewritten in the
@@ -60,6 +66,54 @@ for t in report trace; do
 	if [ "$n" -eq 4 ]; then ok; else fail "$t: $n preemptions"; fi
 done
 expect 0 "policy_switch=2" "$gputbs" timeline --summary "$here/class.trace"
+
+# a trace-cmd .dat file, read with libtracecmd: what its trace-cmd report
+# gives, byte for byte but the file name
+f=$here/class-switch.dat
+expect 0 "block_start=155 block_end=144 grid_end=4 preempt=4 predict=144 policy_switch=2 sharing_mode=0 block_preempt=11 block_restore=11" \
+	"$gputbs" timeline --check --summary "$f"
+"$gputbs" timeline --check --summary "$f" >"$tmp/dat.sum" 2>&1
+"$gputbs" timeline --check --summary "$here/class-switch.report" \
+	>"$tmp/report.sum" 2>&1
+if cmp -s "$tmp/dat.sum" "$tmp/report.sum"; then
+	ok
+else
+	fail ".dat: its summary is not its report's"
+	diff -u "$tmp/report.sum" "$tmp/dat.sum" | sed 's/^/  | /'
+fi
+expect 0 "check: ok" "$gputbs" timeline --no-plot -t T -o "$tmp/dat" "$f"
+expect 0 "check: ok" "$gputbs" timeline --no-plot -t T -o "$tmp/rep" \
+	"$here/class-switch.report"
+for x in timeline.dat timeline-preempt.dat timeline-xfer.dat timeline.gp; do
+	# the first line names the file
+	tail -n +2 "$tmp/dat/$x" >"$tmp/dat.tail" 2>/dev/null
+	tail -n +2 "$tmp/rep/$x" >"$tmp/rep.tail" 2>/dev/null
+	if [ -s "$tmp/dat.tail" ] && cmp -s "$tmp/dat.tail" "$tmp/rep.tail"; then
+		ok
+	else
+		fail ".dat: $x differs from its report's"
+	fi
+done
+# the grid_submit's process from the recording's command lines
+if grep -qF "title 'urgent: frame'" "$tmp/dat/timeline.gp"; then
+	ok
+else
+	fail ".dat: no 'urgent: frame' in timeline.gp"
+fi
+# an event without a field it needs is an error naming its number
+expect 2 "class-switch-nostart.dat: event 36: block_end needs start= <= end=" \
+	"$gputbs" timeline --summary "$here/class-switch-nostart.dat"
+expect 2 "class-switch-nostart.dat: stopped after 20 errors" \
+	"$gputbs" timeline --summary "$here/class-switch-nostart.dat"
+expect 2 "sched.dat: no gputbs events" \
+	"$gputbs" timeline --summary "$here/sched.dat"
+# a .dat file cut short, or only its magic
+head -c 2000 "$f" >"$tmp/cut.dat"
+expect 2 "cut.dat: not a trace-cmd .dat file that libtracecmd reads" \
+	"$gputbs" timeline --summary "$tmp/cut.dat"
+printf '\027\010\104tracing' >"$tmp/magic.dat"
+expect 2 "magic.dat: not a trace-cmd .dat file that libtracecmd reads" \
+	"$gputbs" timeline --summary "$tmp/magic.dat"
 
 # the window keeps the shared run only: crunch (client 4, handle 1) and
 # frame (client 5, handle 1), named by their programs (the comm of their
