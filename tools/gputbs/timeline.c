@@ -761,9 +761,15 @@ static int tl_read_dat(struct tl_trace *t, const char *path)
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
 	t->dat = true;
-	handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
-			       TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	if (!handle) {
+	/*
+	 * tracecmd_open() in two steps: where tracecmd_init_data() fails
+	 * (a .dat whose CPU data is corrupt), libtracecmd 3.1's
+	 * tracecmd_close() dereferences NULL, in tracecmd_open() too; such a
+	 * handle is left open (trace-cmd report exits there as well).
+	 */
+	handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS |
+				    TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!handle || tracecmd_init_data(handle) < 0) {
 		err_msg("%s: not a trace-cmd .dat file that libtracecmd reads",
 			path);
 		return -EINVAL;
