@@ -114,6 +114,12 @@ expect 2 "cut.dat: not a trace-cmd .dat file that libtracecmd reads" \
 printf '\027\010\104tracing' >"$tmp/magic.dat"
 expect 2 "magic.dat: not a trace-cmd .dat file that libtracecmd reads" \
 	"$gputbs" timeline --summary "$tmp/magic.dat"
+# one byte changed (found by random changes) that tracecmd_init_data()
+# refuses: an error, not libtracecmd 3.1's crash in tracecmd_close()
+cp "$f" "$tmp/init.dat"
+printf '\271' | dd of="$tmp/init.dat" bs=1 seek=11592 conv=notrunc 2>/dev/null
+expect 2 "init.dat: not a trace-cmd .dat file that libtracecmd reads" \
+	"$gputbs" timeline --summary "$tmp/init.dat"
 
 # the window keeps the shared run only: crunch (client 4, handle 1) and
 # frame (client 5, handle 1), named by their programs (the comm of their

@@ -745,6 +745,9 @@ static int tl_dat_record(struct tracecmd_input *handle __attribute__((unused)),
 	return 0;
 }
 
+/* A handle libtracecmd cannot close (tl_read_dat()) */
+static struct tracecmd_input *volatile tl_unclosable;
+
 /*
  * The events of the trace-cmd .dat file @path, with libtracecmd, in time
  * order across CPUs (as trace-cmd report lists them); the top-level
@@ -765,11 +768,16 @@ static int tl_read_dat(struct tl_trace *t, const char *path)
 	 * tracecmd_open() in two steps: where tracecmd_init_data() fails
 	 * (a .dat whose CPU data is corrupt), libtracecmd 3.1's
 	 * tracecmd_close() dereferences NULL, in tracecmd_open() too; such a
-	 * handle is left open (trace-cmd report exits there as well).
+	 * handle is left open (trace-cmd report exits there as well), kept
+	 * in tl_unclosable: held on purpose, not leaked.
 	 */
 	handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS |
 				    TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	if (!handle || tracecmd_init_data(handle) < 0) {
+	if (handle && tracecmd_init_data(handle) < 0) {
+		tl_unclosable = handle;
+		handle = NULL;
+	}
+	if (!handle) {
 		err_msg("%s: not a trace-cmd .dat file that libtracecmd reads",
 			path);
 		return -EINVAL;
