@@ -10,8 +10,9 @@
 #   $(BUILD)/bin/gputbs-nl-cli-test  in-guest check of gputbs top and
 #                                    gputbs monitor (sh)
 #
-# libgputbs.so links libnl dynamically; the static CLI and tests link
-# Debian's libnl-3.a and libnl-genl-3.a (libnl-3-dev, libnl-genl-3-dev).
+# libgputbs.so and the CLI (dynamic, for libtracecmd) link libnl
+# dynamically; the static guest tests link Debian's libnl-3.a and
+# libnl-genl-3.a (libnl-3-dev, libnl-genl-3-dev).
 
 LIBNL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0 2>/dev/null)
 LIBNL_LIBS := $(shell $(PKG_CONFIG) --libs libnl-genl-3.0 2>/dev/null)
