@@ -705,7 +705,7 @@ struct tl_dat {
 };
 
 /*
- * tracecmd_iterate_events()' callback: one record, in time order.  After
+ * The tracecmd_iterate_events() callback: one record, in time order.  After
  * an error it skips the rest rather than stop the iteration: libtracecmd
  * 3.1 leaks the records it peeked on the other CPUs when a callback stops
  * it.
