@@ -84,7 +84,7 @@ GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/tools/gputbs/, gputbs.o cmd_run.o \
 	$(UL_OBJ)/sm-emu/metrics.o $(UL_OBJ)/sm-emu/predictor.o
 # gputbs import (tools/gputbs/import/): one file per report format, the
 # CSV through libcsv (libcsv-dev): its libcsv.a linked as one of the
-# objects, after those that use it, into the static CLI and its ASan build
+# objects, after those that use it, into the CLI and its ASan build
 # ("No rule to make target 'libcsv.a'": scripts/deps.sh installs it)
 CSV_LIB_A := $(shell $(CC) -print-file-name=libcsv.a)
 GPUTBS_IMPORT_OBJS := $(addprefix $(UL_OBJ)/tools/gputbs/import/, import.o \

@@ -7,8 +7,8 @@
  * and the latest scheduling events.
  *
  * On a terminal it redraws in place with plain ANSI escape sequences
- * (alternate screen, cursor home, erase; no terminfo, so the static binary
- * works in the busybox guest) and reads keys unbuffered: q quits, space
+ * (alternate screen, cursor home, erase; no terminfo, so that it works in
+ * the busybox guest) and reads keys unbuffered: q quits, space
  * refreshes.  Otherwise (not a terminal, TERM=dumb or unset), or with
  * --batch, frames follow each other.
  *
