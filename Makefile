@@ -54,6 +54,10 @@
 #   make bench-sched, bench-preempt  build one benchmark program
 #   make deps-demo, deps-check  install the Debian packages demo or check
 #                 needs (scripts/deps.sh)
+#   make rbtree-src  extract the kernel's rbtree (tools/lib/rbtree.c and
+#                 its headers) from linux-source-6.12 into build/, which
+#                 every userland build of the core does first
+#                 (tools/lib/rbtree.mk)
 #   make clean    remove build/ (clean-userland: the userland part only)
 #   make help     this text
 #   make fit-timing  refit the timing model's class constants to the
