@@ -777,18 +777,32 @@ void gtbs_srtf_grid_end(struct gtbs_dev *dev, struct gtbs_grid *grid)
  * gtbs_srtf_grid_arrive() - SRTF's &gtbs_policy_ops.grid_arrive
  * @dev: the device.
  * @grid: the grid that arrived, %GTBS_SAMPLE_NONE: it joins the grids
- *	waiting for a sample (&gtbs_srtf.none).
+ *	waiting for a sample (&gtbs_srtf.none), in arrival order.  Also
+ *	called from gtbs_srtf_grid_update() for a grid that leaves its tail
+ *	before any sample (its last block, issued without one, switched out
+ *	under flush or switch preemption): it rejoins the list.  O(1) for an
+ *	arrival, O(grids waiting for a sample) for a rejoin.
  *
  * Context: device lock held.
  */
 void gtbs_srtf_grid_arrive(struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
 	struct gtbs_srtf *st = gtbs_policy_priv(dev);
-	struct gtbs_srtf_grid *sg = gtbs_sg(grid);
+	struct gtbs_srtf_grid *sg = gtbs_sg(grid), *pos;
+	struct list_head *none = &st->none[grid->desc.prio_class];
 
 	if (sg->listed || sg->sample != GTBS_SAMPLE_NONE)
 		return;
-	list_add_tail(&sg->node, &st->none[grid->desc.prio_class]);
+	/*
+	 * In arrival order, as the scan reads &gtbs_dev.pending: a grid
+	 * arrives last, but one that rejoins (its last block, issued without
+	 * a sample, was switched out of its tail) goes after the last earlier
+	 * one.
+	 */
+	list_for_each_entry_reverse(pos, none, node)
+		if (gtbs_priv_to_grid(pos)->id < grid->id)
+			break;
+	list_add(&sg->node, &pos->node);
 	sg->listed = GTBS_SRTF_LISTED;
 }
 
@@ -815,6 +829,8 @@ void gtbs_srtf_grid_update(struct gtbs_dev *dev, struct gtbs_sm *sm,
 	gtbs_srtf_tail_file(dev, grid);
 	if (gtbs_sg(grid)->unsampled)
 		gtbs_srtf_list_unsampled(dev, grid);
+	/* out of its tail (a block switched out) before any sample */
+	gtbs_srtf_grid_arrive(dev, grid);
 	gtbs_srtf_index_all(dev, grid);
 }
 

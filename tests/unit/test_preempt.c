@@ -21,6 +21,7 @@
  * Copyright (C) 2026 The gputbs developers
  */
 #include "harness.h"
+#include "policy_srtf.h"
 
 #define CTX	6144ULL		/* 48 KiB at 8 bytes per cycle */
 
@@ -504,6 +505,61 @@ START_TEST(preempt_guard_no_livelock)
 }
 END_TEST
 
+/*
+ * A grid whose only block SRTF let issue before it had a sample rejoins
+ * SRTF's list of grids to sample when that block is switched out
+ * (fuzz_sched, tests/fuzz/regress/sched/srtf-flush-*).  One SM, srtf,
+ * flush: L (LOW, idempotent) runs from 0.  N (NORMAL) arrives at 100 with
+ * nothing known of its class, so SRTF offers it unsampled; it does not fit
+ * and the engine flushes L to issue N's only block: N is in its tail with
+ * no sample.  H (HIGH) arrives at 1000 and switches N out (not idempotent):
+ * N rejoins the pending list.  SRTF's indexed pick had dropped N from its
+ * list of grids to sample for the tail and lost it there, while the plain
+ * scan issues it again: N must end, at the same cycle under both picks.
+ */
+START_TEST(preempt_srtf_rejoin_unsampled)
+{
+	u64 end[2];
+	int scan;
+
+	for (scan = 0; scan < 2; scan++) {
+		struct h_dev *h = pre_dev_policy(gtbs_policy_find("srtf"),
+						 GTBS_PREEMPT_FLUSH);
+		struct gtbs_grid_desc dl = sm_block(20000, GTBS_PRIO_LOW, true);
+		struct gtbs_grid_desc dn = sm_block(20000, GTBS_PRIO_NORMAL,
+						    false);
+		struct gtbs_grid_desc dh = sm_block(100, GTBS_PRIO_HIGH, false);
+		struct gtbs_grid *l, *n, *hg;
+		u64 next, steps = 0;
+
+		gtbs_srtf_scan_ref = scan;
+		l = h_submit(h, &dl, 0);
+		n = h_submit(h, &dn, 100);
+		ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_FLUSH], 1);
+		ck_assert_uint_eq(n->next_block, 1);
+		hg = h_submit(h, &dh, 1000);
+		ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_SWITCH], 1);
+		gtbs_dev_run_until(&h->dev, 1000 + CTX);
+		ck_assert_uint_eq(n->nr_saved, 1);
+		while ((next = gtbs_dev_next_event(&h->dev)) != U64_MAX) {
+			ck_assert_msg(++steps < 10000, "no progress at %llu",
+				      (unsigned long long)next);
+			gtbs_dev_run_until(&h->dev, next);
+		}
+		gtbs_srtf_scan_ref = false;
+		ck_assert_int_eq(l->state, GTBS_GRID_DONE);
+		ck_assert_int_eq(hg->state, GTBS_GRID_DONE);
+		ck_assert_msg(n->state == GTBS_GRID_DONE,
+			      "N never issued again (%s pick)",
+			      scan ? "scanned" : "indexed");
+		end[scan] = n->end_cycle;
+		ck_assert_int_eq(h_check_all(h), 0);
+		h_free(h);
+	}
+	ck_assert_uint_eq(end[0], end[1]);
+}
+END_TEST
+
 Suite *preempt_suite(void)
 {
 	Suite *s = suite_create("preempt");
@@ -524,6 +580,7 @@ Suite *preempt_suite(void)
 	tcase_add_test(tc, preempt_without_pool_drains);
 	tcase_add_test(tc, preempt_cancel_while_saving);
 	tcase_add_test(tc, preempt_guard_no_livelock);
+	tcase_add_test(tc, preempt_srtf_rejoin_unsampled);
 	suite_add_tcase(s, tc);
 	return s;
 }
