@@ -141,6 +141,23 @@ hand wfair "5000 2950" $both --param min_granularity_cycles=1000
 hand wfair "5000 1950" $both --param weight_normal=1
 hand wfair "5000 1950" $both --param weight_normal=1048576
 
+# an eval's JSON: policies exactly $2 (comma-separated), each with all 56
+# pairs and sane metrics
+sane_eval() {
+	python3 - "$1" "$2" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["policies"] == sys.argv[2].split(","), d["policies"]
+for o in d["offsets"]:
+    for p in o["policies"]:
+        assert len(p["pairs"]) == 56, (p["policy"], len(p["pairs"]))
+        for pr in p["pairs"]:
+            m = pr["metrics"] if "metrics" in pr else pr
+            assert 0 < m["stp"] <= 2.000001 and m["antt"] >= 0.99 and \
+                0 < m["strictf"] <= 1, pr
+EOF
+}
+
 # the JSON of every workload: sane metrics, every block done
 sane_run() {
 	python3 - "$1" "$2" <<'EOF'
@@ -197,18 +214,7 @@ for so in "$samples"/gtbs_*.so; do
 		"$sim" eval --format json --offsets 0 --policies "$pol" \
 		--jobs 2 --policy-plugin "$so" >"$tmp.d/s2.json" 2>&1 &&
 		cmp -s "$tmp.d/s1.json" "$tmp.d/s2.json" &&
-		python3 - "$tmp.d/s1.json" "$pol" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["policies"] == [sys.argv[2]], d["policies"]
-for o in d["offsets"]:
-    for p in o["policies"]:
-        assert len(p["pairs"]) == 56, (p["policy"], len(p["pairs"]))
-        for pr in p["pairs"]:
-            m = pr["metrics"] if "metrics" in pr else pr
-            assert 0 < m["stp"] <= 2.000001 and m["antt"] >= 0.99 and \
-                0 < m["strictf"] <= 1, pr
-EOF
+		sane_eval "$tmp.d/s1.json" "$pol"
 	then
 		ok
 	else
@@ -318,18 +324,7 @@ fi
 # JSON: every pair of every policy, metrics sane; plug-ins named
 if "$sim" eval --workloads "$erc" --offsets 0 --format json \
 	--policies wfair,fifo,paella $both >"$tmp.d/e.json" 2>"$tmp.d/e.err" &&
-	python3 - "$tmp.d/e.json" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["policies"] == ["wfair", "fifo", "paella"], d["policies"]
-for o in d["offsets"]:
-    for p in o["policies"]:
-        assert len(p["pairs"]) == 56, (p["policy"], len(p["pairs"]))
-        for pr in p["pairs"]:
-            m = pr["metrics"] if "metrics" in pr else pr
-            assert 0 < m["stp"] <= 2.000001 and m["antt"] >= 0.99 and \
-                0 < m["strictf"] <= 1, pr
-EOF
+	sane_eval "$tmp.d/e.json" wfair,fifo,paella
 then
 	ok
 else

@@ -342,30 +342,35 @@ static int nsys_row(void *ctx, const struct csv_row *r)
 }
 
 /* Kernels by stream, start and line: qsort() comparison. */
+/* By stream, then start, then line: the order of both sorts below. */
+static int imp_stream_order(const char *sx, __u64 tx, unsigned int lx,
+			    const char *sy, __u64 ty, unsigned int ly)
+{
+	int c = strcmp(sx, sy);
+
+	if (c)
+		return c;
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	return lx < ly ? -1 : lx > ly;
+}
+
 static int imp_by_stream(const void *a, const void *b)
 {
 	const struct imp_kernel *x = *(struct imp_kernel *const *)a;
 	const struct imp_kernel *y = *(struct imp_kernel *const *)b;
-	int c = strcmp(x->stream, y->stream);
 
-	if (c)
-		return c;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->line < y->line ? -1 : x->line > y->line;
+	return imp_stream_order(x->stream, x->start, x->line,
+				y->stream, y->start, y->line);
 }
 
 /* memcpy and memset rows by stream, start and line: qsort() comparison. */
 static int imp_xfer_by_stream(const void *a, const void *b)
 {
 	const struct imp_xfer *x = a, *y = b;
-	int c = strcmp(x->stream, y->stream);
 
-	if (c)
-		return c;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->line < y->line ? -1 : x->line > y->line;
+	return imp_stream_order(x->stream, x->start, x->line,
+				y->stream, y->start, y->line);
 }
 
 /**
