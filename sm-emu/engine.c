@@ -927,6 +927,13 @@ static void gtbs_sm_dispatch(struct gtbs_dev *dev, struct gtbs_sm *sm)
 				break;
 			/* a flush makes room at once; a save at its end */
 			gtbs_preempt_make_room(dev, sm, grid);
+			/*
+			 * A flushed block's true-up may have throttled the
+			 * grid's tenant (gtbs_tenant_unhold()): it left the
+			 * pending list and may not issue; pick again.
+			 */
+			if (!gtbs_grid_has_blocks(grid))
+				continue;
 			if (!gtbs_sm_fits(dev, sm, grid))
 				break;
 		}

@@ -612,6 +612,63 @@ START_TEST(tenant_cap_flush_refund)
 }
 END_TEST
 
+/*
+ * A flush's true-up may throttle the tenant of the grid it makes room for
+ * (fuzz_sched: cap-flush-throttles-picked): that grid must not issue.
+ * Flush mode, FIFO.  L (t's, LOW, idempotent, 1 block of 1000) issues at
+ * 0 uncapped; t's cap, 5% (quota 500 SM-cycles), is set at 0 after it.
+ * X (t's, HIGH, 100) arrives at 800:
+ *
+ *   800    t's check passes (500); X does not fit and L is flushed; L was
+ *          issued before the cap, so its 800 cycles are taken: -300,
+ *          t throttled, X and L off the pending list.
+ *   10000  refill: 200 (lifted); X issues, charged 100: 100.
+ *   10100  X ends (100); L runs again 10100..11100.
+ *
+ * Before the fix X issued at 800 all the same and left the pending list a
+ * second time (gtbs_issue(): no block it may issue), so nr_pending[HIGH]
+ * wrapped: after the refill FIFO looked for a HIGH grid that was not
+ * there and L never ran again.
+ */
+START_TEST(tenant_cap_flush_throttles_picked)
+{
+	struct h_dev *h = ten_pre_dev(GTBS_PREEMPT_FLUSH);
+	struct gtbs_grid_desc dl = ten_sm_block(1, 1000, GTBS_PRIO_LOW, true);
+	struct gtbs_grid_desc dx = ten_sm_block(1, 100, GTBS_PRIO_HIGH, false);
+	struct gtbs_tenant t;
+	struct gtbs_grid *l, *x;
+	u32 c;
+
+	gtbs_tenant_init(&h->dev, &t, 1, 0);
+	l = ten_submit(h, &t, &dl, 0);
+	ck_assert_int_eq(gtbs_tenant_set(&h->dev, &t, 100, 50000, 0), 0);
+	ck_assert_int_eq(t.budget, 500 * (s64)TEN_U);
+	x = ten_submit(h, &t, &dx, 800);
+	ck_assert_uint_eq(h->dev.preempts[GTBS_MECH_FLUSH], 1);
+	ck_assert(t.throttled);
+	ck_assert_int_eq(x->state, GTBS_GRID_QUEUED);
+	ck_assert_int_eq(t.budget, -300 * (s64)TEN_U);
+	ck_assert(list_empty(&h->dev.pending));
+	for (c = 0; c < GTBS_NR_PRIO_CLASSES; c++)
+		ck_assert_uint_eq(h->dev.nr_pending[c], 0);
+	h_drain(h);
+	ck_assert_int_eq(x->state, GTBS_GRID_DONE);
+	ck_assert_int_eq(l->state, GTBS_GRID_DONE);
+	ck_assert_uint_eq(x->start_cycle, TEN_P);
+	ck_assert_uint_eq(x->end_cycle, TEN_P + 100);
+	ck_assert_uint_eq(l->end_cycle, TEN_P + 100 + 1000);
+	ck_assert_uint_eq(h->dev.lost_cycles, 800);
+	for (c = 0; c < GTBS_NR_PRIO_CLASSES; c++)
+		ck_assert_uint_eq(h->dev.nr_pending[c], 0);
+	ck_assert_uint_eq(t.nr_grids, 0);
+	ck_assert_uint_eq(t.rate, 0);
+	ck_assert(gtbs_dev_idle(&h->dev));
+	ck_assert_uint_eq(h->violations, 0);
+	gtbs_tenant_del(&h->dev, &t);
+	h_free(h);
+}
+END_TEST
+
 Suite *tenant_suite(void)
 {
 	Suite *s = suite_create("tenant");
@@ -626,6 +683,7 @@ Suite *tenant_suite(void)
 	tcase_add_loop_test(tc, tenant_cap_switch_exact, 0, 2);
 	tcase_add_test(tc, tenant_cap_switch_bound);
 	tcase_add_test(tc, tenant_cap_flush_refund);
+	tcase_add_test(tc, tenant_cap_flush_throttles_picked);
 	tcase_add_loop_test(tc, fair_weighted_shares, 0,
 			    ARRAY_SIZE(fair_cases));
 	tcase_add_loop_test(tc, fair_vtime_large, 0, 2);
