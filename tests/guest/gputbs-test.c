@@ -2742,22 +2742,30 @@ START_TEST(sysfs_params_fifo_empty)
 }
 END_TEST
 
-/* srtf-adaptive: exactly its six files, mode 0644, at their defaults. */
+/*
+ * srtf-adaptive: exactly its six files, mode 0644, at their defaults, each
+ * with its read-only NAME_range (Documentation/ABI).
+ */
 START_TEST(sysfs_params_adaptive_defaults)
 {
-	char buf[256], path[160];
+	char buf[512], path[160];
 	struct stat st;
 	int i;
 
 	ck_assert_int_eq(sysfs_write("policy", "srtf-adaptive"), 0);
 	params_listing(buf, sizeof(buf));
-	ck_assert_str_eq(buf, "preempt_ratio_pct preempt_unknown share_mode share_residency share_threshold_ppm single_kernel");
+	ck_assert_str_eq(buf, "preempt_ratio_pct preempt_ratio_pct_range preempt_unknown preempt_unknown_range share_mode share_mode_range share_residency share_residency_range share_threshold_ppm share_threshold_ppm_range single_kernel single_kernel_range");
 	for (i = 0; i < NR_ADAPTIVE_PARAMS; i++) {
 		snprintf(buf, sizeof(buf), "policy_params/%s",
 			 adaptive_params[i].name);
 		sysfs_path(buf, path, sizeof(path));
 		ck_assert_int_eq(stat(path, &st), 0);
 		ck_assert_uint_eq(st.st_mode & 07777, 0644);
+		snprintf(buf, sizeof(buf), "policy_params/%s_range",
+			 adaptive_params[i].name);
+		sysfs_path(buf, path, sizeof(path));
+		ck_assert_int_eq(stat(path, &st), 0);
+		ck_assert_uint_eq(st.st_mode & 07777, 0444);
 	}
 	assert_params_default();
 }
@@ -2775,9 +2783,9 @@ START_TEST(sysfs_params_reset_on_switch)
 	static const char * const via[] = { "fifo", "srtf", "sjf" };
 	/* what each leaves in policy_params/: srtf has three */
 	static const char * const via_params[] = {
-		"", "preempt_ratio_pct preempt_unknown single_kernel", "",
+		"", "preempt_ratio_pct preempt_ratio_pct_range preempt_unknown preempt_unknown_range single_kernel single_kernel_range", "",
 	};
-	char buf[256];
+	char buf[512];
 	int i;
 
 	for (i = 0; i < 3; i++) {
