@@ -50,6 +50,9 @@ SKIP = [
      "waits for events until interrupted; tests/guest/gputbs-nl-cli-test.sh runs it with --count"),
     (r"import nsys .*app(_cuda_gpu_trace)?\.csv",
      "the reader's own nsys report; tests/userland/import-test.sh runs the importer"),
+    (r"import nsys --device gtx480 good/h100-torch\.csv",
+     "shows the error on purpose (exit 2); tests/userland/import-test.sh "
+     "asserts its message"),
     (r"pairs/\*\.gtbs", "all 56 pairs in the guest, about 7 minutes"),
     (r"\bworkload\.gtbs\b", "a placeholder for the reader's own workload"),
     (r"\S\|\S", "a template: one of the alternatives a|b is meant"),
