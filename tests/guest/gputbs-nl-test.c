@@ -273,7 +273,12 @@ START_TEST(nl_events_lifecycle)
 }
 END_TEST
 
-/* A grid of a higher class preempts a running one (reason class). */
+/*
+ * A grid of a higher class preempts a running one (reason class).  The
+ * low one runs 200 waves of 5 ms (1 s) so that it still runs when the
+ * high one arrives on a loaded TCG guest (30 waves, 150 ms, were once
+ * too few in make check); closing the file cancels it at the end.
+ */
 START_TEST(nl_events_preempted_by_class)
 {
 	struct gputbs_mon_event sub_lo, sub_hi, ev;
@@ -281,7 +286,7 @@ START_TEST(nl_events_preempted_by_class)
 	struct gputbs_wait w;
 	__u32 hl, hh;
 
-	grid(&lo, 30 * g_info.nr_sms * g_info.max_blocks_per_sm, 64, 5,
+	grid(&lo, 200 * g_info.nr_sms * g_info.max_blocks_per_sm, 64, 5,
 	     "nl-low");
 	lo.prio_class = GPUTBS_PRIO_LOW;
 	hl = submit(g_dev, &lo);
