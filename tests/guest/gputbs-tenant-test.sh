@@ -149,10 +149,13 @@ gputbs tenant list --json >"$work/l1.json"
 sleep 2
 gputbs tenant list --json >"$work/l2.json"
 gputbs tenant list
-# a frame whose grid dump the busy device kept interrupting fails (EAGAIN)
-for try in 1 2 3 4 5; do
+# a frame whose grid dump the busy device kept interrupting fails (EAGAIN,
+# the dump's NLM_F_DUMP_INTR): try again, spaced out, as a user would (five
+# tries back to back once all failed on a loaded TCG guest)
+for try in 1 2 3 4 5 6 7 8 9 10; do
 	gputbs top --iterations 2 --delay 0.5 --batch >"$work/top.txt" 2>&1 &&
 		break
+	sleep 0.3
 done
 check "top: a tenants panel" grep -q '^  tenant .*share' "$work/top.txt" ||
 	tail -40 "$work/top.txt"
