@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -592,12 +593,17 @@ int cmd_top(int argc, char **argv)
 		/*
 		 * -EAGAIN: the grids kept changing under their dump (the
 		 * library already tried again); a busy device is no reason
-		 * to stop: the next tries come at once.
+		 * to stop.  The changes come in bursts (grids ending and
+		 * arriving together), so each try waits a little longer
+		 * than the one before: 1, 2, 3 ... ms, 136 ms in all.
 		 */
 		for (tries = 0; !ret || ret == -EAGAIN; tries++) {
 			ret = fetch(m, &t);
 			if (ret != -EAGAIN || tries == FETCH_TRIES)
 				break;
+			nanosleep(&(struct timespec){
+					.tv_nsec = (tries + 1) * 1000000L },
+				  NULL);
 		}
 		if (ret) {
 			screen_restore();
