@@ -98,7 +98,7 @@ def main():
               file=sys.stderr)
         return 2
     try:
-        from dask.distributed import Client, LocalCluster
+        from dask.distributed import Client, LocalCluster, wait
     except ImportError:
         # Debian's python3-distributed is /usr/bin/python3's: run there
         # if python3 on PATH is another one (a virtualenv, pyenv)
@@ -127,7 +127,15 @@ def main():
                                  key=f"gputbs-sweep-shard-{i}-of-{n}-{os.getpid()}",
                                  pure=False)
                    for i in range(1, n + 1)]
-        shards = client.gather(futures, errors="raise")
+        # every shard to its end, then each failure in shard order: the
+        # report does not depend on which worker failed first
+        wait(futures)
+        failed = [f.exception() for f in futures if f.status == "error"]
+        if failed:
+            for e in failed:
+                print(f"sweep-dask.py: {e}", file=sys.stderr)
+            return 1
+        shards = client.gather(futures)
     except RuntimeError as e:
         print(f"sweep-dask.py: {e}", file=sys.stderr)
         return 1
