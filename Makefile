@@ -92,6 +92,9 @@ help:
 -include samples/policies/samples.mk
 # the kernel's rbtree for the core's userland programs: after the above
 include tools/lib/rbtree.mk
+# libbpf and bpftool of linux-source-6.12 (the CLI's policy load, bpf-samples)
+include tools/lib/libbpf.mk
+-include samples/bpf/bpf.mk
 
 module: $(BUILD)/kmod/gputbs.ko
 
