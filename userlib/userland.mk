@@ -77,7 +77,7 @@ LIBGPUTBS_OBJS := $(UL_OBJ)/userlib/libgputbs.pic.o \
 TOOLS_LIB_OBJS := $(addprefix $(UL_OBJ)/tools/lib/, json.o workload.o \
 	input.o report.o reqstats.o)
 GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/tools/gputbs/, gputbs.o cmd_run.o \
-	run.o predict.o timeline.o) $(TOOLS_LIB_OBJS) \
+	run.o predict.o timeline.o cmd_policy.o) $(TOOLS_LIB_OBJS) \
 	$(UL_OBJ)/sm-emu/metrics.o $(UL_OBJ)/sm-emu/predictor.o
 # gputbs import (tools/gputbs/import/): one file per report format, the
 # CSV through libcsv (libcsv-dev): its libcsv.a linked as one of the
@@ -171,8 +171,8 @@ $(LIBGPUTBS_PC): userlib/libgputbs.pc.in
 
 $(UL_BIN)/gputbs: $(GPUTBS_CLI_OBJS) $(LIBGPUTBS_A)
 	@mkdir -p $(dir $@)
-	$(CC) -static -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_STATIC_LIBS) \
-		$(JSONC_STATIC_LIBS) -lm
+	$(CC) -static -pthread $(LDFLAGS) -o $@ $^ $(GPUTBS_BPF_LIBS) \
+		$(LIBNL_STATIC_LIBS) $(JSONC_STATIC_LIBS) -lm
 
 $(UL_BIN)/gputbs-test: $(GPUTBS_TEST_OBJS) $(LIBGPUTBS_A)
 	@mkdir -p $(dir $@)
@@ -275,8 +275,8 @@ $(ASAN_OBJ)/sm-emu/%.o: USERLAND_CFLAGS += -Wno-unused-parameter
 $(ASAN_OBJ)/userlib/monitor.o: USERLAND_CFLAGS += $(LIBNL_CFLAGS)
 
 $(ASAN_OBJ)/gputbs: $(GPUTBS_ASAN_OBJS)
-	$(CC) $(ASAN_CFLAGS) -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_LIBS) \
-		$(JSONC_LIBS) -lm
+	$(CC) $(ASAN_CFLAGS) -pthread $(LDFLAGS) -o $@ $^ $(GPUTBS_BPF_LIBS) \
+		$(LIBNL_LIBS) $(JSONC_LIBS) -lm
 
 check-userland-asan: $(ASAN_OBJ)/gputbs
 	@rc=0; for t in cli predict timeline import; do \

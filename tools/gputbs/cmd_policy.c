@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_policy.c - gputbs policy: load and unload BPF policies, list every
+ * policy (Documentation/bpf.rst).
+ *
+ *   gputbs policy list
+ *   gputbs policy load FILE.bpf.o
+ *   gputbs policy unload NAME
+ *
+ * A BPF policy is a struct_ops map of type gtbs_bpf_ops in an object file
+ * (samples/bpf/); loading attaches it with a BPF link, which registers the
+ * policy in the module under the map's name field, and pins the link at
+ * /sys/fs/bpf/gputbs/NAME, so that the policy outlives this process.
+ * Unloading detaches the link and removes the pin: the module switches a
+ * device that used the policy to fifo.  libbpf is the 6.12 tree's
+ * (tools/lib/libbpf.mk), linked statically.
+ *
+ * Copyright (C) 2026 The gputbs developers
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "cli.h"
+#include "monitor_fmt.h"
+#include "gtbs.h"
+
+#define POLICY_ATTR	"/sys/class/misc/gputbs/policy"
+#define BPFFS		"/sys/fs/bpf"
+#define BPF_PIN_DIR	BPFFS "/gputbs"
+#define BPFFS_MAGIC	0xcafe4a11
+
+static const char usage_policy[] =
+	"Usage: gputbs policy list\n"
+	"       gputbs policy load FILE.bpf.o\n"
+	"       gputbs policy unload NAME\n"
+	"\n"
+	"List the scheduling policies of the module (built-in, module, bpf; the\n"
+	"current one marked), load a BPF policy (a gtbs_bpf_ops struct_ops in\n"
+	"FILE.bpf.o, make bpf-samples) and pin it at /sys/fs/bpf/gputbs/NAME,\n"
+	"or unload it: a device that used it goes back to fifo.  Select a\n"
+	"loaded policy like any other (gputbs run --policy NAME).\n"
+	"\n"
+	"  -h, --help   this help\n";
+
+/* libbpf's warnings (the verifier's log among them) go to stderr */
+static int policy_libbpf_print(enum libbpf_print_level level, const char *fmt,
+			       va_list ap)
+{
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+/* /sys/fs/bpf mounted (mount it if not: a bare guest) and our directory */
+static int policy_pin_dir(void)
+{
+	struct statfs st;
+
+	if (statfs(BPFFS, &st) || st.f_type != BPFFS_MAGIC) {
+		if (mount("bpf", BPFFS, "bpf", 0, NULL)) {
+			err_msg("mount bpf on %s: %s", BPFFS, strerror(errno));
+			return -errno;
+		}
+	}
+	if (mkdir(BPF_PIN_DIR, 0700) && errno != EEXIST) {
+		err_msg("%s: %s", BPF_PIN_DIR, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/*
+ * The policy's name: the "name" field of the map's initial value, laid
+ * out by the object's own BTF of the struct (the program's gtbs_bpf_ops).
+ */
+static int policy_map_name(const struct bpf_object *obj,
+			   const struct bpf_map *map, char *name, size_t len)
+{
+	const struct btf *btf = bpf_object__btf(obj);
+	const struct btf_member *m;
+	const struct btf_type *t;
+	const char *data;
+	size_t size;
+	int i;
+
+	data = bpf_map__initial_value((struct bpf_map *)map, &size);
+	t = btf ? btf__type_by_id(btf, bpf_map__btf_value_type_id(map)) : NULL;
+	if (!data || !t || !btf_is_struct(t))
+		return -EINVAL;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		size_t off = btf_member_bit_offset(t, i) / 8;
+
+		if (strcmp(btf__name_by_offset(btf, m->name_off), "name"))
+			continue;
+		if (off >= size)
+			return -EINVAL;
+		snprintf(name, len, "%.*s", (int)(size - off), data + off);
+		return name[0] ? 0 : -EINVAL;
+	}
+	return -EINVAL;
+}
+
+static int policy_load(const char *file)
+{
+	char pin[sizeof(BPF_PIN_DIR) + GTBS_POLICY_NAME_LEN + 1];
+	char name[GTBS_POLICY_NAME_LEN];
+	struct bpf_object *obj;
+	struct bpf_map *map;
+	struct bpf_link *link;
+	int ret, loaded = 0;
+
+	libbpf_set_print(policy_libbpf_print);
+	obj = bpf_object__open_file(file, NULL);
+	if (!obj) {
+		err_msg("%s: %s", file, strerror(errno));
+		return EXIT_USAGE;
+	}
+	ret = bpf_object__load(obj);
+	if (ret) {
+		err_msg("%s: not loaded: %s (the verifier's log is above)",
+			file, strerror(-ret));
+		goto out;
+	}
+	ret = policy_pin_dir();
+	if (ret)
+		goto out;
+	bpf_object__for_each_map(map, obj) {
+		if (bpf_map__type(map) != BPF_MAP_TYPE_STRUCT_OPS)
+			continue;
+		if (policy_map_name(obj, map, name, sizeof(name))) {
+			err_msg("%s: map %s has no policy name", file,
+				bpf_map__name(map));
+			ret = -EINVAL;
+			goto out;
+		}
+		link = bpf_map__attach_struct_ops(map);
+		if (!link) {
+			ret = -errno;
+			err_msg("%s: policy %s not attached: %s%s", file, name,
+				strerror(-ret), ret == -EEXIST ?
+				" (a policy of that name is registered)" : "");
+			goto out;
+		}
+		snprintf(pin, sizeof(pin), "%s/%s", BPF_PIN_DIR, name);
+		ret = bpf_link__pin(link, pin);
+		if (ret) {
+			err_msg("%s: %s", pin, strerror(-ret));
+			bpf_link__destroy(link);	/* detaches it */
+			goto out;
+		}
+		/* the pin holds the link: closing ours keeps the policy */
+		bpf_link__disconnect(link);
+		bpf_link__destroy(link);
+		printf("loaded %s (%s)\n", name, pin);
+		loaded++;
+	}
+	if (!loaded) {
+		err_msg("%s: no gtbs_bpf_ops map (SEC(\".struct_ops.link\"))", file);
+		ret = -ENOENT;
+	}
+out:
+	bpf_object__close(obj);
+	return ret ? EXIT_DEVICE : 0;
+}
+
+static int policy_unload(const char *name)
+{
+	char pin[sizeof(BPF_PIN_DIR) + GTBS_POLICY_NAME_LEN + 1];
+	int fd;
+
+	if (strlen(name) >= GTBS_POLICY_NAME_LEN || strchr(name, '/'))
+		return usage_error(usage_policy, "bad policy name '%s'", name);
+	snprintf(pin, sizeof(pin), "%s/%s", BPF_PIN_DIR, name);
+	fd = bpf_obj_get(pin);
+	if (fd < 0) {
+		err_msg("%s: %s (not a loaded BPF policy?)", pin,
+			strerror(errno));
+		return EXIT_DEVICE;
+	}
+	/* now: the module withdraws the policy before this returns */
+	if (bpf_link_detach(fd))
+		err_msg("%s: detach: %s; removing the pin detaches it later",
+			pin, strerror(errno));
+	close(fd);
+	if (unlink(pin)) {
+		err_msg("%s: %s", pin, strerror(errno));
+		return EXIT_DEVICE;
+	}
+	printf("unloaded %s\n", name);
+	return 0;
+}
+
+static const char *policy_kind(const char *name)
+{
+	char pin[sizeof(BPF_PIN_DIR) + 256];
+	struct stat st;
+
+	snprintf(pin, sizeof(pin), "%s/%s", BPF_PIN_DIR, name);
+	if (!stat(pin, &st))
+		return "bpf";
+	return gtbs_policy_find(name) ? "built-in" : "module";
+}
+
+static int policy_list(void)
+{
+	char line[4096], *tok, *save = NULL;
+	FILE *f = fopen(POLICY_ATTR, "re");
+
+	if (!f)
+		return device_error(POLICY_ATTR, -errno);
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return device_error(POLICY_ATTR, -EIO);
+	}
+	fclose(f);
+	for (tok = strtok_r(line, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		bool cur = tok[0] == '[';
+		size_t n;
+
+		if (cur) {
+			tok++;
+			n = strlen(tok);
+			if (n && tok[n - 1] == ']')
+				tok[n - 1] = '\0';
+		}
+		/* main() registered the built-ins in the userland core */
+		printf("%-16s %s%s\n", tok, policy_kind(tok),
+		       cur ? " (current)" : "");
+	}
+	return 0;
+}
+
+int cmd_policy(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fputs(usage_policy, argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : 0;
+	}
+	if (!strcmp(argv[1], "list") && argc == 2)
+		return policy_list();
+	if (!strcmp(argv[1], "load") && argc == 3)
+		return policy_load(argv[2]);
+	if (!strcmp(argv[1], "unload") && argc == 3)
+		return policy_unload(argv[2]);
+	return usage_error(usage_policy, "bad arguments to '%s'", argv[1]);
+}
