@@ -36,3 +36,13 @@ $(BPF_TYPES_H): $(BUILD)/kmod/gputbs.ko | $(BPFTOOL)
 $(BUILD)/bpf/%.bpf.o: $(BPF_DIR)/%.bpf.c $(BPF_DIR)/gtbs_bpf.h $(BPF_TYPES_H) \
 		| $(LIBBPF_A)
 	$(BPF_CLANG) $(BPF_CFLAGS) -c -o $@ $<
+
+# programs the verifier must refuse (tests/guest/gputbs-bpf-test.sh)
+BPF_TEST_OBJS := $(patsubst tests/bpf/%.bpf.c,$(BUILD)/bpf/test/%.bpf.o,\
+	$(wildcard tests/bpf/*.bpf.c))
+bpf-samples: $(BPF_TEST_OBJS)
+
+$(BUILD)/bpf/test/%.bpf.o: tests/bpf/%.bpf.c $(BPF_DIR)/gtbs_bpf.h \
+		$(BPF_TYPES_H) | $(LIBBPF_A)
+	@mkdir -p $(dir $@)
+	$(BPF_CLANG) $(BPF_CFLAGS) -c -o $@ $<

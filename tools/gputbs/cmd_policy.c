@@ -4,7 +4,7 @@
  * policy (Documentation/bpf.rst).
  *
  *   gputbs policy list
- *   gputbs policy load FILE.bpf.o
+ *   gputbs policy load [--foreground] FILE.bpf.o
  *   gputbs policy unload NAME
  *
  * A BPF policy is a struct_ops map of type gtbs_bpf_ops in an object file
@@ -12,12 +12,16 @@
  * policy in the module under the map's name field, and pins the link at
  * /sys/fs/bpf/gputbs/NAME, so that the policy outlives this process.
  * Unloading detaches the link and removes the pin: the module switches a
- * device that used the policy to fifo.  libbpf is the 6.12 tree's
+ * device that used the policy to fifo.  With --foreground nothing is
+ * pinned: the policy lives until the loader exits (SIGINT, SIGTERM, or
+ * killed: the kernel closes the link), as a sched_ext loader's does.  libbpf is the 6.12 tree's
  * (tools/lib/libbpf.mk), linked statically.
  *
  * Copyright (C) 2026 The gputbs developers
  */
 #include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +46,7 @@
 
 static const char usage_policy[] =
 	"Usage: gputbs policy list\n"
-	"       gputbs policy load FILE.bpf.o\n"
+	"       gputbs policy load [--foreground] FILE.bpf.o\n"
 	"       gputbs policy unload NAME\n"
 	"\n"
 	"List the scheduling policies of the module (built-in, module, bpf; the\n"
@@ -51,7 +55,9 @@ static const char usage_policy[] =
 	"or unload it: a device that used it goes back to fifo.  Select a\n"
 	"loaded policy like any other (gputbs run --policy NAME).\n"
 	"\n"
-	"  -h, --help   this help\n";
+	"  --foreground   load: pin nothing, keep the policy until this process\n"
+	"                 exits (SIGINT, SIGTERM or killed)\n"
+	"  -h, --help     this help\n";
 
 /* libbpf's warnings (the verifier's log among them) go to stderr */
 static int policy_libbpf_print(enum libbpf_print_level level, const char *fmt,
@@ -112,14 +118,30 @@ static int policy_map_name(const struct bpf_object *obj,
 	return -EINVAL;
 }
 
-static int policy_load(const char *file)
+/* --foreground: the links live until SIGINT or SIGTERM (or SIGKILL) */
+static void policy_wait(void)
 {
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	fflush(stdout);
+	sigwait(&set, &sig);
+}
+
+static int policy_load(const char *file, bool foreground)
+{
+	struct bpf_link *links[8];
+	int nr_links = 0, i;
 	char pin[sizeof(BPF_PIN_DIR) + GTBS_POLICY_NAME_LEN + 1];
 	char name[GTBS_POLICY_NAME_LEN];
 	struct bpf_object *obj;
 	struct bpf_map *map;
 	struct bpf_link *link;
-	int ret, loaded = 0;
+	int ret;
 
 	libbpf_set_print(policy_libbpf_print);
 	obj = bpf_object__open_file(file, NULL);
@@ -133,7 +155,7 @@ static int policy_load(const char *file)
 			file, strerror(-ret));
 		goto out;
 	}
-	ret = policy_pin_dir();
+	ret = foreground ? 0 : policy_pin_dir();
 	if (ret)
 		goto out;
 	bpf_object__for_each_map(map, obj) {
@@ -145,6 +167,11 @@ static int policy_load(const char *file)
 			ret = -EINVAL;
 			goto out;
 		}
+		if (nr_links == (int)(sizeof(links) / sizeof(links[0]))) {
+			err_msg("%s: more than %d policies", file, nr_links);
+			ret = -E2BIG;
+			goto out;
+		}
 		link = bpf_map__attach_struct_ops(map);
 		if (!link) {
 			ret = -errno;
@@ -153,24 +180,31 @@ static int policy_load(const char *file)
 				" (a policy of that name is registered)" : "");
 			goto out;
 		}
+		links[nr_links++] = link;
+		if (foreground) {
+			printf("loaded %s (until this process exits)\n", name);
+			continue;
+		}
 		snprintf(pin, sizeof(pin), "%s/%s", BPF_PIN_DIR, name);
 		ret = bpf_link__pin(link, pin);
 		if (ret) {
 			err_msg("%s: %s", pin, strerror(-ret));
-			bpf_link__destroy(link);	/* detaches it */
 			goto out;
 		}
 		/* the pin holds the link: closing ours keeps the policy */
 		bpf_link__disconnect(link);
-		bpf_link__destroy(link);
 		printf("loaded %s (%s)\n", name, pin);
-		loaded++;
 	}
-	if (!loaded) {
+	if (!nr_links) {
 		err_msg("%s: no gtbs_bpf_ops map (SEC(\".struct_ops.link\"))", file);
 		ret = -ENOENT;
+	} else if (foreground) {
+		policy_wait();
 	}
 out:
+	/* detaches what is not pinned (an error, --foreground) */
+	for (i = 0; i < nr_links; i++)
+		bpf_link__destroy(links[i]);
 	bpf_object__close(obj);
 	return ret ? EXIT_DEVICE : 0;
 }
@@ -252,7 +286,10 @@ int cmd_policy(int argc, char **argv)
 	if (!strcmp(argv[1], "list") && argc == 2)
 		return policy_list();
 	if (!strcmp(argv[1], "load") && argc == 3)
-		return policy_load(argv[2]);
+		return policy_load(argv[2], false);
+	if (!strcmp(argv[1], "load") && argc == 4 &&
+	    !strcmp(argv[2], "--foreground"))
+		return policy_load(argv[3], true);
 	if (!strcmp(argv[1], "unload") && argc == 3)
 		return policy_unload(argv[2]);
 	return usage_error(usage_policy, "bad arguments to '%s'", argv[1]);
