@@ -40,6 +40,7 @@ demo_pkgs=(
 	libjson-c-dev
 	check libsubunit-dev gnuplot-nox pkg-config libnl-3-dev libnl-genl-3-dev
 	linux-source-6.12 xz-utils
+	libelf-dev zlib1g-dev
 )
 check_pkgs=(
 	linux-headers-amd64

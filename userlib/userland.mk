@@ -118,7 +118,8 @@ USERLAND_BINS := $(UL_BIN)/gputbs $(UL_BIN)/gputbs-test \
 # in-guest checks of the observability interfaces (sh)
 GUEST_OBS_TESTS := $(UL_BIN)/gputbs-obs-test $(UL_BIN)/gputbs-abi-test \
 	$(UL_BIN)/gputbs-polmod-test $(UL_BIN)/gputbs-preempt-test \
-	$(UL_BIN)/gputbs-tenant-test $(UL_BIN)/gputbs-load-test
+	$(UL_BIN)/gputbs-tenant-test $(UL_BIN)/gputbs-load-test \
+	$(UL_BIN)/gputbs-bpf-test
 USERLAND_BINS += $(GUEST_OBS_TESTS)
 
 # the reliability programs (stress, fault injection, fuzzing): adds to
