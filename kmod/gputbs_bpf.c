@@ -37,6 +37,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 
+#include "gputbs_bpf.h"
 #include "gputbs_drv.h"
 
 /**
@@ -131,15 +132,8 @@ static void gputbs_bpf_block_end(struct gtbs_dev *dev, struct gtbs_sm *sm,
 
 /* --- kfuncs ------------------------------------------------------------ */
 
-/**
- * struct bpf_iter_gtbs_grid - a program's iterator over the eligible grids
- * @__opaque: &struct gputbs_bpf_grid_iter, which the program cannot see.
- */
-struct bpf_iter_gtbs_grid {
-	u64 __opaque[2];
-} __aligned(8);
-
 /*
+ * The state behind &struct bpf_iter_gtbs_grid (gputbs_bpf.h).
  * @dev: the device, NULL once the iteration ended; @pos: the node in
  * &gtbs_dev.pending last yielded, or the list's head.
  */
