@@ -14,13 +14,15 @@
 # clang -target bpf, with libbpf's headers and bpftool from
 # tools/lib/libbpf.mk.  The module's BTF is based on the vmlinux the
 # stock headers ship (/usr/src/linux-headers-*/vmlinux, BPF_BASE_BTF),
-# the BTF of the stock kernel itself.
+# the BTF of the stock kernel itself; without it, the running kernel's
+# (/sys/kernel/btf/vmlinux), which must then be the stock kernel.
 
 BPF_DIR := samples/bpf
 BPF_SRCS := $(wildcard $(BPF_DIR)/*.bpf.c)
 BPF_OBJS := $(patsubst $(BPF_DIR)/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(BPF_SRCS))
 BPF_TYPES_H := $(BUILD)/bpf/gputbs.h
-BPF_BASE_BTF ?= $(STOCK_KDIR)/vmlinux
+BPF_BASE_BTF ?= $(firstword $(wildcard $(STOCK_KDIR)/vmlinux) \
+	/sys/kernel/btf/vmlinux)
 BPF_CLANG ?= clang
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I$(BUILD)/bpf -I$(LIBBPF_INC) -I$(BPF_DIR)
