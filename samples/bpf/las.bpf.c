@@ -76,6 +76,15 @@ void BPF_PROG(las_block_end, struct gtbs_dev *dev, struct gtbs_sm *sm,
 	bpf_map_update_elem(&las_service, &id, &sum, BPF_ANY);
 }
 
+/* a new grid starts unserved, whatever an earlier grid left */
+SEC("struct_ops/grid_arrive")
+void BPF_PROG(las_grid_arrive, struct gtbs_dev *dev, struct gtbs_grid *grid)
+{
+	__u64 id = grid->id, zero = 0;
+
+	bpf_map_update_elem(&las_service, &id, &zero, BPF_ANY);
+}
+
 SEC("struct_ops/grid_end")
 void BPF_PROG(las_grid_end, struct gtbs_dev *dev, struct gtbs_grid *grid)
 {
@@ -87,6 +96,7 @@ void BPF_PROG(las_grid_end, struct gtbs_dev *dev, struct gtbs_grid *grid)
 SEC(".struct_ops.link")
 struct gtbs_bpf_ops bpf_las = {
 	.pick_grid = (void *)las_pick_grid,
+	.grid_arrive = (void *)las_grid_arrive,
 	.block_end = (void *)las_block_end,
 	.grid_end = (void *)las_grid_end,
 	.name = "bpf_las",

@@ -151,7 +151,7 @@ static int policy_load(const char *file, bool foreground)
 	}
 	ret = bpf_object__load(obj);
 	if (ret) {
-		err_msg("%s: not loaded: %s (the verifier's log is above)",
+		err_msg("%s: not loaded: %s (libbpf's messages above; the verifier's log among them)",
 			file, strerror(-ret));
 		goto out;
 	}
