@@ -3,7 +3,8 @@
 #
 # gputbs-bpf-test - in the guest, as root, on a kernel with BPF policies
 # (Documentation/bpf.rst): the objects of make bpf-samples in BPF_DIR
-# (default /bpf: fifo.bpf.o, las.bpf.o, test/bad-*.bpf.o; gputbs-vm
+# (default /bpf: fifo.bpf.o, las.bpf.o, srtf_lite.bpf.o,
+# test/bad-*.bpf.o; gputbs-vm
 # --host-file), gputbs policy load/unload/list, and the fallback to fifo.
 #
 #  1. gputbs policy load fifo.bpf.o registers bpf_fifo (policy list: bpf;
@@ -13,6 +14,8 @@
 #     identical STP, ANTT and StrictF, pair by pair;
 #  3. bpf_las against the sample module's las, when gtbs_las is loaded
 #     (gputbs-vm --module): identical too; else it runs a pair;
+#     bpf_srtf_lite (srtf_lite.bpf.o, the predictor's kfuncs) runs the
+#     pairs with every grid completed;
 #  4. the verifier refuses each test/bad-*.bpf.o, and no policy appears;
 #  5. gputbs policy unload while grids run under bpf_fifo: the device
 #     goes back to fifo, every run completes, and grids_completed grows by
@@ -116,6 +119,19 @@ else
 fi
 check "unload bpf_las" gputbs policy unload bpf_las
 check "bpf_las is gone" wait_gone bpf_las
+
+# --- 3b. bpf_srtf_lite: the predictor's kfuncs --------------------------
+if [ -f "$BPF_DIR/srtf_lite.bpf.o" ]; then
+	check "load srtf_lite.bpf.o" gputbs policy load "$BPF_DIR/srtf_lite.bpf.o"
+	s0=$(counter grids_submitted)
+	c0=$(counter grids_completed)
+	check "gputbs run --policy bpf_srtf_lite on $PAIRS" \
+		sh -c "gputbs run --policy bpf_srtf_lite $files >$work/srtf.out 2>&1"
+	check "bpf_srtf_lite: every grid completed" \
+		test $(($(counter grids_submitted) - s0)) -eq $(($(counter grids_completed) - c0))
+	grep -E "STP|geomean" "$work/srtf.out"
+	check "unload bpf_srtf_lite" gputbs policy unload bpf_srtf_lite
+fi
 
 # --- 4. the verifier ----------------------------------------------------
 for f in "$BPF_DIR"/test/bad-*.bpf.o; do
