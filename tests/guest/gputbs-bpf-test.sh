@@ -192,6 +192,8 @@ for sig in KILL TERM; do
 		i=$((i + 1))
 	done
 	check "load --foreground registers bpf_fifo" listed bpf_fifo
+	check "policy list: bpf_fifo is bpf, unpinned" \
+		sh -c 'gputbs policy list | grep -qE "^bpf_fifo +bpf"'
 	check "SIG$sig to the loader while grids run: back to fifo, no grid lost" \
 		runs_under bpf_fifo "kill -$sig $loader; wait $loader; true"
 	check "SIG$sig: bpf_fifo is gone" wait_gone bpf_fifo

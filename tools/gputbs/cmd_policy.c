@@ -236,11 +236,113 @@ static int policy_unload(const char *name)
 	return 0;
 }
 
-static const char *policy_kind(const char *name)
+/* the byte offset of member @member of struct type @id, or -1 */
+static long policy_btf_member(const struct btf *btf, __u32 id,
+			      const char *member, __u32 *type)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m;
+	int i;
+
+	if (!t || !btf_is_struct(t))
+		return -1;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		if (strcmp(btf__name_by_offset(btf, m->name_off), member))
+			continue;
+		if (type)
+			*type = m->type;
+		return btf_member_bit_offset(t, i) / 8;
+	}
+	return -1;
+}
+
+/*
+ * The name of the policy of struct_ops map @fd if it is a gtbs_bpf_ops,
+ * read from the map's value (the kernel's struct bpf_struct_ops_gtbs_bpf_ops,
+ * laid out by the module's BTF; a map of another module's type has an id
+ * there that is not that struct's); 0, or -1 if the map is another.
+ */
+static int policy_map_policy(int fd, const struct bpf_map_info *info,
+			     struct btf *vmlinux, char *name, size_t len)
+{
+	struct btf *btf;
+	const struct btf_type *t;
+	long data, off;
+	__u32 key = 0, ops;
+	char *val = NULL;
+	int ret = -1;
+
+	/* the type is the module's: its BTF, split on the kernel's */
+	btf = btf__parse_split("/sys/kernel/btf/gputbs", vmlinux);
+	if (!btf)
+		return -1;
+	t = btf__type_by_id(btf, info->btf_vmlinux_value_type_id);
+	if (!t || strcmp(btf__name_by_offset(btf, t->name_off),
+			 "bpf_struct_ops_gtbs_bpf_ops"))
+		goto out;
+	data = policy_btf_member(btf, info->btf_vmlinux_value_type_id, "data", &ops);
+	off = data < 0 ? -1 : policy_btf_member(btf, ops, "name", NULL);
+	if (off < 0 || data + off >= info->value_size)
+		goto out;
+	val = calloc(1, info->value_size);
+	if (!val || bpf_map_lookup_elem(fd, &key, val))
+		goto out;
+	snprintf(name, len, "%.*s", (int)(info->value_size - data - off),
+		 val + data + off);
+	ret = 0;
+out:
+	free(val);
+	btf__free(btf);
+	return ret;
+}
+
+/*
+ * The BPF policies: every gtbs_bpf_ops struct_ops map's name, into
+ * @names (@size bytes, one name after the other, NUL-separated), found
+ * whether pinned or held by a --foreground loader.  Root only (the
+ * BPF_MAP_GET_FD_BY_ID command); nothing otherwise.
+ */
+static void policy_bpf_names(char *names, size_t size)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	size_t used = 0;
+	__u32 id = 0;
+
+	names[0] = '\0';
+	if (!vmlinux)
+		return;
+	while (!bpf_map_get_next_id(id, &id)) {
+		struct bpf_map_info info;
+		__u32 len = sizeof(info);
+		char name[GTBS_POLICY_NAME_LEN];
+		int fd = bpf_map_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		if (!bpf_map_get_info_by_fd(fd, &info, &len) &&
+		    info.type == BPF_MAP_TYPE_STRUCT_OPS &&
+		    !policy_map_policy(fd, &info, vmlinux, name, sizeof(name)) &&
+		    used + strlen(name) + 2 < size) {
+			strcpy(names + used, name);
+			used += strlen(name) + 1;
+			names[used] = '\0';
+		}
+		close(fd);
+	}
+	btf__free(vmlinux);
+}
+
+static const char *policy_kind(const char *name, const char *bpf_names)
 {
 	char pin[sizeof(BPF_PIN_DIR) + 256];
+	const char *p;
 	struct stat st;
 
+	for (p = bpf_names; *p; p += strlen(p) + 1)
+		if (!strcmp(p, name))
+			return "bpf";
 	snprintf(pin, sizeof(pin), "%s/%s", BPF_PIN_DIR, name);
 	if (!stat(pin, &st))
 		return "bpf";
@@ -249,7 +351,7 @@ static const char *policy_kind(const char *name)
 
 static int policy_list(void)
 {
-	char line[4096], *tok, *save = NULL;
+	char line[4096], bpf_names[4096], *tok, *save = NULL;
 	FILE *f = fopen(POLICY_ATTR, "re");
 
 	if (!f)
@@ -259,6 +361,8 @@ static int policy_list(void)
 		return device_error(POLICY_ATTR, -EIO);
 	}
 	fclose(f);
+	libbpf_set_print(NULL);		/* no complaint without root */
+	policy_bpf_names(bpf_names, sizeof(bpf_names));
 	for (tok = strtok_r(line, " \t\n", &save); tok;
 	     tok = strtok_r(NULL, " \t\n", &save)) {
 		bool cur = tok[0] == '[';
@@ -271,7 +375,7 @@ static int policy_list(void)
 				tok[n - 1] = '\0';
 		}
 		/* main() registered the built-ins in the userland core */
-		printf("%-16s %s%s\n", tok, policy_kind(tok),
+		printf("%-16s %s%s\n", tok, policy_kind(tok, bpf_names),
 		       cur ? " (current)" : "");
 	}
 	return 0;
