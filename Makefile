@@ -34,6 +34,10 @@
 #                 build/samples/*.ko, and as simulator plug-ins,
 #                 build/samples/*.so; samples-so, samples-ko, samples-6.1
 #                 and samples-debug build one kind (samples.mk)
+#   make bpf-samples  the BPF policies (samples/bpf/*.bpf.c) against the
+#                 module's BTF, build/bpf/*.bpf.o, with libbpf and bpftool
+#                 built from linux-source-6.12 (tools/lib/libbpf.mk) and the
+#                 CLI that loads them (gputbs policy load; Documentation/bpf.rst)
 #   make eval     the paper's evaluation sweep on the module in QEMU against
 #                 the simulator's: tables, figures, geomeans within 5%
 #   make eval-preempt  the simulator's sweep with each preemption mechanism
@@ -96,6 +100,9 @@ help:
 -include samples/policies/samples.mk
 # the kernel's rbtree for the core's userland programs: after the above
 include tools/lib/rbtree.mk
+# libbpf and bpftool of linux-source-6.12 (the CLI's policy load, bpf-samples)
+include tools/lib/libbpf.mk
+-include samples/bpf/bpf.mk
 
 module: $(BUILD)/kmod/gputbs.ko
 

@@ -259,8 +259,9 @@ void gputbs_policy_note(const struct gtbs_policy_ops *ops)
  *
  * Context: process context, may sleep; takes &gputbs_device.lock
  * (gputbs_dev_lock_sync()).
- * Return: 0, or -EINTR when a signal arrived while the device caught up
- * (the policy is unchanged).
+ * Return: 0, -EINTR when a signal arrived while the device caught up
+ * (the policy is unchanged), or -ENOENT when @ops was withdrawn since the
+ * caller found it (a BPF policy detached).
  */
 int gputbs_switch_policy(struct gputbs_device *gdev,
 			 const struct gtbs_policy_ops *ops)
@@ -275,6 +276,12 @@ int gputbs_switch_policy(struct gputbs_device *gdev,
 		gtbs_policy_put(ops);
 		return ret;
 	}
+	/* a BPF policy detached since the lookup (gputbs_policy_withdraw()) */
+	if (!gtbs_policy_registered(ops)) {
+		spin_unlock(&gdev->lock);
+		gtbs_policy_put(ops);
+		return -ENOENT;
+	}
 	old = gdev->core.policy;
 	gputbs_policy_note(ops);
 	gtbs_dev_set_policy(&gdev->core, ops, now);
@@ -284,4 +291,44 @@ int gputbs_switch_policy(struct gputbs_device *gdev,
 	/* the old policy's module may be unloaded from now on */
 	gtbs_policy_put(old == ops ? ops : old);
 	return 0;
+}
+
+/**
+ * gputbs_policy_withdraw() - stop using a policy that goes away
+ * @gdev: the device.
+ * @ops: a policy already unregistered (gtbs_policy_unregister()), so that
+ *	no selection can pick it again (gputbs_switch_policy() checks).
+ *
+ * For a BPF policy whose struct_ops is detached (gputbs_bpf.c): if the
+ * device uses @ops, it switches to fifo at once, as a selection would:
+ * grids keep running and none is lost, since the engine, not the policy,
+ * owns them.  Cannot fail: a signal (a loader killed while its link
+ * closes) stops the catch-up, and the switch happens at the device's
+ * cycle instead.  Afterwards no op of @ops runs any more.
+ *
+ * Context: process context, may sleep; takes &gputbs_device.lock and
+ * &gputbs_device.cfg_lock.
+ */
+void gputbs_policy_withdraw(struct gputbs_device *gdev,
+			    const struct gtbs_policy_ops *ops)
+{
+	const struct gtbs_policy_ops *fifo = &gtbs_policy_fifo;
+	bool used;
+	u64 now;
+
+	/* fifo is the module's own: a reference can always be taken */
+	if (!gtbs_policy_get_ref(fifo))
+		return;
+	if (gputbs_dev_lock_sync(gdev, &now))
+		now = gdev->core.clock;
+	used = gdev->core.policy == ops;
+	if (used) {
+		gtbs_dev_set_policy(&gdev->core, fifo, now);
+		gputbs_obs_policy_switched(gdev, ops, now);
+		gputbs_dev_sync(gdev);
+	}
+	spin_unlock(&gdev->lock);
+	gtbs_policy_put(used ? ops : fifo);
+	if (used)
+		gputbs_policy_params_changed(gdev);
 }

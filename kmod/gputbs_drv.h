@@ -529,6 +529,15 @@ void gputbs_tenant_info_of(struct gputbs_device *gdev,
 int gputbs_tenants_snapshot(struct gputbs_device *gdev,
 			    struct gputbs_tenant_info **out, u32 *nr);
 
+/* gputbs_bpf.c: BPF policies, where the kernel has them (Kbuild) */
+#ifdef GPUTBS_HAVE_BPF
+void gputbs_bpf_init(struct gputbs_device *gdev);
+#else
+static inline void gputbs_bpf_init(struct gputbs_device *gdev)
+{
+}
+#endif
+
 /* gputbs_sysfs.c */
 extern const struct attribute_group *gputbs_groups[];
 void gputbs_policy_params_changed(struct gputbs_device *gdev);

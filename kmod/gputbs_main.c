@@ -304,6 +304,7 @@ static int __init gputbs_init(void)
 	gputbs_dev = gdev;
 	gputbs_policy_params_changed(gdev);	/* policy_params/ */
 	gputbs_debugfs_init(gdev);
+	gputbs_bpf_init(gdev);	/* BPF policies, where the kernel has them */
 	pr_info("gputbs: %s, %u SMs, policy %s, %u ps per cycle\n",
 		gdev->preset->name, gdev->core.cfg.nr_sms,
 		gdev->core.policy->name,

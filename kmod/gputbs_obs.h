@@ -233,5 +233,7 @@ int gputbs_reconfigure(struct gputbs_device *gdev,
 void gputbs_policy_note(const struct gtbs_policy_ops *ops);
 int gputbs_switch_policy(struct gputbs_device *gdev,
 			 const struct gtbs_policy_ops *ops);
+void gputbs_policy_withdraw(struct gputbs_device *gdev,
+			    const struct gtbs_policy_ops *ops);
 
 #endif /* _GPUTBS_OBS_H */

@@ -16,7 +16,10 @@
 # usage errors, plots), its sweep (and as Slurm job arrays on a
 # single-node Slurm started for the test, and on a local dask.distributed
 # cluster) and its policy plug-ins (the sample policies); the
-# sample policy modules' W=1 builds (6.12, 6.1, debug kernel); libgputbs' exported symbols; the debug kernel
+# sample policy modules' W=1 builds (6.12, 6.1, debug kernel); the BPF
+# policies (make bpf-samples, then in the stock kernel's guest bpf_fifo =
+# fifo, the verifier's refusals, unload and a killed loader while grids
+# run); libgputbs' exported symbols; the debug kernel
 # (cached); the KUnit suites loaded as a module in the debug kernel and
 # parsed by the kernel's own kunit.py; the userland suite in the debug
 # kernel guest; the reliability tests there (hygiene, unload, fail-nth,
@@ -101,6 +104,10 @@ suite() {
 
 parse_preempt() {	# "preempt: N passed, M failed"
 	sed -n 's/^preempt: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
+}
+
+parse_bpf() {	# "bpf: N passed, M failed"
+	sed -n 's/^bpf: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$1" | tail -n 1
 }
 
 parse_tenant() {	# "tenant: N passed, M failed"
@@ -518,6 +525,22 @@ suite "policy modules: the samples (${polmod_mods[*]}) loaded, used, unloaded, =
 	parse_polmod vm --debug-kernel "${polmod_args[@]}" \
 	--host-bin "$(realpath "$BUILD/bin/gputbs-sim")" -- \
 	"GPUTBS_SIM=$(realpath "$BUILD/bin/gputbs-sim") PLUGINS=$(realpath "$BUILD/samples") gputbs-polmod-test ${polmod_mods[*]}"
+# BPF policies (Documentation/bpf.rst), on the stock kernel: the
+# samples and the loader built, then in the guest bpf_fifo = fifo and
+# bpf_las = the las sample module on three pairs, bpf_srtf_lite runs them
+# (every build/bpf/*.bpf.o is carried to /bpf), the verifier's refusals,
+# and unload, a killed and a stopped loader while grids run (back to fifo,
+# no grid lost).  Not on the debug kernel yet: its configuration has no
+# module BTF (Documentation/bpf.rst, "Kernels").
+step "BPF samples and the policy loader build (make bpf-samples)" \
+	make -s bpf-samples
+bpf_args=(--module "$BUILD/samples/gtbs_las.ko"
+	--host-file "$(realpath "$BUILD/bpf/test")=/bpf/test")
+for o in "$BUILD"/bpf/*.bpf.o; do
+	[ -f "$o" ] && bpf_args+=(--host-file "$(realpath "$o")=/bpf/$(basename "$o")")
+done
+suite "BPF policies: bpf_fifo = fifo, bpf_las = las, verifier, unload and killed loader (stock kernel)" \
+	parse_bpf vm "${bpf_args[@]}" -- gputbs-bpf-test
 # Preempting resident blocks: a HIGH grid against SHA1-like blocks under
 # drain, switch and flush, in emulated cycles equal to the simulator's
 # (Documentation/scheduling.rst, "Preempting running blocks").

@@ -41,6 +41,7 @@ demo_pkgs=(
 	check libsubunit-dev gnuplot-nox pkg-config libnl-3-dev libnl-genl-3-dev
 	linux-source-6.12 xz-utils
 	libtracecmd-dev libtraceevent-dev libtracefs-dev
+	libelf-dev zlib1g-dev
 )
 check_pkgs=(
 	linux-headers-amd64

@@ -26,6 +26,7 @@ Usage: scripts/doc-examples.py [--list] [--host-only|--guest-only] [FILE...]
 Prints "ok - FILE:LINE: COMMAND" or "not ok - ..." per command and ends
 with "examples: N passed, M failed, K skipped".
 """
+import glob
 import os
 import re
 import shutil
@@ -244,6 +245,11 @@ def main():
             for prog in ("trace-cmd", "gnuplot"):
                 if shutil.which(prog):
                     tools += ["--host-bin", prog]
+            # the BPF policies Documentation/bpf.rst loads from /bpf, as
+            # its host command (make bpf-samples) built them
+            build = os.environ.get("BUILD", "build")
+            for obj in sorted(glob.glob(os.path.join(ROOT, build, "bpf", "*.bpf.o"))):
+                tools += ["--host-file", f"{obj}=/bpf/{os.path.basename(obj)}"]
             r = subprocess.run(["tools/vm/gputbs-vm", "--timeout", "1500"] + tools +
                                ["--", "\n".join(script)],
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

@@ -1760,6 +1760,7 @@ int gtbs_prio_class_check(u32 prio_class, bool may_raise);
 int gtbs_policy_check(const struct gtbs_policy_ops *ops, const char **why);
 int gtbs_policy_register(const struct gtbs_policy_ops *ops);
 void gtbs_policy_unregister(const struct gtbs_policy_ops *ops);
+bool gtbs_policy_registered(const struct gtbs_policy_ops *ops);
 int gtbs_policy_register_builtins(void);
 void gtbs_policy_unregister_builtins(void);
 void gtbs_policy_lock(void);

@@ -278,6 +278,29 @@ void gtbs_policy_unregister(const struct gtbs_policy_ops *ops)
 EXPORT_SYMBOL_GPL(gtbs_policy_unregister);
 
 /**
+ * gtbs_policy_registered() - whether a policy is still registered
+ * @ops: a policy the caller found earlier.
+ *
+ * For owners whose policies may be withdrawn while a device selects one
+ * (a BPF policy detached between gtbs_policy_get() and the switch).
+ *
+ * Context: any but under the registry lock; takes it.
+ * Return: true if @ops is registered.
+ */
+bool gtbs_policy_registered(const struct gtbs_policy_ops *ops)
+{
+	unsigned int i;
+	bool found = false;
+
+	gtbs_lock(&gtbs_policy_reg_lock);
+	for (i = 0; i < gtbs_nr_policies && !found; i++)
+		found = gtbs_policies[i] == ops;
+	gtbs_unlock(&gtbs_policy_reg_lock);
+	return found;
+}
+EXPORT_SYMBOL_IF_KUNIT(gtbs_policy_registered);
+
+/**
  * gtbs_policy_register_builtins() - register fifo, mpmax, srtf,
  * srtf-adaptive, srtf-oracle, sjf and ljf, in that order
  *

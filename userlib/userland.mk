@@ -80,7 +80,7 @@ LIBGPUTBS_OBJS := $(UL_OBJ)/userlib/libgputbs.pic.o \
 TOOLS_LIB_OBJS := $(addprefix $(UL_OBJ)/tools/lib/, json.o workload.o \
 	input.o report.o reqstats.o)
 GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/tools/gputbs/, gputbs.o cmd_run.o \
-	run.o predict.o timeline.o) $(TOOLS_LIB_OBJS) \
+	run.o predict.o timeline.o cmd_policy.o) $(TOOLS_LIB_OBJS) \
 	$(UL_OBJ)/sm-emu/metrics.o $(UL_OBJ)/sm-emu/predictor.o
 # gputbs import (tools/gputbs/import/): one file per report format, the
 # CSV through libcsv (libcsv-dev): its libcsv.a linked as one of the
@@ -127,7 +127,8 @@ USERLAND_BINS := $(UL_BIN)/gputbs $(UL_BIN)/gputbs-test \
 # in-guest checks of the observability interfaces (sh)
 GUEST_OBS_TESTS := $(UL_BIN)/gputbs-obs-test $(UL_BIN)/gputbs-abi-test \
 	$(UL_BIN)/gputbs-polmod-test $(UL_BIN)/gputbs-preempt-test \
-	$(UL_BIN)/gputbs-tenant-test $(UL_BIN)/gputbs-load-test
+	$(UL_BIN)/gputbs-tenant-test $(UL_BIN)/gputbs-load-test \
+	$(UL_BIN)/gputbs-bpf-test
 USERLAND_BINS += $(GUEST_OBS_TESTS)
 
 # the reliability programs (stress, fault injection, fuzzing): adds to
@@ -182,8 +183,8 @@ $(LIBGPUTBS_PC): userlib/libgputbs.pc.in
 # Dynamic: Debian ships libtracecmd as a shared library only.
 $(UL_BIN)/gputbs: $(GPUTBS_CLI_OBJS) $(LIBGPUTBS_A)
 	@mkdir -p $(dir $@)
-	$(CC) -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_LIBS) $(JSONC_LIBS) \
-		$(TRACECMD_LIBS) -lm
+	$(CC) -pthread $(LDFLAGS) -o $@ $^ $(GPUTBS_BPF_LIBS) $(LIBNL_LIBS) \
+		$(JSONC_LIBS) $(TRACECMD_LIBS) -lm
 
 $(UL_BIN)/gputbs-test: $(GPUTBS_TEST_OBJS) $(LIBGPUTBS_A)
 	@mkdir -p $(dir $@)
@@ -287,8 +288,8 @@ $(ASAN_OBJ)/userlib/monitor.o: USERLAND_CFLAGS += $(LIBNL_CFLAGS)
 $(ASAN_OBJ)/tools/gputbs/timeline.o: USERLAND_CFLAGS += $(TRACECMD_CFLAGS)
 
 $(ASAN_OBJ)/gputbs: $(GPUTBS_ASAN_OBJS)
-	$(CC) $(ASAN_CFLAGS) -pthread $(LDFLAGS) -o $@ $^ $(LIBNL_LIBS) \
-		$(JSONC_LIBS) $(TRACECMD_LIBS) -lm
+	$(CC) $(ASAN_CFLAGS) -pthread $(LDFLAGS) -o $@ $^ $(GPUTBS_BPF_LIBS) \
+		$(LIBNL_LIBS) $(JSONC_LIBS) $(TRACECMD_LIBS) -lm
 
 check-userland-asan: $(ASAN_OBJ)/gputbs
 	@rc=0; for t in cli predict timeline import; do \

@@ -120,7 +120,7 @@ static const struct gtbs_policy_ops reg_policy = {
 /*
  * Registration: duplicates refused with -EEXIST, bad ops with -EINVAL and
  * a reason, the registry full with -ENOSPC; unregistering keeps the order
- * of the others.
+ * of the others; gtbs_policy_registered() follows both.
  */
 START_TEST(registry_register_rules)
 {
@@ -130,9 +130,13 @@ START_TEST(registry_register_rules)
 	unsigned int i, n = 0;
 	const char *why;
 
+	ck_assert(!gtbs_policy_registered(&reg_policy));
 	ck_assert_int_eq(gtbs_policy_register(&reg_policy), 0);
 	ck_assert_int_eq(gtbs_policy_register(&reg_policy), -EEXIST);
 	ck_assert_ptr_eq(gtbs_policy_find("unit-registry"), &reg_policy);
+	/* what a selection checks again before it switches (a BPF policy) */
+	ck_assert(gtbs_policy_registered(&reg_policy));
+	ck_assert(gtbs_policy_registered(&gtbs_policy_fifo));
 	bad.name = "unit_registry";
 	bad.pick_grid = NULL;
 	ck_assert_int_eq(gtbs_policy_check(&bad, &why), -EINVAL);
@@ -175,6 +179,7 @@ START_TEST(registry_register_rules)
 		gtbs_policy_unregister(&many[i]);
 	gtbs_policy_unregister(&reg_policy);
 	ck_assert_ptr_null(gtbs_policy_find("unit-registry"));
+	ck_assert(!gtbs_policy_registered(&reg_policy));
 	ck_assert_ptr_eq(gtbs_policy_at(0), &gtbs_policy_fifo);
 	ck_assert_ptr_eq(gtbs_policy_at(6), &gtbs_policy_ljf);
 }

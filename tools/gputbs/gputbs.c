@@ -16,6 +16,7 @@
  *   gputbs tenant [list] [--json]
  *   gputbs tenant set (--cgroup PATH | --cgroup-id ID | --client ID)
  *              [--weight W] [--max PCT|none]
+ *   gputbs policy list | load FILE.bpf.o | unload NAME
  *   gputbs timeline [--output DIR] [--no-plot] [--summary] [--check]
  *              [--title TEXT] TRACE
  *   gputbs eval [--device PATH] [--workloads DIR] [--offsets LIST]
@@ -65,6 +66,7 @@ static const char usage_main[] =
 	"  param      show or set the parameters of the current policy\n"
 	"  preempt    set how SMs preempt resident blocks (mode, budgets)\n"
 	"  tenant     list the tenants (cgroups, files) or set a weight or cap\n"
+	"  policy     list the policies; load or unload a BPF policy\n"
 	"  timeline   plot a recording of the gputbs tracepoints per SM\n"
 	"  import     convert a profile (nsys cuda_gpu_trace CSV, ncu --csv)\n"
 	"             into a workload file\n"
@@ -224,6 +226,7 @@ int main(int argc, char **argv)
 		{ "param", cmd_param },
 		{ "preempt", cmd_preempt },
 		{ "tenant", cmd_tenant },
+		{ "policy", cmd_policy },
 		{ "timeline", cmd_timeline },
 		{ "import", cmd_import },
 	};

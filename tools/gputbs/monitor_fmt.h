@@ -26,5 +26,6 @@ int cmd_top(int argc, char **argv);
 int cmd_param(int argc, char **argv);
 int cmd_preempt(int argc, char **argv);
 int cmd_tenant(int argc, char **argv);
+int cmd_policy(int argc, char **argv);
 
 #endif /* _GPUTBS_MONITOR_FMT_H */
