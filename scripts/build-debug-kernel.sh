@@ -52,6 +52,8 @@ for t in make gcc flex bison bc xz tar perl flock sha256sum; do
 	command -v "$t" >/dev/null 2>&1 || missing+=("$t")
 done
 [ -e /usr/include/libelf.h ] || missing+=("libelf-dev")
+# CONFIG_DEBUG_INFO_BTF: without pahole, olddefconfig drops it silently
+command -v pahole >/dev/null 2>&1 || missing+=("dwarves")
 [ -e /usr/include/openssl/ssl.h ] || missing+=("libssl-dev")
 [ ${#missing[@]} -eq 0 ] ||
 	die "missing build tools: ${missing[*]}; run: scripts/deps.sh check"
