@@ -22,7 +22,10 @@
 #   2. guest (tools/vm/gputbs-vm, stock kernel, one boot): the guest's own
 #      timer lateness, ABI costs against getpid(), emulation fidelity at
 #      1x, 10x and 100x time scales, kernel memory per grid and per SM
-#      (module reloaded with nr_sms=15, 80 and 132);
+#      (module reloaded with nr_sms=15, 80 and 132), and the CPU per block
+#      event of the BPF policy bpf_fifo (samples/bpf/fifo.bpf.c, make
+#      bpf-samples) against the built-in fifo at 132 SMs and 128 grids
+#      (gputbs-bench policy; Documentation/bpf.rst);
 #   3. host: the simulator's block events per second (--jobs 1), the wall
 #      time and peak RSS of the default `gputbs-sim eval` sweep, and the
 #      wall time of a 10,000-request open loop (tools/bench/open10k.gtbs)
@@ -78,6 +81,8 @@ t_start=$(date +%s.%N)
 # everything the guest and the host need
 make -s all "$BUILD/bench/gputbs-bench-sched" \
 	"$BUILD/bench/gputbs-bench-preempt"
+# bpf_fifo for the guest (samples/bpf/bpf.mk)
+make -s bpf-samples
 # the sample policies too, as plug-ins (samples/policies)
 make -s samples-so
 plugins=()
@@ -98,6 +103,7 @@ if [ "$smoke" = 1 ]; then
 	fid_fast="--reps 1 --blocks 100"
 	mem="--grids 300 --reps 1"
 	timer="--reps 1 --iters 10"
+	bpf="--reps 1 --blocks 10"
 	loads=1
 	vm_mem=2048
 	sim_reps=1
@@ -112,6 +118,7 @@ else
 	fid_fast="--reps 11 --blocks 1000"
 	mem="--grids 10000 --reps 3"
 	timer="--reps 11 --iters 100"
+	bpf="--reps 7 --blocks 100"
 	loads=3
 	vm_mem=4096
 	sim_reps=5
@@ -203,6 +210,17 @@ rmmod gputbs
 insmod $mod time_scale_ps=10000
 gputbs-bench fidelity $fid_fast
 rmmod gputbs
+insmod $mod nr_sms=132
+gputbs policy load /bpf/fifo.bpf.o
+gputbs-bench policy --policies fifo,bpf_fifo --grids 128 $bpf
+echo fifo >/sys/class/misc/gputbs/policy
+gputbs policy unload bpf_fifo
+# the link's programs are freed after an RCU grace period (bpf.rst)
+i=0
+while ! rmmod gputbs 2>/dev/null && [ \$i -lt 100 ]; do
+	sleep 0.1
+	i=\$((i + 1))
+done
 insmod $mod
 echo GPUTBS-BENCH-GUEST-DONE"
 wait_quiet "the guest"
@@ -210,6 +228,7 @@ note "module in the guest (QEMU) ..."
 load_guest=$(loadavg)
 vm_rc=0
 tools/vm/gputbs-vm --quiet-boot --mem "$vm_mem" --timeout 1800 \
+	--host-file "$(realpath "$BUILD/bpf/fifo.bpf.o")=/bpf/fifo.bpf.o" \
 	--log "$out/guest-vm.log" -- "$guest_script" >"$out/guest.log" 2>&1 ||
 	vm_rc=$?
 if [ "$vm_rc" -ne 0 ] || ! grep -q '^GPUTBS-BENCH-GUEST-DONE' "$out/guest.log"; then

@@ -525,22 +525,26 @@ suite "policy modules: the samples (${polmod_mods[*]}) loaded, used, unloaded, =
 	parse_polmod vm --debug-kernel "${polmod_args[@]}" \
 	--host-bin "$(realpath "$BUILD/bin/gputbs-sim")" -- \
 	"GPUTBS_SIM=$(realpath "$BUILD/bin/gputbs-sim") PLUGINS=$(realpath "$BUILD/samples") gputbs-polmod-test ${polmod_mods[*]}"
-# BPF policies (Documentation/bpf.rst), on the stock kernel: the
-# samples and the loader built, then in the guest bpf_fifo = fifo and
-# bpf_las = the las sample module on three pairs, bpf_srtf_lite runs them
-# (every build/bpf/*.bpf.o is carried to /bpf), the verifier's refusals,
-# and unload, a killed and a stopped loader while grids run (back to fifo,
-# no grid lost).  Not on the debug kernel yet: its configuration has no
-# module BTF (Documentation/bpf.rst, "Kernels").
+# BPF policies (Documentation/bpf.rst), on the stock and the debug
+# kernel (both have BTF of vmlinux and modules): the samples and the
+# loader built, then in the guest bpf_fifo = fifo and bpf_las = the las
+# sample module on three pairs, bpf_srtf_lite runs them (every
+# build/bpf/*.bpf.o is carried to /bpf; the same objects serve both
+# kernels, CO-RE relocating their field reads), the verifier's refusals,
+# unload, a killed and a stopped loader while grids run (back to fifo,
+# no grid lost), and the conformance invariants under gputbs-stress.
 step "BPF samples and the policy loader build (make bpf-samples)" \
 	make -s bpf-samples
-bpf_args=(--module "$BUILD/samples/gtbs_las.ko"
-	--host-file "$(realpath "$BUILD/bpf/test")=/bpf/test")
+bpf_files=(--host-file "$(realpath "$BUILD/bpf/test")=/bpf/test")
 for o in "$BUILD"/bpf/*.bpf.o; do
-	[ -f "$o" ] && bpf_args+=(--host-file "$(realpath "$o")=/bpf/$(basename "$o")")
+	[ -f "$o" ] && bpf_files+=(--host-file "$(realpath "$o")=/bpf/$(basename "$o")")
 done
-suite "BPF policies: bpf_fifo = fifo, bpf_las = las, verifier, unload and killed loader (stock kernel)" \
-	parse_bpf vm "${bpf_args[@]}" -- gputbs-bpf-test
+suite "BPF policies: bpf_fifo = fifo, bpf_las = las, verifier, unload, killed loader, conformance (stock kernel)" \
+	parse_bpf vm --module "$BUILD/samples/gtbs_las.ko" "${bpf_files[@]}" \
+	-- gputbs-bpf-test
+suite "BPF policies: the same on the debug kernel" \
+	parse_bpf vm --debug-kernel --module "$BUILD/samples-debug/gtbs_las.ko" \
+	"${bpf_files[@]}" -- gputbs-bpf-test
 # Preempting resident blocks: a HIGH grid against SHA1-like blocks under
 # drain, switch and flush, in emulated cycles equal to the simulator's
 # (Documentation/scheduling.rst, "Preempting running blocks").

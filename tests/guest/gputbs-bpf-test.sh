@@ -22,7 +22,13 @@
 #     grids_submitted's growth (none cancelled or timed out);
 #  6. the same when the loader (load --foreground) is killed (SIGKILL),
 #     and when it is stopped (SIGTERM);
-#  7. every map and program is freed afterwards: the module's reference
+#  7. the conformance suite's invariants (tests/unit/test_conformance.c)
+#     on the BPF samples in the guest: gputbs-stress (tests/stress) with
+#     bpf_las, bpf_fifo and fifo switched among under load, victims
+#     SIGKILLed mid-grid and --strict-classes: every block runs once, no
+#     SM's resources or slots exceeded, classes strict, the device idle at
+#     the end and its counters balanced;
+#  8. every map and program is freed afterwards: the module's reference
 #     count returns to what it was (policy modules hold one each), so
 #     that it can be unloaded.
 #
@@ -199,7 +205,25 @@ for sig in KILL TERM; do
 	check "SIG$sig: bpf_fifo is gone" wait_gone bpf_fifo
 done
 
-# --- 7. everything freed --------------------------------------------------
+# --- 7. conformance --------------------------------------------------------
+check "load fifo.bpf.o and las.bpf.o for the conformance run" \
+	sh -c "gputbs policy load $BPF_DIR/fifo.bpf.o && gputbs policy load $BPF_DIR/las.bpf.o"
+gputbs-stress --grids "${STRESS_GRIDS:-200}" --procs 8 --kill 3 \
+	--max-blocks 60 --policies bpf_las,bpf_fifo,fifo --strict-classes \
+	>"$work/stress.out" 2>&1
+rc=$?
+cat "$work/stress.out"
+check "conformance of bpf_las and bpf_fifo (gputbs-stress, strict classes)" \
+	test $rc -eq 0
+check "... the policies were switched under load" \
+	grep -qE "^stress: [1-9][0-9]* policy switches among 3 policies" \
+	"$work/stress.out"
+check "... and the classes checked" \
+	grep -q "^stress: strict classes over .* 0 violations" "$work/stress.out"
+check "unload bpf_las and bpf_fifo" \
+	sh -c "echo fifo >$SYS/policy && gputbs policy unload bpf_las && gputbs policy unload bpf_fifo"
+
+# --- 8. everything freed --------------------------------------------------
 i=0
 while [ "$(cat /sys/module/gputbs/refcnt)" != "$refcnt0" ] && [ $i -lt 300 ]; do
 	sleep 0.1

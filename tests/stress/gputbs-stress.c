@@ -6,6 +6,7 @@
  *
  *   gputbs-stress [--grids N] [--procs P] [--outstanding K] [--kill V]
  *                 [--max-blocks B] [--seed S] [--switch-ms MS] [--timeout S]
+ *                 [--policies LIST] [--strict-classes]
  *
  * P client processes (default: 4 per CPU, at least 32; half of them drop
  * to user nobody) submit N grids between them (default 2000), each keeping
@@ -14,8 +15,11 @@
  * NORMAL for everyone, HIGH and REALTIME for root; nobody's HIGH must be
  * EPERM).  Every grid records its blocks.  Meanwhile one process switches
  * the policy through sysfs every few milliseconds among all the device
- * offers, and V victim processes (default 8) with running, queued and
- * arriving grids are SIGKILLed at random moments.
+ * offers (or those of the comma-separated LIST: a BPF policy's
+ * conformance, Documentation/bpf.rst), and turns the starvation guard on
+ * and off (not with --strict-classes: it is kept off), and V victim
+ * processes (default 8) with running, queued and arriving grids are
+ * SIGKILLed at random moments.
  *
  * Checked, every failure printed with what was expected:
  *  - every grid completes exactly once: GPUTBS_IOCTL_WAIT reaps it once
@@ -29,6 +33,11 @@
  *    over block start and end events (ends first at equal cycles) keeps
  *    blocks, warps, threads, registers and shared memory within the SM's,
  *    and a slot holds one block at a time;
+ *  - with --strict-classes, priority classes are strict (the unit suite
+ *    conformance's rule 3, tests/unit/test_conformance.c): no block starts
+ *    at a cycle t while a grid of a higher class, arrived before t, still
+ *    has a block to start after t.  Only reaped grids are known, so a
+ *    victim's grids are not held against others;
  *  - the device ends idle and its counters add up: debugfs gputbs/sms
  *    shows no resident block and every resource free, gputbs/grids no
  *    grid; grids_submitted = grids_completed + grids_cancelled +
@@ -66,6 +75,11 @@ struct shape {
 	__u32 threads;
 	__u32 regs;
 	__u32 shmem;
+	/* for --strict-classes: the grid's class (GPUTBS_PRIO_*, DEFAULT
+	 * as NORMAL), arrival cycle and the cycle its last block started */
+	__u32 prio_class;
+	__u64 arrival;
+	__u64 last_start;
 };
 
 struct grid {
@@ -81,6 +95,8 @@ static struct gputbs_info info;
 static unsigned int nr_grids = 2000, nr_procs, outstanding = 4, nr_victims = 8;
 static unsigned int max_blocks = 200, switch_ms = 5, timeout_s = 600;
 static __u64 seed = 1;
+static const char *policies;	/* --policies: the switcher's, or all */
+static bool strict_classes;
 static char tmpdir[64];
 
 static void fail(const char *fmt, ...)
@@ -164,6 +180,8 @@ static void random_grid(__u64 *rng, bool root, struct gputbs_submit *s,
 		s->durations_ptr = (__u64)(uintptr_t)durations;
 	}
 	s->prio_class = root ? gu_range(rng, 0, 4) : gu_range(rng, 0, 2);
+	g->fp.prio_class = s->prio_class == GPUTBS_PRIO_DEFAULT ?
+			   GPUTBS_PRIO_NORMAL : s->prio_class;
 	if (!gu_range(rng, 0, 4)) {
 		s->flags |= GPUTBS_SUBMIT_AT_CYCLE;
 		s->arrival_cycle = gu_now_cycle(&info) +
@@ -179,8 +197,8 @@ static void random_grid(__u64 *rng, bool root, struct gputbs_submit *s,
  * @out.  Returns the number of failures.
  */
 static int check_grid(int fd, struct grid *g, __u32 client, __u32 shape,
-		      struct gputbs_block_record *r, unsigned char *seen,
-		      FILE *out)
+		      struct shape *sp, struct gputbs_block_record *r,
+		      unsigned char *seen, FILE *out)
 {
 	struct gputbs_blocks b = {
 		.handle = g->handle, .nr_records = g->nr_blocks + 1,
@@ -249,6 +267,8 @@ static int check_grid(int fd, struct grid *g, __u32 client, __u32 shape,
 		}
 		if (r[i].start_cycle < min_start)
 			min_start = r[i].start_cycle;
+		if (r[i].start_cycle > sp->last_start)
+			sp->last_start = r[i].start_cycle;
 		if (r[i].end_cycle > max_end)
 			max_end = r[i].end_cycle;
 		out_rec = (struct rec){
@@ -261,6 +281,7 @@ static int check_grid(int fd, struct grid *g, __u32 client, __u32 shape,
 			return errs + 1;
 		}
 	}
+	sp->arrival = w.submit_cycle;
 	if (min_start != w.start_cycle || max_end != w.end_cycle) {
 		fail("grid %u: records span %llu..%llu, grid %llu..%llu",
 		     g->handle, (unsigned long long)min_start,
@@ -381,8 +402,9 @@ static int client(unsigned int id, unsigned int quota, bool root,
 				sum.errors++;
 			} else {
 				sum.errors += check_grid(fd, &gs[i], id,
-							 gs[i].shape, r, seen,
-							 recs);
+							 gs[i].shape,
+							 &shapes[gs[i].shape],
+							 r, seen, recs);
 				sum.blocks += gs[i].nr_blocks;
 			}
 			sum.reaped++;
@@ -488,7 +510,10 @@ static void on_term(int sig)
 	stop_switching = 1;
 }
 
-/* Switch the policy among those offered until SIGTERM; exit: switches. */
+/*
+ * Switch the policy among those offered, or those of --policies, until
+ * SIGTERM; exit: switches.
+ */
 static int switcher(void)
 {
 	char buf[512], *names[32], *p;
@@ -499,15 +524,17 @@ static int switcher(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_term;
 	sigaction(SIGTERM, &sa, NULL);
-	if (gu_read_file(GU_SYSFS "/policy", buf, sizeof(buf)) < 0)
+	if (policies)
+		snprintf(buf, sizeof(buf), "%s", policies);
+	else if (gu_read_file(GU_SYSFS "/policy", buf, sizeof(buf)) < 0)
 		return 0;
-	for (p = strtok(buf, " \n[]"); p && n < 32; p = strtok(NULL, " \n[]"))
+	for (p = strtok(buf, " \n[],"); p && n < 32; p = strtok(NULL, " \n[],"))
 		names[n++] = p;
 	while (!stop_switching && n) {
 		if (!gu_write_attr(GU_SYSFS, "policy",
 				   names[gu_range(&rng, 0, n - 1)]))
 			switches++;
-		if (!gu_range(&rng, 0, 20))
+		if (!strict_classes && !gu_range(&rng, 0, 20))
 			gu_write_attr(GU_SYSFS, "starve_ns",
 				      gu_range(&rng, 0, 1) ? "0" : "200000");
 		gu_sleep_ns(gu_range(&rng, 1, 2 * switch_ms) * GU_NS_PER_MS);
@@ -633,6 +660,102 @@ static int sweep(struct rec *recs, size_t nr, struct shape **shapes)
 	return errs;
 }
 
+/*
+ * --strict-classes: the conformance suite's rule 3 over every reaped grid.
+ * A block of class c that started at cycle t breaks it when a grid of a
+ * class above c arrived before t and started a block after t: that grid
+ * had a block left to issue at t.  Per class, the open intervals
+ * (arrival, last start) of its grids are merged and sorted, and each block
+ * start is searched in those of the classes above its own.  Returns the
+ * number of violations.
+ */
+struct span {
+	__u64 lo;
+	__u64 hi;
+};
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* whether @t lies inside one of the merged, sorted open spans @sp[0..n) */
+static bool in_spans(const struct span *sp, size_t n, __u64 t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {		/* the first span with sp->lo >= t */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sp[mid].lo < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && t < sp[lo - 1].hi;
+}
+
+static int check_classes(const struct rec *recs, size_t nr,
+			 struct shape **shapes, const __u32 *nr_shapes)
+{
+	struct span *sp[GPUTBS_PRIO_REALTIME + 1] = { 0 };
+	size_t n[GPUTBS_PRIO_REALTIME + 1] = { 0 }, i, k;
+	unsigned int c, cl, grids = 0;
+	int errs = 0;
+
+	for (c = 0; c <= GPUTBS_PRIO_REALTIME; c++) {
+		sp[c] = calloc(nr_grids + 1, sizeof(**sp));
+		if (!sp[c]) {
+			fail("classes: out of memory");
+			return 1;
+		}
+	}
+	for (cl = 0; cl < nr_procs; cl++)
+		for (i = 0; i < nr_shapes[cl]; i++) {
+			const struct shape *fp = &shapes[cl][i];
+
+			if (!fp->last_start || fp->prio_class >
+			    GPUTBS_PRIO_REALTIME || n[fp->prio_class] >= nr_grids)
+				continue;	/* not reaped */
+			sp[fp->prio_class][n[fp->prio_class]++] =
+				(struct span){ fp->arrival, fp->last_start };
+			grids++;
+		}
+	for (c = 0; c <= GPUTBS_PRIO_REALTIME; c++) {
+		qsort(sp[c], n[c], sizeof(**sp), cmp_span);
+		for (i = 0, k = 0; i < n[c]; i++) {	/* merge */
+			if (k && sp[c][i].lo < sp[c][k - 1].hi) {
+				if (sp[c][i].hi > sp[c][k - 1].hi)
+					sp[c][k - 1].hi = sp[c][i].hi;
+			} else {
+				sp[c][k++] = sp[c][i];
+			}
+		}
+		n[c] = k;
+	}
+	for (i = 0; i < nr; i++) {
+		const struct shape *fp = &shapes[recs[i].client][recs[i].shape];
+
+		for (c = fp->prio_class + 1; c <= GPUTBS_PRIO_REALTIME; c++) {
+			if (!in_spans(sp[c], n[c], recs[i].start))
+				continue;
+			if (errs < 10)
+				fail("classes: a block of class %u started at cycle %llu while a grid of class %u had blocks left",
+				     fp->prio_class,
+				     (unsigned long long)recs[i].start, c);
+			errs++;
+			break;
+		}
+	}
+	printf("stress: strict classes over %u grids and %zu blocks: %d violations\n",
+	       grids, nr, errs);
+	for (c = 0; c <= GPUTBS_PRIO_REALTIME; c++)
+		free(sp[c]);
+	return errs;
+}
+
 /* ---- the device at the end ---------------------------------------------- */
 
 static int check_idle(void)
@@ -745,7 +868,8 @@ static int check_counters(const struct counters *a, const struct counters *b,
 
 static const char usage[] =
 	"Usage: gputbs-stress [--grids N] [--procs P] [--outstanding K] [--kill V]\n"
-	"                     [--max-blocks B] [--seed S] [--switch-ms MS] [--timeout S]\n";
+	"                     [--max-blocks B] [--seed S] [--switch-ms MS] [--timeout S]\n"
+	"                     [--policies LIST] [--strict-classes]\n";
 
 static void parse_args(int argc, char **argv)
 {
@@ -755,8 +879,16 @@ static void parse_args(int argc, char **argv)
 		unsigned long v;
 		char *end;
 
+		if (!strcmp(argv[i], "--strict-classes")) {
+			strict_classes = true;
+			continue;
+		}
 		if (i + 1 >= argc)
 			goto bad;
+		if (!strcmp(argv[i], "--policies")) {
+			policies = argv[++i];
+			continue;
+		}
 		v = strtoul(argv[i + 1], &end, 0);
 		if (*end || end == argv[i + 1])
 			goto bad;
@@ -793,6 +925,7 @@ int main(int argc, char **argv)
 	struct client_sum total = { 0 };
 	struct counters before, after;
 	struct shape **shapes;
+	__u32 *nr_shapes;
 	__u64 t0 = gu_now_ns(), rng;
 	int fd, ready[2], status;
 	pid_t *pids, sw, *vp;
@@ -825,6 +958,10 @@ int main(int argc, char **argv)
 		initial[strcspn(initial, "]")] = '\0';
 	}
 	read_counters(&before);
+	if (strict_classes && gu_write_attr(GU_SYSFS, "starve_ns", "0")) {
+		fprintf(stderr, "stress: --strict-classes: cannot turn the starvation guard off\n");
+		return 1;
+	}
 	printf("stress: %u grids over %u processes (%u as nobody), %u outstanding each, up to %u blocks, %u victims, policy switch every ~%u ms, %llu ps/cycle\n",
 	       nr_grids, nr_procs, nr_procs / 2, outstanding, max_blocks,
 	       nr_victims, switch_ms, (unsigned long long)info.time_scale_ps);
@@ -839,7 +976,8 @@ int main(int argc, char **argv)
 	rf = calloc(nr_procs, sizeof(*rf));
 	sf = calloc(nr_procs, sizeof(*sf));
 	shapes = calloc(nr_procs, sizeof(*shapes));
-	if (!pids || !vp || !rf || !sf || !shapes || pipe(ready))
+	nr_shapes = calloc(nr_procs, sizeof(*nr_shapes));
+	if (!pids || !vp || !rf || !sf || !shapes || !nr_shapes || pipe(ready))
 		return 1;
 	for (i = 0; i < nr_procs; i++) {
 		snprintf(path, sizeof(path), "%s/rec.%u", tmpdir, i);
@@ -919,6 +1057,7 @@ int main(int argc, char **argv)
 			fail("client %u: short shapes", i);
 			errors++;
 		}
+		nr_shapes[i] = sum.nr_shapes;
 		total.submitted += sum.submitted;
 		total.reaped += sum.reaped;
 		total.blocks += sum.blocks;
@@ -965,6 +1104,8 @@ int main(int argc, char **argv)
 	}
 	errors += total.errors;
 	errors += sweep(recs, nr_recs, shapes);
+	if (strict_classes)
+		errors += check_classes(recs, nr_recs, shapes, nr_shapes);
 	errors += check_idle();
 	read_counters(&after);
 	errors += check_counters(&before, &after, total.submitted,

@@ -273,6 +273,22 @@ def main():
           "symbols", "= 0", "<=", 0, fmt="{:.0f}",
           note=", ".join(sorted(set(alloc_syms))) or None)
 
+    # BPF policies (guest, Documentation/bpf.rst): bpf_fifo against the
+    # built-in fifo it copies, the policies taking turns in each repetition
+    pol = [g for g in guest if g["bench"] == "policy"]
+    if pol:
+        pol = pol[0]
+        raw["policy"] = pol
+        pe = pol["ps_per_event"]
+        for p in pe:
+            F.add("bpf.%s" % p, 2,
+                  "guest, %s, %d SMs, %d grids: CPU per block event" %
+                  (p, pol["nr_sms"], pol["grids"]),
+                  [v / 1000 for v in pe[p]], "ns", fmt="{:.0f}")
+        if "fifo" in pe and "bpf_fifo" in pe:
+            F.add("bpf.ratio", 2, "  bpf_fifo / fifo (per repetition)",
+                  [b / f for b, f in zip(pe["bpf_fifo"], pe["fifo"])], "x")
+
     # ---- 3. emulation fidelity (guest) --------------------------------
     fid = [g for g in guest if g["bench"] == "fidelity"]
     raw["fidelity"] = fid

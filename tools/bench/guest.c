@@ -22,6 +22,18 @@
  *	times P us apart, without gputbs (the floor of every figure above)
  *   gputbs-bench memsnap LABEL
  *	one /proc/meminfo snapshot (around module loads, for memory per SM)
+ *   gputbs-bench policy [--policies LIST] [--grids G] [--blocks N]
+ *		[--cycles T] [--reps R]
+ *	CPU per block event of each policy of LIST (default fifo,bpf_fifo:
+ *	a BPF policy against the built-in it copies, Documentation/bpf.rst):
+ *	G grids (default 128) of N blocks (default 100) of T cycles
+ *	(default 100: the device is always behind, so the SM kthreads run
+ *	without pause) submitted at once and waited for, R times (default
+ *	5), the policies taking turns within each repetition.  CPU is the
+ *	on-CPU time of every "gputbs/sm*" kthread (/proc/PID/schedstat,
+ *	ns) plus this process's system time (the submit and wait path), its
+ *	growth divided by G x N block events (one event: a block's dispatch
+ *	and completion, as gputbs-bench-sched counts them)
  *
  * Every result is one line "GPUTBS-BENCH-JSON {...}" on stdout, read by
  * tools/bench/bench.py on the host (scripts/bench.sh).
@@ -39,7 +51,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -1088,10 +1102,175 @@ static int cmd_memsnap(int argc, char **argv)
 	return 0;
 }
 
+/* ---- policy: CPU per block event of each policy ---------------------- */
+
+#define SYSFS_POLICY "/sys/class/misc/gputbs/policy"
+
+/* on-CPU ns of every SM kthread (gputbs/smN) and this process's system time */
+static uint64_t policy_cpu_ns(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	struct rusage ru;
+	uint64_t sum = 0;
+	unsigned int threads = 0;
+
+	if (!d)
+		die("/proc: %s", strerror(errno));
+	while ((e = readdir(d))) {
+		char path[300], comm[32], buf[128];
+		unsigned long long ns;
+		FILE *f;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(comm, sizeof(comm), f) ||
+		    strncmp(comm, "gputbs/sm", 9)) {
+			fclose(f);
+			continue;
+		}
+		fclose(f);
+		snprintf(path, sizeof(path), "/proc/%s/schedstat", e->d_name);
+		f = fopen(path, "r");
+		if (!f || !fgets(buf, sizeof(buf), f) ||
+		    sscanf(buf, "%llu", &ns) != 1)
+			die("policy: %s: %s (a kernel without CONFIG_SCHED_INFO?)",
+			    path, f ? "unreadable" : strerror(errno));
+		fclose(f);
+		sum += ns;
+		threads++;
+	}
+	closedir(d);
+	if (!threads)
+		die("policy: no gputbs/sm* kthread in /proc");
+	if (getrusage(RUSAGE_SELF, &ru))
+		die("getrusage: %s", strerror(errno));
+	return sum + (uint64_t)ru.ru_stime.tv_sec * 1000000000ULL +
+	       (uint64_t)ru.ru_stime.tv_usec * 1000;
+}
+
+/* one run: @grids grids of @blocks blocks at once on @fds; CPU ns spent */
+static uint64_t policy_run(const char *policy, int *fds, unsigned int nr_fds,
+			   unsigned int grids, unsigned int blocks,
+			   uint64_t cycles, uint32_t *handles)
+{
+	struct gputbs_submit s;
+	struct gputbs_wait w;
+	uint64_t c0, c1;
+	unsigned int i;
+
+	if (write_file(SYSFS_POLICY, policy, false))
+		die("policy: selecting %s: %s", policy, strerror(errno));
+	grid_init(&s, blocks, cycles);
+	c0 = policy_cpu_ns();
+	for (i = 0; i < grids; i++) {
+		s.handle = 0;
+		handles[i] = submit(fds[i % nr_fds], &s);
+	}
+	for (i = 0; i < grids; i++) {
+		wait_grid(fds[i % nr_fds], handles[i], 0, &w);
+		if (w.blocks_done != blocks)
+			die("policy: %s: grid %u ran %u of %u blocks", policy,
+			    handles[i], w.blocks_done, blocks);
+	}
+	c1 = policy_cpu_ns();
+	return c1 - c0;
+}
+
+static int cmd_policy(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "policies", required_argument, NULL, 'p' },
+		{ "grids", required_argument, NULL, 'g' },
+		{ "blocks", required_argument, NULL, 'n' },
+		{ "cycles", required_argument, NULL, 't' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned int grids = 128, blocks = 100, reps = 5, nr_fds, nr_pol = 0;
+	unsigned int i, p, r;
+	char list[256] = "fifo,bpf_fifo", *pol[16], *tok, initial[64] = "";
+	uint64_t cycles = 100, *ps[16];
+	uint32_t *handles;
+	struct json j;
+	int c, *fds;
+
+	while ((c = getopt_long(argc, argv, "p:g:n:t:r:", opts, NULL)) != -1) {
+		if (c == 'p')
+			snprintf(list, sizeof(list), "%s", optarg);
+		else if (c == 'g')
+			grids = strtoul(optarg, NULL, 10);
+		else if (c == 'n')
+			blocks = strtoul(optarg, NULL, 10);
+		else if (c == 't')
+			cycles = strtoull(optarg, NULL, 10);
+		else if (c == 'r')
+			reps = strtoul(optarg, NULL, 10);
+		else
+			return 2;
+	}
+	for (tok = strtok(list, ","); tok && nr_pol < 16; tok = strtok(NULL, ","))
+		pol[nr_pol++] = tok;
+	if (!grids || !blocks || !cycles || !reps || !nr_pol)
+		die("policy: --grids, --blocks, --cycles, --reps and --policies must be non-empty");
+	fds = calloc(grids, sizeof(*fds));
+	handles = calloc(grids, sizeof(*handles));
+	if (!fds || !handles)
+		die("out of memory");
+	fds[0] = dev_open();
+	dev_info(fds[0]);
+	nr_fds = (grids + info.max_grids_per_fd - 1) / info.max_grids_per_fd;
+	for (i = 1; i < nr_fds; i++)
+		fds[i] = dev_open();
+	{
+		char *text;
+		size_t len;
+
+		text = read_all(SYSFS_POLICY, &len);
+		if (text && strchr(text, '['))
+			snprintf(initial, sizeof(initial), "%s",
+				 strchr(text, '[') + 1);
+		initial[strcspn(initial, "]")] = '\0';
+		free(text);
+	}
+	for (p = 0; p < nr_pol; p++) {
+		ps[p] = calloc(reps, sizeof(uint64_t));
+		if (!ps[p])
+			die("out of memory");
+	}
+	/* a warm-up under each: per-(grid, SM) states, caches, the JIT */
+	for (p = 0; p < nr_pol; p++)
+		policy_run(pol[p], fds, nr_fds, grids, blocks, cycles, handles);
+	for (r = 0; r < reps; r++)
+		for (p = 0; p < nr_pol; p++)
+			ps[p][r] = policy_run(pol[p], fds, nr_fds, grids,
+					      blocks, cycles, handles) *
+				   1000 / ((uint64_t)grids * blocks);
+	if (initial[0])
+		write_file(SYSFS_POLICY, initial, false);
+	json_line_open(&j, "policy");
+	json_device(&j);
+	json_u64(&j, "grids", grids);
+	json_u64(&j, "blocks", blocks);
+	json_u64(&j, "cycles", cycles);
+	json_obj(&j, "ps_per_event");
+	for (p = 0; p < nr_pol; p++)
+		json_array_u64(&j, pol[p], ps[p], reps);
+	json_obj_end(&j);
+	json_line_end(&j);
+	for (i = 0; i < nr_fds; i++)
+		close(fds[i]);
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: gputbs-bench abi|fidelity|mem|memsnap|timer [OPTIONS]\n"
+		"Usage: gputbs-bench abi|fidelity|mem|memsnap|policy|timer [OPTIONS]\n"
 		"\n"
 		"In-guest benchmarks of /dev/gputbs (Documentation/performance.rst):\n"
 		"  abi       [--reps R] [--iters N] [--slow-iters M]\n"
@@ -1100,6 +1279,8 @@ static void usage(FILE *f)
 		"  mem       [--grids N] [--reps R] [--arriving]\n"
 		"  timer     [--reps R] [--iters N] [--period-us P]\n"
 		"  memsnap   LABEL\n"
+		"  policy    [--policies LIST] [--grids G] [--blocks N] [--cycles T]\n"
+		"            [--reps R]\n"
 		"Results: one line \"" PREFIX "{...}\" each.\n");
 }
 
@@ -1123,6 +1304,8 @@ int main(int argc, char **argv)
 		return cmd_timer(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "memsnap"))
 		return cmd_memsnap(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "policy"))
+		return cmd_policy(argc - 1, argv + 1);
 	usage(stderr);
 	return 2;
 }
