@@ -27,7 +27,7 @@ need = ["abi.getpid", "abi.info", "abi.submit", "abi.submit_wait",
         "fidelity.1x.error_p99", "fidelity.10x.makespan",
         "fidelity.100x.makespan", "timer.50us.p50", "sim.events",
         "sim.sweep", "sim.requests", "mem.grid.15", "mem.grid.132", "mem.sm",
-        "mem.sim_rss"]
+        "mem.sim_rss", "bpf.fifo", "bpf.bpf_fifo", "bpf.ratio"]
 for mode in ("drain", "switch", "flush", "auto"):
     need += ["preempt.%s.%s" % (mode, k) for k in
              ("latency", "latency_p99", "latency_max", "sm_latency", "sms",
