@@ -129,7 +129,7 @@ GUEST_OBS_TESTS := $(UL_BIN)/gputbs-obs-test $(UL_BIN)/gputbs-abi-test \
 	$(UL_BIN)/gputbs-polmod-test $(UL_BIN)/gputbs-preempt-test \
 	$(UL_BIN)/gputbs-tenant-test $(UL_BIN)/gputbs-load-test \
 	$(UL_BIN)/gputbs-bpf-test
-USERLAND_BINS += $(GUEST_OBS_TESTS)
+USERLAND_BINS += $(GUEST_OBS_TESTS) $(UL_BIN)/gputbs-test-lib.sh
 
 # the reliability programs (stress, fault injection, fuzzing): adds to
 # USERLAND_BINS, so it comes before the userland target
@@ -210,6 +210,11 @@ $(UL_BIN)/gputbs-trace-test: tests/guest/gputbs-trace-test.sh
 $(GUEST_OBS_TESTS): $(UL_BIN)/%: tests/guest/%.sh
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
+
+# what the shell tests share, sourced from their directory (/usr/bin)
+$(UL_BIN)/gputbs-test-lib.sh: tests/guest/gputbs-test-lib.sh
+	@mkdir -p $(dir $@)
+	install -m 644 $< $@
 
 # Older versions of a symbol kept for programs linked before it changed
 # (.symver in libgputbs.c; the version script lists the symbol in both

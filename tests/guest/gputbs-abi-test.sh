@@ -29,20 +29,7 @@ getabi=${1:?usage: gputbs-abi-test GET_ABI_PL KERNEL_ABI_DIR GPUTBS_ABI_DIR}
 kabi=${2:?usage: gputbs-abi-test GET_ABI_PL KERNEL_ABI_DIR GPUTBS_ABI_DIR}
 ours=${3:?usage: gputbs-abi-test GET_ABI_PL KERNEL_ABI_DIR GPUTBS_ABI_DIR}
 work=${TMPDIR:-/tmp}/gputbs-abi-test.$$
-passed=0
-failed=0
-
-check() {	# check NAME COMMAND...
-	name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok: $name"
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $name"
-	fi
-}
+. "$(dirname "$0")/gputbs-test-lib.sh"
 
 SYS=/sys/class/misc/gputbs
 policy=$(sed -n 's/.*\[\([a-z-]*\)\].*/\1/p' "$SYS/policy")

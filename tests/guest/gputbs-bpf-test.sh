@@ -40,30 +40,8 @@ PAIRS=${PAIRS:-"RayTracing+JPEG-d AES-d+SHA1 JPEG-e+NLM2"}
 W=/workloads/ercbench/pairs
 work=${TMPDIR:-/tmp}/gputbs-bpf-test.$$
 mkdir -p "$work"
-passed=0
-failed=0
+. "$(dirname "$0")/gputbs-test-lib.sh"
 refcnt0=$(cat /sys/module/gputbs/refcnt)
-
-check() {	# check NAME COMMAND...
-	name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok: $name"
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $name"
-		return 1
-	fi
-}
-
-listed() {	# listed POLICY: the selector names it
-	tr ' []' '\n\n\n' <"$SYS/policy" | grep -qx "$1"
-}
-
-selected() {	# selected POLICY
-	grep -q "\[$1\]" "$SYS/policy"
-}
 
 wait_gone() {	# wait_gone POLICY: up to 20 s for the selector to drop it
 	i=0

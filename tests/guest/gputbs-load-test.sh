@@ -83,22 +83,8 @@ MAX_CYCLES=${MAX_CYCLES:-200000000}
 GPUTBS_SIM=${GPUTBS_SIM:-gputbs-sim}
 SCENARIOS=${SCENARIOS:-/workloads/scenarios}
 work=${TMPDIR:-/tmp}/gputbs-load-test.$$
-passed=0
-failed=0
+. "$(dirname "$0")/gputbs-test-lib.sh"
 skipped=0
-
-check() {	# check NAME COMMAND...
-	name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok: $name"
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $name"
-		return 1
-	fi
-}
 
 # runs JSON: per run of the first policy's workloads, one line
 # "WORKLOAD PROGRAM rate=R nr_requests=N load_alone_cycles=A n=N

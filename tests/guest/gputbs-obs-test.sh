@@ -23,20 +23,7 @@ SYS=/sys/class/misc/gputbs
 DBG=/sys/kernel/debug/gputbs
 work=${TMPDIR:-/tmp}/gputbs-obs-test.$$
 mkdir -p "$work"
-passed=0
-failed=0
-
-check() {	# check NAME COMMAND...
-	name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok: $name"
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $name"
-	fi
-}
+. "$(dirname "$0")/gputbs-test-lib.sh"
 
 counters="grids_submitted grids_completed grids_cancelled blocks_dispatched predictions promotions policy_switches sharing_switches preemptions blocks_switched blocks_flushed blocks_restored switch_cycles flushed_cycles"
 config="nr_sms threads_per_sm regs_per_sm shmem_per_sm blocks_per_sm warps_per_sm warp_size load_knee_warps timing_model block_times time_scale_ps"

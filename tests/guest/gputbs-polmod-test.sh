@@ -34,29 +34,7 @@ SYS=/sys/class/misc/gputbs
 MODDIR=/lib/gputbs-vm/modules
 work=${TMPDIR:-/tmp}/gputbs-polmod-test.$$
 mkdir -p "$work"
-passed=0
-failed=0
-
-check() {	# check NAME COMMAND...
-	name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok: $name"
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $name"
-		return 1
-	fi
-}
-
-listed() {	# listed POLICY: the selector names it
-	tr ' []' '\n\n\n' <"$SYS/policy" | grep -qx "$1"
-}
-
-selected() {	# selected POLICY
-	grep -q "\[$1\]" "$SYS/policy"
-}
+. "$(dirname "$0")/gputbs-test-lib.sh"
 
 policies() {	# the selector's names, one a line, sorted
 	tr ' []' '\n\n\n' <"$SYS/policy" | grep . | sort

@@ -29,20 +29,7 @@ set -u
 SYS=/sys/class/misc/gputbs
 work=${TMPDIR:-/tmp}/gputbs-preempt-test.$$
 mkdir -p "$work"
-passed=0
-failed=0
-
-check() {	# check NAME COMMAND...
-	name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok: $name"
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $name"
-	fi
-}
+. "$(dirname "$0")/gputbs-test-lib.sh"
 
 workload() {	# workload FILE IDEMPOTENT(0|1)
 	cat >"$1" <<EOF2

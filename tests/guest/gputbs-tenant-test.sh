@@ -44,21 +44,7 @@ SHARE_TOL=${SHARE_TOL:-0.5}
 PAIR_TOL=${PAIR_TOL:-2}
 work=${TMPDIR:-/tmp}/gputbs-tenant-test.$$
 mkdir -p "$work"
-passed=0
-failed=0
-
-check() {	# check NAME COMMAND...
-	name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok: $name"
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $name"
-		return 1
-	fi
-}
+. "$(dirname "$0")/gputbs-test-lib.sh"
 
 # near A B TOL: |A - B| <= TOL (decimal numbers)
 near() {

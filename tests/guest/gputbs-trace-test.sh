@@ -18,20 +18,7 @@
 set -u
 work=${TMPDIR:-/tmp}/gputbs-trace-test.$$
 mkdir -p "$work"
-passed=0
-failed=0
-
-check() {	# check NAME COMMAND...
-	name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok: $name"
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $name"
-	fi
-}
+. "$(dirname "$0")/gputbs-test-lib.sh"
 
 trace=$work/stair.trace
 csv=$work/stair.csv

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# gputbs-test-lib.sh - what the guest's shell tests share, sourced (not
+# run) from the directory of the test, in the guest /usr/bin:
+#
+#   . "$(dirname "$0")/gputbs-test-lib.sh"
+#
+# The test counts with $passed and $failed (this sets both to 0) and ends
+# with a line "NAME: $passed passed, $failed failed" that scripts/check.sh
+# reads.
+
+passed=0
+failed=0
+SYS=${SYS:-/sys/class/misc/gputbs}
+
+# check NAME COMMAND...: run COMMAND, count it and print "ok: NAME" or
+# "FAIL: NAME"; returns COMMAND's success, so that a test can stop early
+check() {
+	name=$1
+	shift
+	if "$@"; then
+		passed=$((passed + 1))
+		echo "ok: $name"
+	else
+		failed=$((failed + 1))
+		echo "FAIL: $name"
+		return 1
+	fi
+}
+
+# listed POLICY: the policy selector ($SYS/policy) names it
+listed() {
+	tr ' []' '\n\n\n' <"$SYS/policy" | grep -qx "$1"
+}
+
+# selected POLICY: it is the device's policy
+selected() {
+	grep -q "\[$1\]" "$SYS/policy"
+}
