@@ -675,7 +675,8 @@ GPUTBS_API int gputbs_monitor_get_device(struct gputbs_monitor *m,
  *
  * Running and queued grids come in arrival order, then the arriving ones.
  * A dump the module flags as interrupted (the grids changed between its
- * messages) is retried.
+ * messages) is retried, up to 7 times, the k-th retry after k ms (28 ms in
+ * all), since the grids change in bursts.
  *
  * Return: 0 or a negative errno; -EAGAIN if the grids kept changing.
  */

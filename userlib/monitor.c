@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <time.h>
 #include <linux/magic.h>
 #include <linux/netlink.h>
 
@@ -43,6 +44,12 @@
 
 #define EV_BUF_SIZE	(64 * 1024)
 #define EV_RCVBUF	(1024 * 1024)
+/*
+ * An interrupted dump (NLM_F_DUMP_INTR: the grids changed between its
+ * messages) is tried again up to DUMP_RETRIES times, the k-th retry after
+ * k ms: the changes come in bursts (grids ending and arriving together),
+ * so retrying back to back tends to land in the same burst.  28 ms at most.
+ */
 #define DUMP_RETRIES	8
 
 struct gputbs_monitor {
@@ -836,6 +843,9 @@ static int dump(struct gputbs_monitor *m, __u8 cmd,
 	if (!size)
 		return -EINVAL;
 	for (tries = 0; tries < DUMP_RETRIES; tries++) {
+		if (tries)
+			nanosleep(&(struct timespec){ .tv_nsec = tries * 1000000L },
+				  NULL);
 		a.nr = 0;
 		ret = request(m, cmd, true, NULL, NULL, array_add, &a);
 		if (ret != -EINTR)
