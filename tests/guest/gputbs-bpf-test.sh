@@ -17,9 +17,10 @@
 #     bpf_srtf_lite (srtf_lite.bpf.o, the predictor's kfuncs) runs the
 #     pairs with every grid completed;
 #  4. the verifier refuses each test/bad-*.bpf.o, and no policy appears;
-#  5. gputbs policy unload while grids run under bpf_fifo: the device
-#     goes back to fifo, every run completes, and grids_completed grows by
-#     grids_submitted's growth (none cancelled or timed out);
+#  5. gputbs policy unload while grids run under bpf_fifo (once a grid is
+#     in flight: submitted, not completed): the device goes back to fifo,
+#     every run completes, and grids_completed grows by grids_submitted's
+#     growth (none cancelled or timed out);
 #  6. the same when the loader (load --foreground) is killed (SIGKILL),
 #     and when it is stopped (SIGTERM);
 #  7. the conformance suite's invariants (tests/unit/test_conformance.c)
@@ -31,6 +32,10 @@
 #  8. every map and program is freed afterwards: the module's reference
 #     count returns to what it was (policy modules hold one each), so
 #     that it can be unloaded.
+#
+# Any time scale works (make check loads gputbs with time_scale_ps=100000,
+# 100 ns per cycle, for speed): the runs submit their grids for exact
+# arrival cycles, so STP, ANTT and StrictF do not depend on it.
 #
 # Prints "bpf: N passed, M failed".
 set -u
@@ -148,16 +153,28 @@ runs_under() {
 		exit $rc
 	) &
 	runs=$!
-	sleep 0.3
+	# stop once a grid of the first run is on the device (in flight:
+	# submitted, not ended), polled for 20 s at most; the ends are read
+	# before the submissions, so a grid ending meanwhile counts as in
+	# flight, never below 0
+	inflight=0
+	t_end=$(($(date +%s) + 20))
+	while [ $inflight -le 0 ] && [ "$(date +%s)" -lt $t_end ]; do
+		# shellcheck disable=SC2046
+		set -- $(cat "$SYS/grids_completed" "$SYS/grids_cancelled" \
+			"$SYS/grids_timed_out" "$SYS/grids_submitted")
+		inflight=$(($4 - $1 - $2 - $3))
+		[ $inflight -gt 0 ] || sleep 0.01
+	done
 	eval "$stop"
 	wait $runs
 	rc=$?
 	s1=$(counter grids_submitted)
 	c1=$(counter grids_completed)
 	x1=$(($(counter grids_cancelled) + $(counter grids_timed_out)))
-	echo "$pol: runs rc $rc, submitted +$((s1 - s0)), completed +$((c1 - c0)), cancelled or timed out +$((x1 - x0))"
+	echo "$pol: $inflight grids in flight at the stop; runs rc $rc, submitted +$((s1 - s0)), completed +$((c1 - c0)), cancelled or timed out +$((x1 - x0))"
 	cat "$SYS/policy"
-	[ $rc -eq 0 ] && [ $((s1 - s0)) -gt 0 ] &&
+	[ $inflight -gt 0 ] && [ $rc -eq 0 ] && [ $((s1 - s0)) -gt 0 ] &&
 		[ $((s1 - s0)) -eq $((c1 - c0)) ] && [ "$x1" -eq "$x0" ] &&
 		selected fifo
 }
