@@ -414,8 +414,13 @@ static int gputbs_nl_grid_dump_one(struct sk_buff *skb,
 
 /*
  * The grids of gputbs_nl_grid_lists(), in its order; cb->args[0] counts
- * the grids already dumped.  A dump that spans messages while the lists
- * change is flagged NLM_F_DUMP_INTR.
+ * the grids already dumped, cb->args[1] is set once a call went through
+ * every grid.  A dump that spans messages while the lists change is
+ * flagged NLM_F_DUMP_INTR.  The call after the one that went through
+ * every grid only ends the dump: it takes no new generation, so a grid
+ * that arrives or ends after the last grid was dumped does not flag the
+ * NLMSG_DONE that netlink_dump() checks too (on a busy device it always
+ * would, and every dump would be reported interrupted).
  */
 static int gputbs_nl_grid_get_dumpit(struct sk_buff *skb,
 				     struct netlink_callback *cb)
@@ -428,6 +433,8 @@ static int gputbs_nl_grid_get_dumpit(struct sk_buff *skb,
 	unsigned int i;
 	int ret = 0;
 
+	if (cb->args[1])
+		return 0;
 	gputbs_nl_viewer_of(NETLINK_CB(cb->skb).sk, &viewer);
 	spin_lock(&gdev->lock);
 	gputbs_dev_sync(gdev);
@@ -447,6 +454,7 @@ static int gputbs_nl_grid_get_dumpit(struct sk_buff *skb,
 	}
 	spin_unlock(&gdev->lock);
 	cb->args[0] = pos;
+	cb->args[1] = !ret;
 	return skb->len;
 }
 
