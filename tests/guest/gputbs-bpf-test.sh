@@ -162,19 +162,9 @@ runs_under() {
 		exit $rc
 	) &
 	runs=$!
-	# stop once a grid of the first run is on the device (in flight:
-	# submitted, not ended), polled for 20 s at most; the ends are read
-	# before the submissions, so a grid ending meanwhile counts as in
-	# flight, never below 0
-	inflight=0
-	t_end=$(($(date +%s) + 20))
-	while [ $inflight -le 0 ] && [ "$(date +%s)" -lt $t_end ]; do
-		# shellcheck disable=SC2046
-		set -- $(cat "$SYS/grids_completed" "$SYS/grids_cancelled" \
-			"$SYS/grids_timed_out" "$SYS/grids_submitted")
-		inflight=$(($4 - $1 - $2 - $3))
-		[ $inflight -gt 0 ] || sleep 0.01
-	done
+	# stop once a grid of the first run is on the device, polled for
+	# 20 s at most
+	inflight=$(wait_in_flight 20)
 	eval "$stop"
 	wait $runs
 	rc=$?

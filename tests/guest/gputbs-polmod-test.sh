@@ -14,9 +14,10 @@
 # unloaded (it is loaded again at once):
 #  1. the policy selector lists POLICY; its policy_params/ appear when it
 #     is selected;
-#  2. switched to under load (gputbs run of two programs: each alone,
-#     then together), the workload completes with every grid it
-#     submitted;
+#  2. switched to under load (gputbs run of two programs of 0.1 to 0.2 s
+#     blocks: each alone, then together, under whatever policy is
+#     selected; the switch once a grid is in flight), the workload
+#     completes with every grid it submitted;
 #  3. while selected, the module holds a reference (/sys/module/M/refcnt
 #     1) and rmmod fails, leaving it listed;
 #  4. switched away (to fifo) the reference is dropped, rmmod succeeds and
@@ -61,6 +62,11 @@ workload W
 run long
 run short at=2000
 EOF2
+# the same shape, blocks of 10^5 and 2 x 10^5 cycles (0.1 and 0.2 s at
+# the default 1 us per cycle), so that grids are in flight long enough
+# for the guest's shell to see them and switch
+sed 's/cycles=3000/cycles=200000/; s/cycles=800/cycles=100000/' \
+	"$work/w.gtbs" >"$work/load.gtbs"
 
 for mp in "$@"; do
 	mod=${mp%%:*}
@@ -73,9 +79,11 @@ for mp in "$@"; do
 	check "$pol: listed by the selector" listed "$pol"
 	before=$(cat "$SYS/grids_completed")
 	submitted=$(cat "$SYS/grids_submitted")
-	gputbs run --policy fifo "$work/w.gtbs" >"$work/run.txt" 2>&1 &
+	# no --policy: the run neither selects nor restores a policy, so
+	# the switch below is the only one
+	gputbs run "$work/load.gtbs" >"$work/run.txt" 2>&1 &
 	rpid=$!
-	sleep 0.3
+	check "$pol: a grid in flight before the switch" wait_in_flight 20
 	check "$pol: selected under load" sh -c "echo $pol >$SYS/policy"
 	check "$pol: shown selected" selected "$pol"
 	check "$pol: policy_params/ exists" test -d "$SYS/policy_params"

@@ -37,3 +37,24 @@ listed() {
 selected() {
 	grep -q "\[$1\]" "$SYS/policy"
 }
+
+# wait_in_flight [SECONDS]: poll every 10 ms, for SECONDS (20) at most,
+# until a grid is in flight on the device (submitted, not yet completed,
+# cancelled or timed out); prints the number then in flight (0: none came)
+# and succeeds when it is above 0.  The ends are read before the
+# submissions, so a grid ending meanwhile counts as in flight, never
+# below 0.
+wait_in_flight() {
+	t_end=$(($(date +%s) + ${1:-20}))
+	while :; do
+		# shellcheck disable=SC2046
+		set -- $(cat "$SYS/grids_completed" "$SYS/grids_cancelled" \
+			"$SYS/grids_timed_out" "$SYS/grids_submitted")
+		in_flight=$(($4 - $1 - $2 - $3))
+		[ $in_flight -le 0 ] && [ "$(date +%s)" -lt $t_end ] ||
+			break
+		sleep 0.01
+	done
+	echo $in_flight
+	[ $in_flight -gt 0 ]
+}
