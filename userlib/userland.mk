@@ -78,7 +78,7 @@ LIBGPUTBS_OBJS := $(UL_OBJ)/userlib/libgputbs.pic.o \
 # files, reports, JSON, request statistics) and tools/lib/eval/ the
 # evaluation sweep both run.
 TOOLS_LIB_OBJS := $(addprefix $(UL_OBJ)/tools/lib/, json.o workload.o \
-	input.o report.o reqstats.o)
+	input.o report.o reqstats.o parallel.o)
 GPUTBS_CLI_OBJS := $(addprefix $(UL_OBJ)/tools/gputbs/, gputbs.o cmd_run.o \
 	run.o predict.o timeline.o cmd_policy.o) $(TOOLS_LIB_OBJS) \
 	$(UL_OBJ)/sm-emu/metrics.o $(UL_OBJ)/sm-emu/predictor.o

@@ -160,6 +160,7 @@ Suite *preempt_suite(void);
 Suite *throttle_suite(void);
 Suite *tenant_suite(void);
 Suite *policy_order_suite(void);
+Suite *parallel_suite(void);
 /* Regression cases, one per core bug found by these tests. */
 Suite *regressions_suite(void);
 void regressions_timing(Suite *s);

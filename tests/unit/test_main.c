@@ -4,7 +4,8 @@
  *
  * Runs the suites of test_occupancy.c, test_timing.c, test_engine.c,
  * test_metrics.c, test_predictor.c, test_policy.c, test_timeout.c and
- * test_conformance.c (every registered policy), and the suite
+ * test_conformance.c (every registered policy), test_parallel.c (the
+ * simulator's worker pool, tools/lib/parallel.c), and the suite
  * "regressions": one
  * case per core bug these tests found (missed FIFO wake-up, advance to
  * U64_MAX, progress rounding across syncs, submit/cancel before earlier
@@ -87,6 +88,7 @@ int main(void)
 	srunner_add_suite(sr, preempt_suite());
 	srunner_add_suite(sr, throttle_suite());
 	srunner_add_suite(sr, tenant_suite());
+	srunner_add_suite(sr, parallel_suite());
 	srunner_add_suite(sr, regressions_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	run = srunner_ntests_run(sr);

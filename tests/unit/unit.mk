@@ -30,16 +30,17 @@ UNIT_PLUGINS := $(patsubst samples/policies/%.c,$(BUILD)/samples/%.so,\
 UNIT_SRCS := $(addprefix $(UNIT_DIR)/,test_main.c harness.c \
 	test_occupancy.c test_timing.c test_engine.c test_metrics.c \
 	test_predictor.c test_policy.c test_policy_order.c test_timeout.c test_conformance.c \
-	test_preempt.c test_throttle.c test_tenant.c) \
-	$(wildcard sm-emu/*.c)
-UNIT_HDRS := $(UNIT_DIR)/harness.h $(wildcard sm-emu/*.h tools/include/*.h)
+	test_preempt.c test_throttle.c test_tenant.c test_parallel.c) \
+	$(wildcard sm-emu/*.c) tools/lib/parallel.c
+UNIT_HDRS := $(UNIT_DIR)/harness.h $(wildcard sm-emu/*.h tools/include/*.h) \
+	tools/lib/parallel.h
 UNIT_ENV := CK_FORK=$(UNIT_FORK) GTBS_UNIT_PLUGINS="$(UNIT_PLUGINS)" \
 	ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 $(BUILD)/unit/gputbs-unit: $(UNIT_SRCS) $(UNIT_HDRS) $(UNIT_DIR)/unit.mk
 	@mkdir -p $(dir $@)
-	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(UNIT_LDLIBS)
+	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(UNIT_LDLIBS) -pthread
 
 .PHONY: unit-test
 unit-test: $(BUILD)/unit/gputbs-unit $(UNIT_PLUGINS)

@@ -911,6 +911,32 @@ if cmp -s "$tmp.d/dir" "$tmp.d/dir2"; then
 else
 	fail "eval --scenario FILE ... FILE: not the directory's output"
 fi
+# --jobs: the workloads under the policies on 1 and 3 threads, byte for
+# byte the same (the default, online CPUs, made $tmp.d/dir)
+for j in 1 3; do
+	"$sim" eval --scenario "$sc" --sms 1 --policies fifo,srtf,ljf \
+		--jobs $j >"$tmp.d/dir.j$j" 2>&1
+	if cmp -s "$tmp.d/dir" "$tmp.d/dir.j$j"; then
+		ok
+	else
+		fail "eval --scenario --jobs $j: not the default's output"
+	fi
+done
+"$sim" run --device h100 --format json --policy fifo,srtf,sjf,ljf --jobs 1 \
+	"$here/pair.gtbs" "$sc/two.gtbs" >"$tmp.d/run.j1" 2>&1
+"$sim" run --device h100 --format json --policy fifo,srtf,sjf,ljf --jobs 4 \
+	"$here/pair.gtbs" "$sc/two.gtbs" >"$tmp.d/run.j4" 2>&1
+if cmp -s "$tmp.d/run.j1" "$tmp.d/run.j4" &&
+	grep -q '"shared_cycles"' "$tmp.d/run.j1"; then
+	ok
+else
+	fail "run --jobs 1 and --jobs 4 differ, or no result"
+	diff "$tmp.d/run.j1" "$tmp.d/run.j4" | head -5
+fi
+expect 2 "gputbs-sim: bad job count '0' (1..256)" \
+	"$sim" run --jobs 0 "$here/pair.gtbs"
+expect 2 "gputbs-sim: bad job count '257' (1..256)" \
+	"$sim" eval --scenario "$sc/tiny.gtbs" --jobs 257
 expect 2 "gputbs-sim: --scenario $tmp.d/none.gtbs: $tmp.d/none.gtbs: No such file or directory" \
 	"$sim" eval --scenario "$tmp.d/none.gtbs"
 expect 2 "gputbs-sim: $here/pair.gtbs:6: workload Short+Long has no run with requests (requests= above 1 or slo=)" \

@@ -9,9 +9,10 @@
  *                   [--timeline PAIR[@OFFSET]] [--policy-plugin FILE.so]...
  *                   [--param NAME=VALUE]...
  *   gputbs-sim eval --scenario FILE|DIR|all [--policies LIST]
- *                   [--format text|json] [--device NAME] [FILE]...
+ *                   [--format text|json] [--device NAME] [--jobs N]
+ *                   [FILE]...
  *   gputbs-sim run [--policy LIST] [--format text|json] [--device NAME]
- *                  [--sms N]
+ *                  [--sms N] [--jobs N]
  *                  [--seed N] [--trace FILE] [--policy-plugin FILE.so]...
  *                  [--param NAME=VALUE]... WORKLOAD
  *   gputbs-sim report --results FILE [--format text|json] [--plot DIR]
@@ -31,6 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/parallel.h"
 #include "../lib/report.h"
 #include "sim.h"
 
@@ -152,7 +154,9 @@ static const char usage_eval[] =
 	"                        attainment and req/s; every workload needs a\n"
 	"                        run with requests= or slo=.  --sms, --seed,\n"
 	"                        --timing-model, --predictor, --share-mode,\n"
-	"                        --format and the options above apply\n"
+	"                        --format, --jobs (the workloads under the\n"
+	"                        policies in parallel) and the options above\n"
+	"                        apply\n"
 	"  -h, --help            this help\n";
 
 static const char usage_report[] =
@@ -213,6 +217,9 @@ static const char usage_run[] =
 	"      --duration TIME   with --load: how long the open-loop streams\n"
 	"                        run (cycles, or with ns, us, ms, s; default:\n"
 	"                        each its file's requests at its file's rate)\n"
+	"  -j, --jobs N          worker threads for the workloads under the\n"
+	"                        policies, 1..256 (default: online CPUs; the\n"
+	"                        output does not depend on it)\n"
 	SIM_PLUGIN_PARAM_HELP
 	"  -h, --help            this help\n";
 
@@ -379,6 +386,7 @@ struct sim_cmd_wl {
  *	(@list's wl points at it).
  * @load_alone: with @load_ppm, per workload of @list, per run, the load's
  *	unit that scaled it (sim_cmd_load_unit()).
+ * @jobs: --jobs: threads for the runs of @wls (sim_cmd_workloads()).
  */
 struct sim_cmd_run {
 	struct gtbs_dev_config cfg;
@@ -408,6 +416,7 @@ struct sim_cmd_run {
 	struct wl_time duration;
 	struct wl_workload *scaled;
 	u64 (*load_alone)[WL_MAX_RUNS];
+	unsigned int jobs;
 };
 
 _Static_assert(SIM_MAX_SHARE_WINDOWS == RUN_MAX_SHARE_WINDOWS,
@@ -614,17 +623,20 @@ static int sim_cmd_at_load(struct sim_cmd_run *c)
 	return 0;
 }
 
-/* Workload @w under policy @p into c->wls and c->outs. */
-static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
-			    unsigned int w)
+/*
+ * Item @n of the runs (par_fn): workload @n % c->nr_list under policy
+ * @n / c->nr_list into c->wls[@n] and c->outs[@n], reading only what the
+ * alone and load runs left in @c; 0 or a negative errno with @why.
+ */
+static int sim_cmd_workload(void *arg, size_t n, const char **why)
 {
+	struct sim_cmd_run *c = arg;
+	unsigned int p = n / c->nr_list, w = n % c->nr_list;
 	const struct wl_set *set = c->list[w].set;
 	const struct wl_workload *wl = c->list[w].wl;
-	size_t n = (size_t)p * c->nr_list + w;
 	struct workload_result *res = &c->wls[n];
 	struct sim_out *out = &c->outs[n];
 	struct sim_job job;
-	const char *why;
 	unsigned int r, k;
 	u64 first;
 	int ret;
@@ -666,17 +678,16 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 		if (sim_policy_keyed(job.policy))
 			job.oracle[r] = c->alone_grids[res->alone[r]];
 	}
-	ret = sim_run(&job, out, &why);
+	ret = sim_run(&job, out, why);
 	if (ret)
-		return sim_run_error(ret, wl->name, why);
+		return ret;
 	for (r = 0; r < wl->nr_runs; r++) {
 		struct prog_result *pr = &res->runs[r];
 		const struct sim_prog_out *po = &out->progs[r];
 		unsigned int g = job.progs[r]->nr_grids;
 
 		if (prog_result_alloc(pr, job.progs[r], po->nr_requests, false))
-			return sim_run_error(-ENOMEM, wl->name,
-					     "out of memory");
+			goto oom;
 		for (k = 0; k < po->nr_grids; k++)
 			sim_wait(&po->grids[k], &pr->prog->grids[k % g],
 				 &pr->grids[k]);
@@ -684,8 +695,7 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 		       po->nr_requests * sizeof(*pr->arrive));
 		pr->stream_order = true;
 		if (prog_result_run_stats(pr, &wl->runs[r], c->cfg.clock_khz))
-			return sim_run_error(-ENOMEM, wl->name,
-					     "out of memory");
+			goto oom;
 		pr->runtime = po->turnaround;
 		pr->has_share = true;
 		pr->weight = wl->runs[r].weight;
@@ -702,10 +712,32 @@ static int sim_cmd_workload(struct sim_cmd_run *c, unsigned int p,
 	res->share_from = out->share_from;
 	res->share_to = out->share_to;
 	if (gtbs_metrics_calc(res->alone_cycles, res->shared_cycles,
-			      wl->nr_runs, &res->metrics))
-		return sim_run_error(-EINVAL, wl->name,
-				     "a runtime is zero cycles");
+			      wl->nr_runs, &res->metrics)) {
+		*why = "a runtime is zero cycles";
+		return -EINVAL;
+	}
 	return 0;
+oom:
+	*why = "out of memory";
+	return -ENOMEM;
+}
+
+/*
+ * Every workload under every policy, on @c->jobs threads (the runs are
+ * independent once the alone and load runs are done): the results, and
+ * the first error, the same whatever @c->jobs.  0 or an exit status
+ * after a message.
+ */
+static int sim_cmd_workloads(struct sim_cmd_run *c)
+{
+	const char *why = NULL;
+	size_t n = 0;
+	int ret;
+
+	ret = par_for((size_t)c->nr_policies * c->nr_list, c->jobs,
+		      sim_cmd_workload, NULL, c, &n, &why);
+	return ret ? sim_run_error(ret, c->list[n % c->nr_list].wl->name,
+				   why) : 0;
 }
 
 /* A grid label as the trace format allows it: no , ' " \ (nor spaces). */
@@ -995,9 +1027,8 @@ static int sim_cmd_execute(struct sim_cmd_run *c, char **files,
 	ret = sim_cmd_alone(c);
 	if (!ret && c->load_ppm)
 		ret = sim_cmd_at_load(c);
-	for (p = 0; !ret && p < c->nr_policies; p++)
-		for (w = 0; !ret && w < c->nr_list; w++)
-			ret = sim_cmd_workload(c, p, w);
+	if (!ret)
+		ret = sim_cmd_workloads(c);
 	if (ret)
 		return ret;
 	if (trace) {
@@ -1074,7 +1105,7 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 		{ "cap-period", required_argument, NULL, SIM_OPT_CAP_PERIOD },
 		{ "workloads", required_argument, NULL, SIM_OPT_SWEEP_ONLY },
 		{ "offsets", required_argument, NULL, SIM_OPT_SWEEP_ONLY },
-		{ "jobs", required_argument, NULL, SIM_OPT_SWEEP_ONLY },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "sjf-key", required_argument, NULL, SIM_OPT_SWEEP_ONLY },
 		{ "plot", required_argument, NULL, SIM_OPT_SWEEP_ONLY },
 		{ "timeline", required_argument, NULL, SIM_OPT_SWEEP_ONLY },
@@ -1104,6 +1135,7 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 		  SIM_OPT_SHARE_WINDOW },
 		{ "load", required_argument, NULL, SIM_OPT_LOAD },
 		{ "duration", required_argument, NULL, SIM_OPT_RUN_DURATION },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1128,12 +1160,13 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 	sim_modes_default(&c->modes);
 	c->policies[0] = &gtbs_policy_fifo;
 	c->nr_policies = 1;
+	c->jobs = sim_jobs_default();
 	c->scenario = scenario;
 	if (scenario)
 		preset = gtbs_config_preset("h100");
 	while (!ret && (opt = getopt_long(argc, argv, scenario ?
-					  "P:f:s:d:S:M:r:m:h" :
-					  "P:f:s:d:S:T:M:r:m:h",
+					  "P:f:s:d:S:M:r:m:j:h" :
+					  "P:f:s:d:S:T:M:r:m:j:h",
 					  scenario ? scn_opts : opts,
 					  &li)) != -1) {
 		switch (opt) {
@@ -1184,6 +1217,9 @@ static int sim_run_main(int argc, char **argv, bool scenario)
 			break;
 		case 'S':
 			ret = sim_parse_seed(help, optarg, &seed);
+			break;
+		case 'j':
+			ret = sim_parse_jobs(help, optarg, &c->jobs);
 			break;
 		case 'T':
 			if (!*optarg)

@@ -33,7 +33,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -44,6 +43,7 @@
 #include "sim.h"
 #include "../lib/eval/plot.h"
 #include "../lib/json.h"
+#include "../lib/parallel.h"
 #include "../lib/reqstats.h"
 
 #define SWEEP_MAX_LOADS		32
@@ -184,10 +184,7 @@ struct sweep_point {
  * @points: all of them; those of other shards are not @done.
  * @shard: this shard, 1..@nr_shards; 0: the whole sweep.
  * @nr_shards: shards; 0: the whole sweep.
- * @jobs: worker threads.
- * @next: the next point a worker takes (under @lock).
- * @err: the first error of a worker (under @lock).
- * @lock: protects @next and @err.
+ * @jobs: worker threads (par_for()).
  */
 struct sweep {
 	char device[16];
@@ -210,9 +207,6 @@ struct sweep {
 	unsigned int shard;
 	unsigned int nr_shards;
 	unsigned int jobs;
-	size_t next;
-	int err;
-	pthread_mutex_t lock;
 };
 
 static void sweep_help(FILE *f)
@@ -245,7 +239,8 @@ static void sweep_help(FILE *f)
 		"      --seeds LIST      seeds, comma-separated (default 0: the\n"
 		"                        files' seeds; S: S scrambled into every\n"
 		"                        grid's and Poisson stream's seed)\n"
-		"  -j, --jobs N          worker threads (default: online CPUs)\n"
+		"  -j, --jobs N          worker threads, 1..256 (default: online CPUs;\n"
+		"                        the output does not depend on it)\n"
 		"      --device NAME     device preset (default h100)\n"
 		"      --sms N           SMs, overriding the preset's\n"
 		"      --param NAME=VALUE\n"
@@ -673,64 +668,31 @@ static int sweep_point_run(const struct sweep *sw, size_t i,
 	return ret;
 }
 
-static void *sweep_worker(void *arg)
+/* Point @i (par_fn): run, unless another shard's (nothing to do). */
+static int sweep_point_item(void *arg, size_t i, const char **why)
 {
-	struct sweep *sw = arg;
-	const char *why = NULL;
-	size_t i;
-	int ret;
+	const struct sweep *sw = arg;
 
-	for (;;) {
-		pthread_mutex_lock(&sw->lock);
-		while (sw->next < sw->nr_points &&
-		       !sweep_in_shard(sw, sw->next))
-			sw->next++;
-		i = sw->next++;
-		if (sw->err || i >= sw->nr_points) {
-			pthread_mutex_unlock(&sw->lock);
-			return NULL;
-		}
-		pthread_mutex_unlock(&sw->lock);
-		ret = sweep_point_run(sw, i, &why);
-		if (ret) {
-			unsigned int w, m, p, l, s;
-
-			sweep_coords(sw, i, &w, &m, &p, &l, &s);
-			pthread_mutex_lock(&sw->lock);
-			if (!sw->err) {
-				sw->err = ret == -ENOMEM ? SIM_EXIT_SYSTEM :
-							   SIM_EXIT_USAGE;
-				sim_err("%s: workload %s, policy %s, load %u.%06u: %s",
-					sw->wls[w].file, sw->wls[w].name,
-					sw->policy_names[p],
-					sw->loads[l] / 1000000,
-					sw->loads[l] % 1000000, why);
-			}
-			pthread_mutex_unlock(&sw->lock);
-			return NULL;
-		}
-	}
+	return sweep_in_shard(sw, i) ? sweep_point_run(sw, i, why) : 0;
 }
 
+/* The shard's points on --jobs threads; 0 or an exit status. */
 static int sweep_run_points(struct sweep *sw)
 {
-	pthread_t tid[64];
-	unsigned int t, n = sw->jobs;
+	unsigned int w, m, p, l, s;
+	const char *why = NULL;
+	size_t i = 0;
+	int ret;
 
-	if (n > ARRAY_SIZE(tid))
-		n = ARRAY_SIZE(tid);
-	if (n < 1)
-		n = 1;
-	pthread_mutex_init(&sw->lock, NULL);
-	for (t = 0; t < n; t++)
-		if (pthread_create(&tid[t], NULL, sweep_worker, sw))
-			break;
-	if (!t)
-		sweep_worker(sw);
-	while (t--)
-		pthread_join(tid[t], NULL);
-	pthread_mutex_destroy(&sw->lock);
-	return sw->err;
+	ret = par_for(sw->nr_points, sw->jobs, sweep_point_item, NULL, sw,
+		      &i, &why);
+	if (!ret)
+		return 0;
+	sweep_coords(sw, i, &w, &m, &p, &l, &s);
+	sim_err("%s: workload %s, policy %s, load %u.%06u: %s",
+		sw->wls[w].file, sw->wls[w].name, sw->policy_names[p],
+		sw->loads[l] / 1000000, sw->loads[l] % 1000000, why);
+	return ret == -ENOMEM ? SIM_EXIT_SYSTEM : SIM_EXIT_USAGE;
 }
 
 /* ---- the scenario files ---- */
@@ -1983,9 +1945,7 @@ int cmd_sweep(int argc, char **argv)
 	bool sms_given = false;
 	struct gtbs_dev_config sms = { 0 };
 	struct sweep *sw;
-	long ncpu;
 	int opt, ret = 0;
-	u64 v;
 
 	sw = calloc(1, sizeof(*sw));
 	if (!sw) {
@@ -1993,8 +1953,7 @@ int cmd_sweep(int argc, char **argv)
 		return SIM_EXIT_SYSTEM;
 	}
 	sim_modes_default(&sw->modes);
-	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	sw->jobs = ncpu > 0 ? ncpu : 1;
+	sw->jobs = sim_jobs_default();
 	ret = sweep_parse_loads(sw, SWEEP_DEFAULT_LOADS);
 	sw->nr_preempts = 1;
 	sw->preempts[0] = GTBS_PREEMPT_DRAIN;
@@ -2021,11 +1980,7 @@ int cmd_sweep(int argc, char **argv)
 						      optarg);
 			break;
 		case 'j':
-			if (sim_parse_uint(optarg, 1, 64, &v))
-				ret = sim_usage_error(sweep_help, "--jobs: '%s' is not 1..64",
-						      optarg);
-			else
-				sw->jobs = v;
+			ret = sim_parse_jobs(sweep_help, optarg, &sw->jobs);
 			break;
 		case SWEEP_OPT_DEVICE:
 			ret = sim_parse_preset(sweep_help, optarg, &preset);

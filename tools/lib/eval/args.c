@@ -12,8 +12,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../input.h"
+#include "../parallel.h"
 #include "args.h"
 
 /* The prefix of every message: "gputbs-sim" or "gputbs". */
@@ -275,6 +277,39 @@ int sim_parse_format(sim_help_fn *help, const char *arg, bool *json)
 	else
 		return sim_usage_error(help, "unknown format '%s' (text or json)",
 				       arg);
+	return 0;
+}
+
+/**
+ * sim_jobs_default() - --jobs' default: the online CPUs
+ *
+ * Return: sysconf(_SC_NPROCESSORS_ONLN), within 1..%PAR_MAX_JOBS.
+ */
+unsigned int sim_jobs_default(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return cpus < 1 ? 1 : cpus > PAR_MAX_JOBS ? PAR_MAX_JOBS : cpus;
+}
+
+/**
+ * sim_parse_jobs() - --jobs N: worker threads, 1..%PAR_MAX_JOBS
+ * @help: usage of the command, for errors.
+ * @arg: the argument.
+ * @jobs: out: N.
+ *
+ * The results never depend on N (par_for()).
+ *
+ * Return: 0, or an exit status after a message.
+ */
+int sim_parse_jobs(sim_help_fn *help, const char *arg, unsigned int *jobs)
+{
+	u64 v;
+
+	if (sim_parse_uint(arg, 1, PAR_MAX_JOBS, &v))
+		return sim_usage_error(help, "bad job count '%s' (1..%d)", arg,
+				       PAR_MAX_JOBS);
+	*jobs = v;
 	return 0;
 }
 

@@ -37,6 +37,8 @@ int sim_all_policies(sim_help_fn *help, const struct gtbs_policy_ops **out,
 int sim_add_plugin(sim_help_fn *help, const char *arg, const char **paths,
 		   unsigned int *n);
 int sim_parse_format(sim_help_fn *help, const char *arg, bool *json);
+unsigned int sim_jobs_default(void);
+int sim_parse_jobs(sim_help_fn *help, const char *arg, unsigned int *jobs);
 int sim_parse_sms(sim_help_fn *help, const char *arg,
 		  struct gtbs_dev_config *cfg);
 int sim_parse_seed(sim_help_fn *help, const char *arg, u64 *seed);

@@ -21,9 +21,9 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 
+#include "../parallel.h"
 #include "args.h"
 #include "eval.h"
 
@@ -175,19 +175,10 @@ static int sim_eval_alone(struct sim_eval *ev, const char **why)
 	return 0;
 }
 
-/* The work list shared by the workers. */
-struct sim_pool {
-	struct sim_eval *ev;
-	size_t nr_jobs;
-	size_t next;		/* atomically incremented */
-	int err;		/* first error, atomically set */
-	const char *why;
-	pthread_mutex_t lock;	/* for @done and the progress callback */
-	size_t done;
-};
-
-static int sim_eval_one(struct sim_eval *ev, size_t n, const char **why)
+/* Item @n of the sweep (par_fn): offset, policy and pair from @n. */
+static int sim_eval_one(void *arg, size_t n, const char **why)
 {
+	struct sim_eval *ev = arg;
 	size_t per_offset = (size_t)ev->nr_policies * ev->nr_pairs;
 	unsigned int o = n / per_offset;
 	unsigned int p = n % per_offset / ev->nr_pairs;
@@ -213,37 +204,12 @@ static int sim_eval_one(struct sim_eval *ev, size_t n, const char **why)
 	return 0;
 }
 
-static void *sim_worker(void *arg)
+/* Told after each item (par_progress_fn): the backend's progress. */
+static void sim_eval_progress(void *arg, size_t done, size_t n)
 {
-	struct sim_pool *pool = arg;
-	const char *why;
-	size_t n;
-	int ret;
+	struct sim_eval *ev = arg;
 
-	for (;;) {
-		n = __atomic_fetch_add(&pool->next, 1, __ATOMIC_RELAXED);
-		if (n >= pool->nr_jobs ||
-		    __atomic_load_n(&pool->err, __ATOMIC_RELAXED))
-			break;
-		ret = sim_eval_one(pool->ev, n, &why);
-		if (ret) {
-			int none = 0;
-
-			if (__atomic_compare_exchange_n(&pool->err, &none, ret,
-							false, __ATOMIC_ACQ_REL,
-							__ATOMIC_RELAXED))
-				pool->why = why;
-			break;
-		}
-		if (pool->ev->backend->progress) {
-			pthread_mutex_lock(&pool->lock);
-			pool->ev->backend->progress(pool->ev->backend->priv,
-						    ++pool->done,
-						    pool->nr_jobs);
-			pthread_mutex_unlock(&pool->lock);
-		}
-	}
-	return NULL;
+	ev->backend->progress(ev->backend->priv, done, n);
 }
 
 /**
@@ -332,39 +298,25 @@ int sim_eval_prepare(struct sim_eval *ev, const char **why)
  */
 int sim_eval_run(struct sim_eval *ev, const char **why)
 {
-	pthread_t tids[256];
-	struct sim_pool pool;
-	unsigned int i, nr_threads;
+	size_t n = (size_t)ev->nr_offsets * ev->nr_policies * ev->nr_pairs;
 	int ret;
 
 	ret = sim_eval_alone(ev, why);
 	if (ret)
 		return ret;
-	memset(&pool, 0, sizeof(pool));
-	pthread_mutex_init(&pool.lock, NULL);
-	pool.ev = ev;
-	pool.nr_jobs = (size_t)ev->nr_offsets * ev->nr_policies * ev->nr_pairs;
-	ev->results = calloc(pool.nr_jobs, sizeof(*ev->results));
+	ev->results = calloc(n, sizeof(*ev->results));
 	ev->geomeans = calloc((size_t)ev->nr_offsets * ev->nr_policies,
 			      sizeof(*ev->geomeans));
 	if (!ev->results || !ev->geomeans) {
 		*why = "out of memory";
 		return -ENOMEM;
 	}
-	nr_threads = min(min(ev->jobs, ev->backend->max_jobs ?: 1),
-			 (unsigned int)ARRAY_SIZE(tids));
-	for (i = 1; i < nr_threads; i++)
-		if (pthread_create(&tids[i], NULL, sim_worker, &pool))
-			break;
-	nr_threads = i;
-	sim_worker(&pool);
-	for (i = 1; i < nr_threads; i++)
-		pthread_join(tids[i], NULL);
-	pthread_mutex_destroy(&pool.lock);
-	if (pool.err) {
-		*why = pool.why;
-		return pool.err;
-	}
+	ret = par_for(n, min(ev->jobs, ev->backend->max_jobs ?: 1),
+		      sim_eval_one,
+		      ev->backend->progress ? sim_eval_progress : NULL, ev,
+		      NULL, why);
+	if (ret)
+		return ret;
 	sim_eval_geomeans(ev);
 	return 0;
 }

@@ -26,7 +26,6 @@
 #define SIM_DEFAULT_WORKLOADS	"workloads/ercbench"
 #define SIM_KERNELS_FILE	"kernels.gtbs"
 #define SIM_DEFAULT_TIMELINE	"RayTracing+JPEG-d"
-#define SIM_MAX_JOBS		256
 
 /* The command being parsed, for its help. */
 static const struct sim_eval_cli *sim_cli;
@@ -197,10 +196,8 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 	bool json = false, started = false;
 	struct sim_eval *ev;
 	char *file = NULL;
-	long cpus;
 	int opt, ret = 0;
 	unsigned int i;
-	u64 v;
 
 	sim_cli = cli;
 	ev = calloc(1, sizeof(*ev));
@@ -213,8 +210,7 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 	ev->sjf_model = cli->module;
 	sim_modes_default(&ev->modes);
 	gtbs_config_default(&ev->cfg);
-	cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	ev->jobs = cpus < 1 ? 1 : cpus > SIM_MAX_JOBS ? SIM_MAX_JOBS : cpus;
+	ev->jobs = sim_jobs_default();
 	if (cli->module)
 		ev->jobs = 1;
 	ev->nr_offsets = 3;
@@ -270,11 +266,7 @@ int sim_eval_main(int argc, char **argv, const struct sim_eval_cli *cli)
 			ret = sim_parse_format(sim_eval_help, optarg, &json);
 			break;
 		case 'j':
-			if (sim_parse_uint(optarg, 1, SIM_MAX_JOBS, &v))
-				ret = sim_usage_error(sim_eval_help, "bad job count '%s' (1..%d)",
-						      optarg, SIM_MAX_JOBS);
-			else
-				ev->jobs = v;
+			ret = sim_parse_jobs(sim_eval_help, optarg, &ev->jobs);
 			break;
 		case 's':
 			ret = sim_parse_sms(sim_eval_help, optarg, &ev->cfg);
