@@ -26,7 +26,8 @@ GPUTBS_CLI_OBJS += $(addprefix $(UL_OBJ)/, tools/gputbs/cmd_top.o \
 USERLAND_BINS += $(UL_BIN)/gputbs-nl-test $(UL_BIN)/gputbs-nl-cli-test
 
 $(UL_OBJ)/userlib/monitor.pic.o: USERLAND_CFLAGS += $(LIBNL_CFLAGS)
-$(UL_OBJ)/tests/guest/gputbs-nl-test.o: USERLAND_CFLAGS += $(CHECK_CFLAGS)
+$(UL_OBJ)/tests/guest/gputbs-nl-test.o: USERLAND_CFLAGS += $(CHECK_CFLAGS) \
+	$(LIBNL_CFLAGS)
 
 $(UL_BIN)/gputbs-nl-test: $(UL_OBJ)/tests/guest/gputbs-nl-test.o \
 		$(LIBGPUTBS_A)

@@ -8,7 +8,10 @@
  * its handle, label, pid and the cycles GPUTBS_IOCTL_WAIT reports),
  * preemption by a higher class, cancellation, grid and SM dumps while
  * grids run, grid-get of a grid waiting AFTER another (as the dump
- * lists it), the policy switch as root and as nobody (EPERM), while
+ * lists it), NLM_F_DUMP_INTR on the parts of a grid dump built after a
+ * grid was submitted or cancelled between two parts and on no part
+ * (NLMSG_DONE included) of one without a change, the policy switch
+ * as root and as nobody (EPERM), while
  * sysfs policy writes race with it (no spurious error) and interrupted
  * by signals during a backlog (EAGAIN, not a lost ACK), the
  * policy's parameters in dev-get and param-set (read back through sysfs
@@ -49,8 +52,11 @@
 #include <unistd.h>
 
 #include <linux/capability.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
 
 #include <gputbs.h>
+#include <linux/gputbs_netlink.h>
 
 #define NS_PER_MS	1000000LL
 #define NS_PER_SEC	1000000000LL
@@ -554,6 +560,182 @@ START_TEST(nl_get_grid_waiting_after)
 	free(gs);
 	wait_grid(g_dev, ha, &w);
 	wait_grid(g_dev, hb, &w);
+}
+END_TEST
+
+/*
+ * A grid dump read one datagram, one part of the dump, at a time on a raw
+ * socket of its own, so that the test decides when the kernel builds the
+ * next part: netlink_dump_start() builds the first part when the request
+ * arrives, and each recvmsg() that drains a part builds the next one
+ * before it returns.  The socket never received anything larger than
+ * RAW_DUMP_BUF, so parts are at most that large (netlink sizes them by
+ * the largest read so far) and a few hundred grids make several of them.
+ */
+#define RAW_DUMP_BUF	8192
+#define RAW_DUMP_PARTS	64
+
+struct raw_dump {
+	struct nl_sock *sk;
+	unsigned int parts;		/* datagrams read */
+	unsigned int grids;		/* grid messages in them */
+	int intr[RAW_DUMP_PARTS];	/* NLM_F_DUMP_INTR messages per part */
+	bool done;			/* NLMSG_DONE read */
+	bool done_intr;			/* and it had NLM_F_DUMP_INTR */
+};
+
+static int raw_family(void)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int family;
+
+	ck_assert_ptr_nonnull(sk);
+	ck_assert_int_eq(genl_connect(sk), 0);
+	family = genl_ctrl_resolve(sk, GPUTBS_FAMILY_NAME);
+	nl_socket_free(sk);
+	ck_assert_int_gt(family, 0);
+	return family;
+}
+
+/* Send a grid dump request on a fresh socket (no read of its own yet). */
+static void raw_dump_start(struct raw_dump *d, int family)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	memset(d, 0, sizeof(*d));
+	d->sk = nl_socket_alloc();
+	ck_assert_ptr_nonnull(d->sk);
+	ck_assert_ptr_nonnull(msg);
+	ck_assert_int_eq(genl_connect(d->sk), 0);
+	ck_assert_ptr_nonnull(genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ,
+					  family, 0, NLM_F_DUMP,
+					  GPUTBS_CMD_GRID_GET,
+					  GPUTBS_FAMILY_VERSION));
+	ck_assert_int_ge(nl_send_auto(d->sk, msg), 0);
+	nlmsg_free(msg);
+}
+
+/* Read the next part of the dump: one datagram, whole. */
+static void raw_dump_part(struct raw_dump *d, int family)
+{
+	static __u32 buf[RAW_DUMP_BUF / sizeof(__u32)];	/* NLMSG_ALIGNTO */
+	struct nlmsghdr *nlh;
+	ssize_t len;
+	int left;
+
+	ck_assert_msg(!d->done, "read past NLMSG_DONE");
+	ck_assert_uint_lt(d->parts, RAW_DUMP_PARTS);
+	len = recv(nl_socket_get_fd(d->sk), buf, sizeof(buf), MSG_TRUNC);
+	ck_assert_msg(len > 0, "recv: %s", strerror(errno));
+	ck_assert_msg(len <= (ssize_t)sizeof(buf), "part %u truncated: %zd bytes",
+		      d->parts, len);
+	left = (int)len;
+	for (nlh = (struct nlmsghdr *)buf; nlmsg_ok(nlh, left);
+	     nlh = nlmsg_next(nlh, &left)) {
+		bool intr = nlh->nlmsg_flags & NLM_F_DUMP_INTR;
+
+		if (nlh->nlmsg_type == NLMSG_DONE) {
+			d->done = true;
+			d->done_intr = intr;
+			break;
+		}
+		ck_assert_msg(nlh->nlmsg_type != NLMSG_ERROR,
+			      "error %d in part %u",
+			      ((struct nlmsgerr *)nlmsg_data(nlh))->error,
+			      d->parts);
+		ck_assert_int_eq(nlh->nlmsg_type, family);
+		ck_assert(nlh->nlmsg_flags & NLM_F_MULTI);
+		d->grids++;
+		d->intr[d->parts] += intr;
+	}
+	d->parts++;
+}
+
+static void raw_dump_rest(struct raw_dump *d, int family)
+{
+	while (!d->done)
+		raw_dump_part(d, family);
+	nl_socket_free(d->sk);
+	d->sk = NULL;
+}
+
+/*
+ * A grid dump in several parts whose grid set changes between two of
+ * them is flagged NLM_F_DUMP_INTR from the first part built after the
+ * change; one without a change is not flagged at all, NLMSG_DONE
+ * included.  _i 0: a grid is submitted in between; 1: a grid is
+ * cancelled (its file closed).
+ *
+ * The grids are one block each of a minute, so that none ends during
+ * the test and the grid set changes only when the test changes it.  The
+ * timeline of the interrupted dump:
+ *
+ *   request         the kernel builds part 1 (generation G)
+ *   recv part 1     the kernel builds part 2 (G) before recv returns
+ *   change          generation G' != G
+ *   recv part 2     the kernel builds part 3 (G'): flagged
+ *   recv the rest   parts 4... and NLMSG_DONE (G', G' unchanged)
+ *
+ * so part 2 carries no flag, part 3's first message does, and at least
+ * three parts of grids are needed: four datagrams with NLMSG_DONE's own
+ * (the call after the last grid adds only NLMSG_DONE).  201 grids make
+ * about seven.
+ */
+START_TEST(nl_dump_interrupted_between_parts)
+{
+	struct gputbs *other;
+	struct gputbs_submit s;
+	struct raw_dump d;
+	unsigned int i, nr, intr_parts;
+	int family = raw_family();
+
+	/* leave room for the grid the submitting case adds */
+	nr = g_info.max_grids_per_fd - 1;
+	if (nr > 200)
+		nr = 200;
+	grid(&s, 1, 32, 60 * 1000, "nl-intr");
+	for (i = 0; i < nr; i++)
+		submit(g_dev, &s);
+	ck_assert_int_eq(gputbs_open(NULL, 0, &other), 0);
+	grid(&s, 1, 32, 60 * 1000, "nl-intr-other");
+	submit(other, &s);
+
+	/* no change: no part, and not NLMSG_DONE, is flagged */
+	raw_dump_start(&d, family);
+	raw_dump_rest(&d, family);
+	ck_assert_uint_ge(d.grids, nr + 1);
+	ck_assert_msg(d.parts >= 4, "%u grids in only %u parts", d.grids,
+		      d.parts);
+	for (i = 0; i < d.parts; i++)
+		ck_assert_msg(!d.intr[i], "unchanged dump: part %u of %u flagged",
+			      i + 1, d.parts);
+	ck_assert_msg(!d.done_intr, "unchanged dump: NLMSG_DONE flagged");
+
+	/* a change after part 1 was read, before part 3 is built */
+	raw_dump_start(&d, family);
+	raw_dump_part(&d, family);
+	ck_assert(!d.done);
+	if (_i == 0) {
+		grid(&s, 1, 32, 60 * 1000, "nl-intr-new");
+		submit(g_dev, &s);
+	} else {
+		gputbs_close(other);
+		other = NULL;
+	}
+	raw_dump_rest(&d, family);
+	ck_assert_msg(d.parts >= 4, "%u grids in only %u parts", d.grids,
+		      d.parts);
+	ck_assert_msg(!d.intr[0] && !d.intr[1],
+		      "parts 1 and 2 were built before the change: %d, %d flagged",
+		      d.intr[0], d.intr[1]);
+	for (i = 2, intr_parts = 0; i < d.parts; i++)
+		intr_parts += !!d.intr[i];
+	ck_assert_msg(d.intr[2],
+		      "changed dump: part 3 of %u not flagged (%u later parts flagged)",
+		      d.parts, intr_parts);
+	/* the grids go with g_dev in teardown */
+	if (other)
+		gputbs_close(other);
 }
 END_TEST
 
@@ -1942,6 +2124,7 @@ static Suite *nl_suite(void)
 	tcase_add_test(tc, nl_dump_grids_while_running);
 	tcase_add_test(tc, nl_dump_sms);
 	tcase_add_test(tc, nl_get_grid_waiting_after);
+	tcase_add_loop_test(tc, nl_dump_interrupted_between_parts, 0, 2);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("policy");
